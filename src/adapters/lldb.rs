@@ -1,0 +1,141 @@
+//! lldb-dap (formerly lldb-vscode), LLVM's adapter for C, C++, Rust and anything else LLDB reads.
+
+use std::borrow::Cow;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::process::{SpawnedAdapter, spawn_stdio};
+use super::{DebugAdapter, highest_versioned_on_path};
+use crate::common::config::AdapterConfig;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+
+pub struct LldbDap {
+    executable: PathBuf,
+    extra_args: Vec<String>,
+}
+
+/// The packages that provide lldb-dap, for the "not found" hint.
+pub const INSTALL_HINT: &str = "install LLDB: 'apt-get install lldb-19' (Debian/Ubuntu), \
+'dnf install lldb' (Fedora), 'brew install llvm' (macOS), or set adapters.lldb.path in the config";
+
+impl LldbDap {
+    /// Finds lldb-dap: the config's path, else `lldb-dap` on PATH, else the highest
+    /// `lldb-dap-NN`, else `lldb-vscode(-NN)`, else `xcrun --find lldb-dap` on macOS.
+    pub fn locate(config: &AdapterConfig) -> Result<LldbDap, ErrorBody> {
+        let executable = match &config.path {
+            Some(path) if path.is_file() => path.clone(),
+            Some(path) => {
+                return Err(ErrorBody::new(
+                    ErrorCode::AdapterNotFound,
+                    format!(
+                        "lldb-dap not found at {} (adapters.lldb.path in the config)",
+                        path.display()
+                    ),
+                    "fix the path in the config, or remove it to search PATH",
+                ));
+            }
+            None => find_on_system().ok_or_else(|| {
+                ErrorBody::new(ErrorCode::AdapterNotFound, "lldb-dap not found", INSTALL_HINT)
+            })?,
+        };
+        Ok(LldbDap {
+            executable,
+            extra_args: config.args.clone(),
+        })
+    }
+}
+
+/// The search that runs when the config names no path.
+pub fn find_on_system() -> Option<PathBuf> {
+    which::which("lldb-dap")
+        .ok()
+        .or_else(|| highest_versioned_on_path("lldb-dap"))
+        .or_else(|| which::which("lldb-vscode").ok())
+        .or_else(|| highest_versioned_on_path("lldb-vscode"))
+        .or_else(xcrun_lldb_dap)
+}
+
+#[cfg(target_os = "macos")]
+fn xcrun_lldb_dap() -> Option<PathBuf> {
+    let output = std::process::Command::new("xcrun")
+        .args(["--find", "lldb-dap"])
+        .output()
+        .ok()?;
+    let path = String::from_utf8(output.stdout).ok()?;
+    let path = PathBuf::from(path.trim());
+    (output.status.success() && path.is_file()).then_some(path)
+}
+
+#[cfg(not(target_os = "macos"))]
+fn xcrun_lldb_dap() -> Option<PathBuf> {
+    None
+}
+
+/// LLDB settings that make the debuggee run as the user asked: only the environment we pass
+/// (the caller's, not the daemon's), and stdin from /dev/null so a program that reads input sees
+/// end-of-file instead of waiting forever on a terminal nobody types into.
+fn init_commands() -> Value {
+    json!([
+        "settings set target.inherit-env false",
+        "settings set target.input-path /dev/null",
+    ])
+}
+
+impl DebugAdapter for LldbDap {
+    fn name(&self) -> &'static str {
+        "lldb"
+    }
+
+    fn executable(&self) -> &Path {
+        &self.executable
+    }
+
+    fn spawn(&self) -> Result<SpawnedAdapter, ErrorBody> {
+        let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
+        spawn_stdio("lldb-dap", &self.executable, &args)
+    }
+
+    fn adapter_id(&self) -> &'static str {
+        "lldb-dap"
+    }
+
+    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+        let env: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        json!({
+            "program": spec.program,
+            "args": spec.args,
+            "cwd": spec.cwd,
+            "env": env,
+            "stopOnEntry": spec.stop_on_entry,
+            "initCommands": init_commands(),
+        })
+    }
+
+    fn attach_arguments(&self, spec: &AttachSpec) -> Value {
+        json!({ "pid": spec.pid })
+    }
+
+    /// lldb-dap runs the debuggee on a pty, so the program's stdout and stderr both arrive as
+    /// `stdout`; its `stderr` category carries lldb-dap's own stderr (and its crash reports).
+    fn is_program_output(&self, category: Option<&str>) -> bool {
+        category == Some("stdout")
+    }
+
+    /// The pty turns each `\n` the program writes into `\r\n`; give the user back their `\n`.
+    fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        if text.contains("\r\n") {
+            Cow::Owned(text.replace("\r\n", "\n"))
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
+
+    /// lldb-dap reports both `pause` and the entry stop as an `exception` "signal SIGSTOP".
+    fn is_interrupt_stop(&self, reason: &str, description: Option<&str>) -> bool {
+        matches!(reason, "pause" | "entry")
+            || (reason == "exception" && description == Some("signal SIGSTOP"))
+    }
+}

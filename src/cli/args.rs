@@ -1,0 +1,248 @@
+//! Every command line flag, in one place. `docs/cli.md` documents the same set; keep them in step.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "debugger",
+    version,
+    about = "A debugger for agents, terminals and CI: each call is a short command; a background daemon keeps the session",
+    propagate_version = true,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    /// The session to talk to (one daemon per name).
+    #[arg(long, global = true, env = "DEBUGGER_SESSION", default_value = "default")]
+    pub session: String,
+
+    /// Print exactly one JSON object: {"ok": true, "data": ...} or {"ok": false, "error": ...}.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    pub command: CommandLine,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CommandLine {
+    /// Launch a program under the debugger.
+    Start(StartArgs),
+    /// Attach to a running process.
+    Attach(AttachArgs),
+    /// Show the session's state.
+    Status,
+    /// End the session (a launched program is terminated, an attached one detached).
+    Stop,
+    /// Detach from the program and leave it running.
+    Detach,
+    /// Run the program again from the start with the same arguments and breakpoints.
+    Restart,
+    /// List the sessions that are running.
+    Sessions,
+
+    /// Add, remove, list, enable or disable breakpoints ('debugger break FILE:LINE' adds one).
+    #[command(visible_aliases = ["break", "b"])]
+    Breakpoint(BreakpointArgs),
+
+    /// Resume until the next breakpoint (or exit).
+    #[command(visible_alias = "c")]
+    Continue(WaitArgs),
+    /// Step over one line.
+    #[command(visible_alias = "n")]
+    Next(WaitArgs),
+    /// Step into the call on this line.
+    #[command(visible_alias = "s")]
+    Step(WaitArgs),
+    /// Run until the current function returns.
+    #[command(visible_alias = "out")]
+    Finish(WaitArgs),
+    /// Interrupt the running program.
+    Pause(WaitArgs),
+    /// Wait for the next stop or exit (returns at once when already stopped or gone).
+    Await {
+        /// Seconds to wait before giving up (exit code 3).
+        #[arg(long, default_value_t = 300.0)]
+        timeout: f64,
+    },
+
+    /// Where the program is stopped: location, source and locals.
+    #[command(visible_alias = "where")]
+    Context,
+    /// The call stack.
+    #[command(visible_alias = "bt")]
+    Backtrace {
+        /// The most frames to show.
+        #[arg(long, default_value_t = 20)]
+        limit: u32,
+        /// A thread other than the selected one.
+        #[arg(long)]
+        thread: Option<i64>,
+    },
+    /// List the threads.
+    Threads,
+    /// Select a thread (and its innermost frame).
+    Thread {
+        /// The thread id, as 'debugger threads' shows it.
+        id: i64,
+    },
+    /// Select a frame of the selected thread (0 is the innermost).
+    Frame {
+        /// The frame number, as 'debugger backtrace' shows it.
+        index: u32,
+    },
+    /// Select the caller's frame.
+    Up {
+        /// How many frames to move.
+        #[arg(default_value_t = 1)]
+        count: u32,
+    },
+    /// Select the callee's frame.
+    Down {
+        /// How many frames to move.
+        #[arg(default_value_t = 1)]
+        count: u32,
+    },
+    /// The local variables of the selected frame.
+    Locals {
+        /// How many levels of children to expand.
+        #[arg(long, default_value_t = 1)]
+        depth: u32,
+    },
+    /// Evaluate an expression in the selected frame and show its value, type and children.
+    #[command(visible_alias = "p")]
+    Print {
+        /// The expression (several words are joined with spaces).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        expression: Vec<String>,
+        /// How many levels of children to expand.
+        #[arg(long, default_value_t = 1)]
+        depth: u32,
+    },
+    /// Evaluate an expression and print only its value (for scripts).
+    Eval {
+        /// The expression (several words are joined with spaces).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        expression: Vec<String>,
+    },
+    /// The program's output (stdout and stderr).
+    Output {
+        /// Only the last N lines.
+        #[arg(long)]
+        tail: Option<u32>,
+        /// Discard what is shown from the buffer.
+        #[arg(long)]
+        clear: bool,
+        /// Keep printing new output until the program ends.
+        #[arg(long)]
+        follow: bool,
+    },
+
+    /// Run a scripted session on a bundled C program (installs lldb-dap when missing).
+    Demo,
+
+    /// Run the session daemon (started by 'start' and 'attach').
+    #[command(hide = true)]
+    Daemon,
+}
+
+#[derive(Debug, Args)]
+pub struct StartArgs {
+    /// The program to debug.
+    pub program: PathBuf,
+    /// The debug adapter to use (default: from the config, else lldb).
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// Stop at the program's first instruction.
+    #[arg(long)]
+    pub stop_on_entry: bool,
+    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION); repeatable.
+    #[arg(short = 'b', long = "break", value_name = "LOC")]
+    pub breakpoints: Vec<String>,
+    /// The program's working directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// An environment variable for the program, on top of the current environment; repeatable.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// The program's arguments, after '--'.
+    #[arg(last = true)]
+    pub args: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct AttachArgs {
+    /// The process id.
+    pub pid: u32,
+    /// The debug adapter to use (default: from the config, else lldb).
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// A breakpoint to set as the session starts; repeatable.
+    #[arg(short = 'b', long = "break", value_name = "LOC")]
+    pub breakpoints: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    /// Block until the program stops again, and report where.
+    #[arg(long, short = 'w')]
+    pub wait: bool,
+    /// Seconds to wait with --wait before giving up (exit code 3).
+    #[arg(long, default_value_t = 300.0, requires = "wait")]
+    pub timeout: f64,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BreakpointArgs {
+    #[command(subcommand)]
+    pub action: Option<BreakpointAction>,
+    /// Shorthand for 'breakpoint add LOC'.
+    #[arg(value_name = "LOC")]
+    pub location: Option<String>,
+    #[command(flatten)]
+    pub options: BreakpointOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct BreakpointOptions {
+    /// Stop only when this expression is true.
+    #[arg(long)]
+    pub condition: Option<String>,
+    /// Stop only from the Nth hit on.
+    #[arg(long, value_name = "N")]
+    pub hit_count: Option<u32>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BreakpointAction {
+    /// Add a breakpoint at FILE:LINE or a function.
+    Add {
+        #[arg(value_name = "LOC")]
+        location: String,
+        #[command(flatten)]
+        options: BreakpointOptions,
+    },
+    /// Remove breakpoints by id.
+    #[command(visible_aliases = ["delete", "rm"])]
+    Remove {
+        ids: Vec<u32>,
+        /// Remove every breakpoint.
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+    },
+    /// List the breakpoints.
+    #[command(visible_alias = "ls")]
+    List,
+    /// Enable breakpoints by id.
+    Enable {
+        #[arg(required = true)]
+        ids: Vec<u32>,
+    },
+    /// Disable breakpoints by id (kept, but not stopping).
+    Disable {
+        #[arg(required = true)]
+        ids: Vec<u32>,
+    },
+}

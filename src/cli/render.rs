@@ -1,0 +1,246 @@
+//! Text rendering shared by several commands: stop reports, frames, variables, breakpoints.
+//!
+//! Written for a reader with little context and little room: the answer first, one fact per line,
+//! the source around the current line, and a note whenever something was left out.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::ipc::protocol::{
+    BreakpointInfo, FrameInfo, SourceSnippet, StopReport, VariableNode,
+};
+
+/// Inline children only while the whole line stays this short.
+const INLINE_WIDTH: usize = 100;
+
+/// The last path component, which is what people call a source file.
+pub fn short_file(file: &str) -> &str {
+    Path::new(file)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(file)
+}
+
+/// `apply (ledger.c:10)`, or `_start at 0x7ffff7fe3290` without source.
+pub fn frame_location(frame: &FrameInfo) -> String {
+    match (&frame.file, frame.line) {
+        (Some(file), Some(line)) => format!("{} ({}:{line})", frame.function, short_file(file)),
+        _ => match &frame.address {
+            Some(address) => format!("{} at {address}", frame.function),
+            None => frame.function.clone(),
+        },
+    }
+}
+
+pub fn stop_report(report: &StopReport) -> String {
+    let mut out = String::new();
+    let place = report
+        .frame
+        .as_ref()
+        .map(frame_location)
+        .unwrap_or_else(|| "an unknown location".into());
+    let thread = report
+        .thread_id
+        .map(|id| match &report.thread_name {
+            Some(name) => format!(", thread {id} ({name})"),
+            None => format!(", thread {id}"),
+        })
+        .unwrap_or_default();
+    let headline = match report.reason.as_str() {
+        "exited" => match report.exit_code {
+            Some(code) => format!("Program exited with code {code}"),
+            None => "Program exited".to_string(),
+        },
+        "terminated" => "Program terminated".to_string(),
+        "adapter_died" => format!(
+            "The debug adapter died: {}",
+            report.description.as_deref().unwrap_or("no detail")
+        ),
+        "breakpoint" | "function breakpoint" => match report.breakpoint_ids.as_slice() {
+            [] => format!("Stopped at a breakpoint in {place}{thread}"),
+            [id] => format!("Stopped at breakpoint {id} in {place}{thread}"),
+            ids => format!(
+                "Stopped at breakpoints {} in {place}{thread}",
+                ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        },
+        "step" => format!("Stepped to {place}{thread}"),
+        "pause" => format!("Paused in {place}{thread}"),
+        "entry" => format!("Stopped at entry in {place}{thread}"),
+        "exception" => format!(
+            "Stopped on exception in {place}{thread}{}",
+            report
+                .description
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        ),
+        other => format!("Stopped ({other}) in {place}{thread}"),
+    };
+    out.push_str(&headline);
+    out.push('\n');
+    if let Some(source) = &report.source {
+        out.push_str(&source_lines(source));
+    }
+    if let Some(note) = &report.note {
+        let _ = writeln!(out, "note: {note}");
+    }
+    out
+}
+
+/// The numbered source lines with an arrow on the current one.
+pub fn source_lines(source: &SourceSnippet) -> String {
+    let last = source.first_line as usize + source.lines.len().saturating_sub(1);
+    let width = last.to_string().len().max(3);
+    let mut out = String::new();
+    for (i, line) in source.lines.iter().enumerate() {
+        let number = source.first_line as usize + i;
+        let marker = if number == source.current_line as usize {
+            "->"
+        } else {
+            "  "
+        };
+        let _ = writeln!(out, "{marker} {number:>width$} | {line}");
+    }
+    out
+}
+
+/// Variables as aligned `name (type) = value` lines, children inline when short, else nested.
+pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
+    let mut out = String::new();
+    let width = nodes.iter().map(|n| n.name.chars().count()).max().unwrap_or(0);
+    for node in nodes {
+        write_node(&mut out, node, 0, width);
+    }
+    if omitted > 0 {
+        let _ = writeln!(out, "… {omitted} more not shown");
+    }
+    out
+}
+
+fn head(node: &VariableNode, width: usize) -> String {
+    let name = format!("{:<width$}", node.name);
+    match &node.type_name {
+        Some(t) => format!("{name} ({t}) = {}", node.value),
+        None => format!("{name} = {}", node.value),
+    }
+}
+
+/// `{a = 1, b = 2, … 5 more}` when every child is a leaf and it fits, else `None`.
+fn inline_children(node: &VariableNode) -> Option<String> {
+    if node.children.iter().any(|c| !c.children.is_empty()) {
+        return None;
+    }
+    let mut parts: Vec<String> = node
+        .children
+        .iter()
+        .map(|c| format!("{} = {}", c.name, c.value))
+        .collect();
+    if node.omitted_children > 0 {
+        parts.push(format!("… {} more", node.omitted_children));
+    }
+    let text = format!("{{{}}}", parts.join(", "));
+    (text.len() <= INLINE_WIDTH && !text.contains('\n')).then_some(text)
+}
+
+fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize) {
+    let pad = " ".repeat(indent);
+    let mut line = format!("{pad}{}", head(node, width));
+    if node.children.is_empty() {
+        if node.omitted_children > 0 {
+            let _ = write!(line, " {{… {} more}}", node.omitted_children);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        return;
+    }
+    if let Some(inline) = inline_children(node) {
+        let _ = writeln!(out, "{line} {inline}");
+        return;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    let child_width = node
+        .children
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for child in &node.children {
+        write_node(out, child, indent + 2, child_width);
+    }
+    if node.omitted_children > 0 {
+        let _ = writeln!(out, "{pad}  … {} more not shown", node.omitted_children);
+    }
+}
+
+/// One breakpoint per line: id, location, state, and its condition and hit count.
+pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
+    let location = match (&bp.file, bp.line) {
+        (Some(file), Some(line)) => format!("{}:{line}", short_file(file)),
+        _ => bp.location.clone(),
+    };
+    let state = if !bp.enabled {
+        "disabled".to_string()
+    } else if bp.verified {
+        match bp.resolved_line {
+            Some(line) => format!("verified (moved to line {line})"),
+            None => "verified".to_string(),
+        }
+    } else {
+        match &bp.message {
+            Some(message) => format!("pending: {message}"),
+            None => "pending: not found in the program's code yet".to_string(),
+        }
+    };
+    let mut line = format!("{:<3} {location}  {state}", bp.id);
+    if let Some(condition) = &bp.condition {
+        let _ = write!(line, "  if {condition}");
+    }
+    if let Some(hits) = bp.hit_count {
+        let _ = write!(line, "  from hit {hits}");
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(name: &str, value: &str) -> VariableNode {
+        VariableNode {
+            name: name.into(),
+            value: value.into(),
+            type_name: Some("int".into()),
+            children: vec![],
+            expandable: false,
+            omitted_children: 0,
+        }
+    }
+
+    #[test]
+    fn short_children_go_inline_and_omissions_are_noted() {
+        let mut parent = leaf("acct", "0x7ffc");
+        parent.type_name = Some("struct account *".into());
+        parent.children = vec![leaf("id", "7"), leaf("balance", "100")];
+        parent.omitted_children = 3;
+        let text = variables(&[parent, leaf("amount", "0")], 2);
+        assert_eq!(
+            text,
+            "acct   (struct account *) = 0x7ffc {id = 7, balance = 100, … 3 more}\n\
+             amount (int) = 0\n\
+             … 2 more not shown\n"
+        );
+    }
+
+    #[test]
+    fn source_arrow_marks_the_current_line() {
+        let s = SourceSnippet {
+            file: "/a/ledger.c".into(),
+            first_line: 9,
+            current_line: 10,
+            lines: vec!["a".into(), "b".into(), "c".into()],
+        };
+        assert_eq!(source_lines(&s), "     9 | a\n->  10 | b\n    11 | c\n");
+    }
+}

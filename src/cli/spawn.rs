@@ -1,0 +1,79 @@
+//! Starting a session's daemon: the same binary, re-executed as `debugger daemon`, in a new
+//! session (so it has its own process group and no controlling terminal), with stdin and stderr
+//! on /dev/null and stdout on a pipe that carries exactly one line: "ready", or the error that
+//! kept it from serving. Reading that line replaces any polling for the socket.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+
+use super::client::{DaemonClient, SessionPaths};
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::READY_LINE;
+
+/// Connects to the session's daemon, starting one if none is running.
+pub fn connect_or_spawn(session: &str) -> Result<DaemonClient, ErrorBody> {
+    let paths = SessionPaths::for_session(session)?;
+    match DaemonClient::connect_at(&paths) {
+        Ok(client) => return Ok(client),
+        Err(e) if e.code == ErrorCode::NoSession => {}
+        Err(e) => return Err(e),
+    }
+    match spawn_daemon(session) {
+        Ok(()) => {}
+        // Another CLI started the daemon first: use that one.
+        Err(e) if e.code == ErrorCode::SessionExists => {}
+        Err(e) => return Err(e),
+    }
+    DaemonClient::connect_at(&paths)
+}
+
+fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
+    let exe = std::env::current_exe().map_err(|e| {
+        ErrorBody::internal(format!("cannot find this program's own path to start the daemon: {e}"))
+    })?;
+    let mut command = Command::new(exe);
+    command
+        .args(["daemon", "--session", session])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    // SAFETY: setsid is async-signal-safe and runs in the child between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Ipc,
+            format!("cannot start the session daemon: {e}"),
+            "check that this program's file is still in place and executable",
+        )
+    })?;
+    let Some(stdout) = child.stdout.take() else {
+        return Err(ErrorBody::internal("the daemon's stdout pipe was not created"));
+    };
+    let mut line = String::new();
+    let read = BufReader::new(stdout).read_line(&mut line);
+    let line = line.trim();
+    if read.is_ok() && line == READY_LINE {
+        return Ok(());
+    }
+    // The daemon exited without serving; it says why on its one line.
+    let _ = child.wait();
+    if let Ok(err) = serde_json::from_str::<ErrorBody>(line) {
+        return Err(err);
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Ipc,
+        "the session daemon exited during start-up",
+        format!(
+            "the daemon log may say why: {}",
+            crate::common::paths::log_path(session).display()
+        ),
+    ))
+}

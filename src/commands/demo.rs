@@ -1,0 +1,144 @@
+//! `debugger demo`: a scripted session on a bundled C program, showing each command and its
+//! output. It installs lldb-dap first when it is missing and the machine allows it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::json;
+
+use crate::adapters::lldb;
+use crate::cli::Outcome;
+use crate::common::error::{ErrorBody, ErrorCode};
+
+const LEDGER_C: &str = include_str!("../../fixtures/c/ledger.c");
+
+pub fn run() -> Result<Outcome, ErrorBody> {
+    ensure_lldb_dap()?;
+    let dir = std::env::temp_dir().join(format!("debugger-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| io_error("create the demo directory", e))?;
+    let source = dir.join("ledger.c");
+    std::fs::write(&source, LEDGER_C).map_err(|e| io_error("write the demo program", e))?;
+    let program = dir.join("ledger");
+    compile(&source, &program)?;
+    let line = |marker: &str| {
+        LEDGER_C
+            .lines()
+            .position(|l| l.contains(marker))
+            .map(|i| i + 1)
+            .unwrap_or(1)
+    };
+    let session = format!("demo-{}", std::process::id());
+    let bp = format!("ledger.c:{}", line("@apply_update"));
+    let steps: Vec<Vec<String>> = vec![
+        vec!["start".into(), "./ledger".into(), "--break".into(), "apply".into()],
+        vec!["continue".into(), "--wait".into()],
+        vec!["locals".into()],
+        vec!["print".into(), "acct->balance + amount".into()],
+        vec!["next".into(), "--wait".into()],
+        vec!["backtrace".into()],
+        vec!["breakpoint".into(), "add".into(), bp, "--condition".into(), "amount == 3".into()],
+        vec!["breakpoint".into(), "remove".into(), "1".into()],
+        vec!["continue".into(), "--wait".into()],
+        vec!["print".into(), "*acct".into()],
+        vec!["continue".into(), "--wait".into()],
+        vec!["output".into()],
+        vec!["stop".into()],
+    ];
+    let exe = std::env::current_exe().map_err(|e| io_error("find this program", e))?;
+    let mut failures = 0;
+    for args in &steps {
+        println!("$ debugger {}", shell_words(args));
+        let output = Command::new(&exe)
+            .args(args)
+            .current_dir(&dir)
+            .env("DEBUGGER_SESSION", &session)
+            .output()
+            .map_err(|e| io_error("run a demo step", e))?;
+        print!("{}", String::from_utf8_lossy(&output.stdout));
+        eprint!("{}", String::from_utf8_lossy(&output.stderr));
+        if !output.status.success() {
+            failures += 1;
+        }
+        println!();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if failures > 0 {
+        return Err(ErrorBody::new(
+            ErrorCode::Internal,
+            format!("{failures} demo steps failed"),
+            "the output above shows which; 'debugger doctor' is coming in a later version",
+        ));
+    }
+    Ok(Outcome::new(json!({ "steps": steps.len() }), "Demo finished\n"))
+}
+
+fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if a.contains(' ') {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn io_error(what: &str, e: std::io::Error) -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, format!("cannot {what}: {e}"), "")
+}
+
+fn compile(source: &Path, program: &Path) -> Result<(), ErrorBody> {
+    let status = Command::new("cc")
+        .args(["-g", "-O0", "-o"])
+        .arg(program)
+        .arg(source)
+        .status()
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Internal,
+                format!("cannot run the C compiler 'cc': {e}"),
+                "install one: 'apt-get install gcc' (Debian/Ubuntu)",
+            )
+        })?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(ErrorBody::new(ErrorCode::Internal, "compiling the demo program failed", ""))
+    }
+}
+
+/// Installs lldb-dap with apt when it is missing and we may; else says exactly what to run.
+fn ensure_lldb_dap() -> Result<PathBuf, ErrorBody> {
+    if let Some(path) = lldb::find_on_system() {
+        return Ok(path);
+    }
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let has_apt = which::which("apt-get").is_ok();
+    if !(root && has_apt) {
+        return Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            "lldb-dap not found, and this user cannot install it",
+            lldb::INSTALL_HINT,
+        ));
+    }
+    println!("lldb-dap is missing: installing it with apt-get (lldb-19)");
+    let apt = |args: &[&str]| {
+        Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let installed = apt(&["update", "-qq"]) && (apt(&["install", "-y", "-qq", "lldb-19"]) || apt(&["install", "-y", "-qq", "lldb"]));
+    match lldb::find_on_system() {
+        Some(path) if installed => Ok(path),
+        _ => Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            "installing lldb-dap failed",
+            lldb::INSTALL_HINT,
+        )),
+    }
+}

@@ -1,0 +1,146 @@
+//! `context`, `backtrace`, `threads`, `thread`, `frame`, `up`, `down`, `locals`, `print`, `eval`.
+
+use std::fmt::Write as _;
+
+use super::data;
+use crate::cli::Outcome;
+use crate::cli::client::DaemonClient;
+use crate::cli::render;
+use crate::common::error::ErrorBody;
+use crate::ipc::protocol::{
+    BacktraceResult, Command, ContextResult, EvaluateResult, FrameSelection, LocalsResult,
+    ThreadsResult, VariableNode,
+};
+
+pub fn context(session: &str) -> Result<Outcome, ErrorBody> {
+    let result: ContextResult = DaemonClient::connect(session)?.request_as(Command::Context)?;
+    Ok(Outcome::new(data(&result), context_text(&result)))
+}
+
+fn context_text(result: &ContextResult) -> String {
+    let mut text = String::new();
+    let reason = result
+        .reason
+        .as_deref()
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
+    let thread = match &result.thread_name {
+        Some(name) => format!("thread {} ({name})", result.thread_id),
+        None => format!("thread {}", result.thread_id),
+    };
+    let _ = writeln!(
+        text,
+        "Stopped{reason} in {}, {thread}, frame {}",
+        render::frame_location(&result.frame),
+        result.frame.index
+    );
+    if let Some(source) = &result.source {
+        text.push_str(&render::source_lines(source));
+    }
+    if let Some(vars) = &result.variables {
+        if vars.is_empty() {
+            text.push_str("No locals\n");
+        } else {
+            text.push_str("Locals:\n");
+            for line in render::variables(vars, 0).lines() {
+                let _ = writeln!(text, "  {line}");
+            }
+        }
+    }
+    text
+}
+
+pub fn backtrace(session: &str, limit: u32, thread: Option<i64>) -> Result<Outcome, ErrorBody> {
+    let result: BacktraceResult =
+        DaemonClient::connect(session)?.request_as(Command::Backtrace { limit, thread })?;
+    let mut text = format!("Thread {}:\n", result.thread_id);
+    for frame in &result.frames {
+        let marker = if result.selected_frame == Some(frame.index) {
+            "*"
+        } else {
+            " "
+        };
+        let _ = writeln!(
+            text,
+            "{marker} #{:<3} {}",
+            frame.index,
+            render::frame_location(frame)
+        );
+    }
+    if let Some(total) = result.total_frames
+        && total as usize > result.frames.len()
+    {
+        let _ = writeln!(
+            text,
+            "… {} more frames (use --limit {total})",
+            total as usize - result.frames.len()
+        );
+    }
+    Ok(Outcome::new(data(&result), text))
+}
+
+pub fn threads(session: &str) -> Result<Outcome, ErrorBody> {
+    let result: ThreadsResult = DaemonClient::connect(session)?.request_as(Command::Threads)?;
+    let width = result
+        .threads
+        .iter()
+        .map(|t| t.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for t in &result.threads {
+        let marker = if t.selected { "*" } else { " " };
+        let place = t.frame.as_ref().map(render::frame_location).unwrap_or_default();
+        let _ = writeln!(text, "{marker} {:<8} {:<width$}  {place}", t.id, t.name);
+    }
+    Ok(Outcome::new(data(&result), text))
+}
+
+pub fn select_thread(session: &str, id: i64) -> Result<Outcome, ErrorBody> {
+    let result: ContextResult =
+        DaemonClient::connect(session)?.request_as(Command::SelectThread { id })?;
+    Ok(Outcome::new(data(&result), context_text(&result)))
+}
+
+pub fn select_frame(session: &str, selection: FrameSelection) -> Result<Outcome, ErrorBody> {
+    let result: ContextResult =
+        DaemonClient::connect(session)?.request_as(Command::SelectFrame(selection))?;
+    Ok(Outcome::new(data(&result), context_text(&result)))
+}
+
+pub fn locals(session: &str, depth: u32) -> Result<Outcome, ErrorBody> {
+    let result: LocalsResult = DaemonClient::connect(session)?.request_as(Command::Locals { depth })?;
+    let text = if result.variables.is_empty() && result.omitted == 0 {
+        "No locals in this frame\n".to_string()
+    } else {
+        render::variables(&result.variables, result.omitted)
+    };
+    Ok(Outcome::new(data(&result), text))
+}
+
+fn evaluate(session: &str, expression: &str, depth: u32) -> Result<EvaluateResult, ErrorBody> {
+    DaemonClient::connect(session)?.request_as(Command::Evaluate {
+        expression: expression.to_string(),
+        depth,
+    })
+}
+
+pub fn print(session: &str, expression: &str, depth: u32) -> Result<Outcome, ErrorBody> {
+    let result = evaluate(session, expression, depth)?;
+    let node = VariableNode {
+        name: result.expression.clone(),
+        value: result.value.clone(),
+        type_name: result.type_name.clone(),
+        children: result.children.clone(),
+        expandable: false,
+        omitted_children: result.omitted_children,
+    };
+    let text = render::variables(&[node], 0);
+    Ok(Outcome::new(data(&result), text))
+}
+
+pub fn eval(session: &str, expression: &str) -> Result<Outcome, ErrorBody> {
+    let result = evaluate(session, expression, 0)?;
+    let text = format!("{}\n", result.value);
+    Ok(Outcome::new(data(&result), text))
+}

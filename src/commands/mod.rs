@@ -1,0 +1,66 @@
+//! The CLI side of each command family: build the request, send it, render the answer.
+
+pub mod breakpoint;
+pub mod demo;
+pub mod execution;
+pub mod inspect;
+pub mod output;
+pub mod session;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::cli::Outcome;
+use crate::cli::args::{Cli, CommandLine};
+use crate::common::error::ErrorBody;
+
+/// Runs one parsed command line.
+pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
+    let session = cli.session.as_str();
+    match cli.command {
+        CommandLine::Start(args) => session::start(session, args),
+        CommandLine::Attach(args) => session::attach(session, args),
+        CommandLine::Status => session::status(session),
+        CommandLine::Stop => session::stop(session, false),
+        CommandLine::Detach => session::stop(session, true),
+        CommandLine::Restart => session::restart(session),
+        CommandLine::Sessions => session::sessions(),
+        CommandLine::Breakpoint(args) => breakpoint::run(session, args),
+        CommandLine::Continue(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Continue, wait),
+        CommandLine::Next(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Next, wait),
+        CommandLine::Step(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Step, wait),
+        CommandLine::Finish(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Finish, wait),
+        CommandLine::Pause(wait) => execution::pause(session, wait),
+        CommandLine::Await { timeout } => execution::await_stop(session, timeout),
+        CommandLine::Context => inspect::context(session),
+        CommandLine::Backtrace { limit, thread } => inspect::backtrace(session, limit, thread),
+        CommandLine::Threads => inspect::threads(session),
+        CommandLine::Thread { id } => inspect::select_thread(session, id),
+        CommandLine::Frame { index } => {
+            inspect::select_frame(session, crate::ipc::protocol::FrameSelection::Index { index })
+        }
+        CommandLine::Up { count } => {
+            inspect::select_frame(session, crate::ipc::protocol::FrameSelection::Up { count })
+        }
+        CommandLine::Down { count } => {
+            inspect::select_frame(session, crate::ipc::protocol::FrameSelection::Down { count })
+        }
+        CommandLine::Locals { depth } => inspect::locals(session, depth),
+        CommandLine::Print { expression, depth } => {
+            inspect::print(session, &expression.join(" "), depth)
+        }
+        CommandLine::Eval { expression } => inspect::eval(session, &expression.join(" ")),
+        CommandLine::Output {
+            tail,
+            clear,
+            follow,
+        } => output::run(session, tail, clear, follow, cli.json),
+        CommandLine::Demo => demo::run(),
+        CommandLine::Daemon => Err(ErrorBody::internal("the daemon is not a command to dispatch")),
+    }
+}
+
+/// Serialises a result for `--json`.
+pub fn data<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}

@@ -1,0 +1,235 @@
+//! `start`, `attach`, `status`, `stop`, `detach`, `restart`, `sessions`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::data;
+use crate::cli::Outcome;
+use crate::cli::args::{AttachArgs, StartArgs};
+use crate::cli::client::DaemonClient;
+use crate::cli::render;
+use crate::cli::spawn::connect_or_spawn;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::Location;
+use crate::common::paths;
+use crate::ipc::protocol::{
+    AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
+};
+
+fn current_dir() -> Result<PathBuf, ErrorBody> {
+    std::env::current_dir().map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Usage,
+            format!("cannot read the current directory: {e}"),
+            "run the command from a directory that exists",
+        )
+    })
+}
+
+/// Parses `-b/--break` locations, making relative source paths absolute against `cwd` when the
+/// file is there (so the daemon, whose directory differs, names the same file).
+pub fn breakpoint_specs(locations: &[String], cwd: &Path) -> Result<Vec<BreakpointSpec>, ErrorBody> {
+    locations
+        .iter()
+        .map(|text| {
+            Ok(BreakpointSpec {
+                location: resolve_location(text, cwd)?,
+                condition: None,
+                hit_count: None,
+            })
+        })
+        .collect()
+}
+
+pub fn resolve_location(text: &str, cwd: &Path) -> Result<Location, ErrorBody> {
+    let location = Location::parse(text).map_err(|message| {
+        ErrorBody::usage(
+            format!("invalid breakpoint location: {message}"),
+            "use FILE:LINE (e.g. main.c:42) or a function name (e.g. main)",
+        )
+    })?;
+    Ok(match location {
+        Location::Line { file, line } if file.is_relative() && cwd.join(&file).is_file() => {
+            Location::Line {
+                file: cwd.join(file),
+                line,
+            }
+        }
+        other => other,
+    })
+}
+
+pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
+    let cwd = current_dir()?;
+    let program = cwd.join(&args.program);
+    if !program.exists() {
+        return Err(ErrorBody::new(
+            ErrorCode::Usage,
+            format!("program not found: {}", args.program.display()),
+            "check the path; relative paths are taken from the current directory",
+        ));
+    }
+    let run_dir = match &args.cwd {
+        Some(dir) => cwd.join(dir),
+        None => cwd.clone(),
+    };
+    if !run_dir.is_dir() {
+        return Err(ErrorBody::usage(
+            format!("--cwd {} is not a directory", run_dir.display()),
+            "give the directory the program should run in",
+        ));
+    }
+    let mut env: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(k, _)| k != "DEBUGGER_SESSION")
+        .collect();
+    for pair in &args.env {
+        let Some((key, value)) = pair.split_once('=').filter(|(k, _)| !k.is_empty()) else {
+            return Err(ErrorBody::usage(
+                format!("--env '{pair}' is not KEY=VALUE"),
+                "write it as --env NAME=value",
+            ));
+        };
+        env.retain(|(k, _)| k != key);
+        env.push((key.to_string(), value.to_string()));
+    }
+    let spec = LaunchSpec {
+        program,
+        args: args.args,
+        cwd: run_dir,
+        env,
+        adapter: args.adapter,
+        stop_on_entry: args.stop_on_entry,
+        breakpoints: breakpoint_specs(&args.breakpoints, &cwd)?,
+    };
+    let mut client = connect_or_spawn(session)?;
+    let result: StartResult = client.request_as(Command::Start(spec))?;
+    Ok(started(result, "Started"))
+}
+
+pub fn attach(session: &str, args: AttachArgs) -> Result<Outcome, ErrorBody> {
+    let cwd = current_dir()?;
+    let spec = AttachSpec {
+        pid: args.pid,
+        adapter: args.adapter,
+        breakpoints: breakpoint_specs(&args.breakpoints, &cwd)?,
+    };
+    let mut client = connect_or_spawn(session)?;
+    let result: StartResult = client.request_as(Command::Attach(spec))?;
+    Ok(started(result, "Attached to"))
+}
+
+fn started(result: StartResult, verb: &str) -> Outcome {
+    let mut text = format!(
+        "{verb} {} with {} (session '{}'",
+        result.program.as_deref().unwrap_or("the program"),
+        result.adapter,
+        result.session
+    );
+    if let Some(pid) = result.debuggee_pid {
+        text.push_str(&format!(", pid {pid}"));
+    }
+    text.push_str(")\n");
+    for bp in &result.breakpoints {
+        text.push_str(&format!("Breakpoint {}\n", render::breakpoint_line(bp)));
+    }
+    match &result.stop {
+        Some(stop) => text.push_str(&render::stop_report(stop)),
+        None => text.push_str(&match result.state.as_str() {
+            "stopped" => "The program has stopped: 'debugger await' reports where\n".to_string(),
+            "running" => "The program is running: 'debugger continue --wait' runs to the next breakpoint\n".to_string(),
+            other => format!("State: {other}\n"),
+        }),
+    }
+    Outcome::new(data(&result), text)
+}
+
+pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
+    let result: StatusResult = DaemonClient::connect(session)?.request_as(Command::Status)?;
+    let mut text = format!("Session '{}': {}", result.session, result.state);
+    if let Some(program) = &result.program {
+        text.push_str(&format!(" ({program})"));
+    }
+    text.push('\n');
+    if let Some(stop) = &result.stop {
+        text.push_str(&render::stop_report(stop));
+    }
+    if let Some(code) = result.exit_code {
+        text.push_str(&format!("Exit code: {code}\n"));
+    }
+    if let Some(detail) = &result.detail {
+        text.push_str(&format!("Adapter: {detail}\n"));
+    }
+    let pids: Vec<String> = [
+        Some(format!("daemon {}", result.daemon_pid)),
+        result.adapter_pid.map(|p| format!("adapter {p}")),
+        result.debuggee_pid.map(|p| format!("program {p}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    text.push_str(&format!("Processes: {}\n", pids.join(", ")));
+    Ok(Outcome::new(data(&result), text))
+}
+
+pub fn stop(session: &str, detach: bool) -> Result<Outcome, ErrorBody> {
+    let command = if detach { Command::Detach } else { Command::Stop };
+    let result: MessageResult = DaemonClient::connect(session)?.request_as(command)?;
+    let text = format!("{}\n", capitalise(&result.message));
+    Ok(Outcome::new(data(&result), text))
+}
+
+pub fn restart(session: &str) -> Result<Outcome, ErrorBody> {
+    let result: StartResult = DaemonClient::connect(session)?.request_as(Command::Restart)?;
+    Ok(started(result, "Restarted"))
+}
+
+/// Lists the sessions whose daemons answer, removing the sockets of dead ones.
+pub fn sessions() -> Result<Outcome, ErrorBody> {
+    let dir = paths::ensure_runtime_dir()?;
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(|e| ErrorBody::new(ErrorCode::Ipc, format!("cannot list {}: {e}", dir.display()), ""))?
+        .flatten()
+        .filter_map(|entry| {
+            entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".sock"))
+                .map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    let mut found = Vec::new();
+    for name in names {
+        let Ok(mut client) = DaemonClient::connect(&name) else {
+            continue;
+        };
+        match client.request_as::<StatusResult>(Command::Status) {
+            Ok(status) => found.push(status),
+            Err(e) if e.code == ErrorCode::NoSession => {}
+            Err(_) => {}
+        }
+    }
+    let mut text = String::new();
+    if found.is_empty() {
+        text.push_str("No sessions are running\n");
+    }
+    for s in &found {
+        text.push_str(&format!(
+            "{:<16} {:<12} {}\n",
+            s.session,
+            s.state,
+            s.program.as_deref().unwrap_or("")
+        ));
+    }
+    Ok(Outcome::new(json!({ "sessions": found }), text))
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

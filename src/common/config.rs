@@ -1,0 +1,178 @@
+//! The user's configuration file (`config.toml`), every key optional.
+//!
+//! Only the daemon and the commands that need it read the file, so the CLI's start-up path stays
+//! free of file I/O and TOML parsing for everyday commands. `config.example.toml` documents each
+//! key; keep the two in step.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::error::{ErrorBody, ErrorCode};
+use super::paths;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub defaults: Defaults,
+    pub timeouts: Timeouts,
+    pub output: OutputConfig,
+    pub daemon: DaemonConfig,
+    /// Per-adapter settings, keyed by adapter name (`lldb`, ...).
+    pub adapters: BTreeMap<String, AdapterConfig>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Defaults {
+    /// The adapter used when `start` gets no `--adapter`.
+    pub adapter: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Timeouts {
+    /// How long one request to the adapter may take before it fails.
+    pub request_secs: f64,
+    /// How long launching or attaching may take (the adapter loads the program's debug info).
+    pub launch_secs: f64,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            request_secs: 30.0,
+            launch_secs: 60.0,
+        }
+    }
+}
+
+impl Timeouts {
+    pub fn request(&self) -> Duration {
+        secs(self.request_secs)
+    }
+    pub fn launch(&self) -> Duration {
+        secs(self.launch_secs)
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutputConfig {
+    /// The most bytes of program output the daemon keeps; older output is dropped, and counted.
+    pub buffer_bytes: usize,
+}
+
+impl Default for OutputConfig {
+    fn default() -> Self {
+        OutputConfig {
+            buffer_bytes: 8 * 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DaemonConfig {
+    /// How long the daemon stays after the debuggee ends, so output and exit status can be read.
+    pub grace_period_secs: f64,
+}
+
+impl Default for DaemonConfig {
+    fn default() -> Self {
+        DaemonConfig {
+            grace_period_secs: 600.0,
+        }
+    }
+}
+
+impl DaemonConfig {
+    pub fn grace_period(&self) -> Duration {
+        secs(self.grace_period_secs)
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AdapterConfig {
+    /// The adapter executable; when unset, the adapter is searched for.
+    pub path: Option<PathBuf>,
+    /// Extra arguments for the adapter executable.
+    pub args: Vec<String>,
+}
+
+fn secs(value: f64) -> Duration {
+    Duration::try_from_secs_f64(value).unwrap_or(Duration::MAX)
+}
+
+impl Config {
+    /// Reads the config file; a missing file is the default configuration.
+    pub fn load() -> Result<Config, ErrorBody> {
+        let Some(path) = paths::config_path() else {
+            return Ok(Config::default());
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(e) => {
+                return Err(ErrorBody::new(
+                    ErrorCode::Usage,
+                    format!("cannot read the config file {}: {e}", path.display()),
+                    "fix its permissions, or point DEBUGGER_CONFIG at another file",
+                ));
+            }
+        };
+        Config::parse(&text).map_err(|message| {
+            ErrorBody::new(
+                ErrorCode::Usage,
+                format!("invalid config file {}: {message}", path.display()),
+                "config.example.toml lists every key and its meaning",
+            )
+        })
+    }
+
+    pub fn parse(text: &str) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| e.to_string().trim().to_string())
+    }
+
+    pub fn adapter(&self, name: &str) -> AdapterConfig {
+        self.adapters.get(name).cloned().unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_config_is_default() {
+        let config = Config::parse("").expect("parse");
+        assert_eq!(config.timeouts.request(), Duration::from_secs(30));
+        assert_eq!(config.output.buffer_bytes, 8 * 1024 * 1024);
+        assert_eq!(config.daemon.grace_period(), Duration::from_secs(600));
+    }
+
+    #[test]
+    fn keys_are_read() {
+        let config = Config::parse(
+            "[defaults]\nadapter = \"lldb\"\n[timeouts]\nrequest_secs = 5\n[daemon]\ngrace_period_secs = 1.5\n\
+             [adapters.lldb]\npath = \"/opt/lldb-dap\"\nargs = [\"--x\"]\n",
+        )
+        .expect("parse");
+        assert_eq!(config.defaults.adapter.as_deref(), Some("lldb"));
+        assert_eq!(config.timeouts.request(), Duration::from_secs(5));
+        assert_eq!(config.daemon.grace_period(), Duration::from_millis(1500));
+        assert_eq!(
+            config.adapter("lldb").path,
+            Some(PathBuf::from("/opt/lldb-dap"))
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let err = Config::parse("[timeouts]\nrequest = 5\n").expect_err("typo must fail");
+        assert!(err.contains("request"), "{err}");
+    }
+}

@@ -1,0 +1,6 @@
+//! Pieces both the CLI and the daemon need: paths, configuration, errors, breakpoint locations.
+
+pub mod config;
+pub mod error;
+pub mod location;
+pub mod paths;

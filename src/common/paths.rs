@@ -1,0 +1,171 @@
+//! Where sockets, logs and configuration live.
+//!
+//! The socket of a session lets whoever reaches it run code as the user, so the runtime
+//! directory that holds it must be private: created 0700, owned by the user, closed to group and
+//! others. We check that on every use and refuse (never silently chmod) when it is not.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use super::error::{ErrorBody, ErrorCode};
+
+/// The environment variable that overrides the runtime directory (tests use a temp dir each).
+pub const RUNTIME_DIR_ENV: &str = "DEBUGGER_RUNTIME_DIR";
+/// The environment variable that names the config file to read instead of the default one.
+pub const CONFIG_ENV: &str = "DEBUGGER_CONFIG";
+/// The environment variable that overrides the state directory (daemon logs).
+pub const STATE_DIR_ENV: &str = "DEBUGGER_STATE_DIR";
+
+fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "debugger")
+}
+
+/// The runtime directory without creating or checking it.
+pub fn runtime_dir_path() -> PathBuf {
+    if let Some(dir) = std::env::var_os(RUNTIME_DIR_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    if let Some(xdg) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(xdg).join("debugger");
+    }
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    std::env::temp_dir().join(format!("debugger-{uid}"))
+}
+
+/// The runtime directory, created 0700 if missing, and checked to be private.
+pub fn ensure_runtime_dir() -> Result<PathBuf, ErrorBody> {
+    let dir = runtime_dir_path();
+    match fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => {
+            return Err(ErrorBody::new(
+                ErrorCode::Ipc,
+                format!("cannot create the runtime directory {}: {e}", dir.display()),
+                format!("set {RUNTIME_DIR_ENV} to a directory you own"),
+            ));
+        }
+    }
+    check_private(&dir)?;
+    Ok(dir)
+}
+
+/// Refuses a directory that is not owned by this user or that group or others can enter.
+pub fn check_private(dir: &Path) -> Result<(), ErrorBody> {
+    let meta = fs::metadata(dir).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Ipc,
+            format!("cannot read the runtime directory {}: {e}", dir.display()),
+            format!("set {RUNTIME_DIR_ENV} to a directory you own"),
+        )
+    })?;
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    if meta.uid() != uid {
+        return Err(ErrorBody::new(
+            ErrorCode::Ipc,
+            format!(
+                "the runtime directory {} is owned by uid {}, not by you (uid {uid})",
+                dir.display(),
+                meta.uid()
+            ),
+            format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
+        ));
+    }
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(ErrorBody::new(
+            ErrorCode::Ipc,
+            format!(
+                "the runtime directory {} is open to other users (mode {mode:o})",
+                dir.display()
+            ),
+            format!("run 'chmod 700 {}' if that is safe", dir.display()),
+        ));
+    }
+    Ok(())
+}
+
+/// The socket a session's daemon listens on.
+pub fn socket_path(runtime_dir: &Path, session: &str) -> PathBuf {
+    runtime_dir.join(format!("{session}.sock"))
+}
+
+/// The lock file a session's daemon holds for its whole life: held means alive.
+pub fn lock_path(runtime_dir: &Path, session: &str) -> PathBuf {
+    runtime_dir.join(format!("{session}.lock"))
+}
+
+/// Checks a session name: it becomes a file name, so no separators or dots at the front.
+pub fn validate_session_name(name: &str) -> Result<(), ErrorBody> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ErrorBody::usage(
+            format!("invalid session name '{name}'"),
+            "use up to 64 letters, digits, '-', '_' or '.', not starting with '.'",
+        ))
+    }
+}
+
+/// Where the daemon writes its logs.
+pub fn state_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(STATE_DIR_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    project_dirs()
+        .map(|d| {
+            d.state_dir()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| d.data_local_dir().to_path_buf())
+        })
+        .unwrap_or_else(|| runtime_dir_path().join("state"))
+}
+
+/// The daemon log file of a session.
+pub fn log_path(session: &str) -> PathBuf {
+    state_dir().join(format!("daemon-{session}.log"))
+}
+
+/// The configuration file: `$DEBUGGER_CONFIG`, else `config.toml` in the user's config dir.
+pub fn config_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(CONFIG_ENV).filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(path));
+    }
+    project_dirs().map(|d| d.config_dir().join("config.toml"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_names() {
+        assert!(validate_session_name("default").is_ok());
+        assert!(validate_session_name("test-1_a.b").is_ok());
+        assert!(validate_session_name("").is_err());
+        assert!(validate_session_name("../x").is_err());
+        assert!(validate_session_name(".hidden").is_err());
+        assert!(validate_session_name("a/b").is_err());
+    }
+
+    #[test]
+    fn private_dir_checks() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("rt");
+        fs::DirBuilder::new().mode(0o700).create(&dir).expect("mkdir");
+        assert!(check_private(&dir).is_ok());
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).expect("chmod");
+        let err = check_private(&dir).expect_err("open dir must be refused");
+        assert!(err.message.contains("open to other users"), "{err:?}");
+    }
+}

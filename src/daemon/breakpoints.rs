@@ -1,0 +1,422 @@
+//! The breakpoint registry: our stable ids, what the user asked for, and what the adapter said.
+//!
+//! DAP sets breakpoints per source file (`setBreakpoints` replaces the file's whole list) and all
+//! function breakpoints at once, and the adapter's ids may change on every re-send. So the
+//! registry is the truth: each change re-sends the affected list, and the answer, which comes back
+//! in the order sent, is mapped onto our entries.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::common::location::Location;
+use crate::dap::types::Breakpoint as DapBreakpoint;
+use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub id: u32,
+    pub spec: BreakpointSpec,
+    pub enabled: bool,
+    pub verified: bool,
+    pub message: Option<String>,
+    pub adapter_id: Option<i64>,
+    pub resolved_line: Option<u32>,
+}
+
+/// Which DAP request carries an entry.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    File(PathBuf),
+    Functions,
+}
+
+impl Entry {
+    pub fn target(&self) -> Target {
+        match &self.spec.location {
+            Location::Line { file, .. } => Target::File(file.clone()),
+            Location::Function { .. } => Target::Functions,
+        }
+    }
+
+    pub fn info(&self) -> BreakpointInfo {
+        let (file, line, function) = match &self.spec.location {
+            Location::Line { file, line } => (Some(file.display().to_string()), Some(*line), None),
+            Location::Function { name } => (None, None, Some(name.clone())),
+        };
+        BreakpointInfo {
+            id: self.id,
+            location: self.spec.location.to_string(),
+            file,
+            line,
+            function,
+            condition: self.spec.condition.clone(),
+            hit_count: self.spec.hit_count,
+            enabled: self.enabled,
+            verified: self.enabled && self.verified,
+            message: self.message.clone(),
+            resolved_line: self.resolved_line.filter(|l| Some(*l) != line),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Registry {
+    next_id: u32,
+    entries: Vec<Entry>,
+}
+
+/// One DAP request that brings the adapter in line with the registry for a target.
+#[derive(Debug)]
+pub struct SyncRequest {
+    pub command: &'static str,
+    pub arguments: Value,
+    /// Our ids, in the order of the request's breakpoint list.
+    pub ids: Vec<u32>,
+}
+
+impl Registry {
+    pub fn add(&mut self, spec: BreakpointSpec) -> u32 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.entries.push(Entry {
+            id,
+            spec,
+            enabled: true,
+            verified: false,
+            message: None,
+            adapter_id: None,
+            resolved_line: None,
+        });
+        id
+    }
+
+    pub fn get(&self, id: u32) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The ids among `ids` that do not exist.
+    pub fn unknown(&self, ids: &[u32]) -> Vec<u32> {
+        ids.iter()
+            .copied()
+            .filter(|id| self.get(*id).is_none())
+            .collect()
+    }
+
+    /// Removes entries; returns the targets that need a re-send.
+    pub fn remove(&mut self, ids: &[u32]) -> Vec<Target> {
+        let mut targets: Vec<Target> = self
+            .entries
+            .iter()
+            .filter(|e| ids.contains(&e.id))
+            .map(Entry::target)
+            .collect();
+        self.entries.retain(|e| !ids.contains(&e.id));
+        targets.sort();
+        targets.dedup();
+        targets
+    }
+
+    /// Enables or disables entries; returns the targets that need a re-send.
+    pub fn set_enabled(&mut self, ids: &[u32], enabled: bool) -> Vec<Target> {
+        let mut targets = Vec::new();
+        for entry in self.entries.iter_mut().filter(|e| ids.contains(&e.id)) {
+            if entry.enabled != enabled {
+                entry.enabled = enabled;
+                targets.push(entry.target());
+            }
+        }
+        targets.sort();
+        targets.dedup();
+        targets
+    }
+
+    /// Every target that has entries (for the configuration phase of a launch).
+    pub fn all_targets(&self) -> Vec<Target> {
+        let mut targets: Vec<Target> = self.entries.iter().map(Entry::target).collect();
+        targets.sort();
+        targets.dedup();
+        targets
+    }
+
+    /// Forgets what the adapter said (a new adapter is about to be told everything afresh).
+    pub fn reset_adapter_state(&mut self) {
+        for entry in &mut self.entries {
+            entry.verified = false;
+            entry.message = None;
+            entry.adapter_id = None;
+            entry.resolved_line = None;
+        }
+    }
+
+    /// The request that makes the adapter's list for `target` match the enabled entries.
+    pub fn sync_request(&self, target: &Target) -> SyncRequest {
+        self.sync_request_limited(target, usize::MAX)
+    }
+
+    /// How many enabled entries of `target` the adapter has not given an id yet.
+    pub fn unmapped_count(&self, target: &Target) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.enabled && &e.target() == target && e.adapter_id.is_none())
+            .count()
+    }
+
+    /// Like [`Registry::sync_request`], but with at most `max_unmapped` entries that have no
+    /// adapter id yet. Some adapters (lldb-dap 19) answer `setFunctionBreakpoints` in an order of
+    /// their own, so new function breakpoints are sent one at a time: the one new id in each
+    /// answer is then unambiguous.
+    pub fn sync_request_limited(&self, target: &Target, max_unmapped: usize) -> SyncRequest {
+        let mut unmapped = 0;
+        let selected: Vec<&Entry> = self
+            .entries
+            .iter()
+            .filter(|e| e.enabled && &e.target() == target)
+            .filter(|e| {
+                if e.adapter_id.is_some() {
+                    return true;
+                }
+                unmapped += 1;
+                unmapped <= max_unmapped
+            })
+            .collect();
+        let ids = selected.iter().map(|e| e.id).collect();
+        let list: Vec<Value> = selected
+            .iter()
+            .map(|e| {
+                let mut bp = match &e.spec.location {
+                    Location::Line { line, .. } => json!({ "line": line }),
+                    Location::Function { name } => json!({ "name": name }),
+                };
+                if let Some(condition) = &e.spec.condition {
+                    bp["condition"] = json!(condition);
+                }
+                if let Some(hits) = e.spec.hit_count {
+                    bp["hitCondition"] = json!(hits.to_string());
+                }
+                bp
+            })
+            .collect();
+        match target {
+            Target::File(path) => SyncRequest {
+                command: "setBreakpoints",
+                arguments: json!({
+                    "source": { "path": path, "name": path.file_name().map(|n| n.to_string_lossy().into_owned()) },
+                    "breakpoints": list,
+                }),
+                ids,
+            },
+            Target::Functions => SyncRequest {
+                command: "setFunctionBreakpoints",
+                arguments: json!({ "breakpoints": list }),
+                ids,
+            },
+        }
+    }
+
+    /// Records the adapter's answer to a [`SyncRequest`].
+    ///
+    /// Entries whose adapter id reappears in the answer keep it; the rest are paired with the
+    /// remaining answers in order (the order DAP promises).
+    pub fn apply_answer(&mut self, ids: &[u32], answer: &[DapBreakpoint]) {
+        let mut used = vec![false; answer.len()];
+        let mut pairs: Vec<(u32, usize)> = Vec::with_capacity(ids.len());
+        let mut unpaired: Vec<u32> = Vec::new();
+        for id in ids {
+            let known = self.get(*id).and_then(|e| e.adapter_id);
+            let found = known.and_then(|a| {
+                answer
+                    .iter()
+                    .enumerate()
+                    .position(|(i, bp)| !used[i] && bp.id == Some(a))
+            });
+            match found {
+                Some(i) => {
+                    used[i] = true;
+                    pairs.push((*id, i));
+                }
+                None => unpaired.push(*id),
+            }
+        }
+        let mut free = (0..answer.len()).filter(|i| !used[*i]);
+        for id in unpaired {
+            if let Some(i) = free.next() {
+                pairs.push((id, i));
+            }
+        }
+        for (id, i) in pairs {
+            let bp = &answer[i];
+            if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
+                entry.verified = bp.verified;
+                entry.message = bp.message.clone().filter(|m| !m.is_empty());
+                entry.adapter_id = bp.id;
+                entry.resolved_line = bp.line;
+            }
+        }
+    }
+
+    /// Records the failure of a [`SyncRequest`] on each of its entries.
+    pub fn apply_failure(&mut self, ids: &[u32], message: &str) {
+        for entry in self.entries.iter_mut().filter(|e| ids.contains(&e.id)) {
+            entry.verified = false;
+            entry.message = Some(message.to_string());
+            entry.adapter_id = None;
+        }
+    }
+
+    /// Applies a `breakpoint` event (the adapter resolved or moved one later).
+    pub fn apply_event(&mut self, reason: &str, bp: &DapBreakpoint) {
+        let Some(adapter_id) = bp.id else {
+            return;
+        };
+        let Some(entry) = self
+            .entries
+            .iter_mut()
+            .find(|e| e.adapter_id == Some(adapter_id))
+        else {
+            return;
+        };
+        if reason == "removed" {
+            entry.verified = false;
+            entry.adapter_id = None;
+            return;
+        }
+        entry.verified = bp.verified;
+        if bp.message.is_some() || bp.verified {
+            entry.message = bp.message.clone().filter(|m| !m.is_empty());
+        }
+        if bp.line.is_some() {
+            entry.resolved_line = bp.line;
+        }
+    }
+
+    /// Our ids for the adapter's ids (from a `stopped` event).
+    pub fn ids_for_adapter_ids(&self, adapter_ids: &[i64]) -> Vec<u32> {
+        self.entries
+            .iter()
+            .filter(|e| e.adapter_id.is_some_and(|a| adapter_ids.contains(&a)))
+            .map(|e| e.id)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line_spec(file: &str, line: u32) -> BreakpointSpec {
+        BreakpointSpec {
+            location: Location::Line {
+                file: PathBuf::from(file),
+                line,
+            },
+            condition: None,
+            hit_count: None,
+        }
+    }
+
+    fn answer(ids: &[i64]) -> Vec<DapBreakpoint> {
+        ids.iter()
+            .map(|id| DapBreakpoint {
+                id: Some(*id),
+                verified: true,
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ids_are_stable_across_resends() {
+        let mut r = Registry::default();
+        let a = r.add(line_spec("/x.c", 1));
+        let b = r.add(line_spec("/x.c", 2));
+        let c = r.add(line_spec("/x.c", 3));
+        let req = r.sync_request(&Target::File("/x.c".into()));
+        assert_eq!(req.ids, vec![a, b, c]);
+        r.apply_answer(&req.ids, &answer(&[10, 11, 12]));
+        let targets = r.remove(&[b]);
+        assert_eq!(targets, vec![Target::File("/x.c".into())]);
+        let req = r.sync_request(&targets[0]);
+        assert_eq!(req.ids, vec![a, c]);
+        assert_eq!(req.arguments["breakpoints"].as_array().map(Vec::len), Some(2));
+        r.apply_answer(&req.ids, &answer(&[20, 21]));
+        assert_eq!(r.get(c).and_then(|e| e.adapter_id), Some(21));
+        assert_eq!(r.ids_for_adapter_ids(&[21]), vec![c]);
+        assert_eq!(r.add(line_spec("/y.c", 1)), 4, "ids are never reused");
+    }
+
+    #[test]
+    fn answers_are_paired_by_adapter_id_before_order() {
+        let mut r = Registry::default();
+        let f = |name: &str| BreakpointSpec {
+            location: Location::Function { name: name.into() },
+            condition: None,
+            hit_count: None,
+        };
+        let a = r.add(f("a"));
+        let b = r.add(f("b"));
+        // One unmapped entry at a time.
+        let first = r.sync_request_limited(&Target::Functions, 1);
+        assert_eq!(first.ids, vec![a]);
+        r.apply_answer(&first.ids, &answer(&[7]));
+        assert_eq!(r.unmapped_count(&Target::Functions), 1);
+        let second = r.sync_request_limited(&Target::Functions, 1);
+        assert_eq!(second.ids, vec![a, b]);
+        // The adapter answers out of order: the new id is the one not already known.
+        r.apply_answer(&second.ids, &answer(&[8, 7]));
+        assert_eq!(r.get(a).and_then(|e| e.adapter_id), Some(7));
+        assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(8));
+    }
+
+    #[test]
+    fn conditions_hit_counts_and_functions() {
+        let mut r = Registry::default();
+        r.add(BreakpointSpec {
+            location: Location::Function { name: "ns::f".into() },
+            condition: Some("x > 1".into()),
+            hit_count: Some(3),
+        });
+        let req = r.sync_request(&Target::Functions);
+        assert_eq!(req.command, "setFunctionBreakpoints");
+        assert_eq!(
+            req.arguments["breakpoints"][0],
+            json!({"name": "ns::f", "condition": "x > 1", "hitCondition": "3"})
+        );
+    }
+
+    #[test]
+    fn disabled_entries_are_left_out_and_events_update_state() {
+        let mut r = Registry::default();
+        let a = r.add(line_spec("/x.c", 1));
+        let req = r.sync_request(&Target::File("/x.c".into()));
+        r.apply_answer(
+            &req.ids,
+            &[DapBreakpoint {
+                id: Some(5),
+                verified: false,
+                message: Some("no locations".into()),
+                ..Default::default()
+            }],
+        );
+        assert_eq!(r.get(a).and_then(|e| e.message.clone()).as_deref(), Some("no locations"));
+        r.apply_event(
+            "changed",
+            &DapBreakpoint {
+                id: Some(5),
+                verified: true,
+                line: Some(2),
+                ..Default::default()
+            },
+        );
+        let info = r.get(a).map(Entry::info).expect("entry");
+        assert!(info.verified);
+        assert_eq!(info.resolved_line, Some(2));
+        assert_eq!(r.set_enabled(&[a], false).len(), 1);
+        assert!(r.sync_request(&Target::File("/x.c".into())).ids.is_empty());
+        assert!(!r.get(a).map(Entry::info).expect("entry").verified);
+    }
+}

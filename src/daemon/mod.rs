@@ -1,0 +1,487 @@
+//! The daemon: one per session name, owning the debug session between CLI calls.
+//!
+//! It is the same binary run as the hidden `daemon` subcommand. Start-up order matters: take the
+//! session lock (so two daemons can never serve one name), bind the socket, tell the spawning CLI
+//! "ready" on the inherited stdout pipe, then drop every tie to the terminal.
+
+pub mod breakpoints;
+pub mod logging;
+pub mod output;
+pub mod run_state;
+pub mod server;
+pub mod session;
+pub mod source;
+pub mod variables;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::watch;
+
+use crate::adapters;
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::paths;
+use crate::ipc::protocol::{
+    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints,
+    StartResult, StatusResult, WaitSpec,
+};
+use crate::ipc::socket::{self, SessionLock};
+use output::OutputBuffer;
+use run_state::Phase;
+use session::{Breakpoints, Carried, Origin, Session};
+
+/// What the daemon prints on its stdout pipe once it serves (or why it cannot).
+pub const READY_LINE: &str = "ready";
+/// How long a daemon that never got a session waits before exiting.
+const IDLE_WITHOUT_SESSION: Duration = Duration::from_secs(30);
+
+/// Entry point of `debugger daemon`.
+pub fn run(session_name: &str) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return report_startup_failure(&ErrorBody::internal(format!("cannot start the async runtime: {e}"))),
+    };
+    runtime.block_on(async {
+        let (lock, listener) = match bind(session_name) {
+            Ok(bound) => bound,
+            Err(err) => return report_startup_failure(&err),
+        };
+        logging::init(&paths::log_path(session_name));
+        tracing::info!(session = session_name, pid = std::process::id(), "daemon started");
+        let config = match Config::load() {
+            Ok(config) => config,
+            Err(err) => {
+                tracing::warn!("{}; using the defaults", err.message);
+                Config::default()
+            }
+        };
+        let daemon = Arc::new(Daemon::new(session_name, config));
+        announce_ready();
+        server::serve(daemon, listener).await;
+        tracing::info!("daemon exiting");
+        drop(lock);
+        0
+    })
+}
+
+fn bind(
+    session_name: &str,
+) -> Result<(SessionLock, interprocess::local_socket::tokio::Listener), ErrorBody> {
+    let dir = paths::ensure_runtime_dir()?;
+    let lock = SessionLock::try_acquire(&paths::lock_path(&dir, session_name))
+        .map_err(|e| ErrorBody::new(ErrorCode::Ipc, format!("cannot take the session lock: {e}"), ""))?
+        .ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::SessionExists,
+                format!("a daemon already serves session '{session_name}'"),
+                "",
+            )
+        })?;
+    let listener = socket::listen(&paths::socket_path(&dir, session_name)).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Ipc,
+            format!("cannot listen on the session socket: {e}"),
+            format!("check the runtime directory {}", dir.display()),
+        )
+    })?;
+    Ok((lock, listener))
+}
+
+/// Tells the spawning CLI we serve, then points stdio at /dev/null so the daemon never writes
+/// to the terminal and survives it closing.
+fn announce_ready() {
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(stdout, "{READY_LINE}");
+    let _ = stdout.flush();
+    detach_stdio();
+}
+
+fn report_startup_failure(err: &ErrorBody) -> i32 {
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(
+        stdout,
+        "{}",
+        serde_json::to_string(err).unwrap_or_else(|_| err.message.clone())
+    );
+    let _ = stdout.flush();
+    1
+}
+
+fn detach_stdio() {
+    // SAFETY: plain descriptor calls on descriptors we own; failures leave stdio as it was.
+    unsafe {
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+        if null >= 0 {
+            libc::dup2(null, 0);
+            libc::dup2(null, 1);
+            libc::dup2(null, 2);
+            if null > 2 {
+                libc::close(null);
+            }
+        }
+    }
+}
+
+enum Slot {
+    Empty,
+    Starting,
+    Active(Arc<Session>),
+}
+
+pub struct Daemon {
+    name: String,
+    config: Config,
+    slot: Mutex<Slot>,
+    shutdown: watch::Sender<bool>,
+}
+
+fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
+    serde_json::to_value(value).map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
+}
+
+fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> {
+    wait.map(|w| {
+        Duration::try_from_secs_f64(w.timeout_secs).map_err(|_| {
+            ErrorBody::usage(
+                format!("invalid timeout {}", w.timeout_secs),
+                "give a number of seconds, e.g. --timeout 30",
+            )
+        })
+    })
+    .transpose()
+}
+
+impl Daemon {
+    fn new(name: &str, config: Config) -> Daemon {
+        Daemon {
+            name: name.to_string(),
+            config,
+            slot: Mutex::new(Slot::Empty),
+            shutdown: watch::channel(false).0,
+        }
+    }
+
+    fn slot(&self) -> std::sync::MutexGuard<'_, Slot> {
+        self.slot.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Asks the server to stop accepting and end the session.
+    pub fn shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    fn session(&self) -> Result<Arc<Session>, ErrorBody> {
+        match &*self.slot() {
+            Slot::Active(session) => Ok(session.clone()),
+            Slot::Starting => Err(ErrorBody::new(
+                ErrorCode::Running,
+                "the session is still starting",
+                "try again in a moment",
+            )),
+            Slot::Empty => Err(ErrorBody::no_session()),
+        }
+    }
+
+    /// Ends whatever session is active (used at shutdown).
+    pub async fn end_session(&self) {
+        let session = match std::mem::replace(&mut *self.slot(), Slot::Empty) {
+            Slot::Active(session) => session,
+            _ => return,
+        };
+        session.end(false).await;
+    }
+
+    /// Exits the daemon soon when it has no session, e.g. after a failed start.
+    fn exit_if_idle(self: &Arc<Self>, after: Duration) {
+        let daemon = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(after).await;
+            if matches!(*daemon.slot(), Slot::Empty) {
+                tracing::info!("no session; exiting");
+                daemon.shutdown();
+            }
+        });
+    }
+
+    pub fn start_idle_timer(self: &Arc<Self>) {
+        self.exit_if_idle(IDLE_WITHOUT_SESSION);
+    }
+
+    pub async fn handle(self: &Arc<Self>, command: Command) -> Result<Value, ErrorBody> {
+        match command {
+            Command::Start(spec) => self.start(Origin::Launch(spec)).await,
+            Command::Attach(spec) => self.start(Origin::Attach(spec)).await,
+            Command::Status => self.status().await,
+            Command::Stop => self.end(false).await,
+            Command::Detach => self.end(true).await,
+            Command::Restart => self.restart().await,
+            Command::BreakpointAdd(spec) => to_value(self.session()?.add_breakpoint(spec).await?),
+            Command::BreakpointRemove { ids, all } => {
+                if ids.is_empty() && !all {
+                    return Err(ErrorBody::usage(
+                        "no breakpoint ids given",
+                        "name the ids ('debugger breakpoint remove 1 2') or use --all",
+                    ));
+                }
+                let removed = self.session()?.remove_breakpoints(&ids, all).await?;
+                to_value(RemovedBreakpoints { removed })
+            }
+            Command::BreakpointList => to_value(BreakpointList {
+                breakpoints: self.session()?.breakpoints().list(),
+            }),
+            Command::BreakpointEnable { ids, enabled } => to_value(BreakpointList {
+                breakpoints: self.session()?.enable_breakpoints(&ids, enabled).await?,
+            }),
+            Command::Resume { action, wait } => {
+                let wait = wait_duration(wait)?;
+                let (state, stop) = self.session()?.resume(action, wait).await?;
+                to_value(ExecutionResult {
+                    action: action.verb().to_string(),
+                    state,
+                    stop,
+                })
+            }
+            Command::Pause { wait } => {
+                let wait = wait_duration(wait)?;
+                let (state, stop) = self.session()?.pause(wait).await?;
+                to_value(ExecutionResult {
+                    action: "pause".into(),
+                    state,
+                    stop,
+                })
+            }
+            Command::Await(wait) => {
+                let timeout = wait_duration(Some(wait))?.unwrap_or(Duration::MAX);
+                to_value(self.session()?.await_stop(timeout).await?)
+            }
+            Command::Context => to_value(self.session()?.context(true).await?),
+            Command::Backtrace { limit, thread } => {
+                to_value(self.session()?.backtrace(limit, thread).await?)
+            }
+            Command::Threads => to_value(self.session()?.threads().await?),
+            Command::SelectThread { id } => to_value(self.session()?.select_thread(id).await?),
+            Command::SelectFrame(selection) => {
+                to_value(self.session()?.select_frame(selection).await?)
+            }
+            Command::Locals { depth } => to_value(self.session()?.locals(depth).await?),
+            Command::Evaluate { expression, depth } => {
+                to_value(self.session()?.evaluate(&expression, depth).await?)
+            }
+            Command::OutputRead(query) => {
+                let output = self.session()?.output().clone();
+                to_value(output.read(&query).await)
+            }
+        }
+    }
+
+    async fn start(self: &Arc<Self>, origin: Origin) -> Result<Value, ErrorBody> {
+        let previous = {
+            let mut slot = self.slot();
+            let busy = match &*slot {
+                Slot::Starting => true,
+                Slot::Active(session) => !session.run_state().phase.is_ended(),
+                Slot::Empty => false,
+            };
+            if busy {
+                return Err(ErrorBody::new(
+                    ErrorCode::SessionExists,
+                    format!("a debug session is already running (session '{}')", self.name),
+                    "stop it with 'debugger stop', or use another name with --session NAME",
+                ));
+            }
+            std::mem::replace(&mut *slot, Slot::Starting)
+        };
+        if let Slot::Active(finished) = previous {
+            finished.end(false).await;
+        }
+        let breakpoints = Arc::new(Breakpoints::default());
+        let initial = match &origin {
+            Origin::Launch(spec) => &spec.breakpoints,
+            Origin::Attach(spec) => &spec.breakpoints,
+        };
+        for bp in initial {
+            breakpoints.add(bp.clone());
+        }
+        let carried = Carried {
+            breakpoints,
+            output: Arc::new(OutputBuffer::new(self.config.output.buffer_bytes)),
+        };
+        self.activate(origin, carried).await
+    }
+
+    /// Opens a session into the `Starting` slot and reports it.
+    async fn activate(self: &Arc<Self>, origin: Origin, carried: Carried) -> Result<Value, ErrorBody> {
+        let requested_adapter = match &origin {
+            Origin::Launch(spec) => spec.adapter.clone(),
+            Origin::Attach(spec) => spec.adapter.clone(),
+        };
+        let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
+        let opened = match adapters::resolve(requested_adapter.as_deref(), &self.config) {
+            Ok(adapter) => Session::open(adapter, origin, carried, self.config.timeouts.clone()).await,
+            Err(err) => Err(err),
+        };
+        let session = match opened {
+            Ok(session) => session,
+            Err(err) => {
+                *self.slot() = Slot::Empty;
+                self.exit_if_idle(Duration::from_millis(200));
+                return Err(err);
+            }
+        };
+        *self.slot() = Slot::Active(session.clone());
+        self.watch_lifetime(session.clone());
+        tracing::info!(program = ?session.program(), "session started");
+
+        let stop = if stop_on_entry {
+            Some(session.await_stop(self.config.timeouts.launch()).await?)
+        } else {
+            None
+        };
+        to_value(StartResult {
+            session: self.name.clone(),
+            program: session.program(),
+            adapter: session.adapter_name().to_string(),
+            state: session.run_state().phase.name().to_string(),
+            daemon_pid: std::process::id(),
+            adapter_pid: session.adapter_pid(),
+            debuggee_pid: session.debuggee_pid(),
+            breakpoints: session.breakpoints().list(),
+            stop,
+        })
+    }
+
+    /// Ends the daemon a grace period after the debuggee ends, unless a restart replaced the
+    /// session; reaps a launched debuggee whose adapter died.
+    fn watch_lifetime(self: &Arc<Self>, session: Arc<Session>) {
+        let daemon = self.clone();
+        let grace = self.config.daemon.grace_period();
+        tokio::spawn(async move {
+            let mut states = session.subscribe();
+            let ended = states.wait_for(|s| s.phase.is_ended()).await.map(|s| s.clone());
+            if let Ok(state) = ended
+                && matches!(state.phase, Phase::AdapterDied { .. })
+            {
+                session.kill_launched_debuggee();
+            }
+            tokio::time::sleep(grace).await;
+            let current = matches!(&*daemon.slot(), Slot::Active(s) if Arc::ptr_eq(s, &session));
+            if current && session.run_state().phase.is_ended() {
+                tracing::info!("grace period over; exiting");
+                daemon.shutdown();
+            }
+        });
+    }
+
+    async fn status(&self) -> Result<Value, ErrorBody> {
+        let log_file = paths::log_path(&self.name).display().to_string();
+        let session = match &*self.slot() {
+            Slot::Active(session) => session.clone(),
+            Slot::Starting => {
+                return to_value(StatusResult {
+                    session: self.name.clone(),
+                    state: "starting".into(),
+                    program: None,
+                    adapter: None,
+                    daemon_pid: std::process::id(),
+                    adapter_pid: None,
+                    debuggee_pid: None,
+                    stop: None,
+                    exit_code: None,
+                    detail: None,
+                    log_file,
+                });
+            }
+            Slot::Empty => return Err(ErrorBody::no_session()),
+        };
+        let state = session.run_state();
+        let stop = if matches!(state.phase, Phase::Stopped(_)) {
+            Some(session.report(&state).await)
+        } else {
+            None
+        };
+        let detail = match &state.phase {
+            Phase::AdapterDied { detail } => Some(detail.clone()),
+            _ => None,
+        };
+        to_value(StatusResult {
+            session: self.name.clone(),
+            state: state.phase.name().to_string(),
+            program: session.program(),
+            adapter: Some(session.adapter_name().to_string()),
+            daemon_pid: std::process::id(),
+            adapter_pid: session.adapter_pid(),
+            debuggee_pid: session.debuggee_pid(),
+            stop,
+            exit_code: session.exit_code(),
+            detail,
+            log_file,
+        })
+    }
+
+    async fn end(self: &Arc<Self>, detach: bool) -> Result<Value, ErrorBody> {
+        let session = self.session()?;
+        *self.slot() = Slot::Empty;
+        let attached = matches!(session.origin(), Origin::Attach(_));
+        let ended = session.run_state().phase.is_ended();
+        session.end(detach).await;
+        // The server shuts the daemon down once this answer is written (see `ends_daemon`).
+        let message = match (detach, attached, ended) {
+            (_, _, true) => "session ended".to_string(),
+            (true, _, false) | (false, true, false) => format!(
+                "detached from {}; it keeps running",
+                session.program().unwrap_or_else(|| "the program".into())
+            ),
+            (false, false, false) => "session ended; the program was terminated".to_string(),
+        };
+        to_value(MessageResult { message })
+    }
+
+    async fn restart(self: &Arc<Self>) -> Result<Value, ErrorBody> {
+        let session = {
+            let mut slot = self.slot();
+            let session = match &*slot {
+                Slot::Active(session) => session.clone(),
+                Slot::Starting => {
+                    return Err(ErrorBody::new(
+                        ErrorCode::Running,
+                        "the session is still starting",
+                        "try again in a moment",
+                    ));
+                }
+                Slot::Empty => return Err(ErrorBody::no_session()),
+            };
+            if matches!(session.origin(), Origin::Attach(_)) {
+                return Err(ErrorBody::new(
+                    ErrorCode::Unsupported,
+                    "restart needs a launched program; this session is attached to a process",
+                    "use 'debugger detach', then 'debugger attach <pid>' again",
+                ));
+            }
+            *slot = Slot::Starting;
+            session
+        };
+        // lldb-dap's own `restart` neither reports the new process nor honours --stop-on-entry,
+        // so a restart is always: end the old run, launch again with the same arguments, and
+        // re-send every breakpoint (same ids) in the new run's configuration phase.
+        session.end(false).await;
+        let carried = session.carried();
+        carried.output.reopen();
+        self.activate(session.origin().clone(), carried).await
+    }
+}
+
+/// Whether a request needs the daemon to shut down after answering.
+pub fn ends_daemon(command: &Command) -> bool {
+    matches!(command, Command::Stop | Command::Detach)
+}

@@ -1,0 +1,379 @@
+//! The program's captured stdout and stderr: a byte-bounded buffer addressed by stream offsets.
+//!
+//! Every byte the program prints gets an offset (bytes since the session started), so readers can
+//! page through output larger than one IPC frame and `--follow` can resume exactly where it left
+//! off. When the bound is reached the oldest bytes are dropped and counted, and a reader that asked
+//! for dropped bytes is told how many it missed: output is never lost silently.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use tokio::sync::watch;
+
+use crate::ipc::protocol::{OutputChunk, OutputQuery};
+
+#[derive(Debug)]
+struct Chunk {
+    /// Offset of the chunk's first byte.
+    start: u64,
+    text: String,
+}
+
+#[derive(Debug, Default)]
+struct Held {
+    chunks: VecDeque<Chunk>,
+    /// Offset of the oldest byte still held.
+    start: u64,
+    /// Offset one past the newest byte.
+    end: u64,
+    dropped: u64,
+    finished: bool,
+}
+
+/// What the buffer reports to waiters: (end offset, finished).
+type Progress = (u64, bool);
+
+#[derive(Debug)]
+pub struct OutputBuffer {
+    held: Mutex<Held>,
+    capacity: usize,
+    progress: watch::Sender<Progress>,
+}
+
+impl OutputBuffer {
+    pub fn new(capacity: usize) -> Self {
+        OutputBuffer {
+            held: Mutex::new(Held::default()),
+            capacity: capacity.max(1),
+            progress: watch::channel((0, false)).0,
+        }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Appends program output, dropping the oldest bytes beyond the capacity.
+    pub fn push(&self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let mut held = self.held();
+        let mut text = text;
+        if text.len() > self.capacity {
+            // Keep only the newest `capacity` bytes of an oversized write.
+            let mut cut = text.len() - self.capacity;
+            while !text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            held.dropped += (held.end - held.start) + cut as u64;
+            held.chunks.clear();
+            held.end += cut as u64;
+            held.start = held.end;
+            text = &text[cut..];
+        }
+        let start = held.end;
+        held.end += text.len() as u64;
+        held.chunks.push_back(Chunk {
+            start,
+            text: text.to_string(),
+        });
+        while held.end - held.start > self.capacity as u64 {
+            let Some(front) = held.chunks.pop_front() else {
+                break;
+            };
+            let chunk_end = front.start + front.text.len() as u64;
+            let excess = (held.end - held.start) - self.capacity as u64;
+            let chunk_len = chunk_end - held.start;
+            if chunk_len <= excess {
+                held.dropped += chunk_len;
+                held.start = chunk_end;
+            } else {
+                // Drop only the front part of this chunk, on a character boundary.
+                let held_from = (held.start - front.start) as usize;
+                let mut cut = held_from + excess as usize;
+                while !front.text.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                let new_start = front.start + cut as u64;
+                held.dropped += new_start - held.start;
+                held.start = new_start;
+                held.chunks.push_front(front);
+            }
+        }
+        let end = held.end;
+        drop(held);
+        self.progress.send_modify(|p| p.0 = end);
+    }
+
+    /// Marks the output complete (the program has ended); followers stop waiting.
+    pub fn finish(&self) {
+        self.held().finished = true;
+        self.progress.send_modify(|p| p.1 = true);
+    }
+
+    /// Opens the buffer again after a restart: the new run's output follows the old run's.
+    pub fn reopen(&self) {
+        self.held().finished = false;
+        self.progress.send_modify(|p| p.1 = false);
+    }
+
+    /// Offset just past the last byte written so far.
+    pub fn end(&self) -> u64 {
+        self.held().end
+    }
+
+    /// Answers one query, waiting first when it asks to and nothing is there yet.
+    pub async fn read(&self, query: &OutputQuery) -> OutputChunk {
+        if query.wait
+            && let Some(from) = query.from
+        {
+            let mut progress = self.progress.subscribe();
+            let _ = progress
+                .wait_for(|(end, finished)| *end > from || *finished)
+                .await;
+        }
+        self.read_now(query)
+    }
+
+    fn read_now(&self, query: &OutputQuery) -> OutputChunk {
+        let mut held = self.held();
+        let requested = match (query.from, query.tail_lines) {
+            (Some(from), _) => from,
+            (None, Some(lines)) => tail_offset(&held, lines),
+            (None, None) => held.start,
+        };
+        let from = requested.max(held.start).min(held.end);
+        let skipped = from.saturating_sub(requested);
+        let max = (query.max_bytes.max(1)) as u64;
+        let mut text = String::new();
+        for chunk in &held.chunks {
+            let chunk_end = chunk.start + chunk.text.len() as u64;
+            if chunk_end <= from {
+                continue;
+            }
+            let wanted = max - text.len() as u64;
+            if wanted == 0 {
+                break;
+            }
+            let begin = from.saturating_sub(chunk.start) as usize;
+            let mut stop = (begin as u64 + wanted).min(chunk.text.len() as u64) as usize;
+            while !chunk.text.is_char_boundary(stop) {
+                stop -= 1;
+            }
+            if stop <= begin {
+                break;
+            }
+            let mut begin = begin;
+            while !chunk.text.is_char_boundary(begin) {
+                begin += 1;
+            }
+            text.push_str(&chunk.text[begin..stop]);
+            if stop < chunk.text.len() {
+                break;
+            }
+        }
+        let next = from + text.len() as u64;
+        if query.clear {
+            discard_before(&mut held, next);
+        }
+        OutputChunk {
+            more: next < held.end,
+            finished: held.finished && next >= held.end,
+            text,
+            start: from,
+            next,
+            skipped,
+            dropped_total: held.dropped,
+        }
+    }
+}
+
+/// The offset where the last `lines` lines held begin (a final newline ends the last line).
+fn tail_offset(held: &Held, lines: u32) -> u64 {
+    if lines == 0 {
+        return held.end;
+    }
+    let mut newlines_to_pass = lines;
+    let mut first = true;
+    for chunk in held.chunks.iter().rev() {
+        let bytes = chunk.text.as_bytes();
+        let lower = held.start.saturating_sub(chunk.start) as usize;
+        for i in (lower..bytes.len()).rev() {
+            if bytes[i] != b'\n' {
+                first = false;
+                continue;
+            }
+            if first {
+                // The newline that ends the output terminates the last line; it starts nothing.
+                first = false;
+                continue;
+            }
+            newlines_to_pass -= 1;
+            if newlines_to_pass == 0 {
+                return chunk.start + i as u64 + 1;
+            }
+        }
+    }
+    held.start
+}
+
+fn discard_before(held: &mut Held, offset: u64) {
+    while let Some(front) = held.chunks.front() {
+        let chunk_end = front.start + front.text.len() as u64;
+        if chunk_end <= offset {
+            held.chunks.pop_front();
+        } else {
+            break;
+        }
+    }
+    held.start = held.start.max(offset);
+    if let Some(front) = held.chunks.front_mut()
+        && front.start < held.start
+    {
+        let mut cut = (held.start - front.start) as usize;
+        while !front.text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        front.text.drain(..cut);
+        front.start += cut as u64;
+        held.start = front.start;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(from: Option<u64>, tail: Option<u32>, max: u32, clear: bool) -> OutputQuery {
+        OutputQuery {
+            from,
+            tail_lines: tail,
+            max_bytes: max,
+            clear,
+            wait: false,
+        }
+    }
+
+    fn all(buffer: &OutputBuffer) -> OutputChunk {
+        buffer.read_now(&query(None, None, u32::MAX, false))
+    }
+
+    #[test]
+    fn keeps_order_across_chunks() {
+        let b = OutputBuffer::new(1024);
+        b.push("one\n");
+        b.push("two\nthr");
+        b.push("ee\n");
+        let got = all(&b);
+        assert_eq!(got.text, "one\ntwo\nthree\n");
+        assert_eq!(got.dropped_total, 0);
+        assert!(!got.more);
+    }
+
+    #[test]
+    fn tail_counts_lines_not_chunks() {
+        let b = OutputBuffer::new(1024);
+        b.push("a\nb\n");
+        b.push("c");
+        b.push("\nd\n");
+        assert_eq!(b.read_now(&query(None, Some(1), 100, false)).text, "d\n");
+        assert_eq!(b.read_now(&query(None, Some(2), 100, false)).text, "c\nd\n");
+        assert_eq!(b.read_now(&query(None, Some(10), 100, false)).text, "a\nb\nc\nd\n");
+        b.push("partial");
+        assert_eq!(b.read_now(&query(None, Some(1), 100, false)).text, "partial");
+        assert_eq!(b.read_now(&query(None, Some(0), 100, false)).text, "");
+    }
+
+    #[test]
+    fn overflow_drops_oldest_and_says_how_much() {
+        let b = OutputBuffer::new(10);
+        b.push("0123456789");
+        b.push("abcd");
+        let got = all(&b);
+        assert_eq!(got.text, "456789abcd");
+        assert_eq!(got.dropped_total, 4);
+        let from_start = b.read_now(&query(Some(0), None, 100, false));
+        assert_eq!(from_start.skipped, 4);
+        assert_eq!(from_start.start, 4);
+        b.push(&"z".repeat(25));
+        let got = all(&b);
+        assert_eq!(got.text, "z".repeat(10));
+        assert_eq!(got.dropped_total, 29);
+    }
+
+    #[test]
+    fn pages_through_output_larger_than_a_page() {
+        let b = OutputBuffer::new(1 << 20);
+        let line = "x".repeat(99) + "\n";
+        for _ in 0..100 {
+            b.push(&line);
+        }
+        let mut text = String::new();
+        let mut from = None;
+        loop {
+            let page = b.read_now(&query(from, None, 333, false));
+            text.push_str(&page.text);
+            from = Some(page.next);
+            if !page.more {
+                break;
+            }
+        }
+        assert_eq!(text, line.repeat(100));
+    }
+
+    #[test]
+    fn clear_discards_only_what_was_read() {
+        let b = OutputBuffer::new(1024);
+        b.push("hello world");
+        let first = b.read_now(&query(None, None, 5, true));
+        assert_eq!(first.text, "hello");
+        assert_eq!(all(&b).text, " world");
+        b.read_now(&query(None, None, 100, true));
+        assert_eq!(all(&b).text, "");
+        b.push("again");
+        assert_eq!(all(&b).text, "again");
+    }
+
+    #[test]
+    fn multibyte_text_is_never_split() {
+        let b = OutputBuffer::new(5);
+        b.push("héllo→");
+        let got = all(&b);
+        assert!(got.text.len() <= 5 || got.text.is_char_boundary(0));
+        assert!(std::str::from_utf8(got.text.as_bytes()).is_ok());
+        let page = b.read_now(&query(None, None, 2, false));
+        assert!(page.text.len() <= 2);
+    }
+
+    #[tokio::test]
+    async fn follow_waits_for_new_output_and_for_the_end() {
+        let b = std::sync::Arc::new(OutputBuffer::new(1024));
+        let reader = b.clone();
+        let task = tokio::spawn(async move {
+            let q = OutputQuery {
+                from: Some(0),
+                tail_lines: None,
+                max_bytes: 100,
+                clear: false,
+                wait: true,
+            };
+            reader.read(&q).await
+        });
+        tokio::task::yield_now().await;
+        b.push("late\n");
+        let got = task.await.expect("join");
+        assert_eq!(got.text, "late\n");
+        b.finish();
+        let q = OutputQuery {
+            from: Some(got.next),
+            tail_lines: None,
+            max_bytes: 100,
+            clear: false,
+            wait: true,
+        };
+        let end = b.read(&q).await;
+        assert!(end.finished);
+        assert_eq!(end.text, "");
+    }
+}

@@ -1,0 +1,112 @@
+//! The accept loop: one task per client connection, so a client blocked in `await` never holds
+//! up another's `pause`, `status` or `output`.
+
+use std::sync::Arc;
+
+use interprocess::local_socket::tokio::Listener;
+use interprocess::local_socket::traits::tokio::Listener as _;
+use serde_json::Value;
+
+use super::{Daemon, ends_daemon};
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::framing::{FrameError, read_frame_bytes_async, write_frame_async};
+use crate::ipc::protocol::{Request, Response};
+use crate::ipc::socket::AsyncStream;
+
+/// Serves until shutdown is asked for (by `stop`, the grace timer, or a signal), then ends the
+/// session so no adapter or launched debuggee outlives the daemon.
+pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
+    let mut shutdown = daemon.shutdown_signal();
+    daemon.start_idle_timer();
+    let signals = shutdown_on_signals(daemon.clone());
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(stream) => {
+                    tokio::spawn(serve_client(daemon.clone(), stream));
+                }
+                Err(e) => tracing::warn!("accept failed: {e}"),
+            },
+            _ = shutdown.wait_for(|stop| *stop) => break,
+        }
+    }
+    signals.abort();
+    drop(listener);
+    daemon.end_session().await;
+}
+
+fn shutdown_on_signals(daemon: Arc<Daemon>) -> tokio::task::JoinHandle<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    tokio::spawn(async move {
+        let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::hangup()),
+        ) else {
+            tracing::warn!("cannot install signal handlers");
+            return;
+        };
+        tokio::select! {
+            _ = term.recv() => tracing::info!("SIGTERM"),
+            _ = int.recv() => tracing::info!("SIGINT"),
+            _ = hup.recv() => tracing::info!("SIGHUP"),
+        }
+        daemon.shutdown();
+    })
+}
+
+async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
+    let (mut reader, mut writer) = tokio::io::split(stream);
+    loop {
+        let bytes = match read_frame_bytes_async(&mut reader).await {
+            Ok(bytes) => bytes,
+            Err(FrameError::Closed) => return,
+            Err(e) => {
+                tracing::warn!("bad frame from a client: {e}");
+                let error = ErrorBody::new(
+                    ErrorCode::Ipc,
+                    format!("bad request frame: {e}"),
+                    "the client and daemon may be different versions; stop the session and start again",
+                );
+                let _ = write_frame_async(&mut writer, &Response { id: 0, result: Err(error) }).await;
+                return;
+            }
+        };
+        let request: Request = match serde_json::from_slice(&bytes) {
+            Ok(request) => request,
+            Err(e) => {
+                let id = serde_json::from_slice::<Value>(&bytes)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(Value::as_u64))
+                    .unwrap_or(0);
+                let error = ErrorBody::new(
+                    ErrorCode::Usage,
+                    format!("malformed or unknown request: {e}"),
+                    "the client and daemon may be different versions; stop the session and start again",
+                );
+                if write_frame_async(&mut writer, &Response { id, result: Err(error) })
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+                continue;
+            }
+        };
+        let ends = ends_daemon(&request.command);
+        let result = daemon.handle(request.command).await;
+        let succeeded = result.is_ok();
+        let response = Response {
+            id: request.id,
+            result,
+        };
+        let written = write_frame_async(&mut writer, &response).await;
+        if ends && succeeded {
+            daemon.shutdown();
+        }
+        if let Err(e) = written {
+            tracing::debug!("client went away before its answer: {e}");
+            return;
+        }
+    }
+}

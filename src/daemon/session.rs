@@ -1,0 +1,1270 @@
+//! One live debug session: an adapter process, its DAP connection, and what we know of the
+//! debuggee.
+//!
+//! Commands from any number of clients run concurrently against a shared [`Session`]. The pieces
+//! of state each need their own discipline: the run state is a `watch` cell written by the event
+//! task (see `run_state.rs`); the view (selection, caches) is a plain mutex held only for quick
+//! updates, never across an await; breakpoint re-sends are serialised by their own async lock so
+//! two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc};
+
+use super::breakpoints::{Registry, Target};
+use super::output::OutputBuffer;
+use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
+use super::source;
+use super::variables::{self, Limits};
+use crate::adapters::DebugAdapter;
+use crate::adapters::process::AdapterProcess;
+use crate::common::config::Timeouts;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::dap::types::{
+    BreakpointEventBody, BreakpointsBody, Capabilities, EvaluateBody, Event, ExitedEventBody,
+    OutputEventBody, ProcessEventBody, ScopesBody, StackFrame, StackTraceBody, StoppedEventBody,
+    ThreadsBody,
+};
+use crate::dap::{DapClient, DapError};
+use crate::ipc::protocol::{
+    AttachSpec, BacktraceResult, BreakpointInfo, BreakpointSpec, ContextResult, EvaluateResult,
+    FrameInfo, FrameSelection, LaunchSpec, LocalsResult, ResumeAction, StopReport, ThreadInfo,
+    ThreadsResult,
+};
+
+/// Frames fetched per `stackTrace` when the caller needs fewer: enough for `bt`, `up`, `frame N`.
+const FRAME_BATCH: u32 = 32;
+/// Source lines shown either side of a stop.
+const STOP_CONTEXT_LINES: u32 = 2;
+/// Source lines shown either side of the selection by `context`.
+const CONTEXT_LINES: u32 = 5;
+/// Threads whose top frame `threads` fetches (more are listed without it).
+const THREADS_WITH_FRAMES: usize = 64;
+/// Lines of the adapter's own console/stderr output kept for the report of its death.
+const ADAPTER_LOG_TAIL: usize = 20;
+
+/// The breakpoints of a session, kept across restarts.
+#[derive(Default)]
+pub struct Breakpoints {
+    registry: Mutex<Registry>,
+    /// Held while a target's list is sent, so concurrent changes cannot interleave re-sends.
+    sync: tokio::sync::Mutex<()>,
+}
+
+impl Breakpoints {
+    fn registry(&self) -> std::sync::MutexGuard<'_, Registry> {
+        self.registry.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Registers a breakpoint without telling any adapter (the next configuration phase will).
+    pub fn add(&self, spec: BreakpointSpec) -> u32 {
+        self.registry().add(spec)
+    }
+
+    pub fn list(&self) -> Vec<BreakpointInfo> {
+        self.registry().entries().iter().map(|e| e.info()).collect()
+    }
+}
+
+/// How the session came to be, which decides restart and how `stop` treats the debuggee.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    Launch(LaunchSpec),
+    Attach(AttachSpec),
+}
+
+/// What users see of the view: selection and caches, invalidated by every stop.
+#[derive(Default)]
+struct View {
+    selected_thread: Option<i64>,
+    selected_frame: u32,
+    /// The generation of the last stop a client has been shown.
+    seen_generation: u64,
+    debuggee_pid: Option<u32>,
+    exit_code: Option<i64>,
+    thread_names: HashMap<i64, String>,
+    frames: Option<FrameCache>,
+    /// The next interrupt stop is the entry stop of `--stop-on-entry`.
+    entry_expected: bool,
+    /// A `pause` was sent and its stop has not arrived yet.
+    pause_requested: bool,
+}
+
+#[derive(Clone)]
+struct FrameCache {
+    generation: u64,
+    thread_id: i64,
+    /// How many levels were asked for: fewer frames than that means the stack is complete.
+    requested: u32,
+    frames: Vec<StackFrame>,
+    total: Option<u32>,
+}
+
+impl FrameCache {
+    fn covers(&self, generation: u64, thread_id: i64, min_levels: u32) -> bool {
+        let complete = (self.frames.len() as u32) < self.requested
+            || self.total.is_some_and(|t| t as usize <= self.frames.len());
+        self.generation == generation
+            && self.thread_id == thread_id
+            && (self.frames.len() as u32 >= min_levels || complete)
+    }
+}
+
+/// State the event task and the commands share.
+struct Shared {
+    run: RunStateCell,
+    view: Mutex<View>,
+    breakpoints: Arc<Breakpoints>,
+    output: Arc<OutputBuffer>,
+    initialized: Notify,
+    adapter: Arc<dyn DebugAdapter>,
+    /// Set once we end the session ourselves: the adapter's exit is then no death to report.
+    ending: AtomicBool,
+    /// The adapter's own last output lines (console, its stderr), for the report of its death.
+    adapter_log: Mutex<VecDeque<String>>,
+}
+
+impl Shared {
+    fn view(&self) -> std::sync::MutexGuard<'_, View> {
+        self.view.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+pub struct Session {
+    adapter: Arc<dyn DebugAdapter>,
+    origin: Origin,
+    dap: DapClient,
+    caps: Capabilities,
+    process: Arc<AdapterProcess>,
+    shared: Arc<Shared>,
+    timeouts: Timeouts,
+}
+
+/// Where a session's breakpoints and output live; passed on to the next session on restart.
+#[derive(Clone)]
+pub struct Carried {
+    pub breakpoints: Arc<Breakpoints>,
+    pub output: Arc<OutputBuffer>,
+}
+
+impl Session {
+    /// Launches or attaches through `adapter` and runs the DAP configuration sequence.
+    pub async fn open(
+        adapter: Arc<dyn DebugAdapter>,
+        origin: Origin,
+        carried: Carried,
+        timeouts: Timeouts,
+    ) -> Result<Arc<Session>, ErrorBody> {
+        let spawned = adapter.spawn()?;
+        let process = spawned.process.clone();
+        let (dap, events) = DapClient::start(
+            spawned.stdout,
+            spawned.stdin,
+            timeouts.request(),
+            process.exit_detail(),
+        );
+        let shared = Arc::new(Shared {
+            run: RunStateCell::default(),
+            view: Mutex::new(View::default()),
+            breakpoints: carried.breakpoints,
+            output: carried.output,
+            initialized: Notify::new(),
+            adapter: adapter.clone(),
+            ending: AtomicBool::new(false),
+            adapter_log: Mutex::new(VecDeque::new()),
+        });
+        if let Origin::Launch(spec) = &origin {
+            shared.view().entry_expected = spec.stop_on_entry;
+        }
+        tokio::spawn(handle_events(
+            events,
+            shared.clone(),
+            dap.clone(),
+            process.clone(),
+        ));
+
+        let result = configure(&*adapter, &origin, &dap, &shared, &timeouts).await;
+        match result {
+            Ok(caps) => Ok(Arc::new(Session {
+                adapter,
+                origin,
+                dap,
+                caps,
+                process,
+                shared,
+                timeouts,
+            })),
+            Err(err) => {
+                dap.close("the session failed to start");
+                process.kill();
+                Err(err)
+            }
+        }
+    }
+
+    pub fn adapter_name(&self) -> &'static str {
+        self.adapter.name()
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    pub fn carried(&self) -> Carried {
+        Carried {
+            breakpoints: self.shared.breakpoints.clone(),
+            output: self.shared.output.clone(),
+        }
+    }
+
+    pub fn output(&self) -> &Arc<OutputBuffer> {
+        &self.shared.output
+    }
+
+    pub fn run_state(&self) -> RunState {
+        self.shared.run.get()
+    }
+
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<RunState> {
+        self.shared.run.subscribe()
+    }
+
+    pub fn program(&self) -> Option<String> {
+        match &self.origin {
+            Origin::Launch(spec) => Some(spec.program.display().to_string()),
+            Origin::Attach(spec) => Some(format!("pid {}", spec.pid)),
+        }
+    }
+
+    pub fn adapter_pid(&self) -> Option<u32> {
+        self.process.pid.filter(|_| !self.process.has_exited())
+    }
+
+    pub fn debuggee_pid(&self) -> Option<u32> {
+        let view = self.shared.view();
+        match &self.origin {
+            Origin::Attach(spec) => Some(spec.pid),
+            Origin::Launch(_) => view.debuggee_pid,
+        }
+    }
+
+    pub fn exit_code(&self) -> Option<i64> {
+        self.shared.view().exit_code
+    }
+
+    // ---- execution ----------------------------------------------------------------------
+
+    /// `continue`, `next`, `step`, `finish`, optionally waiting for the next stop.
+    pub async fn resume(
+        &self,
+        action: ResumeAction,
+        wait: Option<Duration>,
+    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        let state = self.shared.run.get();
+        match &state.phase {
+            Phase::Running | Phase::Starting => {
+                if action != ResumeAction::Continue {
+                    return Err(ErrorBody::running());
+                }
+                // Already running: `continue --wait` just waits for the next stop.
+                return match wait {
+                    Some(timeout) => self.wait_after(state.generation, timeout).await,
+                    None => Ok(("running".into(), None)),
+                };
+            }
+            Phase::Stopped(_) => {}
+            _ => return Err(self.not_running_error(&state.phase)),
+        }
+        if action == ResumeAction::Continue && self.shared.view().seen_generation < state.generation
+        {
+            // The program stopped after the caller last looked (e.g. `start --break f` ran
+            // straight into `f`). Resuming would skip a stop nobody has seen: report it instead.
+            let mut report = self.report(&state).await;
+            report.note = Some(
+                "the program had already stopped here before this continue; it was not resumed"
+                    .into(),
+            );
+            return Ok(("stopped".into(), Some(report)));
+        }
+        let thread_id = self.current_thread().await?;
+        let (command, arguments) = match action {
+            ResumeAction::Continue => ("continue", json!({ "threadId": thread_id })),
+            ResumeAction::Next => ("next", json!({ "threadId": thread_id })),
+            ResumeAction::Step => ("stepIn", json!({ "threadId": thread_id })),
+            ResumeAction::Finish => ("stepOut", json!({ "threadId": thread_id })),
+        };
+        // Mark the program running before sending, so the stop the request causes (which may
+        // overtake the response) is always newer than this generation.
+        let running = self.shared.run.set(Phase::Running);
+        self.shared.view().frames = None;
+        if let Err(err) = self.dap.request(command, arguments).await {
+            self.shared.run.set_if(state.phase.clone(), |s| {
+                s.generation == running && s.phase == Phase::Running
+            });
+            return Err(err.into());
+        }
+        match wait {
+            Some(timeout) => self.wait_after(running, timeout).await,
+            None => Ok(("running".into(), None)),
+        }
+    }
+
+    /// Interrupts the program; with `wait`, reports the resulting stop.
+    pub async fn pause(
+        &self,
+        wait: Option<Duration>,
+    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        let state = self.shared.run.get();
+        match &state.phase {
+            Phase::Stopped(_) => {
+                let report = self.report(&state).await;
+                return Ok(("stopped".into(), Some(report)));
+            }
+            Phase::Running | Phase::Starting => {}
+            other => return Err(self.not_running_error(other)),
+        }
+        let selected = self.shared.view().selected_thread;
+        let thread_id = match selected {
+            Some(id) => id,
+            None => self.first_thread_id().await.unwrap_or(0),
+        };
+        self.shared.view().pause_requested = true;
+        if let Err(e) = self.dap.request("pause", json!({ "threadId": thread_id })).await {
+            self.shared.view().pause_requested = false;
+            return Err(e.into());
+        }
+        match wait {
+            Some(timeout) => self.wait_after(state.generation, timeout).await,
+            None => Ok(("pausing".into(), None)),
+        }
+    }
+
+    /// `await`: the current stop or end at once, else the next one.
+    pub async fn await_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
+        let state = self.shared.run.get();
+        if state.phase.is_settled() {
+            return Ok(self.report(&state).await);
+        }
+        self.wait_after(state.generation, timeout)
+            .await
+            .and_then(|(_, report)| report.ok_or_else(|| ErrorBody::internal("no stop report")))
+    }
+
+    async fn wait_after(
+        &self,
+        generation: u64,
+        timeout: Duration,
+    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        match self.shared.run.wait_settled_after(generation, timeout).await {
+            Some(state) => {
+                let report = self.report(&state).await;
+                Ok((state.phase.name().to_string(), Some(report)))
+            }
+            None => Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                format!(
+                    "the program is still running after {:.0} s",
+                    timeout.as_secs_f64()
+                ),
+                "wait longer with 'debugger await --timeout S', or stop it with 'debugger pause'",
+            )),
+        }
+    }
+
+    /// Builds the report of a settled state and marks it as seen.
+    pub async fn report(&self, state: &RunState) -> StopReport {
+        let mut report = StopReport {
+            reason: state.phase.name().to_string(),
+            description: None,
+            thread_id: None,
+            thread_name: None,
+            frame: None,
+            source: None,
+            breakpoint_ids: Vec::new(),
+            exit_code: None,
+            note: None,
+        };
+        match &state.phase {
+            Phase::Stopped(stop) => {
+                self.shared.view().seen_generation = state.generation;
+                report.reason = stop.reason.clone();
+                report.description = stop
+                    .description
+                    .clone()
+                    .or_else(|| stop.text.clone())
+                    .filter(|d| !d.is_empty());
+                let thread_id = stop.thread_id.or(self.shared.view().selected_thread);
+                report.thread_id = thread_id;
+                report.breakpoint_ids = self.hit_breakpoints(stop);
+                if let Some(thread_id) = thread_id {
+                    report.thread_name = self.shared.view().thread_names.get(&thread_id).cloned();
+                    if let Ok((frames, _)) = self.frames(thread_id, 1).await
+                        && let Some(top) = frames.first()
+                    {
+                        let info = frame_info(0, top);
+                        report.source = info
+                            .file
+                            .as_deref()
+                            .zip(info.line)
+                            .and_then(|(f, l)| source::snippet(f, l, STOP_CONTEXT_LINES));
+                        report.frame = Some(info);
+                    }
+                }
+            }
+            Phase::Exited { exit_code } => report.exit_code = *exit_code,
+            Phase::AdapterDied { detail } => report.description = Some(detail.clone()),
+            Phase::Running | Phase::Starting => {}
+        }
+        report
+    }
+
+    fn hit_breakpoints(&self, stop: &StopInfo) -> Vec<u32> {
+        let mut adapter_ids = stop.hit_breakpoint_ids.clone();
+        if adapter_ids.is_empty() && stop.reason == "breakpoint" {
+            // lldb-dap names the breakpoint in its description: "breakpoint 2.1".
+            if let Some(id) = stop
+                .description
+                .as_deref()
+                .and_then(|d| d.strip_prefix("breakpoint "))
+                .and_then(|rest| rest.split('.').next())
+                .and_then(|n| n.trim().parse::<i64>().ok())
+            {
+                adapter_ids.push(id);
+            }
+        }
+        self.shared
+            .breakpoints
+            .registry()
+            .ids_for_adapter_ids(&adapter_ids)
+    }
+
+    fn not_running_error(&self, phase: &Phase) -> ErrorBody {
+        match phase {
+            Phase::Exited {
+                exit_code: Some(code),
+            } => ErrorBody::new(
+                ErrorCode::NotRunning,
+                format!("the program has exited with code {code}"),
+                "run it again with 'debugger restart', or read its output with 'debugger output'",
+            ),
+            Phase::Exited { exit_code: None } => ErrorBody::new(
+                ErrorCode::NotRunning,
+                "the program has terminated",
+                "run it again with 'debugger restart', or read its output with 'debugger output'",
+            ),
+            Phase::AdapterDied { detail } => ErrorBody::new(
+                ErrorCode::AdapterDied,
+                format!("the debug adapter died: {detail}"),
+                "start a new session with 'debugger start <program>'",
+            ),
+            Phase::Starting => ErrorBody::new(
+                ErrorCode::Running,
+                "the session is still starting",
+                "wait for it with 'debugger await'",
+            ),
+            Phase::Running | Phase::Stopped(_) => ErrorBody::running(),
+        }
+    }
+
+    // ---- inspection ---------------------------------------------------------------------
+
+    /// The stop generation, or the error for a program that is not stopped.
+    fn require_stopped(&self) -> Result<u64, ErrorBody> {
+        let state = self.shared.run.get();
+        match state.phase {
+            Phase::Stopped(_) => Ok(state.generation),
+            other => Err(self.not_running_error(&other)),
+        }
+    }
+
+    async fn first_thread_id(&self) -> Result<i64, ErrorBody> {
+        let threads = self.fetch_threads().await?;
+        threads
+            .first()
+            .map(|t| t.id)
+            .ok_or_else(|| ErrorBody::new(ErrorCode::NotFound, "the program has no threads", ""))
+    }
+
+    /// The selected thread, else the one that stopped, else the first.
+    async fn current_thread(&self) -> Result<i64, ErrorBody> {
+        if let Some(id) = self.shared.view().selected_thread {
+            return Ok(id);
+        }
+        let id = self.first_thread_id().await?;
+        self.shared.view().selected_thread = Some(id);
+        Ok(id)
+    }
+
+    async fn fetch_threads(&self) -> Result<Vec<crate::dap::types::Thread>, ErrorBody> {
+        let body = self.dap.request("threads", json!({})).await?;
+        let threads = serde_json::from_value::<ThreadsBody>(body)
+            .map(|b| b.threads)
+            .unwrap_or_default();
+        let mut view = self.shared.view();
+        for t in &threads {
+            view.thread_names.insert(t.id, t.name.clone());
+        }
+        Ok(threads)
+    }
+
+    /// At least `min_levels` frames of `thread_id` (fewer if the stack is shallower), cached per stop.
+    async fn frames(
+        &self,
+        thread_id: i64,
+        min_levels: u32,
+    ) -> Result<(Vec<StackFrame>, Option<u32>), ErrorBody> {
+        let generation = self.require_stopped()?;
+        if let Some(cache) = &self.shared.view().frames
+            && cache.covers(generation, thread_id, min_levels)
+        {
+            return Ok((cache.frames.clone(), cache.total));
+        }
+        let levels = min_levels.max(FRAME_BATCH);
+        let body = self
+            .dap
+            .request(
+                "stackTrace",
+                json!({ "threadId": thread_id, "startFrame": 0, "levels": levels }),
+            )
+            .await?;
+        let body: StackTraceBody = serde_json::from_value(body).map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("the adapter sent a stack trace we cannot read: {e}"),
+                "",
+            )
+        })?;
+        let mut view = self.shared.view();
+        if self.shared.run.get().generation == generation {
+            view.frames = Some(FrameCache {
+                generation,
+                thread_id,
+                requested: levels,
+                frames: body.stack_frames.clone(),
+                total: body.total_frames,
+            });
+        }
+        Ok((body.stack_frames, body.total_frames))
+    }
+
+    /// The selected thread and frame, checked against the stack.
+    async fn selected_frame(&self) -> Result<(i64, u32, StackFrame), ErrorBody> {
+        self.require_stopped()?;
+        let thread_id = self.current_thread().await?;
+        let index = self.shared.view().selected_frame;
+        let (frames, _) = self.frames(thread_id, index + 1).await?;
+        let frame = frames.get(index as usize).cloned().ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::NotFound,
+                format!("thread {thread_id} has no frame {index}"),
+                "`debugger backtrace` lists the frames",
+            )
+        })?;
+        Ok((thread_id, index, frame))
+    }
+
+    pub async fn backtrace(&self, limit: u32, thread: Option<i64>) -> Result<BacktraceResult, ErrorBody> {
+        self.require_stopped()?;
+        let selected_thread = self.current_thread().await?;
+        let thread_id = thread.unwrap_or(selected_thread);
+        let (frames, total) = self.frames(thread_id, limit.max(1)).await.map_err(|e| {
+            if thread.is_some() && e.code == ErrorCode::Adapter {
+                ErrorBody::new(
+                    ErrorCode::NotFound,
+                    format!("no thread {thread_id}: {}", e.message),
+                    "`debugger threads` lists the threads",
+                )
+            } else {
+                e
+            }
+        })?;
+        self.mark_seen();
+        let frames = frames
+            .iter()
+            .take(limit.max(1) as usize)
+            .enumerate()
+            .map(|(i, f)| frame_info(i as u32, f))
+            .collect();
+        let selected_frame =
+            (thread_id == selected_thread).then(|| self.shared.view().selected_frame);
+        Ok(BacktraceResult {
+            thread_id,
+            frames,
+            total_frames: total,
+            selected_frame,
+        })
+    }
+
+    pub async fn threads(&self) -> Result<ThreadsResult, ErrorBody> {
+        let state = self.shared.run.get();
+        if state.phase.is_ended() {
+            return Err(self.not_running_error(&state.phase));
+        }
+        let threads = self.fetch_threads().await?;
+        let stopped = matches!(state.phase, Phase::Stopped(_));
+        let selected = self.shared.view().selected_thread;
+        // Ask for every thread's top frame at once, then collect the answers.
+        let pending: Vec<_> = threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                (stopped && i < THREADS_WITH_FRAMES).then(|| {
+                    self.dap.send(
+                        "stackTrace",
+                        json!({ "threadId": t.id, "startFrame": 0, "levels": 1 }),
+                    )
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(threads.len());
+        for (thread, pending) in threads.into_iter().zip(pending) {
+            let frame = match pending {
+                Some(p) => p
+                    .response()
+                    .await
+                    .ok()
+                    .and_then(|b| serde_json::from_value::<StackTraceBody>(b).ok())
+                    .and_then(|b| b.stack_frames.first().map(|f| frame_info(0, f))),
+                None => None,
+            };
+            out.push(ThreadInfo {
+                selected: Some(thread.id) == selected,
+                id: thread.id,
+                name: thread.name,
+                frame,
+            });
+        }
+        if stopped {
+            self.mark_seen();
+        }
+        Ok(ThreadsResult { threads: out })
+    }
+
+    pub async fn select_thread(&self, id: i64) -> Result<ContextResult, ErrorBody> {
+        self.require_stopped()?;
+        let threads = self.fetch_threads().await?;
+        if !threads.iter().any(|t| t.id == id) {
+            let ids: Vec<String> = threads.iter().map(|t| t.id.to_string()).collect();
+            return Err(ErrorBody::new(
+                ErrorCode::NotFound,
+                format!("no thread {id}"),
+                format!("the threads are: {}", ids.join(", ")),
+            ));
+        }
+        {
+            let mut view = self.shared.view();
+            view.selected_thread = Some(id);
+            view.selected_frame = 0;
+        }
+        self.context(false).await
+    }
+
+    pub async fn select_frame(&self, selection: FrameSelection) -> Result<ContextResult, ErrorBody> {
+        self.require_stopped()?;
+        let thread_id = self.current_thread().await?;
+        let current = self.shared.view().selected_frame;
+        let target = match selection {
+            FrameSelection::Index { index } => index,
+            FrameSelection::Up { count } => current.saturating_add(count.max(1)),
+            FrameSelection::Down { count } => {
+                if current == 0 {
+                    return Err(ErrorBody::new(
+                        ErrorCode::NotFound,
+                        "already at the innermost frame (0)",
+                        "`debugger up` moves toward the callers",
+                    ));
+                }
+                current.saturating_sub(count.max(1))
+            }
+        };
+        let (frames, _) = self.frames(thread_id, target + 1).await?;
+        if target as usize >= frames.len() {
+            let outermost = frames.len().saturating_sub(1);
+            return Err(ErrorBody::new(
+                ErrorCode::NotFound,
+                if matches!(selection, FrameSelection::Up { .. }) {
+                    format!("already at the outermost frame ({outermost})")
+                } else {
+                    format!("no frame {target}; the stack has {} frames", frames.len())
+                },
+                "`debugger backtrace` lists the frames",
+            ));
+        }
+        self.shared.view().selected_frame = target;
+        self.context(false).await
+    }
+
+    /// Where the selection points, with source around it and (for `context`) the locals.
+    pub async fn context(&self, with_locals: bool) -> Result<ContextResult, ErrorBody> {
+        let state = self.shared.run.get();
+        let (thread_id, index, frame) = self.selected_frame().await?;
+        let reason = match &state.phase {
+            Phase::Stopped(stop) => Some(stop.reason.clone()),
+            _ => None,
+        };
+        let info = frame_info(index, &frame);
+        let source = info
+            .file
+            .as_deref()
+            .zip(info.line)
+            .and_then(|(f, l)| source::snippet(f, l, CONTEXT_LINES));
+        let variables = if with_locals {
+            Some(self.frame_locals(&frame, 0).await?.variables)
+        } else {
+            None
+        };
+        self.mark_seen();
+        Ok(ContextResult {
+            state: state.phase.name().to_string(),
+            reason,
+            thread_id,
+            thread_name: self.shared.view().thread_names.get(&thread_id).cloned(),
+            frame: info,
+            source,
+            variables,
+        })
+    }
+
+    pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
+        let (_, _, frame) = self.selected_frame().await?;
+        let result = self.frame_locals(&frame, depth).await?;
+        self.mark_seen();
+        Ok(result)
+    }
+
+    async fn frame_locals(&self, frame: &StackFrame, depth: u32) -> Result<LocalsResult, ErrorBody> {
+        let body = self
+            .dap
+            .request("scopes", json!({ "frameId": frame.id }))
+            .await?;
+        let scopes = serde_json::from_value::<ScopesBody>(body)
+            .map(|b| b.scopes)
+            .unwrap_or_default();
+        let scope = scopes
+            .iter()
+            .find(|s| {
+                s.presentation_hint.as_deref() == Some("locals")
+                    || s.name.to_ascii_lowercase().starts_with("local")
+            })
+            .or_else(|| scopes.iter().find(|s| !s.expensive))
+            .or(scopes.first());
+        let Some(scope) = scope else {
+            return Ok(LocalsResult {
+                scope: String::new(),
+                variables: Vec::new(),
+                omitted: 0,
+            });
+        };
+        let expanded =
+            variables::expand(&self.dap, scope.variables_reference, None, Limits::with_depth(depth))
+                .await?;
+        Ok(LocalsResult {
+            scope: scope.name.clone(),
+            variables: expanded.nodes,
+            omitted: expanded.omitted,
+        })
+    }
+
+    pub async fn evaluate(&self, expression: &str, depth: u32) -> Result<EvaluateResult, ErrorBody> {
+        let (_, _, frame) = self.selected_frame().await?;
+        let body = self
+            .dap
+            .request(
+                "evaluate",
+                json!({ "expression": expression, "frameId": frame.id, "context": "watch" }),
+            )
+            .await
+            .map_err(|e| match e {
+                DapError::Adapter { command, message } => ErrorBody::new(
+                    ErrorCode::Adapter,
+                    clean_evaluate_error(&message),
+                    if command == "evaluate" {
+                        "`debugger locals` lists the names in scope here"
+                    } else {
+                        ""
+                    },
+                ),
+                other => other.into(),
+            })?;
+        let body: EvaluateBody = serde_json::from_value(body).map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("the adapter sent an evaluation we cannot read: {e}"),
+                "",
+            )
+        })?;
+        let limits = Limits::with_depth(depth.saturating_sub(1));
+        let (children, omitted_children) = if body.variables_reference > 0 && depth > 0 {
+            let known = match (body.named_variables, body.indexed_variables) {
+                (None, None) => None,
+                (n, i) => Some(n.unwrap_or(0) + i.unwrap_or(0)),
+            };
+            let expanded = variables::expand(&self.dap, body.variables_reference, known, limits).await?;
+            (expanded.nodes, expanded.omitted)
+        } else {
+            (Vec::new(), 0)
+        };
+        self.mark_seen();
+        let node = variables::node_for(expression, &body.result, body.type_name.clone(), limits);
+        Ok(EvaluateResult {
+            expression: expression.to_string(),
+            value: node.value,
+            type_name: body.type_name.filter(|t| !t.is_empty()),
+            children,
+            omitted_children,
+        })
+    }
+
+    fn mark_seen(&self) {
+        let state = self.shared.run.get();
+        if matches!(state.phase, Phase::Stopped(_)) {
+            self.shared.view().seen_generation = state.generation;
+        }
+    }
+
+    // ---- breakpoints ---------------------------------------------------------------------
+
+    pub fn breakpoints(&self) -> &Arc<Breakpoints> {
+        &self.shared.breakpoints
+    }
+
+    pub async fn add_breakpoint(&self, spec: BreakpointSpec) -> Result<BreakpointInfo, ErrorBody> {
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let (id, target) = {
+            let mut registry = self.shared.breakpoints.registry();
+            let id = registry.add(spec);
+            let target = registry.get(id).map(|e| e.target());
+            (id, target)
+        };
+        if let Some(target) = target {
+            self.sync_target(&target).await;
+        }
+        self.shared
+            .breakpoints
+            .registry()
+            .get(id)
+            .map(|e| e.info())
+            .ok_or_else(|| ErrorBody::internal("a new breakpoint vanished"))
+    }
+
+    pub async fn remove_breakpoints(&self, ids: &[u32], all: bool) -> Result<Vec<u32>, ErrorBody> {
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let (removed, targets) = {
+            let mut registry = self.shared.breakpoints.registry();
+            let ids: Vec<u32> = if all {
+                registry.entries().iter().map(|e| e.id).collect()
+            } else {
+                check_known(&registry, ids)?;
+                ids.to_vec()
+            };
+            let targets = registry.remove(&ids);
+            (ids, targets)
+        };
+        for target in &targets {
+            self.sync_target(target).await;
+        }
+        Ok(removed)
+    }
+
+    pub async fn enable_breakpoints(
+        &self,
+        ids: &[u32],
+        enabled: bool,
+    ) -> Result<Vec<BreakpointInfo>, ErrorBody> {
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let targets = {
+            let mut registry = self.shared.breakpoints.registry();
+            check_known(&registry, ids)?;
+            registry.set_enabled(ids, enabled)
+        };
+        for target in &targets {
+            self.sync_target(target).await;
+        }
+        let registry = self.shared.breakpoints.registry();
+        Ok(ids
+            .iter()
+            .filter_map(|id| registry.get(*id).map(|e| e.info()))
+            .collect())
+    }
+
+    /// Sends one target's list and records the answer. The caller holds the sync lock.
+    async fn sync_target(&self, target: &Target) {
+        if self.shared.run.get().phase.is_ended() {
+            return;
+        }
+        send_target(&self.dap, &self.shared.breakpoints, target).await;
+    }
+
+    // ---- ending --------------------------------------------------------------------------
+
+    /// Ends the session: the launched debuggee is terminated (or, with `detach`, left running),
+    /// an attached one is detached, and the adapter exits (or is killed).
+    pub async fn end(&self, detach: bool) {
+        self.shared.ending.store(true, Ordering::SeqCst);
+        let terminate = !detach && matches!(self.origin, Origin::Launch(_));
+        if !self.process.has_exited() {
+            let disconnect = self
+                .dap
+                .send("disconnect", json!({ "terminateDebuggee": terminate, "restart": false }));
+            if let Err(e) = disconnect.response_within(Duration::from_secs(5)).await {
+                tracing::warn!("disconnect failed: {e}");
+            }
+        }
+        self.process.shut_down(Duration::from_secs(2)).await;
+        self.dap.close("the session has ended");
+        self.shared.output.finish();
+        if !self.shared.run.get().phase.is_ended() {
+            let code = self.shared.view().exit_code;
+            self.shared.run.set(Phase::Exited { exit_code: code });
+        }
+    }
+
+    pub fn timeouts(&self) -> &Timeouts {
+        &self.timeouts
+    }
+
+    /// Kills the debuggee this session launched, when its adapter died and left it behind.
+    pub fn kill_launched_debuggee(&self) {
+        if !matches!(self.origin, Origin::Launch(_)) {
+            return;
+        }
+        let Some(pid) = self.shared.view().debuggee_pid else {
+            return;
+        };
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return;
+        };
+        tracing::info!(pid, "killing the debuggee left behind by the dead adapter");
+        // SAFETY: kill has no memory-safety preconditions; a stale pid only yields ESRCH.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+
+    /// What the adapter said it can do, in its `initialize` answer.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+}
+
+fn check_known(registry: &Registry, ids: &[u32]) -> Result<(), ErrorBody> {
+    let unknown = registry.unknown(ids);
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = unknown.iter().map(u32::to_string).collect();
+    Err(ErrorBody::new(
+        ErrorCode::NotFound,
+        format!("no breakpoint {}", list.join(", ")),
+        "`debugger breakpoint list` shows the breakpoints and their ids",
+    ))
+}
+
+async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target) {
+    // New function breakpoints go one per request: see `Registry::sync_request_limited`.
+    let one_at_a_time = *target == Target::Functions;
+    loop {
+        let request = {
+            let registry = breakpoints.registry();
+            if one_at_a_time {
+                registry.sync_request_limited(target, 1)
+            } else {
+                registry.sync_request(target)
+            }
+        };
+        match dap.request(request.command, request.arguments).await {
+            Ok(body) => {
+                let answer = serde_json::from_value::<BreakpointsBody>(body)
+                    .map(|b| b.breakpoints)
+                    .unwrap_or_default();
+                breakpoints.registry().apply_answer(&request.ids, &answer);
+            }
+            Err(e) => {
+                breakpoints
+                    .registry()
+                    .apply_failure(&request.ids, &e.to_string());
+                return;
+            }
+        }
+        let registry = breakpoints.registry();
+        // Stop when everything is mapped, or when the adapter gave no id to map with.
+        if !one_at_a_time
+            || registry.unmapped_count(target) == 0
+            || request.ids.iter().any(|id| registry.get(*id).is_some_and(|e| e.adapter_id.is_none()))
+        {
+            return;
+        }
+    }
+}
+
+/// lldb's expression errors come as "error: <user expression 0>:1:1: msg" plus a caret diagram;
+/// keep the message.
+fn clean_evaluate_error(message: &str) -> String {
+    let first = message
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or(message);
+    let mut text = first.strip_prefix("error:").map(str::trim).unwrap_or(first);
+    if text.starts_with("<user expression")
+        && let Some((_, rest)) = text.split_once(">:")
+    {
+        // Skip "LINE:COLUMN: ".
+        let mut rest = rest;
+        for _ in 0..2 {
+            if let Some((number, after)) = rest.split_once(':')
+                && !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+            {
+                rest = after;
+            }
+        }
+        text = rest.trim_start();
+        text = text.strip_prefix("error:").map(str::trim).unwrap_or(text);
+    }
+    text.to_string()
+}
+
+pub fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
+    let file = frame
+        .source
+        .as_ref()
+        .and_then(|s| s.path.clone().or_else(|| s.name.clone()));
+    FrameInfo {
+        index,
+        function: frame.name.clone(),
+        line: file.as_ref().and(Some(frame.line)).filter(|l| *l > 0),
+        column: Some(frame.column).filter(|c| *c > 0),
+        file,
+        address: frame.instruction_pointer_reference.clone(),
+    }
+}
+
+/// The DAP configuration sequence (see DESIGN.md): initialize, then launch/attach without
+/// waiting, then breakpoints once `initialized` arrives, then `configurationDone`, then the
+/// launch/attach answer. An error answer at any point fails at once with the adapter's words.
+async fn configure(
+    adapter: &dyn DebugAdapter,
+    origin: &Origin,
+    dap: &DapClient,
+    shared: &Arc<Shared>,
+    timeouts: &Timeouts,
+) -> Result<Capabilities, ErrorBody> {
+    let initialize = dap
+        .send(
+            "initialize",
+            json!({
+                "clientID": "debugger",
+                "clientName": "debugger",
+                "adapterID": adapter.adapter_id(),
+                "pathFormat": "path",
+                "linesStartAt1": true,
+                "columnsStartAt1": true,
+                "supportsVariableType": true,
+                "supportsVariablePaging": true,
+                "supportsRunInTerminalRequest": false,
+                "supportsMemoryReferences": true,
+                "supportsProgressReporting": false,
+                "supportsInvalidatedEvent": false,
+                "supportsStartDebuggingRequest": false,
+                "locale": "en",
+            }),
+        )
+        .response_within(timeouts.launch())
+        .await?;
+    let caps = Capabilities(initialize);
+
+    // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
+    let _sync = shared.breakpoints.sync.lock().await;
+    shared.breakpoints.registry().reset_adapter_state();
+
+    let (command, arguments) = match origin {
+        Origin::Launch(spec) => ("launch", adapter.launch_arguments(spec)),
+        Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
+    };
+    let answer = dap.send(command, arguments).response_within(timeouts.launch());
+    tokio::pin!(answer);
+    let mut answered: Option<Result<Value, DapError>> = None;
+    tokio::select! {
+        _ = shared.initialized.notified() => {}
+        result = &mut answer => {
+            result.clone()?;
+            answered = Some(result);
+            // Some adapters answer the launch before `initialized`; wait for it all the same.
+            tokio::time::timeout(timeouts.launch(), shared.initialized.notified())
+                .await
+                .map_err(|_| ErrorBody::new(
+                    ErrorCode::AdapterTimeout,
+                    "the debug adapter never finished initialising",
+                    "check the adapter with 'debugger doctor'",
+                ))?;
+        }
+    }
+
+    let targets = shared.breakpoints.registry().all_targets();
+    for target in &targets {
+        send_target(dap, &shared.breakpoints, target).await;
+    }
+    if caps.0.get("exceptionBreakpointFilters").is_some() {
+        dap.request("setExceptionBreakpoints", json!({ "filters": [] }))
+            .await?;
+    }
+    if caps.supports("supportsConfigurationDoneRequest") {
+        dap.request("configurationDone", json!({})).await?;
+    }
+    match answered {
+        Some(result) => result?,
+        None => answer.await?,
+    };
+    shared
+        .run
+        .set_if(Phase::Running, |s| s.phase == Phase::Starting);
+    Ok(caps)
+}
+
+/// Applies adapter events to the shared state the moment they arrive.
+async fn handle_events(
+    mut events: mpsc::UnboundedReceiver<Event>,
+    shared: Arc<Shared>,
+    dap: DapClient,
+    process: Arc<AdapterProcess>,
+) {
+    while let Some(event) = events.recv().await {
+        apply_event(&shared, event);
+    }
+    // No more messages will be read: an adapter still running (it broke the protocol) goes.
+    process.kill();
+    shared.output.finish();
+    if shared.ending.load(Ordering::SeqCst) {
+        return;
+    }
+    // The adapter is gone. Unless the program had already ended, that is a death to report.
+    let mut detail = dap
+        .closed_reason()
+        .unwrap_or_else(|| "the debug adapter closed its connection".into());
+    let log = shared.adapter_log.lock().unwrap_or_else(|p| p.into_inner());
+    if !log.is_empty() && !detail.contains("stderr") {
+        let lines: Vec<&str> = log.iter().map(String::as_str).collect();
+        detail.push_str("; its last output:\n  ");
+        detail.push_str(&lines.join("\n  "));
+    }
+    drop(log);
+    shared
+        .run
+        .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
+}
+
+fn apply_event(shared: &Shared, event: Event) {
+    match event.event.as_str() {
+        "initialized" => shared.initialized.notify_one(),
+        "stopped" => {
+            let Ok(body) = serde_json::from_value::<StoppedEventBody>(event.body) else {
+                tracing::warn!("unreadable stopped event");
+                return;
+            };
+            let mut reason = body.reason;
+            {
+                let mut view = shared.view();
+                if shared
+                    .adapter
+                    .is_interrupt_stop(&reason, body.description.as_deref())
+                {
+                    if view.entry_expected {
+                        reason = "entry".into();
+                    } else if view.pause_requested {
+                        reason = "pause".into();
+                    }
+                }
+                view.entry_expected = false;
+                view.pause_requested = false;
+                if body.thread_id.is_some() {
+                    view.selected_thread = body.thread_id;
+                }
+                view.selected_frame = 0;
+                view.frames = None;
+            }
+            shared.run.set(Phase::Stopped(StopInfo {
+                reason,
+                description: body.description,
+                text: body.text,
+                thread_id: body.thread_id,
+                hit_breakpoint_ids: body.hit_breakpoint_ids,
+            }));
+        }
+        "continued" => {
+            shared.view().frames = None;
+            shared
+                .run
+                .set_if(Phase::Running, |s| matches!(s.phase, Phase::Stopped(_)));
+        }
+        "exited" => {
+            if let Ok(body) = serde_json::from_value::<ExitedEventBody>(event.body) {
+                shared.view().exit_code = Some(body.exit_code);
+                shared.run.set(Phase::Exited {
+                    exit_code: Some(body.exit_code),
+                });
+            }
+            shared.output.finish();
+        }
+        "terminated" => {
+            let exit_code = shared.view().exit_code;
+            shared
+                .run
+                .set_if(Phase::Exited { exit_code }, |s| !s.phase.is_ended());
+            shared.output.finish();
+        }
+        "output" => {
+            let Ok(body) = serde_json::from_value::<OutputEventBody>(event.body) else {
+                return;
+            };
+            let category = body.category.as_deref();
+            if shared.adapter.is_program_output(category) {
+                shared
+                    .output
+                    .push(&shared.adapter.clean_program_output(&body.output));
+            } else if category != Some("telemetry") {
+                let text = body.output.trim_end();
+                tracing::info!("adapter {}: {text}", category.unwrap_or("console"));
+                let mut log = shared.adapter_log.lock().unwrap_or_else(|p| p.into_inner());
+                for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                    if log.len() == ADAPTER_LOG_TAIL {
+                        log.pop_front();
+                    }
+                    log.push_back(line.to_string());
+                }
+            }
+        }
+        "breakpoint" => {
+            if let Ok(body) = serde_json::from_value::<BreakpointEventBody>(event.body) {
+                shared
+                    .breakpoints
+                    .registry()
+                    .apply_event(&body.reason, &body.breakpoint);
+            }
+        }
+        "process" => {
+            if let Ok(body) = serde_json::from_value::<ProcessEventBody>(event.body) {
+                shared.view().debuggee_pid = body.system_process_id;
+            }
+        }
+        other => tracing::debug!(event = other, "event ignored"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lldb_expression_errors_are_trimmed_to_the_message() {
+        assert_eq!(
+            clean_evaluate_error("error: <user expression 0>:1:1: use of undeclared identifier 'nosuch'\n    1 | nosuch\n      | ^\n"),
+            "use of undeclared identifier 'nosuch'"
+        );
+        assert_eq!(clean_evaluate_error("plain message"), "plain message");
+    }
+}

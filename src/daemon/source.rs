@@ -1,0 +1,62 @@
+//! The source lines around a stop, so a report shows where the program is, not just a line number.
+
+use std::path::Path;
+
+use crate::ipc::protocol::SourceSnippet;
+
+/// The longest source line shown; longer ones are cut (minified code, generated files).
+const MAX_LINE_CHARS: usize = 200;
+
+/// Reads `context` lines either side of `line` (1-based) from `file`, if it can be read.
+pub fn snippet(file: &str, line: u32, context: u32) -> Option<SourceSnippet> {
+    if line == 0 {
+        return None;
+    }
+    let text = std::fs::read(Path::new(file)).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let first = line.saturating_sub(context).max(1);
+    let last = line.saturating_add(context);
+    let lines: Vec<String> = text
+        .lines()
+        .skip(first as usize - 1)
+        .take((last - first + 1) as usize)
+        .map(|l| {
+            let l = l.trim_end_matches('\r');
+            if l.chars().count() > MAX_LINE_CHARS {
+                let cut: String = l.chars().take(MAX_LINE_CHARS).collect();
+                format!("{cut}…")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    if lines.is_empty() || first + lines.len() as u32 <= line {
+        return None;
+    }
+    Some(SourceSnippet {
+        file: file.to_string(),
+        first_line: first,
+        current_line: line,
+        lines,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_around_the_current_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.c");
+        std::fs::write(&path, "1\n2\n3\n4\n5\n6\n").expect("write");
+        let file = path.to_string_lossy();
+        let s = snippet(&file, 3, 1).expect("snippet");
+        assert_eq!((s.first_line, s.lines.clone()), (2, vec!["2".into(), "3".into(), "4".into()]));
+        let s = snippet(&file, 1, 2).expect("snippet");
+        assert_eq!(s.first_line, 1);
+        assert_eq!(s.lines.len(), 3);
+        assert!(snippet(&file, 99, 2).is_none());
+        assert!(snippet("/no/such/file.c", 1, 2).is_none());
+    }
+}

@@ -1,0 +1,165 @@
+//! Expanding DAP's lazy variable trees to a bounded depth and breadth.
+//!
+//! A variable with children carries a `variablesReference`; its children cost one more request.
+//! We expand at most `depth` levels, at most `max_children` children per level (asking the adapter
+//! for just that many when it tells us the count, so a million-element array costs one small
+//! request), and at most `max_nodes` in all, and record how many were left out so the user is told.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::json;
+
+use crate::dap::types::{Variable, VariablesBody};
+use crate::dap::{DapClient, DapError};
+use crate::ipc::protocol::VariableNode;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub depth: u32,
+    pub max_children: u64,
+    pub max_value_bytes: usize,
+    pub max_nodes: usize,
+}
+
+impl Limits {
+    pub fn with_depth(depth: u32) -> Limits {
+        Limits {
+            depth,
+            max_children: 100,
+            max_value_bytes: 4096,
+            max_nodes: 2000,
+        }
+    }
+}
+
+/// A variable list and how many of its entries were left out.
+pub struct Expanded {
+    pub nodes: Vec<VariableNode>,
+    pub omitted: u64,
+}
+
+/// Fetches the children of `reference` and expands them `limits.depth` levels further.
+pub async fn expand(
+    dap: &DapClient,
+    reference: i64,
+    known_count: Option<u64>,
+    limits: Limits,
+) -> Result<Expanded, DapError> {
+    let mut budget = limits.max_nodes;
+    expand_level(dap, reference, known_count, limits.depth, limits, &mut budget).await
+}
+
+/// Builds a node for a value that has already been fetched (an `evaluate` result).
+pub fn node_for(
+    name: &str,
+    value: &str,
+    type_name: Option<String>,
+    limits: Limits,
+) -> VariableNode {
+    VariableNode {
+        name: name.to_string(),
+        value: cap_value(value, limits.max_value_bytes),
+        type_name,
+        children: Vec::new(),
+        expandable: false,
+        omitted_children: 0,
+    }
+}
+
+fn known_child_count(v: &Variable) -> Option<u64> {
+    match (v.named_variables, v.indexed_variables) {
+        (None, None) => None,
+        (named, indexed) => Some(named.unwrap_or(0) + indexed.unwrap_or(0)),
+    }
+}
+
+fn expand_level<'a>(
+    dap: &'a DapClient,
+    reference: i64,
+    known_count: Option<u64>,
+    depth: u32,
+    limits: Limits,
+    budget: &'a mut usize,
+) -> Pin<Box<dyn Future<Output = Result<Expanded, DapError>> + Send + 'a>> {
+    Box::pin(async move {
+        let mut arguments = json!({ "variablesReference": reference });
+        if known_count.is_some_and(|n| n > limits.max_children) {
+            arguments["start"] = json!(0);
+            arguments["count"] = json!(limits.max_children);
+        }
+        let body = dap.request("variables", arguments).await?;
+        let variables = serde_json::from_value::<VariablesBody>(body)
+            .map(|b| b.variables)
+            .unwrap_or_default();
+        let returned = variables.len() as u64;
+        let total = known_count.unwrap_or(returned).max(returned);
+        let keep = (returned.min(limits.max_children) as usize).min(*budget);
+        *budget -= keep;
+        let omitted = total - keep as u64;
+
+        let variables: Vec<Variable> = variables.into_iter().take(keep).collect();
+        let mut nodes = Vec::with_capacity(variables.len());
+        let mut to_expand = Vec::new();
+        for (index, v) in variables.iter().enumerate() {
+            let expandable = v.variables_reference > 0;
+            if expandable && depth > 0 && *budget > 0 {
+                to_expand.push(index);
+            }
+            nodes.push(VariableNode {
+                name: v.name.clone(),
+                value: cap_value(&v.value, limits.max_value_bytes),
+                type_name: v.type_name.clone().filter(|t| !t.is_empty()),
+                children: Vec::new(),
+                expandable,
+                omitted_children: 0,
+            });
+        }
+        for index in to_expand {
+            let v = &variables[index];
+            if *budget == 0 {
+                break;
+            }
+            let child = expand_level(
+                dap,
+                v.variables_reference,
+                known_child_count(v),
+                depth - 1,
+                limits,
+                budget,
+            )
+            .await?;
+            let node = &mut nodes[index];
+            node.expandable = false;
+            node.children = child.nodes;
+            node.omitted_children = child.omitted;
+        }
+        Ok(Expanded { nodes, omitted })
+    })
+}
+
+/// Shortens a value longer than `max` bytes, saying how much was cut.
+pub fn cap_value(value: &str, max: usize) -> String {
+    if value.len() <= max {
+        return value.to_string();
+    }
+    let mut cut = max;
+    while !value.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} more bytes)", &value[..cut], value.len() - cut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_capped_with_a_note() {
+        assert_eq!(cap_value("short", 10), "short");
+        let capped = cap_value(&"x".repeat(100), 10);
+        assert_eq!(capped, format!("{}… (90 more bytes)", "x".repeat(10)));
+        let capped = cap_value("ééééé", 3);
+        assert!(capped.starts_with('é'));
+    }
+}

@@ -1,0 +1,534 @@
+//! A DAP client: sends requests with increasing `seq`, matches responses to them, hands events to
+//! the session, and answers the adapter's reverse requests.
+//!
+//! One reader task owns the adapter's output and one writer task its input, so any number of
+//! requests can be in flight from any number of tasks. Events go out on a channel the moment they
+//! are decoded: nothing here polls. When the adapter's stream ends or breaks, every pending
+//! request fails at once with the reason (exit status and stderr tail), and so does every later
+//! one: a dead adapter never turns into a wait for a timeout.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+
+use super::codec::{self, Decoder};
+use super::types::{Event, Incoming, ReverseRequest};
+use crate::common::error::{ErrorBody, ErrorCode};
+
+/// How a DAP request failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DapError {
+    /// The adapter answered `success: false`; its own message is kept verbatim.
+    #[error("{message}")]
+    Adapter { command: String, message: String },
+    /// The adapter is gone (or its stream broke); the detail says how.
+    #[error("{0}")]
+    Closed(String),
+    #[error("the debug adapter did not answer '{command}' within {secs:.0} s")]
+    Timeout { command: String, secs: f64 },
+}
+
+impl From<DapError> for ErrorBody {
+    fn from(err: DapError) -> ErrorBody {
+        match err {
+            DapError::Adapter { command, message } => ErrorBody::new(
+                ErrorCode::Adapter,
+                message,
+                adapter_error_hint(&command).to_string(),
+            ),
+            DapError::Closed(detail) => ErrorBody::new(
+                ErrorCode::AdapterDied,
+                detail,
+                "start a new session with 'debugger start <program>'",
+            ),
+            err @ DapError::Timeout { .. } => ErrorBody::new(
+                ErrorCode::AdapterTimeout,
+                err.to_string(),
+                "the adapter may be busy or hung; raise timeouts.request_secs in the config, or 'debugger stop' and start again",
+            ),
+        }
+    }
+}
+
+fn adapter_error_hint(command: &str) -> &'static str {
+    match command {
+        "evaluate" => "`debugger locals` lists the names in scope here",
+        "launch" => "check the program path, that it is executable, and its arguments",
+        "attach" => "check the pid, and that you may trace it (ptrace permissions)",
+        "setBreakpoints" | "setFunctionBreakpoints" => "`debugger breakpoint list` shows what is set",
+        _ => "the adapter refused the request; `debugger status` shows the session's state",
+    }
+}
+
+type Reply = Result<Value, DapError>;
+
+enum Pending {
+    Open(HashMap<i64, (String, oneshot::Sender<Reply>)>),
+    Closed(String),
+}
+
+struct Inner {
+    outgoing: mpsc::UnboundedSender<Vec<u8>>,
+    next_seq: AtomicI64,
+    pending: Mutex<Pending>,
+    request_timeout: Duration,
+}
+
+impl Inner {
+    fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
+        // A poisoned lock only means another task panicked mid-update of a plain map; the map is
+        // still usable, and refusing all further DAP traffic would be worse.
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Fails every pending request, and every later one, with `reason`.
+    fn close(&self, reason: String) {
+        let previous = std::mem::replace(&mut *self.pending(), Pending::Closed(reason.clone()));
+        if let Pending::Open(map) = previous {
+            for (_, (_, tx)) in map {
+                let _ = tx.send(Err(DapError::Closed(reason.clone())));
+            }
+        }
+    }
+
+    fn closed_reason(&self) -> Option<String> {
+        match &*self.pending() {
+            Pending::Closed(reason) => Some(reason.clone()),
+            Pending::Open(_) => None,
+        }
+    }
+}
+
+/// A handle to a running DAP conversation. Cheap to clone; all clones share the connection.
+#[derive(Clone)]
+pub struct DapClient {
+    inner: Arc<Inner>,
+}
+
+/// A request that has been sent and whose response has not been awaited yet.
+pub struct PendingRequest {
+    inner: Arc<Inner>,
+    seq: i64,
+    command: String,
+    rx: Option<oneshot::Receiver<Reply>>,
+    immediate: Option<DapError>,
+}
+
+impl PendingRequest {
+    /// Waits for the response, at most the client's request timeout.
+    pub async fn response(self) -> Reply {
+        let timeout = self.inner.request_timeout;
+        self.response_within(timeout).await
+    }
+
+    /// Waits for the response, at most `timeout`.
+    pub async fn response_within(mut self, timeout: Duration) -> Reply {
+        if let Some(err) = self.immediate.take() {
+            return Err(err);
+        }
+        let Some(rx) = self.rx.take() else {
+            return Err(DapError::Closed("request already answered".into()));
+        };
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(reply)) => reply,
+            Ok(Err(_)) => Err(DapError::Closed(
+                self.inner
+                    .closed_reason()
+                    .unwrap_or_else(|| "the debug adapter connection closed".into()),
+            )),
+            Err(_) => {
+                if let Pending::Open(map) = &mut *self.inner.pending() {
+                    map.remove(&self.seq);
+                }
+                Err(DapError::Timeout {
+                    command: self.command.clone(),
+                    secs: timeout.as_secs_f64(),
+                })
+            }
+        }
+    }
+}
+
+impl DapClient {
+    /// Starts the reader and writer tasks over an adapter's streams.
+    ///
+    /// `closed_detail` resolves to a description of why the adapter went away (its exit status and
+    /// stderr tail); it is awaited when the stream ends, so pending requests fail with it.
+    pub fn start<R, W, F>(
+        reader: R,
+        writer: W,
+        request_timeout: Duration,
+        closed_detail: F,
+    ) -> (DapClient, mpsc::UnboundedReceiver<Event>)
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+        F: Future<Output = String> + Send + 'static,
+    {
+        let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
+        let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let inner = Arc::new(Inner {
+            outgoing,
+            next_seq: AtomicI64::new(1),
+            pending: Mutex::new(Pending::Open(HashMap::new())),
+            request_timeout,
+        });
+        tokio::spawn(write_loop(writer, outgoing_rx, inner.clone()));
+        tokio::spawn(read_loop(reader, events_tx, inner.clone(), closed_detail));
+        (DapClient { inner }, events_rx)
+    }
+
+    /// Sends a request now; the response is awaited later through the returned handle.
+    pub fn send(&self, command: &str, arguments: Value) -> PendingRequest {
+        let seq = self.inner.next_seq.fetch_add(1, Ordering::Relaxed);
+        let mut pending = PendingRequest {
+            inner: self.inner.clone(),
+            seq,
+            command: command.to_string(),
+            rx: None,
+            immediate: None,
+        };
+        let (tx, rx) = oneshot::channel();
+        match &mut *self.inner.pending() {
+            Pending::Closed(reason) => {
+                pending.immediate = Some(DapError::Closed(reason.clone()));
+                return pending;
+            }
+            Pending::Open(map) => {
+                map.insert(seq, (command.to_string(), tx));
+            }
+        }
+        let message = json!({
+            "seq": seq,
+            "type": "request",
+            "command": command,
+            "arguments": arguments,
+        });
+        tracing::debug!(seq, command, "-> request");
+        let bytes = codec::encode(message.to_string().as_bytes());
+        if self.inner.outgoing.send(bytes).is_err() {
+            self.inner
+                .close("the debug adapter connection closed".into());
+        }
+        pending.rx = Some(rx);
+        pending
+    }
+
+    /// Sends a request and waits for its response body (`null` when it has none).
+    pub async fn request(&self, command: &str, arguments: Value) -> Reply {
+        self.send(command, arguments).response().await
+    }
+
+    /// Why the connection closed, if it has.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.inner.closed_reason()
+    }
+
+    /// Marks the connection closed (e.g. when we kill the adapter ourselves).
+    pub fn close(&self, reason: &str) {
+        self.inner.close(reason.to_string());
+    }
+}
+
+async fn write_loop<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut outgoing: mpsc::UnboundedReceiver<Vec<u8>>,
+    inner: Arc<Inner>,
+) {
+    while let Some(bytes) = outgoing.recv().await {
+        let result = async {
+            writer.write_all(&bytes).await?;
+            writer.flush().await
+        }
+        .await;
+        if let Err(e) = result {
+            tracing::warn!("writing to the debug adapter failed: {e}");
+            inner.close(format!("writing to the debug adapter failed: {e}"));
+            return;
+        }
+    }
+}
+
+async fn read_loop<R, F>(
+    mut reader: R,
+    events: mpsc::UnboundedSender<Event>,
+    inner: Arc<Inner>,
+    closed_detail: F,
+) where
+    R: AsyncRead + Unpin,
+    F: Future<Output = String>,
+{
+    let failure = read_messages(&mut reader, &events, &inner).await;
+    let reason = match failure {
+        // The adapter is still there but talks nonsense: say so at once (the session kills it).
+        Some(protocol_error) => protocol_error,
+        // The stream ended. Ask how the adapter went (exit status, stderr), but not for long: an
+        // adapter that closed its output and lingers must not hold up the pending requests.
+        None => match tokio::time::timeout(Duration::from_secs(2), closed_detail).await {
+            Ok(detail) => detail,
+            Err(_) => "the debug adapter closed its output".to_string(),
+        },
+    };
+    tracing::info!("debug adapter connection closed: {reason}");
+    inner.close(reason);
+    // Dropping `events` tells the session the adapter is gone.
+}
+
+/// Reads until the stream ends (`None`) or a protocol error (`Some(error)`).
+async fn read_messages<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    events: &mpsc::UnboundedSender<Event>,
+    inner: &Inner,
+) -> Option<String> {
+    let mut decoder = Decoder::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut buf).await {
+            Ok(0) => return None,
+            Ok(n) => n,
+            Err(e) => return Some(format!("reading from the debug adapter failed: {e}")),
+        };
+        decoder.extend(&buf[..n]);
+        loop {
+            let body = match decoder.next_message() {
+                Ok(Some(body)) => body,
+                Ok(None) => break,
+                Err(e) => return Some(format!("protocol error: {e}")),
+            };
+            let message: Incoming = match serde_json::from_slice(&body) {
+                Ok(message) => message,
+                Err(e) => {
+                    return Some(format!(
+                        "protocol error: the debug adapter sent a malformed message: {e}"
+                    ));
+                }
+            };
+            dispatch(message, events, inner);
+        }
+    }
+}
+
+fn dispatch(message: Incoming, events: &mpsc::UnboundedSender<Event>, inner: &Inner) {
+    match message {
+        Incoming::Response(response) => {
+            let entry = match &mut *inner.pending() {
+                Pending::Open(map) => map.remove(&response.request_seq),
+                Pending::Closed(_) => None,
+            };
+            let Some((command, tx)) = entry else {
+                tracing::debug!(
+                    seq = response.request_seq,
+                    "response to a request nobody waits for"
+                );
+                return;
+            };
+            tracing::debug!(seq = response.request_seq, command, success = response.success, "<- response");
+            let reply = if response.success {
+                Ok(response.body.unwrap_or(Value::Null))
+            } else {
+                Err(DapError::Adapter {
+                    command,
+                    message: failure_message(&response.message, &response.body),
+                })
+            };
+            let _ = tx.send(reply);
+        }
+        Incoming::Event(event) => {
+            tracing::debug!(event = event.event, "<- event");
+            let _ = events.send(event);
+        }
+        Incoming::Request(request) => answer_reverse_request(request, inner),
+    }
+}
+
+/// The adapter's own words for a failure: `body.error.format` when given, else `message`.
+fn failure_message(message: &Option<String>, body: &Option<Value>) -> String {
+    let formatted = body
+        .as_ref()
+        .and_then(|b| b.pointer("/error/format"))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty());
+    match (formatted, message.as_deref().filter(|m| !m.is_empty())) {
+        (Some(text), _) => text.to_string(),
+        (None, Some(text)) => text.to_string(),
+        (None, None) => "the debug adapter reported an error without a message".to_string(),
+    }
+}
+
+/// Every reverse request gets an answer, or the adapter would wait forever.
+fn answer_reverse_request(request: ReverseRequest, inner: &Inner) {
+    tracing::info!(command = request.command, "reverse request from the adapter");
+    let message = match request.command.as_str() {
+        "runInTerminal" => {
+            "debugger captures program output itself and does not run programs in a terminal"
+        }
+        "startDebugging" => "child debug sessions are not supported by this adapter integration",
+        _ => "unsupported reverse request",
+    };
+    let seq = inner.next_seq.fetch_add(1, Ordering::Relaxed);
+    let response = json!({
+        "seq": seq,
+        "type": "response",
+        "request_seq": request.seq,
+        "command": request.command,
+        "success": false,
+        "message": message,
+    });
+    let _ = inner
+        .outgoing
+        .send(codec::encode(response.to_string().as_bytes()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncBufReadExt, BufReader, DuplexStream};
+
+    /// A scripted adapter on the other end of an in-memory pipe.
+    struct FakeAdapter {
+        reader: BufReader<tokio::io::ReadHalf<DuplexStream>>,
+        writer: tokio::io::WriteHalf<DuplexStream>,
+    }
+
+    impl FakeAdapter {
+        async fn read_request(&mut self) -> Value {
+            let mut len = 0;
+            loop {
+                let mut line = String::new();
+                self.reader.read_line(&mut line).await.expect("header");
+                if line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.strip_prefix("Content-Length: ") {
+                    len = v.trim().parse().expect("len");
+                }
+            }
+            let mut body = vec![0; len];
+            self.reader.read_exact(&mut body).await.expect("body");
+            serde_json::from_slice(&body).expect("json")
+        }
+
+        async fn send(&mut self, message: Value) {
+            self.writer
+                .write_all(&codec::encode(message.to_string().as_bytes()))
+                .await
+                .expect("write");
+        }
+    }
+
+    fn connect() -> (DapClient, mpsc::UnboundedReceiver<Event>, FakeAdapter) {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (our_read, our_write) = tokio::io::split(ours);
+        let (their_read, their_write) = tokio::io::split(theirs);
+        let (client, events) = DapClient::start(
+            our_read,
+            our_write,
+            Duration::from_secs(5),
+            async { "fake adapter exited with status 7".to_string() },
+        );
+        (
+            client,
+            events,
+            FakeAdapter {
+                reader: BufReader::new(their_read),
+                writer: their_write,
+            },
+        )
+    }
+
+    #[tokio::test]
+    async fn responses_are_matched_by_seq_out_of_order() {
+        let (client, _events, mut adapter) = connect();
+        let first = client.send("threads", json!({}));
+        let second = client.send("stackTrace", json!({"threadId": 1}));
+        let r1 = adapter.read_request().await;
+        let r2 = adapter.read_request().await;
+        assert_eq!(r1["command"], "threads");
+        assert_eq!(r2["command"], "stackTrace");
+        adapter
+            .send(json!({"seq": 1, "type": "response", "request_seq": r2["seq"], "success": true, "command": "stackTrace", "body": {"n": 2}}))
+            .await;
+        adapter
+            .send(json!({"seq": 2, "type": "response", "request_seq": r1["seq"], "success": true, "command": "threads", "body": {"n": 1}}))
+            .await;
+        assert_eq!(first.response().await, Ok(json!({"n": 1})));
+        assert_eq!(second.response().await, Ok(json!({"n": 2})));
+    }
+
+    #[tokio::test]
+    async fn adapter_errors_keep_the_adapters_message() {
+        let (client, _events, mut adapter) = connect();
+        let pending = client.send("evaluate", json!({"expression": "nosuch"}));
+        let req = adapter.read_request().await;
+        adapter
+            .send(json!({"seq": 1, "type": "response", "request_seq": req["seq"], "success": false, "command": "evaluate", "message": "use of undeclared identifier 'nosuch'"}))
+            .await;
+        assert_eq!(
+            pending.response().await,
+            Err(DapError::Adapter {
+                command: "evaluate".into(),
+                message: "use of undeclared identifier 'nosuch'".into()
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn events_arrive_and_reverse_requests_are_answered() {
+        let (_client, mut events, mut adapter) = connect();
+        adapter
+            .send(json!({"seq": 1, "type": "event", "event": "stopped", "body": {"reason": "step"}}))
+            .await;
+        adapter
+            .send(json!({"seq": 2, "type": "request", "command": "runInTerminal", "arguments": {"args": ["x"]}}))
+            .await;
+        let event = events.recv().await.expect("event");
+        assert_eq!(event.event, "stopped");
+        let answer = adapter.read_request().await;
+        assert_eq!(answer["type"], "response");
+        assert_eq!(answer["request_seq"], 2);
+        assert_eq!(answer["success"], false);
+    }
+
+    #[tokio::test]
+    async fn adapter_exit_fails_pending_requests_at_once() {
+        let (client, mut events, adapter) = connect();
+        let pending = client.send("continue", json!({}));
+        drop(adapter);
+        let err = pending.response().await.expect_err("must fail");
+        assert_eq!(err, DapError::Closed("fake adapter exited with status 7".into()));
+        assert!(events.recv().await.is_none(), "event channel ends");
+        let later = client.request("threads", json!({})).await;
+        assert!(matches!(later, Err(DapError::Closed(_))));
+    }
+
+    #[tokio::test]
+    async fn garbage_ends_the_session_with_a_protocol_error() {
+        let (client, _events, mut adapter) = connect();
+        let pending = client.send("threads", json!({}));
+        adapter
+            .writer
+            .write_all(b"Content-Length: 5\r\n\r\nnope!")
+            .await
+            .expect("write");
+        let err = pending.response().await.expect_err("must fail");
+        assert!(err.to_string().contains("malformed"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn unanswered_request_times_out() {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (r, w) = tokio::io::split(ours);
+        let (client, _events) = DapClient::start(r, w, Duration::from_millis(50), async {
+            String::new()
+        });
+        let err = client.request("threads", json!({})).await.expect_err("timeout");
+        assert!(matches!(err, DapError::Timeout { .. }), "{err}");
+        drop(theirs);
+    }
+}

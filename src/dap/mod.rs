@@ -1,0 +1,7 @@
+//! The Debug Adapter Protocol: wire codec, message types, and the client.
+
+pub mod client;
+pub mod codec;
+pub mod types;
+
+pub use client::{DapClient, DapError, PendingRequest};

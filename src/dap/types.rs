@@ -1,0 +1,212 @@
+//! The DAP messages and bodies the session uses. Not the whole spec: each type holds the fields
+//! we read, and unknown fields are ignored, so adapters that send more are fine.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A message from the adapter.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Incoming {
+    Response(ResponseMessage),
+    Event(Event),
+    Request(ReverseRequest),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseMessage {
+    #[serde(rename = "request_seq")]
+    pub request_seq: i64,
+    pub success: bool,
+    pub command: String,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub body: Option<Value>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Event {
+    pub event: String,
+    #[serde(default)]
+    pub body: Value,
+}
+
+/// A request the adapter sends to us (`runInTerminal`, `startDebugging`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReverseRequest {
+    pub seq: i64,
+    pub command: String,
+    #[serde(default)]
+    pub arguments: Value,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StackFrame {
+    pub id: i64,
+    pub name: String,
+    #[serde(default)]
+    pub source: Option<Source>,
+    #[serde(default)]
+    pub line: u32,
+    #[serde(default)]
+    pub column: u32,
+    #[serde(default)]
+    pub instruction_pointer_reference: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StackTraceBody {
+    pub stack_frames: Vec<StackFrame>,
+    #[serde(default)]
+    pub total_frames: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Thread {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ThreadsBody {
+    pub threads: Vec<Thread>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Scope {
+    pub name: String,
+    pub variables_reference: i64,
+    #[serde(default)]
+    pub expensive: bool,
+    #[serde(default)]
+    pub presentation_hint: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ScopesBody {
+    pub scopes: Vec<Scope>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Variable {
+    pub name: String,
+    #[serde(default)]
+    pub value: String,
+    #[serde(rename = "type", default)]
+    pub type_name: Option<String>,
+    #[serde(default)]
+    pub variables_reference: i64,
+    #[serde(default)]
+    pub named_variables: Option<u64>,
+    #[serde(default)]
+    pub indexed_variables: Option<u64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct VariablesBody {
+    pub variables: Vec<Variable>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluateBody {
+    pub result: String,
+    #[serde(rename = "type", default)]
+    pub type_name: Option<String>,
+    #[serde(default)]
+    pub variables_reference: i64,
+    #[serde(default)]
+    pub named_variables: Option<u64>,
+    #[serde(default)]
+    pub indexed_variables: Option<u64>,
+}
+
+/// A breakpoint as the adapter reports it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Breakpoint {
+    #[serde(default)]
+    pub id: Option<i64>,
+    #[serde(default)]
+    pub verified: bool,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub line: Option<u32>,
+    #[serde(default)]
+    pub source: Option<Source>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct BreakpointsBody {
+    #[serde(default)]
+    pub breakpoints: Vec<Breakpoint>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct BreakpointEventBody {
+    #[serde(default)]
+    pub reason: String,
+    pub breakpoint: Breakpoint,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoppedEventBody {
+    pub reason: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub thread_id: Option<i64>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub all_threads_stopped: Option<bool>,
+    #[serde(default)]
+    pub hit_breakpoint_ids: Vec<i64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct OutputEventBody {
+    #[serde(default)]
+    pub category: Option<String>,
+    pub output: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExitedEventBody {
+    pub exit_code: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProcessEventBody {
+    #[serde(default)]
+    pub system_process_id: Option<u32>,
+}
+
+/// The adapter's capabilities, kept raw: each check names the flag it reads.
+#[derive(Debug, Clone, Default)]
+pub struct Capabilities(pub Value);
+
+impl Capabilities {
+    pub fn supports(&self, flag: &str) -> bool {
+        self.0.get(flag).and_then(Value::as_bool).unwrap_or(false)
+    }
+}

@@ -1,0 +1,333 @@
+//! The messages the CLI and the daemon exchange, and the typed results commands return.
+//!
+//! A [`Request`] carries one [`Command`]; the daemon answers with one [`Response`] whose result is
+//! the command's result serialised as JSON, or an [`ErrorBody`]. The result structs here are also
+//! the `data` of the CLI's `--json` output, so their field names are a public contract
+//! (docs/json.md): add fields freely, never rename.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::common::error::ErrorBody;
+use crate::common::location::Location;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Request {
+    pub id: u64,
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Response {
+    pub id: u64,
+    pub result: Result<Value, ErrorBody>,
+}
+
+/// Everything the CLI can ask of a daemon.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    Start(LaunchSpec),
+    Attach(AttachSpec),
+    Status,
+    Stop,
+    Detach,
+    Restart,
+    BreakpointAdd(BreakpointSpec),
+    BreakpointRemove { ids: Vec<u32>, all: bool },
+    BreakpointList,
+    BreakpointEnable { ids: Vec<u32>, enabled: bool },
+    /// `continue`, `next`, `step`, `finish`.
+    Resume {
+        action: ResumeAction,
+        wait: Option<WaitSpec>,
+    },
+    Pause { wait: Option<WaitSpec> },
+    Await(WaitSpec),
+    Context,
+    Backtrace { limit: u32, thread: Option<i64> },
+    Threads,
+    SelectThread { id: i64 },
+    SelectFrame(FrameSelection),
+    Locals { depth: u32 },
+    Evaluate { expression: String, depth: u32 },
+    OutputRead(OutputQuery),
+}
+
+/// How to launch a program. The CLI fills in its own working directory and environment, so the
+/// debuggee runs where and how the user would have run it, not where the daemon happens to be.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LaunchSpec {
+    /// Absolute path (resolved by the CLI against its own working directory).
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub cwd: PathBuf,
+    /// The complete environment of the debuggee.
+    pub env: Vec<(String, String)>,
+    pub adapter: Option<String>,
+    pub stop_on_entry: bool,
+    pub breakpoints: Vec<BreakpointSpec>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AttachSpec {
+    pub pid: u32,
+    pub adapter: Option<String>,
+    pub breakpoints: Vec<BreakpointSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BreakpointSpec {
+    pub location: Location,
+    pub condition: Option<String>,
+    /// Stop only on this hit (and after): DAP's `hitCondition`.
+    pub hit_count: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResumeAction {
+    Continue,
+    Next,
+    Step,
+    Finish,
+}
+
+impl ResumeAction {
+    pub fn verb(self) -> &'static str {
+        match self {
+            ResumeAction::Continue => "continue",
+            ResumeAction::Next => "next",
+            ResumeAction::Step => "step",
+            ResumeAction::Finish => "finish",
+        }
+    }
+}
+
+/// Wait for the next stop or exit, at most this long.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct WaitSpec {
+    pub timeout_secs: f64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(tag = "to", rename_all = "snake_case")]
+pub enum FrameSelection {
+    Index { index: u32 },
+    Up { count: u32 },
+    Down { count: u32 },
+}
+
+/// A read of the program's output buffer. Offsets count bytes since the session started.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct OutputQuery {
+    /// Read from this offset; `None` reads from the oldest byte still held.
+    pub from: Option<u64>,
+    /// Read only the last N lines held (ignored when `from` is set).
+    pub tail_lines: Option<u32>,
+    /// The most bytes to return in one answer; the caller pages with `next`.
+    pub max_bytes: u32,
+    /// Drop what this read returned from the buffer.
+    pub clear: bool,
+    /// Block until there is output past `from`, or the program has ended.
+    pub wait: bool,
+}
+
+// ---- results -------------------------------------------------------------------------------
+
+/// What a started or attached session looks like.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StartResult {
+    pub session: String,
+    pub program: Option<String>,
+    pub adapter: String,
+    pub state: String,
+    pub daemon_pid: u32,
+    pub adapter_pid: Option<u32>,
+    pub debuggee_pid: Option<u32>,
+    pub breakpoints: Vec<BreakpointInfo>,
+    /// The entry stop, when the session was started with `--stop-on-entry`.
+    pub stop: Option<StopReport>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StatusResult {
+    pub session: String,
+    /// `starting`, `running`, `stopped`, `exited`, `terminated` or `adapter_died`.
+    pub state: String,
+    pub program: Option<String>,
+    pub adapter: Option<String>,
+    pub daemon_pid: u32,
+    pub adapter_pid: Option<u32>,
+    pub debuggee_pid: Option<u32>,
+    pub stop: Option<StopReport>,
+    pub exit_code: Option<i64>,
+    /// Why the session ended, when the adapter died.
+    pub detail: Option<String>,
+    pub log_file: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BreakpointInfo {
+    pub id: u32,
+    /// The location as the user gave it.
+    pub location: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub function: Option<String>,
+    pub condition: Option<String>,
+    pub hit_count: Option<u32>,
+    pub enabled: bool,
+    pub verified: bool,
+    /// The adapter's reason when unverified.
+    pub message: Option<String>,
+    /// Where the adapter actually placed it, when it moved it.
+    pub resolved_line: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BreakpointList {
+    pub breakpoints: Vec<BreakpointInfo>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RemovedBreakpoints {
+    pub removed: Vec<u32>,
+}
+
+/// A stop, or the end of the program.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StopReport {
+    /// `breakpoint`, `step`, `pause`, `entry`, `exception`, `exited`, `terminated`, `adapter_died`, ...
+    pub reason: String,
+    pub description: Option<String>,
+    pub thread_id: Option<i64>,
+    pub thread_name: Option<String>,
+    pub frame: Option<FrameInfo>,
+    pub source: Option<SourceSnippet>,
+    /// Our ids of the breakpoints that caused the stop.
+    pub breakpoint_ids: Vec<u32>,
+    pub exit_code: Option<i64>,
+    /// A remark on how this report came about (e.g. a stop that happened before a `continue`).
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FrameInfo {
+    pub index: u32,
+    pub function: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub address: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SourceSnippet {
+    pub file: String,
+    pub first_line: u32,
+    pub current_line: u32,
+    pub lines: Vec<String>,
+}
+
+/// The answer of `continue`, `next`, `step`, `finish` and `pause`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExecutionResult {
+    pub action: String,
+    /// The state after the command: `running` without `--wait`, else the state at the stop.
+    pub state: String,
+    pub stop: Option<StopReport>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BacktraceResult {
+    pub thread_id: i64,
+    pub frames: Vec<FrameInfo>,
+    /// How many frames the thread has, when the adapter says.
+    pub total_frames: Option<u32>,
+    pub selected_frame: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ThreadInfo {
+    pub id: i64,
+    pub name: String,
+    pub selected: bool,
+    /// The top frame, when the program is stopped.
+    pub frame: Option<FrameInfo>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ThreadsResult {
+    pub threads: Vec<ThreadInfo>,
+}
+
+/// The answer of `thread`, `frame`, `up`, `down` and `context`: where the selection points.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ContextResult {
+    pub state: String,
+    pub reason: Option<String>,
+    pub thread_id: i64,
+    pub thread_name: Option<String>,
+    pub frame: FrameInfo,
+    pub source: Option<SourceSnippet>,
+    /// Filled by `context` only.
+    pub variables: Option<Vec<VariableNode>>,
+}
+
+/// One variable, expanded to a bounded depth.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VariableNode {
+    pub name: String,
+    pub value: String,
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    /// Expanded children (empty when not expanded or none).
+    pub children: Vec<VariableNode>,
+    /// True when the value has children that were not expanded (depth reached).
+    pub expandable: bool,
+    /// How many children were left out because of the cap.
+    pub omitted_children: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LocalsResult {
+    pub scope: String,
+    pub variables: Vec<VariableNode>,
+    /// Variables left out of the list because of the cap.
+    pub omitted: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EvaluateResult {
+    pub expression: String,
+    pub value: String,
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    pub children: Vec<VariableNode>,
+    pub omitted_children: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OutputChunk {
+    pub text: String,
+    /// The offset of `text`'s first byte.
+    pub start: u64,
+    /// The offset to read from next.
+    pub next: u64,
+    /// Bytes between the requested offset and `start` that the buffer had already dropped.
+    pub skipped: u64,
+    /// Bytes dropped since the session started because the buffer was full.
+    pub dropped_total: u64,
+    /// More output is held past `next` (page again).
+    pub more: bool,
+    /// The program has ended and everything has been read.
+    pub finished: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MessageResult {
+    pub message: String,
+}

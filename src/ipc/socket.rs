@@ -1,0 +1,117 @@
+//! The session socket: its name, connecting (blocking, for the CLI), listening (async, for the
+//! daemon), and the lock file that tells a live daemon from a stale socket.
+//!
+//! A daemon holds an exclusive `flock` on `<session>.lock` for its whole life. The kernel drops
+//! the lock when the process dies however it dies, so "the lock can be taken" means "no daemon
+//! is alive" with no pid files and no guessing; a socket file found then is stale and is removed.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use interprocess::local_socket::{
+    GenericFilePath, ListenerOptions, Name, ToFsName, prelude::*, tokio::Listener,
+};
+
+/// The blocking stream the CLI uses.
+pub type BlockingStream = interprocess::local_socket::Stream;
+/// The async stream the daemon uses.
+pub type AsyncStream = interprocess::local_socket::tokio::Stream;
+
+fn fs_name(path: &Path) -> io::Result<Name<'_>> {
+    path.to_fs_name::<GenericFilePath>()
+}
+
+/// Connects to a daemon's socket.
+pub fn connect_blocking(path: &Path) -> io::Result<BlockingStream> {
+    BlockingStream::connect(fs_name(path)?)
+}
+
+/// Listens on a daemon's socket. The caller holds the session lock, so any file already at the
+/// path is stale and is replaced.
+pub fn listen(path: &Path) -> io::Result<Listener> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    ListenerOptions::new()
+        .name(fs_name(path)?)
+        .reclaim_name(true)
+        .create_tokio()
+}
+
+/// The session lock, held by a live daemon for as long as it runs.
+#[derive(Debug)]
+pub struct SessionLock {
+    _file: File,
+}
+
+impl SessionLock {
+    /// Takes the lock if no live process holds it. `Ok(None)` means another daemon is alive.
+    pub fn try_acquire(path: &Path) -> io::Result<Option<SessionLock>> {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(path)?;
+        // SAFETY: the descriptor is valid for as long as `file` lives; flock has no other
+        // preconditions.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            return Ok(Some(SessionLock { _file: file }));
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() == io::ErrorKind::WouldBlock {
+            Ok(None)
+        } else {
+            Err(err)
+        }
+    }
+}
+
+/// True when a daemon holds the session's lock.
+pub fn daemon_alive(lock_path: &Path) -> bool {
+    !matches!(SessionLock::try_acquire(lock_path), Ok(Some(_)))
+}
+
+/// Removes a socket whose daemon is gone. Returns true when one was removed.
+pub fn remove_stale_socket(socket_path: &Path, lock_path: &Path) -> bool {
+    match SessionLock::try_acquire(lock_path) {
+        Ok(Some(_lock)) => std::fs::remove_file(socket_path).is_ok(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_is_exclusive_and_released_on_drop() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = tmp.path().join("s.lock");
+        let first = SessionLock::try_acquire(&path).expect("lock");
+        assert!(first.is_some());
+        assert!(daemon_alive(&path));
+        drop(first);
+        assert!(!daemon_alive(&path));
+    }
+
+    #[test]
+    fn stale_socket_is_removed_only_without_a_daemon() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let sock = tmp.path().join("s.sock");
+        let lock = tmp.path().join("s.lock");
+        std::fs::write(&sock, b"").expect("write");
+        let held = SessionLock::try_acquire(&lock).expect("lock");
+        assert!(!remove_stale_socket(&sock, &lock));
+        assert!(sock.exists());
+        drop(held);
+        assert!(remove_stale_socket(&sock, &lock));
+        assert!(!sock.exists());
+    }
+}
