@@ -38,7 +38,11 @@ impl LldbDap {
                 ));
             }
             None => find_on_system().ok_or_else(|| {
-                ErrorBody::new(ErrorCode::AdapterNotFound, "lldb-dap not found", INSTALL_HINT)
+                ErrorBody::new(
+                    ErrorCode::AdapterNotFound,
+                    "lldb-dap not found",
+                    INSTALL_HINT,
+                )
             })?,
         };
         Ok(LldbDap {

@@ -68,12 +68,17 @@ pub fn resolve(
             ErrorBody::new(
                 ErrorCode::Usage,
                 format!("unknown adapter '{wanted}'"),
-                format!("the adapters are: {}; pick one with --adapter NAME", known.join(", ")),
+                format!(
+                    "the adapters are: {}; pick one with --adapter NAME",
+                    known.join(", ")
+                ),
             )
         })?;
     match canonical {
         "lldb" => Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
-        other => Err(ErrorBody::internal(format!("adapter '{other}' is listed but not built"))),
+        other => Err(ErrorBody::internal(format!(
+            "adapter '{other}' is listed but not built"
+        ))),
     }
 }
 
@@ -121,7 +126,12 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let a = tempfile::tempdir().expect("tempdir");
         let b = tempfile::tempdir().expect("tempdir");
-        for (dir, name) in [(&a, "tool-9"), (&a, "tool-18"), (&b, "tool-19"), (&b, "tool-x")] {
+        for (dir, name) in [
+            (&a, "tool-9"),
+            (&a, "tool-18"),
+            (&b, "tool-19"),
+            (&b, "tool-x"),
+        ] {
             let path = dir.path().join(name);
             std::fs::write(&path, "").expect("write");
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");

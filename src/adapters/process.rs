@@ -114,7 +114,11 @@ impl AdapterProcess {
 
     /// Kills the adapter (no-op when it has already exited).
     pub fn kill(&self) {
-        let tx = self.kill_tx.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let tx = self
+            .kill_tx
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
         if let Some(tx) = tx {
             let _ = tx.send(());
         }
@@ -122,7 +126,10 @@ impl AdapterProcess {
 
     /// Waits for the adapter to exit on its own for up to `grace`, then kills it.
     pub async fn shut_down(&self, grace: Duration) {
-        if tokio::time::timeout(grace, self.exit_detail()).await.is_err() {
+        if tokio::time::timeout(grace, self.exit_detail())
+            .await
+            .is_err()
+        {
             self.kill();
             let _ = tokio::time::timeout(Duration::from_secs(2), self.exit_detail()).await;
         }

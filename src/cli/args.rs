@@ -14,7 +14,12 @@ use clap::{Args, Parser, Subcommand};
 )]
 pub struct Cli {
     /// The session to talk to (one daemon per name).
-    #[arg(long, global = true, env = "DEBUGGER_SESSION", default_value = "default")]
+    #[arg(
+        long,
+        global = true,
+        env = "DEBUGGER_SESSION",
+        default_value = "default"
+    )]
     pub session: String,
 
     /// Print exactly one JSON object: {"ok": true, "data": ...} or {"ok": false, "error": ...}.

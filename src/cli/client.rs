@@ -72,7 +72,10 @@ impl DaemonClient {
         if response.id != id && response.id != 0 {
             return Err(ErrorBody::new(
                 ErrorCode::Ipc,
-                format!("the daemon answered request {} instead of {id}", response.id),
+                format!(
+                    "the daemon answered request {} instead of {id}",
+                    response.id
+                ),
                 "stop the session and start again",
             ));
         }

@@ -52,7 +52,12 @@ pub fn main() -> i32 {
 
 fn usage_error(e: clap::Error) -> i32 {
     use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
         let _ = e.print();
         return 0;
     }
@@ -64,7 +69,10 @@ fn usage_error(e: clap::Error) -> i32 {
             .unwrap_or("invalid command line")
             .trim_start_matches("error: ")
             .to_string();
-        let err = ErrorBody::usage(message, "run 'debugger --help' for the commands and their flags");
+        let err = ErrorBody::usage(
+            message,
+            "run 'debugger --help' for the commands and their flags",
+        );
         print_error(true, &err);
         return 2;
     }

@@ -6,9 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::ipc::protocol::{
-    BreakpointInfo, FrameInfo, SourceSnippet, StopReport, VariableNode,
-};
+use crate::ipc::protocol::{BreakpointInfo, FrameInfo, SourceSnippet, StopReport, VariableNode};
 
 /// Inline children only while the whole line stays this short.
 const INLINE_WIDTH: usize = 100;
@@ -61,7 +59,10 @@ pub fn stop_report(report: &StopReport) -> String {
             [id] => format!("Stopped at breakpoint {id} in {place}{thread}"),
             ids => format!(
                 "Stopped at breakpoints {} in {place}{thread}",
-                ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                ids.iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         },
         "step" => format!("Stepped to {place}{thread}"),
@@ -108,7 +109,11 @@ pub fn source_lines(source: &SourceSnippet) -> String {
 /// Variables as aligned `name (type) = value` lines, children inline when short, else nested.
 pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
     let mut out = String::new();
-    let width = nodes.iter().map(|n| n.name.chars().count()).max().unwrap_or(0);
+    let width = nodes
+        .iter()
+        .map(|n| n.name.chars().count())
+        .max()
+        .unwrap_or(0);
     for node in nodes {
         write_node(&mut out, node, 0, width);
     }

@@ -30,7 +30,9 @@ pub fn connect_or_spawn(session: &str) -> Result<DaemonClient, ErrorBody> {
 
 fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
     let exe = std::env::current_exe().map_err(|e| {
-        ErrorBody::internal(format!("cannot find this program's own path to start the daemon: {e}"))
+        ErrorBody::internal(format!(
+            "cannot find this program's own path to start the daemon: {e}"
+        ))
     })?;
     let mut command = Command::new(exe);
     command
@@ -55,7 +57,9 @@ fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
         )
     })?;
     let Some(stdout) = child.stdout.take() else {
-        return Err(ErrorBody::internal("the daemon's stdout pipe was not created"));
+        return Err(ErrorBody::internal(
+            "the daemon's stdout pipe was not created",
+        ));
     };
     let mut line = String::new();
     let read = BufReader::new(stdout).read_line(&mut line);

@@ -7,7 +7,9 @@ use crate::cli::args::{BreakpointAction, BreakpointArgs, BreakpointOptions};
 use crate::cli::client::DaemonClient;
 use crate::cli::render;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{BreakpointInfo, BreakpointList, BreakpointSpec, Command, RemovedBreakpoints};
+use crate::ipc::protocol::{
+    BreakpointInfo, BreakpointList, BreakpointSpec, Command, RemovedBreakpoints,
+};
 
 pub fn run(session: &str, args: BreakpointArgs) -> Result<Outcome, ErrorBody> {
     match (args.action, args.location) {
@@ -22,7 +24,11 @@ pub fn run(session: &str, args: BreakpointArgs) -> Result<Outcome, ErrorBody> {
 
 fn add(session: &str, location: &str, options: BreakpointOptions) -> Result<Outcome, ErrorBody> {
     let cwd = std::env::current_dir().map_err(|e| {
-        ErrorBody::new(ErrorCode::Usage, format!("cannot read the current directory: {e}"), "")
+        ErrorBody::new(
+            ErrorCode::Usage,
+            format!("cannot read the current directory: {e}"),
+            "",
+        )
     })?;
     if options.hit_count == Some(0) {
         return Err(ErrorBody::usage(
@@ -35,7 +41,8 @@ fn add(session: &str, location: &str, options: BreakpointOptions) -> Result<Outc
         condition: options.condition.filter(|c| !c.trim().is_empty()),
         hit_count: options.hit_count,
     };
-    let info: BreakpointInfo = DaemonClient::connect(session)?.request_as(Command::BreakpointAdd(spec))?;
+    let info: BreakpointInfo =
+        DaemonClient::connect(session)?.request_as(Command::BreakpointAdd(spec))?;
     let text = format!("Breakpoint {}\n", render::breakpoint_line(&info));
     Ok(Outcome::new(data(&info), text))
 }
@@ -48,14 +55,18 @@ fn remove(session: &str, ids: Vec<u32>, all: bool) -> Result<Outcome, ErrorBody>
         ids => format!(
             "Removed breakpoint{} {}\n",
             if ids.len() == 1 { "" } else { "s" },
-            ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ids.iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     Ok(Outcome::new(data(&result), text))
 }
 
 fn list(session: &str) -> Result<Outcome, ErrorBody> {
-    let result: BreakpointList = DaemonClient::connect(session)?.request_as(Command::BreakpointList)?;
+    let result: BreakpointList =
+        DaemonClient::connect(session)?.request_as(Command::BreakpointList)?;
     Ok(Outcome::new(data(&result), list_text(&result)))
 }
 

@@ -30,13 +30,24 @@ pub fn run() -> Result<Outcome, ErrorBody> {
     let session = format!("demo-{}", std::process::id());
     let bp = format!("ledger.c:{}", line("@apply_update"));
     let steps: Vec<Vec<String>> = vec![
-        vec!["start".into(), "./ledger".into(), "--break".into(), "apply".into()],
+        vec![
+            "start".into(),
+            "./ledger".into(),
+            "--break".into(),
+            "apply".into(),
+        ],
         vec!["continue".into(), "--wait".into()],
         vec!["locals".into()],
         vec!["print".into(), "acct->balance + amount".into()],
         vec!["next".into(), "--wait".into()],
         vec!["backtrace".into()],
-        vec!["breakpoint".into(), "add".into(), bp, "--condition".into(), "amount == 3".into()],
+        vec![
+            "breakpoint".into(),
+            "add".into(),
+            bp,
+            "--condition".into(),
+            "amount == 3".into(),
+        ],
         vec!["breakpoint".into(), "remove".into(), "1".into()],
         vec!["continue".into(), "--wait".into()],
         vec!["print".into(), "*acct".into()],
@@ -69,7 +80,10 @@ pub fn run() -> Result<Outcome, ErrorBody> {
             "the output above shows which; 'debugger doctor' is coming in a later version",
         ));
     }
-    Ok(Outcome::new(json!({ "steps": steps.len() }), "Demo finished\n"))
+    Ok(Outcome::new(
+        json!({ "steps": steps.len() }),
+        "Demo finished\n",
+    ))
 }
 
 fn shell_words(args: &[String]) -> String {
@@ -105,7 +119,11 @@ fn compile(source: &Path, program: &Path) -> Result<(), ErrorBody> {
     if status.success() {
         Ok(())
     } else {
-        Err(ErrorBody::new(ErrorCode::Internal, "compiling the demo program failed", ""))
+        Err(ErrorBody::new(
+            ErrorCode::Internal,
+            "compiling the demo program failed",
+            "",
+        ))
     }
 }
 
@@ -132,7 +150,8 @@ fn ensure_lldb_dap() -> Result<PathBuf, ErrorBody> {
             .status()
             .is_ok_and(|s| s.success())
     };
-    let installed = apt(&["update", "-qq"]) && (apt(&["install", "-y", "-qq", "lldb-19"]) || apt(&["install", "-y", "-qq", "lldb"]));
+    let installed = apt(&["update", "-qq"])
+        && (apt(&["install", "-y", "-qq", "lldb-19"]) || apt(&["install", "-y", "-qq", "lldb"]));
     match lldb::find_on_system() {
         Some(path) if installed => Ok(path),
         _ => Err(ErrorBody::new(

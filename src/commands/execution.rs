@@ -43,9 +43,10 @@ fn execution_outcome(result: ExecutionResult) -> Outcome {
 }
 
 pub fn await_stop(session: &str, timeout: f64) -> Result<Outcome, ErrorBody> {
-    let report: StopReport = DaemonClient::connect(session)?.request_as(Command::Await(WaitSpec {
-        timeout_secs: timeout,
-    }))?;
+    let report: StopReport =
+        DaemonClient::connect(session)?.request_as(Command::Await(WaitSpec {
+            timeout_secs: timeout,
+        }))?;
     let text = render::stop_report(&report);
     Ok(Outcome::new(data(&report), text))
 }

@@ -90,7 +90,11 @@ pub fn threads(session: &str) -> Result<Outcome, ErrorBody> {
     let mut text = String::new();
     for t in &result.threads {
         let marker = if t.selected { "*" } else { " " };
-        let place = t.frame.as_ref().map(render::frame_location).unwrap_or_default();
+        let place = t
+            .frame
+            .as_ref()
+            .map(render::frame_location)
+            .unwrap_or_default();
         let _ = writeln!(text, "{marker} {:<8} {:<width$}  {place}", t.id, t.name);
     }
     Ok(Outcome::new(data(&result), text))
@@ -109,7 +113,8 @@ pub fn select_frame(session: &str, selection: FrameSelection) -> Result<Outcome,
 }
 
 pub fn locals(session: &str, depth: u32) -> Result<Outcome, ErrorBody> {
-    let result: LocalsResult = DaemonClient::connect(session)?.request_as(Command::Locals { depth })?;
+    let result: LocalsResult =
+        DaemonClient::connect(session)?.request_as(Command::Locals { depth })?;
     let text = if result.variables.is_empty() && result.omitted == 0 {
         "No locals in this frame\n".to_string()
     } else {

@@ -26,25 +26,35 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
         CommandLine::Restart => session::restart(session),
         CommandLine::Sessions => session::sessions(),
         CommandLine::Breakpoint(args) => breakpoint::run(session, args),
-        CommandLine::Continue(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Continue, wait),
-        CommandLine::Next(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Next, wait),
-        CommandLine::Step(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Step, wait),
-        CommandLine::Finish(wait) => execution::resume(session, crate::ipc::protocol::ResumeAction::Finish, wait),
+        CommandLine::Continue(wait) => {
+            execution::resume(session, crate::ipc::protocol::ResumeAction::Continue, wait)
+        }
+        CommandLine::Next(wait) => {
+            execution::resume(session, crate::ipc::protocol::ResumeAction::Next, wait)
+        }
+        CommandLine::Step(wait) => {
+            execution::resume(session, crate::ipc::protocol::ResumeAction::Step, wait)
+        }
+        CommandLine::Finish(wait) => {
+            execution::resume(session, crate::ipc::protocol::ResumeAction::Finish, wait)
+        }
         CommandLine::Pause(wait) => execution::pause(session, wait),
         CommandLine::Await { timeout } => execution::await_stop(session, timeout),
         CommandLine::Context => inspect::context(session),
         CommandLine::Backtrace { limit, thread } => inspect::backtrace(session, limit, thread),
         CommandLine::Threads => inspect::threads(session),
         CommandLine::Thread { id } => inspect::select_thread(session, id),
-        CommandLine::Frame { index } => {
-            inspect::select_frame(session, crate::ipc::protocol::FrameSelection::Index { index })
-        }
+        CommandLine::Frame { index } => inspect::select_frame(
+            session,
+            crate::ipc::protocol::FrameSelection::Index { index },
+        ),
         CommandLine::Up { count } => {
             inspect::select_frame(session, crate::ipc::protocol::FrameSelection::Up { count })
         }
-        CommandLine::Down { count } => {
-            inspect::select_frame(session, crate::ipc::protocol::FrameSelection::Down { count })
-        }
+        CommandLine::Down { count } => inspect::select_frame(
+            session,
+            crate::ipc::protocol::FrameSelection::Down { count },
+        ),
         CommandLine::Locals { depth } => inspect::locals(session, depth),
         CommandLine::Print { expression, depth } => {
             inspect::print(session, &expression.join(" "), depth)
@@ -56,7 +66,9 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
             follow,
         } => output::run(session, tail, clear, follow, cli.json),
         CommandLine::Demo => demo::run(),
-        CommandLine::Daemon => Err(ErrorBody::internal("the daemon is not a command to dispatch")),
+        CommandLine::Daemon => Err(ErrorBody::internal(
+            "the daemon is not a command to dispatch",
+        )),
     }
 }
 

@@ -29,7 +29,10 @@ fn current_dir() -> Result<PathBuf, ErrorBody> {
 
 /// Parses `-b/--break` locations, making relative source paths absolute against `cwd` when the
 /// file is there (so the daemon, whose directory differs, names the same file).
-pub fn breakpoint_specs(locations: &[String], cwd: &Path) -> Result<Vec<BreakpointSpec>, ErrorBody> {
+pub fn breakpoint_specs(
+    locations: &[String],
+    cwd: &Path,
+) -> Result<Vec<BreakpointSpec>, ErrorBody> {
     locations
         .iter()
         .map(|text| {
@@ -138,7 +141,10 @@ fn started(result: StartResult, verb: &str) -> Outcome {
         Some(stop) => text.push_str(&render::stop_report(stop)),
         None => text.push_str(&match result.state.as_str() {
             "stopped" => "The program has stopped: 'debugger await' reports where\n".to_string(),
-            "running" => "The program is running: 'debugger continue --wait' runs to the next breakpoint\n".to_string(),
+            "running" => {
+                "The program is running: 'debugger continue --wait' runs to the next breakpoint\n"
+                    .to_string()
+            }
             other => format!("State: {other}\n"),
         }),
     }
@@ -174,7 +180,11 @@ pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
 }
 
 pub fn stop(session: &str, detach: bool) -> Result<Outcome, ErrorBody> {
-    let command = if detach { Command::Detach } else { Command::Stop };
+    let command = if detach {
+        Command::Detach
+    } else {
+        Command::Stop
+    };
     let result: MessageResult = DaemonClient::connect(session)?.request_as(command)?;
     let text = format!("{}\n", capitalise(&result.message));
     Ok(Outcome::new(data(&result), text))
@@ -189,7 +199,13 @@ pub fn restart(session: &str) -> Result<Outcome, ErrorBody> {
 pub fn sessions() -> Result<Outcome, ErrorBody> {
     let dir = paths::ensure_runtime_dir()?;
     let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map_err(|e| ErrorBody::new(ErrorCode::Ipc, format!("cannot list {}: {e}", dir.display()), ""))?
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Ipc,
+                format!("cannot list {}: {e}", dir.display()),
+                "",
+            )
+        })?
         .flatten()
         .filter_map(|entry| {
             entry

@@ -38,7 +38,11 @@ pub fn runtime_dir_path() -> PathBuf {
 /// The runtime directory, created 0700 if missing, and checked to be private.
 pub fn ensure_runtime_dir() -> Result<PathBuf, ErrorBody> {
     let dir = runtime_dir_path();
-    match fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir) {
+    match fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)
+    {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => {
@@ -162,7 +166,10 @@ mod tests {
     fn private_dir_checks() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("rt");
-        fs::DirBuilder::new().mode(0o700).create(&dir).expect("mkdir");
+        fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .expect("mkdir");
         assert!(check_private(&dir).is_ok());
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).expect("chmod");
         let err = check_private(&dir).expect_err("open dir must be refused");

@@ -342,7 +342,10 @@ mod tests {
         assert_eq!(targets, vec![Target::File("/x.c".into())]);
         let req = r.sync_request(&targets[0]);
         assert_eq!(req.ids, vec![a, c]);
-        assert_eq!(req.arguments["breakpoints"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            req.arguments["breakpoints"].as_array().map(Vec::len),
+            Some(2)
+        );
         r.apply_answer(&req.ids, &answer(&[20, 21]));
         assert_eq!(r.get(c).and_then(|e| e.adapter_id), Some(21));
         assert_eq!(r.ids_for_adapter_ids(&[21]), vec![c]);
@@ -376,7 +379,9 @@ mod tests {
     fn conditions_hit_counts_and_functions() {
         let mut r = Registry::default();
         r.add(BreakpointSpec {
-            location: Location::Function { name: "ns::f".into() },
+            location: Location::Function {
+                name: "ns::f".into(),
+            },
             condition: Some("x > 1".into()),
             hit_count: Some(3),
         });
@@ -402,7 +407,10 @@ mod tests {
                 ..Default::default()
             }],
         );
-        assert_eq!(r.get(a).and_then(|e| e.message.clone()).as_deref(), Some("no locations"));
+        assert_eq!(
+            r.get(a).and_then(|e| e.message.clone()).as_deref(),
+            Some("no locations")
+        );
         r.apply_event(
             "changed",
             &DapBreakpoint {

@@ -56,7 +56,9 @@ pub struct RotatingLog(Arc<Mutex<Rotating>>);
 
 impl RotatingLog {
     pub fn open(path: &Path, limit: u64) -> io::Result<RotatingLog> {
-        Ok(RotatingLog(Arc::new(Mutex::new(Rotating::open(path, limit)?))))
+        Ok(RotatingLog(Arc::new(Mutex::new(Rotating::open(
+            path, limit,
+        )?))))
     }
 }
 
@@ -73,7 +75,11 @@ impl Write for RotatingLog {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).file.flush()
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .file
+            .flush()
     }
 }
 
@@ -114,7 +120,9 @@ mod tests {
             log.write_all(&[b'x'; 10]).expect("write");
         }
         let current = std::fs::metadata(&path).expect("meta").len();
-        let rotated = std::fs::metadata(dir.path().join("d.log.1")).expect("meta").len();
+        let rotated = std::fs::metadata(dir.path().join("d.log.1"))
+            .expect("meta")
+            .len();
         assert!(current <= 100, "{current}");
         assert!(rotated <= 100, "{rotated}");
     }

@@ -26,8 +26,8 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::protocol::{
-    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints,
-    StartResult, StatusResult, WaitSpec,
+    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, StartResult,
+    StatusResult, WaitSpec,
 };
 use crate::ipc::socket::{self, SessionLock};
 use output::OutputBuffer;
@@ -46,7 +46,11 @@ pub fn run(session_name: &str) -> i32 {
         .build()
     {
         Ok(runtime) => runtime,
-        Err(e) => return report_startup_failure(&ErrorBody::internal(format!("cannot start the async runtime: {e}"))),
+        Err(e) => {
+            return report_startup_failure(&ErrorBody::internal(format!(
+                "cannot start the async runtime: {e}"
+            )));
+        }
     };
     runtime.block_on(async {
         let (lock, listener) = match bind(session_name) {
@@ -54,7 +58,11 @@ pub fn run(session_name: &str) -> i32 {
             Err(err) => return report_startup_failure(&err),
         };
         logging::init(&paths::log_path(session_name));
-        tracing::info!(session = session_name, pid = std::process::id(), "daemon started");
+        tracing::info!(
+            session = session_name,
+            pid = std::process::id(),
+            "daemon started"
+        );
         let config = match Config::load() {
             Ok(config) => config,
             Err(err) => {
@@ -76,7 +84,13 @@ fn bind(
 ) -> Result<(SessionLock, interprocess::local_socket::tokio::Listener), ErrorBody> {
     let dir = paths::ensure_runtime_dir()?;
     let lock = SessionLock::try_acquire(&paths::lock_path(&dir, session_name))
-        .map_err(|e| ErrorBody::new(ErrorCode::Ipc, format!("cannot take the session lock: {e}"), ""))?
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Ipc,
+                format!("cannot take the session lock: {e}"),
+                "",
+            )
+        })?
         .ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::SessionExists,
@@ -143,7 +157,8 @@ pub struct Daemon {
 }
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
-    serde_json::to_value(value).map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
+    serde_json::to_value(value)
+        .map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
 }
 
 fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> {
@@ -296,7 +311,10 @@ impl Daemon {
             if busy {
                 return Err(ErrorBody::new(
                     ErrorCode::SessionExists,
-                    format!("a debug session is already running (session '{}')", self.name),
+                    format!(
+                        "a debug session is already running (session '{}')",
+                        self.name
+                    ),
                     "stop it with 'debugger stop', or use another name with --session NAME",
                 ));
             }
@@ -321,14 +339,20 @@ impl Daemon {
     }
 
     /// Opens a session into the `Starting` slot and reports it.
-    async fn activate(self: &Arc<Self>, origin: Origin, carried: Carried) -> Result<Value, ErrorBody> {
+    async fn activate(
+        self: &Arc<Self>,
+        origin: Origin,
+        carried: Carried,
+    ) -> Result<Value, ErrorBody> {
         let requested_adapter = match &origin {
             Origin::Launch(spec) => spec.adapter.clone(),
             Origin::Attach(spec) => spec.adapter.clone(),
         };
         let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
         let opened = match adapters::resolve(requested_adapter.as_deref(), &self.config) {
-            Ok(adapter) => Session::open(adapter, origin, carried, self.config.timeouts.clone()).await,
+            Ok(adapter) => {
+                Session::open(adapter, origin, carried, self.config.timeouts.clone()).await
+            }
             Err(err) => Err(err),
         };
         let session = match opened {
@@ -368,7 +392,10 @@ impl Daemon {
         let grace = self.config.daemon.grace_period();
         tokio::spawn(async move {
             let mut states = session.subscribe();
-            let ended = states.wait_for(|s| s.phase.is_ended()).await.map(|s| s.clone());
+            let ended = states
+                .wait_for(|s| s.phase.is_ended())
+                .await
+                .map(|s| s.clone());
             if let Ok(state) = ended
                 && matches!(state.phase, Phase::AdapterDied { .. })
             {

@@ -279,9 +279,15 @@ mod tests {
         b.push("\nd\n");
         assert_eq!(b.read_now(&query(None, Some(1), 100, false)).text, "d\n");
         assert_eq!(b.read_now(&query(None, Some(2), 100, false)).text, "c\nd\n");
-        assert_eq!(b.read_now(&query(None, Some(10), 100, false)).text, "a\nb\nc\nd\n");
+        assert_eq!(
+            b.read_now(&query(None, Some(10), 100, false)).text,
+            "a\nb\nc\nd\n"
+        );
         b.push("partial");
-        assert_eq!(b.read_now(&query(None, Some(1), 100, false)).text, "partial");
+        assert_eq!(
+            b.read_now(&query(None, Some(1), 100, false)).text,
+            "partial"
+        );
         assert_eq!(b.read_now(&query(None, Some(0), 100, false)).text, "");
     }
 

@@ -25,9 +25,13 @@ pub enum Phase {
     Running,
     Stopped(StopInfo),
     /// The debuggee ended; the code is known when the adapter sent `exited`.
-    Exited { exit_code: Option<i64> },
+    Exited {
+        exit_code: Option<i64>,
+    },
     /// The adapter died or broke the protocol.
-    AdapterDied { detail: String },
+    AdapterDied {
+        detail: String,
+    },
 }
 
 impl Phase {
@@ -37,9 +41,7 @@ impl Phase {
             Phase::Starting => "starting",
             Phase::Running => "running",
             Phase::Stopped(_) => "stopped",
-            Phase::Exited {
-                exit_code: Some(_),
-            } => "exited",
+            Phase::Exited { exit_code: Some(_) } => "exited",
             Phase::Exited { exit_code: None } => "terminated",
             Phase::AdapterDied { .. } => "adapter_died",
         }
@@ -143,7 +145,10 @@ mod tests {
         let running = cell.set(Phase::Running);
         let waiter = {
             let cell = cell.clone();
-            tokio::spawn(async move { cell.wait_settled_after(running, Duration::from_secs(5)).await })
+            tokio::spawn(async move {
+                cell.wait_settled_after(running, Duration::from_secs(5))
+                    .await
+            })
         };
         tokio::task::yield_now().await;
         cell.set(stop("step"));
@@ -155,6 +160,10 @@ mod tests {
     async fn wait_times_out() {
         let cell = RunStateCell::default();
         let g = cell.set(Phase::Running);
-        assert!(cell.wait_settled_after(g, Duration::from_millis(20)).await.is_none());
+        assert!(
+            cell.wait_settled_after(g, Duration::from_millis(20))
+                .await
+                .is_none()
+        );
     }
 }

@@ -68,7 +68,14 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
                     format!("bad request frame: {e}"),
                     "the client and daemon may be different versions; stop the session and start again",
                 );
-                let _ = write_frame_async(&mut writer, &Response { id: 0, result: Err(error) }).await;
+                let _ = write_frame_async(
+                    &mut writer,
+                    &Response {
+                        id: 0,
+                        result: Err(error),
+                    },
+                )
+                .await;
                 return;
             }
         };
@@ -84,9 +91,15 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
                     format!("malformed or unknown request: {e}"),
                     "the client and daemon may be different versions; stop the session and start again",
                 );
-                if write_frame_async(&mut writer, &Response { id, result: Err(error) })
-                    .await
-                    .is_err()
+                if write_frame_async(
+                    &mut writer,
+                    &Response {
+                        id,
+                        result: Err(error),
+                    },
+                )
+                .await
+                .is_err()
                 {
                     return;
                 }

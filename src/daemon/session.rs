@@ -333,7 +333,11 @@ impl Session {
             None => self.first_thread_id().await.unwrap_or(0),
         };
         self.shared.view().pause_requested = true;
-        if let Err(e) = self.dap.request("pause", json!({ "threadId": thread_id })).await {
+        if let Err(e) = self
+            .dap
+            .request("pause", json!({ "threadId": thread_id }))
+            .await
+        {
             self.shared.view().pause_requested = false;
             return Err(e.into());
         }
@@ -359,7 +363,12 @@ impl Session {
         generation: u64,
         timeout: Duration,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
-        match self.shared.run.wait_settled_after(generation, timeout).await {
+        match self
+            .shared
+            .run
+            .wait_settled_after(generation, timeout)
+            .await
+        {
             Some(state) => {
                 let report = self.report(&state).await;
                 Ok((state.phase.name().to_string(), Some(report)))
@@ -567,7 +576,11 @@ impl Session {
         Ok((thread_id, index, frame))
     }
 
-    pub async fn backtrace(&self, limit: u32, thread: Option<i64>) -> Result<BacktraceResult, ErrorBody> {
+    pub async fn backtrace(
+        &self,
+        limit: u32,
+        thread: Option<i64>,
+    ) -> Result<BacktraceResult, ErrorBody> {
         self.require_stopped()?;
         let selected_thread = self.current_thread().await?;
         let thread_id = thread.unwrap_or(selected_thread);
@@ -663,7 +676,10 @@ impl Session {
         self.context(false).await
     }
 
-    pub async fn select_frame(&self, selection: FrameSelection) -> Result<ContextResult, ErrorBody> {
+    pub async fn select_frame(
+        &self,
+        selection: FrameSelection,
+    ) -> Result<ContextResult, ErrorBody> {
         self.require_stopped()?;
         let thread_id = self.current_thread().await?;
         let current = self.shared.view().selected_frame;
@@ -736,7 +752,11 @@ impl Session {
         Ok(result)
     }
 
-    async fn frame_locals(&self, frame: &StackFrame, depth: u32) -> Result<LocalsResult, ErrorBody> {
+    async fn frame_locals(
+        &self,
+        frame: &StackFrame,
+        depth: u32,
+    ) -> Result<LocalsResult, ErrorBody> {
         let body = self
             .dap
             .request("scopes", json!({ "frameId": frame.id }))
@@ -759,9 +779,13 @@ impl Session {
                 omitted: 0,
             });
         };
-        let expanded =
-            variables::expand(&self.dap, scope.variables_reference, None, Limits::with_depth(depth))
-                .await?;
+        let expanded = variables::expand(
+            &self.dap,
+            scope.variables_reference,
+            None,
+            Limits::with_depth(depth),
+        )
+        .await?;
         Ok(LocalsResult {
             scope: scope.name.clone(),
             variables: expanded.nodes,
@@ -769,7 +793,11 @@ impl Session {
         })
     }
 
-    pub async fn evaluate(&self, expression: &str, depth: u32) -> Result<EvaluateResult, ErrorBody> {
+    pub async fn evaluate(
+        &self,
+        expression: &str,
+        depth: u32,
+    ) -> Result<EvaluateResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
         let body = self
             .dap
@@ -803,7 +831,8 @@ impl Session {
                 (None, None) => None,
                 (n, i) => Some(n.unwrap_or(0) + i.unwrap_or(0)),
             };
-            let expanded = variables::expand(&self.dap, body.variables_reference, known, limits).await?;
+            let expanded =
+                variables::expand(&self.dap, body.variables_reference, known, limits).await?;
             (expanded.nodes, expanded.omitted)
         } else {
             (Vec::new(), 0)
@@ -907,9 +936,10 @@ impl Session {
         self.shared.ending.store(true, Ordering::SeqCst);
         let terminate = !detach && matches!(self.origin, Origin::Launch(_));
         if !self.process.has_exited() {
-            let disconnect = self
-                .dap
-                .send("disconnect", json!({ "terminateDebuggee": terminate, "restart": false }));
+            let disconnect = self.dap.send(
+                "disconnect",
+                json!({ "terminateDebuggee": terminate, "restart": false }),
+            );
             if let Err(e) = disconnect.response_within(Duration::from_secs(5)).await {
                 tracing::warn!("disconnect failed: {e}");
             }
@@ -994,7 +1024,10 @@ async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target
         // Stop when everything is mapped, or when the adapter gave no id to map with.
         if !one_at_a_time
             || registry.unmapped_count(target) == 0
-            || request.ids.iter().any(|id| registry.get(*id).is_some_and(|e| e.adapter_id.is_none()))
+            || request
+                .ids
+                .iter()
+                .any(|id| registry.get(*id).is_some_and(|e| e.adapter_id.is_none()))
         {
             return;
         }
@@ -1086,7 +1119,9 @@ async fn configure(
         Origin::Launch(spec) => ("launch", adapter.launch_arguments(spec)),
         Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
     };
-    let answer = dap.send(command, arguments).response_within(timeouts.launch());
+    let answer = dap
+        .send(command, arguments)
+        .response_within(timeouts.launch());
     tokio::pin!(answer);
     let mut answered: Option<Result<Value, DapError>> = None;
     tokio::select! {
@@ -1262,7 +1297,9 @@ mod tests {
     #[test]
     fn lldb_expression_errors_are_trimmed_to_the_message() {
         assert_eq!(
-            clean_evaluate_error("error: <user expression 0>:1:1: use of undeclared identifier 'nosuch'\n    1 | nosuch\n      | ^\n"),
+            clean_evaluate_error(
+                "error: <user expression 0>:1:1: use of undeclared identifier 'nosuch'\n    1 | nosuch\n      | ^\n"
+            ),
             "use of undeclared identifier 'nosuch'"
         );
         assert_eq!(clean_evaluate_error("plain message"), "plain message");

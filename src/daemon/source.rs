@@ -52,7 +52,10 @@ mod tests {
         std::fs::write(&path, "1\n2\n3\n4\n5\n6\n").expect("write");
         let file = path.to_string_lossy();
         let s = snippet(&file, 3, 1).expect("snippet");
-        assert_eq!((s.first_line, s.lines.clone()), (2, vec!["2".into(), "3".into(), "4".into()]));
+        assert_eq!(
+            (s.first_line, s.lines.clone()),
+            (2, vec!["2".into(), "3".into(), "4".into()])
+        );
         let s = snippet(&file, 1, 2).expect("snippet");
         assert_eq!(s.first_line, 1);
         assert_eq!(s.lines.len(), 3);

@@ -47,7 +47,15 @@ pub async fn expand(
     limits: Limits,
 ) -> Result<Expanded, DapError> {
     let mut budget = limits.max_nodes;
-    expand_level(dap, reference, known_count, limits.depth, limits, &mut budget).await
+    expand_level(
+        dap,
+        reference,
+        known_count,
+        limits.depth,
+        limits,
+        &mut budget,
+    )
+    .await
 }
 
 /// Builds a node for a value that has already been fetched (an `evaluate` result).

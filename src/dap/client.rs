@@ -61,7 +61,9 @@ fn adapter_error_hint(command: &str) -> &'static str {
         "evaluate" => "`debugger locals` lists the names in scope here",
         "launch" => "check the program path, that it is executable, and its arguments",
         "attach" => "check the pid, and that you may trace it (ptrace permissions)",
-        "setBreakpoints" | "setFunctionBreakpoints" => "`debugger breakpoint list` shows what is set",
+        "setBreakpoints" | "setFunctionBreakpoints" => {
+            "`debugger breakpoint list` shows what is set"
+        }
         _ => "the adapter refused the request; `debugger status` shows the session's state",
     }
 }
@@ -87,9 +89,14 @@ impl Inner {
         self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Fails every pending request, and every later one, with `reason`.
+    /// Fails every pending request, and every later one, with `reason`. The first reason wins.
     fn close(&self, reason: String) {
-        let previous = std::mem::replace(&mut *self.pending(), Pending::Closed(reason.clone()));
+        let mut pending = self.pending();
+        if matches!(*pending, Pending::Closed(_)) {
+            return;
+        }
+        let previous = std::mem::replace(&mut *pending, Pending::Closed(reason.clone()));
+        drop(pending);
         if let Pending::Open(map) = previous {
             for (_, (_, tx)) in map {
                 let _ = tx.send(Err(DapError::Closed(reason.clone())));
@@ -137,11 +144,11 @@ impl PendingRequest {
         };
         match tokio::time::timeout(timeout, rx).await {
             Ok(Ok(reply)) => reply,
-            Ok(Err(_)) => Err(DapError::Closed(
-                self.inner
-                    .closed_reason()
-                    .unwrap_or_else(|| "the debug adapter connection closed".into()),
-            )),
+            Ok(Err(_)) => {
+                Err(DapError::Closed(self.inner.closed_reason().unwrap_or_else(
+                    || "the debug adapter connection closed".into(),
+                )))
+            }
             Err(_) => {
                 if let Pending::Open(map) = &mut *self.inner.pending() {
                     map.remove(&self.seq);
@@ -249,6 +256,9 @@ async fn write_loop<W: AsyncWrite + Unpin>(
         .await;
         if let Err(e) = result {
             tracing::warn!("writing to the debug adapter failed: {e}");
+            // The reader usually sees the adapter's end too, with its exit status: give it the
+            // chance to report that better reason first.
+            tokio::time::sleep(Duration::from_millis(2500)).await;
             inner.close(format!("writing to the debug adapter failed: {e}"));
             return;
         }
@@ -328,7 +338,12 @@ fn dispatch(message: Incoming, events: &mpsc::UnboundedSender<Event>, inner: &In
                 );
                 return;
             };
-            tracing::debug!(seq = response.request_seq, command, success = response.success, "<- response");
+            tracing::debug!(
+                seq = response.request_seq,
+                command,
+                success = response.success,
+                "<- response"
+            );
             let reply = if response.success {
                 Ok(response.body.unwrap_or(Value::Null))
             } else {
@@ -363,7 +378,10 @@ fn failure_message(message: &Option<String>, body: &Option<Value>) -> String {
 
 /// Every reverse request gets an answer, or the adapter would wait forever.
 fn answer_reverse_request(request: ReverseRequest, inner: &Inner) {
-    tracing::info!(command = request.command, "reverse request from the adapter");
+    tracing::info!(
+        command = request.command,
+        "reverse request from the adapter"
+    );
     let message = match request.command.as_str() {
         "runInTerminal" => {
             "debugger captures program output itself and does not run programs in a terminal"
@@ -426,12 +444,10 @@ mod tests {
         let (ours, theirs) = tokio::io::duplex(1 << 16);
         let (our_read, our_write) = tokio::io::split(ours);
         let (their_read, their_write) = tokio::io::split(theirs);
-        let (client, events) = DapClient::start(
-            our_read,
-            our_write,
-            Duration::from_secs(5),
-            async { "fake adapter exited with status 7".to_string() },
-        );
+        let (client, events) =
+            DapClient::start(our_read, our_write, Duration::from_secs(5), async {
+                "fake adapter exited with status 7".to_string()
+            });
         (
             client,
             events,
@@ -482,7 +498,9 @@ mod tests {
     async fn events_arrive_and_reverse_requests_are_answered() {
         let (_client, mut events, mut adapter) = connect();
         adapter
-            .send(json!({"seq": 1, "type": "event", "event": "stopped", "body": {"reason": "step"}}))
+            .send(
+                json!({"seq": 1, "type": "event", "event": "stopped", "body": {"reason": "step"}}),
+            )
             .await;
         adapter
             .send(json!({"seq": 2, "type": "request", "command": "runInTerminal", "arguments": {"args": ["x"]}}))
@@ -501,7 +519,10 @@ mod tests {
         let pending = client.send("continue", json!({}));
         drop(adapter);
         let err = pending.response().await.expect_err("must fail");
-        assert_eq!(err, DapError::Closed("fake adapter exited with status 7".into()));
+        assert_eq!(
+            err,
+            DapError::Closed("fake adapter exited with status 7".into())
+        );
         assert!(events.recv().await.is_none(), "event channel ends");
         let later = client.request("threads", json!({})).await;
         assert!(matches!(later, Err(DapError::Closed(_))));
@@ -524,10 +545,12 @@ mod tests {
     async fn unanswered_request_times_out() {
         let (ours, theirs) = tokio::io::duplex(1 << 16);
         let (r, w) = tokio::io::split(ours);
-        let (client, _events) = DapClient::start(r, w, Duration::from_millis(50), async {
-            String::new()
-        });
-        let err = client.request("threads", json!({})).await.expect_err("timeout");
+        let (client, _events) =
+            DapClient::start(r, w, Duration::from_millis(50), async { String::new() });
+        let err = client
+            .request("threads", json!({}))
+            .await
+            .expect_err("timeout");
         assert!(matches!(err, DapError::Timeout { .. }), "{err}");
         drop(theirs);
     }

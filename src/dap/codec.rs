@@ -162,7 +162,10 @@ mod tests {
         wire.extend(encode(b"333"));
         let mut d = Decoder::new();
         d.extend(&wire);
-        assert_eq!(all(&mut d), vec![b"1".to_vec(), b"22".to_vec(), b"333".to_vec()]);
+        assert_eq!(
+            all(&mut d),
+            vec![b"1".to_vec(), b"22".to_vec(), b"333".to_vec()]
+        );
     }
 
     #[test]

@@ -85,7 +85,10 @@ pub async fn read_frame_bytes_async(
     reader: &mut (impl AsyncRead + Unpin),
 ) -> Result<Vec<u8>, FrameError> {
     let mut prefix = [0u8; 4];
-    reader.read_exact(&mut prefix).await.map_err(closed_on_eof)?;
+    reader
+        .read_exact(&mut prefix)
+        .await
+        .map_err(closed_on_eof)?;
     let len = check_len(u32::from_le_bytes(prefix))?;
     let mut body = vec![0u8; len];
     reader.read_exact(&mut body).await.map_err(closed_on_eof)?;
@@ -108,7 +111,10 @@ mod tests {
             read_frame::<Value>(&mut reader).expect("first"),
             json!({"a": 1})
         );
-        assert_eq!(read_frame::<Value>(&mut reader).expect("second"), json!("two"));
+        assert_eq!(
+            read_frame::<Value>(&mut reader).expect("second"),
+            json!("two")
+        );
         assert!(matches!(
             read_frame::<Value>(&mut reader),
             Err(FrameError::Closed)

@@ -36,23 +36,41 @@ pub enum Command {
     Detach,
     Restart,
     BreakpointAdd(BreakpointSpec),
-    BreakpointRemove { ids: Vec<u32>, all: bool },
+    BreakpointRemove {
+        ids: Vec<u32>,
+        all: bool,
+    },
     BreakpointList,
-    BreakpointEnable { ids: Vec<u32>, enabled: bool },
+    BreakpointEnable {
+        ids: Vec<u32>,
+        enabled: bool,
+    },
     /// `continue`, `next`, `step`, `finish`.
     Resume {
         action: ResumeAction,
         wait: Option<WaitSpec>,
     },
-    Pause { wait: Option<WaitSpec> },
+    Pause {
+        wait: Option<WaitSpec>,
+    },
     Await(WaitSpec),
     Context,
-    Backtrace { limit: u32, thread: Option<i64> },
+    Backtrace {
+        limit: u32,
+        thread: Option<i64>,
+    },
     Threads,
-    SelectThread { id: i64 },
+    SelectThread {
+        id: i64,
+    },
     SelectFrame(FrameSelection),
-    Locals { depth: u32 },
-    Evaluate { expression: String, depth: u32 },
+    Locals {
+        depth: u32,
+    },
+    Evaluate {
+        expression: String,
+        depth: u32,
+    },
     OutputRead(OutputQuery),
 }
 

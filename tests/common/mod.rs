@@ -1,0 +1,231 @@
+//! The integration-test harness: run the real `debugger` binary against real adapters, each test
+//! in its own session name and private runtime directory so the suite runs in parallel.
+//!
+//! Tests that need lldb-dap fail (never skip) when it is missing: `.ci/run` installs it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use serde_json::Value;
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_debugger"))
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Fails the test with instructions when lldb-dap is not installed.
+pub fn require_lldb_dap() {
+    let found = debugger::adapters::lldb::find_on_system();
+    assert!(
+        found.is_some(),
+        "lldb-dap is required for this test and was not found; install it with 'apt-get install lldb-19' (.ci/run does)"
+    );
+}
+
+/// The line of `marker` (e.g. "@apply_body") in a fixture file.
+pub fn line_of(fixture: &str, marker: &str) -> u32 {
+    let path = repo_root().join("fixtures").join(fixture);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let index = text
+        .lines()
+        .position(|l| l.contains(marker))
+        .unwrap_or_else(|| panic!("marker {marker} not in {fixture}"));
+    index as u32 + 1
+}
+
+pub fn fixture_path(fixture: &str) -> PathBuf {
+    repo_root().join("fixtures").join(fixture)
+}
+
+/// Builds a fixture once per test process and returns the executable.
+///
+/// `fixture` is the path under fixtures/ (`c/ledger.c`, `cpp/shapes.cpp`, `rust/counter.rs`).
+pub fn build(fixture: &str) -> PathBuf {
+    static BUILT: OnceLock<Mutex<std::collections::HashMap<String, PathBuf>>> = OnceLock::new();
+    let built = BUILT.get_or_init(Default::default);
+    let mut built = built.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(path) = built.get(fixture) {
+        return path.clone();
+    }
+    let source = fixture_path(fixture);
+    let stem = source
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("fixture")
+        .to_string();
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
+    std::fs::create_dir_all(&out_dir).expect("create fixture dir");
+    // A private name first, then an atomic rename: several test binaries may build at once.
+    let tmp = out_dir.join(format!("{stem}.{}.tmp", std::process::id()));
+    let output = out_dir.join(&stem);
+    let mut command = match source.extension().and_then(|e| e.to_str()) {
+        Some("c") => {
+            let mut c = Command::new("cc");
+            c.args(["-g", "-O0", "-pthread", "-o"])
+                .arg(&tmp)
+                .arg(&source);
+            c
+        }
+        Some("cpp") => {
+            let mut c = Command::new("c++");
+            c.args(["-g", "-O0", "-o"]).arg(&tmp).arg(&source);
+            c
+        }
+        Some("rs") => {
+            let mut c = Command::new("rustc");
+            c.args(["-g", "-C", "opt-level=0", "-o"])
+                .arg(&tmp)
+                .arg(&source);
+            c
+        }
+        other => panic!("unknown fixture kind {other:?}"),
+    };
+    let status = command.status().expect("run the compiler");
+    assert!(status.success(), "building {fixture} failed");
+    std::fs::rename(&tmp, &output).expect("rename fixture");
+    built.insert(fixture.to_string(), output.clone());
+    output
+}
+
+/// The result of one CLI run.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from(output: Output) -> Run {
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Asserts success and returns stdout.
+    #[track_caller]
+    pub fn ok(&self) -> &str {
+        assert_eq!(
+            self.code, 0,
+            "command failed:\nstdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        &self.stdout
+    }
+
+    /// Parses stdout as the one JSON object of `--json`.
+    #[track_caller]
+    pub fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not one JSON object ({e}):\n{}\nstderr: {}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+}
+
+/// One test's debug session: its own name, runtime dir, state dir and config.
+pub struct Session {
+    pub name: String,
+    pub dir: tempfile::TempDir,
+    /// The directory commands run in (the "caller's" working directory).
+    pub cwd: PathBuf,
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+impl Session {
+    pub fn new() -> Session {
+        Session::with_config("[daemon]\ngrace_period_secs = 60\n")
+    }
+
+    /// A session whose config file holds `config` (TOML).
+    pub fn with_config(config: &str) -> Session {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let name = format!("t{}-{n}", std::process::id());
+        std::fs::write(dir.path().join("config.toml"), config).expect("write config");
+        let runtime = dir.path().join("run");
+        std::fs::create_dir(&runtime).expect("runtime dir");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+        let cwd = dir.path().join("work");
+        std::fs::create_dir(&cwd).expect("work dir");
+        Session { name, cwd, dir }
+    }
+
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.dir.path().join("run")
+    }
+
+    pub fn state_dir(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    pub fn command(&self) -> Command {
+        let mut command = Command::new(bin());
+        command
+            .current_dir(&self.cwd)
+            .env("DEBUGGER_SESSION", &self.name)
+            .env("DEBUGGER_RUNTIME_DIR", self.runtime_dir())
+            .env("DEBUGGER_STATE_DIR", self.state_dir())
+            .env("DEBUGGER_CONFIG", self.dir.path().join("config.toml"))
+            .env("DEBUGGER_LOG", "debug")
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// Runs `debugger ARGS...` and waits for it.
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(self.command().args(args).output().expect("run debugger"))
+    }
+
+    /// Runs with `--json` and returns the parsed object.
+    #[track_caller]
+    pub fn json(&self, args: &[&str]) -> Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        self.run(&all).json()
+    }
+
+    /// Runs with `--json`, asserts `ok`, and returns `data`.
+    #[track_caller]
+    pub fn data(&self, args: &[&str]) -> Value {
+        let value = self.json(args);
+        assert_eq!(value["ok"], Value::Bool(true), "{args:?} failed: {value}");
+        value["data"].clone()
+    }
+
+    /// Starts `program` with extra start arguments and returns the start data.
+    #[track_caller]
+    pub fn start(&self, program: &Path, extra: &[&str]) -> Value {
+        let program = program.to_str().expect("utf-8 path");
+        let mut args = vec!["start", program];
+        args.extend_from_slice(extra);
+        self.data(&args)
+    }
+
+    /// The daemon's log, for failure messages.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.state_dir().join(format!("daemon-{}.log", self.name)))
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Best effort: end the daemon so no adapter or debuggee outlives the test.
+        let _ = self.command().arg("stop").output();
+    }
+}
