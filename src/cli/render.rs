@@ -188,9 +188,10 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
     let state = if !bp.enabled {
         "disabled".to_string()
     } else if bp.verified {
-        match bp.resolved_line {
-            Some(line) => format!("verified (moved to line {line})"),
-            None => "verified".to_string(),
+        match (bp.resolved_line, &bp.function) {
+            (Some(line), Some(_)) => format!("verified (line {line})"),
+            (Some(line), None) => format!("verified (moved to line {line})"),
+            (None, _) => "verified".to_string(),
         }
     } else {
         match &bp.message {

@@ -55,7 +55,7 @@ pub fn resolve_location(text: &str, cwd: &Path) -> Result<Location, ErrorBody> {
     Ok(match location {
         Location::Line { file, line } if file.is_relative() && cwd.join(&file).is_file() => {
             Location::Line {
-                file: cwd.join(file),
+                file: absolute(cwd, &file),
                 line,
             }
         }
@@ -63,9 +63,26 @@ pub fn resolve_location(text: &str, cwd: &Path) -> Result<Location, ErrorBody> {
     })
 }
 
+/// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (symlinks are kept,
+/// as the user named them).
+pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in cwd.join(path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
     let cwd = current_dir()?;
-    let program = cwd.join(&args.program);
+    let program = absolute(&cwd, &args.program);
     if !program.exists() {
         return Err(ErrorBody::new(
             ErrorCode::Usage,
@@ -74,7 +91,7 @@ pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
         ));
     }
     let run_dir = match &args.cwd {
-        Some(dir) => cwd.join(dir),
+        Some(dir) => absolute(&cwd, dir),
         None => cwd.clone(),
     };
     if !run_dir.is_dir() {
@@ -240,6 +257,36 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
         ));
     }
     Ok(Outcome::new(json!({ "sessions": found }), text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_made_absolute_and_tidy() {
+        let cwd = Path::new("/home/u/src");
+        assert_eq!(absolute(cwd, Path::new("./prog")), PathBuf::from("/home/u/src/prog"));
+        assert_eq!(absolute(cwd, Path::new("../bin/prog")), PathBuf::from("/home/u/bin/prog"));
+        assert_eq!(absolute(cwd, Path::new("/abs/prog")), PathBuf::from("/abs/prog"));
+    }
+
+    #[test]
+    fn relative_breakpoint_files_resolve_only_when_present() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("here.c"), "").expect("write");
+        match resolve_location("here.c:3", dir.path()).expect("parse") {
+            Location::Line { file, line } => {
+                assert_eq!(file, dir.path().join("here.c"));
+                assert_eq!(line, 3);
+            }
+            other => panic!("{other:?}"),
+        }
+        match resolve_location("elsewhere.c:3", dir.path()).expect("parse") {
+            Location::Line { file, .. } => assert_eq!(file, PathBuf::from("elsewhere.c")),
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 fn capitalise(text: &str) -> String {
