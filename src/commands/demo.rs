@@ -17,7 +17,8 @@ pub fn run() -> Result<Outcome, ErrorBody> {
     let dir = std::env::temp_dir().join(format!("debugger-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| io_error("create the demo directory", e))?;
     let source = dir.join("ledger.c");
-    std::fs::write(&source, LEDGER_C).map_err(|e| io_error("write the demo program", e))?;
+    std::fs::write(&source, without_markers(LEDGER_C))
+        .map_err(|e| io_error("write the demo program", e))?;
     let program = dir.join("ledger");
     compile(&source, &program)?;
     let line = |marker: &str| {
@@ -84,6 +85,19 @@ pub fn run() -> Result<Outcome, ErrorBody> {
         json!({ "steps": steps.len() }),
         "Demo finished\n",
     ))
+}
+
+/// The fixture's test markers (`/* @name */`) mean nothing to a demo viewer; the line numbers stay.
+fn without_markers(source: &str) -> String {
+    source
+        .lines()
+        .map(|line| match line.find("/* @") {
+            Some(at) if line.trim_end().ends_with("*/") => line[..at].trim_end(),
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 fn shell_words(args: &[String]) -> String {

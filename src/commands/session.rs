@@ -259,6 +259,14 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
     Ok(Outcome::new(json!({ "sessions": found }), text))
 }
 
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,9 +274,18 @@ mod tests {
     #[test]
     fn paths_are_made_absolute_and_tidy() {
         let cwd = Path::new("/home/u/src");
-        assert_eq!(absolute(cwd, Path::new("./prog")), PathBuf::from("/home/u/src/prog"));
-        assert_eq!(absolute(cwd, Path::new("../bin/prog")), PathBuf::from("/home/u/bin/prog"));
-        assert_eq!(absolute(cwd, Path::new("/abs/prog")), PathBuf::from("/abs/prog"));
+        assert_eq!(
+            absolute(cwd, Path::new("./prog")),
+            PathBuf::from("/home/u/src/prog")
+        );
+        assert_eq!(
+            absolute(cwd, Path::new("../bin/prog")),
+            PathBuf::from("/home/u/bin/prog")
+        );
+        assert_eq!(
+            absolute(cwd, Path::new("/abs/prog")),
+            PathBuf::from("/abs/prog")
+        );
     }
 
     #[test]
@@ -286,13 +303,5 @@ mod tests {
             Location::Line { file, .. } => assert_eq!(file, PathBuf::from("elsewhere.c")),
             other => panic!("{other:?}"),
         }
-    }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }

@@ -70,6 +70,8 @@ pub fn run(session_name: &str) -> i32 {
                 Config::default()
             }
         };
+        // Paths from the environment are resolved by now; hold no directory of the caller's open.
+        let _ = std::env::set_current_dir("/");
         let daemon = Arc::new(Daemon::new(session_name, config));
         announce_ready();
         server::serve(daemon, listener).await;
