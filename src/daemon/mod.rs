@@ -29,7 +29,7 @@ use crate::ipc::protocol::{
     BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, StartResult,
     StatusResult, WaitSpec,
 };
-use crate::ipc::socket::{self, SessionLock};
+use crate::ipc::socket::{self, NameGuard, SessionLock};
 use output::OutputBuffer;
 use run_state::Phase;
 use session::{Breakpoints, Carried, Origin, Session};
@@ -53,7 +53,7 @@ pub fn run(session_name: &str) -> i32 {
         }
     };
     runtime.block_on(async {
-        let (lock, listener) = match bind(session_name) {
+        let (guard, listener) = match bind(session_name) {
             Ok(bound) => bound,
             Err(err) => return report_startup_failure(&err),
         };
@@ -72,18 +72,18 @@ pub fn run(session_name: &str) -> i32 {
         };
         // Paths from the environment are resolved by now; hold no directory of the caller's open.
         let _ = std::env::set_current_dir("/");
-        let daemon = Arc::new(Daemon::new(session_name, config));
+        let daemon = Arc::new(Daemon::new(session_name, config, guard));
         announce_ready();
-        server::serve(daemon, listener).await;
+        server::serve(daemon.clone(), listener).await;
+        daemon.release_name();
         tracing::info!("daemon exiting");
-        drop(lock);
         0
     })
 }
 
 fn bind(
     session_name: &str,
-) -> Result<(SessionLock, interprocess::local_socket::tokio::Listener), ErrorBody> {
+) -> Result<(NameGuard, interprocess::local_socket::tokio::Listener), ErrorBody> {
     let dir = paths::ensure_runtime_dir()?;
     let lock = SessionLock::try_acquire(&paths::lock_path(&dir, session_name))
         .map_err(|e| {
@@ -100,14 +100,15 @@ fn bind(
                 "",
             )
         })?;
-    let listener = socket::listen(&paths::socket_path(&dir, session_name)).map_err(|e| {
+    let socket_path = paths::socket_path(&dir, session_name);
+    let listener = socket::listen(&socket_path).map_err(|e| {
         ErrorBody::new(
             ErrorCode::Ipc,
             format!("cannot listen on the session socket: {e}"),
             format!("check the runtime directory {}", dir.display()),
         )
     })?;
-    Ok((lock, listener))
+    Ok((NameGuard::new(lock, socket_path), listener))
 }
 
 /// Tells the spawning CLI we serve, then points stdio at /dev/null so the daemon never writes
@@ -156,6 +157,8 @@ pub struct Daemon {
     config: Config,
     slot: Mutex<Slot>,
     shutdown: watch::Sender<bool>,
+    /// The session name (lock and socket) until the daemon gives it up.
+    name_guard: Mutex<Option<NameGuard>>,
 }
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -176,12 +179,26 @@ fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> 
 }
 
 impl Daemon {
-    fn new(name: &str, config: Config) -> Daemon {
+    fn new(name: &str, config: Config, guard: NameGuard) -> Daemon {
         Daemon {
             name: name.to_string(),
             config,
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
+            name_guard: Mutex::new(Some(guard)),
+        }
+    }
+
+    /// Gives up the session name: no new client can reach this daemon, and a new `start` may
+    /// spawn a successor at once even while this process is still winding down.
+    pub fn release_name(&self) {
+        let guard = self
+            .name_guard
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(guard) = guard {
+            guard.release();
         }
     }
 
@@ -464,7 +481,9 @@ impl Daemon {
         let attached = matches!(session.origin(), Origin::Attach(_));
         let ended = session.run_state().phase.is_ended();
         session.end(detach).await;
-        // The server shuts the daemon down once this answer is written (see `ends_daemon`).
+        // Free the name before answering, so the caller's next `start` gets a new daemon rather
+        // than this one, which shuts down once the answer is written (see `ends_daemon`).
+        self.release_name();
         let message = match (detach, attached, ended) {
             (_, _, true) => "session ended".to_string(),
             (true, _, false) | (false, true, false) => format!(

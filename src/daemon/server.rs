@@ -31,6 +31,7 @@ pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
         }
     }
     signals.abort();
+    daemon.release_name();
     drop(listener);
     daemon.end_session().await;
 }

@@ -9,7 +9,7 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use interprocess::local_socket::{
     GenericFilePath, ListenerOptions, Name, ToFsName, prelude::*, tokio::Listener,
@@ -31,6 +31,9 @@ pub fn connect_blocking(path: &Path) -> io::Result<BlockingStream> {
 
 /// Listens on a daemon's socket. The caller holds the session lock, so any file already at the
 /// path is stale and is replaced.
+///
+/// The listener does not remove its file when dropped: the daemon removes it (while it still
+/// holds the lock) as it gives up the name, so it can never delete a successor's socket.
 pub fn listen(path: &Path) -> io::Result<Listener> {
     match std::fs::remove_file(path) {
         Ok(()) => {}
@@ -39,8 +42,27 @@ pub fn listen(path: &Path) -> io::Result<Listener> {
     }
     ListenerOptions::new()
         .name(fs_name(path)?)
-        .reclaim_name(true)
+        .reclaim_name(false)
         .create_tokio()
+}
+
+/// A session name held by a daemon: its lock and its socket file.
+#[derive(Debug)]
+pub struct NameGuard {
+    lock: SessionLock,
+    socket: PathBuf,
+}
+
+impl NameGuard {
+    pub fn new(lock: SessionLock, socket: PathBuf) -> NameGuard {
+        NameGuard { lock, socket }
+    }
+
+    /// Removes the socket, then releases the lock: from here on a new daemon may take the name.
+    pub fn release(self) {
+        let _ = std::fs::remove_file(&self.socket);
+        drop(self.lock);
+    }
 }
 
 /// The session lock, held by a live daemon for as long as it runs.
