@@ -8,7 +8,8 @@ pub mod spawn;
 use std::io::Write;
 
 use clap::Parser;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::common::error::ErrorBody;
 use args::{Cli, CommandLine};
@@ -26,6 +27,20 @@ impl Outcome {
             text: text.into(),
         }
     }
+}
+
+/// The `--json` envelope: `ok` first, then `data` or `error`.
+#[derive(Serialize)]
+struct Envelope<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a ErrorBody>,
+}
+
+fn envelope_line(envelope: &Envelope<'_>) -> String {
+    serde_json::to_string(envelope).unwrap_or_else(|_| r#"{"ok":false}"#.to_string())
 }
 
 /// Runs the CLI and returns the process exit status.
@@ -62,11 +77,16 @@ fn usage_error(e: clap::Error) -> i32 {
         return 0;
     }
     if std::env::args().any(|a| a == "--json") {
-        let message = e
-            .to_string()
+        // Clap's message spans lines (the missing argument comes on the next one); keep every
+        // line before the usage block, joined.
+        let rendered = e.to_string();
+        let message = rendered
             .lines()
-            .next()
-            .unwrap_or("invalid command line")
+            .take_while(|l| !l.starts_with("Usage:"))
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+            .collect::<Vec<_>>()
+            .join(" ")
             .trim_start_matches("error: ")
             .to_string();
         let err = ErrorBody::usage(
@@ -83,7 +103,12 @@ fn usage_error(e: clap::Error) -> i32 {
 fn print_success(json: bool, outcome: Outcome) {
     let mut stdout = std::io::stdout().lock();
     if json {
-        let _ = writeln!(stdout, "{}", json!({ "ok": true, "data": outcome.data }));
+        let line = envelope_line(&Envelope {
+            ok: true,
+            data: Some(&outcome.data),
+            error: None,
+        });
+        let _ = writeln!(stdout, "{line}");
     } else if !outcome.text.is_empty() {
         let _ = stdout.write_all(outcome.text.as_bytes());
         if !outcome.text.ends_with('\n') {
@@ -96,7 +121,12 @@ fn print_success(json: bool, outcome: Outcome) {
 pub fn print_error(json: bool, err: &ErrorBody) {
     if json {
         let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, "{}", json!({ "ok": false, "error": err }));
+        let line = envelope_line(&Envelope {
+            ok: false,
+            data: None,
+            error: Some(err),
+        });
+        let _ = writeln!(stdout, "{line}");
         let _ = stdout.flush();
     } else {
         let mut stderr = std::io::stderr().lock();

@@ -376,7 +376,7 @@ impl Session {
             None => Err(ErrorBody::new(
                 ErrorCode::Timeout,
                 format!(
-                    "the program is still running after {:.0} s",
+                    "the program is still running after {} s",
                     timeout.as_secs_f64()
                 ),
                 "wait longer with 'debugger await --timeout S', or stop it with 'debugger pause'",
@@ -1062,6 +1062,17 @@ fn clean_evaluate_error(message: &str) -> String {
     text.to_string()
 }
 
+/// Rust symbols carry a hash (`counter::Counter::bump::h6090cb8eda62bfe9`) that means nothing to
+/// a reader; drop it.
+fn without_rust_hash(name: &str) -> &str {
+    match name.rsplit_once("::h") {
+        Some((path, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            path
+        }
+        _ => name,
+    }
+}
+
 pub fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
     let file = frame
         .source
@@ -1069,7 +1080,7 @@ pub fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
         .and_then(|s| s.path.clone().or_else(|| s.name.clone()));
     FrameInfo {
         index,
-        function: frame.name.clone(),
+        function: without_rust_hash(&frame.name).to_string(),
         line: file.as_ref().and(Some(frame.line)).filter(|l| *l > 0),
         column: Some(frame.column).filter(|c| *c > 0),
         file,
@@ -1293,6 +1304,16 @@ fn apply_event(shared: &Shared, event: Event) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_symbol_hashes_are_dropped() {
+        assert_eq!(
+            without_rust_hash("counter::Counter::bump::h6090cb8eda62bfe9"),
+            "counter::Counter::bump"
+        );
+        assert_eq!(without_rust_hash("ns::hello"), "ns::hello");
+        assert_eq!(without_rust_hash("main"), "main");
+    }
 
     #[test]
     fn lldb_expression_errors_are_trimmed_to_the_message() {
