@@ -63,7 +63,7 @@ pub fn spawn_stdio(
         ErrorBody::new(
             ErrorCode::AdapterNotFound,
             format!("cannot start {name} ({}): {e}", program.display()),
-            "check the adapter path in the config, or run 'debugger doctor'",
+            "check that the adapter is installed and the path in the config (adapters.NAME.path) is right",
         )
     })?;
     let (Some(stdin), Some(stdout), Some(stderr)) =

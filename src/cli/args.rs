@@ -118,8 +118,9 @@ pub enum CommandLine {
     /// Evaluate an expression in the selected frame and show its value, type and children.
     #[command(visible_alias = "p")]
     Print {
-        /// The expression (several words are joined with spaces).
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        /// The expression (several words are joined with spaces; put `--` before one that
+        /// starts with '-').
+        #[arg(required = true, num_args = 1..)]
         expression: Vec<String>,
         /// How many levels of children to expand.
         #[arg(long, default_value_t = 1)]
@@ -127,8 +128,9 @@ pub enum CommandLine {
     },
     /// Evaluate an expression and print only its value (for scripts).
     Eval {
-        /// The expression (several words are joined with spaces).
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        /// The expression (several words are joined with spaces; put `--` before one that
+        /// starts with '-').
+        #[arg(required = true, num_args = 1..)]
         expression: Vec<String>,
     },
     /// The program's output (stdout and stderr).

@@ -46,12 +46,9 @@ impl DaemonClient {
     pub fn connect_at(paths: &SessionPaths) -> Result<DaemonClient, ErrorBody> {
         match socket::connect_blocking(&paths.socket) {
             Ok(stream) => Ok(DaemonClient { stream, next_id: 1 }),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused
-                ) =>
-            {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(ErrorBody::no_session()),
+            Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
+                // A socket with no daemon behind it: stale, unless a daemon is just starting.
                 socket::remove_stale_socket(&paths.socket, &paths.lock);
                 Err(ErrorBody::no_session())
             }

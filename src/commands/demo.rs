@@ -12,8 +12,10 @@ use crate::common::error::{ErrorBody, ErrorCode};
 
 const LEDGER_C: &str = include_str!("../../fixtures/c/ledger.c");
 
-pub fn run() -> Result<Outcome, ErrorBody> {
-    ensure_lldb_dap()?;
+/// Runs the scripted session. In text mode each step is printed as it runs; with `--json` the
+/// transcript is the one JSON object's data.
+pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
+    ensure_lldb_dap(json_mode)?;
     let dir = std::env::temp_dir().join(format!("debugger-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| io_error("create the demo directory", e))?;
     let source = dir.join("ledger.c");
@@ -58,31 +60,45 @@ pub fn run() -> Result<Outcome, ErrorBody> {
     ];
     let exe = std::env::current_exe().map_err(|e| io_error("find this program", e))?;
     let mut failures = 0;
+    let mut transcript = Vec::new();
     for args in &steps {
-        println!("$ debugger {}", shell_words(args));
+        let command_line = format!("debugger {}", shell_words(args));
+        if !json_mode {
+            println!("$ {command_line}");
+        }
         let output = Command::new(&exe)
             .args(args)
             .current_dir(&dir)
             .env("DEBUGGER_SESSION", &session)
             .output()
             .map_err(|e| io_error("run a demo step", e))?;
-        print!("{}", String::from_utf8_lossy(&output.stdout));
-        eprint!("{}", String::from_utf8_lossy(&output.stderr));
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        if !json_mode {
+            print!("{stdout}");
+            eprint!("{stderr}");
+            println!();
+        }
         if !output.status.success() {
             failures += 1;
         }
-        println!();
+        transcript.push(json!({
+            "command": command_line,
+            "exit_code": output.status.code(),
+            "stdout": stdout,
+            "stderr": stderr,
+        }));
     }
     let _ = std::fs::remove_dir_all(&dir);
     if failures > 0 {
         return Err(ErrorBody::new(
             ErrorCode::Internal,
             format!("{failures} demo steps failed"),
-            "the output above shows which; 'debugger doctor' is coming in a later version",
+            "the transcript shows which step failed and what it said",
         ));
     }
     Ok(Outcome::new(
-        json!({ "steps": steps.len() }),
+        json!({ "steps": transcript }),
         "Demo finished\n",
     ))
 }
@@ -142,7 +158,7 @@ fn compile(source: &Path, program: &Path) -> Result<(), ErrorBody> {
 }
 
 /// Installs lldb-dap with apt when it is missing and we may; else says exactly what to run.
-fn ensure_lldb_dap() -> Result<PathBuf, ErrorBody> {
+fn ensure_lldb_dap(json_mode: bool) -> Result<PathBuf, ErrorBody> {
     if let Some(path) = lldb::find_on_system() {
         return Ok(path);
     }
@@ -156,13 +172,15 @@ fn ensure_lldb_dap() -> Result<PathBuf, ErrorBody> {
             lldb::INSTALL_HINT,
         ));
     }
-    println!("lldb-dap is missing: installing it with apt-get (lldb-19)");
+    eprintln!("lldb-dap is missing: installing it with apt-get (lldb-19)");
     let apt = |args: &[&str]| {
-        Command::new("apt-get")
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-            .is_ok_and(|s| s.success())
+        let mut command = Command::new("apt-get");
+        command.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        if json_mode {
+            // Keep stdout for the one JSON object.
+            command.stdout(std::process::Stdio::null());
+        }
+        command.status().is_ok_and(|s| s.success())
     };
     let installed = apt(&["update", "-qq"])
         && (apt(&["install", "-y", "-qq", "lldb-19"]) || apt(&["install", "-y", "-qq", "lldb"]));

@@ -65,7 +65,7 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
             clear,
             follow,
         } => output::run(session, tail, clear, follow, cli.json),
-        CommandLine::Demo => demo::run(),
+        CommandLine::Demo => demo::run(cli.json),
         CommandLine::Daemon => Err(ErrorBody::internal(
             "the daemon is not a command to dispatch",
         )),

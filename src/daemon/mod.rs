@@ -63,16 +63,18 @@ pub fn run(session_name: &str) -> i32 {
             pid = std::process::id(),
             "daemon started"
         );
-        let config = match Config::load() {
-            Ok(config) => config,
+        // A broken config still lets the daemon serve (so the error reaches the user), but
+        // `start` and `attach` refuse to run on defaults the user did not ask for.
+        let (config, config_error) = match Config::load() {
+            Ok(config) => (config, None),
             Err(err) => {
-                tracing::warn!("{}; using the defaults", err.message);
-                Config::default()
+                tracing::warn!("{}", err.message);
+                (Config::default(), Some(err))
             }
         };
         // Paths from the environment are resolved by now; hold no directory of the caller's open.
         let _ = std::env::set_current_dir("/");
-        let daemon = Arc::new(Daemon::new(session_name, config, guard));
+        let daemon = Arc::new(Daemon::new(session_name, config, config_error, guard));
         announce_ready();
         server::serve(daemon.clone(), listener).await;
         daemon.release_name();
@@ -155,6 +157,7 @@ enum Slot {
 pub struct Daemon {
     name: String,
     config: Config,
+    config_error: Option<ErrorBody>,
     slot: Mutex<Slot>,
     shutdown: watch::Sender<bool>,
     /// The session name (lock and socket) until the daemon gives it up.
@@ -179,10 +182,16 @@ fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> 
 }
 
 impl Daemon {
-    fn new(name: &str, config: Config, guard: NameGuard) -> Daemon {
+    fn new(
+        name: &str,
+        config: Config,
+        config_error: Option<ErrorBody>,
+        guard: NameGuard,
+    ) -> Daemon {
         Daemon {
             name: name.to_string(),
             config,
+            config_error,
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
             name_guard: Mutex::new(Some(guard)),
@@ -320,6 +329,10 @@ impl Daemon {
     }
 
     async fn start(self: &Arc<Self>, origin: Origin) -> Result<Value, ErrorBody> {
+        if let Some(err) = &self.config_error {
+            self.exit_if_idle(Duration::from_millis(200));
+            return Err(err.clone());
+        }
         let previous = {
             let mut slot = self.slot();
             let busy = match &*slot {

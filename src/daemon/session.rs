@@ -244,11 +244,14 @@ impl Session {
         self.process.pid.filter(|_| !self.process.has_exited())
     }
 
+    /// The debuggee's pid while it runs (an ended program has none).
     pub fn debuggee_pid(&self) -> Option<u32> {
-        let view = self.shared.view();
+        if self.shared.run.get().phase.is_ended() {
+            return None;
+        }
         match &self.origin {
             Origin::Attach(spec) => Some(spec.pid),
-            Origin::Launch(_) => view.debuggee_pid,
+            Origin::Launch(_) => self.shared.view().debuggee_pid,
         }
     }
 
@@ -350,6 +353,9 @@ impl Session {
     /// `await`: the current stop or end at once, else the next one.
     pub async fn await_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
         let state = self.shared.run.get();
+        if let Phase::AdapterDied { .. } = state.phase {
+            return Err(self.not_running_error(&state.phase));
+        }
         if state.phase.is_settled() {
             return Ok(self.report(&state).await);
         }
@@ -369,6 +375,9 @@ impl Session {
             .wait_settled_after(generation, timeout)
             .await
         {
+            Some(state) if matches!(state.phase, Phase::AdapterDied { .. }) => {
+                Err(self.not_running_error(&state.phase))
+            }
             Some(state) => {
                 let report = self.report(&state).await;
                 Ok((state.phase.name().to_string(), Some(report)))
@@ -410,6 +419,11 @@ impl Session {
                 report.thread_id = thread_id;
                 report.breakpoint_ids = self.hit_breakpoints(stop);
                 if let Some(thread_id) = thread_id {
+                    let known = self.shared.view().thread_names.contains_key(&thread_id);
+                    if !known {
+                        // Names are fetched once per new thread, so every report carries one.
+                        let _ = self.fetch_threads().await;
+                    }
                     report.thread_name = self.shared.view().thread_names.get(&thread_id).cloned();
                     if let Ok((frames, _)) = self.frames(thread_id, 1).await
                         && let Some(top) = frames.first()
@@ -685,7 +699,19 @@ impl Session {
         let current = self.shared.view().selected_frame;
         let target = match selection {
             FrameSelection::Index { index } => index,
-            FrameSelection::Up { count } => current.saturating_add(count.max(1)),
+            FrameSelection::Up { count } => {
+                let wanted = current.saturating_add(count.max(1));
+                let (frames, _) = self.frames(thread_id, wanted + 1).await?;
+                let outermost = frames.len().saturating_sub(1) as u32;
+                if current >= outermost {
+                    return Err(ErrorBody::new(
+                        ErrorCode::NotFound,
+                        format!("already at the outermost frame ({outermost})"),
+                        "`debugger down` moves toward the innermost frame",
+                    ));
+                }
+                wanted.min(outermost)
+            }
             FrameSelection::Down { count } => {
                 if current == 0 {
                     return Err(ErrorBody::new(
@@ -923,6 +949,11 @@ impl Session {
     /// Sends one target's list and records the answer. The caller holds the sync lock.
     async fn sync_target(&self, target: &Target) {
         if self.shared.run.get().phase.is_ended() {
+            let ids = self.shared.breakpoints.registry().sync_request(target).ids;
+            self.shared.breakpoints.registry().apply_failure(
+                &ids,
+                "the program has ended; this applies when it runs again ('debugger restart')",
+            );
             return;
         }
         send_target(&self.dap, &self.shared.breakpoints, target).await;
@@ -1146,7 +1177,7 @@ async fn configure(
                 .map_err(|_| ErrorBody::new(
                     ErrorCode::AdapterTimeout,
                     "the debug adapter never finished initialising",
-                    "check the adapter with 'debugger doctor'",
+                    "the adapter may be broken or too old; the daemon log ('debugger status' names it) has its output",
                 ))?;
         }
     }

@@ -26,7 +26,7 @@ impl Limits {
     pub fn with_depth(depth: u32) -> Limits {
         Limits {
             depth,
-            max_children: 100,
+            max_children: 32,
             max_value_bytes: 4096,
             max_nodes: 2000,
         }

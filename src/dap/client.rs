@@ -47,11 +47,19 @@ impl From<DapError> for ErrorBody {
                 detail,
                 "start a new session with 'debugger start <program>'",
             ),
-            err @ DapError::Timeout { .. } => ErrorBody::new(
-                ErrorCode::AdapterTimeout,
-                err.to_string(),
-                "the adapter may be busy or hung; raise timeouts.request_secs in the config, or 'debugger stop' and start again",
-            ),
+            DapError::Timeout { command, secs } => {
+                let key = match command.as_str() {
+                    "initialize" | "launch" | "attach" => "timeouts.launch_secs",
+                    _ => "timeouts.request_secs",
+                };
+                ErrorBody::new(
+                    ErrorCode::AdapterTimeout,
+                    DapError::Timeout { command, secs }.to_string(),
+                    format!(
+                        "the adapter may be busy or hung; raise {key} in the config, or 'debugger stop' and start again"
+                    ),
+                )
+            }
         }
     }
 }
