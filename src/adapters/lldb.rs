@@ -137,9 +137,13 @@ impl DebugAdapter for LldbDap {
         }
     }
 
-    /// lldb-dap reports both `pause` and the entry stop as an `exception` "signal SIGSTOP".
+    /// lldb-dap reports both `pause` and the entry stop as an `exception` "signal SIGSTOP"; a
+    /// pause that lands on one of LLDB's internal breakpoints (negative ids, e.g. the dynamic
+    /// loader's "breakpoint -1.1") comes as a `breakpoint` stop.
     fn is_interrupt_stop(&self, reason: &str, description: Option<&str>) -> bool {
         matches!(reason, "pause" | "entry")
             || (reason == "exception" && description == Some("signal SIGSTOP"))
+            || (reason == "breakpoint"
+                && description.is_some_and(|d| d.starts_with("breakpoint -")))
     }
 }

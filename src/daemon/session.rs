@@ -598,6 +598,9 @@ impl Session {
         self.require_stopped()?;
         let selected_thread = self.current_thread().await?;
         let thread_id = thread.unwrap_or(selected_thread);
+        if thread.is_some_and(|t| t != selected_thread) {
+            self.check_thread(thread_id).await?;
+        }
         let (frames, total) = self.frames(thread_id, limit.max(1)).await.map_err(|e| {
             if thread.is_some() && e.code == ErrorCode::Adapter {
                 ErrorBody::new(
@@ -671,17 +674,23 @@ impl Session {
         Ok(ThreadsResult { threads: out })
     }
 
+    /// Fails unless the program has a thread `id`.
+    async fn check_thread(&self, id: i64) -> Result<(), ErrorBody> {
+        let threads = self.fetch_threads().await?;
+        if threads.iter().any(|t| t.id == id) {
+            return Ok(());
+        }
+        let ids: Vec<String> = threads.iter().map(|t| t.id.to_string()).collect();
+        Err(ErrorBody::new(
+            ErrorCode::NotFound,
+            format!("no thread {id}"),
+            format!("the threads are: {}", ids.join(", ")),
+        ))
+    }
+
     pub async fn select_thread(&self, id: i64) -> Result<ContextResult, ErrorBody> {
         self.require_stopped()?;
-        let threads = self.fetch_threads().await?;
-        if !threads.iter().any(|t| t.id == id) {
-            let ids: Vec<String> = threads.iter().map(|t| t.id.to_string()).collect();
-            return Err(ErrorBody::new(
-                ErrorCode::NotFound,
-                format!("no thread {id}"),
-                format!("the threads are: {}", ids.join(", ")),
-            ));
-        }
+        self.check_thread(id).await?;
         {
             let mut view = self.shared.view();
             view.selected_thread = Some(id);
@@ -1243,6 +1252,14 @@ fn apply_event(shared: &Shared, event: Event) {
                 tracing::warn!("unreadable stopped event");
                 return;
             };
+            if body.preserve_focus_hint {
+                // One stop of the process comes as one event per thread that has a reason; the
+                // adapter marks all but the focus thread's "preserve focus". Treating those as
+                // stops of their own would move the selection, and one arriving late (after our
+                // next resume) would pass for a new stop.
+                tracing::debug!(thread = ?body.thread_id, "secondary stopped event ignored");
+                return;
+            }
             let mut reason = body.reason;
             {
                 let mut view = shared.view();

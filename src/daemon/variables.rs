@@ -91,17 +91,9 @@ fn expand_level<'a>(
     budget: &'a mut usize,
 ) -> Pin<Box<dyn Future<Output = Result<Expanded, DapError>> + Send + 'a>> {
     Box::pin(async move {
-        let mut arguments = json!({ "variablesReference": reference });
-        if known_count.is_some_and(|n| n > limits.max_children) {
-            arguments["start"] = json!(0);
-            arguments["count"] = json!(limits.max_children);
-        }
-        let body = dap.request("variables", arguments).await?;
-        let variables = serde_json::from_value::<VariablesBody>(body)
-            .map(|b| b.variables)
-            .unwrap_or_default();
+        let (variables, total) =
+            fetch_children(dap, reference, known_count, limits.max_children).await?;
         let returned = variables.len() as u64;
-        let total = known_count.unwrap_or(returned).max(returned);
         let keep = (returned.min(limits.max_children) as usize).min(*budget);
         *budget -= keep;
         let omitted = total - keep as u64;
@@ -144,6 +136,77 @@ fn expand_level<'a>(
         }
         Ok(Expanded { nodes, omitted })
     })
+}
+
+async fn children_page(
+    dap: &DapClient,
+    reference: i64,
+    page: Option<(u64, u64)>,
+) -> Result<Vec<Variable>, DapError> {
+    let mut arguments = json!({ "variablesReference": reference });
+    if let Some((start, count)) = page {
+        arguments["start"] = json!(start);
+        arguments["count"] = json!(count);
+    }
+    let body = dap.request("variables", arguments).await?;
+    Ok(serde_json::from_value::<VariablesBody>(body)
+        .map(|b| b.variables)
+        .unwrap_or_default())
+}
+
+/// Fetches at most about `max` children and says how many there are in all.
+///
+/// When the adapter gave no count (lldb-dap's `evaluate` answers, for one), asking for everything
+/// could mean a million children; so we ask for one page, and if it is full, find the count by
+/// probing single indices (a doubling, then a bisection: some forty one-child requests at most).
+async fn fetch_children(
+    dap: &DapClient,
+    reference: i64,
+    known: Option<u64>,
+    max: u64,
+) -> Result<(Vec<Variable>, u64), DapError> {
+    if let Some(total) = known {
+        let page = (total > max).then_some((0, max));
+        let children = children_page(dap, reference, page).await?;
+        let returned = children.len() as u64;
+        return Ok((children, total.max(returned)));
+    }
+    let children = children_page(dap, reference, Some((0, max + 1))).await?;
+    let returned = children.len() as u64;
+    if returned != max + 1 {
+        // Fewer: that is all of them. More: the adapter ignores paging and sent all of them.
+        return Ok((children, returned));
+    }
+    let total = count_children(dap, reference, max).await;
+    Ok((children, total))
+}
+
+/// The number of children, given that index `present` exists.
+async fn count_children(dap: &DapClient, reference: i64, present: u64) -> u64 {
+    let exists = |index: u64| async move {
+        children_page(dap, reference, Some((index, 1)))
+            .await
+            .is_ok_and(|c| !c.is_empty())
+    };
+    let mut low = present; // known to exist
+    let mut high = present.saturating_mul(2).max(1); // to be tested
+    let mut probes = 0;
+    while probes < 40 && exists(high).await {
+        low = high;
+        high = high.saturating_mul(2);
+        probes += 1;
+    }
+    // Children exist up to `low`; `high` is past the end (or the probe budget ran out).
+    while probes < 80 && high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if exists(mid).await {
+            low = mid;
+        } else {
+            high = mid;
+        }
+        probes += 1;
+    }
+    low + 1
 }
 
 /// Shortens a value longer than `max` bytes, saying how much was cut.

@@ -179,6 +179,8 @@ pub struct StoppedEventBody {
     pub all_threads_stopped: Option<bool>,
     #[serde(default)]
     pub hit_breakpoint_ids: Vec<i64>,
+    #[serde(default)]
+    pub preserve_focus_hint: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
