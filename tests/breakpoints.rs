@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Run, Session, build, fixture_path, line_of, require_lldb_dap};
+use common::{Session, build, fixture_path, line_of, require_lldb_dap};
 use serde_json::Value;
 
 const LEDGER: &str = "c/ledger.c";
@@ -43,23 +43,6 @@ fn assert_breakpoint_stop(stop: &Value, ids: &[u32], function: &str, line: u32) 
     let name = stop["frame"]["function"].as_str().unwrap_or("");
     assert!(name.contains(function), "expected {function}: {stop}");
     assert_eq!(stop["frame"]["line"], line, "{stop}");
-}
-
-/// `print EXPR` and its value.
-#[track_caller]
-fn value_of(s: &Session, expression: &str) -> String {
-    s.data(&["print", expression])["value"]
-        .as_str()
-        .expect("value")
-        .to_string()
-}
-
-/// The `error` object of a failed `--json` run.
-#[track_caller]
-fn error_of(run: &Run) -> Value {
-    let value = run.json();
-    assert_eq!(value["ok"], false, "expected a failure: {value}");
-    value["error"].clone()
 }
 
 /// Runs `debugger --json ARGS` from `dir` (the caller's working directory) and parses stdout.
@@ -109,7 +92,7 @@ fn line_breakpoint_with_an_absolute_path_stops_on_that_line() {
             .ends_with("ledger.c"),
         "{stop}"
     );
-    assert_eq!(value_of(&s, "amount"), "0");
+    assert_eq!(s.value_of("amount"), "0");
 }
 
 #[test]
@@ -162,10 +145,10 @@ fn function_breakpoint_on_a_c_function() {
     assert_eq!(added["function"], "apply", "{added}");
 
     assert_breakpoint_stop(&continue_to_stop(&s), &[1], "apply", body);
-    assert_eq!(value_of(&s, "amount"), "0");
+    assert_eq!(s.value_of("amount"), "0");
     // A function breakpoint stops on every call.
     assert_breakpoint_stop(&continue_to_stop(&s), &[1], "apply", body);
-    assert_eq!(value_of(&s, "amount"), "1");
+    assert_eq!(s.value_of("amount"), "1");
 }
 
 #[test]
@@ -182,11 +165,11 @@ fn function_breakpoints_on_a_cpp_namespace_function_and_a_method() {
     let scale_line = line_of("cpp/shapes.cpp", "@scale_body");
     // main calls area(), then geo::scale(), then area() again.
     assert_breakpoint_stop(&continue_to_stop(&s), &[2], "Rectangle::area", area_line);
-    assert_eq!(value_of(&s, "width"), "3");
+    assert_eq!(s.value_of("width"), "3");
     assert_breakpoint_stop(&continue_to_stop(&s), &[1], "geo::scale", scale_line);
-    assert_eq!(value_of(&s, "factor"), "2");
+    assert_eq!(s.value_of("factor"), "2");
     assert_breakpoint_stop(&continue_to_stop(&s), &[2], "Rectangle::area", area_line);
-    assert_eq!(value_of(&s, "width"), "6");
+    assert_eq!(s.value_of("width"), "6");
 }
 
 #[test]
@@ -199,9 +182,9 @@ fn function_breakpoint_on_a_rust_method() {
 
     let line = line_of("rust/counter.rs", "@bump_body");
     assert_breakpoint_stop(&continue_to_stop(&s), &[1], "Counter::bump", line);
-    assert_eq!(value_of(&s, "by"), "1");
+    assert_eq!(s.value_of("by"), "1");
     assert_breakpoint_stop(&continue_to_stop(&s), &[1], "Counter::bump", line);
-    assert_eq!(value_of(&s, "by"), "2");
+    assert_eq!(s.value_of("by"), "2");
 }
 
 #[test]
@@ -213,7 +196,7 @@ fn condition_stops_only_when_it_holds() {
 
     let stop = continue_to_stop(&s);
     assert_breakpoint_stop(&stop, &[1], "apply", line_of(LEDGER, "@apply_body"));
-    assert_eq!(value_of(&s, "amount"), "3");
+    assert_eq!(s.value_of("amount"), "3");
     // amount 4 does not satisfy it: the program runs to its end.
     let end = continue_to_stop(&s);
     assert_eq!(end["reason"], "exited", "{end}");
@@ -235,7 +218,7 @@ fn hit_count_stops_first_on_the_nth_hit() {
     let stop = continue_to_stop(&s);
     assert_breakpoint_stop(&stop, &[1], "apply", line_of(LEDGER, "@apply_update"));
     // Hits are amount 0, 1, 2: the third is amount 2.
-    assert_eq!(value_of(&s, "amount"), "2");
+    assert_eq!(s.value_of("amount"), "2");
 }
 
 #[test]
@@ -363,12 +346,12 @@ fn disabled_breakpoint_does_not_stop_and_reenabled_one_does() {
     // Two laps of the loop pass @apply_update without stopping there.
     assert_breakpoint_stop(&continue_to_stop(&s), &[2], "main", call);
     assert_breakpoint_stop(&continue_to_stop(&s), &[2], "main", call);
-    assert_eq!(value_of(&s, "i"), "1");
+    assert_eq!(s.value_of("i"), "1");
 
     let enabled = s.data(&["breakpoint", "enable", "1"]);
     assert_eq!(enabled["breakpoints"][0]["enabled"], true, "{enabled}");
     assert_breakpoint_stop(&continue_to_stop(&s), &[1], "apply", update);
-    assert_eq!(value_of(&s, "amount"), "1");
+    assert_eq!(s.value_of("amount"), "1");
     let listed = s.data(&["breakpoint", "list"]);
     assert_eq!(listed["breakpoints"][0]["verified"], true, "{listed}");
 }
@@ -381,7 +364,7 @@ fn removing_an_unknown_id_fails_naming_it() {
 
     let run = s.run(&["--json", "breakpoint", "remove", "7"]);
     assert_eq!(run.code, 1, "{run:?}");
-    let error = error_of(&run);
+    let error = run.failure();
     assert_eq!(error["code"], "not_found", "{error}");
     assert!(
         error["message"].as_str().unwrap_or("").contains('7'),
@@ -434,7 +417,7 @@ fn break_and_b_aliases_and_the_shorthand_add_breakpoints() {
         "apply",
         line_of(LEDGER, "@apply_body"),
     );
-    assert_eq!(value_of(&s, "amount"), "2");
+    assert_eq!(s.value_of("amount"), "2");
 }
 
 #[test]
@@ -460,7 +443,7 @@ fn start_breakpoints_are_applied_before_the_program_runs() {
         "apply",
         line_of(LEDGER, "@apply_body"),
     );
-    assert_eq!(value_of(&s, "amount"), "0");
+    assert_eq!(s.value_of("amount"), "0");
 }
 
 #[test]
@@ -484,7 +467,7 @@ fn breakpoint_added_while_stopped_applies_at_once() {
         "main",
         line_of(LEDGER, "@after_loop"),
     );
-    assert_eq!(value_of(&s, "total"), "10");
+    assert_eq!(s.value_of("total"), "10");
 }
 
 #[test]
@@ -494,7 +477,7 @@ fn invalid_location_text_is_a_usage_error() {
     for bad in ["file.c:", ":10", "ledger.c:0"] {
         let run = s.run(&["--json", "breakpoint", "add", bad]);
         assert_eq!(run.code, 2, "{bad}: {run:?}");
-        let error = error_of(&run);
+        let error = run.failure();
         assert_eq!(error["code"], "usage", "{bad}: {error}");
         assert!(
             !error["hint"].as_str().unwrap_or("").is_empty(),
@@ -517,7 +500,7 @@ fn add_without_a_location_is_a_usage_error_naming_what_is_missing() {
     let s = ledger_at_entry();
     let run = s.run(&["--json", "breakpoint", "add"]);
     assert_eq!(run.code, 2, "{run:?}");
-    let error = error_of(&run);
+    let error = run.failure();
     assert_eq!(error["code"], "usage", "{error}");
     // The message must say which argument is missing, not stop at the colon.
     let message = error["message"].as_str().unwrap_or("");

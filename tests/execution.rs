@@ -65,29 +65,11 @@ fn assert_stop(stop: &Value, reason: &str, function: &str, line: u32) {
     assert_eq!(stop["frame"]["line"], line, "{stop}");
 }
 
-/// `print EXPR` and its value.
-#[track_caller]
-fn value_of(s: &Session, expression: &str) -> String {
-    s.data(&["print", expression])["value"]
-        .as_str()
-        .expect("value")
-        .to_string()
-}
-
 /// The `error` object of a failed `--json` run, after checking its exit code.
 #[track_caller]
 fn error_of(run: &Run, exit_code: i32) -> Value {
-    let value = run.json();
-    assert_eq!(value["ok"], false, "expected a failure: {value}");
-    assert_eq!(run.code, exit_code, "{value}");
-    let error = value["error"].clone();
-    for field in ["code", "message", "hint"] {
-        assert!(
-            !error[field].as_str().unwrap_or("").is_empty(),
-            "error without {field}: {value}"
-        );
-    }
-    error
+    assert_eq!(run.code, exit_code, "{}", run.stdout);
+    run.failure()
 }
 
 #[test]
@@ -99,7 +81,7 @@ fn next_steps_over_a_line_with_next_and_n() {
     // Over the call to apply: it runs, but we stay in main.
     let stop = stop_after(&s, &["next", "--wait"]);
     assert_stop(&stop, "step", "main", call + 1);
-    assert_eq!(value_of(&s, "delta"), "0");
+    assert_eq!(s.value_of("delta"), "0");
     let stop = stop_after(&s, &["n", "--wait"]);
     assert_stop(&stop, "step", "main", call + 2);
 
@@ -122,7 +104,7 @@ fn step_enters_the_called_function_with_step_and_s() {
     ));
     let stop = stop_after(&s, &["step", "--wait"]);
     assert_stop(&stop, "step", "square", line_of(LEDGER, "@square_body"));
-    assert_eq!(value_of(&s, "x"), "3");
+    assert_eq!(s.value_of("x"), "3");
 
     // Out again, down the loop to the call of apply, and into it with the alias.
     s.data(&["breakpoint", "add", &ledger_at("@loop_call")]);
@@ -145,13 +127,13 @@ fn finish_returns_to_the_caller_with_finish_and_out() {
     // Back in main on the line that called apply, before the result is stored.
     let stop = stop_after(&s, &["finish", "--wait"]);
     assert_stop(&stop, "step", "main", call);
-    assert_eq!(value_of(&s, "i"), "0");
+    assert_eq!(s.value_of("i"), "0");
 
     let stop = stop_after(&s, &["continue", "--wait"]);
     assert_stop(&stop, "breakpoint", "apply", line_of(LEDGER, "@apply_body"));
     let stop = stop_after(&s, &["out", "--wait"]);
     assert_stop(&stop, "step", "main", call);
-    assert_eq!(value_of(&s, "i"), "1");
+    assert_eq!(s.value_of("i"), "1");
 }
 
 #[test]
@@ -159,13 +141,13 @@ fn continue_runs_to_the_next_breakpoint_with_continue_and_c() {
     require_lldb_dap();
     let body = line_of(LEDGER, "@apply_body");
     let s = ledger_stopped_at("apply");
-    assert_eq!(value_of(&s, "amount"), "0");
+    assert_eq!(s.value_of("amount"), "0");
     let stop = stop_after(&s, &["continue", "--wait"]);
     assert_stop(&stop, "breakpoint", "apply", body);
-    assert_eq!(value_of(&s, "amount"), "1");
+    assert_eq!(s.value_of("amount"), "1");
     let stop = stop_after(&s, &["c", "--wait"]);
     assert_stop(&stop, "breakpoint", "apply", body);
-    assert_eq!(value_of(&s, "amount"), "2");
+    assert_eq!(s.value_of("amount"), "2");
 }
 
 #[test]
@@ -205,7 +187,7 @@ fn await_when_already_stopped_returns_that_stop_at_once() {
     assert_eq!(first["frame"], second["frame"]);
     assert_eq!(first["thread_id"], second["thread_id"]);
     assert_eq!(second["breakpoint_ids"], serde_json::json!([1]));
-    assert_eq!(value_of(&s, "amount"), "0", "await did not resume");
+    assert_eq!(s.value_of("amount"), "0", "await did not resume");
 
     let text = s.run(&["await"]);
     assert!(
@@ -423,7 +405,7 @@ fn continue_wait_after_start_break_reports_the_first_hit() {
     s.start(&build(LEDGER), &["--break", "apply"]);
     let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
-    assert_eq!(value_of(&s, "amount"), "0");
+    assert_eq!(s.value_of("amount"), "0");
 
     // After a pause: the program certainly stopped first. That unseen stop is reported, not
     // skipped; the next continue goes on to the second call.
@@ -432,11 +414,11 @@ fn continue_wait_after_start_break_reports_the_first_hit() {
     sleep(Duration::from_millis(500));
     let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
-    assert_eq!(value_of(&s, "amount"), "0");
+    assert_eq!(s.value_of("amount"), "0");
     assert!(stop["note"].is_string(), "the report says why: {stop}");
     let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
-    assert_eq!(value_of(&s, "amount"), "1");
+    assert_eq!(s.value_of("amount"), "1");
 }
 
 #[test]

@@ -123,6 +123,21 @@ impl Run {
         &self.stdout
     }
 
+    /// The `error` object of a failed `--json` run, checked to have a code, message and hint.
+    #[track_caller]
+    pub fn failure(&self) -> Value {
+        let value = self.json();
+        assert_eq!(value["ok"], false, "expected a failure: {value}");
+        let error = value["error"].clone();
+        for field in ["code", "message", "hint"] {
+            assert!(
+                !error[field].as_str().unwrap_or("").is_empty(),
+                "error without {field}: {value}"
+            );
+        }
+        error
+    }
+
     /// Parses stdout as the one JSON object of `--json`.
     #[track_caller]
     pub fn json(&self) -> Value {
@@ -205,6 +220,15 @@ impl Session {
         let value = self.json(args);
         assert_eq!(value["ok"], Value::Bool(true), "{args:?} failed: {value}");
         value["data"].clone()
+    }
+
+    /// The value `print EXPR` shows.
+    #[track_caller]
+    pub fn value_of(&self, expression: &str) -> String {
+        self.data(&["print", expression])["value"]
+            .as_str()
+            .expect("value")
+            .to_string()
     }
 
     /// Starts `program` with extra start arguments and returns the start data.
