@@ -1,6 +1,7 @@
 //! Debug adapters: one file each, knowing how to find the adapter, start it, and phrase its
 //! `launch` and `attach` arguments. Nothing outside this folder knows an adapter's name.
 
+pub mod custom;
 pub mod lldb;
 pub mod process;
 
@@ -52,6 +53,7 @@ pub trait DebugAdapter: Send + Sync {
 const ADAPTERS: &[(&str, &[&str])] = &[("lldb", &["lldb-dap", "lldb-vscode"])];
 
 /// Picks and locates the adapter: `--adapter` wins, then the config's default, then `lldb`.
+/// A name that is not built in is looked up in the config's `[adapters.NAME]` sections.
 pub fn resolve(
     requested: Option<&str>,
     config: &Config,
@@ -59,21 +61,32 @@ pub fn resolve(
     let wanted = requested
         .or(config.defaults.adapter.as_deref())
         .unwrap_or("lldb");
-    let canonical = ADAPTERS
+    let builtin = ADAPTERS
         .iter()
         .find(|(name, aliases)| *name == wanted || aliases.contains(&wanted))
-        .map(|(name, _)| *name)
-        .ok_or_else(|| {
-            let known: Vec<&str> = ADAPTERS.iter().map(|(name, _)| *name).collect();
-            ErrorBody::new(
-                ErrorCode::Usage,
-                format!("unknown adapter '{wanted}'"),
-                format!(
-                    "the adapters are: {}; pick one with --adapter NAME",
-                    known.join(", ")
-                ),
-            )
-        })?;
+        .map(|(name, _)| *name);
+    let Some(canonical) = builtin else {
+        if config.adapters.contains_key(wanted) {
+            return Ok(Arc::new(custom::CustomAdapter::from_config(
+                wanted,
+                &config.adapter(wanted),
+            )?));
+        }
+        let mut known: Vec<&str> = ADAPTERS.iter().map(|(name, _)| *name).collect();
+        for name in config.adapters.keys() {
+            if !known.contains(&name.as_str()) {
+                known.push(name);
+            }
+        }
+        return Err(ErrorBody::new(
+            ErrorCode::Usage,
+            format!("unknown adapter '{wanted}'"),
+            format!(
+                "the adapters are: {}; pick one with --adapter NAME, or define one under [adapters.NAME] in the config",
+                known.join(", ")
+            ),
+        ));
+    };
     match canonical {
         "lldb" => Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
         other => Err(ErrorBody::internal(format!(

@@ -97,10 +97,18 @@ impl DaemonConfig {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AdapterConfig {
-    /// The adapter executable; when unset, the adapter is searched for.
+    /// A built-in adapter's executable; when unset, the adapter is searched for.
     pub path: Option<PathBuf>,
+    /// The executable of an adapter defined by the config alone (any name not built in).
+    pub command: Option<PathBuf>,
     /// Extra arguments for the adapter executable.
     pub args: Vec<String>,
+    /// How to talk to a config-defined adapter: "stdio" (the default).
+    pub transport: Option<String>,
+    /// Extra fields merged into the `launch` request's arguments (config-defined adapters).
+    pub launch: Option<toml::Table>,
+    /// Extra fields merged into the `attach` request's arguments (config-defined adapters).
+    pub attach: Option<toml::Table>,
 }
 
 fn secs(value: f64) -> Duration {

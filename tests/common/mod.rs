@@ -95,6 +95,21 @@ pub fn build(fixture: &str) -> PathBuf {
     output
 }
 
+/// The scripted mock adapter (examples/mock_adapter.rs), which `cargo test` builds.
+pub fn mock_adapter() -> PathBuf {
+    let path = bin()
+        .parent()
+        .expect("target dir")
+        .join("examples")
+        .join("mock_adapter");
+    assert!(
+        path.is_file(),
+        "the mock adapter is not built at {}; `cargo test` builds examples (or run `cargo build --examples`)",
+        path.display()
+    );
+    path
+}
+
 /// The result of one CLI run.
 #[derive(Debug)]
 pub struct Run {
@@ -178,6 +193,27 @@ impl Session {
         let cwd = dir.path().join("work");
         std::fs::create_dir(&cwd).expect("work dir");
         Session { name, cwd, dir }
+    }
+
+    /// A session whose adapter `mock` is the scripted mock adapter running `script`, with `extra`
+    /// TOML appended to the config (e.g. short timeouts).
+    pub fn with_mock(script: &Value, extra: &str) -> Session {
+        let s = Session::with_config("");
+        let script_path = s.dir.path().join("script.json");
+        std::fs::write(&script_path, script.to_string()).expect("write script");
+        let config = format!(
+            "[daemon]\ngrace_period_secs = 60\n{extra}\n[adapters.mock]\ncommand = {:?}\nargs = [\"--script\", {:?}]\n",
+            mock_adapter().display().to_string(),
+            script_path.display().to_string(),
+        );
+        std::fs::write(s.dir.path().join("config.toml"), config).expect("write config");
+        s
+    }
+
+    /// Starts a program under the mock adapter (the program path is not used by it).
+    #[track_caller]
+    pub fn start_mock(&self) -> Run {
+        self.run(&["--json", "start", "--adapter", "mock", "/bin/true"])
     }
 
     pub fn runtime_dir(&self) -> PathBuf {
