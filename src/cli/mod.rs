@@ -110,7 +110,7 @@ fn print_success(json: bool, outcome: Outcome) {
         });
         let _ = writeln!(stdout, "{line}");
     } else if !outcome.text.is_empty() {
-        let _ = stdout.write_all(outcome.text.as_bytes());
+        let _ = stdout.write_all(render::terminal_safe(&outcome.text).as_bytes());
         if !outcome.text.ends_with('\n') {
             let _ = stdout.write_all(b"\n");
         }
@@ -130,9 +130,9 @@ pub fn print_error(json: bool, err: &ErrorBody) {
         let _ = stdout.flush();
     } else {
         let mut stderr = std::io::stderr().lock();
-        let _ = writeln!(stderr, "error: {}", err.message);
+        let _ = writeln!(stderr, "error: {}", render::terminal_safe(&err.message));
         if !err.hint.is_empty() {
-            let _ = writeln!(stderr, "hint: {}", err.hint);
+            let _ = writeln!(stderr, "hint: {}", render::terminal_safe(&err.hint));
         }
     }
 }

@@ -3,6 +3,7 @@
 //! Written for a reader with little context and little room: the answer first, one fact per line,
 //! the source around the current line, and a note whenever something was left out.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -10,6 +11,31 @@ use crate::ipc::protocol::{BreakpointInfo, FrameInfo, SourceSnippet, StopReport,
 
 /// Inline children only while the whole line stays this short.
 const INLINE_WIDTH: usize = 100;
+
+/// Text that is safe to write to a terminal: control characters other than newline and tab
+/// (escape sequences, carriage returns, C1 controls) are shown as visible `\x1b`-style escapes,
+/// so nothing a debuggee prints or holds in memory can drive the user's terminal.
+pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c);
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let code = c as u32;
+            if code <= 0xff {
+                let _ = write!(out, "\\x{code:02x}");
+            } else {
+                let _ = write!(out, "\\u{{{code:x}}}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// The last path component, which is what people call a source file.
 pub fn short_file(file: &str) -> &str {
@@ -237,6 +263,18 @@ mod tests {
              amount (int) = 0\n\
              … 2 more not shown\n"
         );
+    }
+
+    #[test]
+    fn escape_sequences_are_made_visible() {
+        assert_eq!(terminal_safe("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            terminal_safe("\u{1b}[31mred\u{1b}[0m"),
+            "\\x1b[31mred\\x1b[0m"
+        );
+        assert_eq!(terminal_safe("over\rwrite"), "over\\x0dwrite");
+        assert_eq!(terminal_safe("c1\u{9b}x"), "c1\\x9bx");
+        assert_eq!(terminal_safe("é → ok"), "é → ok");
     }
 
     #[test]

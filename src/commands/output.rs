@@ -10,6 +10,7 @@ use serde_json::json;
 
 use crate::cli::Outcome;
 use crate::cli::client::DaemonClient;
+use crate::cli::render;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{Command, OutputChunk, OutputQuery};
 
@@ -59,7 +60,7 @@ pub fn run(
         if json_mode {
             collected.push_str(&chunk.text);
         } else if !chunk.text.is_empty() {
-            let _ = stdout.write_all(chunk.text.as_bytes());
+            let _ = stdout.write_all(render::terminal_safe(&chunk.text).as_bytes());
             let _ = stdout.flush();
         }
         from = Some(chunk.next);

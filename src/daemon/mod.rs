@@ -53,6 +53,11 @@ pub fn run(session_name: &str) -> i32 {
         }
     };
     runtime.block_on(async {
+        // Everything the daemon creates (socket, logs) is the user's alone.
+        // SAFETY: umask only sets the process's file-creation mask.
+        unsafe {
+            libc::umask(0o077);
+        }
         let (guard, listener) = match bind(session_name) {
             Ok(bound) => bound,
             Err(err) => return report_startup_failure(&err),

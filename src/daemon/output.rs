@@ -12,6 +12,9 @@ use tokio::sync::watch;
 
 use crate::ipc::protocol::{OutputChunk, OutputQuery};
 
+/// Writes are appended to the newest chunk while it stays under this size.
+const COALESCE_BYTES: usize = 64 * 1024;
+
 #[derive(Debug)]
 struct Chunk {
     /// Offset of the chunk's first byte.
@@ -74,10 +77,17 @@ impl OutputBuffer {
         }
         let start = held.end;
         held.end += text.len() as u64;
-        held.chunks.push_back(Chunk {
-            start,
-            text: text.to_string(),
-        });
+        // Coalesce small writes (a line per event is typical) so the per-chunk overhead stays a
+        // small fraction of the bound, however the program prints.
+        match held.chunks.back_mut() {
+            Some(last) if last.text.len() + text.len() <= COALESCE_BYTES => {
+                last.text.push_str(text)
+            }
+            _ => held.chunks.push_back(Chunk {
+                start,
+                text: text.to_string(),
+            }),
+        }
         while held.end - held.start > self.capacity as u64 {
             let Some(front) = held.chunks.pop_front() else {
                 break;

@@ -1214,7 +1214,7 @@ async fn configure(
 
 /// Applies adapter events to the shared state the moment they arrive.
 async fn handle_events(
-    mut events: mpsc::UnboundedReceiver<Event>,
+    mut events: mpsc::Receiver<Event>,
     shared: Arc<Shared>,
     dap: DapClient,
     process: Arc<AdapterProcess>,

@@ -78,6 +78,9 @@ fn adapter_error_hint(command: &str) -> &'static str {
 
 type Reply = Result<Value, DapError>;
 
+/// Events decoded but not yet applied by the session, at most.
+const EVENT_QUEUE: usize = 1024;
+
 enum Pending {
     Open(HashMap<i64, (String, oneshot::Sender<Reply>)>),
     Closed(String),
@@ -180,14 +183,16 @@ impl DapClient {
         writer: W,
         request_timeout: Duration,
         closed_detail: F,
-    ) -> (DapClient, mpsc::UnboundedReceiver<Event>)
+    ) -> (DapClient, mpsc::Receiver<Event>)
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
         F: Future<Output = String> + Send + 'static,
     {
         let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
-        let (events_tx, events_rx) = mpsc::unbounded_channel();
+        // Bounded: an adapter flooding events is slowed to the pace the session applies them,
+        // instead of growing a queue without limit.
+        let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let inner = Arc::new(Inner {
             outgoing,
             next_seq: AtomicI64::new(1),
@@ -275,7 +280,7 @@ async fn write_loop<W: AsyncWrite + Unpin>(
 
 async fn read_loop<R, F>(
     mut reader: R,
-    events: mpsc::UnboundedSender<Event>,
+    events: mpsc::Sender<Event>,
     inner: Arc<Inner>,
     closed_detail: F,
 ) where
@@ -301,7 +306,7 @@ async fn read_loop<R, F>(
 /// Reads until the stream ends (`None`) or a protocol error (`Some(error)`).
 async fn read_messages<R: AsyncRead + Unpin>(
     reader: &mut R,
-    events: &mpsc::UnboundedSender<Event>,
+    events: &mpsc::Sender<Event>,
     inner: &Inner,
 ) -> Option<String> {
     let mut decoder = Decoder::new();
@@ -327,12 +332,19 @@ async fn read_messages<R: AsyncRead + Unpin>(
                     ));
                 }
             };
-            dispatch(message, events, inner);
+            match message {
+                Incoming::Event(event) => {
+                    tracing::debug!(event = event.event, "<- event");
+                    // The session stopped listening: it is ending, and the events do not matter.
+                    let _ = events.send(event).await;
+                }
+                other => dispatch(other, inner),
+            }
         }
     }
 }
 
-fn dispatch(message: Incoming, events: &mpsc::UnboundedSender<Event>, inner: &Inner) {
+fn dispatch(message: Incoming, inner: &Inner) {
     match message {
         Incoming::Response(response) => {
             let entry = match &mut *inner.pending() {
@@ -362,10 +374,8 @@ fn dispatch(message: Incoming, events: &mpsc::UnboundedSender<Event>, inner: &In
             };
             let _ = tx.send(reply);
         }
-        Incoming::Event(event) => {
-            tracing::debug!(event = event.event, "<- event");
-            let _ = events.send(event);
-        }
+        // Events go out through the bounded queue in `read_messages`.
+        Incoming::Event(_) => {}
         Incoming::Request(request) => answer_reverse_request(request, inner),
     }
 }
@@ -448,7 +458,7 @@ mod tests {
         }
     }
 
-    fn connect() -> (DapClient, mpsc::UnboundedReceiver<Event>, FakeAdapter) {
+    fn connect() -> (DapClient, mpsc::Receiver<Event>, FakeAdapter) {
         let (ours, theirs) = tokio::io::duplex(1 << 16);
         let (our_read, our_write) = tokio::io::split(ours);
         let (their_read, their_write) = tokio::io::split(theirs);
