@@ -825,3 +825,122 @@ fn an_unknown_adapter_is_an_error_that_lists_the_adapters() {
     assert!(hint.contains("lldb"), "{run:?}");
     assert_eq!(s.run(&["status"]).code, 4);
 }
+
+fn signal(pid: u64, signal: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -{signal} {pid} failed");
+}
+
+#[test]
+fn sigkill_to_the_daemon_leaves_no_adapter_or_launched_program_behind() {
+    require_lldb_dap();
+    let s = Session::new();
+    // A running program (not stopped under the tracer) is the case that used to outlive us.
+    s.start(&build("c/spin.c"), &[]);
+    let status = s.data(&["status"]);
+    assert_eq!(status["state"], "running", "{status}");
+    let (daemon, adapter, program) = (
+        pid(&status, "daemon_pid"),
+        pid(&status, "adapter_pid"),
+        pid(&status, "debuggee_pid"),
+    );
+
+    signal(daemon, "KILL");
+    assert!(
+        eventually(Duration::from_secs(5), || !alive(adapter)
+            && !alive(program)),
+        "after SIGKILL to the daemon: adapter alive {}, program alive {}",
+        alive(adapter),
+        alive(program)
+    );
+    // The next command finds no session and clears the stale socket.
+    let socket = s.runtime_dir().join(format!("{}.sock", s.name));
+    let run = s.run(&["--json", "status"]);
+    assert_eq!(run.code, 4, "{run:?}");
+    assert_eq!(run.failure()["code"], "no_session");
+    assert!(!socket.exists(), "the stale socket was not removed");
+    // And a new session starts on the same name.
+    s.start(&build("c/ledger.c"), &["--stop-on-entry"]);
+}
+
+#[test]
+fn sigterm_to_the_daemon_terminates_a_launched_program_and_removes_the_socket() {
+    require_lldb_dap();
+    let s = Session::new();
+    s.start(&build("c/ledger.c"), &["--break", "apply"]);
+    s.data(&["continue", "--wait", "--timeout", "30"]);
+    let status = s.data(&["status"]);
+    let (daemon, adapter, program) = (
+        pid(&status, "daemon_pid"),
+        pid(&status, "adapter_pid"),
+        pid(&status, "debuggee_pid"),
+    );
+    let socket = s.runtime_dir().join(format!("{}.sock", s.name));
+    assert!(socket.exists());
+
+    signal(daemon, "TERM");
+    assert!(
+        eventually(Duration::from_secs(10), || !alive(daemon)
+            && !alive(adapter)
+            && !alive(program)),
+        "after SIGTERM: daemon {}, adapter {}, program {}",
+        alive(daemon),
+        alive(adapter),
+        alive(program)
+    );
+    assert!(!socket.exists(), "the socket outlived the daemon");
+    assert_eq!(s.run(&["status"]).code, 4);
+}
+
+#[test]
+fn sigterm_to_the_daemon_detaches_an_attached_program() {
+    require_lldb_dap();
+    let s = Session::new();
+    let spin = Spinner::spawn(s.dir.path());
+    let spin_pid = spin.child.id();
+    let attached = s.data(&["attach", &spin_pid.to_string()]);
+    let daemon = pid(&attached, "daemon_pid");
+
+    signal(daemon, "TERM");
+    assert!(
+        eventually(Duration::from_secs(10), || !alive(daemon)),
+        "the daemon outlived SIGTERM"
+    );
+    assert!(
+        alive(u64::from(spin_pid)),
+        "the attached program was killed"
+    );
+    let before = spin.ticks();
+    assert!(
+        eventually(Duration::from_secs(10), || spin.ticks() >= before + 3),
+        "the attached program stopped running after the daemon left"
+    );
+}
+
+#[test]
+fn sigkill_to_the_daemon_reaps_a_debuggee_its_adapter_would_orphan() {
+    // The mock adapter's debuggee (`sleep 600`) does not die with its adapter, unlike lldb's,
+    // whose lldb-server kills its inferior: only the daemon's reaper can end it.
+    let s = Session::with_mock(&serde_json::json!({ "debuggee": true }), "");
+    let started = s.start_mock().json();
+    assert_eq!(started["ok"], true, "{started}");
+    let status = s.data(&["status"]);
+    let (daemon, adapter, program) = (
+        pid(&status, "daemon_pid"),
+        pid(&status, "adapter_pid"),
+        pid(&status, "debuggee_pid"),
+    );
+    assert!(alive(program));
+
+    signal(daemon, "KILL");
+    assert!(
+        eventually(Duration::from_secs(5), || !alive(adapter)
+            && !alive(program)),
+        "after SIGKILL to the daemon: adapter alive {}, program alive {}",
+        alive(adapter),
+        alive(program)
+    );
+}

@@ -152,6 +152,14 @@ pub enum CommandLine {
     /// Run the session daemon (started by 'start' and 'attach').
     #[command(hide = true)]
     Daemon,
+
+    /// Run the daemon's reaper (started by the daemon).
+    #[command(hide = true)]
+    Reaper {
+        /// The daemon's process group, killed if the daemon dies uncleanly.
+        #[arg(long)]
+        group: Option<i32>,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -49,8 +49,10 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
-    if let CommandLine::Daemon = cli.command {
-        return crate::daemon::run(&cli.session);
+    match cli.command {
+        CommandLine::Daemon => return crate::daemon::run(&cli.session),
+        CommandLine::Reaper { group } => return crate::daemon::reaper::run(group),
+        _ => {}
     }
     let json = cli.json;
     match crate::commands::run(cli) {

@@ -66,8 +66,8 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
             follow,
         } => output::run(session, tail, clear, follow, cli.json),
         CommandLine::Demo => demo::run(cli.json),
-        CommandLine::Daemon => Err(ErrorBody::internal(
-            "the daemon is not a command to dispatch",
+        CommandLine::Daemon | CommandLine::Reaper { .. } => Err(ErrorBody::internal(
+            "the daemon and its reaper are not commands to dispatch",
         )),
     }
 }

@@ -7,6 +7,7 @@
 pub mod breakpoints;
 pub mod logging;
 pub mod output;
+pub mod reaper;
 pub mod run_state;
 pub mod server;
 pub mod session;
@@ -83,6 +84,9 @@ pub fn run(session_name: &str) -> i32 {
         announce_ready();
         server::serve(daemon.clone(), listener).await;
         daemon.release_name();
+        if let Some(reaper) = &daemon.reaper {
+            reaper.disarm();
+        }
         tracing::info!("daemon exiting");
         0
     })
@@ -167,6 +171,8 @@ pub struct Daemon {
     shutdown: watch::Sender<bool>,
     /// The session name (lock and socket) until the daemon gives it up.
     name_guard: Mutex<Option<NameGuard>>,
+    /// Ends launched debuggees if this process is killed outright.
+    reaper: Option<reaper::Reaper>,
 }
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -200,6 +206,7 @@ impl Daemon {
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
             name_guard: Mutex::new(Some(guard)),
+            reaper: reaper::Reaper::start(),
         }
     }
 
@@ -401,6 +408,11 @@ impl Daemon {
             }
         };
         *self.slot() = Slot::Active(session.clone());
+        if let (Origin::Launch(_), Some(pid), Some(reaper)) =
+            (session.origin(), session.debuggee_pid(), &self.reaper)
+        {
+            reaper.watch(pid);
+        }
         self.watch_lifetime(session.clone());
         tracing::info!(program = ?session.program(), "session started");
 
