@@ -11,11 +11,15 @@
 //! args = ["--script", "/path/to/script.json"]
 //! ```
 //!
-//! The script is JSON: `{"on": {"<command>": {"action": ...}}, "debuggee": bool, "flood": N,
-//! "reverse_request": "runInTerminal", "exit_code_on_continue": N}`. Actions: `exit` (with
-//! `code` and `stderr`), `garbage`, `huge_length`, `hang`, `slow` (with `ms`), `error` (with
-//! `message`). Commands without an action are answered like a tiny one-thread program stopped in
-//! `main` of `/mock/main.c`.
+//! The script is JSON: `{"on": {"<command>": {"action": ...}}, "debuggee": bool,
+//! "debuggee_stdio": "inherit"|"null", "flood": N, "reverse_request": "runInTerminal",
+//! "exit_code_on_continue": N}`. `debuggee` makes `launch` start `sleep 600` and report its pid
+//! in a `process` event; by default it shares the adapter's stdout and stderr (as launched
+//! programs often do, which keeps the protocol pipe open after the adapter dies), and
+//! `"debuggee_stdio": "null"` gives it /dev/null instead. Actions: `exit` (with `code` and
+//! `stderr`), `garbage`, `huge_length`, `hang`, `slow` (with `ms`), `error` (with `message`).
+//! Commands without an action are answered like a tiny one-thread program stopped in `main` of
+//! `/mock/main.c`.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
@@ -119,7 +123,12 @@ impl Adapter {
             ),
             "launch" | "attach" => {
                 if command == "launch" && self.script["debuggee"].as_bool() == Some(true) {
-                    self.debuggee = Command::new("sleep").arg("600").stdin(Stdio::null()).spawn().ok();
+                    let mut sleep = Command::new("sleep");
+                    sleep.arg("600").stdin(Stdio::null());
+                    if self.script["debuggee_stdio"].as_str() == Some("null") {
+                        sleep.stdout(Stdio::null()).stderr(Stdio::null());
+                    }
+                    self.debuggee = sleep.spawn().ok();
                 }
                 self.respond(request, json!({}));
                 let pid = self.debuggee.as_ref().map(Child::id);

@@ -13,6 +13,9 @@ use crate::ipc::framing::{FrameError, read_frame_bytes_async, write_frame_async}
 use crate::ipc::protocol::{Request, Response};
 use crate::ipc::socket::AsyncStream;
 
+/// How long to wait before accepting again after `accept` failed.
+const ACCEPT_RETRY_DELAY: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Serves until shutdown is asked for (by `stop`, the grace timer, or a signal), then ends the
 /// session so no adapter or launched debuggee outlives the daemon.
 pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
@@ -25,7 +28,12 @@ pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
                 Ok(stream) => {
                     tokio::spawn(serve_client(daemon.clone(), stream));
                 }
-                Err(e) => tracing::warn!("accept failed: {e}"),
+                Err(e) => {
+                    // Typically out of descriptors (EMFILE): retrying at once would spin. Wait
+                    // for clients to leave; the others queue in the listen backlog meanwhile.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(ACCEPT_RETRY_DELAY).await;
+                }
             },
             _ = shutdown.wait_for(|stop| *stop) => break,
         }

@@ -44,6 +44,8 @@ const STOP_CONTEXT_LINES: u32 = 2;
 const CONTEXT_LINES: u32 = 5;
 /// Threads whose top frame `threads` fetches (more are listed without it).
 const THREADS_WITH_FRAMES: usize = 64;
+/// How long a stop report may spend asking the adapter for the thread name and top frame.
+const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
 /// Lines of the adapter's own console/stderr output kept for the report of its death.
 const ADAPTER_LOG_TAIL: usize = 20;
 
@@ -92,6 +94,8 @@ struct View {
     entry_expected: bool,
     /// A `pause` was sent and its stop has not arrived yet.
     pause_requested: bool,
+    /// The report of the latest stop, by generation: `status` and `await` repeat it for free.
+    report_cache: Option<(u64, StopReport)>,
 }
 
 #[derive(Clone)]
@@ -408,7 +412,17 @@ impl Session {
         };
         match &state.phase {
             Phase::Stopped(stop) => {
-                self.shared.view().seen_generation = state.generation;
+                let cached = {
+                    let mut view = self.shared.view();
+                    view.seen_generation = state.generation;
+                    view.report_cache
+                        .as_ref()
+                        .filter(|(generation, _)| *generation == state.generation)
+                        .map(|(_, report)| report.clone())
+                };
+                if let Some(cached) = cached {
+                    return cached;
+                }
                 report.reason = stop.reason.clone();
                 report.description = stop
                     .description
@@ -419,30 +433,44 @@ impl Session {
                 report.thread_id = thread_id;
                 report.breakpoint_ids = self.hit_breakpoints(stop);
                 if let Some(thread_id) = thread_id {
-                    let known = self.shared.view().thread_names.contains_key(&thread_id);
-                    if !known {
-                        // Names are fetched once per new thread, so every report carries one.
-                        let _ = self.fetch_threads().await;
-                    }
-                    report.thread_name = self.shared.view().thread_names.get(&thread_id).cloned();
-                    if let Ok((frames, _)) = self.frames(thread_id, 1).await
-                        && let Some(top) = frames.first()
-                    {
-                        let info = frame_info(0, top);
-                        report.source = info
-                            .file
-                            .as_deref()
-                            .zip(info.line)
-                            .and_then(|(f, l)| source::snippet(f, l, STOP_CONTEXT_LINES));
-                        report.frame = Some(info);
-                    }
+                    self.locate_stop(thread_id, &mut report).await;
                 }
+                self.shared.view().report_cache = Some((state.generation, report.clone()));
             }
             Phase::Exited { exit_code } => report.exit_code = *exit_code,
             Phase::AdapterDied { detail } => report.description = Some(detail.clone()),
             Phase::Running | Phase::Starting => {}
         }
         report
+    }
+
+    /// Fills in the stop's thread name, frame and source. Both lookups go out at once and get
+    /// [`REPORT_LOOKUP_TIMEOUT`] between them: a hung adapter costs `status` a second once per
+    /// stop (the report is cached), not a request timeout per call.
+    async fn locate_stop(&self, thread_id: i64, report: &mut StopReport) {
+        let known = self.shared.view().thread_names.contains_key(&thread_id);
+        let names = async {
+            if !known {
+                // Names are fetched once per new thread, so every report carries one.
+                let _ = self.fetch_threads().await;
+            }
+        };
+        let top = async { self.frames(thread_id, 1).await.ok() };
+        let looked_up =
+            tokio::time::timeout(REPORT_LOOKUP_TIMEOUT, async { tokio::join!(names, top).1 }).await;
+        report.thread_name = self.shared.view().thread_names.get(&thread_id).cloned();
+        let Ok(Some((frames, _))) = looked_up else {
+            return;
+        };
+        if let Some(top) = frames.first() {
+            let info = frame_info(0, top);
+            report.source = info
+                .file
+                .as_deref()
+                .zip(info.line)
+                .and_then(|(f, l)| source::snippet(f, l, STOP_CONTEXT_LINES));
+            report.frame = Some(info);
+        }
     }
 
     fn hit_breakpoints(&self, stop: &StopInfo) -> Vec<u32> {
@@ -974,6 +1002,10 @@ impl Session {
     /// an attached one is detached, and the adapter exits (or is killed).
     pub async fn end(&self, detach: bool) {
         self.shared.ending.store(true, Ordering::SeqCst);
+        if self.process.has_exited() && !detach {
+            // No adapter is left to terminate the program it launched.
+            self.kill_launched_debuggee();
+        }
         let terminate = !detach && matches!(self.origin, Origin::Launch(_));
         if !self.process.has_exited() {
             let disconnect = self.dap.send(

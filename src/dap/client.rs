@@ -287,16 +287,28 @@ async fn read_loop<R, F>(
     R: AsyncRead + Unpin,
     F: Future<Output = String>,
 {
-    let failure = read_messages(&mut reader, &events, &inner).await;
-    let reason = match failure {
-        // The adapter is still there but talks nonsense: say so at once (the session kills it).
-        Some(protocol_error) => protocol_error,
-        // The stream ended. Ask how the adapter went (exit status, stderr), but not for long: an
-        // adapter that closed its output and lingers must not hold up the pending requests.
-        None => match tokio::time::timeout(Duration::from_secs(2), closed_detail).await {
-            Ok(detail) => detail,
-            Err(_) => "the debug adapter closed its output".to_string(),
+    let reading = read_messages(&mut reader, &events, &inner);
+    tokio::pin!(reading);
+    let exited = closed_detail;
+    tokio::pin!(exited);
+    let reason = tokio::select! {
+        failure = &mut reading => match failure {
+            // The adapter is still there but talks nonsense: say so at once (the session
+            // kills it).
+            Some(protocol_error) => protocol_error,
+            // The stream ended. Ask how the adapter went (exit status, stderr), but not for
+            // long: an adapter that closed its output and lingers must not hold up requests.
+            None => match tokio::time::timeout(Duration::from_secs(2), &mut exited).await {
+                Ok(detail) => detail,
+                Err(_) => "the debug adapter closed its output".to_string(),
+            },
         },
+        // The adapter exited, yet its output may never end: a child of it (the debuggee) can
+        // hold the pipe open. Take what it wrote before dying, briefly, then report the exit.
+        detail = &mut exited => {
+            let _ = tokio::time::timeout(Duration::from_millis(200), &mut reading).await;
+            detail
+        }
     };
     tracing::info!("debug adapter connection closed: {reason}");
     inner.close(reason);
@@ -458,13 +470,23 @@ mod tests {
         }
     }
 
-    fn connect() -> (DapClient, mpsc::Receiver<Event>, FakeAdapter) {
+    /// A client on an in-memory pipe; the adapter "exits" when the returned sender is used.
+    fn connect() -> (
+        DapClient,
+        mpsc::Receiver<Event>,
+        FakeAdapter,
+        oneshot::Sender<String>,
+    ) {
         let (ours, theirs) = tokio::io::duplex(1 << 16);
         let (our_read, our_write) = tokio::io::split(ours);
         let (their_read, their_write) = tokio::io::split(theirs);
+        let (exit_tx, exit_rx) = oneshot::channel::<String>();
         let (client, events) =
-            DapClient::start(our_read, our_write, Duration::from_secs(5), async {
-                "fake adapter exited with status 7".to_string()
+            DapClient::start(our_read, our_write, Duration::from_secs(5), async move {
+                match exit_rx.await {
+                    Ok(detail) => detail,
+                    Err(_) => std::future::pending().await,
+                }
             });
         (
             client,
@@ -473,12 +495,13 @@ mod tests {
                 reader: BufReader::new(their_read),
                 writer: their_write,
             },
+            exit_tx,
         )
     }
 
     #[tokio::test]
     async fn responses_are_matched_by_seq_out_of_order() {
-        let (client, _events, mut adapter) = connect();
+        let (client, _events, mut adapter, _exit) = connect();
         let first = client.send("threads", json!({}));
         let second = client.send("stackTrace", json!({"threadId": 1}));
         let r1 = adapter.read_request().await;
@@ -497,7 +520,7 @@ mod tests {
 
     #[tokio::test]
     async fn adapter_errors_keep_the_adapters_message() {
-        let (client, _events, mut adapter) = connect();
+        let (client, _events, mut adapter, _exit) = connect();
         let pending = client.send("evaluate", json!({"expression": "nosuch"}));
         let req = adapter.read_request().await;
         adapter
@@ -514,7 +537,7 @@ mod tests {
 
     #[tokio::test]
     async fn events_arrive_and_reverse_requests_are_answered() {
-        let (_client, mut events, mut adapter) = connect();
+        let (_client, mut events, mut adapter, _exit) = connect();
         adapter
             .send(
                 json!({"seq": 1, "type": "event", "event": "stopped", "body": {"reason": "step"}}),
@@ -533,9 +556,10 @@ mod tests {
 
     #[tokio::test]
     async fn adapter_exit_fails_pending_requests_at_once() {
-        let (client, mut events, adapter) = connect();
+        let (client, mut events, adapter, exit) = connect();
         let pending = client.send("continue", json!({}));
         drop(adapter);
+        let _ = exit.send("fake adapter exited with status 7".into());
         let err = pending.response().await.expect_err("must fail");
         assert_eq!(
             err,
@@ -547,8 +571,23 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn an_exit_is_reported_even_while_a_child_holds_the_pipe_open() {
+        // The adapter process exits, but its stdout stays open (a debuggee inherited it).
+        let (client, _events, _adapter_pipe_still_open, exit) = connect();
+        let pending = client.send("evaluate", json!({}));
+        let _ = exit.send("mock exited with status 9".into());
+        let err = tokio::time::timeout(Duration::from_secs(2), pending.response())
+            .await
+            .expect("the request must fail at once, not at its timeout");
+        assert_eq!(
+            err,
+            Err(DapError::Closed("mock exited with status 9".into()))
+        );
+    }
+
+    #[tokio::test]
     async fn garbage_ends_the_session_with_a_protocol_error() {
-        let (client, _events, mut adapter) = connect();
+        let (client, _events, mut adapter, _exit) = connect();
         let pending = client.send("threads", json!({}));
         adapter
             .writer
