@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::DebugAdapter;
-use super::process::{SpawnedAdapter, spawn_stdio};
+use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -97,9 +97,9 @@ impl DebugAdapter for CustomAdapter {
         &self.command
     }
 
-    fn spawn(&self) -> Result<SpawnedAdapter, ErrorBody> {
+    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let args: Vec<OsString> = self.args.iter().map(OsString::from).collect();
-        spawn_stdio(self.name, &self.command, &args)
+        Box::pin(async move { spawn_stdio(self.name, &self.command, &args) })
     }
 
     fn adapter_id(&self) -> &'static str {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::process::{SpawnedAdapter, spawn_stdio};
+use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::{DebugAdapter, highest_versioned_on_path};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -97,9 +97,9 @@ impl DebugAdapter for LldbDap {
         &self.executable
     }
 
-    fn spawn(&self) -> Result<SpawnedAdapter, ErrorBody> {
+    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
-        spawn_stdio("lldb-dap", &self.executable, &args)
+        Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args) })
     }
 
     fn adapter_id(&self) -> &'static str {
@@ -138,12 +138,14 @@ impl DebugAdapter for LldbDap {
     }
 
     /// lldb-dap reports both `pause` and the entry stop as an `exception` "signal SIGSTOP"; a
-    /// pause that lands on one of LLDB's internal breakpoints (negative ids, e.g. the dynamic
-    /// loader's "breakpoint -1.1") comes as a `breakpoint` stop.
+    /// pause that lands while LLDB handles one of its internal breakpoints (negative ids, e.g.
+    /// the dynamic loader's "breakpoint -1.1") comes as a `breakpoint` stop, or as the `step`
+    /// "trace" of LLDB stepping over it (a user's step says "step over", "step in", ...).
     fn is_interrupt_stop(&self, reason: &str, description: Option<&str>) -> bool {
         matches!(reason, "pause" | "entry")
             || (reason == "exception" && description == Some("signal SIGSTOP"))
             || (reason == "breakpoint"
                 && description.is_some_and(|d| d.starts_with("breakpoint -")))
+            || (reason == "step" && description == Some("trace"))
     }
 }

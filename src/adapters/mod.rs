@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
-use process::SpawnedAdapter;
+use process::{BoxFuture, SpawnedAdapter};
 
 /// What the session needs from an adapter.
 pub trait DebugAdapter: Send + Sync {
@@ -22,8 +22,8 @@ pub trait DebugAdapter: Send + Sync {
     fn name(&self) -> &'static str;
     /// The executable that will be run.
     fn executable(&self) -> &Path;
-    /// Starts the adapter process.
-    fn spawn(&self) -> Result<SpawnedAdapter, ErrorBody>;
+    /// Starts the adapter and connects to it.
+    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>>;
     /// The `adapterID` sent in `initialize`.
     fn adapter_id(&self) -> &'static str;
     /// The `launch` request's arguments.

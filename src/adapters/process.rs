@@ -1,46 +1,63 @@
-//! Running a debug adapter as a child process and knowing how it ended.
+//! Running a debug adapter and connecting to it: over its stdio, over TCP to a port it listens on
+//! (started by us, or already running elsewhere), and knowing how it ended.
 //!
-//! The adapter is started with the parent-death signal set (Linux), so it cannot outlive a daemon
-//! that is killed outright. Its stderr is read for its whole life (an unread pipe would block it)
-//! into the log and a short tail, and a monitor task records how it exited, so a request pending
-//! when it dies can fail with "exited with status 1" and the adapter's last words.
+//! An adapter we start gets the parent-death signal (Linux), so it cannot outlive a daemon that is
+//! killed outright. Its pipes that do not carry DAP are read for its whole life (an unread pipe
+//! blocks the writer, and a closed one kills a debuggee that inherited it at its first print): its
+//! stderr into the log and a short tail, and, for adapters whose debuggee inherits the adapter's
+//! stdio (Delve), into the program's output. A monitor task records how the process exited, so a
+//! request pending when it dies fails with "exited with status 1" and the adapter's last words.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
+use std::future::Future;
+use std::net::SocketAddr;
 use std::path::Path;
+use std::pin::Pin;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio::sync::{oneshot, watch};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::{Child, Command};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::common::error::{ErrorBody, ErrorCode};
 
 /// How many stderr lines of the adapter are kept for error reports.
 const STDERR_TAIL_LINES: usize = 20;
 
-/// A running adapter process.
+pub type BoxedReader = Box<dyn AsyncRead + Unpin + Send>;
+pub type BoxedWriter = Box<dyn AsyncWrite + Unpin + Send>;
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A running adapter process (or, for a remote adapter, the absence of one).
 pub struct AdapterProcess {
     pub pid: Option<u32>,
     kill_tx: Mutex<Option<oneshot::Sender<()>>>,
     exit: watch::Receiver<Option<String>>,
+    /// Keeps the exit channel open for an adapter with no process of ours, so it never "exits".
+    remote_exit: Option<watch::Sender<Option<String>>>,
 }
 
-/// A freshly spawned adapter with its protocol pipes.
+/// A program output line (or chunk) that came through the adapter process's own stdio.
+#[derive(Debug)]
+pub struct StdioOutput {
+    pub category: &'static str,
+    pub text: String,
+}
+
+/// A connected adapter: its DAP streams, its process, and the program output its stdio carries.
 pub struct SpawnedAdapter {
     pub process: Arc<AdapterProcess>,
-    pub stdin: ChildStdin,
-    pub stdout: ChildStdout,
+    pub reader: BoxedReader,
+    pub writer: BoxedWriter,
+    /// Set for adapters whose debuggee writes to the adapter's own stdout and stderr.
+    pub program_output: Option<mpsc::UnboundedReceiver<StdioOutput>>,
 }
 
-/// Starts `program args...` with piped stdio; `name` labels the logs and errors.
-pub fn spawn_stdio(
-    name: &str,
-    program: &Path,
-    args: &[OsString],
-) -> Result<SpawnedAdapter, ErrorBody> {
+fn command_for(program: &Path, args: &[OsString]) -> Command {
     let mut command = Command::new(program);
     command
         .args(args)
@@ -59,20 +76,172 @@ pub fn spawn_stdio(
             Ok(())
         });
     }
-    let mut child = command.spawn().map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::AdapterNotFound,
-            format!("cannot start {name} ({}): {e}", program.display()),
-            "check that the adapter is installed and the path in the config (adapters.NAME.path) is right",
-        )
-    })?;
+    command
+}
+
+fn spawn_error(name: &str, program: &Path, e: std::io::Error) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::AdapterNotFound,
+        format!("cannot start {name} ({}): {e}", program.display()),
+        "check that the adapter is installed and the path in the config (adapters.NAME.path) is right",
+    )
+}
+
+/// Starts `program args...` speaking DAP on its stdin and stdout; `name` labels logs and errors.
+pub fn spawn_stdio(
+    name: &str,
+    program: &Path,
+    args: &[OsString],
+) -> Result<SpawnedAdapter, ErrorBody> {
+    let mut child = command_for(program, args)
+        .spawn()
+        .map_err(|e| spawn_error(name, program, e))?;
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
         return Err(ErrorBody::internal("the adapter's pipes were not created"));
     };
-    let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
-    let stderr_done = tokio::spawn(read_stderr(name.to_string(), stderr, tail.clone()));
+    let tail = new_tail();
+    let stderr_done = tokio::spawn(read_lines(name.to_string(), stderr, tail.clone(), None));
+    let process = monitor_child(name, child, tail, stderr_done);
+    Ok(SpawnedAdapter {
+        process,
+        reader: Box::new(stdout),
+        writer: Box::new(stdin),
+        program_output: None,
+    })
+}
+
+/// Starts an adapter that listens on TCP and prints where (e.g. `dlv dap --listen=127.0.0.1:0`),
+/// waits for `listening(line)` to find the address in its stdout, and connects. Everything the
+/// process prints after that, on stdout and stderr, is the debuggee's output.
+pub async fn spawn_tcp(
+    name: &str,
+    program: &Path,
+    args: &[OsString],
+    listening: fn(&str) -> Option<SocketAddr>,
+    timeout: Duration,
+) -> Result<SpawnedAdapter, ErrorBody> {
+    let mut child = command_for(program, args)
+        .spawn()
+        .map_err(|e| spawn_error(name, program, e))?;
+    let (Some(_stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(ErrorBody::internal("the adapter's pipes were not created"));
+    };
+    let tail = new_tail();
+    let (output_tx, output_rx) = mpsc::unbounded_channel();
+    let stderr_done = tokio::spawn(read_lines(
+        name.to_string(),
+        stderr,
+        tail.clone(),
+        Some((output_tx.clone(), "stderr")),
+    ));
+    let mut stdout = BufReader::new(stdout);
+    let find_address = async {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match stdout.read_line(&mut line).await {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {
+                    tracing::info!(adapter = name, "stdout: {}", line.trim_end());
+                    if let Some(address) = listening(line.trim()) {
+                        return Some(address);
+                    }
+                }
+            }
+        }
+    };
+    let address = tokio::time::timeout(timeout, find_address).await;
+    let process = monitor_child(name, child, tail, stderr_done);
+    let address = match address {
+        Ok(Some(address)) => address,
+        Ok(None) => {
+            let detail = process.exit_detail().await;
+            return Err(ErrorBody::new(
+                ErrorCode::AdapterDied,
+                format!("{name} ended before it listened for a connection: {detail}"),
+                "run the adapter by hand to see why, or check 'debugger doctor'",
+            ));
+        }
+        Err(_) => {
+            process.kill();
+            return Err(ErrorBody::new(
+                ErrorCode::AdapterTimeout,
+                format!(
+                    "{name} did not say where it listens within {} s",
+                    timeout.as_secs()
+                ),
+                "raise timeouts.launch_secs in the config, or check 'debugger doctor'",
+            ));
+        }
+    };
+    // The rest of stdout is the debuggee's.
+    tokio::spawn(forward_stdout(stdout, output_tx));
+    let stream = TcpStream::connect(address).await.map_err(|e| {
+        process.kill();
+        ErrorBody::new(
+            ErrorCode::AdapterDied,
+            format!("cannot connect to {name} at {address}: {e}"),
+            "",
+        )
+    })?;
+    let _ = stream.set_nodelay(true);
+    let (reader, writer) = stream.into_split();
+    Ok(SpawnedAdapter {
+        process,
+        reader: Box::new(reader),
+        writer: Box::new(writer),
+        program_output: Some(output_rx),
+    })
+}
+
+/// Connects to an adapter that is already listening (`--connect HOST:PORT`).
+pub async fn connect_remote(address: &str, timeout: Duration) -> Result<SpawnedAdapter, ErrorBody> {
+    let stream = tokio::time::timeout(timeout, TcpStream::connect(address))
+        .await
+        .map_err(|_| {
+            ErrorBody::new(
+                ErrorCode::AdapterTimeout,
+                format!("connecting to the adapter at {address} timed out"),
+                "check the address, and that the adapter is listening (e.g. debugpy --listen, dlv dap --listen)",
+            )
+        })?
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                format!("cannot connect to the adapter at {address}: {e}"),
+                "check the address, and that the adapter is listening (e.g. debugpy --listen, dlv dap --listen)",
+            )
+        })?;
+    let _ = stream.set_nodelay(true);
+    let (reader, writer) = stream.into_split();
+    let (exit_tx, exit_rx) = watch::channel(None);
+    Ok(SpawnedAdapter {
+        process: Arc::new(AdapterProcess {
+            pid: None,
+            kill_tx: Mutex::new(None),
+            exit: exit_rx,
+            remote_exit: Some(exit_tx),
+        }),
+        reader: Box::new(reader),
+        writer: Box::new(writer),
+        program_output: None,
+    })
+}
+
+fn new_tail() -> Arc<Mutex<VecDeque<String>>> {
+    Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)))
+}
+
+fn monitor_child(
+    name: &str,
+    child: Child,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_done: tokio::task::JoinHandle<()>,
+) -> Arc<AdapterProcess> {
     let (kill_tx, kill_rx) = oneshot::channel();
     let (exit_tx, exit_rx) = watch::channel(None);
     let pid = child.id();
@@ -84,20 +253,18 @@ pub fn spawn_stdio(
         tail,
         stderr_done,
     ));
-    Ok(SpawnedAdapter {
-        process: Arc::new(AdapterProcess {
-            pid,
-            kill_tx: Mutex::new(Some(kill_tx)),
-            exit: exit_rx,
-        }),
-        stdin,
-        stdout,
+    Arc::new(AdapterProcess {
+        pid,
+        kill_tx: Mutex::new(Some(kill_tx)),
+        exit: exit_rx,
+        remote_exit: None,
     })
 }
 
 impl AdapterProcess {
     /// Resolves to how the adapter ended (e.g. "lldb-dap exited with status 1; stderr: ...").
-    pub fn exit_detail(&self) -> impl std::future::Future<Output = String> + Send + 'static {
+    /// Never resolves for a remote adapter, which has no process of ours.
+    pub fn exit_detail(&self) -> impl Future<Output = String> + Send + 'static {
         let mut exit = self.exit.clone();
         async move {
             match exit.wait_for(Option::is_some).await {
@@ -112,7 +279,7 @@ impl AdapterProcess {
         self.exit.borrow().is_some()
     }
 
-    /// Kills the adapter (no-op when it has already exited).
+    /// Kills the adapter (no-op when it has already exited, or is remote).
     pub fn kill(&self) {
         let tx = self
             .kill_tx
@@ -126,6 +293,9 @@ impl AdapterProcess {
 
     /// Waits for the adapter to exit on its own for up to `grace`, then kills it.
     pub async fn shut_down(&self, grace: Duration) {
+        if self.remote_exit.is_some() {
+            return;
+        }
         if tokio::time::timeout(grace, self.exit_detail())
             .await
             .is_err()
@@ -136,19 +306,55 @@ impl AdapterProcess {
     }
 }
 
-async fn read_stderr(
+/// Reads an adapter pipe line by line: into the log and the error tail, and, when `program` is
+/// set, on to the program's output.
+async fn read_lines(
     name: String,
-    stderr: tokio::process::ChildStderr,
+    pipe: impl AsyncRead + Unpin,
     tail: Arc<Mutex<VecDeque<String>>>,
+    program: Option<(mpsc::UnboundedSender<StdioOutput>, &'static str)>,
 ) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::info!(adapter = %name, "stderr: {line}");
+    let mut reader = BufReader::new(pipe);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        match &program {
+            Some((tx, category)) => {
+                let _ = tx.send(StdioOutput {
+                    category,
+                    text: line.clone(),
+                });
+            }
+            None => tracing::info!(adapter = %name, "stderr: {}", line.trim_end()),
+        }
         let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
         if tail.len() == STDERR_TAIL_LINES {
             tail.pop_front();
         }
-        tail.push_back(line);
+        tail.push_back(line.trim_end().to_string());
+    }
+}
+
+async fn forward_stdout(
+    mut stdout: BufReader<tokio::process::ChildStdout>,
+    output: mpsc::UnboundedSender<StdioOutput>,
+) {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match stdout.read_line(&mut line).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let _ = output.send(StdioOutput {
+                    category: "stdout",
+                    text: line.clone(),
+                });
+            }
+        }
     }
 }
 
@@ -180,6 +386,7 @@ async fn monitor(
         detail.push_str("; its last stderr lines:\n  ");
         detail.push_str(&lines.join("\n  "));
     }
+    drop(tail);
     tracing::info!("{detail}");
     let _ = exit_tx.send(Some(detail));
 }

@@ -20,12 +20,30 @@ pub fn connect_or_spawn(session: &str) -> Result<DaemonClient, ErrorBody> {
         Err(e) => return Err(e),
     }
     match spawn_daemon(session) {
-        Ok(()) => {}
-        // Another CLI started the daemon first: use that one.
-        Err(e) if e.code == ErrorCode::SessionExists => {}
-        Err(e) => return Err(e),
+        Ok(()) => DaemonClient::connect_at(&paths),
+        // Another daemon holds the name: it is starting (or ending). Use it once it listens.
+        Err(e) if e.code == ErrorCode::SessionExists => connect_to_starting_daemon(&paths),
+        Err(e) => Err(e),
     }
-    DaemonClient::connect_at(&paths)
+}
+
+/// Waits briefly for a daemon that holds the session lock to start listening.
+fn connect_to_starting_daemon(paths: &SessionPaths) -> Result<DaemonClient, ErrorBody> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        match DaemonClient::connect_at(paths) {
+            Ok(client) => return Ok(client),
+            Err(e) if e.code != ErrorCode::NoSession => return Err(e),
+            Err(_) if std::time::Instant::now() >= deadline => {
+                return Err(ErrorBody::new(
+                    ErrorCode::SessionExists,
+                    "another debugger daemon holds this session name and is not answering yet",
+                    "a session is starting or ending under this name; try again, or use --session NAME",
+                ));
+            }
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    }
 }
 
 fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {

@@ -36,17 +36,42 @@ impl Rotating {
         })
     }
 
-    fn rotate(&mut self) -> io::Result<()> {
-        let mut old = self.path.clone().into_os_string();
-        old.push(".1");
-        std::fs::rename(&self.path, &old)?;
-        self.file = OpenOptions::new()
+    /// Moves the full file aside and starts a new one. Whatever fails (no descriptor for the new
+    /// file, a rename refused), the bound holds: the file we still write to is emptied instead,
+    /// and the next rotation tries again to get back to the named file.
+    fn rotate(&mut self) {
+        let writing_to_path = self.is_at_path();
+        if writing_to_path {
+            let mut aside = self.path.clone().into_os_string();
+            aside.push(".1");
+            if std::fs::rename(&self.path, &aside).is_err() {
+                let _ = self.file.set_len(0);
+                self.written = 0;
+                return;
+            }
+        }
+        // The full file is aside now (or our handle already is the aside file, from a rotation
+        // that could not open a new one).
+        match OpenOptions::new()
             .create(true)
-            .write(true)
-            .truncate(true)
-            .open(&self.path)?;
+            .append(true)
+            .open(&self.path)
+        {
+            Ok(file) => self.file = file,
+            Err(_) => {
+                let _ = self.file.set_len(0);
+            }
+        }
         self.written = 0;
-        Ok(())
+    }
+
+    /// Whether our handle is the file at `path` (not one renamed away).
+    fn is_at_path(&self) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.file.metadata(), std::fs::metadata(&self.path)) {
+            (Ok(ours), Ok(named)) => ours.ino() == named.ino() && ours.dev() == named.dev(),
+            _ => false,
+        }
     }
 }
 
@@ -66,8 +91,7 @@ impl Write for RotatingLog {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let mut inner = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if inner.written + buf.len() as u64 > inner.limit && inner.written > 0 {
-            // A failed rotation must not stop logging; keep appending to the current file.
-            let _ = inner.rotate();
+            inner.rotate();
         }
         let n = inner.file.write(buf)?;
         inner.written += n as u64;

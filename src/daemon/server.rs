@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{Daemon, ends_daemon};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::framing::{FrameError, read_frame_bytes_async, write_frame_async};
-use crate::ipc::protocol::{Request, Response};
+use crate::ipc::protocol::{Command, Request, Response};
 use crate::ipc::socket::AsyncStream;
 
 /// How long to wait before accepting again after `accept` failed.
@@ -62,6 +62,24 @@ fn shutdown_on_signals(daemon: Arc<Daemon>) -> tokio::task::JoinHandle<()> {
         }
         daemon.shutdown();
     })
+}
+
+/// Commands that may block for long on the program, and are safe to abandon midway.
+fn waits(command: &Command) -> bool {
+    match command {
+        Command::Await(_) => true,
+        Command::Resume { wait, .. } | Command::Pause { wait } => wait.is_some(),
+        Command::OutputRead(query) => query.wait,
+        _ => false,
+    }
+}
+
+/// Resolves when the client closes its end (or breaks the one-request-at-a-time rule by sending
+/// more while it waits).
+async fn hung_up(reader: &mut (impl tokio::io::AsyncRead + Unpin)) {
+    use tokio::io::AsyncReadExt;
+    let mut byte = [0u8; 1];
+    let _ = reader.read(&mut byte).await;
 }
 
 async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
@@ -116,7 +134,19 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
             }
         };
         let ends = ends_daemon(&request.command);
-        let result = daemon.handle(request.command).await;
+        let result = if waits(&request.command) {
+            // A waiting client may be killed by its caller's own timeout: notice it hang up, so
+            // its connection and task are not held until the program next stops.
+            tokio::select! {
+                result = daemon.handle(request.command) => result,
+                _ = hung_up(&mut reader) => {
+                    tracing::debug!("a waiting client went away");
+                    return;
+                }
+            }
+        } else {
+            daemon.handle(request.command).await
+        };
         let succeeded = result.is_ok();
         let response = Response {
             id: request.id,

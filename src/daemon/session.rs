@@ -163,11 +163,11 @@ impl Session {
         carried: Carried,
         timeouts: Timeouts,
     ) -> Result<Arc<Session>, ErrorBody> {
-        let spawned = adapter.spawn()?;
+        let spawned = adapter.spawn().await?;
         let process = spawned.process.clone();
         let (dap, events) = DapClient::start(
-            spawned.stdout,
-            spawned.stdin,
+            spawned.reader,
+            spawned.writer,
             timeouts.request(),
             process.exit_detail(),
         );
@@ -190,6 +190,19 @@ impl Session {
             dap.clone(),
             process.clone(),
         ));
+        if let Some(mut stdio) = spawned.program_output {
+            // The debuggee writes to the adapter's own stdout and stderr (Delve).
+            let output = shared.output.clone();
+            tokio::spawn(async move {
+                while let Some(chunk) = stdio.recv().await {
+                    tracing::trace!(
+                        category = chunk.category,
+                        "program output via adapter stdio"
+                    );
+                    output.push(&chunk.text);
+                }
+            });
+        }
 
         let result = configure(&*adapter, &origin, &dap, &shared, &timeouts).await;
         match result {
