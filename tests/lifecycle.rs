@@ -669,7 +669,24 @@ fn a_non_executable_program_fails_at_once_with_the_adapters_message() {
         std::fs::Permissions::from_mode(0o755),
     )
     .expect("chmod");
+    // Without --adapter, no adapter fits it: the error lists the adapters.
     let json = s.json(&["start", "./notes.txt"]);
+    assert_eq!(json["ok"], false, "{json}");
+    assert_eq!(json["error"]["code"], "usage", "{json}");
+    let message = json["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("no adapter fits") && message.contains("notes.txt"),
+        "{json}"
+    );
+    assert!(
+        json["error"]["hint"]
+            .as_str()
+            .unwrap_or("")
+            .contains("--adapter"),
+        "{json}"
+    );
+    // Forced onto lldb, the adapter's own message comes back at once.
+    let json = s.json(&["start", "--adapter", "lldb", "./notes.txt"]);
     assert_eq!(json["ok"], false, "{json}");
     assert_eq!(json["error"]["code"], "adapter", "{json}");
     assert!(

@@ -149,6 +149,8 @@ mod tests {
             adapter: None,
             stop_on_entry: false,
             breakpoints: vec![],
+            connect: None,
+            just_my_code: true,
         };
         let args = adapter.launch_arguments(&spec);
         assert_eq!(args["program"], "/p");

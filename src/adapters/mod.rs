@@ -1,7 +1,11 @@
 //! Debug adapters: one file each, knowing how to find the adapter, start it, and phrase its
 //! `launch` and `attach` arguments. Nothing outside this folder knows an adapter's name.
 
+pub mod codelldb;
 pub mod custom;
+pub mod debugpy;
+pub mod delve;
+pub mod gdb;
 pub mod lldb;
 pub mod process;
 
@@ -47,52 +51,212 @@ pub trait DebugAdapter: Send + Sync {
     fn is_interrupt_stop(&self, reason: &str, _description: Option<&str>) -> bool {
         reason == "pause" || reason == "entry"
     }
+
+    /// The exception filters set in the configuration phase (from the adapter's own list).
+    fn exception_filters(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
-/// Every adapter this build knows, by canonical name, with the aliases users type.
-const ADAPTERS: &[(&str, &[&str])] = &[("lldb", &["lldb-dap", "lldb-vscode"])];
+/// One built-in adapter: its names, what it debugs, and how to make it from the config.
+pub struct AdapterKind {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub languages: &'static [&'static str],
+    /// Locates the adapter (a missing one is an `adapter_not_found` error with the fix).
+    pub make: fn(&Config) -> Result<Arc<dyn DebugAdapter>, ErrorBody>,
+}
 
-/// Picks and locates the adapter: `--adapter` wins, then the config's default, then `lldb`.
-/// A name that is not built in is looked up in the config's `[adapters.NAME]` sections.
+/// Every built-in adapter, in the order `doctor` lists them.
+pub const ADAPTERS: &[AdapterKind] = &[
+    AdapterKind {
+        name: "lldb",
+        aliases: &["lldb-dap", "lldb-vscode"],
+        languages: &["C", "C++", "Rust"],
+        make: |config| Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
+    },
+    AdapterKind {
+        name: "debugpy",
+        aliases: &["python", "py"],
+        languages: &["Python"],
+        make: |config| {
+            Ok(Arc::new(debugpy::Debugpy::locate(
+                &config.adapter("debugpy"),
+            )?))
+        },
+    },
+    AdapterKind {
+        name: "delve",
+        aliases: &["go", "dlv"],
+        languages: &["Go"],
+        make: |config| Ok(Arc::new(delve::Delve::locate(&config.adapter("delve"))?)),
+    },
+    AdapterKind {
+        name: "gdb",
+        aliases: &[],
+        languages: &["C", "C++", "Rust", "Fortran", "Ada"],
+        make: |config| Ok(Arc::new(gdb::Gdb::locate(&config.adapter("gdb"))?)),
+    },
+    AdapterKind {
+        name: "codelldb",
+        aliases: &[],
+        languages: &["C", "C++", "Rust"],
+        make: |config| {
+            Ok(Arc::new(codelldb::CodeLldb::locate(
+                &config.adapter("codelldb"),
+            )?))
+        },
+    },
+    AdapterKind {
+        name: "node",
+        aliases: &["js", "js-debug", "javascript"],
+        languages: &["JavaScript"],
+        make: |_| {
+            Err(ErrorBody::new(
+                ErrorCode::Unsupported,
+                "JavaScript debugging (the node adapter) is not available yet",
+                "it is planned; meanwhile a DAP adapter for Node can be defined under [adapters.NAME] in the config",
+            ))
+        },
+    },
+];
+
+/// The built-in adapter a name or alias means.
+pub fn kind(name: &str) -> Option<&'static AdapterKind> {
+    ADAPTERS
+        .iter()
+        .find(|k| k.name == name || k.aliases.contains(&name))
+}
+
+/// Picks and locates the adapter: `--adapter` wins, then the config's default, then the program
+/// itself (see [`detect`]). A name that is not built in is looked up in the config's
+/// `[adapters.NAME]` sections.
 pub fn resolve(
     requested: Option<&str>,
     config: &Config,
+    program: Option<&Path>,
 ) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
-    let wanted = requested
-        .or(config.defaults.adapter.as_deref())
-        .unwrap_or("lldb");
-    let builtin = ADAPTERS
-        .iter()
-        .find(|(name, aliases)| *name == wanted || aliases.contains(&wanted))
-        .map(|(name, _)| *name);
-    let Some(canonical) = builtin else {
-        if config.adapters.contains_key(wanted) {
-            return Ok(Arc::new(custom::CustomAdapter::from_config(
-                wanted,
-                &config.adapter(wanted),
-            )?));
-        }
-        let mut known: Vec<&str> = ADAPTERS.iter().map(|(name, _)| *name).collect();
-        for name in config.adapters.keys() {
-            if !known.contains(&name.as_str()) {
-                known.push(name);
-            }
-        }
-        return Err(ErrorBody::new(
-            ErrorCode::Usage,
-            format!("unknown adapter '{wanted}'"),
-            format!(
-                "the adapters are: {}; pick one with --adapter NAME, or define one under [adapters.NAME] in the config",
-                known.join(", ")
-            ),
-        ));
+    let wanted = match requested.or(config.defaults.adapter.as_deref()) {
+        Some(name) => name,
+        None => match program {
+            Some(program) => detect(program, config)?,
+            None => "lldb",
+        },
     };
-    match canonical {
-        "lldb" => Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
-        other => Err(ErrorBody::internal(format!(
-            "adapter '{other}' is listed but not built"
-        ))),
+    if let Some(kind) = kind(wanted) {
+        return (kind.make)(config);
     }
+    if config.adapters.contains_key(wanted) {
+        return Ok(Arc::new(custom::CustomAdapter::from_config(
+            wanted,
+            &config.adapter(wanted),
+        )?));
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Usage,
+        format!("unknown adapter '{wanted}'"),
+        format!(
+            "{}; pick one with --adapter NAME, or define one under [adapters.NAME] in the config",
+            adapter_list(config)
+        ),
+    ))
+}
+
+/// "the adapters are: lldb (C, C++, Rust), debugpy (Python), ..." for hints.
+fn adapter_list(config: &Config) -> String {
+    let mut names: Vec<String> = ADAPTERS
+        .iter()
+        .map(|k| format!("{} ({})", k.name, k.languages.join(", ")))
+        .collect();
+    names.extend(
+        config
+            .adapters
+            .keys()
+            .filter(|n| kind(n).is_none())
+            .cloned(),
+    );
+    format!("the adapters are: {}", names.join(", "))
+}
+
+/// Chooses the adapter for a program: `.py` is debugpy; a `.go` file, a directory of Go sources,
+/// or a binary carrying Go build info is Delve; `.js`/`.mjs`/`.cjs` is Node; another native
+/// executable is lldb, or gdb when lldb-dap is missing and gdb speaks DAP.
+pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody> {
+    let extension = program
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("py" | "pyw") => return Ok("debugpy"),
+        Some("go") => return Ok("delve"),
+        Some("js" | "mjs" | "cjs") => return Ok("node"),
+        _ => {}
+    }
+    if program.is_dir() {
+        let has_go = std::fs::read_dir(program).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "go"))
+        });
+        if has_go {
+            return Ok("delve");
+        }
+    }
+    let head = read_head(program, 64 * 1024);
+    if head.starts_with(b"#!") {
+        let first_line = head.split(|b| *b == b'\n').next().unwrap_or_default();
+        if String::from_utf8_lossy(first_line).contains("python") {
+            return Ok("debugpy");
+        }
+        if String::from_utf8_lossy(first_line).contains("node") {
+            return Ok("node");
+        }
+    }
+    if is_native_executable(&head) {
+        if carries_go_build_info(program) {
+            return Ok("delve");
+        }
+        if lldb::find_on_system().is_some() || config.adapter("lldb").path.is_some() {
+            return Ok("lldb");
+        }
+        if gdb::has_dap(&config.adapter("gdb")) {
+            return Ok("gdb");
+        }
+        return Ok("lldb");
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Usage,
+        format!("no adapter fits {}", program.display()),
+        format!("{}; pick one with --adapter NAME", adapter_list(config)),
+    ))
+}
+
+fn read_head(path: &Path, limit: usize) -> Vec<u8> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Ok(file) = std::fs::File::open(path) {
+        let _ = file.take(limit as u64).read_to_end(&mut head);
+    }
+    head
+}
+
+fn is_native_executable(head: &[u8]) -> bool {
+    head.starts_with(b"\x7fELF")
+        || head.starts_with(&[0xcf, 0xfa, 0xed, 0xfe])
+        || head.starts_with(&[0xfe, 0xed, 0xfa, 0xcf])
+        || head.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
+        || head.starts_with(b"MZ")
+}
+
+/// Go binaries carry a build-info blob that starts with this magic (`go version -m` reads it).
+const GO_BUILD_INFO_MAGIC: &[u8] = b"\xff Go buildinf:";
+
+fn carries_go_build_info(path: &Path) -> bool {
+    // The blob sits in its own section near the start of the data; scan a bounded prefix.
+    let bytes = read_head(path, 64 * 1024 * 1024);
+    bytes
+        .windows(GO_BUILD_INFO_MAGIC.len())
+        .any(|w| w == GO_BUILD_INFO_MAGIC)
 }
 
 /// Finds the highest-versioned `<stem>-NN` executable on PATH (e.g. `lldb-dap-19`).
@@ -160,8 +324,52 @@ mod tests {
     }
 
     #[test]
+    fn programs_pick_their_adapter() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = Config::default();
+        let py = dir.path().join("app.py");
+        std::fs::write(&py, "print(1)\n").expect("write");
+        assert_eq!(detect(&py, &config).ok(), Some("debugpy"));
+        assert_eq!(
+            detect(&dir.path().join("main.go"), &config).ok(),
+            Some("delve")
+        );
+        assert_eq!(
+            detect(&dir.path().join("app.mjs"), &config).ok(),
+            Some("node")
+        );
+        let script = dir.path().join("tool");
+        std::fs::write(&script, "#!/usr/bin/env python3\nprint(1)\n").expect("write");
+        assert_eq!(detect(&script, &config).ok(), Some("debugpy"));
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir(&pkg).expect("mkdir");
+        std::fs::write(pkg.join("main.go"), "package main\n").expect("write");
+        assert_eq!(detect(&pkg, &config).ok(), Some("delve"));
+        let go_binary = dir.path().join("gobin");
+        let mut bytes = b"\x7fELF".to_vec();
+        bytes.extend_from_slice(&[0; 100]);
+        bytes.extend_from_slice(GO_BUILD_INFO_MAGIC);
+        std::fs::write(&go_binary, bytes).expect("write");
+        assert_eq!(detect(&go_binary, &config).ok(), Some("delve"));
+        let text = dir.path().join("notes.txt");
+        std::fs::write(&text, "hello").expect("write");
+        let err = detect(&text, &config).expect_err("no adapter fits text");
+        assert!(err.hint.contains("debugpy (Python)"), "{err:?}");
+    }
+
+    #[test]
+    fn aliases_name_their_adapter() {
+        assert_eq!(kind("python").map(|k| k.name), Some("debugpy"));
+        assert_eq!(kind("dlv").map(|k| k.name), Some("delve"));
+        assert_eq!(kind("go").map(|k| k.name), Some("delve"));
+        assert_eq!(kind("js").map(|k| k.name), Some("node"));
+        assert_eq!(kind("lldb-dap").map(|k| k.name), Some("lldb"));
+        assert!(kind("nosuch").is_none());
+    }
+
+    #[test]
     fn unknown_adapter_lists_the_known_ones() {
-        let err = resolve(Some("nosuch"), &Config::default())
+        let err = resolve(Some("nosuch"), &Config::default(), None)
             .err()
             .expect("must fail");
         assert_eq!(err.code, ErrorCode::Usage);

@@ -166,7 +166,8 @@ pub enum CommandLine {
 pub struct StartArgs {
     /// The program to debug.
     pub program: PathBuf,
-    /// The debug adapter to use (default: from the config, else lldb).
+    /// The debug adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb, node (js), or
+    /// one defined in the config (default: the config's, else chosen by the program).
     #[arg(long)]
     pub adapter: Option<String>,
     /// Stop at the program's first instruction.
@@ -181,6 +182,12 @@ pub struct StartArgs {
     /// An environment variable for the program, on top of the current environment; repeatable.
     #[arg(long, value_name = "KEY=VALUE")]
     pub env: Vec<String>,
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// Step into and stop in library code too (debugpy's justMyCode off).
+    #[arg(long)]
+    pub no_just_my_code: bool,
     /// The program's arguments, after '--'.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -188,9 +195,13 @@ pub struct StartArgs {
 
 #[derive(Debug, Args)]
 pub struct AttachArgs {
-    /// The process id.
-    pub pid: u32,
-    /// The debug adapter to use (default: from the config, else lldb).
+    /// The process id (optional with --connect).
+    #[arg(required_unless_present = "connect")]
+    pub pid: Option<u32>,
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `python -m debugpy --listen`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// The debug adapter to use (default: from the config, else chosen by the program).
     #[arg(long)]
     pub adapter: Option<String>,
     /// A breakpoint to set as the session starts; repeatable.

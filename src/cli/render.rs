@@ -7,7 +7,9 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::ipc::protocol::{BreakpointInfo, FrameInfo, SourceSnippet, StopReport, VariableNode};
+use crate::ipc::protocol::{
+    BreakpointInfo, ExceptionInfo, FrameInfo, SourceSnippet, StopReport, VariableNode,
+};
 
 /// Inline children only while the whole line stays this short.
 const INLINE_WIDTH: usize = 100;
@@ -95,12 +97,14 @@ pub fn stop_report(report: &StopReport) -> String {
         "pause" => format!("Paused in {place}{thread}"),
         "entry" => format!("Stopped at entry in {place}{thread}"),
         "exception" => format!(
-            "Stopped on exception in {place}{thread}{}",
-            report
-                .description
-                .as_deref()
-                .map(|d| format!(": {d}"))
-                .unwrap_or_default()
+            "Stopped on exception in {place}{thread}: {}",
+            match &report.exception {
+                Some(exception) => exception_text(exception),
+                None => report
+                    .description
+                    .clone()
+                    .unwrap_or_else(|| "(no detail)".into()),
+            }
         ),
         other => format!("Stopped ({other}) in {place}{thread}"),
     };
@@ -113,6 +117,14 @@ pub fn stop_report(report: &StopReport) -> String {
         let _ = writeln!(out, "note: {note}");
     }
     out
+}
+
+/// `ZeroDivisionError: division by zero`.
+pub fn exception_text(exception: &ExceptionInfo) -> String {
+    match &exception.message {
+        Some(message) => format!("{}: {message}", exception.type_name),
+        None => exception.type_name.clone(),
+    }
 }
 
 /// The numbered source lines with an arrow on the current one.
@@ -181,6 +193,14 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         if node.omitted_children > 0 {
             let _ = write!(line, " {{… {} more}}", node.omitted_children);
         }
+        out.push_str(&line);
+        out.push('\n');
+        return;
+    }
+    // Adapters that already summarise the children in the value (Go's `main.Point {X: 2}`,
+    // Python's `[1, 2]`) get no second, inline copy.
+    let summarised = node.value.trim_end().ends_with(['}', ']']);
+    if summarised {
         out.push_str(&line);
         out.push('\n');
         return;

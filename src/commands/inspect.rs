@@ -34,6 +34,9 @@ fn context_text(result: &ContextResult) -> String {
         render::frame_location(&result.frame),
         result.frame.index
     );
+    if let Some(exception) = &result.exception {
+        let _ = writeln!(text, "Exception: {}", render::exception_text(exception));
+    }
     if let Some(source) = &result.source {
         text.push_str(&render::source_lines(source));
     }

@@ -83,7 +83,8 @@ pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
 pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
     let cwd = current_dir()?;
     let program = absolute(&cwd, &args.program);
-    if !program.exists() {
+    // With --connect the program may live on another machine: the adapter checks it.
+    if args.connect.is_none() && !program.exists() {
         return Err(ErrorBody::new(
             ErrorCode::Usage,
             format!("program not found: {}", args.program.display()),
@@ -122,6 +123,8 @@ pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
         adapter: args.adapter,
         stop_on_entry: args.stop_on_entry,
         breakpoints: breakpoint_specs(&args.breakpoints, &cwd)?,
+        connect: args.connect,
+        just_my_code: !args.no_just_my_code,
     };
     let mut client = connect_or_spawn(session)?;
     let result: StartResult = client.request_as(Command::Start(spec))?;
@@ -134,6 +137,7 @@ pub fn attach(session: &str, args: AttachArgs) -> Result<Outcome, ErrorBody> {
         pid: args.pid,
         adapter: args.adapter,
         breakpoints: breakpoint_specs(&args.breakpoints, &cwd)?,
+        connect: args.connect,
     };
     let mut client = connect_or_spawn(session)?;
     let result: StartResult = client.request_as(Command::Attach(spec))?;

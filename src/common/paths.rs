@@ -15,6 +15,8 @@ use super::error::{ErrorBody, ErrorCode};
 pub const RUNTIME_DIR_ENV: &str = "DEBUGGER_RUNTIME_DIR";
 /// The environment variable that names the config file to read instead of the default one.
 pub const CONFIG_ENV: &str = "DEBUGGER_CONFIG";
+/// The environment variable that overrides the data directory (what `setup` installs).
+pub const DATA_DIR_ENV: &str = "DEBUGGER_DATA_DIR";
 /// The environment variable that overrides the state directory (daemon logs).
 pub const STATE_DIR_ENV: &str = "DEBUGGER_STATE_DIR";
 
@@ -133,6 +135,16 @@ pub fn state_dir() -> PathBuf {
                 .unwrap_or_else(|| d.data_local_dir().to_path_buf())
         })
         .unwrap_or_else(|| runtime_dir_path().join("state"))
+}
+
+/// Where `debugger setup` keeps what it installs (e.g. debugpy's private virtual environment).
+pub fn data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(DATA_DIR_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    project_dirs()
+        .map(|d| d.data_local_dir().to_path_buf())
+        .unwrap_or_else(|| std::env::temp_dir().join("debugger-data"))
 }
 
 /// The daemon log file of a session.

@@ -388,12 +388,16 @@ impl Daemon {
         origin: Origin,
         carried: Carried,
     ) -> Result<Value, ErrorBody> {
-        let requested_adapter = match &origin {
-            Origin::Launch(spec) => spec.adapter.clone(),
-            Origin::Attach(spec) => spec.adapter.clone(),
+        let (requested_adapter, program) = match &origin {
+            Origin::Launch(spec) => (spec.adapter.clone(), Some(spec.program.clone())),
+            Origin::Attach(spec) => (spec.adapter.clone(), None),
         };
         let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
-        let opened = match adapters::resolve(requested_adapter.as_deref(), &self.config) {
+        let opened = match adapters::resolve(
+            requested_adapter.as_deref(),
+            &self.config,
+            program.as_deref(),
+        ) {
             Ok(adapter) => {
                 Session::open(adapter, origin, carried, self.config.timeouts.clone()).await
             }

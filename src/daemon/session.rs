@@ -21,7 +21,7 @@ use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
 use super::source;
 use super::variables::{self, Limits};
 use crate::adapters::DebugAdapter;
-use crate::adapters::process::AdapterProcess;
+use crate::adapters::process::{self, AdapterProcess};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::types::{
@@ -32,8 +32,8 @@ use crate::dap::types::{
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::{
     AttachSpec, BacktraceResult, BreakpointInfo, BreakpointSpec, ContextResult, EvaluateResult,
-    FrameInfo, FrameSelection, LaunchSpec, LocalsResult, ResumeAction, StopReport, ThreadInfo,
-    ThreadsResult,
+    ExceptionInfo, FrameInfo, FrameSelection, LaunchSpec, LocalsResult, ResumeAction, StopReport,
+    ThreadInfo, ThreadsResult,
 };
 
 /// Frames fetched per `stackTrace` when the caller needs fewer: enough for `bt`, `up`, `frame N`.
@@ -163,7 +163,14 @@ impl Session {
         carried: Carried,
         timeouts: Timeouts,
     ) -> Result<Arc<Session>, ErrorBody> {
-        let spawned = adapter.spawn().await?;
+        let connect = match &origin {
+            Origin::Launch(spec) => spec.connect.clone(),
+            Origin::Attach(spec) => spec.connect.clone(),
+        };
+        let spawned = match &connect {
+            Some(address) => process::connect_remote(address, timeouts.launch()).await?,
+            None => adapter.spawn().await?,
+        };
         let process = spawned.process.clone();
         let (dap, events) = DapClient::start(
             spawned.reader,
@@ -253,7 +260,11 @@ impl Session {
     pub fn program(&self) -> Option<String> {
         match &self.origin {
             Origin::Launch(spec) => Some(spec.program.display().to_string()),
-            Origin::Attach(spec) => Some(format!("pid {}", spec.pid)),
+            Origin::Attach(spec) => match (spec.pid, &spec.connect) {
+                (Some(pid), _) => Some(format!("pid {pid}")),
+                (None, Some(address)) => Some(format!("the adapter at {address}")),
+                (None, None) => None,
+            },
         }
     }
 
@@ -267,7 +278,7 @@ impl Session {
             return None;
         }
         match &self.origin {
-            Origin::Attach(spec) => Some(spec.pid),
+            Origin::Attach(spec) => spec.pid.or(self.shared.view().debuggee_pid),
             Origin::Launch(_) => self.shared.view().debuggee_pid,
         }
     }
@@ -422,6 +433,7 @@ impl Session {
             breakpoint_ids: Vec::new(),
             exit_code: None,
             note: None,
+            exception: None,
         };
         match &state.phase {
             Phase::Stopped(stop) => {
@@ -469,8 +481,23 @@ impl Session {
             }
         };
         let top = async { self.frames(thread_id, 1).await.ok() };
-        let looked_up =
-            tokio::time::timeout(REPORT_LOOKUP_TIMEOUT, async { tokio::join!(names, top).1 }).await;
+        let on_exception = report.reason == "exception";
+        let exception = async {
+            if on_exception {
+                self.exception_info(thread_id).await
+            } else {
+                None
+            }
+        };
+        let looked_up = tokio::time::timeout(REPORT_LOOKUP_TIMEOUT, async {
+            let (_, top, exception) = tokio::join!(names, top, exception);
+            (top, exception)
+        })
+        .await;
+        let looked_up = looked_up.map(|(top, exception)| {
+            report.exception = exception;
+            top
+        });
         report.thread_name = self.shared.view().thread_names.get(&thread_id).cloned();
         let Ok(Some((frames, _))) = looked_up else {
             return;
@@ -484,6 +511,31 @@ impl Session {
                 .and_then(|(f, l)| source::snippet(f, l, STOP_CONTEXT_LINES));
             report.frame = Some(info);
         }
+    }
+
+    /// What the program raised, for a stop on an exception (when the adapter can tell).
+    async fn exception_info(&self, thread_id: i64) -> Option<ExceptionInfo> {
+        if !self.caps.supports("supportsExceptionInfoRequest") {
+            return None;
+        }
+        let body = self
+            .dap
+            .request("exceptionInfo", json!({ "threadId": thread_id }))
+            .await
+            .ok()?;
+        let type_name = body
+            .pointer("/details/typeName")
+            .or_else(|| body.get("exceptionId"))
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())?
+            .to_string();
+        let message = body
+            .pointer("/details/message")
+            .or_else(|| body.get("description"))
+            .and_then(Value::as_str)
+            .filter(|m| !m.is_empty())
+            .map(str::to_string);
+        Some(ExceptionInfo { type_name, message })
     }
 
     fn hit_breakpoints(&self, stop: &StopInfo) -> Vec<u32> {
@@ -809,8 +861,15 @@ impl Session {
         } else {
             None
         };
+        let exception = match &state.phase {
+            Phase::Stopped(stop) if stop.reason == "exception" => {
+                self.report(&state).await.exception
+            }
+            _ => None,
+        };
         self.mark_seen();
         Ok(ContextResult {
+            exception,
             state: state.phase.name().to_string(),
             reason,
             thread_id,
@@ -1241,7 +1300,17 @@ async fn configure(
         send_target(dap, &shared.breakpoints, target).await;
     }
     if caps.0.get("exceptionBreakpointFilters").is_some() {
-        dap.request("setExceptionBreakpoints", json!({ "filters": [] }))
+        // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
+        let offered: Vec<&str> = caps.0["exceptionBreakpointFilters"]
+            .as_array()
+            .map(|list| list.iter().filter_map(|f| f["filter"].as_str()).collect())
+            .unwrap_or_default();
+        let filters: Vec<&str> = adapter
+            .exception_filters()
+            .into_iter()
+            .filter(|f| offered.contains(f))
+            .collect();
+        dap.request("setExceptionBreakpoints", json!({ "filters": filters }))
             .await?;
     }
     if caps.supports("supportsConfigurationDoneRequest") {

@@ -87,13 +87,27 @@ pub struct LaunchSpec {
     pub adapter: Option<String>,
     pub stop_on_entry: bool,
     pub breakpoints: Vec<BreakpointSpec>,
+    /// Talk to an adapter already listening at HOST:PORT instead of starting one.
+    #[serde(default)]
+    pub connect: Option<String>,
+    /// Step and stop only in the user's own code, where the adapter supports it (debugpy).
+    #[serde(default = "yes")]
+    pub just_my_code: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AttachSpec {
-    pub pid: u32,
+    /// The process to attach to; optional with `connect` (the adapter knows its process).
+    pub pid: Option<u32>,
     pub adapter: Option<String>,
     pub breakpoints: Vec<BreakpointSpec>,
+    /// Talk to an adapter already listening at HOST:PORT instead of starting one.
+    #[serde(default)]
+    pub connect: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,6 +244,19 @@ pub struct StopReport {
     pub exit_code: Option<i64>,
     /// A remark on how this report came about (e.g. a stop that happened before a `continue`).
     pub note: Option<String>,
+    /// For a stop on an exception: what was raised, when the adapter says.
+    #[serde(default)]
+    pub exception: Option<ExceptionInfo>,
+}
+
+/// An exception the program stopped on (DAP `exceptionInfo`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExceptionInfo {
+    /// The exception's type or id, e.g. `ZeroDivisionError`.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Its message, e.g. `division by zero`.
+    pub message: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -293,6 +320,9 @@ pub struct ContextResult {
     pub source: Option<SourceSnippet>,
     /// Filled by `context` only.
     pub variables: Option<Vec<VariableNode>>,
+    /// The exception the program stopped on, if it did.
+    #[serde(default)]
+    pub exception: Option<ExceptionInfo>,
 }
 
 /// One variable, expanded to a bounded depth.

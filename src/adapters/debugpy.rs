@@ -1,0 +1,140 @@
+//! debugpy, Microsoft's adapter for Python: `python -m debugpy.adapter` over stdio.
+//!
+//! The Python is the config's (`adapters.debugpy.path`), else the active virtual environment's,
+//! else the private one `debugger setup debugpy` creates, else `python3` on PATH; it must be able
+//! to import debugpy.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::DebugAdapter;
+use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use crate::common::config::AdapterConfig;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::paths;
+use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+
+pub struct Debugpy {
+    python: PathBuf,
+    extra_args: Vec<String>,
+}
+
+/// How to get debugpy when it is missing.
+pub const INSTALL_HINT: &str = "run 'debugger setup debugpy' (a private virtual environment), or 'python3 -m pip install debugpy'";
+
+/// The private virtual environment `debugger setup debugpy` creates.
+pub fn private_venv() -> PathBuf {
+    paths::data_dir().join("venvs").join("debugpy")
+}
+
+/// The Pythons to try, in order.
+pub fn candidate_pythons(config: &AdapterConfig) -> Vec<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(path) = &config.path {
+        candidates.push(path.clone());
+        return candidates;
+    }
+    if let Some(venv) = std::env::var_os("VIRTUAL_ENV").filter(|v| !v.is_empty()) {
+        candidates.push(PathBuf::from(venv).join("bin").join("python"));
+    }
+    candidates.push(private_venv().join("bin").join("python"));
+    if let Ok(python) = which::which("python3") {
+        candidates.push(python);
+    }
+    candidates
+}
+
+/// Whether `python` can import debugpy (its version when it can).
+pub fn debugpy_version(python: &Path) -> Option<String> {
+    let output = std::process::Command::new(python)
+        .args(["-c", "import debugpy; print(debugpy.__version__)"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+impl Debugpy {
+    pub fn locate(config: &AdapterConfig) -> Result<Debugpy, ErrorBody> {
+        let candidates = candidate_pythons(config);
+        let python = candidates
+            .iter()
+            .find(|python| python.is_file() && debugpy_version(python).is_some())
+            .cloned()
+            .ok_or_else(|| {
+                let tried: Vec<String> =
+                    candidates.iter().map(|p| p.display().to_string()).collect();
+                ErrorBody::new(
+                    ErrorCode::AdapterNotFound,
+                    format!("debugpy not found (tried: {})", tried.join(", ")),
+                    INSTALL_HINT,
+                )
+            })?;
+        Ok(Debugpy {
+            python,
+            extra_args: config.args.clone(),
+        })
+    }
+}
+
+fn env_object(env: &[(String, String)]) -> Map<String, Value> {
+    env.iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect()
+}
+
+impl DebugAdapter for Debugpy {
+    fn name(&self) -> &'static str {
+        "debugpy"
+    }
+
+    fn executable(&self) -> &Path {
+        &self.python
+    }
+
+    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+        let mut args: Vec<OsString> = vec!["-m".into(), "debugpy.adapter".into()];
+        args.extend(self.extra_args.iter().map(OsString::from));
+        Box::pin(async move { spawn_stdio("debugpy", &self.python, &args) })
+    }
+
+    fn adapter_id(&self) -> &'static str {
+        "debugpy"
+    }
+
+    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+        json!({
+            "type": "python",
+            "request": "launch",
+            "program": spec.program,
+            "args": spec.args,
+            "cwd": spec.cwd,
+            "env": env_object(&spec.env),
+            "stopOnEntry": spec.stop_on_entry,
+            "justMyCode": spec.just_my_code,
+            // Output comes to us as output events, not through a terminal.
+            "console": "internalConsole",
+            "redirectOutput": true,
+            "python": self.python,
+        })
+    }
+
+    fn attach_arguments(&self, spec: &AttachSpec) -> Value {
+        let mut arguments = json!({ "type": "python", "request": "attach", "justMyCode": true });
+        if let Some(pid) = spec.pid {
+            arguments["processId"] = json!(pid);
+        }
+        arguments
+    }
+
+    /// Stop on exceptions nothing catches, as a Python user expects.
+    fn exception_filters(&self) -> Vec<&'static str> {
+        vec!["uncaught"]
+    }
+}
