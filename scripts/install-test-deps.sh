@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs that cargo does not fetch: a C/C++ compiler and lldb-dap.
-# Idempotent: does nothing when everything is present. Uses apt as root (or through sudo).
+# Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, lldb-dap,
+# Delve and Go (apt), and debugpy (pip). Idempotent: does nothing when everything is present.
+# Uses apt as root (or through sudo).
 set -euo pipefail
 
 need=()
 have_lldb_dap() {
   command -v lldb-dap >/dev/null 2>&1 && return 0
-  compgen -c lldb-dap- >/dev/null 2>&1 && return 0
   ls /usr/bin/lldb-dap-* >/dev/null 2>&1
 }
 have_lldb_dap || need+=(lldb-19)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
+command -v dlv >/dev/null 2>&1 || need+=(delve)
+command -v go >/dev/null 2>&1 || need+=(golang-go)
+command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 
-if ((${#need[@]} == 0)); then
-  exit 0
+if ((${#need[@]} > 0)); then
+  if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+  else
+    echo "error: the tests need: ${need[*]}; install them with: apt-get install -y ${need[*]}" >&2
+    exit 1
+  fi
+  echo "installing: ${need[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${need[@]}"
 fi
 
-if [ "$(id -u)" -eq 0 ]; then
-  sudo=()
-elif command -v sudo >/dev/null 2>&1; then
-  sudo=(sudo)
-else
-  echo "error: the tests need: ${need[*]}; install them with: apt-get install -y ${need[*]}" >&2
-  exit 1
+if ! python3 -c 'import debugpy' >/dev/null 2>&1; then
+  echo "installing: debugpy (pip)"
+  python3 -m pip install --quiet debugpy 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages debugpy
 fi
-
-echo "installing: ${need[*]}"
-"${sudo[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${need[@]}"
