@@ -961,3 +961,18 @@ fn sigkill_to_the_daemon_reaps_a_debuggee_its_adapter_would_orphan() {
         alive(program)
     );
 }
+
+#[test]
+fn attach_connect_without_an_adapter_asks_for_one() {
+    let s = Session::new();
+    let run = s.run(&["--json", "attach", "--connect", "127.0.0.1:9"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    let error = run.failure();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("--adapter"),
+        "{error}"
+    );
+}

@@ -1,5 +1,5 @@
-//! A DAP adapter defined by the config alone: `[adapters.NAME]` with `command`, `args`,
-//! `transport`, and extra fields for `launch` and `attach`. It lets a user plug in any adapter
+//! A DAP adapter defined by the config alone: `[adapters.NAME]` with `command`, `args` and
+//! `transport` (extra `launch`/`attach` fields are merged for every adapter, see `RequestExtras`). It lets a user plug in any adapter
 //! (and lets the tests plug in a scripted one) without a code change.
 
 use std::ffi::OsString;
@@ -17,8 +17,6 @@ pub struct CustomAdapter {
     name: &'static str,
     command: PathBuf,
     args: Vec<String>,
-    launch_extra: Map<String, Value>,
-    attach_extra: Map<String, Value>,
 }
 
 impl CustomAdapter {
@@ -56,8 +54,6 @@ impl CustomAdapter {
             name: Box::leak(name.to_string().into_boxed_str()),
             command,
             args: config.args.clone(),
-            launch_extra: to_json_map(config.launch.as_ref()),
-            attach_extra: to_json_map(config.attach.as_ref()),
         })
     }
 }
@@ -67,25 +63,6 @@ fn resolve_command(command: &Path) -> Option<PathBuf> {
         return command.is_file().then(|| command.to_path_buf());
     }
     which::which(command).ok()
-}
-
-fn to_json_map(table: Option<&toml::Table>) -> Map<String, Value> {
-    table
-        .and_then(|t| serde_json::to_value(t).ok())
-        .and_then(|v| match v {
-            Value::Object(map) => Some(map),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
-fn merged(mut base: Value, extra: &Map<String, Value>) -> Value {
-    if let Value::Object(map) = &mut base {
-        for (key, value) in extra {
-            map.insert(key.clone(), value.clone());
-        }
-    }
-    base
 }
 
 impl DebugAdapter for CustomAdapter {
@@ -112,52 +89,23 @@ impl DebugAdapter for CustomAdapter {
             .iter()
             .map(|(k, v)| (k.clone(), Value::String(v.clone())))
             .collect();
-        merged(
-            json!({
-                "program": spec.program,
-                "args": spec.args,
-                "cwd": spec.cwd,
-                "env": env,
-                "stopOnEntry": spec.stop_on_entry,
-            }),
-            &self.launch_extra,
-        )
+        json!({
+            "program": spec.program,
+            "args": spec.args,
+            "cwd": spec.cwd,
+            "env": env,
+            "stopOnEntry": spec.stop_on_entry,
+        })
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
-        merged(json!({ "pid": spec.pid }), &self.attach_extra)
+        json!({ "pid": spec.pid })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::config::Config;
-
-    #[test]
-    fn launch_fields_from_the_config_are_merged() {
-        let config = Config::parse(
-            "[adapters.mine]\ncommand = \"/bin/sh\"\n[adapters.mine.launch]\njustMyCode = false\nconsole = \"internalConsole\"\n",
-        )
-        .expect("parse");
-        let adapter = CustomAdapter::from_config("mine", &config.adapter("mine")).expect("adapter");
-        let spec = LaunchSpec {
-            program: "/p".into(),
-            args: vec!["a".into()],
-            cwd: "/".into(),
-            env: vec![("K".into(), "V".into())],
-            adapter: None,
-            stop_on_entry: false,
-            breakpoints: vec![],
-            connect: None,
-            just_my_code: true,
-        };
-        let args = adapter.launch_arguments(&spec);
-        assert_eq!(args["program"], "/p");
-        assert_eq!(args["env"]["K"], "V");
-        assert_eq!(args["justMyCode"], false);
-        assert_eq!(args["console"], "internalConsole");
-    }
 
     #[test]
     fn a_missing_command_is_explained() {

@@ -83,6 +83,41 @@ impl Debugpy {
     }
 }
 
+/// Settings sent in both `launch` and `attach` so a Python program reads like any other.
+///
+/// - `variablePresentation`: debugpy groups an object's dunder attributes under a synthetic
+///   "special variables" child, its methods under "function variables" and attributes holding
+///   classes under "class variables" (children with an empty value and type; no DAP
+///   `presentationHint` marks them). In a terminal the groups are noise on every `locals` line:
+///   dunders and functions are hidden (`print obj.__dict__` or `print func` still reach them), and
+///   classes are shown inline like any other value.
+/// - `breakOnSystemExit: []`: with the `uncaught` exception filter, debugpy stops on
+///   `sys.exit(N)` for any N other than 0 as if it were a crash. Here the program simply exits and
+///   the exit code is reported, as it is for C. (A `sys.exit("message")` still stops. A debugpy
+///   too old to know the key ignores it and keeps stopping on non-zero exits; 1.8.22 knows it.)
+fn presentation_options() -> Map<String, Value> {
+    let options = json!({
+        "variablePresentation": {
+            "special": "hide",
+            "function": "hide",
+            "class": "inline",
+            "protected": "inline",
+        },
+        "breakOnSystemExit": [],
+    });
+    match options {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn with_presentation_options(mut arguments: Value) -> Value {
+    if let Value::Object(map) = &mut arguments {
+        map.extend(presentation_options());
+    }
+    arguments
+}
+
 fn env_object(env: &[(String, String)]) -> Map<String, Value> {
     env.iter()
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
@@ -109,7 +144,7 @@ impl DebugAdapter for Debugpy {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        json!({
+        with_presentation_options(json!({
             "type": "python",
             "request": "launch",
             "program": spec.program,
@@ -122,7 +157,7 @@ impl DebugAdapter for Debugpy {
             "console": "internalConsole",
             "redirectOutput": true,
             "python": self.python,
-        })
+        }))
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
@@ -130,11 +165,62 @@ impl DebugAdapter for Debugpy {
         if let Some(pid) = spec.pid {
             arguments["processId"] = json!(pid);
         }
-        arguments
+        with_presentation_options(arguments)
     }
 
     /// Stop on exceptions nothing catches, as a Python user expects.
     fn exception_filters(&self) -> Vec<&'static str> {
         vec!["uncaught"]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn adapter() -> Debugpy {
+        Debugpy {
+            python: PathBuf::from("/usr/bin/python3"),
+            extra_args: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn launch_hides_debugpy_groups_and_does_not_stop_on_sys_exit() {
+        let spec = LaunchSpec {
+            program: PathBuf::from("/tmp/app.py"),
+            args: vec!["x".into()],
+            cwd: PathBuf::from("/tmp"),
+            env: vec![("K".into(), "V".into())],
+            adapter: None,
+            stop_on_entry: false,
+            breakpoints: Vec::new(),
+            connect: None,
+            just_my_code: false,
+        };
+        let arguments = adapter().launch_arguments(&spec);
+        assert_eq!(arguments["program"], "/tmp/app.py");
+        assert_eq!(arguments["justMyCode"], false);
+        assert_eq!(arguments["console"], "internalConsole");
+        assert_eq!(arguments["env"]["K"], "V");
+        assert_eq!(arguments["variablePresentation"]["special"], "hide");
+        assert_eq!(arguments["variablePresentation"]["function"], "hide");
+        assert_eq!(arguments["variablePresentation"]["class"], "inline");
+        assert_eq!(arguments["breakOnSystemExit"], json!([]));
+    }
+
+    #[test]
+    fn attach_gets_the_same_presentation() {
+        let spec = AttachSpec {
+            pid: None,
+            adapter: None,
+            breakpoints: Vec::new(),
+            connect: Some("127.0.0.1:5678".into()),
+        };
+        let arguments = adapter().attach_arguments(&spec);
+        assert_eq!(arguments["request"], "attach");
+        assert!(arguments.get("processId").is_none());
+        assert_eq!(arguments["variablePresentation"]["special"], "hide");
+        assert_eq!(arguments["breakOnSystemExit"], json!([]));
     }
 }

@@ -105,9 +105,9 @@ pub struct AdapterConfig {
     pub args: Vec<String>,
     /// How to talk to a config-defined adapter: "stdio" (the default).
     pub transport: Option<String>,
-    /// Extra fields merged into the `launch` request's arguments (config-defined adapters).
+    /// Extra fields laid over the `launch` request's arguments (any adapter).
     pub launch: Option<toml::Table>,
-    /// Extra fields merged into the `attach` request's arguments (config-defined adapters).
+    /// Extra fields laid over the `attach` request's arguments (any adapter).
     pub attach: Option<toml::Table>,
 }
 

@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::adapters;
+use crate::adapters::{self, RequestExtras};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
@@ -393,15 +393,34 @@ impl Daemon {
             Origin::Attach(spec) => (spec.adapter.clone(), None),
         };
         let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
-        let opened = match adapters::resolve(
-            requested_adapter.as_deref(),
-            &self.config,
-            program.as_deref(),
-        ) {
-            Ok(adapter) => {
-                Session::open(adapter, origin, carried, self.config.timeouts.clone()).await
+        let connects = matches!(&origin, Origin::Attach(spec) if spec.connect.is_some());
+        let opened = if connects
+            && requested_adapter.is_none()
+            && self.config.defaults.adapter.is_none()
+        {
+            Err(ErrorBody::usage(
+                "attach --connect needs --adapter NAME: the adapter at the other end cannot be identified",
+                "e.g. 'debugger attach --connect 127.0.0.1:5678 --adapter debugpy'",
+            ))
+        } else {
+            match adapters::resolve(
+                requested_adapter.as_deref(),
+                &self.config,
+                program.as_deref(),
+            ) {
+                Ok(adapter) => {
+                    let extras = RequestExtras::from_config(&self.config.adapter(adapter.name()));
+                    Session::open(
+                        adapter,
+                        origin,
+                        carried,
+                        self.config.timeouts.clone(),
+                        extras,
+                    )
+                    .await
+                }
+                Err(err) => Err(err),
             }
-            Err(err) => Err(err),
         };
         let session = match opened {
             Ok(session) => session,

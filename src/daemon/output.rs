@@ -41,7 +41,13 @@ pub struct OutputBuffer {
     held: Mutex<Held>,
     capacity: usize,
     progress: watch::Sender<Progress>,
+    /// Each stream's unfinished last line, held back until its newline arrives (or a stop, the
+    /// end, or its size flushes it), so a stdout line and a stderr line never splice.
+    partial: Mutex<Vec<(String, String)>>,
 }
+
+/// An unfinished line longer than this is let through as it is.
+const PARTIAL_LINE_LIMIT: usize = 4096;
 
 impl OutputBuffer {
     pub fn new(capacity: usize) -> Self {
@@ -49,6 +55,7 @@ impl OutputBuffer {
             held: Mutex::new(Held::default()),
             capacity: capacity.max(1),
             progress: watch::channel((0, false)).0,
+            partial: Mutex::new(Vec::new()),
         }
     }
 
@@ -116,8 +123,52 @@ impl OutputBuffer {
         self.progress.send_modify(|p| p.0 = end);
     }
 
+    /// Appends output of one stream (`stdout`, `stderr`), whole lines at a time.
+    pub fn push_stream(&self, stream: &str, text: &str) {
+        let complete = {
+            let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
+            let index = match partial.iter().position(|(name, _)| name == stream) {
+                Some(index) => index,
+                None => {
+                    partial.push((stream.to_string(), String::new()));
+                    partial.len() - 1
+                }
+            };
+            let pending = &mut partial[index].1;
+            pending.push_str(text);
+            match pending.rfind('\n') {
+                Some(end) => {
+                    let rest = pending.split_off(end + 1);
+                    Some(std::mem::replace(pending, rest))
+                }
+                None if pending.len() > PARTIAL_LINE_LIMIT => Some(std::mem::take(pending)),
+                None => None,
+            }
+        };
+        if let Some(lines) = complete {
+            self.push(&lines);
+        }
+    }
+
+    /// Lets every stream's unfinished line through (the program stopped or ended: it will not
+    /// finish the line soon, and the user should see the prompt it printed).
+    pub fn flush_partial(&self) {
+        let pending: Vec<String> = {
+            let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
+            partial
+                .iter_mut()
+                .map(|(_, text)| std::mem::take(text))
+                .filter(|text| !text.is_empty())
+                .collect()
+        };
+        for text in pending {
+            self.push(&text);
+        }
+    }
+
     /// Marks the output complete (the program has ended); followers stop waiting.
     pub fn finish(&self) {
+        self.flush_partial();
         self.held().finished = true;
         self.progress.send_modify(|p| p.1 = true);
     }
@@ -360,6 +411,19 @@ mod tests {
         assert!(std::str::from_utf8(got.text.as_bytes()).is_ok());
         let page = b.read_now(&query(None, None, 2, false));
         assert!(page.text.len() <= 2);
+    }
+
+    #[test]
+    fn lines_of_two_streams_never_splice() {
+        let b = OutputBuffer::new(1024);
+        b.push_stream("stdout", "total: ");
+        b.push_stream("stderr", "app: done\n");
+        b.push_stream("stdout", "10\n");
+        assert_eq!(all(&b).text, "app: done\ntotal: 10\n");
+        b.push_stream("stdout", "Enter a number: ");
+        assert_eq!(all(&b).text, "app: done\ntotal: 10\n");
+        b.flush_partial();
+        assert_eq!(all(&b).text, "app: done\ntotal: 10\nEnter a number: ");
     }
 
     #[tokio::test]

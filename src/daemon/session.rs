@@ -20,8 +20,8 @@ use super::output::OutputBuffer;
 use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
 use super::source;
 use super::variables::{self, Limits};
-use crate::adapters::DebugAdapter;
 use crate::adapters::process::{self, AdapterProcess};
+use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::types::{
@@ -162,6 +162,7 @@ impl Session {
         origin: Origin,
         carried: Carried,
         timeouts: Timeouts,
+        extras: RequestExtras,
     ) -> Result<Arc<Session>, ErrorBody> {
         let connect = match &origin {
             Origin::Launch(spec) => spec.connect.clone(),
@@ -202,16 +203,12 @@ impl Session {
             let output = shared.output.clone();
             tokio::spawn(async move {
                 while let Some(chunk) = stdio.recv().await {
-                    tracing::trace!(
-                        category = chunk.category,
-                        "program output via adapter stdio"
-                    );
-                    output.push(&chunk.text);
+                    output.push_stream(chunk.category, &chunk.text);
                 }
             });
         }
 
-        let result = configure(&*adapter, &origin, &dap, &shared, &timeouts).await;
+        let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts).await;
         match result {
             Ok(caps) => Ok(Arc::new(Session {
                 adapter,
@@ -1238,6 +1235,7 @@ pub fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
 async fn configure(
     adapter: &dyn DebugAdapter,
     origin: &Origin,
+    extras: &RequestExtras,
     dap: &DapClient,
     shared: &Arc<Shared>,
     timeouts: &Timeouts,
@@ -1274,6 +1272,7 @@ async fn configure(
         Origin::Launch(spec) => ("launch", adapter.launch_arguments(spec)),
         Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
     };
+    let arguments = extras.apply(command, arguments);
     let answer = dap
         .send(command, arguments)
         .response_within(timeouts.launch());
@@ -1366,6 +1365,8 @@ fn apply_event(shared: &Shared, event: Event) {
                 tracing::warn!("unreadable stopped event");
                 return;
             };
+            // What the program printed up to the stop is all there is for now: show it.
+            shared.output.flush_partial();
             if body.preserve_focus_hint {
                 // One stop of the process comes as one event per thread that has a reason; the
                 // adapter marks all but the focus thread's "preserve focus". Treating those as
@@ -1431,9 +1432,10 @@ fn apply_event(shared: &Shared, event: Event) {
             };
             let category = body.category.as_deref();
             if shared.adapter.is_program_output(category) {
-                shared
-                    .output
-                    .push(&shared.adapter.clean_program_output(&body.output));
+                shared.output.push_stream(
+                    category.unwrap_or("stdout"),
+                    &shared.adapter.clean_program_output(&body.output),
+                );
             } else if category != Some("telemetry") {
                 let text = body.output.trim_end();
                 tracing::info!("adapter {}: {text}", category.unwrap_or("console"));
