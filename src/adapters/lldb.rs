@@ -78,6 +78,55 @@ fn xcrun_lldb_dap() -> Option<PathBuf> {
     None
 }
 
+/// LLDB's version for an lldb-dap executable ("19.1.7"), for `doctor`. lldb-dap 19 prints
+/// nothing for `--version`, so the `lldb` installed beside it is asked (beside the resolved file,
+/// e.g. /usr/lib/llvm-19/bin/lldb, or by name, lldb-dap-19 → lldb-19); failing that, the major
+/// version in the name (`lldb-dap-19` → "19").
+pub fn version(executable: &Path) -> Option<String> {
+    let name = executable.file_name()?.to_str()?;
+    let mut siblings = Vec::new();
+    if let Some(dir) = std::fs::canonicalize(executable)
+        .ok()
+        .and_then(|real| real.parent().map(Path::to_path_buf))
+    {
+        siblings.push(dir.join("lldb"));
+    }
+    if let Some(dir) = executable.parent() {
+        let stem = name
+            .strip_prefix("lldb-dap")
+            .or_else(|| name.strip_prefix("lldb-vscode"));
+        if let Some(suffix) = stem {
+            siblings.push(dir.join(format!("lldb{suffix}")));
+        }
+    }
+    siblings
+        .iter()
+        .filter(|lldb| lldb.is_file())
+        .find_map(|lldb| lldb_version(lldb))
+        .or_else(|| {
+            let suffix = name.rsplit('-').next()?;
+            (!suffix.is_empty() && suffix.chars().all(|c| c.is_ascii_digit()))
+                .then(|| suffix.to_string())
+        })
+}
+
+/// Reads `lldb --version`: "lldb version 19.1.7" → "19.1.7"; Apple's "lldb-1500.0.404.1" →
+/// "1500.0.404.1".
+fn lldb_version(lldb: &Path) -> Option<String> {
+    let output = std::process::Command::new(lldb)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().next()?;
+    line.split_whitespace()
+        .find(|word| word.starts_with(|c: char| c.is_ascii_digit()))
+        .or_else(|| line.split_whitespace().next()?.strip_prefix("lldb-"))
+        .map(str::to_string)
+}
+
 /// LLDB settings that make the debuggee run as the user asked: only the environment we pass
 /// (the caller's, not the daemon's), and stdin from /dev/null so a program that reads input sees
 /// end-of-file instead of waiting forever on a terminal nobody types into.

@@ -146,6 +146,18 @@ pub enum CommandLine {
         follow: bool,
     },
 
+    /// Check which debug adapters work here, whether attaching is allowed, and the runtime dir.
+    Doctor,
+    /// Install a debug adapter with the platform's own tools (debugpy: a private virtualenv).
+    #[command(group = clap::ArgGroup::new("what").required(true).args(["adapter", "all"]))]
+    Setup {
+        /// The adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb or node (js).
+        #[arg(value_name = "ADAPTER")]
+        adapter: Option<String>,
+        /// Install every adapter setup can install (lldb, debugpy, delve).
+        #[arg(long)]
+        all: bool,
+    },
     /// Run a scripted session on a bundled C program (installs lldb-dap when missing).
     Demo,
 

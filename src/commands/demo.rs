@@ -1,12 +1,12 @@
 //! `debugger demo`: a scripted session on a bundled C program, showing each command and its
-//! output. It installs lldb-dap first when it is missing and the machine allows it.
+//! output. It installs lldb-dap first when it is missing and the machine allows it (as
+//! `debugger setup lldb` does).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::json;
 
-use crate::adapters::lldb;
 use crate::cli::Outcome;
 use crate::common::error::{ErrorBody, ErrorCode};
 
@@ -15,7 +15,7 @@ const LEDGER_C: &str = include_str!("../../fixtures/c/ledger.c");
 /// Runs the scripted session. In text mode each step is printed as it runs; with `--json` the
 /// transcript is the one JSON object's data.
 pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
-    ensure_lldb_dap(json_mode)?;
+    super::setup::ensure_lldb()?;
     let dir = std::env::temp_dir().join(format!("debugger-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| io_error("create the demo directory", e))?;
     let source = dir.join("ledger.c");
@@ -154,42 +154,5 @@ fn compile(source: &Path, program: &Path) -> Result<(), ErrorBody> {
             "compiling the demo program failed",
             "",
         ))
-    }
-}
-
-/// Installs lldb-dap with apt when it is missing and we may; else says exactly what to run.
-fn ensure_lldb_dap(json_mode: bool) -> Result<PathBuf, ErrorBody> {
-    if let Some(path) = lldb::find_on_system() {
-        return Ok(path);
-    }
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
-    let has_apt = which::which("apt-get").is_ok();
-    if !(root && has_apt) {
-        return Err(ErrorBody::new(
-            ErrorCode::AdapterNotFound,
-            "lldb-dap not found, and this user cannot install it",
-            lldb::INSTALL_HINT,
-        ));
-    }
-    eprintln!("lldb-dap is missing: installing it with apt-get (lldb-19)");
-    let apt = |args: &[&str]| {
-        let mut command = Command::new("apt-get");
-        command.args(args).env("DEBIAN_FRONTEND", "noninteractive");
-        if json_mode {
-            // Keep stdout for the one JSON object.
-            command.stdout(std::process::Stdio::null());
-        }
-        command.status().is_ok_and(|s| s.success())
-    };
-    let installed = apt(&["update", "-qq"])
-        && (apt(&["install", "-y", "-qq", "lldb-19"]) || apt(&["install", "-y", "-qq", "lldb"]));
-    match lldb::find_on_system() {
-        Some(path) if installed => Ok(path),
-        _ => Err(ErrorBody::new(
-            ErrorCode::AdapterNotFound,
-            "installing lldb-dap failed",
-            lldb::INSTALL_HINT,
-        )),
     }
 }

@@ -2,10 +2,12 @@
 
 pub mod breakpoint;
 pub mod demo;
+pub mod doctor;
 pub mod execution;
 pub mod inspect;
 pub mod output;
 pub mod session;
+pub mod setup;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -65,6 +67,8 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
             clear,
             follow,
         } => output::run(session, tail, clear, follow, cli.json),
+        CommandLine::Doctor => doctor::run(cli.json),
+        CommandLine::Setup { adapter, all } => setup::run(adapter.as_deref(), all),
         CommandLine::Demo => demo::run(cli.json),
         CommandLine::Daemon | CommandLine::Reaper { .. } => Err(ErrorBody::internal(
             "the daemon and its reaper are not commands to dispatch",

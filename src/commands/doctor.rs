@@ -1,0 +1,546 @@
+//! `debugger doctor`: which adapters work here (path, version, languages, and the fix for each
+//! one that does not), whether this user may attach to processes, and whether the runtime
+//! directory is private. It succeeds when at least one adapter works.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::data;
+use super::setup;
+use crate::adapters::custom::CustomAdapter;
+use crate::adapters::{self, AdapterKind, debugpy, delve, gdb, lldb};
+use crate::cli::{Outcome, render};
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::paths;
+
+/// One adapter's state.
+#[derive(Debug, Serialize)]
+struct AdapterReport {
+    name: String,
+    /// True when the adapter can be used: `debugger start --adapter NAME` would find it.
+    found: bool,
+    /// The executable (for debugpy, the Python that runs it); also set when something was found
+    /// that does not work (a GDB without DAP).
+    path: Option<String>,
+    version: Option<String>,
+    languages: Vec<String>,
+    /// What to do when it does not work.
+    fix: Option<String>,
+    /// Why it does not work.
+    problem: Option<String>,
+    /// `built-in`, or `config` for an adapter defined in the config file.
+    source: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct PtraceReport {
+    /// `kernel.yama.ptrace_scope` (0–3), or null where there is none (no Yama, not Linux).
+    scope: Option<u8>,
+    /// Whether `debugger attach PID` may attach to another process of this user; null when
+    /// unknown.
+    may_attach: Option<bool>,
+    detail: String,
+    fix: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct RuntimeDirReport {
+    path: String,
+    exists: bool,
+    /// Owned by this user and closed to group and others, or not there yet (it is created 0700).
+    private: bool,
+    /// The permission bits in octal ("700"), when it exists.
+    mode: Option<String>,
+    owner_uid: Option<u32>,
+    detail: String,
+    fix: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct ConfigReport {
+    path: Option<String>,
+    exists: bool,
+    /// False when the file cannot be read or parsed (doctor then checks with the defaults).
+    ok: bool,
+    error: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    adapters: Vec<AdapterReport>,
+    ptrace: PtraceReport,
+    runtime_dir: RuntimeDirReport,
+    config: ConfigReport,
+}
+
+pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
+    let (config, config_report) = load_config();
+    // Each check runs a process or two (`--version`, a Python import); run them side by side.
+    let mut adapters: Vec<AdapterReport> = std::thread::scope(|scope| {
+        let checks: Vec<_> = adapters::ADAPTERS
+            .iter()
+            .map(|kind| (kind, scope.spawn(|| check_builtin(kind, &config))))
+            .collect();
+        checks
+            .into_iter()
+            .map(|(kind, check)| {
+                check
+                    .join()
+                    .unwrap_or_else(|_| panicked_check(kind.name, kind.languages))
+            })
+            .collect()
+    });
+    adapters.extend(
+        config
+            .adapters
+            .iter()
+            .filter(|(name, _)| adapters::kind(name).is_none())
+            .map(|(name, adapter_config)| check_custom(name, adapter_config)),
+    );
+    let report = Report {
+        adapters,
+        ptrace: check_ptrace(),
+        runtime_dir: check_runtime_dir(&paths::runtime_dir_path()),
+        config: config_report,
+    };
+    let text = render_text(&report);
+    if report.adapters.iter().any(|a| a.found) {
+        return Ok(Outcome::new(data(&report), text));
+    }
+    if !json_mode {
+        // The error alone would hide the per-adapter fixes; show the whole report first.
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(render::terminal_safe(&text).as_bytes());
+        let _ = stdout.flush();
+    }
+    let fixes: Vec<String> = setup::INSTALLABLE
+        .iter()
+        .filter_map(|name| adapters::kind(name))
+        .map(|kind| {
+            format!(
+                "'debugger setup {}' ({})",
+                kind.name,
+                kind.languages.join(", ")
+            )
+        })
+        .collect();
+    Err(ErrorBody::new(
+        ErrorCode::AdapterNotFound,
+        "no debug adapter works on this machine",
+        format!(
+            "install one: {}, or all of them with 'debugger setup --all'",
+            fixes.join(", ")
+        ),
+    ))
+}
+
+fn load_config() -> (Config, ConfigReport) {
+    let path = paths::config_path();
+    let exists = path.as_deref().is_some_and(Path::exists);
+    let path_text = path.map(|p| p.display().to_string());
+    match Config::load() {
+        Ok(config) => (
+            config,
+            ConfigReport {
+                path: path_text,
+                exists,
+                ok: true,
+                error: None,
+            },
+        ),
+        Err(err) => (
+            Config::default(),
+            ConfigReport {
+                path: path_text,
+                exists,
+                ok: false,
+                error: Some(err.message),
+            },
+        ),
+    }
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
+    let mut report = AdapterReport {
+        name: kind.name.to_string(),
+        found: false,
+        path: None,
+        version: None,
+        languages: strings(kind.languages),
+        fix: None,
+        problem: None,
+        source: "built-in",
+    };
+    match (kind.make)(config) {
+        Ok(adapter) => {
+            let path = adapter.executable();
+            report.found = true;
+            report.path = Some(path.display().to_string());
+            report.version = version_of(kind.name, path);
+        }
+        Err(err) => {
+            // Something may be there that does not work: a GDB without DAP.
+            if kind.name == "gdb"
+                && let Some(path) = gdb::find(&config.adapter("gdb"))
+            {
+                report.version = version_of("gdb", &path);
+                report.path = Some(path.display().to_string());
+            }
+            report.fix = Some(fix_for(kind.name, &err, config));
+            report.problem = Some(err.message);
+        }
+    }
+    report
+}
+
+/// The report for a check that panicked (a bug): the adapter is reported missing, not lost.
+fn panicked_check(name: &str, languages: &[&str]) -> AdapterReport {
+    AdapterReport {
+        name: name.to_string(),
+        found: false,
+        path: None,
+        version: None,
+        languages: strings(languages),
+        fix: Some(
+            "this is a bug in debugger; 'debugger start --adapter NAME' shows the error".into(),
+        ),
+        problem: Some("the check failed".into()),
+        source: "built-in",
+    }
+}
+
+/// A version string for an adapter's executable, cheaply (one short process at most).
+fn version_of(name: &str, path: &Path) -> Option<String> {
+    match name {
+        "lldb" => lldb::version(path),
+        "debugpy" => debugpy::debugpy_version(path),
+        "delve" => delve::version(path),
+        "gdb" => gdb::version(path)
+            .and_then(|(line, _)| line.split_whitespace().last().map(str::to_string)),
+        _ => None,
+    }
+}
+
+/// The one thing to do to make an adapter work.
+fn fix_for(name: &str, err: &ErrorBody, config: &Config) -> String {
+    if config.adapter(name).path.is_some() {
+        // The config's path is used instead of any search; what it says about it is the fix.
+        return err.hint.clone();
+    }
+    match name {
+        "gdb" => setup::GDB_ADVICE.to_string(),
+        "lldb" => format!("run 'debugger setup lldb', or {}", lldb::INSTALL_HINT),
+        "delve" => format!(
+            "run 'debugger setup delve', or {}",
+            delve::INSTALL_HINT.trim_end_matches("; or run 'debugger setup delve'")
+        ),
+        _ if err.hint.contains("debugger setup") => err.hint.clone(),
+        _ if setup::INSTALLABLE.contains(&name) => {
+            format!("run 'debugger setup {name}', or {}", err.hint)
+        }
+        _ => err.hint.clone(),
+    }
+}
+
+fn check_custom(name: &str, config: &crate::common::config::AdapterConfig) -> AdapterReport {
+    let mut report = AdapterReport {
+        name: name.to_string(),
+        found: false,
+        path: None,
+        version: None,
+        languages: Vec::new(),
+        fix: None,
+        problem: None,
+        source: "config",
+    };
+    match CustomAdapter::from_config(name, config) {
+        Ok(adapter) => {
+            use crate::adapters::DebugAdapter;
+            report.found = true;
+            report.path = Some(adapter.executable().display().to_string());
+        }
+        Err(err) => {
+            report.fix = Some(err.hint);
+            report.problem = Some(err.message);
+        }
+    }
+    report
+}
+
+/// CAP_SYS_PTRACE, which lets a process attach regardless of the Yama scope (below 3).
+const CAP_SYS_PTRACE: u32 = 19;
+
+fn check_ptrace() -> PtraceReport {
+    if !cfg!(target_os = "linux") {
+        return PtraceReport {
+            scope: None,
+            may_attach: None,
+            detail: "not checked on this platform (macOS asks for the developer tools' permission on the first attach)".into(),
+            fix: None,
+        };
+    }
+    let scope = match std::fs::read_to_string("/proc/sys/kernel/yama/ptrace_scope") {
+        Ok(text) => text.trim().parse::<u8>().ok(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return PtraceReport {
+                scope: None,
+                may_attach: None,
+                detail: format!("cannot read /proc/sys/kernel/yama/ptrace_scope: {e}"),
+                fix: None,
+            };
+        }
+    };
+    let privileged = has_cap_sys_ptrace();
+    let sysctl_fix = |to: u8| {
+        Some(format!(
+            "allow it with 'sudo sysctl kernel.yama.ptrace_scope={to}' (until reboot; a file in /etc/sysctl.d keeps it), or run as root with CAP_SYS_PTRACE; 'debugger start' works meanwhile"
+        ))
+    };
+    let whose = if privileged {
+        "any process (it has CAP_SYS_PTRACE)"
+    } else {
+        "its own processes"
+    };
+    let (may_attach, detail, fix) = match scope {
+        None => (
+            true,
+            format!("no Yama ptrace restriction: this user may attach to {whose}"),
+            None,
+        ),
+        Some(0) => (
+            true,
+            format!("ptrace_scope 0: this user may attach to {whose}"),
+            None,
+        ),
+        Some(1 | 2) if privileged => (
+            true,
+            format!(
+                "ptrace_scope {}, but this process has CAP_SYS_PTRACE: it may attach to processes",
+                scope.unwrap_or_default()
+            ),
+            None,
+        ),
+        Some(1) => (
+            false,
+            "ptrace_scope 1: only programs the debugger starts can be debugged; 'debugger attach PID' to another process is refused".to_string(),
+            sysctl_fix(0),
+        ),
+        Some(2) => (
+            false,
+            "ptrace_scope 2: only root with CAP_SYS_PTRACE may attach; 'debugger start' still works".to_string(),
+            sysctl_fix(1),
+        ),
+        Some(other) => (
+            false,
+            format!(
+                "ptrace_scope {other}: no process may be traced, so neither attach nor start can debug anything"
+            ),
+            Some("the kernel refuses to lower this setting: reboot with kernel.yama.ptrace_scope set to 0 or 1".into()),
+        ),
+    };
+    PtraceReport {
+        scope,
+        may_attach: Some(may_attach),
+        detail,
+        fix,
+    }
+}
+
+/// Reads the effective capability set from /proc/self/status.
+fn has_cap_sys_ptrace() -> bool {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return false;
+    };
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("CapEff:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .is_some_and(|caps| caps & (1 << CAP_SYS_PTRACE) != 0)
+}
+
+fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
+    let mut report = RuntimeDirReport {
+        path: dir.display().to_string(),
+        exists: false,
+        private: false,
+        mode: None,
+        owner_uid: None,
+        detail: String::new(),
+        fix: None,
+    };
+    let meta = match std::fs::metadata(dir) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            report.private = true;
+            report.detail = "not created yet; it is created private (mode 700) on first use".into();
+            return report;
+        }
+        Err(e) => {
+            report.detail = format!("cannot read it: {e}");
+            report.fix = Some(format!(
+                "set {} to a directory you own",
+                paths::RUNTIME_DIR_ENV
+            ));
+            return report;
+        }
+    };
+    report.exists = true;
+    report.mode = Some(format!("{:o}", meta.permissions().mode() & 0o777));
+    report.owner_uid = Some(meta.uid());
+    if !meta.is_dir() {
+        report.detail = "it is not a directory".into();
+        report.fix = Some(format!(
+            "remove it, or set {} to a private directory",
+            paths::RUNTIME_DIR_ENV
+        ));
+        return report;
+    }
+    match paths::check_private(dir) {
+        Ok(()) => {
+            report.private = true;
+            report.detail = format!(
+                "private (mode {}, owned by you)",
+                report.mode.as_deref().unwrap_or("?")
+            );
+        }
+        Err(err) => {
+            report.detail = format!("not private: {}", err.message);
+            report.fix = Some(err.hint);
+        }
+    }
+    report
+}
+
+const OK: &str = "ok";
+const MISSING: &str = "missing";
+const PROBLEM: &str = "problem";
+
+fn render_text(report: &Report) -> String {
+    let mut out = String::new();
+    let working: Vec<&str> = report
+        .adapters
+        .iter()
+        .filter(|a| a.found)
+        .map(|a| a.name.as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} of {} adapters work{}",
+        working.len(),
+        report.adapters.len(),
+        if working.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", working.join(", "))
+        }
+    );
+    let width = report
+        .adapters
+        .iter()
+        .map(|a| a.name.len())
+        .max()
+        .unwrap_or(0)
+        .max("runtime".len());
+    for adapter in &report.adapters {
+        let what = match (adapter.found, &adapter.path, &adapter.problem) {
+            (true, Some(path), _) => match &adapter.version {
+                Some(version) => format!("{version} at {path}"),
+                None => path.clone(),
+            },
+            (false, _, Some(problem)) => problem.clone(),
+            _ => String::new(),
+        };
+        let languages = if adapter.source == "config" {
+            "what the config says".to_string()
+        } else {
+            adapter.languages.join(", ")
+        };
+        let marker = if adapter.found { OK } else { MISSING };
+        let _ = writeln!(
+            out,
+            "{marker:<8} {:<width$}  {what}  (for {languages})",
+            adapter.name
+        );
+        if let Some(fix) = &adapter.fix {
+            let _ = writeln!(out, "{:<8} {:<width$}  fix: {fix}", "", "");
+        }
+    }
+    let check = |out: &mut String, ok: bool, name: &str, detail: &str, fix: &Option<String>| {
+        let marker = if ok { OK } else { PROBLEM };
+        let _ = writeln!(out, "{marker:<8} {name:<width$}  {detail}");
+        if let Some(fix) = fix {
+            let _ = writeln!(out, "{:<8} {:<width$}  fix: {fix}", "", "");
+        }
+    };
+    check(
+        &mut out,
+        report.ptrace.may_attach != Some(false),
+        "attach",
+        &report.ptrace.detail,
+        &report.ptrace.fix,
+    );
+    let runtime_detail = format!("{}: {}", report.runtime_dir.path, report.runtime_dir.detail);
+    check(
+        &mut out,
+        report.runtime_dir.private,
+        "runtime",
+        &runtime_detail,
+        &report.runtime_dir.fix,
+    );
+    if !report.config.ok {
+        check(
+            &mut out,
+            false,
+            "config",
+            report.config.error.as_deref().unwrap_or("unreadable"),
+            &Some(
+                "fix the file (config.example.toml lists every key); doctor used the defaults"
+                    .into(),
+            ),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_runtime_dirs_are_not_private() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("rt");
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let report = check_runtime_dir(&dir);
+        assert!(report.exists && !report.private, "{report:?}");
+        assert_eq!(report.mode.as_deref(), Some("755"));
+        assert!(report.fix.is_some());
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+        assert!(check_runtime_dir(&dir).private);
+        let missing = check_runtime_dir(&tmp.path().join("nope"));
+        assert!(!missing.exists && missing.private, "{missing:?}");
+    }
+
+    #[test]
+    fn the_lldb_fix_names_setup() {
+        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", lldb::INSTALL_HINT);
+        let fix = fix_for("lldb", &err, &Config::default());
+        assert!(fix.starts_with("run 'debugger setup lldb'"), "{fix}");
+        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", debugpy::INSTALL_HINT);
+        assert_eq!(
+            fix_for("debugpy", &err, &Config::default()),
+            debugpy::INSTALL_HINT
+        );
+    }
+}
