@@ -142,7 +142,7 @@ fn python_scenario_breaks_steps_inspects_and_exits() {
 
     // Break by function: debugpy stops on the `def` line, as the function is entered.
     let stop = continue_to_stop(&s);
-    assert_eq!(stop["reason"], "function breakpoint", "{stop}");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
     assert_at(&stop, APP, "deposit", "@deposit_def");
     assert_eq!(s.value_of("amount"), "0");
@@ -328,7 +328,7 @@ fn continue_right_after_stop_on_entry_is_not_lost() {
     assert_eq!(started["adapter"], "debugpy", "{started}");
     // At once, with no look at the entry stop first.
     let stop = continue_to_stop(&s);
-    assert_eq!(stop["reason"], "function breakpoint", "{stop}");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_at(&stop, APP, "square", "@square_def");
 }
 
@@ -447,7 +447,7 @@ breakOnSystemExit = []
     let started = s.start(&fixture_path(APP), &["--adapter", "mypy", "-b", "square"]);
     assert_eq!(started["adapter"], "mypy", "{started}");
     let stop = continue_to_stop(&s);
-    assert_eq!(stop["reason"], "function breakpoint", "{stop}");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_at(&stop, APP, "square", "@square_def");
     let stop = step_with(&s, "next");
     assert_at(&stop, APP, "square", "@square_body");

@@ -617,9 +617,13 @@ impl Session {
         let threads = serde_json::from_value::<ThreadsBody>(body)
             .map(|b| b.threads)
             .unwrap_or_default();
-        let mut view = self.shared.view();
-        for t in &threads {
-            view.thread_names.insert(t.id, t.name.clone());
+        // Names can change with the program (Delve names a goroutine after its current function),
+        // and a list taken while it runs may hold placeholders: only keep names read at a stop.
+        if matches!(self.shared.run.get().phase, Phase::Stopped(_)) {
+            let mut view = self.shared.view();
+            for t in &threads {
+                view.thread_names.insert(t.id, t.name.clone());
+            }
         }
         Ok(threads)
     }
@@ -1375,9 +1379,14 @@ fn apply_event(shared: &Shared, event: Event) {
                 tracing::debug!(thread = ?body.thread_id, "secondary stopped event ignored");
                 return;
             }
-            let mut reason = body.reason;
+            // DAP's "function breakpoint" is a breakpoint to the user, as lldb-dap reports it.
+            let mut reason = match body.reason.as_str() {
+                "function breakpoint" => "breakpoint".to_string(),
+                _ => body.reason,
+            };
             {
                 let mut view = shared.view();
+                view.thread_names.clear();
                 if shared
                     .adapter
                     .is_interrupt_stop(&reason, body.description.as_deref())

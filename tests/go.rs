@@ -1,0 +1,488 @@
+//! Go under Delve, with no `--adapter` flag: the shared per-language scenario (break by line and
+//! by function, conditions, continue, next, step, finish, locals, print, backtrace, threads,
+//! output, the exit code) on a prebuilt binary (`exec` mode, picked by its Go build info), on a
+//! `.go` file and on a package directory (`debug` mode, Delve builds them), and goroutines shown
+//! as threads.
+//!
+//! Every test fails, never skips, when `dlv` or `go` is missing: `.ci/run` installs both.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use common::{Run, Session, fixture_path, line_of};
+use serde_json::Value;
+
+const LEDGER: &str = "go/ledger/main.go";
+const GOROUTINES: &str = "go/goroutines/main.go";
+/// Seconds a `--wait` may take: a Go build or a first stop under Delve is slower than lldb's.
+const WAIT: &str = "60";
+
+/// Fails the test with instructions when Delve or Go is not installed.
+fn require_delve() {
+    let dlv = debugger::adapters::delve::find(&Default::default());
+    let go = which::which("go").ok();
+    assert!(
+        dlv.is_some() && go.is_some(),
+        "Delve (dlv) and Go (go) are required for this test and were not both found \
+         (dlv: {dlv:?}, go: {go:?}); install them with 'apt-get install delve golang-go' (.ci/run does)"
+    );
+}
+
+/// A Go build cache and GOPATH of our own, so builds work whatever HOME is (and are reused
+/// across test runs).
+fn go_env_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("go-env");
+    std::fs::create_dir_all(dir.join("cache")).expect("create GOCACHE");
+    std::fs::create_dir_all(dir.join("path")).expect("create GOPATH");
+    dir
+}
+
+/// Sets the Go environment on a command that runs `go` (or starts a daemon whose Delve will).
+fn with_go_env(command: &mut Command) -> &mut Command {
+    let dir = go_env_dir();
+    command
+        .env("GOCACHE", dir.join("cache"))
+        .env("GOPATH", dir.join("path"))
+        .env("GOFLAGS", "")
+        .env("GO111MODULE", "on")
+}
+
+/// Builds the package holding `fixture` once per test process, without optimisations or
+/// inlining (as Delve wants), and returns the binary.
+fn build_go(fixture: &str) -> PathBuf {
+    static BUILT: OnceLock<Mutex<HashMap<String, PathBuf>>> = OnceLock::new();
+    let mut built = BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(path) = built.get(fixture) {
+        return path.clone();
+    }
+    let package = fixture_path(fixture)
+        .parent()
+        .expect("fixture dir")
+        .to_path_buf();
+    let name = package
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("package name")
+        .to_string();
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
+    std::fs::create_dir_all(&out_dir).expect("create fixture dir");
+    // A private name first, then an atomic rename: several test binaries may build at once.
+    let tmp = out_dir.join(format!("go-{name}.{}.tmp", std::process::id()));
+    let output = out_dir.join(format!("go-{name}"));
+    let result = with_go_env(Command::new("go").current_dir(&package))
+        .args(["build", "-gcflags=all=-N -l", "-o"])
+        .arg(&tmp)
+        .arg(".")
+        .output()
+        .expect("run go build");
+    assert!(
+        result.status.success(),
+        "building {fixture} failed: {}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    std::fs::rename(&tmp, &output).expect("rename fixture");
+    built.insert(fixture.to_string(), output.clone());
+    output
+}
+
+/// `debugger --json start PROGRAM EXTRA...` (no `--adapter`) with the Go environment, which the
+/// daemon, and so Delve and its `go build` in debug mode, inherit.
+fn run_start(s: &Session, program: &Path, extra: &[&str]) -> Run {
+    let output = with_go_env(&mut s.command())
+        .args(["--json", "start"])
+        .arg(program)
+        .args(extra)
+        .output()
+        .expect("run debugger");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Starts `program` (see [`run_start`]), asserts Delve was picked, and returns the start data.
+#[track_caller]
+fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
+    let value = run_start(s, program, extra).json();
+    assert_eq!(
+        value["ok"],
+        true,
+        "start failed: {value}\nlog:\n{}",
+        s.log()
+    );
+    let data = value["data"].clone();
+    assert_eq!(data["adapter"], "delve", "{data}");
+    data
+}
+
+/// `/abs/path/fixtures/FIXTURE:LINE` for the line carrying `marker`.
+fn at(fixture: &str, marker: &str) -> String {
+    format!(
+        "{}:{}",
+        fixture_path(fixture).display(),
+        line_of(fixture, marker)
+    )
+}
+
+/// Runs an execution command with `--wait` and returns the stop it reports.
+#[track_caller]
+fn stop_after(s: &Session, command: &str) -> Value {
+    let data = s.data(&[command, "--wait", "--timeout", WAIT]);
+    data["stop"].clone()
+}
+
+/// Asserts a stop is in `function` at `line` for `reason`.
+#[track_caller]
+fn assert_stop(stop: &Value, reason: &str, function: &str, line: u32) {
+    assert_eq!(stop["reason"], reason, "{stop}");
+    assert_eq!(stop["frame"]["function"], function, "{stop}");
+    assert_eq!(stop["frame"]["line"], line, "{stop}");
+    assert!(
+        stop["frame"]["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("main.go")),
+        "{stop}"
+    );
+}
+
+/// The `variables` of `locals --depth DEPTH`, by name.
+#[track_caller]
+fn locals(s: &Session, depth: &str) -> HashMap<String, Value> {
+    s.data(&["locals", "--depth", depth])["variables"]
+        .as_array()
+        .expect("variables")
+        .iter()
+        .map(|v| (v["name"].as_str().unwrap_or("").to_string(), v.clone()))
+        .collect()
+}
+
+/// The names of every child of `variable`, at any depth.
+fn child_names(variable: &Value, names: &mut Vec<String>) {
+    for child in variable["children"].as_array().into_iter().flatten() {
+        names.push(child["name"].as_str().unwrap_or("").to_string());
+        child_names(child, names);
+    }
+}
+
+/// The program's captured output, once it holds every one of `lines`. The program writes to
+/// Delve's stdout and stderr, read apart from the DAP stream, so what it printed just before a
+/// stop or its exit may reach the buffer a moment after the stop's report: wait briefly for it.
+#[track_caller]
+fn output_with(s: &Session, lines: &[&str]) -> String {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let text = s.data(&["output"])["text"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        let missing: Vec<&&str> = lines.iter().filter(|l| !text.contains(**l)).collect();
+        if missing.is_empty() {
+            return text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no {missing:?} in the output: {text:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Runs to the end with no breakpoints left and asserts the exit code.
+#[track_caller]
+fn run_to_exit(s: &Session, code: i64) {
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = stop_after(s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}\nlog:\n{}", s.log());
+    assert_eq!(end["exit_code"], code, "{end}\nlog:\n{}", s.log());
+}
+
+/// The last lines of ledger's output: stdout after the loop, and its stderr line.
+#[track_caller]
+fn assert_ledger_output(s: &Session) {
+    output_with(
+        s,
+        &[
+            "step 0: total=0 balance=100",
+            "step 4: total=10 balance=110",
+            "total: 10",
+            "ledger: done",
+        ],
+    );
+}
+
+#[test]
+fn exec_mode_binary_runs_the_shared_scenario() {
+    require_delve();
+    let program = build_go(LEDGER);
+    let s = Session::new();
+    let loop_call = line_of(LEDGER, "@loop_call");
+    let started = start(&s, &program, &["--break", &at(LEDGER, "@loop_call")]);
+    assert_eq!(started["breakpoints"][0]["verified"], true, "{started}");
+
+    // Break by line.
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.main", loop_call);
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([1]), "{stop}");
+
+    // Delve sends no `process` event; the program's pid is known all the same (for `status`,
+    // and to end the program should Delve die).
+    let status = s.data(&["status"]);
+    let pid = status["debuggee_pid"].as_u64().expect("debuggee_pid");
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the program runs");
+    let parent = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+        .and_then(|p| p.parse::<u64>().ok());
+    assert_eq!(parent, status["adapter_pid"].as_u64(), "{status}\n{stat}");
+
+    // Locals, with the struct's fields.
+    let vars = locals(&s, "3");
+    assert_eq!(vars["i"]["value"], "0", "{vars:?}");
+    assert_eq!(vars["total"]["value"], "0", "{vars:?}");
+    let acct = &vars["acct"];
+    assert_eq!(acct["type"], "*main.Account", "{acct}");
+    assert!(
+        acct["value"]
+            .as_str()
+            .is_some_and(|v| v.contains("Owner: \"ada\"") && v.contains("Balance: 100")),
+        "{acct}"
+    );
+    let mut fields = Vec::new();
+    child_names(acct, &mut fields);
+    for field in ["ID", "Owner", "Balance"] {
+        assert!(fields.iter().any(|f| f == field), "no {field}: {acct}");
+    }
+
+    // Print a field and an expression.
+    assert_eq!(s.value_of("acct.Balance"), "100");
+    assert_eq!(s.value_of("acct.Owner"), "\"ada\"");
+    let printed = s.data(&["print", "acct.Balance*2 + acct.ID"]);
+    assert_eq!(printed["value"], "207", "{printed}");
+    assert_eq!(printed["type"], "int", "{printed}");
+    let missing = s.json(&["print", "nosuch"]);
+    assert_eq!(missing["ok"], false, "{missing}");
+
+    // Step into add, see the stack, and finish back out.
+    let add = line_of(LEDGER, "@add_body");
+    // Delve enters a function on its `func` line, the line above the body's first.
+    let stop = stop_after(&s, "step");
+    assert_stop(&stop, "step", "main.add", add - 1);
+    let frames = s.data(&["backtrace"])["frames"].clone();
+    assert_eq!(frames[0]["function"], "main.add", "{frames}");
+    assert_eq!(frames[1]["function"], "main.main", "{frames}");
+    assert_eq!(frames[1]["line"], loop_call, "{frames}");
+    assert_eq!(s.value_of("a"), "0");
+    // Back on the call's line: the assignment of add's result is still to run.
+    let stop = stop_after(&s, "finish");
+    assert_stop(&stop, "step", "main.main", loop_call);
+
+    // Next to the Deposit call's line, then break by function on the method.
+    let stop = stop_after(&s, "next");
+    assert_stop(&stop, "step", "main.main", loop_call + 1);
+    let added = s.data(&["breakpoint", "add", "main.(*Account).Deposit"]);
+    assert_eq!(added["verified"], true, "{added}");
+    let deposit = line_of(LEDGER, "@deposit_body");
+    // Delve says "function breakpoint"; every adapter's breakpoint stop reads "breakpoint".
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.(*Account).Deposit", deposit - 1);
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
+    assert_eq!(s.value_of("a.Balance"), "100");
+    assert_eq!(s.value_of("amount"), "0");
+
+    // A condition: only the fourth time round the loop.
+    s.data(&["breakpoint", "remove", "--all"]);
+    let conditional = s.data(&[
+        "breakpoint",
+        "add",
+        &at(LEDGER, "@loop_call"),
+        "--condition",
+        "i == 3",
+    ]);
+    assert_eq!(conditional["verified"], true, "{conditional}");
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.main", loop_call);
+    assert_eq!(s.value_of("i"), "3");
+    assert_eq!(s.value_of("total"), "3");
+    // What the program printed between two stops is captured while it is stopped.
+    let text = output_with(&s, &["step 2: total=3 balance=103"]);
+    assert!(!text.contains("step 3:"), "{text:?}");
+
+    // Threads: the stopped goroutine is listed, selected, in main.main.
+    let threads = s.data(&["threads"])["threads"].clone();
+    let selected: Vec<&Value> = threads
+        .as_array()
+        .expect("threads")
+        .iter()
+        .filter(|t| t["selected"] == true)
+        .collect();
+    assert_eq!(selected.len(), 1, "{threads}");
+    assert_eq!(selected[0]["id"], stop["thread_id"], "{threads}");
+    assert_eq!(selected[0]["frame"]["function"], "main.main", "{threads}");
+
+    // The exit code (total % 7) and every line printed after the last stop, stdout and stderr.
+    run_to_exit(&s, 3);
+    assert_ledger_output(&s);
+}
+
+#[test]
+fn go_source_file_is_built_and_debugged_with_function_breakpoints() {
+    require_delve();
+    let s = Session::new();
+    let add = line_of(LEDGER, "@add_body");
+    let started = start(
+        &s,
+        &fixture_path(LEDGER),
+        &["--break", "main.add", "--stop-on-entry"],
+    );
+    assert_eq!(started["breakpoints"][0]["verified"], true, "{started}");
+    assert_eq!(
+        started["breakpoints"][0]["function"], "main.add",
+        "{started}"
+    );
+    assert_eq!(started["stop"]["reason"], "entry", "{started}");
+
+    // A condition on a function breakpoint, by its arguments.
+    s.data(&["breakpoint", "remove", "--all"]);
+    let added = s.data(&["breakpoint", "add", "main.add", "--condition", "b == 2"]);
+    assert_eq!(added["verified"], true, "{added}");
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.add", add - 1);
+    assert_eq!(s.value_of("b"), "2");
+    assert_eq!(s.value_of("a"), "1");
+    assert_eq!(s.value_of("a + b*10"), "21");
+
+    let frames = s.data(&["backtrace"])["frames"].clone();
+    assert_eq!(frames[0]["function"], "main.add", "{frames}");
+    assert_eq!(frames[1]["function"], "main.main", "{frames}");
+    assert_eq!(frames[1]["line"], line_of(LEDGER, "@loop_call"), "{frames}");
+
+    let stop = stop_after(&s, "finish");
+    assert_eq!(stop["frame"]["function"], "main.main", "{stop}");
+    output_with(&s, &["step 1: total=1 balance=101"]);
+
+    run_to_exit(&s, 3);
+    assert_ledger_output(&s);
+}
+
+#[test]
+fn package_directory_is_built_and_debugged() {
+    require_delve();
+    let s = Session::new();
+    let package = fixture_path("go/ledger");
+    let deposit = line_of(LEDGER, "@deposit_body");
+    start(&s, &package, &["--break", &at(LEDGER, "@deposit_body")]);
+
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.(*Account).Deposit", deposit);
+    let vars = locals(&s, "3");
+    let mut fields = Vec::new();
+    child_names(&vars["a"], &mut fields);
+    assert!(fields.iter().any(|f| f == "Balance"), "{:?}", vars["a"]);
+    assert_eq!(s.value_of("a.Balance + amount"), "100");
+
+    let stop = stop_after(&s, "next");
+    assert_stop(&stop, "step", "main.(*Account).Deposit", deposit + 1);
+
+    run_to_exit(&s, 3);
+    assert_ledger_output(&s);
+}
+
+#[test]
+fn goroutines_are_threads_a_breakpoint_in_one_stops_there_and_thread_switches() {
+    require_delve();
+    let program = build_go(GOROUTINES);
+    let s = Session::new();
+    let body = line_of(GOROUTINES, "@worker_body");
+    start(&s, &program, &["--break", &at(GOROUTINES, "@worker_body")]);
+
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.worker", body);
+    let first = stop["thread_id"].as_i64().expect("thread id");
+    assert_ne!(first, 1, "a worker is not the main goroutine: {stop}");
+
+    // Every goroutine is a thread: main's and the three workers', at least.
+    let threads = s.data(&["threads"])["threads"].clone();
+    let list = threads.as_array().expect("threads");
+    assert!(list.len() >= 4, "{threads}");
+    assert!(list.iter().any(|t| t["id"] == 1), "{threads}");
+    let workers: Vec<i64> = list
+        .iter()
+        .filter(|t| {
+            t["name"]
+                .as_str()
+                .is_some_and(|n| n.contains("main.worker"))
+        })
+        .filter_map(|t| t["id"].as_i64())
+        .collect();
+    assert_eq!(workers.len(), 3, "{threads}");
+    assert!(workers.contains(&first), "{threads}");
+    let this_id = s.value_of("id");
+
+    // Switch to another worker: its stack is a worker's, its `id` another.
+    let other = *workers
+        .iter()
+        .find(|&&w| w != first)
+        .expect("another worker");
+    let other_text = other.to_string();
+    s.data(&["thread", &other_text]);
+    let threads = s.data(&["threads"])["threads"].clone();
+    let selected: Vec<&Value> = threads
+        .as_array()
+        .expect("threads")
+        .iter()
+        .filter(|t| t["selected"] == true)
+        .collect();
+    assert_eq!(selected.len(), 1, "{threads}");
+    assert_eq!(selected[0]["id"], other, "{threads}");
+    let trace = s.data(&["backtrace"]);
+    let frames = trace["frames"].as_array().expect("frames");
+    let worker_frame = frames
+        .iter()
+        .position(|f| f["function"] == "main.worker")
+        .unwrap_or_else(|| panic!("no main.worker frame in thread {other}: {trace}"));
+    s.data(&["frame", &worker_frame.to_string()]);
+    assert_ne!(s.value_of("id"), this_id, "thread {other}");
+
+    // The next stop is another worker at the same line.
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.worker", body);
+    assert_ne!(stop["thread_id"], first, "{stop}");
+
+    run_to_exit(&s, 0);
+    output_with(
+        &s,
+        &[
+            "worker-0 result=0",
+            "worker-1 result=10",
+            "worker-2 result=20",
+            "goroutines: done",
+        ],
+    );
+}
+
+#[test]
+fn a_go_file_that_does_not_build_fails_start_with_the_compilers_words() {
+    require_delve();
+    let s = Session::new();
+    let dir = s.dir.path().join("broken");
+    std::fs::create_dir(&dir).expect("mkdir");
+    let source = dir.join("main.go");
+    std::fs::write(&source, "package main\n\nfunc main() {\n\tunused := 1\n}\n").expect("write");
+    let run = run_start(&s, &source, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let error = run.failure();
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("main.go:4") && message.contains("unused"),
+        "{error}"
+    );
+}
