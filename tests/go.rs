@@ -486,3 +486,60 @@ fn a_go_file_that_does_not_build_fails_start_with_the_compilers_words() {
         "{error}"
     );
 }
+
+/// Kills the listening Delve when the test ends, whatever happens.
+struct Listening(std::process::Child);
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn start_connect_talks_to_a_delve_that_is_already_listening() {
+    require_delve();
+    let binary = build_go(LEDGER);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let dlv = debugger::adapters::delve::find(&Default::default()).expect("dlv");
+    let _delve = Listening(
+        with_go_env(&mut Command::new(dlv))
+            .args(["dap", &format!("--listen={address}")])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start dlv dap --listen"),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    // Wait for the port without connecting (Delve serves one client per `dlv dap`):
+    // /proc/net/tcp lists it in LISTEN state (0A).
+    let hex_port = format!(":{port:04X} ");
+    while !std::fs::read_to_string("/proc/net/tcp")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.contains(&hex_port) && l.split_whitespace().nth(3) == Some("0A"))
+    {
+        assert!(Instant::now() < deadline, "dlv never listened on {address}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    let s = Session::new();
+    // No --adapter: the program (a Go binary) names Delve even though Delve is remote.
+    let data = start(
+        &s,
+        &binary,
+        &["--connect", &address, "--break", &at(LEDGER, "@add_body")],
+    );
+    assert_eq!(data["adapter_pid"], Value::Null, "{data}");
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["frame"]["function"], "main.add", "{stop}");
+    let ended = s.run(&["stop"]);
+    assert_eq!(ended.code, 0, "{ended:?}");
+}
