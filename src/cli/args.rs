@@ -133,6 +133,29 @@ pub enum CommandLine {
         #[arg(required = true, num_args = 1..)]
         expression: Vec<String>,
     },
+    /// Give a variable (or an assignable expression) a new value in the selected frame.
+    Set {
+        /// The variable, e.g. `amount` or `acct->balance`.
+        name: String,
+        /// The new value, in the program's language (several words are joined with spaces).
+        #[arg(required = true, num_args = 1..)]
+        value: Vec<String>,
+    },
+    /// Send text to the adapter's own console: lldb commands through lldb-dap, Python through
+    /// debugpy.
+    Raw {
+        /// The text (several words are joined with spaces).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true, trailing_var_arg = true)]
+        text: Vec<String>,
+    },
+    /// List the adapter's exception filters, or stop on exactly the ones named.
+    Catch {
+        /// Filters to turn on (e.g. `raised`, `uncaught`, `cpp_throw`); the others go off.
+        filters: Vec<String>,
+        /// Turn every exception filter off.
+        #[arg(long, conflicts_with = "filters")]
+        none: bool,
+    },
     /// The program's output (stdout and stderr).
     Output {
         /// Only the last N lines.

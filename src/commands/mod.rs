@@ -1,5 +1,6 @@
 //! The CLI side of each command family: build the request, send it, render the answer.
 
+pub mod adapter_console;
 pub mod breakpoint;
 pub mod demo;
 pub mod doctor;
@@ -62,6 +63,9 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
             inspect::print(session, &expression.join(" "), depth)
         }
         CommandLine::Eval { expression } => inspect::eval(session, &expression.join(" ")),
+        CommandLine::Set { name, value } => adapter_console::set(session, &name, &value.join(" ")),
+        CommandLine::Raw { text } => adapter_console::raw(session, &text.join(" ")),
+        CommandLine::Catch { filters, none } => adapter_console::catch(session, filters, none),
         CommandLine::Output {
             tail,
             clear,

@@ -337,6 +337,11 @@ impl Daemon {
                 let output = self.session()?.output().clone();
                 to_value(output.read(&query).await)
             }
+            Command::Raw { text } => to_value(self.session()?.raw(&text).await?),
+            Command::SetVariable { name, value } => {
+                to_value(self.session()?.set_variable(&name, &value).await?)
+            }
+            Command::Catch { filters } => to_value(self.session()?.catch(filters).await?),
         }
     }
 

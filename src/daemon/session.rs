@@ -31,9 +31,9 @@ use crate::dap::types::{
 };
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::{
-    AttachSpec, BacktraceResult, BreakpointInfo, BreakpointSpec, ContextResult, EvaluateResult,
-    ExceptionInfo, FrameInfo, FrameSelection, LaunchSpec, LocalsResult, ResumeAction, StopReport,
-    ThreadInfo, ThreadsResult,
+    AttachSpec, BacktraceResult, BreakpointInfo, BreakpointSpec, CatchResult, ContextResult,
+    EvaluateResult, ExceptionFilter, ExceptionInfo, FrameInfo, FrameSelection, LaunchSpec,
+    LocalsResult, RawResult, ResumeAction, SetResult, StopReport, ThreadInfo, ThreadsResult,
 };
 
 /// Frames fetched per `stackTrace` when the caller needs fewer: enough for `bt`, `up`, `frame N`.
@@ -130,6 +130,8 @@ struct Shared {
     ending: AtomicBool,
     /// The adapter's own last output lines (console, its stderr), for the report of its death.
     adapter_log: Mutex<VecDeque<String>>,
+    /// The exception filters in force (set in the configuration phase, changed by `catch`).
+    exception_filters: Mutex<Vec<String>>,
 }
 
 impl Shared {
@@ -188,6 +190,7 @@ impl Session {
             adapter: adapter.clone(),
             ending: AtomicBool::new(false),
             adapter_log: Mutex::new(VecDeque::new()),
+            exception_filters: Mutex::new(Vec::new()),
         });
         if let Origin::Launch(spec) = &origin {
             shared.view().entry_expected = spec.stop_on_entry;
@@ -993,6 +996,210 @@ impl Session {
 
     // ---- breakpoints ---------------------------------------------------------------------
 
+    // ---- adapter console, assignment, exception filters -----------------------------------
+
+    /// Sends `text` to the adapter's own console (lldb commands through lldb-dap, Python
+    /// statements through debugpy), in the selected frame when the program is stopped.
+    pub async fn raw(&self, text: &str) -> Result<RawResult, ErrorBody> {
+        let state = self.shared.run.get();
+        if state.phase.is_ended() {
+            return Err(self.not_running_error(&state.phase));
+        }
+        let mut arguments = json!({ "expression": text, "context": "repl" });
+        if matches!(state.phase, Phase::Stopped(_))
+            && let Ok((_, _, frame)) = self.selected_frame().await
+        {
+            arguments["frameId"] = json!(frame.id);
+        }
+        let body = self.dap.request("evaluate", arguments).await?;
+        let output = body
+            .get("result")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        Ok(RawResult { output })
+    }
+
+    /// Gives `name` (a variable, or an assignable expression like `acct->balance`) a new value
+    /// in the selected frame: `setExpression` where the adapter has it, else `setVariable` on
+    /// the scope or parent that holds it.
+    pub async fn set_variable(&self, name: &str, value: &str) -> Result<SetResult, ErrorBody> {
+        let (_, _, frame) = self.selected_frame().await?;
+        let body = if self.caps.supports("supportsSetExpression") {
+            self.dap
+                .request(
+                    "setExpression",
+                    json!({ "expression": name, "value": value, "frameId": frame.id }),
+                )
+                .await?
+        } else if self.caps.supports("supportsSetVariable") {
+            let (container, child) = self.container_of(name, frame.id).await?;
+            self.dap
+                .request(
+                    "setVariable",
+                    json!({ "variablesReference": container, "name": child, "value": value }),
+                )
+                .await?
+        } else {
+            return Err(ErrorBody::new(
+                ErrorCode::Unsupported,
+                format!(
+                    "the {} adapter cannot change variables",
+                    self.adapter.name()
+                ),
+                "",
+            ));
+        };
+        self.shared.view().report_cache = None;
+        Ok(SetResult {
+            name: name.to_string(),
+            value: body
+                .get("value")
+                .and_then(Value::as_str)
+                .unwrap_or(value)
+                .to_string(),
+            type_name: body.get("type").and_then(Value::as_str).map(str::to_string),
+        })
+    }
+
+    /// The `variablesReference` that holds `name`, and the child's name within it: a scope of
+    /// the frame for a plain name, else the parent expression's value (`a.b`, `p->f`, `v[3]`).
+    async fn container_of(&self, name: &str, frame_id: i64) -> Result<(i64, String), ErrorBody> {
+        let not_found = || {
+            ErrorBody::new(
+                ErrorCode::NotFound,
+                format!("no variable '{name}' here"),
+                "`debugger locals` lists the names in scope here",
+            )
+        };
+        let split = [("->", 2), (".", 1), ("[", 0)]
+            .iter()
+            .filter_map(|(sep, skip)| name.rfind(sep).map(|at| (at, *skip, *sep)))
+            .max_by_key(|(at, _, _)| *at);
+        if let Some((at, skip, sep)) = split {
+            let parent = &name[..at];
+            let child = if sep == "[" {
+                name[at..].to_string()
+            } else {
+                name[at + skip..].to_string()
+            };
+            let body = self
+                .dap
+                .request(
+                    "evaluate",
+                    json!({ "expression": parent, "frameId": frame_id, "context": "watch" }),
+                )
+                .await?;
+            let reference = body
+                .get("variablesReference")
+                .and_then(Value::as_i64)
+                .filter(|r| *r > 0)
+                .ok_or_else(not_found)?;
+            return Ok((reference, child));
+        }
+        let body = self
+            .dap
+            .request("scopes", json!({ "frameId": frame_id }))
+            .await?;
+        let scopes = serde_json::from_value::<ScopesBody>(body)
+            .map(|b| b.scopes)
+            .unwrap_or_default();
+        for scope in scopes.iter().filter(|s| !s.expensive) {
+            let body = self
+                .dap
+                .request(
+                    "variables",
+                    json!({ "variablesReference": scope.variables_reference }),
+                )
+                .await?;
+            let holds = body
+                .get("variables")
+                .and_then(Value::as_array)
+                .is_some_and(|vars| vars.iter().any(|v| v["name"] == name));
+            if holds {
+                return Ok((scope.variables_reference, name.to_string()));
+            }
+        }
+        Err(not_found())
+    }
+
+    /// The adapter's exception filters and which are on; with `filters`, sets exactly those.
+    pub async fn catch(&self, filters: Option<Vec<String>>) -> Result<CatchResult, ErrorBody> {
+        let offered: Vec<Value> = self
+            .caps
+            .0
+            .get("exceptionBreakpointFilters")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if offered.is_empty() {
+            return Err(ErrorBody::new(
+                ErrorCode::Unsupported,
+                format!(
+                    "the {} adapter offers no exception filters",
+                    self.adapter.name()
+                ),
+                "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught",
+            ));
+        }
+        let names: Vec<&str> = offered
+            .iter()
+            .filter_map(|f| f["filter"].as_str())
+            .collect();
+        if let Some(wanted) = filters {
+            let unknown: Vec<&String> = wanted
+                .iter()
+                .filter(|f| !names.contains(&f.as_str()))
+                .collect();
+            if !unknown.is_empty() {
+                return Err(ErrorBody::usage(
+                    format!(
+                        "the {} adapter has no exception filter {}",
+                        self.adapter.name(),
+                        unknown
+                            .iter()
+                            .map(|f| format!("'{f}'"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    format!("its filters are: {}", names.join(", ")),
+                ));
+            }
+            if self.shared.run.get().phase.is_ended() {
+                return Err(self.not_running_error(&self.shared.run.get().phase));
+            }
+            self.dap
+                .request("setExceptionBreakpoints", json!({ "filters": wanted }))
+                .await?;
+            *self
+                .shared
+                .exception_filters
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()) = wanted;
+        }
+        let enabled = self
+            .shared
+            .exception_filters
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        Ok(CatchResult {
+            adapter: self.adapter.name().to_string(),
+            filters: offered
+                .iter()
+                .filter_map(|f| {
+                    let filter = f["filter"].as_str()?.to_string();
+                    Some(ExceptionFilter {
+                        enabled: enabled.contains(&filter),
+                        label: f["label"].as_str().unwrap_or(&filter).to_string(),
+                        description: f["description"].as_str().map(str::to_string),
+                        filter,
+                    })
+                })
+                .collect(),
+        })
+    }
+
     pub fn breakpoints(&self) -> &Arc<Breakpoints> {
         &self.shared.breakpoints
     }
@@ -1315,6 +1522,10 @@ async fn configure(
             .collect();
         dap.request("setExceptionBreakpoints", json!({ "filters": filters }))
             .await?;
+        *shared
+            .exception_filters
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = filters.iter().map(|f| f.to_string()).collect();
     }
     if caps.supports("supportsConfigurationDoneRequest") {
         dap.request("configurationDone", json!({})).await?;

@@ -72,6 +72,19 @@ pub enum Command {
         depth: u32,
     },
     OutputRead(OutputQuery),
+    /// Text for the adapter's own console (DAP `evaluate` in the `repl` context).
+    Raw {
+        text: String,
+    },
+    /// Changes a variable (or any assignable expression) in the selected frame.
+    SetVariable {
+        name: String,
+        value: String,
+    },
+    /// Lists the adapter's exception filters; with `filters`, sets exactly those.
+    Catch {
+        filters: Option<Vec<String>>,
+    },
 }
 
 /// How to launch a program. The CLI fills in its own working directory and environment, so the
@@ -373,6 +386,36 @@ pub struct OutputChunk {
     pub more: bool,
     /// The program has ended and everything has been read.
     pub finished: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RawResult {
+    /// What the adapter's console answered.
+    pub output: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SetResult {
+    pub name: String,
+    /// The new value, as the adapter shows it.
+    pub value: String,
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+}
+
+/// One of the adapter's exception filters (DAP `exceptionBreakpointFilters`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExceptionFilter {
+    pub filter: String,
+    pub label: String,
+    pub description: Option<String>,
+    pub enabled: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CatchResult {
+    pub adapter: String,
+    pub filters: Vec<ExceptionFilter>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
