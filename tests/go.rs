@@ -530,12 +530,22 @@ fn start_connect_talks_to_a_delve_that_is_already_listening() {
     }
 
     let s = Session::new();
-    // No --adapter: the program (a Go binary) names Delve even though Delve is remote.
-    let data = start(
-        &s,
-        &binary,
-        &["--connect", &address, "--break", &at(LEDGER, "@add_body")],
-    );
+    // No --adapter: the program (a Go binary) names Delve even though Delve is remote. And
+    // nothing is started here, so no dlv need be found here: PATH is empty.
+    let no_tools = s.dir.path().join("empty-path");
+    std::fs::create_dir_all(&no_tools).expect("empty PATH dir");
+    let output = s
+        .command()
+        .env("PATH", &no_tools)
+        .args(["--json", "start"])
+        .arg(&binary)
+        .args(["--connect", &address, "--break", &at(LEDGER, "@add_body")])
+        .output()
+        .expect("run debugger");
+    let value: Value = serde_json::from_slice(&output.stdout).expect("start JSON");
+    assert_eq!(value["ok"], true, "{value}");
+    let data = &value["data"];
+    assert_eq!(data["adapter"], "delve", "{data}");
     assert_eq!(data["adapter_pid"], Value::Null, "{data}");
     let stop = stop_after(&s, "continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");

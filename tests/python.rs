@@ -462,6 +462,34 @@ breakOnSystemExit = []
     output_containing(&s, "summary: {\"total\": 10}\n");
 }
 
+#[test]
+fn config_only_adapter_over_tcp_runs_debugpy() {
+    require_debugpy();
+    // `{port}` becomes a free loopback port; the daemon connects once the adapter listens.
+    let s = Session::with_config(
+        r#"
+[daemon]
+grace_period_secs = 60
+
+[adapters.pytcp]
+command = "python3"
+args = ["-m", "debugpy.adapter", "--host", "127.0.0.1", "--port", "{port}"]
+transport = "tcp"
+
+[adapters.pytcp.launch]
+breakOnSystemExit = []
+"#,
+    );
+    let started = s.start(&fixture_path(APP), &["--adapter", "pytcp", "-b", "square"]);
+    assert_eq!(started["adapter"], "pytcp", "{started}");
+    assert!(started["adapter_pid"].as_u64().is_some(), "{started}");
+    let stop = continue_to_stop(&s);
+    assert_at(&stop, APP, "square", "@square_def");
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = continue_to_stop(&s);
+    assert_eq!(end["exit_code"], 3, "{end}");
+}
+
 /// A `python3 -m debugpy --listen` process, killed when dropped.
 struct Listening {
     child: Child,

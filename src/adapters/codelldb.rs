@@ -25,6 +25,15 @@ pub const INSTALL_HINT: &str = "install the CodeLLDB extension (vadimcn.vscode-l
 adapters.codelldb.path to its adapter/codelldb executable in the config";
 
 impl CodeLldb {
+    /// The adapter at the far end of `--connect`: nothing is started, so nothing need be
+    /// installed here; only its launch and attach arguments are used.
+    pub fn remote() -> CodeLldb {
+        CodeLldb {
+            executable: PathBuf::from("codelldb"),
+            extra_args: Vec::new(),
+        }
+    }
+
     pub fn locate(config: &AdapterConfig) -> Result<CodeLldb, ErrorBody> {
         let executable = config.path.clone().filter(|p| p.is_file()).ok_or_else(|| {
             ErrorBody::new(

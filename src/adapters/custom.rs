@@ -4,11 +4,12 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
 use super::DebugAdapter;
-use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::process::{BoxFuture, SpawnedAdapter, spawn_on_port, spawn_stdio};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -17,6 +18,8 @@ pub struct CustomAdapter {
     name: &'static str,
     command: PathBuf,
     args: Vec<String>,
+    /// Listen on a port we pick (`{port}` in `args`) instead of speaking on stdio.
+    tcp: bool,
 }
 
 impl CustomAdapter {
@@ -32,15 +35,23 @@ impl CustomAdapter {
                 hint,
             ));
         };
-        match config.transport.as_deref() {
-            None | Some("stdio") => {}
+        let tcp = match config.transport.as_deref() {
+            None | Some("stdio") => false,
+            Some("tcp") => true,
             Some(other) => {
                 return Err(ErrorBody::new(
-                    ErrorCode::Unsupported,
-                    format!("adapter '{name}': transport '{other}' is not supported"),
-                    "use transport = \"stdio\"",
+                    ErrorCode::Usage,
+                    format!("adapter '{name}': unknown transport '{other}'"),
+                    "use transport = \"stdio\" or \"tcp\"",
                 ));
             }
+        };
+        if tcp && !config.args.iter().any(|a| a.contains("{port}")) {
+            return Err(ErrorBody::new(
+                ErrorCode::Usage,
+                format!("adapter '{name}': a tcp adapter needs {{port}} in its args"),
+                "e.g. args = [\"--listen\", \"127.0.0.1:{port}\"]: {port} becomes a free port",
+            ));
         }
         let command = resolve_command(command).ok_or_else(|| {
             ErrorBody::new(
@@ -54,6 +65,7 @@ impl CustomAdapter {
             name: Box::leak(name.to_string().into_boxed_str()),
             command,
             args: config.args.clone(),
+            tcp,
         })
     }
 }
@@ -75,8 +87,20 @@ impl DebugAdapter for CustomAdapter {
     }
 
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
-        let args: Vec<OsString> = self.args.iter().map(OsString::from).collect();
-        Box::pin(async move { spawn_stdio(self.name, &self.command, &args) })
+        Box::pin(async move {
+            if self.tcp {
+                spawn_on_port(
+                    self.name,
+                    &self.command,
+                    &self.args,
+                    Duration::from_secs(20),
+                )
+                .await
+            } else {
+                let args: Vec<OsString> = self.args.iter().map(OsString::from).collect();
+                spawn_stdio(self.name, &self.command, &args)
+            }
+        })
     }
 
     fn adapter_id(&self) -> &'static str {
@@ -106,6 +130,18 @@ impl DebugAdapter for CustomAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tcp_adapter_needs_a_port_placeholder() {
+        let config = crate::common::config::Config::parse(
+            "[adapters.t]\ncommand = \"/bin/sh\"\ntransport = \"tcp\"\nargs = [\"--listen\"]\n",
+        )
+        .expect("parse");
+        let err = CustomAdapter::from_config("t", &config.adapter("t"))
+            .err()
+            .expect("must fail");
+        assert!(err.message.contains("{port}"), "{err:?}");
+    }
 
     #[test]
     fn a_missing_command_is_explained() {

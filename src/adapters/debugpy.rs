@@ -61,6 +61,15 @@ pub fn debugpy_version(python: &Path) -> Option<String> {
 }
 
 impl Debugpy {
+    /// The adapter at the far end of `--connect`: nothing is started, so nothing need be
+    /// installed here; only its launch and attach arguments are used.
+    pub fn remote() -> Debugpy {
+        Debugpy {
+            python: PathBuf::from("python3"),
+            extra_args: Vec::new(),
+        }
+    }
+
     pub fn locate(config: &AdapterConfig) -> Result<Debugpy, ErrorBody> {
         let candidates = candidate_pythons(config);
         let python = candidates

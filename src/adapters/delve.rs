@@ -73,6 +73,15 @@ pub fn version(executable: &Path) -> Option<String> {
 }
 
 impl Delve {
+    /// The adapter at the far end of `--connect`: nothing is started, so nothing need be
+    /// installed here; only its launch and attach arguments are used.
+    pub fn remote() -> Delve {
+        Delve {
+            executable: PathBuf::from("dlv"),
+            extra_args: Vec::new(),
+        }
+    }
+
     pub fn locate(config: &AdapterConfig) -> Result<Delve, ErrorBody> {
         let executable = find(config).ok_or_else(|| {
             ErrorBody::new(

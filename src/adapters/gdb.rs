@@ -55,6 +55,15 @@ pub fn has_dap(config: &AdapterConfig) -> bool {
 }
 
 impl Gdb {
+    /// The adapter at the far end of `--connect`: nothing is started, so nothing need be
+    /// installed here; only its launch and attach arguments are used.
+    pub fn remote() -> Gdb {
+        Gdb {
+            executable: PathBuf::from("gdb"),
+            extra_args: Vec::new(),
+        }
+    }
+
     pub fn locate(config: &AdapterConfig) -> Result<Gdb, ErrorBody> {
         let executable = find(config).ok_or_else(|| {
             ErrorBody::new(

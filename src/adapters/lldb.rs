@@ -22,6 +22,15 @@ pub const INSTALL_HINT: &str = "install LLDB: 'apt-get install lldb-19' (Debian/
 'dnf install lldb' (Fedora), 'brew install llvm' (macOS), or set adapters.lldb.path in the config";
 
 impl LldbDap {
+    /// The adapter at the far end of `--connect`: nothing is started, so nothing need be
+    /// installed here; only its launch and attach arguments are used.
+    pub fn remote() -> LldbDap {
+        LldbDap {
+            executable: PathBuf::from("lldb-dap"),
+            extra_args: Vec::new(),
+        }
+    }
+
     /// Finds lldb-dap: the config's path, else `lldb-dap` on PATH, else the highest
     /// `lldb-dap-NN`, else `lldb-vscode(-NN)`, else `xcrun --find lldb-dap` on macOS.
     pub fn locate(config: &AdapterConfig) -> Result<LldbDap, ErrorBody> {

@@ -108,6 +108,8 @@ pub struct AdapterKind {
     pub languages: &'static [&'static str],
     /// Locates the adapter (a missing one is an `adapter_not_found` error with the fix).
     pub make: fn(&Config) -> Result<Arc<dyn DebugAdapter>, ErrorBody>,
+    /// The adapter for `--connect`, which needs nothing installed here (`None`: not possible).
+    pub remote: Option<fn() -> Arc<dyn DebugAdapter>>,
 }
 
 /// Every built-in adapter, in the order `doctor` lists them.
@@ -117,6 +119,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         aliases: &["lldb-dap", "lldb-vscode"],
         languages: &["C", "C++", "Rust"],
         make: |config| Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
+        remote: Some(|| Arc::new(lldb::LldbDap::remote())),
     },
     AdapterKind {
         name: "debugpy",
@@ -127,18 +130,21 @@ pub const ADAPTERS: &[AdapterKind] = &[
                 &config.adapter("debugpy"),
             )?))
         },
+        remote: Some(|| Arc::new(debugpy::Debugpy::remote())),
     },
     AdapterKind {
         name: "delve",
         aliases: &["go", "dlv"],
         languages: &["Go"],
         make: |config| Ok(Arc::new(delve::Delve::locate(&config.adapter("delve"))?)),
+        remote: Some(|| Arc::new(delve::Delve::remote())),
     },
     AdapterKind {
         name: "gdb",
         aliases: &[],
         languages: &["C", "C++", "Rust", "Fortran", "Ada"],
         make: |config| Ok(Arc::new(gdb::Gdb::locate(&config.adapter("gdb"))?)),
+        remote: Some(|| Arc::new(gdb::Gdb::remote())),
     },
     AdapterKind {
         name: "codelldb",
@@ -149,6 +155,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
                 &config.adapter("codelldb"),
             )?))
         },
+        remote: Some(|| Arc::new(codelldb::CodeLldb::remote())),
     },
     AdapterKind {
         name: "node",
@@ -161,6 +168,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
                 "it is planned; meanwhile a DAP adapter for Node can be defined under [adapters.NAME] in the config",
             ))
         },
+        remote: None,
     },
 ];
 
@@ -178,6 +186,7 @@ pub fn resolve(
     requested: Option<&str>,
     config: &Config,
     program: Option<&Path>,
+    connecting: bool,
 ) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
     let wanted = match requested.or(config.defaults.adapter.as_deref()) {
         Some(name) => name,
@@ -187,7 +196,10 @@ pub fn resolve(
         },
     };
     if let Some(kind) = kind(wanted) {
-        return (kind.make)(config);
+        return match (connecting, kind.remote) {
+            (true, Some(remote)) => Ok(remote()),
+            _ => (kind.make)(config),
+        };
     }
     if config.adapters.contains_key(wanted) {
         return Ok(Arc::new(custom::CustomAdapter::from_config(
@@ -431,7 +443,7 @@ mod tests {
 
     #[test]
     fn unknown_adapter_lists_the_known_ones() {
-        let err = resolve(Some("nosuch"), &Config::default(), None)
+        let err = resolve(Some("nosuch"), &Config::default(), None, false)
             .err()
             .expect("must fail");
         assert_eq!(err.code, ErrorCode::Usage);

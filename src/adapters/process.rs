@@ -198,6 +198,68 @@ pub async fn spawn_tcp(
     })
 }
 
+/// Starts an adapter that listens on a TCP port we choose: `{port}` in its arguments becomes a
+/// free loopback port, and we connect once it accepts. Its stdout and stderr go to the log.
+pub async fn spawn_on_port(
+    name: &str,
+    program: &Path,
+    args: &[String],
+    timeout: Duration,
+) -> Result<SpawnedAdapter, ErrorBody> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .map_err(|e| ErrorBody::internal(format!("cannot find a free port: {e}")))?;
+    let args: Vec<OsString> = args
+        .iter()
+        .map(|a| OsString::from(a.replace("{port}", &port.to_string())))
+        .collect();
+    let mut child = command_for(program, &args)
+        .spawn()
+        .map_err(|e| spawn_error(name, program, e))?;
+    let (Some(_stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(ErrorBody::internal("the adapter's pipes were not created"));
+    };
+    let tail = new_tail();
+    tokio::spawn(read_lines(name.to_string(), stdout, tail.clone(), None));
+    let stderr_done = tokio::spawn(read_lines(name.to_string(), stderr, tail.clone(), None));
+    let process = monitor_child(name, child, tail, stderr_done);
+    let address = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = tokio::time::Instant::now() + timeout;
+    let stream = loop {
+        match TcpStream::connect(address).await {
+            Ok(stream) => break stream,
+            Err(_) if process.has_exited() => {
+                let detail = process.exit_detail().await;
+                return Err(ErrorBody::new(
+                    ErrorCode::AdapterDied,
+                    format!("{name} ended before it listened on port {port}: {detail}"),
+                    "check its command and args in the config ({port} marks where the port goes)",
+                ));
+            }
+            Err(e) if tokio::time::Instant::now() >= deadline => {
+                process.kill();
+                return Err(ErrorBody::new(
+                    ErrorCode::AdapterTimeout,
+                    format!("{name} did not accept connections on port {port}: {e}"),
+                    "check that its args pass the port where {port} stands, e.g. args = [\"--port\", \"{port}\"]",
+                ));
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    };
+    let _ = stream.set_nodelay(true);
+    let (reader, writer) = stream.into_split();
+    Ok(SpawnedAdapter {
+        process,
+        reader: Box::new(reader),
+        writer: Box::new(writer),
+        program_output: None,
+    })
+}
+
 /// Connects to an adapter that is already listening (`--connect HOST:PORT`).
 pub async fn connect_remote(address: &str, timeout: Duration) -> Result<SpawnedAdapter, ErrorBody> {
     let stream = tokio::time::timeout(timeout, TcpStream::connect(address))

@@ -399,6 +399,10 @@ impl Daemon {
         };
         let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
         let connects = matches!(&origin, Origin::Attach(spec) if spec.connect.is_some());
+        let connecting = match &origin {
+            Origin::Launch(spec) => spec.connect.is_some(),
+            Origin::Attach(spec) => spec.connect.is_some(),
+        };
         let opened = if connects
             && requested_adapter.is_none()
             && self.config.defaults.adapter.is_none()
@@ -412,6 +416,7 @@ impl Daemon {
                 requested_adapter.as_deref(),
                 &self.config,
                 program.as_deref(),
+                connecting,
             ) {
                 Ok(adapter) => {
                     let extras = RequestExtras::from_config(&self.config.adapter(adapter.name()));
