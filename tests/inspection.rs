@@ -660,3 +660,19 @@ fn a_new_stop_selects_the_thread_that_stopped() {
         );
     }
 }
+
+#[test]
+fn absurd_frame_numbers_are_clear_errors() {
+    require_lldb_dap();
+    let s = Session::new();
+    s.start(&build("c/ledger.c"), &["--break", "apply"]);
+    s.data(&["continue", "--wait", "--timeout", "30"]);
+    let run = s.run(&["--json", "frame", "4294967295"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.failure()["code"], "not_found");
+    // `up` past the end stops at the outermost frame.
+    let up = s.data(&["up", "4294967295"]);
+    assert_eq!(up["frame"]["function"], "_start", "{up}");
+    // The daemon is unharmed.
+    assert_eq!(s.data(&["status"])["state"], "stopped");
+}

@@ -976,3 +976,33 @@ fn attach_connect_without_an_adapter_asks_for_one() {
         "{error}"
     );
 }
+
+#[test]
+fn a_failed_restart_keeps_the_session_and_its_breakpoints() {
+    require_lldb_dap();
+    let s = Session::new();
+    let copy = s.cwd.join("ledger-copy");
+    std::fs::copy(build("c/ledger.c"), &copy).expect("copy program");
+    s.start(&copy, &["--break", "apply"]);
+    s.data(&["breakpoint", "add", &at("c/ledger.c", "@apply_update")]);
+    std::fs::remove_file(&copy).expect("remove program");
+    let restarted = s.run(&["--json", "restart"]);
+    assert_ne!(restarted.code, 0, "{restarted:?}");
+    restarted.failure();
+    // The session is still there, ended, with both breakpoints.
+    let status = s.data(&["status"]);
+    assert_ne!(status["state"], "running", "{status}");
+    let list = s.data(&["breakpoint", "list"]);
+    assert_eq!(
+        list["breakpoints"].as_array().map(Vec::len),
+        Some(2),
+        "{list}"
+    );
+}
+
+#[test]
+fn no_command_at_all_is_a_usage_error() {
+    let s = Session::new();
+    let run = s.run(&[]);
+    assert_eq!(run.code, 2, "{run:?}");
+}

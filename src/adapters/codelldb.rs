@@ -8,10 +8,10 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::DebugAdapter;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
+use super::{DebugAdapter, env_object};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -57,12 +57,6 @@ fn listening_address(line: &str) -> Option<SocketAddr> {
         .parse()
         .ok()?;
     Some(SocketAddr::from(([127, 0, 0, 1], port)))
-}
-
-fn env_object(env: &[(String, String)]) -> Map<String, Value> {
-    env.iter()
-        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-        .collect()
 }
 
 impl DebugAdapter for CodeLldb {

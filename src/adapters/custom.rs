@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::DebugAdapter;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_on_port, spawn_stdio};
@@ -108,11 +108,7 @@ impl DebugAdapter for CustomAdapter {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        let env: Map<String, Value> = spec
-            .env
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-            .collect();
+        let env = super::env_object(&spec.env);
         json!({
             "program": spec.program,
             "args": spec.args,

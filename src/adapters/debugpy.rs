@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::DebugAdapter;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::{DebugAdapter, env_object};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
@@ -125,12 +125,6 @@ fn with_presentation_options(mut arguments: Value) -> Value {
         map.extend(presentation_options());
     }
     arguments
-}
-
-fn env_object(env: &[(String, String)]) -> Map<String, Value> {
-    env.iter()
-        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-        .collect()
 }
 
 impl DebugAdapter for Debugpy {

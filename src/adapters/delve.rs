@@ -26,12 +26,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use super::DebugAdapter;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
+use super::{DebugAdapter, env_object};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::codec::{self, CodecError, Decoder};
@@ -117,12 +117,6 @@ fn build_dir(program: &Path) -> Option<&Path> {
     }
 }
 
-fn env_object(env: &[(String, String)]) -> Map<String, Value> {
-    env.iter()
-        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-        .collect()
-}
-
 impl DebugAdapter for Delve {
     fn name(&self) -> &'static str {
         "delve"
@@ -163,8 +157,10 @@ impl DebugAdapter for Delve {
             "stopOnEntry": spec.stop_on_entry,
         });
         if is_go_source(&spec.program) {
-            // Build into the temp dir, not as __debug_bin in the user's source tree.
-            let output = std::env::temp_dir().join(format!("debugger-dlv-{}", std::process::id()));
+            // Build into our private runtime directory: not as __debug_bin in the user's source
+            // tree, nor at a guessable path in the shared temp dir.
+            let output = crate::common::paths::runtime_dir_path()
+                .join(format!("dlv-build-{}", std::process::id()));
             arguments["output"] = json!(output);
             if let Some(dir) = build_dir(&spec.program) {
                 arguments["dlvCwd"] = json!(dir);

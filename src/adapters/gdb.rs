@@ -4,10 +4,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::DebugAdapter;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::{DebugAdapter, env_object};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -94,12 +94,6 @@ impl Gdb {
             extra_args: config.args.clone(),
         })
     }
-}
-
-fn env_object(env: &[(String, String)]) -> Map<String, Value> {
-    env.iter()
-        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-        .collect()
 }
 
 impl DebugAdapter for Gdb {

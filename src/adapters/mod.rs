@@ -101,6 +101,13 @@ fn to_json_map(table: Option<&toml::Table>) -> serde_json::Map<String, Value> {
         .unwrap_or_default()
 }
 
+/// The debuggee's environment as the JSON object most adapters take in `launch`.
+pub(crate) fn env_object(env: &[(String, String)]) -> serde_json::Map<String, Value> {
+    env.iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect()
+}
+
 /// One built-in adapter: its names, what it debugs, and how to make it from the config.
 pub struct AdapterKind {
     pub name: &'static str,

@@ -140,17 +140,11 @@ pub async fn spawn_tcp(
     ));
     let mut stdout = BufReader::new(stdout);
     let find_address = async {
-        let mut line = String::new();
         loop {
-            line.clear();
-            match stdout.read_line(&mut line).await {
-                Ok(0) | Err(_) => return None,
-                Ok(_) => {
-                    tracing::info!(adapter = name, "stdout: {}", line.trim_end());
-                    if let Some(address) = listening(line.trim()) {
-                        return Some(address);
-                    }
-                }
+            let line = next_line(&mut stdout).await?;
+            tracing::info!(adapter = name, "stdout: {}", line.trim_end());
+            if let Some(address) = listening(line.trim()) {
+                return Some(address);
             }
         }
     };
@@ -370,6 +364,25 @@ impl AdapterProcess {
 
 /// Reads an adapter pipe line by line: into the log and the error tail, and, when `program` is
 /// set, on to the program's output.
+/// The longest piece of a pipe handed on at once: a longer line arrives in pieces.
+const PIPE_LINE_LIMIT: u64 = 64 * 1024;
+
+/// The next line of a pipe (or a piece of a very long one), whatever its bytes: invalid UTF-8 is
+/// replaced, never a reason to stop reading (a pipe left unread would block, and a closed one
+/// kill, the program writing to it). `None` at the end of the pipe.
+async fn next_line(reader: &mut (impl tokio::io::AsyncBufRead + Unpin)) -> Option<String> {
+    use tokio::io::AsyncReadExt;
+    let mut bytes = Vec::new();
+    match reader
+        .take(PIPE_LINE_LIMIT)
+        .read_until(b'\n', &mut bytes)
+        .await
+    {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+    }
+}
+
 async fn read_lines(
     name: String,
     pipe: impl AsyncRead + Unpin,
@@ -377,13 +390,7 @@ async fn read_lines(
     program: Option<(mpsc::UnboundedSender<StdioOutput>, &'static str)>,
 ) {
     let mut reader = BufReader::new(pipe);
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match reader.read_line(&mut line).await {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
+    while let Some(line) = next_line(&mut reader).await {
         match &program {
             Some((tx, category)) => {
                 let _ = tx.send(StdioOutput {
@@ -405,18 +412,11 @@ async fn forward_stdout(
     mut stdout: BufReader<tokio::process::ChildStdout>,
     output: mpsc::UnboundedSender<StdioOutput>,
 ) {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match stdout.read_line(&mut line).await {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                let _ = output.send(StdioOutput {
-                    category: "stdout",
-                    text: line.clone(),
-                });
-            }
-        }
+    while let Some(text) = next_line(&mut stdout).await {
+        let _ = output.send(StdioOutput {
+            category: "stdout",
+            text,
+        });
     }
 }
 

@@ -61,13 +61,21 @@ pub fn ensure_runtime_dir() -> Result<PathBuf, ErrorBody> {
 
 /// Refuses a directory that is not owned by this user or that group or others can enter.
 pub fn check_private(dir: &Path) -> Result<(), ErrorBody> {
-    let meta = fs::metadata(dir).map_err(|e| {
+    // Not through a symlink: one planted by another user could be pointed elsewhere later.
+    let meta = fs::symlink_metadata(dir).map_err(|e| {
         ErrorBody::new(
             ErrorCode::Ipc,
             format!("cannot read the runtime directory {}: {e}", dir.display()),
             format!("set {RUNTIME_DIR_ENV} to a directory you own"),
         )
     })?;
+    if meta.file_type().is_symlink() {
+        return Err(ErrorBody::new(
+            ErrorCode::Ipc,
+            format!("the runtime directory {} is a symbolic link", dir.display()),
+            format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
+        ));
+    }
     // SAFETY: getuid has no preconditions and cannot fail.
     let uid = unsafe { libc::getuid() };
     if meta.uid() != uid {
@@ -186,5 +194,10 @@ mod tests {
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).expect("chmod");
         let err = check_private(&dir).expect_err("open dir must be refused");
         assert!(err.message.contains("open to other users"), "{err:?}");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).expect("chmod");
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&dir, &link).expect("symlink");
+        let err = check_private(&link).expect_err("a symlink must be refused");
+        assert!(err.message.contains("symbolic link"), "{err:?}");
     }
 }

@@ -64,6 +64,8 @@ pub fn run(session_name: &str) -> i32 {
             Err(err) => return report_startup_failure(&err),
         };
         logging::init(&paths::log_path(session_name));
+        // stderr is /dev/null from here on: a panic must at least reach the log.
+        std::panic::set_hook(Box::new(|info| tracing::error!("panic: {info}")));
         tracing::info!(
             session = session_name,
             pid = std::process::id(),
@@ -161,6 +163,24 @@ enum Slot {
     Empty,
     Starting,
     Active(Arc<Session>),
+    /// `stop` or `detach` is winding the session down; the daemon exits once it has.
+    Ending,
+}
+
+fn still_starting() -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Running,
+        "the session is still starting",
+        "try again in a moment",
+    )
+}
+
+fn ending() -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::NoSession,
+        "the debug session is ending",
+        "start a new one with 'debugger start <program>'",
+    )
 }
 
 pub struct Daemon {
@@ -172,7 +192,7 @@ pub struct Daemon {
     /// The session name (lock and socket) until the daemon gives it up.
     name_guard: Mutex<Option<NameGuard>>,
     /// Ends launched debuggees if this process is killed outright.
-    reaper: Option<reaper::Reaper>,
+    reaper: Option<Arc<reaper::Reaper>>,
 }
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -206,7 +226,7 @@ impl Daemon {
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
             name_guard: Mutex::new(Some(guard)),
-            reaper: reaper::Reaper::start(),
+            reaper: reaper::Reaper::start().map(Arc::new),
         }
     }
 
@@ -239,11 +259,8 @@ impl Daemon {
     fn session(&self) -> Result<Arc<Session>, ErrorBody> {
         match &*self.slot() {
             Slot::Active(session) => Ok(session.clone()),
-            Slot::Starting => Err(ErrorBody::new(
-                ErrorCode::Running,
-                "the session is still starting",
-                "try again in a moment",
-            )),
+            Slot::Starting => Err(still_starting()),
+            Slot::Ending => Err(ending()),
             Slot::Empty => Err(ErrorBody::no_session()),
         }
     }
@@ -354,6 +371,7 @@ impl Daemon {
             let mut slot = self.slot();
             let busy = match &*slot {
                 Slot::Starting => true,
+                Slot::Ending => return Err(ending()),
                 Slot::Active(session) => !session.run_state().phase.is_ended(),
                 Slot::Empty => false,
             };
@@ -383,15 +401,19 @@ impl Daemon {
         let carried = Carried {
             breakpoints,
             output: Arc::new(OutputBuffer::new(self.config.output.buffer_bytes)),
+            reaper: self.reaper.clone(),
         };
-        self.activate(origin, carried).await
+        self.activate(origin, carried, None).await
     }
 
     /// Opens a session into the `Starting` slot and reports it.
+    /// Opens a session into the `Starting` slot. On failure the slot gets `fallback` back (a
+    /// restart keeps its ended session, breakpoints and output), or is emptied.
     async fn activate(
         self: &Arc<Self>,
         origin: Origin,
         carried: Carried,
+        fallback: Option<Arc<Session>>,
     ) -> Result<Value, ErrorBody> {
         let (requested_adapter, program) = match &origin {
             Origin::Launch(spec) => (spec.adapter.clone(), Some(spec.program.clone())),
@@ -435,17 +457,20 @@ impl Daemon {
         let session = match opened {
             Ok(session) => session,
             Err(err) => {
-                *self.slot() = Slot::Empty;
-                self.exit_if_idle(Duration::from_millis(200));
+                match fallback {
+                    Some(previous) => {
+                        previous.output().finish();
+                        *self.slot() = Slot::Active(previous);
+                    }
+                    None => {
+                        *self.slot() = Slot::Empty;
+                        self.exit_if_idle(Duration::from_millis(200));
+                    }
+                }
                 return Err(err);
             }
         };
         *self.slot() = Slot::Active(session.clone());
-        if let (Origin::Launch(_), Some(pid), Some(reaper)) =
-            (session.origin(), session.debuggee_pid(), &self.reaper)
-        {
-            reaper.watch(pid);
-        }
         self.watch_lifetime(session.clone());
         tracing::info!(program = ?session.program(), "session started");
 
@@ -511,6 +536,7 @@ impl Daemon {
                     log_file,
                 });
             }
+            Slot::Ending => return Err(ending()),
             Slot::Empty => return Err(ErrorBody::no_session()),
         };
         let state = session.run_state();
@@ -540,13 +566,13 @@ impl Daemon {
 
     async fn end(self: &Arc<Self>, detach: bool) -> Result<Value, ErrorBody> {
         let session = self.session()?;
-        *self.slot() = Slot::Empty;
+        *self.slot() = Slot::Ending;
+        // Free the name first: from now on a `start` gets a new daemon rather than this one,
+        // which shuts down once the answer is written (see `ends_daemon`).
+        self.release_name();
         let attached = matches!(session.origin(), Origin::Attach(_));
         let ended = session.run_state().phase.is_ended();
         session.end(detach).await;
-        // Free the name before answering, so the caller's next `start` gets a new daemon rather
-        // than this one, which shuts down once the answer is written (see `ends_daemon`).
-        self.release_name();
         let message = match (detach, attached, ended) {
             (_, _, true) => "session ended".to_string(),
             (true, _, false) | (false, true, false) => format!(
@@ -563,13 +589,8 @@ impl Daemon {
             let mut slot = self.slot();
             let session = match &*slot {
                 Slot::Active(session) => session.clone(),
-                Slot::Starting => {
-                    return Err(ErrorBody::new(
-                        ErrorCode::Running,
-                        "the session is still starting",
-                        "try again in a moment",
-                    ));
-                }
+                Slot::Starting => return Err(still_starting()),
+                Slot::Ending => return Err(ending()),
                 Slot::Empty => return Err(ErrorBody::no_session()),
             };
             if matches!(session.origin(), Origin::Attach(_)) {
@@ -588,7 +609,8 @@ impl Daemon {
         session.end(false).await;
         let carried = session.carried();
         carried.output.reopen();
-        self.activate(session.origin().clone(), carried).await
+        self.activate(session.origin().clone(), carried, Some(session.clone()))
+            .await
     }
 }
 

@@ -72,7 +72,7 @@ impl Reaper {
 }
 
 /// A process's start time (field 22 of /proc/PID/stat), which tells a pid from its reuse.
-fn start_time(pid: u32) -> Option<u64> {
+pub fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
     let after_name = &stat[stat.rfind(')')? + 1..];

@@ -109,6 +109,34 @@ impl RunStateCell {
         })
     }
 
+    /// Moves to `phase` only if the state is still generation `expected`; returns the new
+    /// generation, or `None` when something else happened first.
+    pub fn advance_if(&self, phase: Phase, expected: u64) -> Option<u64> {
+        let mut generation = None;
+        self.tx.send_if_modified(|state| {
+            if state.generation != expected {
+                return false;
+            }
+            state.generation += 1;
+            state.phase = phase;
+            generation = Some(state.generation);
+            true
+        });
+        generation
+    }
+
+    /// Puts `previous` back, generation included, if the state is still generation `current`:
+    /// an action that failed before it changed anything must not pass for a new stop.
+    pub fn restore(&self, previous: &RunState, current: u64) {
+        self.tx.send_if_modified(|state| {
+            if state.generation != current {
+                return false;
+            }
+            *state = previous.clone();
+            true
+        });
+    }
+
     /// Waits for a settled state newer than `after`. `None` when `timeout` ran out first.
     pub async fn wait_settled_after(&self, after: u64, timeout: Duration) -> Option<RunState> {
         let mut rx = self.tx.subscribe();

@@ -17,6 +17,7 @@ use tokio::sync::{Notify, mpsc};
 
 use super::breakpoints::{Registry, Target};
 use super::output::OutputBuffer;
+use super::reaper::{self, Reaper};
 use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
 use super::source;
 use super::variables::{self, Limits};
@@ -89,6 +90,10 @@ struct View {
     debuggee_pid: Option<u32>,
     exit_code: Option<i64>,
     thread_names: HashMap<i64, String>,
+    /// The launched debuggee's start time, which tells it from a later process with its pid.
+    debuggee_started: Option<u64>,
+    /// The program has exited or terminated: its pid is nobody's to kill any more.
+    debuggee_gone: bool,
     frames: Option<FrameCache>,
     /// The next interrupt stop is the entry stop of `--stop-on-entry`.
     entry_expected: bool,
@@ -132,9 +137,21 @@ struct Shared {
     adapter_log: Mutex<VecDeque<String>>,
     /// The exception filters in force (set in the configuration phase, changed by `catch`).
     exception_filters: Mutex<Vec<String>>,
+    /// Whether this session launched its program with an adapter of ours on this machine: only
+    /// then is the debuggee's pid a local process we may end.
+    owns_local_debuggee: bool,
+    reaper: Option<Arc<Reaper>>,
 }
 
 impl Shared {
+    /// Marks the output complete, unless we are ending the session ourselves (`end()` does it,
+    /// and a restart may already have reopened the buffer for the next run).
+    fn program_ended(&self) {
+        if !self.ending.load(Ordering::SeqCst) {
+            self.output.finish();
+        }
+    }
+
     fn view(&self) -> std::sync::MutexGuard<'_, View> {
         self.view.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -147,7 +164,6 @@ pub struct Session {
     caps: Capabilities,
     process: Arc<AdapterProcess>,
     shared: Arc<Shared>,
-    timeouts: Timeouts,
 }
 
 /// Where a session's breakpoints and output live; passed on to the next session on restart.
@@ -155,6 +171,8 @@ pub struct Session {
 pub struct Carried {
     pub breakpoints: Arc<Breakpoints>,
     pub output: Arc<OutputBuffer>,
+    /// Told of each launched debuggee, to end it should the daemon be killed outright.
+    pub reaper: Option<Arc<Reaper>>,
 }
 
 impl Session {
@@ -191,6 +209,8 @@ impl Session {
             ending: AtomicBool::new(false),
             adapter_log: Mutex::new(VecDeque::new()),
             exception_filters: Mutex::new(Vec::new()),
+            owns_local_debuggee: matches!(origin, Origin::Launch(_)) && process.pid.is_some(),
+            reaper: carried.reaper,
         });
         if let Origin::Launch(spec) = &origin {
             shared.view().entry_expected = spec.stop_on_entry;
@@ -220,7 +240,6 @@ impl Session {
                 caps,
                 process,
                 shared,
-                timeouts,
             })),
             Err(err) => {
                 dap.close("the session failed to start");
@@ -242,6 +261,7 @@ impl Session {
         Carried {
             breakpoints: self.shared.breakpoints.clone(),
             output: self.shared.output.clone(),
+            reaper: self.shared.reaper.clone(),
         }
     }
 
@@ -330,12 +350,16 @@ impl Session {
         };
         // Mark the program running before sending, so the stop the request causes (which may
         // overtake the response) is always newer than this generation.
-        let running = self.shared.run.set(Phase::Running);
+        // Only from the stop we looked at: if the program moved on meanwhile (it exited), say so.
+        let Some(running) = self.shared.run.advance_if(Phase::Running, state.generation) else {
+            let now = self.shared.run.get();
+            let report = self.report(&now).await;
+            return Ok((now.phase.name().to_string(), Some(report)));
+        };
         self.shared.view().frames = None;
         if let Err(err) = self.dap.request(command, arguments).await {
-            self.shared.run.set_if(state.phase.clone(), |s| {
-                s.generation == running && s.phase == Phase::Running
-            });
+            // Nothing moved: put the stop back as it was (same generation, so it is not "new").
+            self.shared.run.restore(&state, running);
             return Err(err.into());
         }
         match wait {
@@ -676,7 +700,7 @@ impl Session {
         self.require_stopped()?;
         let thread_id = self.current_thread().await?;
         let index = self.shared.view().selected_frame;
-        let (frames, _) = self.frames(thread_id, index + 1).await?;
+        let (frames, _) = self.frames(thread_id, index.saturating_add(1)).await?;
         let frame = frames.get(index as usize).cloned().ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::NotFound,
@@ -807,7 +831,7 @@ impl Session {
             FrameSelection::Index { index } => index,
             FrameSelection::Up { count } => {
                 let wanted = current.saturating_add(count.max(1));
-                let (frames, _) = self.frames(thread_id, wanted + 1).await?;
+                let (frames, _) = self.frames(thread_id, wanted.saturating_add(1)).await?;
                 let outermost = frames.len().saturating_sub(1) as u32;
                 if current >= outermost {
                     return Err(ErrorBody::new(
@@ -829,7 +853,7 @@ impl Session {
                 current.saturating_sub(count.max(1))
             }
         };
-        let (frames, _) = self.frames(thread_id, target + 1).await?;
+        let (frames, _) = self.frames(thread_id, target.saturating_add(1)).await?;
         if target as usize >= frames.len() {
             let outermost = frames.len().saturating_sub(1);
             return Err(ErrorBody::new(
@@ -966,10 +990,7 @@ impl Session {
         })?;
         let limits = Limits::with_depth(depth.saturating_sub(1));
         let (children, omitted_children) = if body.variables_reference > 0 && depth > 0 {
-            let known = match (body.named_variables, body.indexed_variables) {
-                (None, None) => None,
-                (n, i) => Some(n.unwrap_or(0) + i.unwrap_or(0)),
-            };
+            let known = variables::child_count(body.named_variables, body.indexed_variables);
             let expanded =
                 variables::expand(&self.dap, body.variables_reference, known, limits).await?;
             (expanded.nodes, expanded.omitted)
@@ -1305,18 +1326,22 @@ impl Session {
         }
     }
 
-    pub fn timeouts(&self) -> &Timeouts {
-        &self.timeouts
-    }
-
     /// Kills the debuggee this session launched, when its adapter died and left it behind.
     pub fn kill_launched_debuggee(&self) {
-        if !matches!(self.origin, Origin::Launch(_)) {
+        if !self.shared.owns_local_debuggee {
             return;
         }
-        let Some(pid) = self.shared.view().debuggee_pid else {
+        let (pid, started, gone) = {
+            let view = self.shared.view();
+            (view.debuggee_pid, view.debuggee_started, view.debuggee_gone)
+        };
+        let Some(pid) = pid.filter(|_| !gone) else {
             return;
         };
+        // The same process, not a later one that reused its pid.
+        if started.is_none() || reaper::start_time(pid) != started {
+            return;
+        }
         let Ok(pid) = libc::pid_t::try_from(pid) else {
             return;
         };
@@ -1325,11 +1350,6 @@ impl Session {
         unsafe {
             libc::kill(pid, libc::SIGKILL);
         }
-    }
-
-    /// What the adapter said it can do, in its `initialize` answer.
-    pub fn capabilities(&self) -> &Capabilities {
-        &self.caps
     }
 }
 
@@ -1552,10 +1572,12 @@ async fn handle_events(
     }
     // No more messages will be read: an adapter still running (it broke the protocol) goes.
     process.kill();
-    shared.output.finish();
     if shared.ending.load(Ordering::SeqCst) {
+        // We ended the session: `end()` settled the output, which a restart may already have
+        // reopened for the next run.
         return;
     }
+    shared.output.finish();
     // The adapter is gone. Unless the program had already ended, that is a death to report.
     let mut detail = dap
         .closed_reason()
@@ -1631,20 +1653,22 @@ fn apply_event(shared: &Shared, event: Event) {
                 .set_if(Phase::Running, |s| matches!(s.phase, Phase::Stopped(_)));
         }
         "exited" => {
+            shared.view().debuggee_gone = true;
             if let Ok(body) = serde_json::from_value::<ExitedEventBody>(event.body) {
                 shared.view().exit_code = Some(body.exit_code);
                 shared.run.set(Phase::Exited {
                     exit_code: Some(body.exit_code),
                 });
             }
-            shared.output.finish();
+            shared.program_ended();
         }
         "terminated" => {
+            shared.view().debuggee_gone = true;
             let exit_code = shared.view().exit_code;
             shared
                 .run
                 .set_if(Phase::Exited { exit_code }, |s| !s.phase.is_ended());
-            shared.output.finish();
+            shared.program_ended();
         }
         "output" => {
             let Ok(body) = serde_json::from_value::<OutputEventBody>(event.body) else {
@@ -1678,7 +1702,19 @@ fn apply_event(shared: &Shared, event: Event) {
         }
         "process" => {
             if let Ok(body) = serde_json::from_value::<ProcessEventBody>(event.body) {
-                shared.view().debuggee_pid = body.system_process_id;
+                let pid = body.system_process_id;
+                let mut view = shared.view();
+                view.debuggee_pid = pid;
+                view.debuggee_gone = false;
+                view.debuggee_started = None;
+                if shared.owns_local_debuggee
+                    && let Some(pid) = pid
+                {
+                    view.debuggee_started = reaper::start_time(pid);
+                    if let Some(reaper) = &shared.reaper {
+                        reaper.watch(pid);
+                    }
+                }
             }
         }
         other => tracing::debug!(event = other, "event ignored"),

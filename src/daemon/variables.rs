@@ -76,9 +76,14 @@ pub fn node_for(
 }
 
 fn known_child_count(v: &Variable) -> Option<u64> {
-    match (v.named_variables, v.indexed_variables) {
+    child_count(v.named_variables, v.indexed_variables)
+}
+
+/// How many children the adapter says a value has (`None` when it does not say).
+pub fn child_count(named: Option<u64>, indexed: Option<u64>) -> Option<u64> {
+    match (named, indexed) {
         (None, None) => None,
-        (named, indexed) => Some(named.unwrap_or(0) + indexed.unwrap_or(0)),
+        (named, indexed) => Some(named.unwrap_or(0).saturating_add(indexed.unwrap_or(0))),
     }
 }
 

@@ -150,25 +150,38 @@ impl PendingRequest {
         if let Some(err) = self.immediate.take() {
             return Err(err);
         }
-        let Some(rx) = self.rx.take() else {
+        let Some(rx) = self.rx.as_mut() else {
             return Err(DapError::Closed("request already answered".into()));
         };
-        match tokio::time::timeout(timeout, rx).await {
-            Ok(Ok(reply)) => reply,
+        let outcome = tokio::time::timeout(timeout, rx).await;
+        // From here the entry is settled; on a timeout, `drop` removes it from the map.
+        match outcome {
+            Ok(Ok(reply)) => {
+                self.rx = None;
+                reply
+            }
             Ok(Err(_)) => {
+                self.rx = None;
                 Err(DapError::Closed(self.inner.closed_reason().unwrap_or_else(
                     || "the debug adapter connection closed".into(),
                 )))
             }
-            Err(_) => {
-                if let Pending::Open(map) = &mut *self.inner.pending() {
-                    map.remove(&self.seq);
-                }
-                Err(DapError::Timeout {
-                    command: self.command.clone(),
-                    secs: timeout.as_secs_f64(),
-                })
-            }
+            Err(_) => Err(DapError::Timeout {
+                command: self.command.clone(),
+                secs: timeout.as_secs_f64(),
+            }),
+        }
+    }
+}
+
+impl Drop for PendingRequest {
+    /// A request abandoned before its answer (timed out, or its waiter cancelled) leaves no entry
+    /// behind: a hung adapter must not make the pending map grow.
+    fn drop(&mut self) {
+        if self.rx.is_some()
+            && let Pending::Open(map) = &mut *self.inner.pending()
+        {
+            map.remove(&self.seq);
         }
     }
 }
@@ -596,6 +609,29 @@ mod tests {
             .expect("write");
         let err = pending.response().await.expect_err("must fail");
         assert!(err.to_string().contains("malformed"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn abandoned_requests_leave_no_pending_entry() {
+        let (client, _events, mut adapter, _exit) = connect();
+        let pending = client.send("threads", json!({}));
+        let _ = adapter.read_request().await;
+        drop(pending);
+        let open = match &*client.inner.pending() {
+            Pending::Open(map) => map.len(),
+            Pending::Closed(_) => usize::MAX,
+        };
+        assert_eq!(open, 0);
+        // A late answer to it is ignored.
+        adapter
+            .send(json!({"seq": 1, "type": "response", "request_seq": 1, "success": true, "command": "threads"}))
+            .await;
+        let answered = client.request("threads", json!({}));
+        let req = adapter.read_request().await;
+        adapter
+            .send(json!({"seq": 2, "type": "response", "request_seq": req["seq"], "success": true, "command": "threads", "body": {"threads": []}}))
+            .await;
+        assert_eq!(answered.await, Ok(json!({"threads": []})));
     }
 
     #[tokio::test]
