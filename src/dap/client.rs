@@ -626,7 +626,7 @@ mod tests {
         adapter
             .send(json!({"seq": 1, "type": "response", "request_seq": 1, "success": true, "command": "threads"}))
             .await;
-        let answered = client.request("threads", json!({}));
+        let answered = client.send("threads", json!({})).response();
         let req = adapter.read_request().await;
         adapter
             .send(json!({"seq": 2, "type": "response", "request_seq": req["seq"], "success": true, "command": "threads", "body": {"threads": []}}))
