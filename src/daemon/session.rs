@@ -772,10 +772,14 @@ impl Session {
             })
             .collect();
         let mut out = Vec::with_capacity(threads.len());
+        // One deadline for all the top frames: a hung adapter costs one request timeout, not
+        // one per thread.
+        let deadline = tokio::time::Instant::now() + self.dap.request_timeout();
         for (thread, pending) in threads.into_iter().zip(pending) {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             let frame = match pending {
                 Some(p) => p
-                    .response()
+                    .response_within(left)
                     .await
                     .ok()
                     .and_then(|b| serde_json::from_value::<StackTraceBody>(b).ok())

@@ -4,12 +4,20 @@ use std::path::Path;
 
 use crate::ipc::protocol::SourceSnippet;
 
+/// The largest source file read for a snippet.
+const MAX_SOURCE_BYTES: u64 = 16 * 1024 * 1024;
 /// The longest source line shown; longer ones are cut (minified code, generated files).
 const MAX_LINE_CHARS: usize = 200;
 
 /// Reads `context` lines either side of `line` (1-based) from `file`, if it can be read.
 pub fn snippet(file: &str, line: u32, context: u32) -> Option<SourceSnippet> {
     if line == 0 {
+        return None;
+    }
+    // Only a regular file of sane size: the path comes from the adapter, and a FIFO or a device
+    // would block the daemon, a huge generated file cost memory at every stop.
+    let meta = std::fs::metadata(Path::new(file)).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
         return None;
     }
     let text = std::fs::read(Path::new(file)).ok()?;
@@ -61,5 +69,16 @@ mod tests {
         assert_eq!(s.lines.len(), 3);
         assert!(snippet(&file, 99, 2).is_none());
         assert!(snippet("/no/such/file.c", 1, 2).is_none());
+    }
+
+    #[test]
+    fn a_fifo_is_not_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("pipe.c");
+        let path = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path; mkfifo has no other preconditions.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+        // Reading it would block forever; the snippet must refuse instead.
+        assert!(snippet(&fifo.to_string_lossy(), 1, 2).is_none());
     }
 }

@@ -258,6 +258,11 @@ impl DapClient {
         self.send(command, arguments).response().await
     }
 
+    /// How long a request may take before it fails.
+    pub fn request_timeout(&self) -> Duration {
+        self.inner.request_timeout
+    }
+
     /// Why the connection closed, if it has.
     pub fn closed_reason(&self) -> Option<String> {
         self.inner.closed_reason()
