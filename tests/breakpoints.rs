@@ -536,3 +536,21 @@ fn text_output_of_a_breakpoint_stop_has_a_headline_and_a_source_arrow() {
         "source context around it: {text}"
     );
 }
+
+#[test]
+fn a_function_breakpoint_set_twice_leaves_the_others_intact() {
+    require_lldb_dap();
+    let s = Session::new();
+    s.start(&build("c/ledger.c"), &["--break", "apply"]);
+    let twin = s.data(&["break", "apply"]);
+    assert_eq!(twin["verified"], true, "{twin}");
+    for name in ["main", "square"] {
+        let added = s.data(&["break", name]);
+        assert_eq!(added["verified"], true, "{added}");
+    }
+    let list = s.data(&["breakpoint", "list"]);
+    let all_verified = list["breakpoints"]
+        .as_array()
+        .is_some_and(|bps| bps.len() == 4 && bps.iter().all(|b| b["verified"] == true));
+    assert!(all_verified, "{list}");
+}

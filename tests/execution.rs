@@ -522,3 +522,17 @@ fn every_command_with_json_prints_exactly_one_object() {
         }
     }
 }
+
+#[test]
+fn a_pause_right_after_a_continue_always_stops_the_program() {
+    // lldb-dap answers a pause that lands before a just-answered continue really runs with
+    // "success" and no stop; the daemon must ask again rather than leave the program running.
+    require_lldb_dap();
+    let s = spinning();
+    s.data(&["pause", "--wait", "--timeout", "10"]);
+    for round in 0..15 {
+        assert_eq!(s.data(&["continue"])["state"], "running", "round {round}");
+        let paused = s.data(&["pause", "--wait", "--timeout", "10"]);
+        assert_eq!(paused["stop"]["reason"], "pause", "round {round}: {paused}");
+    }
+}

@@ -172,10 +172,17 @@ impl Registry {
     /// answer is then unambiguous.
     pub fn sync_request_limited(&self, target: &Target, max_unmapped: usize) -> SyncRequest {
         let mut unmapped = 0;
+        let mut names = std::collections::HashSet::new();
         let selected: Vec<&Entry> = self
             .entries
             .iter()
             .filter(|e| e.enabled && &e.target() == target)
+            // A function named twice goes once: adapters collapse duplicates in their answer
+            // (lldb-dap does), which would misalign it. The twin mirrors the first's state.
+            .filter(|e| match &e.spec.location {
+                Location::Function { name } => names.insert(name.clone()),
+                Location::Line { .. } => true,
+            })
             .filter(|e| {
                 if e.adapter_id.is_some() {
                     return true;
@@ -255,6 +262,31 @@ impl Registry {
                 entry.message = bp.message.clone().filter(|m| !m.is_empty());
                 entry.adapter_id = bp.id;
                 entry.resolved_line = bp.line;
+            }
+        }
+    }
+
+    /// Gives each function breakpoint left out of a request as a duplicate the state of the
+    /// entry for the same name that was sent.
+    pub fn mirror_duplicates(&mut self, sent: &[u32]) {
+        let sent_entries: Vec<Entry> = self
+            .entries
+            .iter()
+            .filter(|e| sent.contains(&e.id))
+            .cloned()
+            .collect();
+        for entry in self.entries.iter_mut().filter(|e| !sent.contains(&e.id)) {
+            let Location::Function { name } = &entry.spec.location else {
+                continue;
+            };
+            let twin = sent_entries
+                .iter()
+                .find(|s| matches!(&s.spec.location, Location::Function { name: n } if n == name));
+            if let Some(twin) = twin.filter(|_| entry.enabled) {
+                entry.verified = twin.verified;
+                entry.message = twin.message.clone();
+                entry.adapter_id = twin.adapter_id;
+                entry.resolved_line = twin.resolved_line;
             }
         }
     }
@@ -373,6 +405,26 @@ mod tests {
         r.apply_answer(&second.ids, &answer(&[8, 7]));
         assert_eq!(r.get(a).and_then(|e| e.adapter_id), Some(7));
         assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(8));
+    }
+
+    #[test]
+    fn a_function_named_twice_is_sent_once_and_both_share_its_state() {
+        let mut r = Registry::default();
+        let f = |name: &str| BreakpointSpec {
+            location: Location::Function { name: name.into() },
+            condition: None,
+            hit_count: None,
+        };
+        let a = r.add(f("apply"));
+        let b = r.add(f("apply"));
+        let c = r.add(f("main"));
+        let req = r.sync_request(&Target::Functions);
+        assert_eq!(req.ids, vec![a, c]);
+        r.apply_answer(&req.ids, &answer(&[1, 2]));
+        r.mirror_duplicates(&req.ids);
+        assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(1));
+        assert!(r.get(b).is_some_and(|e| e.verified));
+        assert_eq!(r.unmapped_count(&Target::Functions), 0);
     }
 
     #[test]

@@ -45,6 +45,9 @@ const STOP_CONTEXT_LINES: u32 = 2;
 const CONTEXT_LINES: u32 = 5;
 /// Threads whose top frame `threads` fetches (more are listed without it).
 const THREADS_WITH_FRAMES: usize = 64;
+/// How many times, and how often, a pause that has not stopped the program is sent again.
+const PAUSE_RETRIES: u32 = 5;
+const PAUSE_RETRY_AFTER: Duration = Duration::from_millis(300);
 /// How long a stop report may spend asking the adapter for the thread name and top frame.
 const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
 /// Lines of the adapter's own console/stderr output kept for the report of its death.
@@ -396,10 +399,35 @@ impl Session {
             self.shared.view().pause_requested = false;
             return Err(e.into());
         }
+        self.insist_on_pause(state.generation, thread_id);
         match wait {
             Some(timeout) => self.wait_after(state.generation, timeout).await,
             None => Ok(("pausing".into(), None)),
         }
+    }
+
+    /// Asks again while a pause has not stopped the program. A pause that reaches lldb-dap just
+    /// after a `continue` was answered, but before the process really runs, is answered
+    /// "success" with no stop at all, and the program then runs on; so the daemon asks again a
+    /// few times, until a stop comes or the state moves on (another client resumed it).
+    fn insist_on_pause(&self, generation: u64, thread_id: i64) {
+        let shared = self.shared.clone();
+        let dap = self.dap.clone();
+        tokio::spawn(async move {
+            for _ in 0..PAUSE_RETRIES {
+                if shared
+                    .run
+                    .wait_settled_after(generation, PAUSE_RETRY_AFTER)
+                    .await
+                    .is_some()
+                    || shared.run.get().generation != generation
+                {
+                    return;
+                }
+                tracing::info!("the pause has not stopped the program yet; asking again");
+                let _ = dap.request("pause", json!({ "threadId": thread_id })).await;
+            }
+        });
     }
 
     /// `await`: the current stop or end at once, else the next one.
@@ -1387,7 +1415,9 @@ async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target
                 let answer = serde_json::from_value::<BreakpointsBody>(body)
                     .map(|b| b.breakpoints)
                     .unwrap_or_default();
-                breakpoints.registry().apply_answer(&request.ids, &answer);
+                let mut registry = breakpoints.registry();
+                registry.apply_answer(&request.ids, &answer);
+                registry.mirror_duplicates(&request.ids);
             }
             Err(e) => {
                 breakpoints
