@@ -79,6 +79,31 @@ fn command_for(program: &Path, args: &[OsString]) -> Command {
     command
 }
 
+/// A started adapter process and its three pipes.
+struct Piped {
+    child: Child,
+    stdin: tokio::process::ChildStdin,
+    stdout: tokio::process::ChildStdout,
+    stderr: tokio::process::ChildStderr,
+}
+
+fn spawn_piped(name: &str, program: &Path, args: &[OsString]) -> Result<Piped, ErrorBody> {
+    let mut child = command_for(program, args)
+        .spawn()
+        .map_err(|e| spawn_error(name, program, e))?;
+    let (Some(stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(ErrorBody::internal("the adapter's pipes were not created"));
+    };
+    Ok(Piped {
+        child,
+        stdin,
+        stdout,
+        stderr,
+    })
+}
+
 fn spawn_error(name: &str, program: &Path, e: std::io::Error) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::AdapterNotFound,
@@ -93,14 +118,12 @@ pub fn spawn_stdio(
     program: &Path,
     args: &[OsString],
 ) -> Result<SpawnedAdapter, ErrorBody> {
-    let mut child = command_for(program, args)
-        .spawn()
-        .map_err(|e| spawn_error(name, program, e))?;
-    let (Some(stdin), Some(stdout), Some(stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        return Err(ErrorBody::internal("the adapter's pipes were not created"));
-    };
+    let Piped {
+        child,
+        stdin,
+        stdout,
+        stderr,
+    } = spawn_piped(name, program, args)?;
     let tail = new_tail();
     let stderr_done = tokio::spawn(read_lines(name.to_string(), stderr, tail.clone(), None));
     let process = monitor_child(name, child, tail, stderr_done);
@@ -122,14 +145,12 @@ pub async fn spawn_tcp(
     listening: fn(&str) -> Option<SocketAddr>,
     timeout: Duration,
 ) -> Result<SpawnedAdapter, ErrorBody> {
-    let mut child = command_for(program, args)
-        .spawn()
-        .map_err(|e| spawn_error(name, program, e))?;
-    let (Some(_stdin), Some(stdout), Some(stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        return Err(ErrorBody::internal("the adapter's pipes were not created"));
-    };
+    let Piped {
+        child,
+        stdin: _stdin,
+        stdout,
+        stderr,
+    } = spawn_piped(name, program, args)?;
     let tail = new_tail();
     let (output_tx, output_rx) = mpsc::unbounded_channel();
     let stderr_done = tokio::spawn(read_lines(
@@ -208,14 +229,12 @@ pub async fn spawn_on_port(
         .iter()
         .map(|a| OsString::from(a.replace("{port}", &port.to_string())))
         .collect();
-    let mut child = command_for(program, &args)
-        .spawn()
-        .map_err(|e| spawn_error(name, program, e))?;
-    let (Some(_stdin), Some(stdout), Some(stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        return Err(ErrorBody::internal("the adapter's pipes were not created"));
-    };
+    let Piped {
+        child,
+        stdin: _stdin,
+        stdout,
+        stderr,
+    } = spawn_piped(name, program, &args)?;
     let tail = new_tail();
     tokio::spawn(read_lines(name.to_string(), stdout, tail.clone(), None));
     let stderr_done = tokio::spawn(read_lines(name.to_string(), stderr, tail.clone(), None));
