@@ -38,6 +38,7 @@ use debugger::common::location::Location;
 use debugger::common::paths;
 use debugger::dap::DapClient;
 use debugger::dap::types::Event;
+use debugger::dap::types::initialize_arguments;
 use debugger::ipc::protocol::{
     BreakpointSpec, Command as IpcCommand, LaunchSpec, ResumeAction, WaitSpec,
 };
@@ -1176,25 +1177,7 @@ impl DapSession {
         };
         let caps = session
             .client
-            .request(
-                "initialize",
-                json!({
-                    "clientID": "debugger",
-                    "clientName": "debugger",
-                    "adapterID": lldb.adapter_id(),
-                    "pathFormat": "path",
-                    "linesStartAt1": true,
-                    "columnsStartAt1": true,
-                    "supportsVariableType": true,
-                    "supportsVariablePaging": true,
-                    "supportsRunInTerminalRequest": false,
-                    "supportsMemoryReferences": true,
-                    "supportsProgressReporting": false,
-                    "supportsInvalidatedEvent": false,
-                    "supportsStartDebuggingRequest": false,
-                    "locale": "en",
-                }),
-            )
+            .request("initialize", initialize_arguments(lldb.adapter_id()))
             .await?;
         let launch = session.client.send("launch", lldb.launch_arguments(spec));
         session.wait_event("initialized").await?;

@@ -28,7 +28,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::types::{
     BreakpointEventBody, BreakpointsBody, Capabilities, EvaluateBody, Event, ExitedEventBody,
     OutputEventBody, ProcessEventBody, ScopesBody, StackFrame, StackTraceBody, StoppedEventBody,
-    ThreadsBody,
+    ThreadsBody, initialize_arguments,
 };
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::{
@@ -1506,25 +1506,7 @@ async fn configure(
     timeouts: &Timeouts,
 ) -> Result<Capabilities, ErrorBody> {
     let initialize = dap
-        .send(
-            "initialize",
-            json!({
-                "clientID": "debugger",
-                "clientName": "debugger",
-                "adapterID": adapter.adapter_id(),
-                "pathFormat": "path",
-                "linesStartAt1": true,
-                "columnsStartAt1": true,
-                "supportsVariableType": true,
-                "supportsVariablePaging": true,
-                "supportsRunInTerminalRequest": false,
-                "supportsMemoryReferences": true,
-                "supportsProgressReporting": false,
-                "supportsInvalidatedEvent": false,
-                "supportsStartDebuggingRequest": false,
-                "locale": "en",
-            }),
-        )
+        .send("initialize", initialize_arguments(adapter.adapter_id()))
         .response_within(timeouts.launch())
         .await?;
     let caps = Capabilities(initialize);

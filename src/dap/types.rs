@@ -203,6 +203,26 @@ pub struct ProcessEventBody {
     pub system_process_id: Option<u32>,
 }
 
+/// The `initialize` request's arguments: who we are and which protocol features we use.
+pub fn initialize_arguments(adapter_id: &str) -> Value {
+    serde_json::json!({
+        "clientID": "debugger",
+        "clientName": "debugger",
+        "adapterID": adapter_id,
+        "pathFormat": "path",
+        "linesStartAt1": true,
+        "columnsStartAt1": true,
+        "supportsVariableType": true,
+        "supportsVariablePaging": true,
+        "supportsRunInTerminalRequest": false,
+        "supportsMemoryReferences": true,
+        "supportsProgressReporting": false,
+        "supportsInvalidatedEvent": false,
+        "supportsStartDebuggingRequest": false,
+        "locale": "en",
+    })
+}
+
 /// The adapter's capabilities, kept raw: each check names the flag it reads.
 #[derive(Debug, Clone, Default)]
 pub struct Capabilities(pub Value);
