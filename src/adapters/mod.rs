@@ -7,6 +7,7 @@ pub mod debugpy;
 pub mod delve;
 pub mod gdb;
 pub mod lldb;
+pub mod node;
 pub mod process;
 
 use std::borrow::Cow;
@@ -50,6 +51,12 @@ pub trait DebugAdapter: Send + Sync {
     /// stop), so the session can name it `pause` or `entry`.
     fn is_interrupt_stop(&self, reason: &str, _description: Option<&str>) -> bool {
         reason == "pause" || reason == "entry"
+    }
+
+    /// Whether the adapter reaches a `--connect` address itself (from its `attach` arguments)
+    /// instead of being a DAP server listening there.
+    fn connects_itself(&self) -> bool {
+        false
     }
 
     /// The exception filters set in the configuration phase (from the adapter's own list).
@@ -168,14 +175,8 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "node",
         aliases: &["js", "js-debug", "javascript"],
         languages: &["JavaScript"],
-        make: |_| {
-            Err(ErrorBody::new(
-                ErrorCode::Unsupported,
-                "JavaScript debugging (the node adapter) is not available yet",
-                "it is planned; meanwhile a DAP adapter for Node can be defined under [adapters.NAME] in the config",
-            ))
-        },
-        remote: None,
+        make: |config| Ok(Arc::new(node::Node::locate(&config.adapter("node"))?)),
+        remote: Some(|| Arc::new(node::Node::remote())),
     },
 ];
 
@@ -222,6 +223,26 @@ pub fn resolve(
             adapter_list(config)
         ),
     ))
+}
+
+/// The adapter for a process to attach to when none was named: a V8 inspector at the
+/// `--connect` address is Node; a process running `node` or `python` is Node or debugpy; another
+/// executable is judged like a program to launch (Go build info means Delve).
+pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<&'static str> {
+    if let Some(address) = &spec.connect {
+        return node::inspector::is_inspector(address)
+            .await
+            .then_some("node");
+    }
+    let exe = std::fs::read_link(format!("/proc/{}/exe", spec.pid?)).ok()?;
+    let name = exe.file_name()?.to_string_lossy().to_string();
+    if name.starts_with("node") {
+        return Some("node");
+    }
+    if name.starts_with("python") {
+        return Some("debugpy");
+    }
+    detect(&exe, config).ok()
 }
 
 /// "the adapters are: lldb (C, C++, Rust), debugpy (Python), ..." for hints.

@@ -336,7 +336,30 @@ fn monitor_child(
     })
 }
 
+/// The other side of an in-process adapter's [`AdapterProcess`]: `kill` fires when the session
+/// kills the adapter, and `exit` is where the adapter says it has ended.
+pub struct InProcessControl {
+    pub kill: oneshot::Receiver<()>,
+    pub exit: watch::Sender<Option<String>>,
+}
+
 impl AdapterProcess {
+    /// An adapter that runs as a task of the daemon (Node's): no process of its own, but it can
+    /// be killed and it ends like one.
+    pub fn in_process() -> (AdapterProcess, InProcessControl) {
+        let (kill_tx, kill) = oneshot::channel();
+        let (exit, exit_rx) = watch::channel(None);
+        (
+            AdapterProcess {
+                pid: None,
+                kill_tx: Mutex::new(Some(kill_tx)),
+                exit: exit_rx,
+                remote_exit: None,
+            },
+            InProcessControl { kill, exit },
+        )
+    }
+
     /// Resolves to how the adapter ended (e.g. "lldb-dap exited with status 1; stderr: ...").
     /// Never resolves for a remote adapter, which has no process of ours.
     pub fn exit_detail(&self) -> impl Future<Output = String> + Send + 'static {

@@ -417,7 +417,15 @@ impl Daemon {
     ) -> Result<Value, ErrorBody> {
         let (requested_adapter, program) = match &origin {
             Origin::Launch(spec) => (spec.adapter.clone(), Some(spec.program.clone())),
-            Origin::Attach(spec) => (spec.adapter.clone(), None),
+            Origin::Attach(spec) => {
+                let adapter = match (&spec.adapter, &self.config.defaults.adapter) {
+                    (None, None) => adapters::detect_attach_target(spec, &self.config)
+                        .await
+                        .map(str::to_string),
+                    (requested, _) => requested.clone(),
+                };
+                (adapter, None)
+            }
         };
         let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
         let connects = matches!(&origin, Origin::Attach(spec) if spec.connect.is_some());

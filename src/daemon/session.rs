@@ -192,8 +192,10 @@ impl Session {
             Origin::Attach(spec) => spec.connect.clone(),
         };
         let spawned = match &connect {
-            Some(address) => process::connect_remote(address, timeouts.launch()).await?,
-            None => adapter.spawn().await?,
+            Some(address) if !adapter.connects_itself() => {
+                process::connect_remote(address, timeouts.launch()).await?
+            }
+            _ => adapter.spawn().await?,
         };
         let process = spawned.process.clone();
         let (dap, events) = DapClient::start(
@@ -212,7 +214,7 @@ impl Session {
             ending: AtomicBool::new(false),
             adapter_log: Mutex::new(VecDeque::new()),
             exception_filters: Mutex::new(Vec::new()),
-            owns_local_debuggee: matches!(origin, Origin::Launch(_)) && process.pid.is_some(),
+            owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
             reaper: carried.reaper,
         });
         if let Origin::Launch(spec) = &origin {
@@ -285,6 +287,9 @@ impl Session {
             Origin::Launch(spec) => Some(spec.program.display().to_string()),
             Origin::Attach(spec) => match (spec.pid, &spec.connect) {
                 (Some(pid), _) => Some(format!("pid {pid}")),
+                (None, Some(address)) if self.adapter.connects_itself() => {
+                    Some(format!("the program at {address}"))
+                }
                 (None, Some(address)) => Some(format!("the adapter at {address}")),
                 (None, None) => None,
             },

@@ -1,0 +1,407 @@
+//! DAP breakpoints on V8: line breakpoints by URL (so a file loaded later is covered, and
+//! `Debugger.breakpointResolved` verifies them then), function breakpoints at the bodies found in
+//! the source (see `functions`), conditions passed to V8, and hit counts counted here, since V8
+//! has none.
+//!
+//! DAP sends the whole list for a file (or of function breakpoints) each time; an entry that is
+//! asked for again keeps its id and its V8 breakpoint, so re-sending a list of 1,000 costs nothing.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::cdp::Cdp;
+use super::functions;
+use super::scripts::{Script, Scripts, url_regex};
+
+/// When a breakpoint with a hit count stops: DAP's `hitCondition`, "N" meaning from the Nth hit
+/// on (as `--hit-count` documents); `>N`, `>=N`, `==N` and `%N` are understood too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HitRule {
+    AtLeast(u64),
+    Exactly(u64),
+    Every(u64),
+}
+
+impl HitRule {
+    pub fn parse(text: &str) -> Option<HitRule> {
+        let text = text.trim();
+        let number = |s: &str| s.trim().parse::<u64>().ok();
+        if let Some(rest) = text.strip_prefix(">=") {
+            return number(rest).map(HitRule::AtLeast);
+        }
+        if let Some(rest) = text.strip_prefix('>') {
+            return number(rest).map(|n| HitRule::AtLeast(n + 1));
+        }
+        if let Some(rest) = text.strip_prefix("==") {
+            return number(rest).map(HitRule::Exactly);
+        }
+        if let Some(rest) = text.strip_prefix('%') {
+            return number(rest).filter(|n| *n > 0).map(HitRule::Every);
+        }
+        number(text).map(HitRule::AtLeast)
+    }
+
+    fn allows(self, hits: u64) -> bool {
+        match self {
+            HitRule::AtLeast(n) => hits >= n,
+            HitRule::Exactly(n) => hits == n,
+            HitRule::Every(n) => hits % n == 0,
+        }
+    }
+}
+
+/// What the user asked for, which identifies a breakpoint across requests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Wish {
+    /// A 1-based line, or a function name.
+    place: Place,
+    condition: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Place {
+    Line(u32),
+    Function(String),
+}
+
+#[derive(Debug)]
+struct Entry {
+    dap_id: i64,
+    wish: Wish,
+    hit_rule: Option<HitRule>,
+    hits: u64,
+    /// V8's breakpoints for this entry (one per definition, for a function).
+    v8_ids: Vec<String>,
+    /// Where it landed: file and 1-based line.
+    resolved: Option<(PathBuf, u32)>,
+    /// Why it is not placed, when it is not.
+    message: Option<String>,
+}
+
+impl Entry {
+    fn to_dap(&self, fallback: Option<&Path>) -> Value {
+        let mut breakpoint = json!({ "id": self.dap_id, "verified": self.resolved.is_some() });
+        let path = self
+            .resolved
+            .as_ref()
+            .map(|(p, _)| p.as_path())
+            .or(fallback);
+        if let Some(path) = path {
+            breakpoint["source"] = json!({ "path": path });
+        }
+        match (&self.resolved, &self.wish.place) {
+            (Some((_, line)), _) => breakpoint["line"] = json!(line),
+            (None, Place::Line(line)) => breakpoint["line"] = json!(line),
+            (None, Place::Function(_)) => {}
+        }
+        if let Some(message) = &self.message {
+            breakpoint["message"] = json!(message);
+        }
+        breakpoint
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Breakpoints {
+    next_id: i64,
+    by_file: HashMap<PathBuf, Vec<Entry>>,
+    functions: Vec<Entry>,
+}
+
+/// What a pause at breakpoints means once hit counts are applied.
+pub struct Hit {
+    /// Whether to stop (false: every breakpoint hit is still short of its count).
+    pub stop: bool,
+    pub dap_ids: Vec<i64>,
+}
+
+fn wish_of(request: &Value, place: Place) -> (Wish, Option<HitRule>) {
+    let condition = request["condition"]
+        .as_str()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_string);
+    let hit_rule = request["hitCondition"].as_str().and_then(HitRule::parse);
+    (Wish { place, condition }, hit_rule)
+}
+
+impl Breakpoints {
+    fn new_id(&mut self) -> i64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// DAP `setBreakpoints` for one file: the answer, one breakpoint per requested one.
+    pub async fn set_lines(&mut self, cdp: &Cdp, path: &Path, requested: &[Value]) -> Vec<Value> {
+        let mut old = self.by_file.remove(path).unwrap_or_default();
+        let mut kept = Vec::with_capacity(requested.len());
+        for request in requested {
+            let line = request["line"]
+                .as_u64()
+                .and_then(|l| u32::try_from(l).ok())
+                .unwrap_or(0);
+            let (wish, hit_rule) = wish_of(request, Place::Line(line));
+            if let Some(at) = old.iter().position(|e| e.wish == wish) {
+                let mut entry = old.swap_remove(at);
+                entry.hit_rule = hit_rule;
+                kept.push(entry);
+                continue;
+            }
+            let mut entry = Entry {
+                dap_id: self.new_id(),
+                wish,
+                hit_rule,
+                hits: 0,
+                v8_ids: Vec::new(),
+                resolved: None,
+                message: None,
+            };
+            place_line(cdp, path, line, &mut entry).await;
+            kept.push(entry);
+        }
+        for gone in old {
+            remove(cdp, &gone).await;
+        }
+        let answer = kept.iter().map(|e| e.to_dap(Some(path))).collect();
+        self.by_file.insert(path.to_path_buf(), kept);
+        answer
+    }
+
+    /// DAP `setFunctionBreakpoints`: the answer, one breakpoint per requested one.
+    pub async fn set_functions(
+        &mut self,
+        cdp: &Cdp,
+        scripts: &Scripts,
+        requested: &[Value],
+    ) -> Vec<Value> {
+        let mut old = std::mem::take(&mut self.functions);
+        let mut kept = Vec::with_capacity(requested.len());
+        for request in requested {
+            let name = request["name"]
+                .as_str()
+                .unwrap_or_default()
+                .trim()
+                .to_string();
+            let (wish, hit_rule) = wish_of(request, Place::Function(name));
+            if let Some(at) = old.iter().position(|e| e.wish == wish) {
+                let mut entry = old.swap_remove(at);
+                entry.hit_rule = hit_rule;
+                kept.push(entry);
+                continue;
+            }
+            let mut entry = Entry {
+                dap_id: self.new_id(),
+                wish,
+                hit_rule,
+                hits: 0,
+                v8_ids: Vec::new(),
+                resolved: None,
+                message: None,
+            };
+            for script in scripts.files() {
+                place_function(cdp, script, &mut entry).await;
+            }
+            if entry.resolved.is_none() {
+                entry.message =
+                    Some("no function of this name in the scripts loaded so far".into());
+            }
+            kept.push(entry);
+        }
+        for gone in old {
+            remove(cdp, &gone).await;
+        }
+        let answer = kept.iter().map(|e| e.to_dap(None)).collect();
+        self.functions = kept;
+        answer
+    }
+
+    /// A newly parsed file may define functions that have breakpoints: places them, and returns
+    /// the DAP `breakpoint` events for those that became verified.
+    pub async fn script_loaded(&mut self, cdp: &Cdp, script: &Script) -> Vec<Value> {
+        let mut changed = Vec::new();
+        for entry in &mut self.functions {
+            let was_verified = entry.resolved.is_some();
+            place_function(cdp, script, entry).await;
+            if !was_verified && entry.resolved.is_some() {
+                entry.message = None;
+                changed.push(entry.to_dap(None));
+            }
+        }
+        changed
+    }
+
+    /// `Debugger.breakpointResolved`: a line breakpoint landed in a script parsed after it was
+    /// set. Returns the DAP breakpoint to announce, the first time it is verified.
+    pub fn resolved(&mut self, v8_id: &str, path: Option<PathBuf>, line: u32) -> Option<Value> {
+        let entry = self
+            .entries_mut()
+            .find(|e| e.v8_ids.iter().any(|id| id == v8_id))?;
+        if entry.resolved.is_some() {
+            return None;
+        }
+        let path = path?;
+        entry.resolved = Some((path, line));
+        entry.message = None;
+        Some(entry.to_dap(None))
+    }
+
+    /// Counts a pause at the V8 breakpoints `v8_ids` and decides whether it is a stop.
+    pub fn hit(&mut self, v8_ids: &[String]) -> Hit {
+        let mut stop = false;
+        let mut dap_ids = Vec::new();
+        for entry in self.entries_mut() {
+            if !entry.v8_ids.iter().any(|id| v8_ids.contains(id)) {
+                continue;
+            }
+            entry.hits += 1;
+            if entry.hit_rule.is_none_or(|rule| rule.allows(entry.hits)) {
+                stop = true;
+                dap_ids.push(entry.dap_id);
+            }
+        }
+        if dap_ids.is_empty() && !stop {
+            // Not one of ours (set by someone else on an attached process): a stop all the same,
+            // unless one of ours was hit and held back by its count.
+            stop = !self
+                .entries_mut()
+                .any(|e| e.v8_ids.iter().any(|id| v8_ids.contains(id)));
+        }
+        Hit { stop, dap_ids }
+    }
+
+    fn entries_mut(&mut self) -> impl Iterator<Item = &mut Entry> {
+        self.by_file
+            .values_mut()
+            .flat_map(|entries| entries.iter_mut())
+            .chain(self.functions.iter_mut())
+    }
+}
+
+async fn place_line(cdp: &Cdp, path: &Path, line: u32, entry: &mut Entry) {
+    if line == 0 {
+        entry.message = Some("line numbers start at 1".into());
+        return;
+    }
+    let mut params = json!({
+        "urlRegex": url_regex(path),
+        "lineNumber": line - 1,
+        "columnNumber": 0,
+    });
+    if let Some(condition) = &entry.wish.condition {
+        params["condition"] = json!(condition);
+    }
+    match cdp.call("Debugger.setBreakpointByUrl", params).await {
+        Ok(answer) => {
+            if let Some(id) = answer["breakpointId"].as_str() {
+                entry.v8_ids.push(id.to_string());
+            }
+            match answer["locations"].as_array().and_then(|l| l.first()) {
+                Some(location) => {
+                    let line = location["lineNumber"].as_u64().unwrap_or(0) + 1;
+                    entry.resolved = Some((path.to_path_buf(), line as u32));
+                }
+                None => {
+                    entry.message = Some("not loaded yet, or no code on this line".into());
+                }
+            }
+        }
+        Err(e) => entry.message = Some(e),
+    }
+}
+
+async fn place_function(cdp: &Cdp, script: &Script, entry: &mut Entry) {
+    let Place::Function(name) = &entry.wish.place else {
+        return;
+    };
+    let Some(path) = &script.path else {
+        return;
+    };
+    if entry
+        .resolved
+        .as_ref()
+        .is_some_and(|(resolved, _)| resolved == path)
+    {
+        return;
+    }
+    let Ok(source) = tokio::fs::read_to_string(path).await else {
+        return;
+    };
+    for start in functions::find(&source, name) {
+        let mut params = json!({
+            "url": script.url,
+            "lineNumber": start.line,
+            "columnNumber": start.column,
+        });
+        if let Some(condition) = &entry.wish.condition {
+            params["condition"] = json!(condition);
+        }
+        let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await else {
+            continue;
+        };
+        if let Some(id) = answer["breakpointId"].as_str() {
+            entry.v8_ids.push(id.to_string());
+        }
+        let line = answer["locations"]
+            .as_array()
+            .and_then(|l| l.first())
+            .and_then(|l| l["lineNumber"].as_u64())
+            .unwrap_or(u64::from(start.line))
+            + 1;
+        if entry.resolved.is_none() {
+            entry.resolved = Some((path.clone(), line as u32));
+        }
+    }
+}
+
+async fn remove(cdp: &Cdp, entry: &Entry) {
+    for id in &entry.v8_ids {
+        let _ = cdp
+            .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
+            .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hit_conditions_read_as_dap_and_gdb_users_write_them() {
+        assert_eq!(HitRule::parse("3"), Some(HitRule::AtLeast(3)));
+        assert_eq!(HitRule::parse(">= 2"), Some(HitRule::AtLeast(2)));
+        assert_eq!(HitRule::parse(">2"), Some(HitRule::AtLeast(3)));
+        assert_eq!(HitRule::parse("==4"), Some(HitRule::Exactly(4)));
+        assert_eq!(HitRule::parse("%2"), Some(HitRule::Every(2)));
+        assert_eq!(HitRule::parse("%0"), None);
+        assert_eq!(HitRule::parse("x"), None);
+        assert!(!HitRule::AtLeast(3).allows(2));
+        assert!(HitRule::AtLeast(3).allows(4));
+        assert!(HitRule::Every(2).allows(4));
+    }
+
+    #[test]
+    fn a_breakpoint_short_of_its_count_is_not_a_stop() {
+        let mut table = Breakpoints::default();
+        table.functions.push(Entry {
+            dap_id: 1,
+            wish: Wish {
+                place: Place::Function("f".into()),
+                condition: None,
+            },
+            hit_rule: Some(HitRule::AtLeast(2)),
+            hits: 0,
+            v8_ids: vec!["v8:1".into()],
+            resolved: None,
+            message: None,
+        });
+        let first = table.hit(&["v8:1".into()]);
+        assert!(!first.stop);
+        let second = table.hit(&["v8:1".into()]);
+        assert!(second.stop);
+        assert_eq!(second.dap_ids, vec![1]);
+        let foreign = table.hit(&["v8:other".into()]);
+        assert!(foreign.stop);
+    }
+}

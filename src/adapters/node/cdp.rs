@@ -1,0 +1,152 @@
+//! A Chrome DevTools Protocol client over a WebSocket (tokio-tungstenite): numbered commands
+//! answered by `id`, and everything else an event.
+//!
+//! One task reads the socket and routes answers to their waiting callers; another writes. When
+//! the socket closes (Node exited, or dropped us), every waiting call fails with that reason and
+//! the event channel ends, which is how the adapter learns the debuggee is gone.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The largest CDP message accepted: a `getScriptSource` of a bundled script can be large.
+const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A CDP event: `method` and its `params`.
+#[derive(Debug, Clone)]
+pub struct CdpEvent {
+    pub method: String,
+    pub params: Value,
+}
+
+type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>>;
+
+/// A connection to one V8 inspector target.
+#[derive(Clone)]
+pub struct Cdp {
+    outgoing: mpsc::UnboundedSender<Message>,
+    pending: Pending,
+    next_id: Arc<AtomicU64>,
+}
+
+impl Cdp {
+    /// Connects to `ws://...` and starts the reader and writer tasks.
+    pub async fn connect(url: &str) -> Result<(Cdp, mpsc::UnboundedReceiver<CdpEvent>), String> {
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .max_message_size(Some(MAX_MESSAGE_BYTES))
+            .max_frame_size(Some(MAX_MESSAGE_BYTES));
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
+            .await
+            .map_err(|e| format!("cannot connect to the inspector at {url}: {e}"))?;
+        let (mut sink, mut stream) = socket.split();
+        let (outgoing, mut to_send) = mpsc::unbounded_channel::<Message>();
+        let (events_tx, events) = mpsc::unbounded_channel();
+        let pending: Pending = Arc::default();
+
+        tokio::spawn(async move {
+            while let Some(message) = to_send.recv().await {
+                let closing = matches!(message, Message::Close(_));
+                if sink.send(message).await.is_err() || closing {
+                    break;
+                }
+            }
+            let _ = sink.close().await;
+        });
+
+        let reader_pending = pending.clone();
+        tokio::spawn(async move {
+            let reason = loop {
+                let message = match stream.next().await {
+                    Some(Ok(message)) => message,
+                    Some(Err(e)) => break format!("the inspector connection failed: {e}"),
+                    None => break "the inspector closed the connection".to_string(),
+                };
+                let text = match message {
+                    Message::Text(text) => text,
+                    Message::Close(_) => break "the inspector closed the connection".to_string(),
+                    _ => continue,
+                };
+                let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else {
+                    tracing::warn!("unreadable inspector message ignored");
+                    continue;
+                };
+                route(value, &reader_pending, &events_tx);
+            };
+            tracing::info!("{reason}");
+            let waiting: Vec<_> = reader_pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .drain()
+                .collect();
+            for (_, tx) in waiting {
+                let _ = tx.send(Err(reason.clone()));
+            }
+        });
+
+        Ok((
+            Cdp {
+                outgoing,
+                pending,
+                next_id: Arc::new(AtomicU64::new(1)),
+            },
+            events,
+        ))
+    }
+
+    /// Sends `method` and waits for its answer: the `result`, or the inspector's error message.
+    pub async fn call(&self, method: &str, params: Value) -> Result<Value, String> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, tx);
+        let message = json!({ "id": id, "method": method, "params": params }).to_string();
+        if self.outgoing.send(Message::text(message)).is_err() {
+            self.pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id);
+            return Err("the inspector connection is closed".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the inspector connection is closed".into()))
+    }
+
+    /// Closes the connection (Node, waiting for its debugger to leave, then exits).
+    pub fn close(&self) {
+        let _ = self.outgoing.send(Message::Close(None));
+    }
+}
+
+fn route(value: Value, pending: &Pending, events: &mpsc::UnboundedSender<CdpEvent>) {
+    if let Some(id) = value.get("id").and_then(Value::as_u64) {
+        let waiter = pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
+        if let Some(tx) = waiter {
+            let answer = match value.get("error") {
+                Some(error) => Err(error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("the inspector refused the command")
+                    .to_string()),
+                None => Ok(value.get("result").cloned().unwrap_or(Value::Null)),
+            };
+            let _ = tx.send(answer);
+        }
+        return;
+    }
+    if let Some(method) = value.get("method").and_then(Value::as_str) {
+        let _ = events.send(CdpEvent {
+            method: method.to_string(),
+            params: value.get("params").cloned().unwrap_or(Value::Null),
+        });
+    }
+}

@@ -1,0 +1,369 @@
+//! Finding a Node process's inspector: starting `node --inspect-brk` and reading where it
+//! listens, or, for attach, asking an inspector's HTTP endpoint (`/json/list`) for its WebSocket,
+//! after waking the inspector of a running process with SIGUSR1 and finding its port in /proc.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::{Child, ChildStderr, ChildStdout, Command};
+
+/// What Node prints when its inspector is up: "Debugger listening on ws://127.0.0.1:PORT/UUID".
+const LISTENING_PREFIX: &str = "Debugger listening on ";
+
+/// Lines Node's inspector prints on the program's stderr: not the program's output.
+const INSPECTOR_CHATTER: &[&str] = &[
+    "Debugger listening on ",
+    "For help, see: https://nodejs.org/en/docs/inspector",
+    "Debugger attached.",
+    "Waiting for the debugger to disconnect...",
+    "Debugger ending on ",
+];
+
+/// Whether a stderr line is the inspector talking rather than the program.
+pub fn is_inspector_chatter(line: &str) -> bool {
+    let line = line.trim_end();
+    INSPECTOR_CHATTER.iter().any(|c| line.starts_with(c))
+}
+
+/// A Node process started paused before its first line, and where its inspector listens.
+pub struct Launched {
+    pub child: Child,
+    pub websocket: String,
+    pub stdout: ChildStdout,
+    /// The rest of stderr, after the inspector's greeting.
+    pub stderr: BufReader<ChildStderr>,
+    /// Program stderr lines read while looking for the greeting.
+    pub early_stderr: Vec<String>,
+}
+
+/// What `node` to run and how.
+pub struct LaunchPlan<'a> {
+    pub node: &'a Path,
+    pub runtime_args: &'a [String],
+    pub program: &'a Path,
+    pub args: &'a [String],
+    pub cwd: Option<&'a Path>,
+    pub env: Option<&'a [(String, String)]>,
+}
+
+/// Starts `node --inspect-brk=127.0.0.1:0 PROGRAM ARGS...` (port 0: the OS picks a free one, so
+/// sessions never collide) and reads the WebSocket address from its stderr.
+pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched, String> {
+    let mut command = Command::new(plan.node);
+    command
+        .arg("--inspect-brk=127.0.0.1:0")
+        .args(plan.runtime_args)
+        .arg(plan.program)
+        .args(plan.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    if let Some(cwd) = plan.cwd {
+        command.current_dir(cwd);
+    }
+    if let Some(env) = plan.env {
+        command.env_clear();
+        command.envs(env.iter().map(|(k, v)| (k, v)));
+    }
+    #[cfg(target_os = "linux")]
+    // SAFETY: the closure runs in the forked child before exec and only calls prctl, which is
+    // async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", plan.node.display()))?;
+    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        return Err("node's pipes were not created".into());
+    };
+    let mut stderr = BufReader::new(stderr);
+    let mut early_stderr = Vec::new();
+    let find = async {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match stderr.read_line(&mut line).await {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            if let Some(url) = line.trim().strip_prefix(LISTENING_PREFIX) {
+                return Some(url.to_string());
+            }
+            if !is_inspector_chatter(&line) {
+                early_stderr.push(line.clone());
+            }
+        }
+    };
+    let found = tokio::time::timeout(timeout, find).await;
+    match found {
+        Ok(Some(websocket)) => Ok(Launched {
+            child,
+            websocket,
+            stdout,
+            stderr,
+            early_stderr,
+        }),
+        Ok(None) => {
+            let status = child.wait().await.ok().and_then(|s| s.code());
+            let said = early_stderr.join("").trim().to_string();
+            Err(match (status, said.is_empty()) {
+                (_, false) => format!("node ended before its inspector started: {said}"),
+                (Some(code), true) => {
+                    format!("node exited with status {code} before its inspector started")
+                }
+                (None, true) => "node ended before its inspector started".into(),
+            })
+        }
+        Err(_) => {
+            let _ = child.start_kill();
+            Err(format!(
+                "node did not open its inspector within {} s",
+                timeout.as_secs()
+            ))
+        }
+    }
+}
+
+/// The WebSocket of the inspector at `address`: a `ws://` URL is taken as it is, `HOST:PORT` is
+/// asked for its targets.
+pub async fn websocket_at(address: &str, timeout: Duration) -> Result<String, String> {
+    if address.starts_with("ws://") {
+        return Ok(address.to_string());
+    }
+    let address = address.strip_prefix("http://").unwrap_or(address);
+    let address = address.trim_end_matches('/');
+    let targets = tokio::time::timeout(timeout, get_json(address, "/json/list"))
+        .await
+        .map_err(|_| format!("the inspector at {address} did not answer"))??;
+    targets
+        .as_array()
+        .and_then(|list| {
+            list.iter()
+                .find_map(|t| t.get("webSocketDebuggerUrl").and_then(Value::as_str))
+        })
+        .map(str::to_string)
+        .ok_or_else(|| format!("the inspector at {address} has no debuggable target"))
+}
+
+/// A minimal HTTP/1.1 GET of a JSON document (the inspector's endpoints are plain HTTP on
+/// loopback; a whole HTTP client would be out of proportion).
+async fn get_json(address: &str, path: &str) -> Result<Value, String> {
+    let mut stream = TcpStream::connect(address)
+        .await
+        .map_err(|e| format!("cannot connect to {address}: {e}"))?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(|e| format!("cannot talk to {address}: {e}"))?;
+    let mut response = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let read = stream
+            .read(&mut chunk)
+            .await
+            .map_err(|e| format!("cannot read from {address}: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        response.extend_from_slice(&chunk[..read]);
+        if response.len() > 4 * 1024 * 1024 {
+            return Err(format!("{address} answered with too much"));
+        }
+        if let Some(body) = complete_body(&response) {
+            return parse_body(address, body);
+        }
+    }
+    let body = response
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|at| &response[at + 4..])
+        .ok_or_else(|| format!("{address} is not an inspector (no HTTP answer)"))?;
+    parse_body(address, body)
+}
+
+fn parse_body(address: &str, body: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(body)
+        .map_err(|_| format!("{address} is not a Node inspector (its answer is not JSON)"))
+}
+
+/// The body of an HTTP response once all `Content-Length` bytes of it are in.
+fn complete_body(response: &[u8]) -> Option<&[u8]> {
+    let end = response.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&response[..end]);
+    let length: usize = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim()
+            .eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse().ok())?
+    })?;
+    let body = &response[end + 4..];
+    (body.len() >= length).then(|| &body[..length])
+}
+
+/// Whether a Node inspector answers at `address` (its `/json/version` names the browser
+/// "node.js/vX"): how `attach --connect` tells Node from a DAP adapter without `--adapter`.
+pub async fn is_inspector(address: &str) -> bool {
+    let address = address.strip_prefix("http://").unwrap_or(address);
+    tokio::time::timeout(Duration::from_secs(2), get_json(address, "/json/version"))
+        .await
+        .is_ok_and(|answer| {
+            answer.is_ok_and(|v| {
+                v.get("Protocol-Version").is_some()
+                    && v["Browser"].as_str().is_some_and(|b| b.starts_with("node"))
+            })
+        })
+}
+
+/// Opens the inspector of the running Node process `pid` (SIGUSR1, as `node inspect -p` does)
+/// and returns its WebSocket. A process whose inspector is already open is not signalled again.
+pub async fn attach_to_pid(pid: u32, timeout: Duration) -> Result<String, String> {
+    let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+    if !proc_dir.exists() {
+        return Err(format!("no process has pid {pid}"));
+    }
+    if !is_node(&proc_dir) {
+        return Err(format!("process {pid} is not a Node.js program"));
+    }
+    let before = listening_ports(pid);
+    if let Some(url) = first_inspector(&before).await {
+        return Ok(url);
+    }
+    let Ok(raw_pid) = libc::pid_t::try_from(pid) else {
+        return Err(format!("pid {pid} is out of range"));
+    };
+    // SAFETY: kill(2) with a valid signal number has no memory-safety preconditions.
+    if unsafe { libc::kill(raw_pid, libc::SIGUSR1) } != 0 {
+        return Err(format!(
+            "cannot signal process {pid} to open its inspector: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        let ports: Vec<u16> = listening_ports(pid)
+            .into_iter()
+            .filter(|p| !before.contains(p))
+            .collect();
+        if let Some(url) = first_inspector(&ports).await {
+            return Ok(url);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Err(format!(
+                "process {pid} did not open its inspector within {} s (was it started with --disable-sigusr1?)",
+                timeout.as_secs()
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn first_inspector(ports: &[u16]) -> Option<String> {
+    for port in ports {
+        if let Ok(url) = websocket_at(&format!("127.0.0.1:{port}"), Duration::from_secs(2)).await {
+            return Some(url);
+        }
+    }
+    None
+}
+
+fn is_node(proc_dir: &Path) -> bool {
+    let exe = std::fs::read_link(proc_dir.join("exe")).unwrap_or_default();
+    let name = exe
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    name.starts_with("node") || name == "nodejs"
+}
+
+/// The TCP ports process `pid` listens on, read from /proc: its socket inodes matched against the
+/// LISTEN entries of its network namespace's tables.
+fn listening_ports(pid: u32) -> Vec<u16> {
+    let inodes: HashSet<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| std::fs::read_link(e.path()).ok())
+                .filter_map(|target| {
+                    let target = target.to_string_lossy().to_string();
+                    target
+                        .strip_prefix("socket:[")
+                        .and_then(|rest| rest.strip_suffix(']'))
+                        .map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut ports = Vec::new();
+    for table in ["tcp", "tcp6"] {
+        let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/net/{table}")) else {
+            continue;
+        };
+        ports.extend(listening_in_table(&text, &inodes));
+    }
+    ports
+}
+
+/// The LISTEN ports in a /proc/net/tcp table whose socket inode is one of `inodes`.
+fn listening_in_table(table: &str, inodes: &HashSet<String>) -> Vec<u16> {
+    const LISTEN: &str = "0A";
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let (local, state, inode) = (fields.get(1)?, fields.get(3)?, fields.get(9)?);
+            if *state != LISTEN || !inodes.contains(*inode) {
+                return None;
+            }
+            let port = local.rsplit_once(':')?.1;
+            u16::from_str_radix(port, 16).ok()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inspector_lines_are_not_program_output() {
+        assert!(is_inspector_chatter(
+            "Debugger listening on ws://127.0.0.1:9229/abc\n"
+        ));
+        assert!(is_inspector_chatter(
+            "Waiting for the debugger to disconnect...\n"
+        ));
+        assert!(!is_inspector_chatter("Debugger says hi\n"));
+    }
+
+    #[test]
+    fn listen_entries_of_the_process_are_found() {
+        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
+   0: 0100007F:2405 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4242 1 0\n\
+   1: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 999 1 0\n\
+   2: 0100007F:2406 0100007F:A000 01 00000000:00000000 00:00000000 00000000     0        0 4243 1 0\n";
+        let inodes: HashSet<String> = ["4242", "4243"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(listening_in_table(table, &inodes), vec![9221]);
+    }
+
+    #[test]
+    fn http_bodies_are_complete_only_with_all_their_bytes() {
+        let partial = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n[1,2";
+        assert!(complete_body(partial).is_none());
+        let whole = b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n[1,2]";
+        assert_eq!(complete_body(whole), Some(&b"[1,2]"[..]));
+    }
+}

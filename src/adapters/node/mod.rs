@@ -1,0 +1,181 @@
+//! Node.js through its own debugger protocol: an adapter that runs inside the daemon, speaks DAP
+//! to the session and the Chrome DevTools Protocol (over a WebSocket) to Node's V8 inspector, so a
+//! machine with `node` needs nothing else to debug JavaScript.
+//!
+//! - `inspector`: starting `node --inspect-brk`, or finding a running Node's inspector.
+//! - `cdp`: the CDP connection.
+//! - `server`: the DAP side (the in-memory stream the session talks over).
+//! - `debuggee`: the translation, request by request and event by event.
+//! - `breakpoints`, `functions`, `scripts`, `values`, `output`: its parts.
+
+mod breakpoints;
+mod cdp;
+mod debuggee;
+mod functions;
+pub mod inspector;
+mod output;
+mod scripts;
+mod server;
+mod values;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::process::{BoxFuture, SpawnedAdapter};
+use super::{DebugAdapter, env_object};
+use crate::common::config::AdapterConfig;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+
+/// How to get Node when it is missing.
+pub const INSTALL_HINT: &str =
+    "install Node.js (e.g. 'apt install nodejs'), or set adapters.node.path in the config";
+
+/// How long Node may take to open its inspector, or a running process to open it on SIGUSR1.
+const INSPECTOR_TIMEOUT: Duration = Duration::from_secs(30);
+
+pub struct Node {
+    node: PathBuf,
+    runtime_args: Vec<String>,
+}
+
+/// The `node` executable: the config's, else the first `node` (or Debian's `nodejs`) on PATH.
+pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
+    if let Some(path) = &config.path {
+        return Some(path.clone());
+    }
+    which::which("node")
+        .or_else(|_| which::which("nodejs"))
+        .ok()
+}
+
+impl Node {
+    pub fn locate(config: &AdapterConfig) -> Result<Node, ErrorBody> {
+        let node = find(config).ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                "node not found on PATH",
+                INSTALL_HINT,
+            )
+        })?;
+        if !node.is_file() {
+            return Err(ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                format!("node not found at {}", node.display()),
+                INSTALL_HINT,
+            ));
+        }
+        Ok(Node {
+            node,
+            runtime_args: config.args.clone(),
+        })
+    }
+
+    /// For `attach --connect`: the inspector is elsewhere, nothing is started here.
+    pub fn remote() -> Node {
+        Node {
+            node: PathBuf::from("node"),
+            runtime_args: Vec::new(),
+        }
+    }
+}
+
+impl DebugAdapter for Node {
+    fn name(&self) -> &'static str {
+        "node"
+    }
+
+    fn executable(&self) -> &Path {
+        &self.node
+    }
+
+    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+        let settings = debuggee::Settings {
+            node: self.node.clone(),
+            launch_timeout: INSPECTOR_TIMEOUT,
+        };
+        Box::pin(async move { Ok(server::start(settings)) })
+    }
+
+    fn connects_itself(&self) -> bool {
+        true
+    }
+
+    fn adapter_id(&self) -> &'static str {
+        "node"
+    }
+
+    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+        json!({
+            "type": "node",
+            "request": "launch",
+            "program": spec.program,
+            "args": spec.args,
+            "cwd": spec.cwd,
+            "env": env_object(&spec.env),
+            "stopOnEntry": spec.stop_on_entry,
+            "runtimeExecutable": self.node,
+            "runtimeArgs": self.runtime_args,
+        })
+    }
+
+    fn attach_arguments(&self, spec: &AttachSpec) -> Value {
+        let mut arguments = json!({ "type": "node", "request": "attach" });
+        if let Some(pid) = spec.pid {
+            arguments["processId"] = json!(pid);
+        }
+        if let Some(address) = &spec.connect {
+            arguments["address"] = json!(address);
+        }
+        arguments
+    }
+
+    fn exception_filters(&self) -> Vec<&'static str> {
+        vec!["uncaught"]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launch_runs_the_program_under_the_located_node() {
+        let adapter = Node {
+            node: PathBuf::from("/usr/bin/node"),
+            runtime_args: vec!["--enable-source-maps".into()],
+        };
+        let spec = LaunchSpec {
+            program: PathBuf::from("/tmp/app.js"),
+            args: vec!["x".into()],
+            cwd: PathBuf::from("/tmp"),
+            env: vec![("K".into(), "V".into())],
+            adapter: None,
+            stop_on_entry: true,
+            breakpoints: Vec::new(),
+            connect: None,
+            just_my_code: true,
+        };
+        let arguments = adapter.launch_arguments(&spec);
+        assert_eq!(arguments["program"], "/tmp/app.js");
+        assert_eq!(arguments["runtimeExecutable"], "/usr/bin/node");
+        assert_eq!(arguments["runtimeArgs"], json!(["--enable-source-maps"]));
+        assert_eq!(arguments["env"]["K"], "V");
+        assert_eq!(arguments["stopOnEntry"], true);
+    }
+
+    #[test]
+    fn attach_names_the_process_or_the_inspector() {
+        let spec = AttachSpec {
+            pid: None,
+            adapter: None,
+            breakpoints: Vec::new(),
+            connect: Some("127.0.0.1:9229".into()),
+        };
+        let arguments = Node::remote().attach_arguments(&spec);
+        assert_eq!(arguments["address"], "127.0.0.1:9229");
+        assert!(arguments.get("processId").is_none());
+    }
+}

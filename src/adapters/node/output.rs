@@ -1,0 +1,142 @@
+//! A launched Node process's output and end: its stdout and stderr become DAP `output` events
+//! (the inspector's own lines on stderr left out), and its exit status is reported once both
+//! pipes are drained, so the last line printed comes before `exited`.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufRead, AsyncRead, AsyncReadExt};
+use tokio::sync::oneshot;
+
+use super::inspector::{Launched, is_inspector_chatter};
+use super::server::Outbox;
+use super::values;
+
+/// How long, after Node exits, its pipes may take to drain (a grandchild can hold them open).
+const DRAIN_GRACE: Duration = Duration::from_millis(300);
+
+/// Watches a launched Node: forwards its output, and reports its exit code on the returned
+/// receiver. Sending on the returned sender kills it; dropping the sender leaves it running.
+pub fn watch_process(
+    launched: Launched,
+    out: Outbox,
+) -> (oneshot::Sender<()>, oneshot::Receiver<Option<i32>>) {
+    let Launched {
+        mut child,
+        stdout,
+        stderr,
+        early_stderr,
+        ..
+    } = launched;
+    for line in early_stderr {
+        out.output("stderr", &line);
+    }
+    let stdout_done = tokio::spawn(forward_chunks(stdout, out.clone()));
+    let stderr_done = tokio::spawn(forward_stderr(stderr, out));
+    let (kill_tx, kill_rx) = oneshot::channel::<()>();
+    let (exit_tx, exit_rx) = oneshot::channel();
+    tokio::spawn(async move {
+        let status = tokio::select! {
+            status = child.wait() => status,
+            Ok(()) = kill_rx => {
+                let _ = child.start_kill();
+                child.wait().await
+            }
+        };
+        let _ = tokio::time::timeout(DRAIN_GRACE, async {
+            let _ = stdout_done.await;
+            let _ = stderr_done.await;
+        })
+        .await;
+        let code = status.ok().and_then(|s| {
+            use std::os::unix::process::ExitStatusExt;
+            s.code().or_else(|| s.signal().map(|signal| 128 + signal))
+        });
+        let _ = exit_tx.send(code);
+    });
+    (kill_tx, exit_rx)
+}
+
+/// Stdout as it comes, in chunks (a prompt without a newline is shown at once), never splitting
+/// a UTF-8 character between two events.
+async fn forward_chunks(mut pipe: impl AsyncRead + Unpin, out: Outbox) {
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut pending: Vec<u8> = Vec::new();
+    loop {
+        let read = match pipe.read(&mut buffer).await {
+            Ok(0) | Err(_) => break,
+            Ok(read) => read,
+        };
+        pending.extend_from_slice(&buffer[..read]);
+        let complete = match std::str::from_utf8(&pending) {
+            Ok(_) => pending.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(_) => pending.len(),
+        };
+        let text = String::from_utf8_lossy(&pending[..complete]).into_owned();
+        pending.drain(..complete);
+        if !text.is_empty() {
+            out.output("stdout", &text);
+        }
+    }
+    if !pending.is_empty() {
+        out.output("stdout", &String::from_utf8_lossy(&pending));
+    }
+}
+
+/// Stderr line by line, without the inspector's "Debugger attached." and the like.
+async fn forward_stderr(mut pipe: impl AsyncBufRead + Unpin, out: Outbox) {
+    use tokio::io::AsyncBufReadExt;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match (&mut pipe)
+            .take(64 * 1024)
+            .read_until(b'\n', &mut line)
+            .await
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&line);
+        if !is_inspector_chatter(&text) {
+            out.output("stderr", &text);
+        }
+    }
+}
+
+/// A `Runtime.consoleAPICalled` as one output line: `console.error` and `console.warn` go to
+/// stderr, the rest to stdout; the arguments are joined as `console.log` joins them.
+pub fn console_line(params: &Value) -> (&'static str, String) {
+    let category = match params["type"].as_str() {
+        Some("error" | "warning" | "assert" | "trace") => "stderr",
+        _ => "stdout",
+    };
+    let parts: Vec<String> = params["args"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|arg| match arg["type"].as_str() {
+            Some("string") => arg["value"].as_str().unwrap_or_default().to_string(),
+            _ => values::display(arg),
+        })
+        .collect();
+    (category, format!("{}\n", parts.join(" ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn console_calls_read_like_console_output() {
+        let params = json!({
+            "type": "log",
+            "args": [{"type": "string", "value": "total"}, {"type": "number", "value": 3, "description": "3"}],
+        });
+        assert_eq!(console_line(&params), ("stdout", "total 3\n".to_string()));
+        let error = json!({"type": "error", "args": [{"type": "string", "value": "bad"}]});
+        assert_eq!(console_line(&error).0, "stderr");
+    }
+}

@@ -1,0 +1,180 @@
+//! The node adapter as a DAP server inside the daemon: the session talks to it over an in-memory
+//! duplex stream with the same framing as any adapter's pipes, so nothing above the adapter layer
+//! knows it is not a separate process.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
+use tokio::sync::{mpsc, oneshot};
+
+use super::cdp::CdpEvent;
+use super::debuggee::{Debuggee, Flow, Settings};
+use crate::adapters::process::{AdapterProcess, InProcessControl, SpawnedAdapter};
+use crate::dap::codec::{Decoder, encode};
+
+/// Bytes in flight between the session and the adapter before a writer waits.
+const DUPLEX_BUFFER: usize = 1024 * 1024;
+
+/// Where the adapter's responses and events go, in order; `seq` is numbered by the writer.
+#[derive(Clone)]
+pub struct Outbox {
+    tx: mpsc::UnboundedSender<Value>,
+}
+
+impl Outbox {
+    pub fn event(&self, event: &str, body: Value) {
+        let _ = self
+            .tx
+            .send(json!({ "type": "event", "event": event, "body": body }));
+    }
+
+    pub fn output(&self, category: &str, text: &str) {
+        self.event("output", json!({ "category": category, "output": text }));
+    }
+
+    pub fn respond(&self, request: &Value, answer: Result<Value, String>) {
+        let mut response = json!({
+            "type": "response",
+            "request_seq": request["seq"],
+            "command": request["command"],
+            "success": answer.is_ok(),
+        });
+        match answer {
+            Ok(Value::Null) => {}
+            Ok(body) => response["body"] = body,
+            Err(message) => response["message"] = json!(message),
+        }
+        let _ = self.tx.send(response);
+    }
+}
+
+/// Starts the adapter task and returns the session's end of the connection.
+pub fn start(settings: Settings) -> SpawnedAdapter {
+    let (session_side, adapter_side) = tokio::io::duplex(DUPLEX_BUFFER);
+    let (process, control) = AdapterProcess::in_process();
+    tokio::spawn(run(adapter_side, settings, control));
+    let (reader, writer) = tokio::io::split(session_side);
+    SpawnedAdapter {
+        process: Arc::new(process),
+        reader: Box::new(reader),
+        writer: Box::new(writer),
+        program_output: None,
+    }
+}
+
+async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl) {
+    let InProcessControl { mut kill, exit } = control;
+    let (reader, writer) = tokio::io::split(stream);
+    let (out_tx, out_rx) = mpsc::unbounded_channel();
+    let writer_done = tokio::spawn(write_messages(writer, out_rx));
+    let (request_tx, mut requests) = mpsc::unbounded_channel();
+    tokio::spawn(read_requests(reader, request_tx));
+
+    let mut debuggee = Debuggee::new(Outbox { tx: out_tx }, settings);
+    let mut events: Option<mpsc::UnboundedReceiver<CdpEvent>> = None;
+    let mut process_exit: Option<oneshot::Receiver<Option<i32>>> = None;
+    let reason = loop {
+        tokio::select! {
+            _ = &mut kill => {
+                debuggee.kill();
+                break "it was stopped";
+            }
+            request = requests.recv() => {
+                let Some(request) = request else {
+                    break "the session closed its connection";
+                };
+                match debuggee.handle(request).await {
+                    Flow::Continue => {}
+                    Flow::Connected { events: new_events, exit } => {
+                        events = Some(new_events);
+                        process_exit = exit;
+                    }
+                    Flow::Finish => break "the session disconnected",
+                }
+            }
+            event = next_event(&mut events) => match event {
+                Some(event) => debuggee.on_event(event).await,
+                None => {
+                    events = None;
+                    debuggee.inspector_closed();
+                }
+            },
+            code = wait_exit(&mut process_exit) => {
+                process_exit = None;
+                debuggee.process_exited(code);
+            }
+        }
+    };
+    debuggee.kill();
+    if let Some(process_exit) = process_exit {
+        // The launched process is being killed: wait so it does not outlive the adapter.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), process_exit).await;
+    }
+    drop(debuggee);
+    let _ = writer_done.await;
+    let _ = exit.send(Some(format!("the node adapter ended: {reason}")));
+}
+
+async fn next_event(events: &mut Option<mpsc::UnboundedReceiver<CdpEvent>>) -> Option<CdpEvent> {
+    match events {
+        Some(events) => events.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn wait_exit(exit: &mut Option<oneshot::Receiver<Option<i32>>>) -> Option<i32> {
+    match exit {
+        Some(exit) => exit.await.ok().flatten(),
+        None => std::future::pending().await,
+    }
+}
+
+async fn read_requests(
+    mut reader: tokio::io::ReadHalf<DuplexStream>,
+    requests: mpsc::UnboundedSender<Value>,
+) {
+    let mut decoder = Decoder::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    loop {
+        let read = match reader.read(&mut buffer).await {
+            Ok(0) | Err(_) => return,
+            Ok(read) => read,
+        };
+        decoder.extend(&buffer[..read]);
+        loop {
+            match decoder.next_message() {
+                Ok(Some(body)) => {
+                    let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+                        tracing::warn!("node adapter: unreadable request ignored");
+                        continue;
+                    };
+                    if message["type"] == "request" && requests.send(message).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::warn!("node adapter: {e}");
+                    return;
+                }
+            }
+        }
+    }
+}
+
+async fn write_messages(
+    mut writer: tokio::io::WriteHalf<DuplexStream>,
+    mut messages: mpsc::UnboundedReceiver<Value>,
+) {
+    let seq = AtomicI64::new(1);
+    while let Some(mut message) = messages.recv().await {
+        message["seq"] = json!(seq.fetch_add(1, Ordering::Relaxed));
+        let bytes = encode(message.to_string().as_bytes());
+        if writer.write_all(&bytes).await.is_err() {
+            return;
+        }
+    }
+    let _ = writer.shutdown().await;
+}

@@ -1,0 +1,270 @@
+//! JavaScript values as a terminal shows them: a CDP `RemoteObject` (and its `preview`) becomes
+//! the one-line value and the type of a DAP variable, close to what Node's own console prints.
+
+use serde_json::Value;
+
+/// The longest one-line value shown for a function's source signature.
+const SIGNATURE_LIMIT: usize = 80;
+
+/// The one-line text of a value.
+pub fn display(object: &Value) -> String {
+    let kind = object["type"].as_str().unwrap_or("undefined");
+    match kind {
+        "undefined" => "undefined".into(),
+        "string" => quote(object["value"].as_str().unwrap_or_default()),
+        "number" | "boolean" | "bigint" => object
+            .get("unserializableValue")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| object.get("value").map(Value::to_string))
+            .or_else(|| description(object))
+            .unwrap_or_default(),
+        "symbol" => description(object).unwrap_or_else(|| "Symbol()".into()),
+        "function" => signature(&description(object).unwrap_or_default()),
+        _ => display_object(object),
+    }
+}
+
+/// The type shown beside a value: a class name for objects, the JavaScript type otherwise.
+pub fn type_name(object: &Value) -> String {
+    match (object["type"].as_str(), object["subtype"].as_str()) {
+        (Some("object"), Some("null")) => "null".into(),
+        (Some("object"), _) => object["className"].as_str().unwrap_or("Object").to_string(),
+        (Some(kind), _) => kind.to_string(),
+        (None, _) => String::new(),
+    }
+}
+
+/// Whether the value has children worth expanding (objects; functions are left closed, their
+/// properties are noise).
+pub fn has_children(object: &Value) -> bool {
+    object["type"] == "object"
+        && object["subtype"] != "null"
+        && object.get("objectId").and_then(Value::as_str).is_some()
+}
+
+/// The length of an array or typed array, read from its description ("Array(3)").
+pub fn array_length(object: &Value) -> Option<u64> {
+    if !matches!(object["subtype"].as_str(), Some("array" | "typedarray")) {
+        return None;
+    }
+    let description = object["description"].as_str()?;
+    let inner = description.split_once('(')?.1.split_once(')')?.0;
+    inner.parse().ok()
+}
+
+fn description(object: &Value) -> Option<String> {
+    object["description"].as_str().map(str::to_string)
+}
+
+fn quote(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| format!("\"{text}\""))
+}
+
+/// "function add(a, b)", "class Point", "(x) => …": a function's source cut at its body.
+fn signature(source: &str) -> String {
+    let first = source.lines().next().unwrap_or_default().trim();
+    let head = match first.find('{') {
+        Some(at) => first[..at].trim_end(),
+        None => first,
+    };
+    let head = match head.find("=>") {
+        Some(at) if !head.starts_with("function") => format!("{} => …", head[..at].trim_end()),
+        _ => head.to_string(),
+    };
+    if head.chars().count() > SIGNATURE_LIMIT {
+        let cut: String = head.chars().take(SIGNATURE_LIMIT).collect();
+        format!("{cut}…")
+    } else {
+        head
+    }
+}
+
+fn display_object(object: &Value) -> String {
+    let subtype = object["subtype"].as_str().unwrap_or_default();
+    let describe = || description(object).unwrap_or_else(|| "Object".into());
+    match subtype {
+        "null" => "null".into(),
+        "error" => describe().lines().next().unwrap_or_default().to_string(),
+        "regexp" | "date" | "node" | "proxy" | "generator" | "iterator" => describe(),
+        _ => match object.get("preview") {
+            Some(preview) => display_preview(preview, object["className"].as_str()),
+            None => describe(),
+        },
+    }
+}
+
+/// `[1, 2, 3]`, `Point {x: 1, y: 2}`, `Map(1) {"a" => 1}`, `Promise {<pending>}`.
+fn display_preview(preview: &Value, class_name: Option<&str>) -> String {
+    let subtype = preview["subtype"].as_str().unwrap_or_default();
+    let overflow = preview["overflow"].as_bool().unwrap_or(false);
+    let properties = preview["properties"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let description = preview["description"].as_str().unwrap_or("Object");
+    let mut items: Vec<String> = Vec::new();
+    if let Some(entries) = preview["entries"].as_array() {
+        for entry in entries {
+            let value = entry.get("value").map(display_property).unwrap_or_default();
+            match entry.get("key") {
+                Some(key) => items.push(format!("{} => {value}", display_property(key))),
+                None => items.push(value),
+            }
+        }
+    } else if subtype == "promise" {
+        let state = properties
+            .iter()
+            .find(|p| p["name"] == "[[PromiseState]]")
+            .and_then(|p| p["value"].as_str())
+            .unwrap_or("pending");
+        let result = properties
+            .iter()
+            .find(|p| p["name"] == "[[PromiseResult]]")
+            .map(display_property_value);
+        return match (state, result) {
+            ("pending", _) | (_, None) => format!("Promise {{<{state}>}}"),
+            ("rejected", Some(result)) => format!("Promise {{<rejected> {result}}}"),
+            (_, Some(result)) => format!("Promise {{{result}}}"),
+        };
+    } else {
+        let array_like = matches!(subtype, "array" | "typedarray");
+        for property in &properties {
+            let name = property["name"].as_str().unwrap_or_default();
+            if array_like && name.parse::<u64>().is_ok() {
+                items.push(display_property_value(property));
+            } else {
+                items.push(format!("{name}: {}", display_property_value(property)));
+            }
+        }
+    }
+    if overflow {
+        items.push("…".into());
+    }
+    let body = items.join(", ");
+    match subtype {
+        "array" if description.starts_with("Array(") => format!("[{body}]"),
+        "array" | "typedarray" => format!("{description} [{body}]"),
+        "map" | "set" | "weakmap" | "weakset" => format!("{description} {{{body}}}"),
+        _ => match class_name.unwrap_or(description) {
+            "Object" => format!("{{{body}}}"),
+            class => format!("{class} {{{body}}}"),
+        },
+    }
+}
+
+/// A preview entry's key or value (an `ObjectPreview`).
+fn display_property(preview: &Value) -> String {
+    match preview["type"].as_str() {
+        Some("object") | Some("function") => preview["description"]
+            .as_str()
+            .map(|d| {
+                if preview["type"] == "function" {
+                    "ƒ".to_string()
+                } else {
+                    d.to_string()
+                }
+            })
+            .unwrap_or_else(|| "Object".into()),
+        Some("string") => quote(preview["description"].as_str().unwrap_or_default()),
+        _ => preview["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+/// A preview property's value (a `PropertyPreview`: strings are unquoted in `value`).
+fn display_property_value(property: &Value) -> String {
+    let value = property["value"].as_str().unwrap_or_default();
+    match (property["type"].as_str(), property["subtype"].as_str()) {
+        (Some("string"), _) => quote(value),
+        (Some("function"), _) => "ƒ".into(),
+        (Some("object"), Some("null")) => "null".into(),
+        (Some("object"), Some("array")) => value.to_string(),
+        (Some("object"), _) => match value {
+            "Object" => "{…}".into(),
+            other => other.to_string(),
+        },
+        _ => value.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn primitives_read_like_javascript() {
+        assert_eq!(
+            display(&json!({"type": "number", "value": 3, "description": "3"})),
+            "3"
+        );
+        assert_eq!(
+            display(&json!({"type": "number", "unserializableValue": "NaN"})),
+            "NaN"
+        );
+        assert_eq!(
+            display(&json!({"type": "string", "value": "a\"b"})),
+            "\"a\\\"b\""
+        );
+        assert_eq!(display(&json!({"type": "undefined"})), "undefined");
+        assert_eq!(
+            display(&json!({"type": "bigint", "unserializableValue": "10n"})),
+            "10n"
+        );
+        assert_eq!(
+            display(&json!({"type": "object", "subtype": "null", "value": null})),
+            "null"
+        );
+    }
+
+    #[test]
+    fn functions_show_their_signature_only() {
+        let f =
+            json!({"type": "function", "description": "function add(a, b) {\n  return a + b;\n}"});
+        assert_eq!(display(&f), "function add(a, b)");
+        let arrow = json!({"type": "function", "description": "(x) => x * 2"});
+        assert_eq!(display(&arrow), "(x) => …");
+        let class = json!({"type": "function", "description": "class Point {\n}"});
+        assert_eq!(display(&class), "class Point");
+    }
+
+    #[test]
+    fn objects_and_arrays_show_a_preview() {
+        let point = json!({
+            "type": "object", "className": "Point", "description": "Point", "objectId": "1",
+            "preview": {"type": "object", "description": "Point", "overflow": false, "properties": [
+                {"name": "x", "type": "number", "value": "1"},
+                {"name": "label", "type": "string", "value": "p"},
+            ]},
+        });
+        assert_eq!(display(&point), "Point {x: 1, label: \"p\"}");
+        assert_eq!(type_name(&point), "Point");
+        let array = json!({
+            "type": "object", "subtype": "array", "className": "Array", "description": "Array(3)",
+            "objectId": "2",
+            "preview": {"type": "object", "subtype": "array", "description": "Array(3)",
+                "overflow": false, "properties": [
+                {"name": "0", "type": "number", "value": "1"},
+                {"name": "1", "type": "number", "value": "2"},
+                {"name": "2", "type": "object", "value": "Object"},
+            ]},
+        });
+        assert_eq!(display(&array), "[1, 2, {…}]");
+        assert_eq!(array_length(&array), Some(3));
+        let map = json!({
+            "type": "object", "subtype": "map", "className": "Map", "description": "Map(1)",
+            "objectId": "3",
+            "preview": {"type": "object", "subtype": "map", "description": "Map(1)",
+                "overflow": false, "properties": [], "entries": [
+                {"key": {"type": "string", "description": "a"}, "value": {"type": "number", "description": "1"}},
+            ]},
+        });
+        assert_eq!(display(&map), "Map(1) {\"a\" => 1}");
+        let error = json!({"type": "object", "subtype": "error", "className": "Error",
+            "description": "Error: boom\n    at f (/a.js:1:1)", "objectId": "4"});
+        assert_eq!(display(&error), "Error: boom");
+    }
+}
