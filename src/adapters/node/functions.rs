@@ -189,7 +189,7 @@ if (add(1, 2)) { add(3, 4); }
         assert_eq!(find(SOURCE, "add"), vec![at(0, 20)]);
         assert_eq!(find(SOURCE, "mul"), vec![at(3, 22)]);
         assert_eq!(find(SOURCE, "sub"), vec![at(4, 36)]);
-        assert_eq!(find(SOURCE, "tick"), vec![at(13, 26)]);
+        assert_eq!(find(SOURCE, "tick"), vec![at(13, 25)]);
     }
 
     #[test]
