@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, lldb-dap,
-# Delve and Go (apt), and debugpy (pip). Idempotent: does nothing when everything is present.
+# Delve, Go and Node.js (apt), and debugpy (pip). Idempotent: does nothing when everything is present.
 # Uses apt as root (or through sudo).
 set -euo pipefail
 
@@ -15,6 +15,7 @@ command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v dlv >/dev/null 2>&1 || need+=(delve)
 command -v go >/dev/null 2>&1 || need+=(golang-go)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
+command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 
 if ((${#need[@]} > 0)); then
   if [ "$(id -u)" -eq 0 ]; then

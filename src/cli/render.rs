@@ -198,8 +198,12 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         return;
     }
     // Adapters that already summarise the children in the value (Go's `main.Point {X: 2}`,
-    // Python's `[1, 2]`) get no second, inline copy.
-    let summarised = node.value.trim_end().ends_with(['}', ']']);
+    // Python's `[1, 2]`, JavaScript's `[1, 2, …]`) get no second, inline copy; a summary that
+    // hides nested values (JavaScript's `{a: {…}}`) is not the whole story, and the children
+    // follow.
+    let value = node.value.trim_end();
+    let summarised =
+        value.ends_with(['}', ']']) && !value.contains("{…}") && !value.contains("[…]");
     if summarised {
         out.push_str(&line);
         out.push('\n');
@@ -282,6 +286,19 @@ mod tests {
             "acct   (struct account *) = 0x7ffc {id = 7, balance = 100, … 3 more}\n\
              amount (int) = 0\n\
              … 2 more not shown\n"
+        );
+    }
+
+    #[test]
+    fn a_whole_summary_stands_alone_and_an_elided_one_is_followed_by_its_children() {
+        let mut list = leaf("items", "[1, 2, …]");
+        list.children = vec![leaf("0", "1"), leaf("1", "2")];
+        assert_eq!(variables(&[list], 0), "items (int) = [1, 2, …]\n");
+        let mut nested = leaf("tree", "{a: {…}}");
+        nested.children = vec![leaf("a", "{b: 1}")];
+        assert_eq!(
+            variables(&[nested], 0),
+            "tree (int) = {a: {…}} {a = {b: 1}}\n"
         );
     }
 

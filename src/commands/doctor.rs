@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::data;
 use super::setup;
 use crate::adapters::custom::CustomAdapter;
-use crate::adapters::{self, AdapterKind, debugpy, delve, gdb, lldb};
+use crate::adapters::{self, AdapterKind, debugpy, delve, gdb, lldb, node};
 use crate::cli::{Outcome, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -224,6 +224,7 @@ fn version_of(name: &str, path: &Path) -> Option<String> {
         "lldb" => lldb::version(path),
         "debugpy" => debugpy::debugpy_version(path),
         "delve" => delve::version(path),
+        "node" => node::version(path),
         "gdb" => gdb::version(path)
             .and_then(|(line, _)| line.split_whitespace().last().map(str::to_string)),
         _ => None,

@@ -4,7 +4,8 @@
 //! - delve: apt, dnf or brew (`delve`), else `go install` when Go is there.
 //! - debugpy: pip into a private virtual environment under the data directory (never the system
 //!   Python), which the debugpy adapter looks in.
-//! - gdb, codelldb, node: nothing to install from here; it says what to do instead.
+//! - node: apt or dnf (`nodejs`), brew (`node`); the adapter itself is built in.
+//! - gdb, codelldb: nothing to install from here; it says what to do instead.
 //!
 //! Package managers run as root, or through passwordless sudo. Without either, nothing is run and
 //! the error's hint is the exact command for the user to run. What the installers print goes to
@@ -17,13 +18,13 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::data;
-use crate::adapters::{self, DebugAdapter, debugpy, delve, gdb, lldb};
+use crate::adapters::{self, DebugAdapter, debugpy, delve, gdb, lldb, node};
 use crate::cli::Outcome;
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 
 /// The adapters `setup` can install, in the order `--all` installs them.
-pub const INSTALLABLE: &[&str] = &["lldb", "debugpy", "delve"];
+pub const INSTALLABLE: &[&str] = &["lldb", "debugpy", "delve", "node"];
 
 /// What to do for GDB, which `setup` cannot fix: DAP needs GDB 14, and a distribution ships the
 /// GDB it ships.
@@ -126,6 +127,7 @@ fn setup_one(name: &'static str, config: &Config) -> Result<SetupResult, ErrorBo
         "lldb" => setup_lldb(config),
         "debugpy" => setup_debugpy(config),
         "delve" => setup_delve(config),
+        "node" => setup_node(config),
         "gdb" => match gdb::Gdb::locate(&config.adapter("gdb")) {
             Ok(_) => {
                 let path = gdb::find(&config.adapter("gdb")).unwrap_or_default();
@@ -134,7 +136,7 @@ fn setup_one(name: &'static str, config: &Config) -> Result<SetupResult, ErrorBo
             }
             Err(err) => Err(ErrorBody::new(err.code, err.message, GDB_ADVICE)),
         },
-        // CodeLLDB comes from the config, and node is not built yet: make() says what to do.
+        // CodeLLDB comes from the config: make() says what to do.
         _ => match adapters::kind(name).map(|k| (k.make)(config)) {
             Some(Ok(adapter)) => Ok(already(name, adapter.executable(), None)),
             Some(Err(err)) => Err(err),
@@ -239,6 +241,48 @@ fn setup_lldb(config: &Config) -> Result<SetupResult, ErrorBody> {
         format!("installed {package}, but lldb-dap is still not found on PATH"),
         "find where the package put lldb-dap (or lldb-vscode) and set adapters.lldb.path to it in the config",
     ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// node
+
+/// Node.js from the package manager: the node adapter runs inside the daemon and needs only the
+/// `node` executable.
+fn setup_node(config: &Config) -> Result<SetupResult, ErrorBody> {
+    let adapter_config = config.adapter("node");
+    match node::Node::locate(&adapter_config) {
+        Ok(adapter) => {
+            let version = node::version(adapter.executable());
+            return Ok(already("node", adapter.executable(), version));
+        }
+        Err(err) if adapter_config.path.is_some() => {
+            return Err(configured_path_error("node", err));
+        }
+        Err(_) => {}
+    }
+    let Some(manager) = PackageManager::detect() else {
+        return Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            "Node.js is not installed, and no package manager this knows (apt-get, dnf, brew) is here",
+            node::INSTALL_HINT,
+        ));
+    };
+    let packages: &[&str] = match manager {
+        PackageManager::Apt | PackageManager::Dnf => &["nodejs"],
+        PackageManager::Brew => &["node"],
+    };
+    let package = manager.install("Node.js", packages)?;
+    match node::find(&adapter_config) {
+        Some(path) => {
+            let version = node::version(&path);
+            Ok(installed("node", &path, version))
+        }
+        None => Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            format!("installed {package}, but node is still not found on PATH"),
+            "find where the package put node and set adapters.node.path to it in the config",
+        )),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

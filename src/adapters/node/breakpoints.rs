@@ -3,10 +3,16 @@
 //! the source (see `functions`), conditions passed to V8, and hit counts counted here, since V8
 //! has none.
 //!
+//! A function breakpoint must be in place before its file runs, and V8 does not wait for us when
+//! it parses a script (its "before script execution" pause does not fire for CommonJS modules).
+//! So the program's own source files are searched when the breakpoint is set and each definition
+//! found is set by URL ahead of loading, as line breakpoints are; scripts from elsewhere (a
+//! `require` outside the program's folder) are searched as they are parsed, at best effort.
+//!
 //! DAP sends the whole list for a file (or of function breakpoints) each time; an entry that is
 //! asked for again keeps its id and its V8 breakpoint, so re-sending a list of 1,000 costs nothing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -74,6 +80,8 @@ struct Entry {
     hits: u64,
     /// V8's breakpoints for this entry (one per definition, for a function).
     v8_ids: Vec<String>,
+    /// Files already searched for this function (each is searched once).
+    searched: HashSet<PathBuf>,
     /// Where it landed: file and 1-based line.
     resolved: Option<(PathBuf, u32)>,
     /// Why it is not placed, when it is not.
@@ -108,6 +116,61 @@ pub struct Breakpoints {
     next_id: i64,
     by_file: HashMap<PathBuf, Vec<Entry>>,
     functions: Vec<Entry>,
+    /// The launched program's folder, whose source files are searched for function definitions.
+    source_root: Option<PathBuf>,
+}
+
+/// Bounds on the search of the program's folder: enough for a project, never a whole disk.
+const MAX_SOURCE_FILES: usize = 5_000;
+const MAX_SOURCE_DEPTH: usize = 8;
+const MAX_SOURCE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The JavaScript files under `root` (not in `node_modules` or hidden folders), bounded.
+fn source_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![(root.to_path_buf(), 0usize)];
+    while let Some((folder, depth)) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if depth < MAX_SOURCE_DEPTH && !name.starts_with('.') && name != "node_modules" {
+                    folders.push((path, depth + 1));
+                }
+            } else if kind.is_file()
+                && matches!(
+                    path.extension().and_then(|e| e.to_str()),
+                    Some("js" | "mjs" | "cjs")
+                )
+                && entry.metadata().is_ok_and(|m| m.len() <= MAX_SOURCE_BYTES)
+            {
+                files.push(path);
+                if files.len() >= MAX_SOURCE_FILES {
+                    return files;
+                }
+            }
+        }
+    }
+    files
+}
+
+/// Where `name` is defined in each of `files`.
+fn definitions(files: Vec<PathBuf>, name: String) -> Vec<(PathBuf, Vec<functions::BodyStart>)> {
+    files
+        .into_iter()
+        .filter_map(|path| {
+            let source = std::fs::read_to_string(&path).ok()?;
+            let found = functions::find(&source, &name);
+            (!found.is_empty()).then_some((path, found))
+        })
+        .collect()
 }
 
 /// What a pause at breakpoints means once hit counts are applied.
@@ -155,6 +218,7 @@ impl Breakpoints {
                 hit_rule,
                 hits: 0,
                 v8_ids: Vec::new(),
+                searched: HashSet::new(),
                 resolved: None,
                 message: None,
             };
@@ -197,15 +261,20 @@ impl Breakpoints {
                 hit_rule,
                 hits: 0,
                 v8_ids: Vec::new(),
+                searched: HashSet::new(),
                 resolved: None,
                 message: None,
             };
             for script in scripts.files() {
-                place_function(cdp, script, &mut entry).await;
+                if let Some(path) = &script.path {
+                    place_function(cdp, path, Some(&script.url), &mut entry).await;
+                }
             }
-            if entry.resolved.is_none() {
-                entry.message =
-                    Some("no function of this name in the scripts loaded so far".into());
+            self.place_in_source_files(cdp, &mut entry).await;
+            if entry.v8_ids.is_empty() {
+                entry.message = Some("no function of this name in the program's files".into());
+            } else if entry.resolved.is_none() {
+                entry.message = Some("not loaded yet".into());
             }
             kept.push(entry);
         }
@@ -217,13 +286,37 @@ impl Breakpoints {
         answer
     }
 
+    /// Where the launched program lives: its files are searched for function definitions.
+    pub fn set_source_root(&mut self, root: &Path) {
+        self.source_root = Some(root.to_path_buf());
+    }
+
+    /// Sets `entry` on every definition of its function in the program's files.
+    async fn place_in_source_files(&self, cdp: &Cdp, entry: &mut Entry) {
+        let (Some(root), Place::Function(name)) = (&self.source_root, &entry.wish.place) else {
+            return;
+        };
+        let (root, name) = (root.clone(), name.clone());
+        let found = tokio::task::spawn_blocking(move || definitions(source_files(&root), name))
+            .await
+            .unwrap_or_default();
+        for (path, starts) in found {
+            if entry.searched.insert(path.clone()) {
+                set_at_starts(cdp, &path, None, &starts, entry).await;
+            }
+        }
+    }
+
     /// A newly parsed file may define functions that have breakpoints: places them, and returns
     /// the DAP `breakpoint` events for those that became verified.
     pub async fn script_loaded(&mut self, cdp: &Cdp, script: &Script) -> Vec<Value> {
         let mut changed = Vec::new();
+        let Some(path) = &script.path else {
+            return changed;
+        };
         for entry in &mut self.functions {
             let was_verified = entry.resolved.is_some();
-            place_function(cdp, script, entry).await;
+            place_function(cdp, path, Some(&script.url), entry).await;
             if !was_verified && entry.resolved.is_some() {
                 entry.message = None;
                 changed.push(entry.to_dap(None));
@@ -311,29 +404,38 @@ async fn place_line(cdp: &Cdp, path: &Path, line: u32, entry: &mut Entry) {
     }
 }
 
-async fn place_function(cdp: &Cdp, script: &Script, entry: &mut Entry) {
+/// Searches `path` (once per breakpoint) for definitions of the entry's function and sets it
+/// on each: by the script's exact `url` when it is loaded, else by a URL pattern.
+async fn place_function(cdp: &Cdp, path: &Path, url: Option<&str>, entry: &mut Entry) {
     let Place::Function(name) = &entry.wish.place else {
         return;
     };
-    let Some(path) = &script.path else {
-        return;
-    };
-    if entry
-        .resolved
-        .as_ref()
-        .is_some_and(|(resolved, _)| resolved == path)
-    {
+    if !entry.searched.insert(path.to_path_buf()) {
         return;
     }
     let Ok(source) = tokio::fs::read_to_string(path).await else {
         return;
     };
-    for start in functions::find(&source, name) {
+    let starts = functions::find(&source, name);
+    set_at_starts(cdp, path, url, &starts, entry).await;
+}
+
+async fn set_at_starts(
+    cdp: &Cdp,
+    path: &Path,
+    url: Option<&str>,
+    starts: &[functions::BodyStart],
+    entry: &mut Entry,
+) {
+    for start in starts {
         let mut params = json!({
-            "url": script.url,
             "lineNumber": start.line,
             "columnNumber": start.column,
         });
+        match url {
+            Some(url) => params["url"] = json!(url),
+            None => params["urlRegex"] = json!(url_regex(path)),
+        }
         if let Some(condition) = &entry.wish.condition {
             params["condition"] = json!(condition);
         }
@@ -343,14 +445,12 @@ async fn place_function(cdp: &Cdp, script: &Script, entry: &mut Entry) {
         if let Some(id) = answer["breakpointId"].as_str() {
             entry.v8_ids.push(id.to_string());
         }
-        let line = answer["locations"]
+        let landed = answer["locations"]
             .as_array()
             .and_then(|l| l.first())
-            .and_then(|l| l["lineNumber"].as_u64())
-            .unwrap_or(u64::from(start.line))
-            + 1;
-        if entry.resolved.is_none() {
-            entry.resolved = Some((path.clone(), line as u32));
+            .and_then(|l| l["lineNumber"].as_u64());
+        if let (None, Some(line)) = (&entry.resolved, landed) {
+            entry.resolved = Some((path.to_path_buf(), line as u32 + 1));
         }
     }
 }
@@ -393,6 +493,7 @@ mod tests {
             hit_rule: Some(HitRule::AtLeast(2)),
             hits: 0,
             v8_ids: vec!["v8:1".into()],
+            searched: HashSet::new(),
             resolved: None,
             message: None,
         });

@@ -71,6 +71,7 @@ impl Cdp {
                     Message::Close(_) => break "the inspector closed the connection".to_string(),
                     _ => continue,
                 };
+                tracing::trace!("cdp < {}", text.as_str());
                 let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else {
                     tracing::warn!("unreadable inspector message ignored");
                     continue;
@@ -107,6 +108,7 @@ impl Cdp {
             .unwrap_or_else(|p| p.into_inner())
             .insert(id, tx);
         let message = json!({ "id": id, "method": method, "params": params }).to_string();
+        tracing::trace!("cdp > {message}");
         if self.outgoing.send(Message::text(message)).is_err() {
             self.pending
                 .lock()

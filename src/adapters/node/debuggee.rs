@@ -31,6 +31,10 @@ const ARRAY_PAGE: &str = "function (start, count) { const page = {}; const end =
 /// Sets a property of an object (`this`) and returns its new value.
 const SET_PROPERTY: &str = "function (name, value) { this[name] = value; return this[name]; }";
 
+/// How long an expression may run before V8 stops it (`print` of an endless loop fails instead of
+/// hanging the program and the session).
+const EVALUATION_TIMEOUT_MS: u64 = 10_000;
+
 /// Most array elements given when no page was asked for.
 const UNPAGED_ARRAY_LIMIT: u64 = 10_000;
 
@@ -98,10 +102,6 @@ pub struct Debuggee {
     entry_seen: bool,
     scripts: Scripts,
     breakpoints: Breakpoints,
-    /// The instrumentation breakpoint that pauses before each script runs, kept while function
-    /// breakpoints exist so a function defined in a script loaded later is covered before it
-    /// can run.
-    instrumentation: Option<String>,
     paused: Option<Paused>,
     handles: Vec<Handle>,
     expecting: Expecting,
@@ -123,7 +123,6 @@ impl Debuggee {
             entry_seen: false,
             scripts: Scripts::default(),
             breakpoints: Breakpoints::default(),
-            instrumentation: None,
             paused: None,
             handles: Vec::new(),
             expecting: Expecting::Nothing,
@@ -257,6 +256,9 @@ impl Debuggee {
         let (kill_tx, exit) = output::watch_process(launched, self.out.clone());
         self.kill_node = Some(kill_tx);
         self.launched = true;
+        if let Some(folder) = std::path::Path::new(program).parent() {
+            self.breakpoints.set_source_root(folder);
+        }
         self.stop_on_entry = arguments["stopOnEntry"].as_bool().unwrap_or(false);
         self.enable(&cdp).await?;
         self.cdp = Some(cdp);
@@ -451,12 +453,6 @@ impl Debuggee {
             .unwrap_or_default();
         let expecting = self.expecting;
         let (dap_reason, description, text, dap_ids) = match reason.as_str() {
-            "instrumentation" => {
-                // A script is about to run; its function breakpoints were placed when it was
-                // parsed.
-                self.resume_silently().await;
-                return;
-            }
             "Break on start" if self.launched && !self.entry_seen => {
                 self.entry_seen = true;
                 if !self.stop_on_entry {
@@ -559,25 +555,6 @@ impl Debuggee {
             .breakpoints
             .set_functions(&cdp, &self.scripts, &requested)
             .await;
-        match (requested.is_empty(), self.instrumentation.take()) {
-            (true, Some(id)) => {
-                let _ = cdp
-                    .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
-                    .await;
-            }
-            (false, None) => {
-                let set = cdp
-                    .call(
-                        "Debugger.setInstrumentationBreakpoint",
-                        json!({ "instrumentation": "beforeScriptExecution" }),
-                    )
-                    .await;
-                self.instrumentation = set
-                    .ok()
-                    .and_then(|a| a["breakpointId"].as_str().map(str::to_string));
-            }
-            (_, kept) => self.instrumentation = kept,
-        }
         Ok(json!({ "breakpoints": answer }))
     }
 
@@ -829,7 +806,8 @@ impl Debuggee {
             }
             shown.push(self.variable(frame, &name, &value));
         }
-        if let Some(this) = this {
+        // At a CommonJS module's top level `this` is `module.exports`: noise too.
+        if let Some(this) = this.filter(|_| !wrapper) {
             shown.push(self.variable(frame, "this", &this));
         }
         Ok(json!({ "variables": shown }))
@@ -893,9 +871,11 @@ impl Debuggee {
                             "expression": expression,
                             "generatePreview": true,
                             "silent": true,
+                            "timeout": EVALUATION_TIMEOUT_MS,
                         }),
                     )
-                    .await?;
+                    .await
+                    .map_err(timed_out)?;
                 (Some(index), answer)
             }
             None => {
@@ -907,9 +887,11 @@ impl Debuggee {
                             "generatePreview": true,
                             "silent": true,
                             "replMode": true,
+                            "timeout": EVALUATION_TIMEOUT_MS,
                         }),
                     )
-                    .await?;
+                    .await
+                    .map_err(timed_out)?;
                 (None, answer)
             }
         };
@@ -1034,16 +1016,15 @@ impl Debuggee {
         };
         let message = match error["subtype"].as_str() {
             // "TypeError: x is not a function\n    at ..." → "x is not a function"
-            Some("error") => description
-                .as_deref()
-                .and_then(|d| d.lines().next())
-                .map(|first| {
-                    first
-                        .split_once(": ")
-                        .map_or(first, |(_, message)| message)
-                        .to_string()
-                })
-                .unwrap_or_default(),
+            Some("error") => {
+                let line = values::error_line(
+                    description.as_deref().unwrap_or_default(),
+                    error["className"].as_str(),
+                );
+                line.split_once(": ")
+                    .map_or(line.as_str(), |(_, message)| message)
+                    .to_string()
+            }
             _ => values::display(error),
         };
         Ok(json!({
@@ -1082,6 +1063,18 @@ fn capabilities() -> Value {
             { "filter": "all", "label": "All exceptions", "default": false },
         ],
     })
+}
+
+/// V8's words for an evaluation stopped by its `timeout`, said plainly.
+fn timed_out(error: String) -> String {
+    if error.contains("Execution was terminated") {
+        format!(
+            "the expression did not finish within {} s and was stopped",
+            EVALUATION_TIMEOUT_MS / 1000
+        )
+    } else {
+        error
+    }
 }
 
 /// "ReferenceError: nosuch is not defined" from a CDP `exceptionDetails`.

@@ -51,6 +51,18 @@ pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
         .ok()
 }
 
+/// `node --version` without its leading "v" ("20.20.2").
+pub fn version(node: &Path) -> Option<String> {
+    let output = std::process::Command::new(node)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    (output.status.success() && !text.is_empty()).then(|| text.trim_start_matches('v').to_string())
+}
+
 impl Node {
     pub fn locate(config: &AdapterConfig) -> Result<Node, ErrorBody> {
         let node = find(config).ok_or_else(|| {

@@ -85,7 +85,16 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
                 let Some(request) = request else {
                     break "the session closed its connection";
                 };
-                match debuggee.handle(request).await {
+                // A request that never ends (an evaluation stuck in an endless loop) must not
+                // keep the adapter from being stopped.
+                let flow = tokio::select! {
+                    flow = debuggee.handle(request) => flow,
+                    _ = &mut kill => {
+                        debuggee.kill();
+                        break "it was stopped";
+                    }
+                };
+                match flow {
                     Flow::Continue => {}
                     Flow::Connected { events: new_events, exit } => {
                         events = Some(new_events);

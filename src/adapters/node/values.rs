@@ -80,12 +80,26 @@ fn signature(source: &str) -> String {
     }
 }
 
+/// The "TypeError: message" line of an error's description. It is usually the first, but a
+/// SyntaxError from loading a file starts with the file, the code and a caret.
+pub fn error_line(description: &str, class_name: Option<&str>) -> String {
+    let class = class_name.unwrap_or("Error");
+    description
+        .lines()
+        .find(|line| {
+            line.starts_with(&format!("{class}: ")) || line.starts_with(&format!("{class} ["))
+        })
+        .or_else(|| description.lines().next())
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn display_object(object: &Value) -> String {
     let subtype = object["subtype"].as_str().unwrap_or_default();
     let describe = || description(object).unwrap_or_else(|| "Object".into());
     match subtype {
         "null" => "null".into(),
-        "error" => describe().lines().next().unwrap_or_default().to_string(),
+        "error" => error_line(&describe(), object["className"].as_str()),
         "regexp" | "date" | "node" | "proxy" | "generator" | "iterator" => describe(),
         _ => match object.get("preview") {
             Some(preview) => display_preview(preview, object["className"].as_str()),
@@ -156,16 +170,13 @@ fn display_preview(preview: &Value, class_name: Option<&str>) -> String {
 /// A preview entry's key or value (an `ObjectPreview`).
 fn display_property(preview: &Value) -> String {
     match preview["type"].as_str() {
-        Some("object") | Some("function") => preview["description"]
-            .as_str()
-            .map(|d| {
-                if preview["type"] == "function" {
-                    "ƒ".to_string()
-                } else {
-                    d.to_string()
-                }
-            })
-            .unwrap_or_else(|| "Object".into()),
+        Some("function") => "ƒ".into(),
+        Some("object") if preview["subtype"] == "null" => "null".into(),
+        Some("object") if preview.get("properties").is_some() => display_preview(preview, None),
+        Some("object") => format!(
+            "{} {{…}}",
+            preview["description"].as_str().unwrap_or("Object")
+        ),
         Some("string") => quote(preview["description"].as_str().unwrap_or_default()),
         _ => preview["description"]
             .as_str()
@@ -180,11 +191,13 @@ fn display_property_value(property: &Value) -> String {
     match (property["type"].as_str(), property["subtype"].as_str()) {
         (Some("string"), _) => quote(value),
         (Some("function"), _) => "ƒ".into(),
+        // Nested objects are elided as Node's console does, with a mark that says so.
         (Some("object"), Some("null")) => "null".into(),
-        (Some("object"), Some("array")) => value.to_string(),
+        (Some("object"), Some("array")) => "[…]".into(),
+        (Some("object"), Some("regexp" | "date" | "error")) => value.to_string(),
         (Some("object"), _) => match value {
             "Object" => "{…}".into(),
-            other => other.to_string(),
+            other => format!("{other} {{…}}"),
         },
         _ => value.to_string(),
     }
@@ -266,5 +279,12 @@ mod tests {
         let error = json!({"type": "object", "subtype": "error", "className": "Error",
             "description": "Error: boom\n    at f (/a.js:1:1)", "objectId": "4"});
         assert_eq!(display(&error), "Error: boom");
+        let syntax = json!({"type": "object", "subtype": "error", "className": "SyntaxError",
+            "description": "/a.js:1\nsyntax error here(\n^^^^^\n\nSyntaxError: Unexpected identifier 'error'\n    at wrapSafe",
+            "objectId": "5"});
+        assert_eq!(
+            display(&syntax),
+            "SyntaxError: Unexpected identifier 'error'"
+        );
     }
 }
