@@ -3,6 +3,7 @@
 //! answered completely before the next one or the next CDP event is looked at, which keeps the
 //! order DAP clients expect (the answer to `next` before the `stopped` it causes).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -34,6 +35,9 @@ const SET_PROPERTY: &str = "function (name, value) { this[name] = value; return 
 /// How long an expression may run before V8 stops it (`print` of an endless loop fails instead of
 /// hanging the program and the session).
 const EVALUATION_TIMEOUT_MS: u64 = 10_000;
+
+/// How many times a step may step out of Node's internals before it stops where it is.
+const MAX_INTERNAL_STEPS: u32 = 50;
 
 /// Most array elements given when no page was asked for.
 const UNPAGED_ARRAY_LIMIT: u64 = 10_000;
@@ -105,6 +109,11 @@ pub struct Debuggee {
     paused: Option<Paused>,
     handles: Vec<Handle>,
     expecting: Expecting,
+    /// Steps taken on our own to get out of Node's internals since the user's last step.
+    internal_steps: u32,
+    /// Values set in a frame's scopes while paused: V8's scope objects are snapshots taken at the
+    /// stop, so a variable read back from them after `set` would show its old value.
+    overrides: HashMap<(usize, String), Value>,
     /// Default execution contexts alive; when the last is destroyed the program has finished.
     contexts: Vec<i64>,
 }
@@ -126,6 +135,8 @@ impl Debuggee {
             paused: None,
             handles: Vec::new(),
             expecting: Expecting::Nothing,
+            internal_steps: 0,
+            overrides: HashMap::new(),
             contexts: Vec::new(),
         }
     }
@@ -354,7 +365,7 @@ impl Debuggee {
     pub fn process_exited(&mut self, code: Option<i32>) {
         self.cdp = None;
         self.paused = None;
-        self.handles.clear();
+        self.forget_pause_objects();
         if let Some(code) = code {
             self.out.event("exited", json!({ "exitCode": code }));
         }
@@ -365,7 +376,7 @@ impl Debuggee {
     pub fn inspector_closed(&mut self) {
         self.cdp = None;
         self.paused = None;
-        self.handles.clear();
+        self.forget_pause_objects();
         if !self.launched {
             self.out.event("terminated", json!({}));
         }
@@ -392,7 +403,7 @@ impl Debuggee {
             "Debugger.paused" => self.on_paused(params).await,
             "Debugger.resumed" => {
                 self.paused = None;
-                self.handles.clear();
+                self.forget_pause_objects();
             }
             "Runtime.executionContextCreated" => {
                 let context = &params["context"];
@@ -452,6 +463,24 @@ impl Debuggee {
             })
             .unwrap_or_default();
         let expecting = self.expecting;
+        if expecting == Expecting::Step
+            && hit_ids.is_empty()
+            && reason == "other"
+            && self.internal_steps < MAX_INTERNAL_STEPS
+            && params["callFrames"]
+                .get(0)
+                .is_some_and(|frame| self.is_internal(frame))
+        {
+            // A step that lands in Node's own JavaScript (into `require`, or off the end of the
+            // main module) goes on out of it: V8 accepts the blackbox pattern but still stops
+            // there.
+            self.internal_steps += 1;
+            if let Some(cdp) = &self.cdp {
+                let _ = cdp.call("Debugger.stepOut", json!({})).await;
+            }
+            return;
+        }
+        self.internal_steps = 0;
         let (dap_reason, description, text, dap_ids) = match reason.as_str() {
             "Break on start" if self.launched && !self.entry_seen => {
                 self.entry_seen = true;
@@ -498,7 +527,7 @@ impl Debuggee {
             ),
         };
         self.expecting = Expecting::Nothing;
-        self.handles.clear();
+        self.forget_pause_objects();
         self.paused = Some(Paused {
             call_frames: params["callFrames"].as_array().cloned().unwrap_or_default(),
             reason,
@@ -585,7 +614,7 @@ impl Debuggee {
         self.expecting = expecting;
         self.cdp()?.call(method, json!({})).await?;
         self.paused = None;
-        self.handles.clear();
+        self.forget_pause_objects();
         Ok(Value::Null)
     }
 
@@ -675,6 +704,12 @@ impl Debuggee {
         Ok((index, frame))
     }
 
+    /// Handles and overrides belong to one pause: the program moved on.
+    fn forget_pause_objects(&mut self) {
+        self.handles.clear();
+        self.overrides.clear();
+    }
+
     fn add_handle(&mut self, handle: Handle) -> i64 {
         self.handles.push(handle);
         self.handles.len() as i64
@@ -758,7 +793,7 @@ impl Debuggee {
 
     async fn variables(&mut self, arguments: &Value) -> Answer {
         let cdp = self.cdp()?.clone();
-        let (frame, objects, this, length) =
+        let (frame, objects, this, length, is_scope) =
             match self.handle_of(&arguments["variablesReference"])? {
                 Handle::Locals {
                     frame,
@@ -769,15 +804,16 @@ impl Debuggee {
                     scopes.iter().map(|(_, id)| id.clone()).collect::<Vec<_>>(),
                     this.clone(),
                     None,
+                    true,
                 ),
                 Handle::Scope {
                     frame, object_id, ..
-                } => (Some(*frame), vec![object_id.clone()], None, None),
+                } => (Some(*frame), vec![object_id.clone()], None, None, true),
                 Handle::Object {
                     frame,
                     object_id,
                     length,
-                } => (*frame, vec![object_id.clone()], None, *length),
+                } => (*frame, vec![object_id.clone()], None, *length, false),
             };
         let properties = match length {
             Some(length) => {
@@ -804,10 +840,19 @@ impl Debuggee {
             if !seen.insert(name.clone()) || (wrapper && MODULE_WRAPPER.contains(&name.as_str())) {
                 continue;
             }
+            let value = match frame.filter(|_| is_scope) {
+                Some(frame) => self
+                    .overrides
+                    .get(&(frame, name.clone()))
+                    .cloned()
+                    .unwrap_or(value),
+                None => value,
+            };
             shown.push(self.variable(frame, &name, &value));
         }
         // At a CommonJS module's top level `this` is `module.exports`: noise too.
         if let Some(this) = this.filter(|_| !wrapper) {
+            let this = with_preview(&cdp, this).await;
             shown.push(self.variable(frame, "this", &this));
         }
         Ok(json!({ "variables": shown }))
@@ -973,6 +1018,8 @@ impl Debuggee {
                     }),
                 )
                 .await?;
+                self.overrides
+                    .insert((frame, name.to_string()), new_value.clone());
                 (Some(frame), new_value)
             }
             Target::Object(frame, object_id) => {
@@ -1156,6 +1203,32 @@ async fn own_properties(cdp: &Cdp, object_id: &str) -> Result<Vec<(String, Value
         }
     }
     Ok(properties)
+}
+
+/// The object with a preview (`this` at a stop comes without one, and would read "Account"
+/// where every other object reads `Account {owner: "ada", ...}`).
+async fn with_preview(cdp: &Cdp, object: Value) -> Value {
+    let Some(object_id) = object["objectId"]
+        .as_str()
+        .filter(|_| object.get("preview").is_none())
+    else {
+        return object;
+    };
+    let answer = cdp
+        .call(
+            "Runtime.callFunctionOn",
+            json!({
+                "objectId": object_id,
+                "functionDeclaration": "function () { return this; }",
+                "generatePreview": true,
+                "silent": true,
+            }),
+        )
+        .await;
+    match answer {
+        Ok(answer) if answer["result"].get("objectId").is_some() => answer["result"].clone(),
+        _ => object,
+    }
 }
 
 /// Elements `start..start+count` of an array.
