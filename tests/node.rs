@@ -24,6 +24,7 @@ const FORMAT: &str = "javascript/lib/format.js";
 const TIMER: &str = "javascript/timer.mjs";
 const RAISES: &str = "javascript/raises.js";
 const SERVER: &str = "javascript/server.js";
+const CHATTY: &str = "javascript/chatty.js";
 
 /// How long a `--wait` may take: generous, the machine running the suite may be busy.
 const WAIT: &str = "60";
@@ -937,4 +938,22 @@ fn attach_connect_to_an_inspector_without_naming_the_adapter() {
     s.run(&["stop"]).ok();
     std::thread::sleep(Duration::from_millis(500));
     assert!(server.running(), "node ended after stop");
+}
+
+/// A program that prints 200,000 lines runs to its end with all of them in `output`: a launched
+/// program's stdout is read from its pipe, and its console calls are not sent over the inspector
+/// as well (which doubled them and slowed Node to a few hundred lines a second).
+#[test]
+fn a_flood_of_console_output_arrives_whole_and_in_order() {
+    require_node();
+    let s = Session::new();
+    s.start(&fixture_path(CHATTY), &[]);
+    let ended = s.data(&["await", "--timeout", WAIT]);
+    assert_eq!(ended["reason"], "exited", "{ended}");
+    assert_eq!(ended["exit_code"], 0, "{ended}");
+    let tail = s.data(&["output", "--tail", "3"])["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert_eq!(tail, "line 199998\nline 199999\nchatty: done\n", "{tail:?}");
 }

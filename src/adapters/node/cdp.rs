@@ -6,7 +6,7 @@
 //! the event channel ends, which is how the adapter learns the debuggee is gone.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use futures_util::{SinkExt, StreamExt};
@@ -16,6 +16,59 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// The largest CDP message accepted: a `getScriptSource` of a bundled script can be large.
 const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Console messages (an attached program's output) waiting to be handled before more are dropped:
+/// a program logging in a tight loop must not make the daemon buffer without limit.
+const CONSOLE_BACKLOG: usize = 10_000;
+
+/// The inspector's events, in order. Console messages beyond [`CONSOLE_BACKLOG`] unhandled ones
+/// are dropped, and their number is reported as an event of its own (`dropped.console`).
+pub struct Events {
+    rx: mpsc::UnboundedReceiver<CdpEvent>,
+    console_backlog: Arc<AtomicUsize>,
+}
+
+impl Events {
+    pub async fn recv(&mut self) -> Option<CdpEvent> {
+        let event = self.rx.recv().await?;
+        if event.method == CONSOLE_EVENT {
+            self.console_backlog.fetch_sub(1, Ordering::Relaxed);
+        }
+        Some(event)
+    }
+}
+
+const CONSOLE_EVENT: &str = "Runtime.consoleAPICalled";
+
+/// The pseudo-event telling how many console messages were dropped (`params.count`).
+pub const DROPPED_CONSOLE_EVENT: &str = "dropped.console";
+
+/// Forwards events, dropping console messages while too many wait.
+struct EventSender {
+    tx: mpsc::UnboundedSender<CdpEvent>,
+    console_backlog: Arc<AtomicUsize>,
+    dropped: u64,
+}
+
+impl EventSender {
+    fn send(&mut self, event: CdpEvent) {
+        if event.method == CONSOLE_EVENT {
+            if self.console_backlog.load(Ordering::Relaxed) >= CONSOLE_BACKLOG {
+                self.dropped += 1;
+                return;
+            }
+            if self.dropped > 0 {
+                let _ = self.tx.send(CdpEvent {
+                    method: DROPPED_CONSOLE_EVENT.into(),
+                    params: json!({ "count": self.dropped }),
+                });
+                self.dropped = 0;
+            }
+            self.console_backlog.fetch_add(1, Ordering::Relaxed);
+        }
+        let _ = self.tx.send(event);
+    }
+}
 
 /// A CDP event: `method` and its `params`.
 #[derive(Debug, Clone)]
@@ -36,7 +89,7 @@ pub struct Cdp {
 
 impl Cdp {
     /// Connects to `ws://...` and starts the reader and writer tasks.
-    pub async fn connect(url: &str) -> Result<(Cdp, mpsc::UnboundedReceiver<CdpEvent>), String> {
+    pub async fn connect(url: &str) -> Result<(Cdp, Events), String> {
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .max_message_size(Some(MAX_MESSAGE_BYTES))
             .max_frame_size(Some(MAX_MESSAGE_BYTES));
@@ -57,7 +110,17 @@ impl Cdp {
         .map_err(|e| format!("cannot connect to the inspector at {url}: {e}"))?;
         let (mut sink, mut stream) = socket.split();
         let (outgoing, mut to_send) = mpsc::unbounded_channel::<Message>();
-        let (events_tx, events) = mpsc::unbounded_channel();
+        let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let console_backlog = Arc::new(AtomicUsize::new(0));
+        let mut events_tx = EventSender {
+            tx: events_tx,
+            console_backlog: console_backlog.clone(),
+            dropped: 0,
+        };
+        let events = Events {
+            rx: events_rx,
+            console_backlog,
+        };
         let pending: Pending = Arc::default();
 
         tokio::spawn(async move {
@@ -88,7 +151,7 @@ impl Cdp {
                     tracing::warn!("unreadable inspector message ignored");
                     continue;
                 };
-                route(value, &reader_pending, &events_tx);
+                route(value, &reader_pending, &mut events_tx);
             };
             tracing::info!("{reason}");
             let waiting: Vec<_> = reader_pending
@@ -207,7 +270,7 @@ impl tokio::io::AsyncWrite for QuickAck {
     }
 }
 
-fn route(value: Value, pending: &Pending, events: &mpsc::UnboundedSender<CdpEvent>) {
+fn route(value: Value, pending: &Pending, events: &mut EventSender) {
     if let Some(id) = value.get("id").and_then(Value::as_u64) {
         let waiter = pending
             .lock()
@@ -227,9 +290,61 @@ fn route(value: Value, pending: &Pending, events: &mpsc::UnboundedSender<CdpEven
         return;
     }
     if let Some(method) = value.get("method").and_then(Value::as_str) {
-        let _ = events.send(CdpEvent {
+        events.send(CdpEvent {
             method: method.to_string(),
             params: value.get("params").cloned().unwrap_or(Value::Null),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn console() -> CdpEvent {
+        CdpEvent {
+            method: CONSOLE_EVENT.into(),
+            params: Value::Null,
+        }
+    }
+
+    #[tokio::test]
+    async fn console_messages_beyond_the_backlog_are_dropped_and_counted() {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let backlog = Arc::new(AtomicUsize::new(0));
+        let mut sender = EventSender {
+            tx,
+            console_backlog: backlog.clone(),
+            dropped: 0,
+        };
+        let mut events = Events {
+            rx,
+            console_backlog: backlog,
+        };
+        for _ in 0..CONSOLE_BACKLOG + 5 {
+            sender.send(console());
+        }
+        // Other events are never dropped.
+        sender.send(CdpEvent {
+            method: "Debugger.paused".into(),
+            params: Value::Null,
+        });
+        for _ in 0..CONSOLE_BACKLOG {
+            let event = events.recv().await.expect("event");
+            assert_eq!(event.method, CONSOLE_EVENT);
+        }
+        assert_eq!(
+            events.recv().await.map(|e| e.method),
+            Some("Debugger.paused".into())
+        );
+        // Room again: the count of what was lost comes before the next message.
+        sender.send(console());
+        let dropped = events.recv().await.expect("dropped");
+        assert_eq!(dropped.method, DROPPED_CONSOLE_EVENT);
+        assert_eq!(dropped.params["count"], 5);
+        assert_eq!(
+            events.recv().await.map(|e| e.method),
+            Some(CONSOLE_EVENT.into())
+        );
     }
 }

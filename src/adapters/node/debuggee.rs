@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use super::breakpoints::Breakpoints;
-use super::cdp::{Cdp, CdpEvent};
+use super::cdp::{Cdp, CdpEvent, DROPPED_CONSOLE_EVENT, Events};
 use super::inspector::{self, LaunchPlan};
 use super::output;
 use super::scripts::{Scripts, path_of_url};
@@ -53,7 +53,7 @@ pub enum Flow {
     Continue,
     /// Connected to an inspector: its events, and the launched process's exit.
     Connected {
-        events: mpsc::UnboundedReceiver<CdpEvent>,
+        events: Events,
         exit: Option<oneshot::Receiver<Option<i32>>>,
     },
     /// The client disconnected: the adapter ends.
@@ -114,8 +114,6 @@ pub struct Debuggee {
     /// Values set in a frame's scopes while paused: V8's scope objects are snapshots taken at the
     /// stop, so a variable read back from them after `set` would show its old value.
     overrides: HashMap<(usize, String), Value>,
-    /// Default execution contexts alive; when the last is destroyed the program has finished.
-    contexts: Vec<i64>,
 }
 
 type Answer = Result<Value, String>;
@@ -137,7 +135,6 @@ impl Debuggee {
             expecting: Expecting::Nothing,
             internal_steps: 0,
             overrides: HashMap::new(),
-            contexts: Vec::new(),
         }
     }
 
@@ -169,9 +166,9 @@ impl Debuggee {
             }
             _ => self.answer(&command, &arguments).await,
         };
-        self.out.respond(&request, answer);
+        self.out.respond(&request, answer).await;
         if matches!(flow, Flow::Connected { .. }) {
-            self.out.event("initialized", json!({}));
+            self.out.event("initialized", json!({})).await;
         }
         flow
     }
@@ -264,7 +261,7 @@ impl Debuggee {
         .await?;
         let pid = launched.child.id();
         let (cdp, events) = Cdp::connect(&launched.websocket).await?;
-        let (kill_tx, exit) = output::watch_process(launched, self.out.clone());
+        let (kill_tx, exit) = output::watch_process(launched, self.out.clone(), cdp.clone());
         self.kill_node = Some(kill_tx);
         self.launched = true;
         if let Some(folder) = std::path::Path::new(program).parent() {
@@ -277,7 +274,7 @@ impl Debuggee {
             self.out.event(
                 "process",
                 json!({ "name": program, "systemProcessId": pid, "isLocalProcess": true, "startMethod": "launch" }),
-            );
+            ).await;
         }
         Ok(Flow::Connected {
             events,
@@ -305,13 +302,18 @@ impl Debuggee {
             self.out.event(
                 "process",
                 json!({ "name": format!("pid {pid}"), "systemProcessId": pid, "isLocalProcess": true, "startMethod": "attach" }),
-            );
+            ).await;
         }
         Ok(Flow::Connected { events, exit: None })
     }
 
+    /// Turns on what the adapter listens to. The Runtime domain's events are only needed for an
+    /// attached program's console output: for a launched one they would double every line it
+    /// prints (its stdout is read directly), and make Node send each line over the inspector.
     async fn enable(&self, cdp: &Cdp) -> Result<(), String> {
-        cdp.call("Runtime.enable", json!({})).await?;
+        if !self.launched {
+            cdp.call("Runtime.enable", json!({})).await?;
+        }
         cdp.call("Debugger.enable", json!({})).await?;
         // Stepping never stops in Node's own JavaScript (`step` into `require`, `finish` out of
         // the main module): it runs through it to the user's code.
@@ -362,23 +364,23 @@ impl Debuggee {
     }
 
     /// The launched process ended with `code`.
-    pub fn process_exited(&mut self, code: Option<i32>) {
+    pub async fn process_exited(&mut self, code: Option<i32>) {
         self.cdp = None;
         self.paused = None;
         self.forget_pause_objects();
         if let Some(code) = code {
-            self.out.event("exited", json!({ "exitCode": code }));
+            self.out.event("exited", json!({ "exitCode": code })).await;
         }
-        self.out.event("terminated", json!({}));
+        self.out.event("terminated", json!({})).await;
     }
 
     /// The inspector connection closed: for an attached program, the session is over.
-    pub fn inspector_closed(&mut self) {
+    pub async fn inspector_closed(&mut self) {
         self.cdp = None;
         self.paused = None;
         self.forget_pause_objects();
         if !self.launched {
-            self.out.event("terminated", json!({}));
+            self.out.event("terminated", json!({})).await;
         }
     }
 
@@ -394,10 +396,12 @@ impl Debuggee {
                 let line = params["location"]["lineNumber"].as_u64().unwrap_or(0) + 1;
                 let id = params["breakpointId"].as_str().unwrap_or_default();
                 if let Some(breakpoint) = self.breakpoints.resolved(id, path, line as u32) {
-                    self.out.event(
-                        "breakpoint",
-                        json!({ "reason": "changed", "breakpoint": breakpoint }),
-                    );
+                    self.out
+                        .event(
+                            "breakpoint",
+                            json!({ "reason": "changed", "breakpoint": breakpoint }),
+                        )
+                        .await;
                 }
             }
             "Debugger.paused" => self.on_paused(params).await,
@@ -405,31 +409,21 @@ impl Debuggee {
                 self.paused = None;
                 self.forget_pause_objects();
             }
-            "Runtime.executionContextCreated" => {
-                let context = &params["context"];
-                if context["auxData"]["isDefault"].as_bool().unwrap_or(true)
-                    && let Some(id) = context["id"].as_i64()
-                {
-                    self.contexts.push(id);
-                }
-            }
-            "Runtime.executionContextDestroyed" => {
-                let id = params["executionContextId"].as_i64();
-                let before = self.contexts.len();
-                self.contexts.retain(|c| Some(*c) != id);
-                if self.launched && before > 0 && self.contexts.is_empty() {
-                    // The program has finished and Node waits for its debugger to leave before
-                    // it exits: leave.
-                    if let Some(cdp) = self.cdp.take() {
-                        cdp.close();
-                    }
-                }
+            DROPPED_CONSOLE_EVENT => {
+                let count = params["count"].as_u64().unwrap_or(0);
+                self.out
+                    .output(
+                        "stderr",
+                        &format!("[debugger: {count} console messages dropped: the program logged faster than they could be read]\n"),
+                    )
+                    .await;
             }
             "Runtime.consoleAPICalled" if !self.launched => {
                 // An attached program's stdout is not ours to read: its console calls are.
                 let (category, text) = output::console_line(&params);
                 self.out
-                    .event("output", json!({ "category": category, "output": text }));
+                    .event("output", json!({ "category": category, "output": text }))
+                    .await;
             }
             _ => {}
         }
@@ -445,10 +439,12 @@ impl Debuggee {
             return;
         };
         for breakpoint in self.breakpoints.script_loaded(&cdp, &script).await {
-            self.out.event(
-                "breakpoint",
-                json!({ "reason": "changed", "breakpoint": breakpoint }),
-            );
+            self.out
+                .event(
+                    "breakpoint",
+                    json!({ "reason": "changed", "breakpoint": breakpoint }),
+                )
+                .await;
         }
     }
 
@@ -547,7 +543,7 @@ impl Debuggee {
         if !dap_ids.is_empty() {
             body["hitBreakpointIds"] = json!(dap_ids);
         }
-        self.out.event("stopped", body);
+        self.out.event("stopped", body).await;
     }
 
     async fn resume_silently(&mut self) {

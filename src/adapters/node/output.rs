@@ -1,6 +1,9 @@
 //! A launched Node process's output and end: its stdout and stderr become DAP `output` events
 //! (the inspector's own lines on stderr left out), and its exit status is reported once both
 //! pipes are drained, so the last line printed comes before `exited`.
+//!
+//! When the program has finished, Node says "Waiting for the debugger to disconnect..." on stderr
+//! and waits: the inspector connection is closed then, and Node exits.
 
 use std::time::Duration;
 
@@ -8,9 +11,13 @@ use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncRead, AsyncReadExt};
 use tokio::sync::oneshot;
 
+use super::cdp::Cdp;
 use super::inspector::{Launched, is_inspector_chatter};
 use super::server::Outbox;
 use super::values;
+
+/// What Node prints when the program has finished and it waits for its debugger to leave.
+const PROGRAM_FINISHED: &str = "Waiting for the debugger to disconnect...";
 
 /// How long, after Node exits, its pipes may take to drain (a grandchild can hold them open).
 const DRAIN_GRACE: Duration = Duration::from_millis(300);
@@ -20,6 +27,7 @@ const DRAIN_GRACE: Duration = Duration::from_millis(300);
 pub fn watch_process(
     launched: Launched,
     out: Outbox,
+    inspector: Cdp,
 ) -> (oneshot::Sender<()>, oneshot::Receiver<Option<i32>>) {
     let Launched {
         mut child,
@@ -28,11 +36,13 @@ pub fn watch_process(
         early_stderr,
         ..
     } = launched;
-    for line in early_stderr {
-        out.output("stderr", &line);
-    }
     let stdout_done = tokio::spawn(forward_chunks(stdout, out.clone()));
-    let stderr_done = tokio::spawn(forward_stderr(stderr, out));
+    let stderr_done = tokio::spawn(async move {
+        for line in early_stderr {
+            out.output("stderr", &line).await;
+        }
+        forward_stderr(stderr, out, inspector).await;
+    });
     let (kill_tx, kill_rx) = oneshot::channel::<()>();
     let (exit_tx, exit_rx) = oneshot::channel();
     tokio::spawn(async move {
@@ -76,16 +86,17 @@ async fn forward_chunks(mut pipe: impl AsyncRead + Unpin, out: Outbox) {
         let text = String::from_utf8_lossy(&pending[..complete]).into_owned();
         pending.drain(..complete);
         if !text.is_empty() {
-            out.output("stdout", &text);
+            out.output("stdout", &text).await;
         }
     }
     if !pending.is_empty() {
-        out.output("stdout", &String::from_utf8_lossy(&pending));
+        out.output("stdout", &String::from_utf8_lossy(&pending))
+            .await;
     }
 }
 
 /// Stderr line by line, without the inspector's "Debugger attached." and the like.
-async fn forward_stderr(mut pipe: impl AsyncBufRead + Unpin, out: Outbox) {
+async fn forward_stderr(mut pipe: impl AsyncBufRead + Unpin, out: Outbox, inspector: Cdp) {
     use tokio::io::AsyncBufReadExt;
     let mut line = Vec::new();
     loop {
@@ -99,8 +110,11 @@ async fn forward_stderr(mut pipe: impl AsyncBufRead + Unpin, out: Outbox) {
             Ok(_) => {}
         }
         let text = String::from_utf8_lossy(&line);
+        if text.starts_with(PROGRAM_FINISHED) {
+            inspector.close();
+        }
         if !is_inspector_chatter(&text) {
-            out.output("stderr", &text);
+            out.output("stderr", &text).await;
         }
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio::sync::{mpsc, oneshot};
 
-use super::cdp::CdpEvent;
+use super::cdp::{CdpEvent, Events};
 use super::debuggee::{Debuggee, Flow, Settings};
 use crate::adapters::process::{AdapterProcess, InProcessControl, SpawnedAdapter};
 use crate::dap::codec::{Decoder, encode};
@@ -17,24 +17,30 @@ use crate::dap::codec::{Decoder, encode};
 /// Bytes in flight between the session and the adapter before a writer waits.
 const DUPLEX_BUFFER: usize = 1024 * 1024;
 
+/// Messages queued for the session before their senders wait: a program printing faster than
+/// the session reads is slowed down (as a pipe would slow it), never buffered without limit.
+const OUTBOX_CAPACITY: usize = 1024;
+
 /// Where the adapter's responses and events go, in order; `seq` is numbered by the writer.
 #[derive(Clone)]
 pub struct Outbox {
-    tx: mpsc::UnboundedSender<Value>,
+    tx: mpsc::Sender<Value>,
 }
 
 impl Outbox {
-    pub fn event(&self, event: &str, body: Value) {
+    pub async fn event(&self, event: &str, body: Value) {
         let _ = self
             .tx
-            .send(json!({ "type": "event", "event": event, "body": body }));
+            .send(json!({ "type": "event", "event": event, "body": body }))
+            .await;
     }
 
-    pub fn output(&self, category: &str, text: &str) {
-        self.event("output", json!({ "category": category, "output": text }));
+    pub async fn output(&self, category: &str, text: &str) {
+        self.event("output", json!({ "category": category, "output": text }))
+            .await;
     }
 
-    pub fn respond(&self, request: &Value, answer: Result<Value, String>) {
+    pub async fn respond(&self, request: &Value, answer: Result<Value, String>) {
         let mut response = json!({
             "type": "response",
             "request_seq": request["seq"],
@@ -46,7 +52,7 @@ impl Outbox {
             Ok(body) => response["body"] = body,
             Err(message) => response["message"] = json!(message),
         }
-        let _ = self.tx.send(response);
+        let _ = self.tx.send(response).await;
     }
 }
 
@@ -67,13 +73,13 @@ pub fn start(settings: Settings) -> SpawnedAdapter {
 async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl) {
     let InProcessControl { mut kill, exit } = control;
     let (reader, writer) = tokio::io::split(stream);
-    let (out_tx, out_rx) = mpsc::unbounded_channel();
+    let (out_tx, out_rx) = mpsc::channel(OUTBOX_CAPACITY);
     let writer_done = tokio::spawn(write_messages(writer, out_rx));
     let (request_tx, mut requests) = mpsc::unbounded_channel();
     tokio::spawn(read_requests(reader, request_tx));
 
     let mut debuggee = Debuggee::new(Outbox { tx: out_tx }, settings);
-    let mut events: Option<mpsc::UnboundedReceiver<CdpEvent>> = None;
+    let mut events: Option<Events> = None;
     let mut process_exit: Option<oneshot::Receiver<Option<i32>>> = None;
     let reason = loop {
         tokio::select! {
@@ -107,12 +113,12 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
                 Some(event) => debuggee.on_event(event).await,
                 None => {
                     events = None;
-                    debuggee.inspector_closed();
+                    debuggee.inspector_closed().await;
                 }
             },
             code = wait_exit(&mut process_exit) => {
                 process_exit = None;
-                debuggee.process_exited(code);
+                debuggee.process_exited(code).await;
             }
         }
     };
@@ -126,7 +132,7 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
     let _ = exit.send(Some(format!("the node adapter ended: {reason}")));
 }
 
-async fn next_event(events: &mut Option<mpsc::UnboundedReceiver<CdpEvent>>) -> Option<CdpEvent> {
+async fn next_event(events: &mut Option<Events>) -> Option<CdpEvent> {
     match events {
         Some(events) => events.recv().await,
         None => std::future::pending().await,
@@ -175,7 +181,7 @@ async fn read_requests(
 
 async fn write_messages(
     mut writer: tokio::io::WriteHalf<DuplexStream>,
-    mut messages: mpsc::UnboundedReceiver<Value>,
+    mut messages: mpsc::Receiver<Value>,
 ) {
     let seq = AtomicI64::new(1);
     while let Some(mut message) = messages.recv().await {
