@@ -957,3 +957,28 @@ fn a_flood_of_console_output_arrives_whole_and_in_order() {
         .to_string();
     assert_eq!(tail, "line 199998\nline 199999\nchatty: done\n", "{tail:?}");
 }
+
+/// A program started with `--inspect-brk` waits for its debugger: attaching lets it run, it does
+/// not stop at its first line unasked, and a function breakpoint in a file it loads later (found
+/// in the folder of its first file) stops it.
+#[test]
+fn attach_to_a_program_waiting_at_inspect_brk_lets_it_run_to_a_breakpoint() {
+    require_node();
+    let port = free_port();
+    let child = Command::new(node())
+        .arg(format!("--inspect-brk=127.0.0.1:{port}"))
+        .arg(fixture_path(APP))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn node");
+    let mut waiting = NodeProcess { child };
+    wait_until_listening(&mut waiting, port);
+    let s = Session::new();
+    let address = format!("127.0.0.1:{port}");
+    s.data(&["attach", "--connect", &address, "-b", "formatStep"]);
+    let stop = continue_to_stop(&s);
+    assert_breakpoint(&stop, &[1], FORMAT, "formatStep", "@format_body");
+    s.run(&["stop"]).ok();
+}

@@ -177,7 +177,7 @@ pub enum CommandLine {
         /// The adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb or node (js).
         #[arg(value_name = "ADAPTER")]
         adapter: Option<String>,
-        /// Install every adapter setup can install (lldb, debugpy, delve).
+        /// Install every adapter setup can install (lldb, debugpy, delve, node).
         #[arg(long)]
         all: bool,
     },
@@ -233,10 +233,12 @@ pub struct AttachArgs {
     /// The process id (optional with --connect).
     #[arg(required_unless_present = "connect")]
     pub pid: Option<u32>,
-    /// Talk to an adapter already listening at HOST:PORT (e.g. `python -m debugpy --listen`).
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `python -m debugpy --listen`), or
+    /// to a Node inspector (`node --inspect=HOST:PORT`).
     #[arg(long, value_name = "HOST:PORT")]
     pub connect: Option<String>,
-    /// The debug adapter to use (default: from the config, else chosen by the program).
+    /// The debug adapter to use (default: from the config, else chosen by the process: node,
+    /// python and Go programs are recognised, a Node inspector at --connect too, else lldb).
     #[arg(long)]
     pub adapter: Option<String>,
     /// A breakpoint to set as the session starts; repeatable.

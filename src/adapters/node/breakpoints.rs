@@ -271,9 +271,12 @@ impl Breakpoints {
                 }
             }
             self.place_in_source_files(cdp, &mut entry).await;
-            if entry.v8_ids.is_empty() {
-                entry.message = Some("no function of this name in the program's files".into());
-            } else if entry.resolved.is_none() {
+            if entry.v8_ids.is_empty() && entry.message.is_none() {
+                entry.message = Some(match self.source_root {
+                    Some(_) => "no function of this name in the program's files".into(),
+                    None => "no function of this name in the scripts loaded so far".into(),
+                });
+            } else if entry.resolved.is_none() && entry.message.is_none() {
                 entry.message = Some("not loaded yet".into());
             }
             kept.push(entry);
@@ -289,6 +292,20 @@ impl Breakpoints {
     /// Where the launched program lives: its files are searched for function definitions.
     pub fn set_source_root(&mut self, root: &Path) {
         self.source_root = Some(root.to_path_buf());
+    }
+
+    /// The folder of an attached program, learnt from its first file: pending function
+    /// breakpoints are looked for there at once. Does nothing once a folder is known.
+    pub async fn adopt_source_root(&mut self, cdp: &Cdp, root: &Path) {
+        if self.source_root.is_some() {
+            return;
+        }
+        self.source_root = Some(root.to_path_buf());
+        let mut functions = std::mem::take(&mut self.functions);
+        for entry in &mut functions {
+            self.place_in_source_files(cdp, entry).await;
+        }
+        self.functions = functions;
     }
 
     /// Sets `entry` on every definition of its function in the program's files.
@@ -400,7 +417,17 @@ async fn place_line(cdp: &Cdp, path: &Path, line: u32, entry: &mut Entry) {
                 }
             }
         }
-        Err(e) => entry.message = Some(e),
+        Err(e) => entry.message = Some(placement_failure(&e)),
+    }
+}
+
+/// V8's refusal in the user's terms.
+fn placement_failure(error: &str) -> String {
+    if error.contains("already exists") {
+        "another breakpoint is already set at this place (V8 holds one per place; that one stops here)"
+            .into()
+    } else {
+        error.to_string()
     }
 }
 
@@ -439,8 +466,12 @@ async fn set_at_starts(
         if let Some(condition) = &entry.wish.condition {
             params["condition"] = json!(condition);
         }
-        let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await else {
-            continue;
+        let answer = match cdp.call("Debugger.setBreakpointByUrl", params).await {
+            Ok(answer) => answer,
+            Err(e) => {
+                entry.message = Some(placement_failure(&e));
+                continue;
+            }
         };
         if let Some(id) = answer["breakpointId"].as_str() {
             entry.v8_ids.push(id.to_string());

@@ -36,6 +36,10 @@ const SET_PROPERTY: &str = "function (name, value) { this[name] = value; return 
 /// hanging the program and the session).
 const EVALUATION_TIMEOUT_MS: u64 = 10_000;
 
+/// How long a running Node may take to open its inspector after SIGUSR1 (it takes milliseconds;
+/// when it cannot, e.g. its port is taken, it never will).
+const SIGNALLED_INSPECTOR_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// How many times a step may step out of Node's internals before it stops where it is.
 const MAX_INTERNAL_STEPS: u32 = 50;
 
@@ -179,11 +183,11 @@ impl Debuggee {
             "setFunctionBreakpoints" => self.set_function_breakpoints(arguments).await,
             "setExceptionBreakpoints" => self.set_exception_breakpoints(arguments).await,
             "configurationDone" => {
-                if self.launched {
-                    self.cdp()?
-                        .call("Runtime.runIfWaitingForDebugger", json!({}))
-                        .await?;
-                }
+                // A launched program waits at --inspect-brk, and so does an attached one started
+                // with it; for any other this does nothing.
+                self.cdp()?
+                    .call("Runtime.runIfWaitingForDebugger", json!({}))
+                    .await?;
                 Ok(Value::Null)
             }
             "threads" => Ok(json!({ "threads": [{ "id": THREAD_ID, "name": "main" }] })),
@@ -222,6 +226,11 @@ impl Debuggee {
     // ---- starting and ending ------------------------------------------------------------
 
     async fn launch(&mut self, arguments: &Value) -> Result<Flow, String> {
+        if let Some(address) = arguments["connect"].as_str() {
+            return Err(format!(
+                "a Node program cannot be started through {address}: to debug one that runs there, use 'debugger attach --connect {address}'"
+            ));
+        }
         let program = arguments["program"]
             .as_str()
             .ok_or("launch needs a program")?;
@@ -291,7 +300,7 @@ impl Debuggee {
             (_, Some(address)) => inspector::websocket_at(address, timeout).await?,
             (Some(pid), None) => {
                 let pid = u32::try_from(pid).map_err(|_| format!("no process has pid {pid}"))?;
-                inspector::attach_to_pid(pid, timeout).await?
+                inspector::attach_to_pid(pid, SIGNALLED_INSPECTOR_TIMEOUT).await?
             }
             (None, None) => return Err("attach needs a process id or an inspector address".into()),
         };
@@ -438,6 +447,10 @@ impl Debuggee {
         let Some(cdp) = self.cdp.clone() else {
             return;
         };
+        if let Some(folder) = script.path.as_deref().and_then(|p| p.parent()) {
+            // Attached: the first of the program's files names its folder.
+            self.breakpoints.adopt_source_root(&cdp, folder).await;
+        }
         for breakpoint in self.breakpoints.script_loaded(&cdp, &script).await {
             self.out
                 .event(
@@ -478,7 +491,9 @@ impl Debuggee {
         }
         self.internal_steps = 0;
         let (dap_reason, description, text, dap_ids) = match reason.as_str() {
-            "Break on start" if self.launched && !self.entry_seen => {
+            // A launched program, or an attached one started with --inspect-brk, waiting at its
+            // first line: it goes on unless the user asked to stop there.
+            "Break on start" if !self.entry_seen => {
                 self.entry_seen = true;
                 if !self.stop_on_entry {
                     self.resume_silently().await;

@@ -262,7 +262,7 @@ pub async fn attach_to_pid(pid: u32, timeout: Duration) -> Result<String, String
         }
         if tokio::time::Instant::now() >= deadline {
             return Err(format!(
-                "process {pid} did not open its inspector within {} s (was it started with --disable-sigusr1?)",
+                "process {pid} did not open its inspector within {} s: another process may hold Node's default inspector port 9229, or it runs with --disable-sigusr1; start it with --inspect=127.0.0.1:PORT and use 'debugger attach --connect 127.0.0.1:PORT'",
                 timeout.as_secs()
             ));
         }

@@ -130,6 +130,7 @@ impl DebugAdapter for Node {
             "stopOnEntry": spec.stop_on_entry,
             "runtimeExecutable": self.node,
             "runtimeArgs": self.runtime_args,
+            "connect": spec.connect,
         })
     }
 
