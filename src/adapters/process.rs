@@ -65,6 +65,13 @@ fn command_for(program: &Path, args: &[OsString]) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    die_with_parent(&mut command);
+    command
+}
+
+/// Makes a process we start receive SIGKILL when the daemon dies (Linux), so a daemon killed
+/// outright leaves no adapter or debuggee behind.
+pub(crate) fn die_with_parent(command: &mut Command) {
     #[cfg(target_os = "linux")]
     // SAFETY: the closure runs in the forked child before exec and only calls prctl, which is
     // async-signal-safe.
@@ -76,7 +83,6 @@ fn command_for(program: &Path, args: &[OsString]) -> Command {
             Ok(())
         });
     }
-    command
 }
 
 /// A started adapter process and its three pipes.

@@ -173,6 +173,12 @@ fn definitions(files: Vec<PathBuf>, name: String) -> Vec<(PathBuf, Vec<functions
         .collect()
 }
 
+/// A requested breakpoint: one already placed, or a new one to place.
+enum Kept {
+    Old(Entry),
+    New(Entry),
+}
+
 /// What a pause at breakpoints means once hit counts are applied.
 pub struct Hit {
     /// Whether to stop (false: every breakpoint hit is still short of its count).
@@ -196,6 +202,27 @@ impl Breakpoints {
         self.next_id
     }
 
+    /// The entry asked for again (same place and condition; its hit count may change), taken out
+    /// of `old`; else a new, unplaced one.
+    fn keep_or_create(&mut self, old: &mut Vec<Entry>, request: &Value, place: Place) -> Kept {
+        let (wish, hit_rule) = wish_of(request, place);
+        if let Some(at) = old.iter().position(|e| e.wish == wish) {
+            let mut entry = old.swap_remove(at);
+            entry.hit_rule = hit_rule;
+            return Kept::Old(entry);
+        }
+        Kept::New(Entry {
+            dap_id: self.new_id(),
+            wish,
+            hit_rule,
+            hits: 0,
+            v8_ids: Vec::new(),
+            searched: HashSet::new(),
+            resolved: None,
+            message: None,
+        })
+    }
+
     /// DAP `setBreakpoints` for one file: the answer, one breakpoint per requested one.
     pub async fn set_lines(&mut self, cdp: &Cdp, path: &Path, requested: &[Value]) -> Vec<Value> {
         let mut old = self.by_file.remove(path).unwrap_or_default();
@@ -205,22 +232,12 @@ impl Breakpoints {
                 .as_u64()
                 .and_then(|l| u32::try_from(l).ok())
                 .unwrap_or(0);
-            let (wish, hit_rule) = wish_of(request, Place::Line(line));
-            if let Some(at) = old.iter().position(|e| e.wish == wish) {
-                let mut entry = old.swap_remove(at);
-                entry.hit_rule = hit_rule;
-                kept.push(entry);
-                continue;
-            }
-            let mut entry = Entry {
-                dap_id: self.new_id(),
-                wish,
-                hit_rule,
-                hits: 0,
-                v8_ids: Vec::new(),
-                searched: HashSet::new(),
-                resolved: None,
-                message: None,
+            let mut entry = match self.keep_or_create(&mut old, request, Place::Line(line)) {
+                Kept::Old(entry) => {
+                    kept.push(entry);
+                    continue;
+                }
+                Kept::New(entry) => entry,
             };
             place_line(cdp, path, line, &mut entry).await;
             kept.push(entry);
@@ -248,22 +265,12 @@ impl Breakpoints {
                 .unwrap_or_default()
                 .trim()
                 .to_string();
-            let (wish, hit_rule) = wish_of(request, Place::Function(name));
-            if let Some(at) = old.iter().position(|e| e.wish == wish) {
-                let mut entry = old.swap_remove(at);
-                entry.hit_rule = hit_rule;
-                kept.push(entry);
-                continue;
-            }
-            let mut entry = Entry {
-                dap_id: self.new_id(),
-                wish,
-                hit_rule,
-                hits: 0,
-                v8_ids: Vec::new(),
-                searched: HashSet::new(),
-                resolved: None,
-                message: None,
+            let mut entry = match self.keep_or_create(&mut old, request, Place::Function(name)) {
+                Kept::Old(entry) => {
+                    kept.push(entry);
+                    continue;
+                }
+                Kept::New(entry) => entry,
             };
             for script in scripts.files() {
                 if let Some(path) = &script.path {

@@ -71,17 +71,7 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
         command.env_clear();
         command.envs(env.iter().map(|(k, v)| (k, v)));
     }
-    #[cfg(target_os = "linux")]
-    // SAFETY: the closure runs in the forked child before exec and only calls prctl, which is
-    // async-signal-safe.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    crate::adapters::process::die_with_parent(&mut command);
     let mut child = command
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", plan.node.display()))?;
