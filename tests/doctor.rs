@@ -398,7 +398,10 @@ fn setup_refuses_unknown_adapters_and_explains_the_rest() {
     // Node.js is on this machine (.ci/run installs it): nothing to do, and it says so.
     let out = s.run(&["setup", "node"]);
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.stdout.starts_with("node is already installed: "), "{out:?}");
+    assert!(
+        out.stdout.starts_with("node is already installed: "),
+        "{out:?}"
+    );
 
     let out = s.run(&["setup", "codelldb"]);
     assert_eq!(out.code, 1, "{out:?}");
