@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Session, build, fixture_path, line_of, require_lldb_dap};
+use common::{Session, at, build, fixture_path, line_of, require_lldb_dap};
 
 fn require_debugpy() {
     let ok = std::process::Command::new("python3")
@@ -14,14 +14,6 @@ fn require_debugpy() {
         ok,
         "debugpy is required: python3 -m pip install debugpy (.ci/run does)"
     );
-}
-
-fn at(fixture: &str, marker: &str) -> String {
-    format!(
-        "{}:{}",
-        fixture_path(fixture).display(),
-        line_of(fixture, marker)
-    )
 }
 
 #[test]

@@ -14,7 +14,7 @@ use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, fixture_path, line_of};
+use common::{Run, Session, at, fixture_path, line_of};
 use serde_json::Value;
 
 const LEDGER: &str = "go/ledger/main.go";
@@ -122,15 +122,6 @@ fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
     let data = value["data"].clone();
     assert_eq!(data["adapter"], "delve", "{data}");
     data
-}
-
-/// `/abs/path/fixtures/FIXTURE:LINE` for the line carrying `marker`.
-fn at(fixture: &str, marker: &str) -> String {
-    format!(
-        "{}:{}",
-        fixture_path(fixture).display(),
-        line_of(fixture, marker)
-    )
 }
 
 /// Runs an execution command with `--wait` and returns the stop it reports.

@@ -6,21 +6,12 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Session, build, fixture_path, line_of, require_lldb_dap};
+use common::{Session, at, build, line_of, require_lldb_dap};
 use serde_json::Value;
 
 /// How long a bounded answer about a huge value may take: lldb-dap itself needs well under a
 /// second; fetching every element of big.c's array takes several.
 const FEW_SECONDS: Duration = Duration::from_secs(3);
-
-/// `FILE:LINE` of a fixture marker, with the fixture's absolute path.
-fn at(fixture: &str, marker: &str) -> String {
-    format!(
-        "{}:{}",
-        fixture_path(fixture).display(),
-        line_of(fixture, marker)
-    )
-}
 
 /// Starts `fixture` with a breakpoint on `marker`, runs to it and returns the stop report.
 fn stopped_at(s: &Session, fixture: &str, marker: &str) -> Value {

@@ -10,17 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, build, fixture_path, line_of, require_lldb_dap};
+use common::{Run, Session, at, build, line_of, require_lldb_dap};
 use serde_json::Value;
-
-/// `FILE:LINE` of a fixture marker, with the fixture's absolute path.
-fn at(fixture: &str, marker: &str) -> String {
-    format!(
-        "{}:{}",
-        fixture_path(fixture).display(),
-        line_of(fixture, marker)
-    )
-}
 
 /// True while `pid` is a live (not zombie) process.
 fn alive(pid: u64) -> bool {

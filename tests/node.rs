@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, fixture_path, line_of};
+use common::{Run, Session, at, fixture_path, line_of, variable};
 use serde_json::{Value, json};
 
 const APP: &str = "javascript/app.js";
@@ -70,15 +70,6 @@ fn node() -> std::path::PathBuf {
     debugger::adapters::node::find(&Default::default()).expect("node (see require_node)")
 }
 
-/// `/abs/path/fixtures/FIXTURE:LINE` for the line carrying `marker`.
-fn at(fixture: &str, marker: &str) -> String {
-    format!(
-        "{}:{}",
-        fixture_path(fixture).display(),
-        line_of(fixture, marker)
-    )
-}
-
 /// `continue --wait` and the stop it reports.
 #[track_caller]
 fn continue_to_stop(s: &Session) -> Value {
@@ -114,17 +105,6 @@ fn assert_breakpoint(stop: &Value, ids: &[u64], fixture: &str, function: &str, m
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["breakpoint_ids"], json!(ids), "{stop}");
     assert_at(stop, fixture, function, marker);
-}
-
-/// The variable `name` in a `locals` (or `context`) answer.
-#[track_caller]
-fn variable<'a>(variables: &'a Value, name: &str) -> &'a Value {
-    variables
-        .as_array()
-        .expect("variables")
-        .iter()
-        .find(|v| v["name"] == name)
-        .unwrap_or_else(|| panic!("no variable {name} in {variables}"))
 }
 
 /// `locals` of the selected frame: its variables.

@@ -12,7 +12,7 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Session, fixture_path, line_of};
+use common::{Session, at, fixture_path, line_of, variable};
 use serde_json::Value;
 
 const APP: &str = "python/app.py";
@@ -49,15 +49,6 @@ fn require_debugpy() {
     );
 }
 
-/// `/abs/path/fixtures/python/FILE:LINE` for the line carrying `marker`.
-fn at(fixture: &str, marker: &str) -> String {
-    format!(
-        "{}:{}",
-        fixture_path(fixture).display(),
-        line_of(fixture, marker)
-    )
-}
-
 /// `continue --wait` and the stop it reports.
 #[track_caller]
 fn continue_to_stop(s: &Session) -> Value {
@@ -77,17 +68,6 @@ fn assert_at(stop: &Value, fixture: &str, function: &str, marker: &str) {
     assert_eq!(stop["frame"]["line"], line_of(fixture, marker), "{stop}");
     let file = stop["frame"]["file"].as_str().unwrap_or("");
     assert!(file.ends_with(fixture), "expected {fixture}: {stop}");
-}
-
-/// The variable `name` in a `locals` (or `context`) answer.
-#[track_caller]
-fn variable<'a>(variables: &'a Value, name: &str) -> &'a Value {
-    variables
-        .as_array()
-        .expect("variables")
-        .iter()
-        .find(|v| v["name"] == name)
-        .unwrap_or_else(|| panic!("no variable {name} in {variables}"))
 }
 
 /// Polls `output` until its text contains `needle` (output events may trail a stop a little), and

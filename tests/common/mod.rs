@@ -45,6 +45,26 @@ pub fn fixture_path(fixture: &str) -> PathBuf {
     repo_root().join("fixtures").join(fixture)
 }
 
+/// `/abs/path/fixtures/FIXTURE:LINE` for the line carrying `marker`: a breakpoint location.
+pub fn at(fixture: &str, marker: &str) -> String {
+    format!(
+        "{}:{}",
+        fixture_path(fixture).display(),
+        line_of(fixture, marker)
+    )
+}
+
+/// The variable `name` in a `locals` (or `context`) answer.
+#[track_caller]
+pub fn variable<'a>(variables: &'a Value, name: &str) -> &'a Value {
+    variables
+        .as_array()
+        .expect("variables")
+        .iter()
+        .find(|v| v["name"] == name)
+        .unwrap_or_else(|| panic!("no variable {name} in {variables}"))
+}
+
 /// Builds a fixture once per test process and returns the executable.
 ///
 /// `fixture` is the path under fixtures/ (`c/ledger.c`, `cpp/shapes.cpp`, `rust/counter.rs`).
