@@ -27,14 +27,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
 use super::{DebugAdapter, env_object};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::dap::codec::{self, CodecError, Decoder};
+use crate::dap::codec::{self, CodecError};
+use crate::dap::reader::{MessageReader, ReadError};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 
 pub struct Delve {
@@ -238,36 +239,28 @@ async fn write_to_delve<W: AsyncWrite + Unpin>(
 /// Passes the session's requests on to Delve a whole message at a time (so the relay's own
 /// request never lands inside one), noting when the session disconnects.
 async fn relay_session_requests<R: AsyncRead + Unpin>(
-    mut from_session: R,
+    from_session: R,
     to_delve: mpsc::UnboundedSender<Vec<u8>>,
     disconnecting: Arc<AtomicBool>,
 ) {
-    let mut decoder = Decoder::new();
-    let mut chunk = vec![0u8; 64 * 1024];
+    let mut messages = MessageReader::new(from_session);
     loop {
-        let n = match from_session.read(&mut chunk).await {
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        decoder.extend(&chunk[..n]);
-        loop {
-            let body = match decoder.next_message() {
-                Ok(Some(body)) => body,
-                Ok(None) => break,
-                Err(error) => {
-                    // Our own client's framing: never happens; end the stream rather than guess.
-                    tracing::warn!("unreadable message to dlv: {error}");
-                    return;
-                }
-            };
-            if serde_json::from_slice::<Value>(&body)
-                .is_ok_and(|m| m["type"] == "request" && m["command"] == "disconnect")
-            {
-                disconnecting.store(true, Ordering::SeqCst);
-            }
-            if to_delve.send(codec::encode(&body)).is_err() {
+        let body = match messages.next().await {
+            Ok(Some(body)) => body,
+            Ok(None) | Err(ReadError::Io(_)) => return,
+            Err(ReadError::Codec(error)) => {
+                // Our own client's framing: never happens; end the stream rather than guess.
+                tracing::warn!("unreadable message to dlv: {error}");
                 return;
             }
+        };
+        if serde_json::from_slice::<Value>(&body)
+            .is_ok_and(|m| m["type"] == "request" && m["command"] == "disconnect")
+        {
+            disconnecting.store(true, Ordering::SeqCst);
+        }
+        if to_delve.send(codec::encode(&body)).is_err() {
+            return;
         }
     }
 }
@@ -476,24 +469,27 @@ fn replay_error(error: &CodecError) -> Vec<u8> {
 /// Passes Delve's messages on to the session, amended by [`Relay`].
 async fn relay_delve_messages<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
     mut relay: Relay,
-    mut from_delve: R,
+    from_delve: R,
     mut to_session: W,
     to_delve: mpsc::UnboundedSender<Vec<u8>>,
     session_disconnecting: Arc<AtomicBool>,
 ) {
-    let mut decoder = Decoder::new();
-    let mut chunk = vec![0u8; 64 * 1024];
+    let mut messages = MessageReader::new(from_delve);
     let mut deadline: Option<tokio::time::Instant> = None;
     loop {
-        let read = async {
-            match deadline {
-                Some(at) => tokio::time::timeout_at(at, from_delve.read(&mut chunk)).await,
-                None => Ok(from_delve.read(&mut chunk).await),
-            }
+        let next = match deadline {
+            Some(at) => tokio::time::timeout_at(at, messages.next()).await,
+            None => Ok(messages.next().await),
         };
-        let n = match read.await {
-            Ok(Ok(n)) if n > 0 => n,
-            Ok(_) => break,
+        let body = match next {
+            Ok(Ok(Some(body))) => body,
+            Ok(Ok(None) | Err(ReadError::Io(_))) => break,
+            Ok(Err(ReadError::Codec(error))) => {
+                tracing::warn!("unreadable message from dlv: {error}");
+                let _ = to_session.write_all(&replay_error(&error)).await;
+                let _ = to_session.shutdown().await;
+                return;
+            }
             Err(_) => {
                 // No status line in time: let `terminated` through without one.
                 deadline = None;
@@ -505,37 +501,22 @@ async fn relay_delve_messages<R: AsyncRead + Unpin, W: AsyncWrite + Unpin>(
                 continue;
             }
         };
-        decoder.extend(&chunk[..n]);
-        loop {
-            let body = match decoder.next_message() {
-                Ok(Some(body)) => body,
-                Ok(None) => break,
-                Err(error) => {
-                    tracing::warn!("unreadable message from dlv: {error}");
-                    let _ = to_session.write_all(&replay_error(&error)).await;
-                    let _ = to_session.shutdown().await;
-                    return;
-                }
-            };
-            let disconnecting = session_disconnecting.load(Ordering::SeqCst);
-            let bodies = match relay.on_message(body, disconnecting) {
-                Action::Forward(bodies) => bodies,
-                Action::Disconnect(request) => {
-                    tracing::debug!(
-                        "dlv sent terminated without exited: disconnecting for the status"
-                    );
-                    deadline = Some(tokio::time::Instant::now() + STATUS_WAIT);
-                    let _ = to_delve.send(codec::encode(&request));
-                    Vec::new()
-                }
-            };
-            if relay.held.is_none() {
-                deadline = None;
+        let disconnecting = session_disconnecting.load(Ordering::SeqCst);
+        let bodies = match relay.on_message(body, disconnecting) {
+            Action::Forward(bodies) => bodies,
+            Action::Disconnect(request) => {
+                tracing::debug!("dlv sent terminated without exited: disconnecting for the status");
+                deadline = Some(tokio::time::Instant::now() + STATUS_WAIT);
+                let _ = to_delve.send(codec::encode(&request));
+                Vec::new()
             }
-            for body in bodies {
-                if to_session.write_all(&codec::encode(&body)).await.is_err() {
-                    return;
-                }
+        };
+        if relay.held.is_none() {
+            deadline = None;
+        }
+        for body in bodies {
+            if to_session.write_all(&codec::encode(&body)).await.is_err() {
+                return;
             }
         }
         if to_session.flush().await.is_err() {

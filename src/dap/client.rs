@@ -14,10 +14,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
-use super::codec::{self, Decoder};
+use super::codec;
+use super::reader::{MessageReader, ReadError};
 use super::types::{Event, Incoming, ReverseRequest};
 use crate::common::error::{ErrorBody, ErrorCode};
 
@@ -339,37 +340,31 @@ async fn read_messages<R: AsyncRead + Unpin>(
     events: &mpsc::Sender<Event>,
     inner: &Inner,
 ) -> Option<String> {
-    let mut decoder = Decoder::new();
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut messages = MessageReader::new(reader);
     loop {
-        let n = match reader.read(&mut buf).await {
-            Ok(0) => return None,
-            Ok(n) => n,
-            Err(e) => return Some(format!("reading from the debug adapter failed: {e}")),
-        };
-        decoder.extend(&buf[..n]);
-        loop {
-            let body = match decoder.next_message() {
-                Ok(Some(body)) => body,
-                Ok(None) => break,
-                Err(e) => return Some(format!("protocol error: {e}")),
-            };
-            let message: Incoming = match serde_json::from_slice(&body) {
-                Ok(message) => message,
-                Err(e) => {
-                    return Some(format!(
-                        "protocol error: the debug adapter sent a malformed message: {e}"
-                    ));
-                }
-            };
-            match message {
-                Incoming::Event(event) => {
-                    tracing::debug!(event = event.event, "<- event");
-                    // The session stopped listening: it is ending, and the events do not matter.
-                    let _ = events.send(event).await;
-                }
-                other => dispatch(other, inner),
+        let body = match messages.next().await {
+            Ok(Some(body)) => body,
+            Ok(None) => return None,
+            Err(ReadError::Io(e)) => {
+                return Some(format!("reading from the debug adapter failed: {e}"));
             }
+            Err(ReadError::Codec(e)) => return Some(format!("protocol error: {e}")),
+        };
+        let message: Incoming = match serde_json::from_slice(&body) {
+            Ok(message) => message,
+            Err(e) => {
+                return Some(format!(
+                    "protocol error: the debug adapter sent a malformed message: {e}"
+                ));
+            }
+        };
+        match message {
+            Incoming::Event(event) => {
+                tracing::debug!(event = event.event, "<- event");
+                // The session stopped listening: it is ending, and the events do not matter.
+                let _ = events.send(event).await;
+            }
+            other => dispatch(other, inner),
         }
     }
 }
@@ -454,7 +449,7 @@ fn answer_reverse_request(request: ReverseRequest, inner: &Inner) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::io::{AsyncBufReadExt, BufReader, DuplexStream};
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader, DuplexStream};
 
     /// A scripted adapter on the other end of an in-memory pipe.
     struct FakeAdapter {

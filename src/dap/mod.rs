@@ -2,6 +2,7 @@
 
 pub mod client;
 pub mod codec;
+pub mod reader;
 pub mod types;
 
 pub use client::{DapClient, DapError, PendingRequest};

@@ -6,13 +6,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
+use tokio::io::{AsyncWriteExt, DuplexStream};
 use tokio::sync::{mpsc, oneshot};
 
 use super::cdp::{CdpEvent, Events};
 use super::debuggee::{Debuggee, Flow, Settings};
 use crate::adapters::process::{AdapterProcess, InProcessControl, SpawnedAdapter};
-use crate::dap::codec::{Decoder, encode};
+use crate::dap::codec::encode;
+use crate::dap::reader::MessageReader;
 
 /// Bytes in flight between the session and the adapter before a writer waits.
 const DUPLEX_BUFFER: usize = 1024 * 1024;
@@ -147,34 +148,25 @@ async fn wait_exit(exit: &mut Option<oneshot::Receiver<Option<i32>>>) -> Option<
 }
 
 async fn read_requests(
-    mut reader: tokio::io::ReadHalf<DuplexStream>,
+    reader: tokio::io::ReadHalf<DuplexStream>,
     requests: mpsc::UnboundedSender<Value>,
 ) {
-    let mut decoder = Decoder::new();
-    let mut buffer = vec![0u8; 64 * 1024];
+    let mut messages = MessageReader::new(reader);
     loop {
-        let read = match reader.read(&mut buffer).await {
-            Ok(0) | Err(_) => return,
-            Ok(read) => read,
-        };
-        decoder.extend(&buffer[..read]);
-        loop {
-            match decoder.next_message() {
-                Ok(Some(body)) => {
-                    let Ok(message) = serde_json::from_slice::<Value>(&body) else {
-                        tracing::warn!("node adapter: unreadable request ignored");
-                        continue;
-                    };
-                    if message["type"] == "request" && requests.send(message).is_err() {
-                        return;
-                    }
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    tracing::warn!("node adapter: {e}");
-                    return;
-                }
+        let body = match messages.next().await {
+            Ok(Some(body)) => body,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!("node adapter: {e}");
+                return;
             }
+        };
+        let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+            tracing::warn!("node adapter: unreadable request ignored");
+            continue;
+        };
+        if message["type"] == "request" && requests.send(message).is_err() {
+            return;
         }
     }
 }
