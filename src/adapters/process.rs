@@ -418,7 +418,9 @@ const PIPE_LINE_LIMIT: u64 = 64 * 1024;
 /// The next line of a pipe (or a piece of a very long one), whatever its bytes: invalid UTF-8 is
 /// replaced, never a reason to stop reading (a pipe left unread would block, and a closed one
 /// kill, the program writing to it). `None` at the end of the pipe.
-async fn next_line(reader: &mut (impl tokio::io::AsyncBufRead + Unpin)) -> Option<String> {
+pub(crate) async fn next_line(
+    reader: &mut (impl tokio::io::AsyncBufRead + Unpin),
+) -> Option<String> {
     use tokio::io::AsyncReadExt;
     let mut bytes = Vec::new();
     match reader

@@ -8,9 +8,11 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::process::{Child, ChildStderr, ChildStdout, Command};
+
+use crate::adapters::process::next_line;
 
 /// What Node prints when its inspector is up: "Debugger listening on ws://127.0.0.1:PORT/UUID".
 const LISTENING_PREFIX: &str = "Debugger listening on ";
@@ -81,20 +83,15 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
     let mut stderr = BufReader::new(stderr);
     let mut early_stderr = Vec::new();
     let find = async {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            match stderr.read_line(&mut line).await {
-                Ok(0) | Err(_) => return None,
-                Ok(_) => {}
-            }
+        while let Some(line) = next_line(&mut stderr).await {
             if let Some(url) = line.trim().strip_prefix(LISTENING_PREFIX) {
                 return Some(url.to_string());
             }
             if !is_inspector_chatter(&line) {
-                early_stderr.push(line.clone());
+                early_stderr.push(line);
             }
         }
+        None
     };
     let found = tokio::time::timeout(timeout, find).await;
     match found {

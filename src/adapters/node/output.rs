@@ -15,6 +15,7 @@ use super::cdp::Cdp;
 use super::inspector::{Launched, is_inspector_chatter};
 use super::server::Outbox;
 use super::values;
+use crate::adapters::process::next_line;
 
 /// What Node prints when the program has finished and it waits for its debugger to leave.
 const PROGRAM_FINISHED: &str = "Waiting for the debugger to disconnect...";
@@ -97,19 +98,7 @@ async fn forward_chunks(mut pipe: impl AsyncRead + Unpin, out: Outbox) {
 
 /// Stderr line by line, without the inspector's "Debugger attached." and the like.
 async fn forward_stderr(mut pipe: impl AsyncBufRead + Unpin, out: Outbox, inspector: Cdp) {
-    use tokio::io::AsyncBufReadExt;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match (&mut pipe)
-            .take(64 * 1024)
-            .read_until(b'\n', &mut line)
-            .await
-        {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let text = String::from_utf8_lossy(&line);
+    while let Some(text) = next_line(&mut pipe).await {
         if text.starts_with(PROGRAM_FINISHED) {
             inspector.close();
         }
