@@ -6,13 +6,14 @@
 //! - `cdp`: the CDP connection.
 //! - `server`: the DAP side (the in-memory stream the session talks over).
 //! - `debuggee`: the translation, request by request and event by event.
-//! - `breakpoints`, `functions`, `scripts`, `values`, `output`: its parts.
+//! - `breakpoints`, `functions`, `objects`, `scripts`, `values`, `output`: its parts.
 
 mod breakpoints;
 mod cdp;
 mod debuggee;
 mod functions;
 pub mod inspector;
+mod objects;
 mod output;
 mod scripts;
 mod server;
