@@ -8,11 +8,15 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
+
+/// How long [`Cdp::close_when_idle`] waits for answers still due.
+const IDLE_WAIT: Duration = Duration::from_secs(2);
 
 /// The largest CDP message accepted: a `getScriptSource` of a bundled script can be large.
 const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
@@ -198,6 +202,27 @@ impl Cdp {
     /// Closes the connection (Node, waiting for its debugger to leave, then exits).
     pub fn close(&self) {
         let _ = self.outgoing.send(Message::Close(None));
+    }
+
+    /// Closes the connection once no call waits for its answer (at most [`IDLE_WAIT`] from
+    /// now). Node says the program has finished on stderr before its inspector thread has
+    /// always sent the answer to the `Debugger.resume` that let it finish: closing at once would
+    /// fail that `continue`.
+    pub fn close_when_idle(&self) {
+        let cdp = self.clone();
+        tokio::spawn(async move {
+            let deadline = tokio::time::Instant::now() + IDLE_WAIT;
+            while !cdp
+                .pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .is_empty()
+                && tokio::time::Instant::now() < deadline
+            {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            cdp.close();
+        });
     }
 }
 

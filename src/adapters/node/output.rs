@@ -100,7 +100,7 @@ async fn forward_chunks(mut pipe: impl AsyncRead + Unpin, out: Outbox) {
 async fn forward_stderr(mut pipe: impl AsyncBufRead + Unpin, out: Outbox, inspector: Cdp) {
     while let Some(text) = next_line(&mut pipe).await {
         if text.starts_with(PROGRAM_FINISHED) {
-            inspector.close();
+            inspector.close_when_idle();
         }
         if !is_inspector_chatter(&text) {
             out.output("stderr", &text).await;
