@@ -9,6 +9,11 @@
 
 use regex::Regex;
 
+/// The characters of a JavaScript identifier (ASCII), as a class body.
+const WORD: &str = "A-Za-z0-9_$";
+/// Whitespace, as a class.
+const SPACE: &str = r"[ \t\r\n]";
+
 /// A place to set a breakpoint: 0-based line and column (in UTF-16 units, as V8 counts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BodyStart {
@@ -26,20 +31,26 @@ pub fn find(source: &str, name: &str) -> Vec<BodyStart> {
         return Vec::new();
     }
     let escaped = regex::escape(method);
+    // ASCII classes spelled out: the regex crate is built without its Unicode tables, whose
+    // relocations every CLI start would pay for (see Cargo.toml).
     let patterns = [
         // function f(, async function f(, function* f(
-        format!(r"\bfunction\s*\*?\s*({escaped})\s*\("),
+        format!(r"(?:^|[^{WORD}])function{SPACE}*\*?{SPACE}*({escaped}){SPACE}*\("),
         // const f = function / async (a) => / a =>
         format!(
-            r"\b(?:const|let|var)\s+({escaped})\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)"
+            r"(?:^|[^{WORD}])(?:const|let|var){SPACE}+({escaped}){SPACE}*={SPACE}*(?:async{SPACE}+)?(?:function(?:[^{WORD}]|$)|\([^)]*\){SPACE}*=>|[A-Za-z_$][{WORD}]*{SPACE}*=>)"
         ),
         // f: function / f: (a) =>
-        format!(r"(?:^|[\s,{{])({escaped})\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)"),
+        format!(
+            r"(?:^|[ \t\r\n,{{])({escaped}){SPACE}*:{SPACE}*(?:async{SPACE}+)?(?:function(?:[^{WORD}]|$)|\([^)]*\){SPACE}*=>)"
+        ),
         // X.f = function / X.prototype.f = (a) =>
-        format!(r"([\w$.]*)\.({escaped})\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)"),
+        format!(
+            r"([{WORD}.]*)\.({escaped}){SPACE}*={SPACE}*(?:async{SPACE}+)?(?:function(?:[^{WORD}]|$)|\([^)]*\){SPACE}*=>)"
+        ),
         // methods: `  static async *f(a) {`
         format!(
-            r"(?m)^[ \t]*(?:static\s+)?(?:async\s+)?(?:get\s+|set\s+)?\*?\s*({escaped})\s*\([^)]*\)\s*\{{"
+            r"(?m)^[ \t]*(?:static{SPACE}+)?(?:async{SPACE}+)?(?:get{SPACE}+|set{SPACE}+)?\*?{SPACE}*({escaped}){SPACE}*\([^)]*\){SPACE}*\{{"
         ),
     ];
     let mut found = Vec::new();
@@ -94,7 +105,10 @@ fn is_identifier(text: &str) -> bool {
 
 /// The class whose body holds `offset`: the nearest `class Name` above it.
 fn enclosing_class(source: &str, offset: usize) -> Option<&str> {
-    let class = Regex::new(r"\bclass\s+([A-Za-z_$][\w$]*)").ok()?;
+    let class = Regex::new(&format!(
+        r"(?:^|[^{WORD}])class{SPACE}+([A-Za-z_$][{WORD}]*)"
+    ))
+    .ok()?;
     class
         .captures_iter(&source[..offset])
         .last()
