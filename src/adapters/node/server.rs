@@ -3,7 +3,6 @@
 //! knows it is not a separate process.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncWriteExt, DuplexStream};
@@ -175,9 +174,10 @@ async fn write_messages(
     mut writer: tokio::io::WriteHalf<DuplexStream>,
     mut messages: mpsc::Receiver<Value>,
 ) {
-    let seq = AtomicI64::new(1);
+    let mut seq: i64 = 0;
     while let Some(mut message) = messages.recv().await {
-        message["seq"] = json!(seq.fetch_add(1, Ordering::Relaxed));
+        seq += 1;
+        message["seq"] = json!(seq);
         let bytes = encode(message.to_string().as_bytes());
         if writer.write_all(&bytes).await.is_err() {
             return;
