@@ -526,6 +526,7 @@ fn breakpoints_at_scale(
                 },
                 condition: None,
                 hit_count: None,
+                log_message: None,
             }))?);
         }
     }

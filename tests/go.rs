@@ -365,6 +365,28 @@ fn go_source_file_is_built_and_debugged_with_function_breakpoints() {
 }
 
 #[test]
+fn logpoint_logs_through_delve_without_stopping() {
+    require_delve();
+    let s = Session::new();
+    start(&s, &build_go(LEDGER), &["--stop-on-entry"]);
+    let added = s.data(&["break", &at(LEDGER, "@add_body"), "--log", "a={a} b={b}"]);
+    let id = added["id"].as_u64().expect("id");
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}\nlog:\n{}", s.log());
+    // Delve prints its own "> [Go 1]: " in front of the message; the line has ours only.
+    let text = output_with(&s, &["total: 10"]);
+    let logged: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("[logpoint"))
+        .collect();
+    let expected: Vec<String> = [(0, 0), (0, 1), (1, 2), (3, 3), (6, 4)]
+        .iter()
+        .map(|(a, b)| format!("[logpoint {id}] a={a} b={b}"))
+        .collect();
+    assert_eq!(logged, expected, "{text}");
+}
+
+#[test]
 fn package_directory_is_built_and_debugged() {
     require_delve();
     let s = Session::new();

@@ -614,6 +614,44 @@ fn stepping_never_stops_in_nodes_own_javascript() {
 }
 
 #[test]
+fn logpoints_are_emulated_the_program_never_stops_there() {
+    require_node();
+    let s = Session::new();
+    s.start(&fixture_path(APP), &["--stop-on-entry"]);
+    let added = s.data(&[
+        "break",
+        &at(APP, "@deposit_update"),
+        "--log",
+        "amount={amount} before={before} bad={nosuch}",
+    ]);
+    let id = added["id"].as_u64().expect("id");
+    // A real breakpoint after the loop still stops.
+    s.data(&["break", &at(APP, "@print_step"), "--hit-count", "5"]);
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(s.value_of("i"), "4");
+    let text = output_containing(&s, "step 3:");
+    let logged: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("[logpoint"))
+        .collect();
+    let expected: Vec<String> = [100, 100, 101, 103, 106]
+        .iter()
+        .enumerate()
+        .map(|(i, before)| {
+            format!(
+                "[logpoint {id}] amount={i} before={before} bad=<error: ReferenceError: nosuch is not defined>"
+            )
+        })
+        .collect();
+    assert_eq!(logged, expected, "{text}");
+    // Each logged line comes before the step line the program prints for that deposit.
+    let log = text.find(&expected[1]).expect("second log line");
+    let step = text.find("step 1:").expect("step 1");
+    assert!(log < step, "{text}");
+}
+
+#[test]
 fn stop_on_entry_then_continue_reaches_the_breakpoint() {
     require_node();
     let s = Session::new();

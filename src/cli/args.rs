@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::common::location::DataAccess;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -50,6 +52,9 @@ pub enum CommandLine {
     /// Add, remove, list, enable or disable breakpoints ('debugger break FILE:LINE' adds one).
     #[command(visible_aliases = ["break", "b"])]
     Breakpoint(BreakpointArgs),
+    /// Stop when a variable (or any lvalue) is written, or read: a watchpoint. Set it where the
+    /// program is stopped; list and remove it with the breakpoints.
+    Watch(WatchArgs),
 
     /// Resume until the next breakpoint (or exit).
     #[command(visible_alias = "c")]
@@ -276,6 +281,44 @@ pub struct BreakpointOptions {
     /// Stop only from the Nth hit on.
     #[arg(long, value_name = "N")]
     pub hit_count: Option<u32>,
+    /// A logpoint: log this message instead of stopping; `{expr}` parts are evaluated at each
+    /// hit, e.g. --log "i={i} total={total}". The lines go to 'debugger output'.
+    #[arg(long, value_name = "MESSAGE")]
+    pub log: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The variable or lvalue to watch, e.g. `g_counter`, `acct->balance`, `history[2]`.
+    pub expression: String,
+    /// Which access stops the program.
+    #[arg(long, value_enum, default_value_t = AccessArg::Write)]
+    pub access: AccessArg,
+    /// Stop only when this expression is true.
+    #[arg(long)]
+    pub condition: Option<String>,
+    /// Stop only from the Nth hit on.
+    #[arg(long, value_name = "N")]
+    pub hit_count: Option<u32>,
+}
+
+/// `--access` as typed; DAP's names.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AccessArg {
+    Write,
+    Read,
+    #[value(name = "readWrite", alias = "read-write")]
+    ReadWrite,
+}
+
+impl From<AccessArg> for DataAccess {
+    fn from(access: AccessArg) -> DataAccess {
+        match access {
+            AccessArg::Write => DataAccess::Write,
+            AccessArg::Read => DataAccess::Read,
+            AccessArg::ReadWrite => DataAccess::ReadWrite,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

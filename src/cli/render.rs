@@ -93,6 +93,10 @@ pub fn stop_report(report: &StopReport) -> String {
                     .join(", ")
             ),
         },
+        "watchpoint" => match report.breakpoint_ids.as_slice() {
+            [id] => format!("Stopped at watchpoint {id} in {place}{thread}"),
+            _ => format!("Stopped at a watchpoint in {place}{thread}"),
+        },
         "step" => format!("Stepped to {place}{thread}"),
         "pause" => format!("Paused in {place}{thread}"),
         "entry" => format!("Stopped at entry in {place}{thread}"),
@@ -110,6 +114,34 @@ pub fn stop_report(report: &StopReport) -> String {
     };
     out.push_str(&headline);
     out.push('\n');
+    for change in &report.watch {
+        let Some(old) = change.old_value.as_deref() else {
+            match &change.new_value {
+                Some(new) => {
+                    let _ = writeln!(out, "    {} is now {new}", change.expression);
+                }
+                None => {
+                    let _ = writeln!(out, "    {} (cannot be read from here)", change.expression);
+                }
+            }
+            continue;
+        };
+        match &change.new_value {
+            Some(new) if new == old => {
+                let _ = writeln!(out, "    {} = {new} (unchanged)", change.expression);
+            }
+            Some(new) => {
+                let _ = writeln!(out, "    {}: {old} -> {new}", change.expression);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "    {}: was {old}; cannot be read from here",
+                    change.expression
+                );
+            }
+        }
+    }
     if let Some(source) = &report.source {
         out.push_str(&source_lines(source));
     }
@@ -231,8 +263,9 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
 
 /// One breakpoint per line: id, location, state, and its condition and hit count.
 pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
-    let location = match (&bp.file, bp.line) {
-        (Some(file), Some(line)) => format!("{}:{line}", short_file(file)),
+    let location = match (&bp.file, bp.line, &bp.access) {
+        (Some(file), Some(line), _) => format!("{}:{line}", short_file(file)),
+        (_, _, Some(access)) => format!("watch {} ({access})", bp.location),
         _ => bp.location.clone(),
     };
     let state = if !bp.enabled {
@@ -241,7 +274,10 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
         match (bp.resolved_line, &bp.function) {
             (Some(line), Some(_)) => format!("verified (line {line})"),
             (Some(line), None) => format!("verified (moved to line {line})"),
-            (None, _) => "verified".to_string(),
+            (None, _) => match &bp.watching {
+                Some(watching) => format!("set on {watching}"),
+                None => "verified".to_string(),
+            },
         }
     } else {
         match &bp.message {
@@ -255,6 +291,9 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
     }
     if let Some(hits) = bp.hit_count {
         let _ = write!(line, "  from hit {hits}");
+    }
+    if let Some(message) = &bp.log_message {
+        let _ = write!(line, "  logs \"{message}\"");
     }
     line
 }

@@ -1,12 +1,14 @@
-//! `breakpoint add/remove/list/enable/disable` (aliases `break`, `b`).
+//! `breakpoint add/remove/list/enable/disable` (aliases `break`, `b`), and `watch`, which adds a
+//! watchpoint to the same list.
 
 use super::data;
 use super::session::resolve_location;
 use crate::cli::Outcome;
-use crate::cli::args::{BreakpointAction, BreakpointArgs, BreakpointOptions};
+use crate::cli::args::{BreakpointAction, BreakpointArgs, BreakpointOptions, WatchArgs};
 use crate::cli::client::DaemonClient;
 use crate::cli::render;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::Location;
 use crate::ipc::protocol::{
     BreakpointInfo, BreakpointList, BreakpointSpec, Command, RemovedBreakpoints,
 };
@@ -30,20 +32,56 @@ fn add(session: &str, location: &str, options: BreakpointOptions) -> Result<Outc
             "",
         )
     })?;
-    if options.hit_count == Some(0) {
+    check_hit_count(options.hit_count)?;
+    if options.log.as_deref().is_some_and(|m| m.trim().is_empty()) {
         return Err(ErrorBody::usage(
-            "--hit-count must be at least 1",
-            "--hit-count N stops from the Nth hit on",
+            "--log needs a message",
+            "e.g. --log \"i={i} total={total}\": {expr} parts are evaluated at each hit",
         ));
     }
     let spec = BreakpointSpec {
         location: resolve_location(location, &cwd)?,
         condition: options.condition.filter(|c| !c.trim().is_empty()),
         hit_count: options.hit_count,
+        log_message: options.log,
     };
     let info: BreakpointInfo =
         DaemonClient::connect(session)?.request_as(Command::BreakpointAdd(spec))?;
     let text = format!("Breakpoint {}\n", render::breakpoint_line(&info));
+    Ok(Outcome::new(data(&info), text))
+}
+
+fn check_hit_count(hit_count: Option<u32>) -> Result<(), ErrorBody> {
+    if hit_count == Some(0) {
+        return Err(ErrorBody::usage(
+            "--hit-count must be at least 1",
+            "--hit-count N stops from the Nth hit on",
+        ));
+    }
+    Ok(())
+}
+
+pub fn watch(session: &str, args: WatchArgs) -> Result<Outcome, ErrorBody> {
+    check_hit_count(args.hit_count)?;
+    let expression = args.expression.trim();
+    if expression.is_empty() {
+        return Err(ErrorBody::usage(
+            "nothing to watch",
+            "name a variable or lvalue, e.g. 'debugger watch g_counter'",
+        ));
+    }
+    let spec = BreakpointSpec {
+        location: Location::Data {
+            expression: expression.to_string(),
+            access: args.access.into(),
+        },
+        condition: args.condition.filter(|c| !c.trim().is_empty()),
+        hit_count: args.hit_count,
+        log_message: None,
+    };
+    let info: BreakpointInfo =
+        DaemonClient::connect(session)?.request_as(Command::BreakpointAdd(spec))?;
+    let text = format!("Watchpoint {}\n", render::breakpoint_line(&info));
     Ok(Outcome::new(data(&info), text))
 }
 

@@ -29,6 +29,7 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
         CommandLine::Restart => session::restart(session),
         CommandLine::Sessions => session::sessions(),
         CommandLine::Breakpoint(args) => breakpoint::run(session, args),
+        CommandLine::Watch(args) => breakpoint::watch(session, args),
         CommandLine::Continue(wait) => {
             execution::resume(session, crate::ipc::protocol::ResumeAction::Continue, wait)
         }

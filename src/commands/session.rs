@@ -40,6 +40,7 @@ pub fn breakpoint_specs(
                 location: resolve_location(text, cwd)?,
                 condition: None,
                 hit_count: None,
+                log_message: None,
             })
         })
         .collect()

@@ -1,4 +1,5 @@
-//! Breakpoint locations as users type them: `FILE:LINE` or a function name.
+//! Breakpoint locations as users type them: `FILE:LINE` or a function name; and the data a
+//! watchpoint watches.
 
 use std::path::PathBuf;
 
@@ -12,6 +13,34 @@ pub enum Location {
     Line { file: PathBuf, line: u32 },
     /// A function (or method, `ns::func`) name.
     Function { name: String },
+    /// The memory behind an expression (`watch EXPR`): a watchpoint, DAP's data breakpoint.
+    Data {
+        expression: String,
+        access: DataAccess,
+    },
+}
+
+/// Which accesses to the watched data stop the program (DAP's `accessType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum DataAccess {
+    #[serde(rename = "read")]
+    Read,
+    #[default]
+    #[serde(rename = "write")]
+    Write,
+    #[serde(rename = "readWrite")]
+    ReadWrite,
+}
+
+impl DataAccess {
+    /// The DAP spelling, which is also what users type.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataAccess::Read => "read",
+            DataAccess::Write => "write",
+            DataAccess::ReadWrite => "readWrite",
+        }
+    }
 }
 
 impl Location {
@@ -56,6 +85,7 @@ impl std::fmt::Display for Location {
         match self {
             Location::Line { file, line } => write!(f, "{}:{line}", file.display()),
             Location::Function { name } => f.write_str(name),
+            Location::Data { expression, .. } => f.write_str(expression),
         }
     }
 }

@@ -1,15 +1,20 @@
 //! The breakpoint registry: our stable ids, what the user asked for, and what the adapter said.
 //!
-//! DAP sets breakpoints per source file (`setBreakpoints` replaces the file's whole list) and all
-//! function breakpoints at once, and the adapter's ids may change on every re-send. So the
-//! registry is the truth: each change re-sends the affected list, and the answer, which comes back
-//! in the order sent, is mapped onto our entries.
+//! DAP sets breakpoints per source file (`setBreakpoints` replaces the file's whole list), all
+//! function breakpoints at once, and all data breakpoints (watchpoints) at once, and the
+//! adapter's ids may change on every re-send. So the registry is the truth: each change re-sends
+//! the affected list, and the answer, which comes back in the order sent, is mapped onto our
+//! entries.
+//!
+//! Logpoints go to the adapter with a marker naming our id in front of the message, so their
+//! lines can be told from everything else the adapter prints (see [`logpoint_line`]). Where the
+//! adapter has no logpoints, they go as plain breakpoints and the session emulates them.
 
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::common::location::Location;
+use crate::common::location::{DataAccess, Location};
 use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
 
@@ -22,6 +27,18 @@ pub struct Entry {
     pub message: Option<String>,
     pub adapter_id: Option<i64>,
     pub resolved_line: Option<u32>,
+    /// A watchpoint's handle from `dataBreakpointInfo`, and the adapter's words for the data.
+    pub data: Option<DataHandle>,
+}
+
+/// What `dataBreakpointInfo` answered for a watchpoint: kept across restarts (lldb runs the
+/// program at the same addresses each time), so the watchpoint can be set again.
+#[derive(Debug, Clone)]
+pub struct DataHandle {
+    pub data_id: String,
+    pub description: String,
+    /// The watched value when last seen, for the "old value" of the next hit.
+    pub last_value: Option<String>,
 }
 
 /// Which DAP request carries an entry.
@@ -29,6 +46,27 @@ pub struct Entry {
 pub enum Target {
     File(PathBuf),
     Functions,
+    Data,
+}
+
+/// What a logpoint's marker starts with: the adapter prints `MARKER<id>;<message>`.
+const LOG_MARKER: &str = "debugger-logpoint:";
+
+/// The message sent to the adapter for logpoint `id`.
+fn marked_log_message(id: u32, message: &str) -> String {
+    format!("{LOG_MARKER}{id};{message}")
+}
+
+/// Splits a logpoint's output (as the adapter printed it) into our id and the message; `None`
+/// for any other output. Some adapters put a prefix of their own in front (Delve: "> [Go 1]: ").
+pub fn logpoint_line(output: &str) -> Option<(u32, &str)> {
+    let start = output.find(LOG_MARKER)?;
+    if output[..start].contains('\n') {
+        return None;
+    }
+    let rest = &output[start + LOG_MARKER.len()..];
+    let (id, message) = rest.split_once(';')?;
+    Some((id.parse().ok()?, message.trim_end_matches(['\r', '\n'])))
 }
 
 impl Entry {
@@ -36,16 +74,29 @@ impl Entry {
         match &self.spec.location {
             Location::Line { file, .. } => Target::File(file.clone()),
             Location::Function { .. } => Target::Functions,
+            Location::Data { .. } => Target::Data,
         }
     }
 
+    pub fn is_watchpoint(&self) -> bool {
+        matches!(self.spec.location, Location::Data { .. })
+    }
+
     pub fn info(&self) -> BreakpointInfo {
-        let (file, line, function) = match &self.spec.location {
-            Location::Line { file, line } => (Some(file.display().to_string()), Some(*line), None),
-            Location::Function { name } => (None, None, Some(name.clone())),
+        let (kind, file, line, function, access) = match &self.spec.location {
+            Location::Line { file, line } => (
+                "line",
+                Some(file.display().to_string()),
+                Some(*line),
+                None,
+                None,
+            ),
+            Location::Function { name } => ("function", None, None, Some(name.clone()), None),
+            Location::Data { access, .. } => ("watch", None, None, None, Some(*access)),
         };
         BreakpointInfo {
             id: self.id,
+            kind: kind.to_string(),
             location: self.spec.location.to_string(),
             file,
             line,
@@ -56,6 +107,9 @@ impl Entry {
             verified: self.enabled && self.verified,
             message: self.message.clone(),
             resolved_line: self.resolved_line.filter(|l| Some(*l) != line),
+            log_message: self.spec.log_message.clone(),
+            access: access.map(|a: DataAccess| a.as_str().to_string()),
+            watching: self.data.as_ref().map(|d| d.description.clone()),
         }
     }
 }
@@ -64,6 +118,9 @@ impl Entry {
 pub struct Registry {
     next_id: u32,
     entries: Vec<Entry>,
+    /// The adapter prints logpoint messages itself (`supportsLogPoints`); else the session
+    /// emulates them.
+    native_logpoints: bool,
 }
 
 /// One DAP request that brings the adapter in line with the registry for a target.
@@ -77,6 +134,11 @@ pub struct SyncRequest {
 
 impl Registry {
     pub fn add(&mut self, spec: BreakpointSpec) -> u32 {
+        self.add_with_data(spec, None)
+    }
+
+    /// Adds an entry; a watchpoint comes with its handle from `dataBreakpointInfo`.
+    pub fn add_with_data(&mut self, spec: BreakpointSpec, data: Option<DataHandle>) -> u32 {
         self.next_id += 1;
         let id = self.next_id;
         self.entries.push(Entry {
@@ -87,8 +149,13 @@ impl Registry {
             message: None,
             adapter_id: None,
             resolved_line: None,
+            data,
         });
         id
+    }
+
+    pub fn get_mut(&mut self, id: u32) -> Option<&mut Entry> {
+        self.entries.iter_mut().find(|e| e.id == id)
     }
 
     pub fn get(&self, id: u32) -> Option<&Entry> {
@@ -143,13 +210,19 @@ impl Registry {
         targets
     }
 
-    /// Forgets what the adapter said (a new adapter is about to be told everything afresh).
-    pub fn reset_adapter_state(&mut self) {
+    /// Forgets what the adapter said (a new adapter is about to be told everything afresh), and
+    /// learns whether this one prints logpoints itself.
+    pub fn reset_adapter_state(&mut self, native_logpoints: bool) {
+        self.native_logpoints = native_logpoints;
         for entry in &mut self.entries {
             entry.verified = false;
             entry.message = None;
             entry.adapter_id = None;
             entry.resolved_line = None;
+            // A new run: the value a watchpoint last saw is the old run's.
+            if let Some(data) = &mut entry.data {
+                data.last_value = None;
+            }
         }
     }
 
@@ -177,11 +250,13 @@ impl Registry {
             .entries
             .iter()
             .filter(|e| e.enabled && &e.target() == target)
+            // A watchpoint the adapter never described cannot be set.
+            .filter(|e| !e.is_watchpoint() || e.data.is_some())
             // A function named twice goes once: adapters collapse duplicates in their answer
             // (lldb-dap does), which would misalign it. The twin mirrors the first's state.
             .filter(|e| match &e.spec.location {
                 Location::Function { name } => names.insert(name.clone()),
-                Location::Line { .. } => true,
+                Location::Line { .. } | Location::Data { .. } => true,
             })
             .filter(|e| {
                 if e.adapter_id.is_some() {
@@ -198,7 +273,19 @@ impl Registry {
                 let mut bp = match &e.spec.location {
                     Location::Line { line, .. } => json!({ "line": line }),
                     Location::Function { name } => json!({ "name": name }),
+                    Location::Data { access, .. } => json!({
+                        "dataId": e.data.as_ref().map(|d| d.data_id.as_str()),
+                        "accessType": access.as_str(),
+                    }),
                 };
+                if let Some(message) = e
+                    .spec
+                    .log_message
+                    .as_ref()
+                    .filter(|_| self.native_logpoints)
+                {
+                    bp["logMessage"] = json!(marked_log_message(e.id, message));
+                }
                 if let Some(condition) = &e.spec.condition {
                     bp["condition"] = json!(condition);
                 }
@@ -219,6 +306,11 @@ impl Registry {
             },
             Target::Functions => SyncRequest {
                 command: "setFunctionBreakpoints",
+                arguments: json!({ "breakpoints": list }),
+                ids,
+            },
+            Target::Data => SyncRequest {
+                command: "setDataBreakpoints",
                 arguments: json!({ "breakpoints": list }),
                 ids,
             },
@@ -305,10 +397,12 @@ impl Registry {
         let Some(adapter_id) = bp.id else {
             return;
         };
+        // Watchpoints have ids of their own kind (lldb numbers them apart); these events are
+        // about breakpoints.
         let Some(entry) = self
             .entries
             .iter_mut()
-            .find(|e| e.adapter_id == Some(adapter_id))
+            .find(|e| e.adapter_id == Some(adapter_id) && !e.is_watchpoint())
         else {
             return;
         };
@@ -326,12 +420,28 @@ impl Registry {
         }
     }
 
-    /// Our ids for the adapter's ids (from a `stopped` event).
-    pub fn ids_for_adapter_ids(&self, adapter_ids: &[i64]) -> Vec<u32> {
+    /// Our ids for the adapter's ids (from a `stopped` event): of watchpoints for a stop on
+    /// data, else of breakpoints, since adapters may number the two kinds apart.
+    pub fn ids_for_adapter_ids(&self, adapter_ids: &[i64], watchpoints: bool) -> Vec<u32> {
         self.entries
             .iter()
+            .filter(|e| e.is_watchpoint() == watchpoints)
             .filter(|e| e.adapter_id.is_some_and(|a| adapter_ids.contains(&a)))
             .map(|e| e.id)
+            .collect()
+    }
+
+    /// The logpoints among `ids` that the session must emulate (the adapter has none of its
+    /// own), with their messages; `None` when any of `ids` is a breakpoint that should stop.
+    pub fn emulated_logpoints(&self, ids: &[u32]) -> Option<Vec<(u32, String)>> {
+        if self.native_logpoints || ids.is_empty() {
+            return None;
+        }
+        ids.iter()
+            .map(|id| {
+                let entry = self.get(*id)?;
+                Some((*id, entry.spec.log_message.clone()?))
+            })
             .collect()
     }
 }
@@ -348,6 +458,7 @@ mod tests {
             },
             condition: None,
             hit_count: None,
+            log_message: None,
         }
     }
 
@@ -380,7 +491,7 @@ mod tests {
         );
         r.apply_answer(&req.ids, &answer(&[20, 21]));
         assert_eq!(r.get(c).and_then(|e| e.adapter_id), Some(21));
-        assert_eq!(r.ids_for_adapter_ids(&[21]), vec![c]);
+        assert_eq!(r.ids_for_adapter_ids(&[21], false), vec![c]);
         assert_eq!(r.add(line_spec("/y.c", 1)), 4, "ids are never reused");
     }
 
@@ -391,6 +502,7 @@ mod tests {
             location: Location::Function { name: name.into() },
             condition: None,
             hit_count: None,
+            log_message: None,
         };
         let a = r.add(f("a"));
         let b = r.add(f("b"));
@@ -414,6 +526,7 @@ mod tests {
             location: Location::Function { name: name.into() },
             condition: None,
             hit_count: None,
+            log_message: None,
         };
         let a = r.add(f("apply"));
         let b = r.add(f("apply"));
@@ -436,6 +549,7 @@ mod tests {
             },
             condition: Some("x > 1".into()),
             hit_count: Some(3),
+            log_message: None,
         });
         let req = r.sync_request(&Target::Functions);
         assert_eq!(req.command, "setFunctionBreakpoints");
@@ -478,5 +592,98 @@ mod tests {
         assert_eq!(r.set_enabled(&[a], false).len(), 1);
         assert!(r.sync_request(&Target::File("/x.c".into())).ids.is_empty());
         assert!(!r.get(a).map(Entry::info).expect("entry").verified);
+    }
+
+    fn logpoint(file: &str, line: u32, message: &str) -> BreakpointSpec {
+        BreakpointSpec {
+            log_message: Some(message.into()),
+            ..line_spec(file, line)
+        }
+    }
+
+    #[test]
+    fn logpoints_go_marked_to_adapters_that_have_them() {
+        let mut r = Registry::default();
+        r.reset_adapter_state(true);
+        let id = r.add(logpoint("/a.c", 3, "i={i}"));
+        let req = r.sync_request(&Target::File(PathBuf::from("/a.c")));
+        let sent = req.arguments["breakpoints"][0]["logMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        // What the adapter prints back (Delve puts a prefix of its own first) names our id.
+        let printed = format!("> [Go 1]: {}\n", sent.replace("{i}", "3"));
+        assert_eq!(logpoint_line(&printed), Some((id, "i=3")));
+        assert_eq!(r.emulated_logpoints(&[id]), None);
+    }
+
+    #[test]
+    fn logpoints_are_plain_breakpoints_to_adapters_without_them() {
+        let mut r = Registry::default();
+        r.reset_adapter_state(false);
+        let log = r.add(logpoint("/a.c", 3, "i={i}"));
+        let stop = r.add(line_spec("/a.c", 4));
+        let req = r.sync_request(&Target::File(PathBuf::from("/a.c")));
+        assert!(req.arguments["breakpoints"][0].get("logMessage").is_none());
+        assert_eq!(
+            r.emulated_logpoints(&[log]),
+            Some(vec![(log, "i={i}".to_string())])
+        );
+        // A real breakpoint among the hits makes it a stop.
+        assert_eq!(r.emulated_logpoints(&[log, stop]), None);
+        assert_eq!(r.emulated_logpoints(&[]), None);
+    }
+
+    #[test]
+    fn program_output_is_no_logpoint() {
+        assert_eq!(logpoint_line("step 1: total=1\n"), None);
+        assert_eq!(logpoint_line("debugger-logpoint:x;y"), None);
+        // The marker must be on the output's first line.
+        assert_eq!(logpoint_line("a\ndebugger-logpoint:1;y"), None);
+    }
+
+    #[test]
+    fn watchpoints_are_sent_together_and_numbered_apart_from_breakpoints() {
+        let mut r = Registry::default();
+        let line = r.add(line_spec("/a.c", 3));
+        let watch = |expression: &str| BreakpointSpec {
+            location: Location::Data {
+                expression: expression.into(),
+                access: DataAccess::Write,
+            },
+            condition: None,
+            hit_count: None,
+            log_message: None,
+        };
+        let handle = |id: &str| DataHandle {
+            data_id: id.into(),
+            description: "4 bytes".into(),
+            last_value: Some("0".into()),
+        };
+        let w = r.add_with_data(watch("g"), Some(handle("0x10/4")));
+        // A watchpoint the adapter never described is not sent.
+        r.add_with_data(watch("h"), None);
+        let req = r.sync_request(&Target::Data);
+        assert_eq!(req.command, "setDataBreakpoints");
+        assert_eq!(req.ids, vec![w]);
+        assert_eq!(
+            req.arguments["breakpoints"],
+            json!([{ "dataId": "0x10/4", "accessType": "write" }])
+        );
+        let answer = |id| DapBreakpoint {
+            id: Some(id),
+            verified: true,
+            ..Default::default()
+        };
+        r.apply_answer(&[line], &[answer(1)]);
+        r.apply_answer(&[w], &[answer(1)]);
+        assert_eq!(r.ids_for_adapter_ids(&[1], false), vec![line]);
+        assert_eq!(r.ids_for_adapter_ids(&[1], true), vec![w]);
+        assert_eq!(r.get(w).map(|e| e.info().kind), Some("watch".to_string()));
+        // A new run forgets the value seen, not the handle.
+        r.reset_adapter_state(true);
+        let data = r.get(w).and_then(|e| e.data.clone());
+        assert_eq!(data.as_ref().map(|d| d.data_id.as_str()), Some("0x10/4"));
+        assert_eq!(data.and_then(|d| d.last_value), None);
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod breakpoints;
 pub mod logging;
+pub mod logpoints;
 pub mod output;
 pub mod reaper;
 pub mod run_state;

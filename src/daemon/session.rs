@@ -7,6 +7,8 @@
 //! updates, never across an await; breakpoint re-sends are serialised by their own async lock so
 //! two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
 
+mod watchpoints;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,7 +17,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
-use super::breakpoints::{Registry, Target};
+use super::breakpoints::{self, Registry, Target};
+use super::logpoints;
 use super::output::OutputBuffer;
 use super::reaper::{self, Reaper};
 use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
@@ -25,6 +28,7 @@ use crate::adapters::process::{self, AdapterProcess};
 use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::Location;
 use crate::dap::types::{
     BreakpointEventBody, BreakpointsBody, Capabilities, EvaluateBody, Event, ExitedEventBody,
     OutputEventBody, ProcessEventBody, ScopesBody, StackFrame, StackTraceBody, StoppedEventBody,
@@ -50,6 +54,8 @@ const PAUSE_RETRIES: u32 = 5;
 const PAUSE_RETRY_AFTER: Duration = Duration::from_millis(300);
 /// How long a stop report may spend asking the adapter for the thread name and top frame.
 const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
+/// The stop reason of a watchpoint hit (DAP's "data breakpoint").
+const WATCHPOINT_REASON: &str = "watchpoint";
 /// Lines of the adapter's own console/stderr output kept for the report of its death.
 const ADAPTER_LOG_TAIL: usize = 20;
 
@@ -127,7 +133,7 @@ impl FrameCache {
 }
 
 /// State the event task and the commands share.
-struct Shared {
+pub(super) struct Shared {
     run: RunStateCell,
     view: Mutex<View>,
     breakpoints: Arc<Breakpoints>,
@@ -157,6 +163,26 @@ impl Shared {
 
     fn view(&self) -> std::sync::MutexGuard<'_, View> {
         self.view.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(super) fn output(&self) -> &OutputBuffer {
+        &self.output
+    }
+
+    /// An emulated logpoint could not let the program go on: show the stop rather than leave
+    /// the program stopped with nobody told.
+    pub(super) fn logpoint_stuck(&self, thread_id: i64, detail: &str) {
+        let stop = StopInfo {
+            reason: "breakpoint".into(),
+            description: Some(format!(
+                "stopped at a logpoint: continuing failed ({detail})"
+            )),
+            text: None,
+            thread_id: Some(thread_id),
+            hit_breakpoint_ids: Vec::new(),
+        };
+        self.run
+            .set_if(Phase::Stopped(stop), |s| matches!(s.phase, Phase::Running));
     }
 }
 
@@ -491,6 +517,7 @@ impl Session {
             exit_code: None,
             note: None,
             exception: None,
+            watch: Vec::new(),
         };
         match &state.phase {
             Phase::Stopped(stop) => {
@@ -516,6 +543,9 @@ impl Session {
                 report.breakpoint_ids = self.hit_breakpoints(stop);
                 if let Some(thread_id) = thread_id {
                     self.locate_stop(thread_id, &mut report).await;
+                    if report.reason == WATCHPOINT_REASON {
+                        self.explain_watchpoint_stop(thread_id, &mut report).await;
+                    }
                 }
                 self.shared.view().report_cache = Some((state.generation, report.clone()));
             }
@@ -596,23 +626,7 @@ impl Session {
     }
 
     fn hit_breakpoints(&self, stop: &StopInfo) -> Vec<u32> {
-        let mut adapter_ids = stop.hit_breakpoint_ids.clone();
-        if adapter_ids.is_empty() && stop.reason == "breakpoint" {
-            // lldb-dap names the breakpoint in its description: "breakpoint 2.1".
-            if let Some(id) = stop
-                .description
-                .as_deref()
-                .and_then(|d| d.strip_prefix("breakpoint "))
-                .and_then(|rest| rest.split('.').next())
-                .and_then(|n| n.trim().parse::<i64>().ok())
-            {
-                adapter_ids.push(id);
-            }
-        }
-        self.shared
-            .breakpoints
-            .registry()
-            .ids_for_adapter_ids(&adapter_ids)
+        hit_breakpoints(&self.shared, stop)
     }
 
     fn not_running_error(&self, phase: &Phase) -> ErrorBody {
@@ -1263,6 +1277,9 @@ impl Session {
     }
 
     pub async fn add_breakpoint(&self, spec: BreakpointSpec) -> Result<BreakpointInfo, ErrorBody> {
+        if matches!(spec.location, Location::Data { .. }) {
+            return self.add_watchpoint(spec).await;
+        }
         let _sync = self.shared.breakpoints.sync.lock().await;
         let (id, target) = {
             let mut registry = self.shared.breakpoints.registry();
@@ -1445,9 +1462,36 @@ async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target
     }
 }
 
+/// Our ids of the breakpoints (or watchpoints) a stop names.
+fn hit_breakpoints(shared: &Shared, stop: &StopInfo) -> Vec<u32> {
+    let mut adapter_ids = stop.hit_breakpoint_ids.clone();
+    let watchpoint = stop.reason == WATCHPOINT_REASON;
+    if adapter_ids.is_empty() && (stop.reason == "breakpoint" || watchpoint) {
+        // lldb-dap names the breakpoint in its description: "breakpoint 2.1", "watchpoint 1".
+        let prefix = if watchpoint {
+            "watchpoint "
+        } else {
+            "breakpoint "
+        };
+        if let Some(id) = stop
+            .description
+            .as_deref()
+            .and_then(|d| d.strip_prefix(prefix))
+            .and_then(|rest| rest.split('.').next())
+            .and_then(|n| n.trim().parse::<i64>().ok())
+        {
+            adapter_ids.push(id);
+        }
+    }
+    shared
+        .breakpoints
+        .registry()
+        .ids_for_adapter_ids(&adapter_ids, watchpoint)
+}
+
 /// lldb's expression errors come as "error: <user expression 0>:1:1: msg" plus a caret diagram;
 /// keep the message.
-fn clean_evaluate_error(message: &str) -> String {
+pub(super) fn clean_evaluate_error(message: &str) -> String {
     let first = message
         .lines()
         .map(str::trim)
@@ -1518,7 +1562,10 @@ async fn configure(
 
     // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
     let _sync = shared.breakpoints.sync.lock().await;
-    shared.breakpoints.registry().reset_adapter_state();
+    shared
+        .breakpoints
+        .registry()
+        .reset_adapter_state(caps.supports("supportsLogPoints"));
 
     let (command, arguments) = match origin {
         Origin::Launch(spec) => ("launch", adapter.launch_arguments(spec)),
@@ -1589,7 +1636,11 @@ async fn handle_events(
     process: Arc<AdapterProcess>,
 ) {
     while let Some(event) = events.recv().await {
-        apply_event(&shared, event);
+        if let Some(logpoints) = apply_event(&shared, event) {
+            // Its own task: this one must keep draining events while the emulation waits for
+            // the adapter's answers (the adapter's reader stops when events back up).
+            tokio::spawn(logpoints::emulate(dap.clone(), shared.clone(), logpoints));
+        }
     }
     // No more messages will be read: an adapter still running (it broke the protocol) goes.
     process.kill();
@@ -1615,13 +1666,15 @@ async fn handle_events(
         .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
 }
 
-fn apply_event(shared: &Shared, event: Event) {
+/// Applies one event; returns the logpoint hits the session must emulate (the program is then
+/// stopped, and nobody is told).
+fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
     match event.event.as_str() {
         "initialized" => shared.initialized.notify_one(),
         "stopped" => {
             let Ok(body) = serde_json::from_value::<StoppedEventBody>(event.body) else {
                 tracing::warn!("unreadable stopped event");
-                return;
+                return None;
             };
             // What the program printed up to the stop is all there is for now: show it.
             shared.output.flush_partial();
@@ -1631,19 +1684,49 @@ fn apply_event(shared: &Shared, event: Event) {
                 // stops of their own would move the selection, and one arriving late (after our
                 // next resume) would pass for a new stop.
                 tracing::debug!(thread = ?body.thread_id, "secondary stopped event ignored");
-                return;
+                return None;
             }
-            // DAP's "function breakpoint" is a breakpoint to the user, as lldb-dap reports it.
+            // DAP's "function breakpoint" is a breakpoint to the user, as lldb-dap reports it,
+            // and a "data breakpoint" is a watchpoint.
             let mut reason = match body.reason.as_str() {
                 "function breakpoint" => "breakpoint".to_string(),
+                "data breakpoint" => WATCHPOINT_REASON.to_string(),
+                // lldb-dap 19 calls a watchpoint hit a breakpoint, "watchpoint N" in its
+                // description.
+                "breakpoint"
+                    if body
+                        .description
+                        .as_deref()
+                        .is_some_and(|d| d.starts_with("watchpoint ")) =>
+                {
+                    WATCHPOINT_REASON.to_string()
+                }
                 _ => body.reason,
             };
+            let stop = StopInfo {
+                reason: reason.clone(),
+                description: body.description,
+                text: body.text,
+                thread_id: body.thread_id,
+                hit_breakpoint_ids: body.hit_breakpoint_ids,
+            };
+            if reason == "breakpoint"
+                && let Some(thread_id) = stop.thread_id
+            {
+                let hit = hit_breakpoints(shared, &stop);
+                if let Some(messages) = shared.breakpoints.registry().emulated_logpoints(&hit) {
+                    return Some(logpoints::Hit {
+                        thread_id,
+                        messages,
+                    });
+                }
+            }
             {
                 let mut view = shared.view();
                 view.thread_names.clear();
                 if shared
                     .adapter
-                    .is_interrupt_stop(&reason, body.description.as_deref())
+                    .is_interrupt_stop(&reason, stop.description.as_deref())
                 {
                     if view.entry_expected {
                         reason = "entry".into();
@@ -1659,13 +1742,7 @@ fn apply_event(shared: &Shared, event: Event) {
                 view.selected_frame = 0;
                 view.frames = None;
             }
-            shared.run.set(Phase::Stopped(StopInfo {
-                reason,
-                description: body.description,
-                text: body.text,
-                thread_id: body.thread_id,
-                hit_breakpoint_ids: body.hit_breakpoint_ids,
-            }));
+            shared.run.set(Phase::Stopped(StopInfo { reason, ..stop }));
         }
         "continued" => {
             shared.view().frames = None;
@@ -1693,10 +1770,12 @@ fn apply_event(shared: &Shared, event: Event) {
         }
         "output" => {
             let Ok(body) = serde_json::from_value::<OutputEventBody>(event.body) else {
-                return;
+                return None;
             };
             let category = body.category.as_deref();
-            if shared.adapter.is_program_output(category) {
+            if let Some((id, message)) = breakpoints::logpoint_line(&body.output) {
+                logpoints::record(&shared.output, id, message);
+            } else if shared.adapter.is_program_output(category) {
                 shared.output.push_stream(
                     category.unwrap_or("stdout"),
                     &shared.adapter.clean_program_output(&body.output),
@@ -1740,6 +1819,7 @@ fn apply_event(shared: &Shared, event: Event) {
         }
         other => tracing::debug!(event = other, "event ignored"),
     }
+    None
 }
 
 #[cfg(test)]

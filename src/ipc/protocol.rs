@@ -129,6 +129,9 @@ pub struct BreakpointSpec {
     pub condition: Option<String>,
     /// Stop only on this hit (and after): DAP's `hitCondition`.
     pub hit_count: Option<u32>,
+    /// A logpoint: log this message (with `{expr}` interpolated) instead of stopping.
+    #[serde(default)]
+    pub log_message: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -217,7 +220,9 @@ pub struct StatusResult {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BreakpointInfo {
     pub id: u32,
-    /// The location as the user gave it.
+    /// `line`, `function` or `watch`.
+    pub kind: String,
+    /// The location as the user gave it (for a watchpoint, the watched expression).
     pub location: String,
     pub file: Option<String>,
     pub line: Option<u32>,
@@ -230,6 +235,15 @@ pub struct BreakpointInfo {
     pub message: Option<String>,
     /// Where the adapter actually placed it, when it moved it.
     pub resolved_line: Option<u32>,
+    /// A logpoint's message: it logs this instead of stopping.
+    #[serde(default)]
+    pub log_message: Option<String>,
+    /// A watchpoint's access that stops: `write`, `read` or `readWrite`.
+    #[serde(default)]
+    pub access: Option<String>,
+    /// A watchpoint's data as the adapter describes it, e.g. "g_counter (4 bytes)".
+    #[serde(default)]
+    pub watching: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -260,6 +274,20 @@ pub struct StopReport {
     /// For a stop on an exception: what was raised, when the adapter says.
     #[serde(default)]
     pub exception: Option<ExceptionInfo>,
+    /// For a stop on a watchpoint: the watched expressions' values before and now.
+    #[serde(default)]
+    pub watch: Vec<WatchChange>,
+}
+
+/// What a watchpoint saw change.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WatchChange {
+    pub breakpoint_id: u32,
+    pub expression: String,
+    /// The value when it was last seen (set, or the previous hit); absent when unknown.
+    pub old_value: Option<String>,
+    /// The value now; absent when it cannot be read from here (e.g. a local out of scope).
+    pub new_value: Option<String>,
 }
 
 /// An exception the program stopped on (DAP `exceptionInfo`).
