@@ -156,3 +156,20 @@ fn python_logpoint_logs_without_stopping() {
         .collect();
     assert_eq!(logged(&text), expected, "{text}");
 }
+
+#[test]
+fn a_logpoint_on_a_function_logs_too() {
+    // DAP's function breakpoints carry no log message: the session emulates these.
+    require_lldb_dap();
+    let s = Session::new();
+    s.start(&build("c/ledger.c"), &["--break", "main"]);
+    s.data(&["continue", "--wait", "--timeout", "30"]);
+    let added = s.data(&["break", "apply", "--log", "amount={amount}"]);
+    let id = added["id"].as_u64().expect("id");
+    s.data(&["breakpoint", "remove", "1"]);
+    let text = run_to_end(&s);
+    let expected: Vec<String> = (0..5)
+        .map(|i| format!("[logpoint {id}] amount={i}"))
+        .collect();
+    assert_eq!(logged(&text), expected, "{text}");
+}

@@ -282,7 +282,7 @@ impl Registry {
                     .spec
                     .log_message
                     .as_ref()
-                    .filter(|_| self.native_logpoints)
+                    .filter(|_| self.logs_natively(e))
                 {
                     bp["logMessage"] = json!(marked_log_message(e.id, message));
                 }
@@ -431,15 +431,21 @@ impl Registry {
             .collect()
     }
 
-    /// The logpoints among `ids` that the session must emulate (the adapter has none of its
-    /// own), with their messages; `None` when any of `ids` is a breakpoint that should stop.
+    /// Whether the adapter prints `entry`'s log message itself: DAP has `logMessage` for source
+    /// breakpoints only, so a logpoint on a function is always emulated.
+    fn logs_natively(&self, entry: &Entry) -> bool {
+        self.native_logpoints && matches!(entry.spec.location, Location::Line { .. })
+    }
+
+    /// The logpoints among `ids` that the session must emulate, with their messages; `None`
+    /// when any of `ids` is a breakpoint that should stop (or a logpoint the adapter prints).
     pub fn emulated_logpoints(&self, ids: &[u32]) -> Option<Vec<(u32, String)>> {
-        if self.native_logpoints || ids.is_empty() {
+        if ids.is_empty() {
             return None;
         }
         ids.iter()
             .map(|id| {
-                let entry = self.get(*id)?;
+                let entry = self.get(*id).filter(|e| !self.logs_natively(e))?;
                 Some((*id, entry.spec.log_message.clone()?))
             })
             .collect()
@@ -615,6 +621,17 @@ mod tests {
         let printed = format!("> [Go 1]: {}\n", sent.replace("{i}", "3"));
         assert_eq!(logpoint_line(&printed), Some((id, "i=3")));
         assert_eq!(r.emulated_logpoints(&[id]), None);
+        // DAP's function breakpoints have no logMessage: those the session emulates.
+        let function = r.add(BreakpointSpec {
+            location: Location::Function { name: "f".into() },
+            ..logpoint("/a.c", 1, "n={n}")
+        });
+        let req = r.sync_request(&Target::Functions);
+        assert!(req.arguments["breakpoints"][0].get("logMessage").is_none());
+        assert_eq!(
+            r.emulated_logpoints(&[function]),
+            Some(vec![(function, "n={n}".to_string())])
+        );
     }
 
     #[test]

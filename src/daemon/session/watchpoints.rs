@@ -138,8 +138,10 @@ impl Session {
                 .collect()
         };
         let mut changes = self.watch_changes(&ids, top.id).await;
-        if !named && changes.len() > 1 && changes.iter().any(|c| c.old_value != c.new_value) {
-            changes.retain(|c| c.old_value != c.new_value);
+        // A value that cannot be read from here (a local of another frame) is no sign of change.
+        let changed = |c: &WatchChange| c.new_value.is_some() && c.old_value != c.new_value;
+        if !named && changes.len() > 1 && changes.iter().any(changed) {
+            changes.retain(changed);
         }
         report.breakpoint_ids = changes.iter().map(|c| c.breakpoint_id).collect();
         report.watch = changes;
