@@ -554,3 +554,53 @@ fn a_function_breakpoint_set_twice_leaves_the_others_intact() {
         .is_some_and(|bps| bps.len() == 4 && bps.iter().all(|b| b["verified"] == true));
     assert!(all_verified, "{list}");
 }
+
+#[test]
+fn several_locations_in_one_add_go_to_the_adapter_together() {
+    require_lldb_dap();
+    let s = ledger_at_entry();
+    let requests_before = s.log().matches("command=\"setBreakpoints\"").count();
+    let added = s.data(&[
+        "breakpoint",
+        "add",
+        &ledger_at("@apply_body"),
+        &ledger_at("@apply_update"),
+        &ledger_at("@loop_call"),
+        "square",
+        "--condition",
+        "1",
+    ]);
+    let breakpoints = added["breakpoints"].as_array().expect("a list");
+    let ids: Vec<u64> = breakpoints
+        .iter()
+        .filter_map(|b| b["id"].as_u64())
+        .collect();
+    assert_eq!(ids, vec![1, 2, 3, 4], "{added}");
+    for bp in breakpoints {
+        assert_eq!(bp["verified"], true, "{bp}");
+        assert_eq!(bp["condition"], "1", "{bp}");
+    }
+    // The three lines of one file went in one setBreakpoints.
+    let requests = s.log().matches("command=\"setBreakpoints\"").count() - requests_before;
+    assert_eq!(
+        requests,
+        2,
+        "a request and its response in the log:\n{}",
+        s.log()
+    );
+    let stop = continue_to_stop(&s);
+    assert_breakpoint_stop(&stop, &[4], "square", line_of(LEDGER, "@square_body"));
+    let stop = continue_to_stop(&s);
+    assert_breakpoint_stop(&stop, &[3], "main", line_of(LEDGER, "@loop_call"));
+
+    // In text, a line per breakpoint; one bad location adds none.
+    let text = s.run(&[
+        "break",
+        &ledger_at("@after_loop"),
+        &ledger_at("@return_main"),
+    ]);
+    assert_eq!(text.ok().lines().count(), 2, "{text:?}");
+    let bad = s.run(&["--json", "break", &ledger_at("@after_loop"), "ledger.c:"]);
+    assert_eq!(bad.code, 2, "{bad:?}");
+    assert_eq!(listed_ids(&s), vec![1, 2, 3, 4, 5, 6]);
+}

@@ -266,9 +266,9 @@ pub struct WaitArgs {
 pub struct BreakpointArgs {
     #[command(subcommand)]
     pub action: Option<BreakpointAction>,
-    /// Shorthand for 'breakpoint add LOC'.
+    /// Shorthand for 'breakpoint add LOC...'.
     #[arg(value_name = "LOC")]
-    pub location: Option<String>,
+    pub locations: Vec<String>,
     #[command(flatten)]
     pub options: BreakpointOptions,
 }
@@ -323,10 +323,10 @@ impl From<AccessArg> for DataAccess {
 
 #[derive(Debug, Subcommand)]
 pub enum BreakpointAction {
-    /// Add a breakpoint at FILE:LINE or a function.
+    /// Add breakpoints at FILE:LINE or a function (several in one call are sent together).
     Add {
-        #[arg(value_name = "LOC")]
-        location: String,
+        #[arg(value_name = "LOC", required = true, num_args = 1..)]
+        locations: Vec<String>,
         #[command(flatten)]
         options: BreakpointOptions,
     },

@@ -14,17 +14,25 @@ use crate::ipc::protocol::{
 };
 
 pub fn run(session: &str, args: BreakpointArgs) -> Result<Outcome, ErrorBody> {
-    match (args.action, args.location) {
-        (Some(BreakpointAction::Add { location, options }), _) => add(session, &location, options),
-        (None, Some(location)) => add(session, &location, args.options),
+    match (args.action, args.locations) {
+        (Some(BreakpointAction::Add { locations, options }), _) => {
+            add(session, &locations, options)
+        }
+        (None, locations) if !locations.is_empty() => add(session, &locations, args.options),
         (Some(BreakpointAction::Remove { ids, all }), _) => remove(session, ids, all),
-        (Some(BreakpointAction::List), _) | (None, None) => list(session),
+        (Some(BreakpointAction::List), _) | (None, _) => list(session),
         (Some(BreakpointAction::Enable { ids }), _) => enable(session, ids, true),
         (Some(BreakpointAction::Disable { ids }), _) => enable(session, ids, false),
     }
 }
 
-fn add(session: &str, location: &str, options: BreakpointOptions) -> Result<Outcome, ErrorBody> {
+/// Adds one breakpoint per location, all with the same options: one request, so the daemon
+/// sends each file's list to the adapter once.
+fn add(
+    session: &str,
+    locations: &[String],
+    options: BreakpointOptions,
+) -> Result<Outcome, ErrorBody> {
     let cwd = std::env::current_dir().map_err(|e| {
         ErrorBody::new(
             ErrorCode::Usage,
@@ -39,16 +47,33 @@ fn add(session: &str, location: &str, options: BreakpointOptions) -> Result<Outc
             "e.g. --log \"i={i} total={total}\": {expr} parts are evaluated at each hit",
         ));
     }
-    let spec = BreakpointSpec {
-        location: resolve_location(location, &cwd)?,
-        condition: options.condition.filter(|c| !c.trim().is_empty()),
-        hit_count: options.hit_count,
-        log_message: options.log,
-    };
-    let info: BreakpointInfo =
-        DaemonClient::connect(session)?.request_as(Command::BreakpointAdd(spec))?;
-    let text = format!("Breakpoint {}\n", render::breakpoint_line(&info));
-    Ok(Outcome::new(data(&info), text))
+    let condition = options.condition.filter(|c| !c.trim().is_empty());
+    let mut specs = locations
+        .iter()
+        .map(|location| {
+            Ok(BreakpointSpec {
+                location: resolve_location(location, &cwd)?,
+                condition: condition.clone(),
+                hit_count: options.hit_count,
+                log_message: options.log.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>, ErrorBody>>()?;
+    let mut client = DaemonClient::connect(session)?;
+    if specs.len() == 1
+        && let Some(spec) = specs.pop()
+    {
+        let info: BreakpointInfo = client.request_as(Command::BreakpointAdd(spec))?;
+        let text = format!("Breakpoint {}\n", render::breakpoint_line(&info));
+        return Ok(Outcome::new(data(&info), text));
+    }
+    let result: BreakpointList = client.request_as(Command::BreakpointAddMany { specs })?;
+    let text: String = result
+        .breakpoints
+        .iter()
+        .map(|bp| format!("Breakpoint {}\n", render::breakpoint_line(bp)))
+        .collect();
+    Ok(Outcome::new(data(&result), text))
 }
 
 fn check_hit_count(hit_count: Option<u32>) -> Result<(), ErrorBody> {

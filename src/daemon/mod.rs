@@ -300,6 +300,9 @@ impl Daemon {
             Command::Detach => self.end(true).await,
             Command::Restart => self.restart().await,
             Command::BreakpointAdd(spec) => to_value(self.session()?.add_breakpoint(spec).await?),
+            Command::BreakpointAddMany { specs } => to_value(BreakpointList {
+                breakpoints: self.session()?.add_breakpoints(specs).await?,
+            }),
             Command::BreakpointRemove { ids, all } => {
                 if ids.is_empty() && !all {
                     return Err(ErrorBody::usage(

@@ -1298,6 +1298,43 @@ impl Session {
             .ok_or_else(|| ErrorBody::internal("a new breakpoint vanished"))
     }
 
+    /// Adds line and function breakpoints together: each target's list is sent once, so 1,000
+    /// breakpoints in 100 files cost 100 `setBreakpoints`, not 1,000.
+    pub async fn add_breakpoints(
+        &self,
+        specs: Vec<BreakpointSpec>,
+    ) -> Result<Vec<BreakpointInfo>, ErrorBody> {
+        if specs
+            .iter()
+            .any(|s| matches!(s.location, Location::Data { .. }))
+        {
+            return Err(ErrorBody::usage(
+                "watchpoints are added one at a time",
+                "use 'debugger watch EXPR' for each",
+            ));
+        }
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let (ids, mut targets) = {
+            let mut registry = self.shared.breakpoints.registry();
+            let ids: Vec<u32> = specs.into_iter().map(|spec| registry.add(spec)).collect();
+            let targets: Vec<Target> = ids
+                .iter()
+                .filter_map(|id| registry.get(*id).map(|e| e.target()))
+                .collect();
+            (ids, targets)
+        };
+        targets.sort();
+        targets.dedup();
+        for target in &targets {
+            self.sync_target(target).await;
+        }
+        let registry = self.shared.breakpoints.registry();
+        Ok(ids
+            .iter()
+            .filter_map(|id| registry.get(*id).map(|e| e.info()))
+            .collect())
+    }
+
     pub async fn remove_breakpoints(&self, ids: &[u32], all: bool) -> Result<Vec<u32>, ErrorBody> {
         let _sync = self.shared.breakpoints.sync.lock().await;
         let (removed, targets) = {

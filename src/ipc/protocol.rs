@@ -36,6 +36,10 @@ pub enum Command {
     Detach,
     Restart,
     BreakpointAdd(BreakpointSpec),
+    /// Several at once (`breakpoint add LOC LOC...`): each file's list goes to the adapter once.
+    BreakpointAddMany {
+        specs: Vec<BreakpointSpec>,
+    },
     BreakpointRemove {
         ids: Vec<u32>,
         all: bool,
