@@ -258,6 +258,21 @@ impl Session {
         self.adapter.name()
     }
 
+    /// The adapter, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
+    pub(super) fn adapter(&self) -> &dyn DebugAdapter {
+        &*self.adapter
+    }
+
+    /// What the adapter said it can do in `initialize`.
+    pub(super) fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    /// The DAP connection, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
+    pub(super) fn dap(&self) -> &DapClient {
+        &self.dap
+    }
+
     pub fn origin(&self) -> &Origin {
         &self.origin
     }
@@ -729,7 +744,7 @@ impl Session {
     }
 
     /// The selected thread and frame, checked against the stack.
-    async fn selected_frame(&self) -> Result<(i64, u32, StackFrame), ErrorBody> {
+    pub(super) async fn selected_frame(&self) -> Result<(i64, u32, StackFrame), ErrorBody> {
         self.require_stopped()?;
         let thread_id = self.current_thread().await?;
         let index = self.shared.view().selected_frame;
@@ -1045,7 +1060,8 @@ impl Session {
         })
     }
 
-    fn mark_seen(&self) {
+    /// Marks the current stop as shown to a client (a later `continue` then resumes it).
+    pub(super) fn mark_seen(&self) {
         let state = self.shared.run.get();
         if matches!(state.phase, Phase::Stopped(_)) {
             self.shared.view().seen_generation = state.generation;
@@ -1447,7 +1463,7 @@ async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target
 
 /// lldb's expression errors come as "error: <user expression 0>:1:1: msg" plus a caret diagram;
 /// keep the message.
-fn clean_evaluate_error(message: &str) -> String {
+pub(super) fn clean_evaluate_error(message: &str) -> String {
     let first = message
         .lines()
         .map(str::trim)
