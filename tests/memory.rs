@@ -164,6 +164,33 @@ fn memory_read_at_an_address_reads_what_the_expression_gives() {
     );
 }
 
+/// The end of a readable mapping of the debuggee that no other mapping follows (from
+/// /proc/PID/maps).
+fn mapping_end(s: &Session) -> u64 {
+    let pid = s.data(&["status"])["debuggee_pid"]
+        .as_u64()
+        .expect("debuggee pid");
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("read maps");
+    let ranges: Vec<(u64, u64, bool)> = maps
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            let (start, end) = fields.next()?.split_once('-')?;
+            let readable = fields.next()?.starts_with('r');
+            Some((
+                u64::from_str_radix(start, 16).ok()?,
+                u64::from_str_radix(end, 16).ok()?,
+                readable,
+            ))
+        })
+        .collect();
+    ranges
+        .windows(2)
+        .find(|pair| pair[0].2 && pair[0].1 != pair[1].0)
+        .map(|pair| pair[0].1)
+        .expect("a readable mapping with a gap after it")
+}
+
 #[test]
 fn memory_read_errors_are_clear_and_the_daemon_keeps_serving() {
     require_lldb_dap();
@@ -235,6 +262,21 @@ fn memory_read_errors_are_clear_and_the_daemon_keeps_serving() {
         most["count"].as_u64().is_some_and(|c| c > 0),
         "{}",
         most["count"]
+    );
+
+    // A read that runs off the end of a mapping shows what could be read, and says the rest
+    // could not be.
+    let end = mapping_end(&s);
+    let start = format!("{:#x}", end - 8);
+    let partial = s.data(&["memory", "read", &start, "--count", "24"]);
+    assert_eq!(partial["count"], 8, "{partial}");
+    assert_eq!(partial["unreadable"], 16, "{partial}");
+    let text = s.run(&["memory", "read", &start, "--count", "24"]);
+    assert!(
+        text.ok().ends_with(&format!(
+            "… 16 more bytes from {end:#x} could not be read\n"
+        )),
+        "{text:?}"
     );
 
     // Still serving: the session is where it was.
