@@ -19,7 +19,9 @@
 //! `"debuggee_stdio": "null"` gives it /dev/null instead. Actions: `exit` (with `code` and
 //! `stderr`), `garbage`, `huge_length`, `hang`, `slow` (with `ms`), `error` (with `message`).
 //! Commands without an action are answered like a tiny one-thread program stopped in `main` of
-//! `/mock/main.c`.
+//! `/mock/main.c`. `"memory": {"at": N, "hex": "..."}` gives that program readable bytes at
+//! address N: the adapter then advertises `readMemory`, and every `evaluate` answer carries the
+//! opaque `memoryReference` `ref-N`.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
@@ -117,10 +119,14 @@ impl Adapter {
         }
         let command = request["command"].as_str().unwrap_or_default();
         match command {
-            "initialize" => self.respond(
-                request,
-                json!({ "supportsConfigurationDoneRequest": true, "supportsFunctionBreakpoints": true }),
-            ),
+            "initialize" => {
+                let reads_memory = self.script.get("memory").is_some();
+                self.respond(
+                    request,
+                    json!({ "supportsConfigurationDoneRequest": true, "supportsFunctionBreakpoints": true,
+                        "supportsReadMemoryRequest": reads_memory }),
+                )
+            }
             "launch" | "attach" => {
                 if command == "launch" && self.script["debuggee"].as_bool() == Some(true) {
                     let mut sleep = Command::new("sleep");
@@ -162,7 +168,15 @@ impl Adapter {
             ),
             "evaluate" => {
                 let expression = request["arguments"]["expression"].clone();
-                self.respond(request, json!({ "result": expression, "variablesReference": 0 }));
+                let mut body = json!({ "result": expression, "variablesReference": 0 });
+                if let Some(at) = self.script["memory"]["at"].as_u64() {
+                    body["memoryReference"] = json!(format!("ref-{at}"));
+                }
+                self.respond(request, body);
+            }
+            "readMemory" => {
+                let body = self.read_memory(&request["arguments"]);
+                self.respond(request, body);
             }
             "next" | "stepIn" | "stepOut" => {
                 self.respond(request, json!({}));
@@ -191,6 +205,35 @@ impl Adapter {
         }
     }
 
+    /// `readMemory` over the script's `memory`: the bytes from the requested address that lie
+    /// in it, the rest counted as unreadable.
+    fn read_memory(&self, arguments: &Value) -> Value {
+        let reference = arguments["memoryReference"].as_str().unwrap_or_default();
+        let base = match reference.strip_prefix("ref-") {
+            Some(n) => n.parse::<u64>().ok(),
+            None => u64::from_str_radix(reference.trim_start_matches("0x"), 16).ok(),
+        };
+        let start = base.unwrap_or(0) + arguments["offset"].as_u64().unwrap_or(0);
+        let count = arguments["count"].as_u64().unwrap_or(0);
+        let at = self.script["memory"]["at"].as_u64().unwrap_or(0);
+        let hex = self.script["memory"]["hex"].as_str().unwrap_or_default();
+        let memory: Vec<u8> = (0..hex.len() / 2)
+            .filter_map(|i| u8::from_str_radix(&hex[i * 2..i * 2 + 2], 16).ok())
+            .collect();
+        let readable: &[u8] = match start.checked_sub(at) {
+            Some(skip) if (skip as usize) < memory.len() => {
+                let end = (skip + count).min(memory.len() as u64);
+                &memory[skip as usize..end as usize]
+            }
+            _ => &[],
+        };
+        json!({
+            "address": format!("{start:#x}"),
+            "data": base64(readable),
+            "unreadableBytes": count - readable.len() as u64,
+        })
+    }
+
     fn after_configuration(&mut self) {
         if let Some(count) = self.script["flood"].as_u64() {
             for i in 0..count {
@@ -208,6 +251,25 @@ impl Adapter {
         }
         self.stopped("entry");
     }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 fn read_message(reader: &mut impl BufRead) -> Option<Value> {

@@ -63,6 +63,32 @@ pub trait DebugAdapter: Send + Sync {
     fn exception_filters(&self) -> Vec<&'static str> {
         Vec::new()
     }
+
+    /// How to read the program's memory through the adapter's own console, for an adapter whose
+    /// DAP side lacks `readMemory` (lldb-dap 19). `None`: no such way. Only used when the
+    /// adapter does not advertise `supportsReadMemoryRequest`.
+    fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
+        None
+    }
+}
+
+/// The adapter's own console (DAP `evaluate` in the `repl` context, in the selected frame), as
+/// the session lends it to an adapter's hooks.
+pub trait Console: Send + Sync {
+    /// Runs `text` and returns what the console answered.
+    fn run<'a>(&'a self, text: &'a str) -> BoxFuture<'a, Result<String, ErrorBody>>;
+}
+
+/// Reads memory by the adapter's own means (see [`DebugAdapter::console_memory`]).
+pub trait ConsoleMemory: Send + Sync {
+    /// Reads up to `count` bytes at `address`. Fewer bytes mean the rest could not be read; an
+    /// error means not even the first byte could.
+    fn read<'a>(
+        &'a self,
+        console: &'a dyn Console,
+        address: u64,
+        count: u32,
+    ) -> BoxFuture<'a, Result<Vec<u8>, ErrorBody>>;
 }
 
 /// Extra fields from the config (`[adapters.NAME.launch]`, `[adapters.NAME.attach]`) merged into

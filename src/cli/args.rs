@@ -6,6 +6,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::common::location::DataAccess;
 
+use crate::ipc::protocol::{
+    DISASSEMBLE_DEFAULT, DISASSEMBLE_MAX, MEMORY_READ_DEFAULT, MEMORY_READ_MAX,
+};
+
 #[derive(Debug, Parser)]
 #[command(
     name = "debugger",
@@ -161,6 +165,22 @@ pub enum CommandLine {
         #[arg(long, conflicts_with = "filters")]
         none: bool,
     },
+    /// Read the program's memory: a hexdump of the bytes at an address or where a pointer points.
+    Memory {
+        #[command(subcommand)]
+        action: MemoryAction,
+    },
+    /// Disassemble around the selected frame's pc (marked '->'), or from an address or function.
+    #[command(visible_alias = "disas")]
+    Disassemble {
+        /// Where to start: an address (0x…, or decimal) or an expression such as a function name
+        /// (several words are joined with spaces); default: around the selected frame's pc.
+        target: Vec<String>,
+        /// How many instructions to show (1 to 1000).
+        #[arg(long, value_name = "N", default_value_t = DISASSEMBLE_DEFAULT,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(DISASSEMBLE_MAX)))]
+        count: u32,
+    },
     /// The program's output (stdout and stderr).
     Output {
         /// Only the last N lines.
@@ -199,6 +219,22 @@ pub enum CommandLine {
         /// The daemon's process group, killed if the daemon dies uncleanly.
         #[arg(long)]
         group: Option<i32>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MemoryAction {
+    /// Show bytes at an address (0x…, or decimal), or where an expression's value points (a
+    /// pointer such as `acct->owner`, or `&g_counter`).
+    Read {
+        /// The address or expression (several words are joined with spaces; put `--` before one
+        /// that starts with '-').
+        #[arg(required = true, num_args = 1..)]
+        target: Vec<String>,
+        /// How many bytes to read (1 to 65536).
+        #[arg(long, value_name = "N", default_value_t = MEMORY_READ_DEFAULT,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MEMORY_READ_MAX)))]
+        count: u32,
     },
 }
 

@@ -3,9 +3,11 @@
 pub mod adapter_console;
 pub mod breakpoint;
 pub mod demo;
+pub mod disassemble;
 pub mod doctor;
 pub mod execution;
 pub mod inspect;
+pub mod memory;
 pub mod output;
 pub mod session;
 pub mod setup;
@@ -14,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::Outcome;
-use crate::cli::args::{Cli, CommandLine};
+use crate::cli::args::{Cli, CommandLine, MemoryAction};
 use crate::common::error::ErrorBody;
 
 /// Runs one parsed command line.
@@ -67,6 +69,13 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
         CommandLine::Set { name, value } => adapter_console::set(session, &name, &value.join(" ")),
         CommandLine::Raw { text } => adapter_console::raw(session, &text.join(" ")),
         CommandLine::Catch { filters, none } => adapter_console::catch(session, filters, none),
+        CommandLine::Memory {
+            action: MemoryAction::Read { target, count },
+        } => memory::read(session, &target.join(" "), count),
+        CommandLine::Disassemble { target, count } => {
+            let target = Some(target.join(" ")).filter(|t| !t.is_empty());
+            disassemble::run(session, target, count)
+        }
         CommandLine::Output {
             tail,
             clear,

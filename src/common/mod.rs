@@ -4,3 +4,4 @@ pub mod config;
 pub mod error;
 pub mod location;
 pub mod paths;
+pub mod scratch;

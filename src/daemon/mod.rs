@@ -5,8 +5,10 @@
 //! "ready" on the inherited stdout pipe, then drop every tie to the terminal.
 
 pub mod breakpoints;
+mod disassembly;
 pub mod logging;
 pub mod logpoints;
+mod memory;
 pub mod output;
 pub mod reaper;
 pub mod run_state;
@@ -363,6 +365,14 @@ impl Daemon {
                 to_value(self.session()?.set_variable(&name, &value).await?)
             }
             Command::Catch { filters } => to_value(self.session()?.catch(filters).await?),
+            Command::MemoryRead { target, count } => {
+                to_value(self.session()?.read_memory(&target, count).await?)
+            }
+            Command::Disassemble { target, count } => to_value(
+                self.session()?
+                    .disassemble(target.as_deref(), count)
+                    .await?,
+            ),
         }
     }
 

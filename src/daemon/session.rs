@@ -284,6 +284,21 @@ impl Session {
         self.adapter.name()
     }
 
+    /// The adapter, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
+    pub(super) fn adapter(&self) -> &dyn DebugAdapter {
+        &*self.adapter
+    }
+
+    /// What the adapter said it can do in `initialize`.
+    pub(super) fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    /// The DAP connection, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
+    pub(super) fn dap(&self) -> &DapClient {
+        &self.dap
+    }
+
     pub fn origin(&self) -> &Origin {
         &self.origin
     }
@@ -743,7 +758,7 @@ impl Session {
     }
 
     /// The selected thread and frame, checked against the stack.
-    async fn selected_frame(&self) -> Result<(i64, u32, StackFrame), ErrorBody> {
+    pub(super) async fn selected_frame(&self) -> Result<(i64, u32, StackFrame), ErrorBody> {
         self.require_stopped()?;
         let thread_id = self.current_thread().await?;
         let index = self.shared.view().selected_frame;
@@ -1059,7 +1074,8 @@ impl Session {
         })
     }
 
-    fn mark_seen(&self) {
+    /// Marks the current stop as shown to a client (a later `continue` then resumes it).
+    pub(super) fn mark_seen(&self) {
         let state = self.shared.run.get();
         if matches!(state.phase, Phase::Stopped(_)) {
             self.shared.view().seen_generation = state.generation;

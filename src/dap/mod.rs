@@ -1,5 +1,6 @@
 //! The Debug Adapter Protocol: wire codec, message types, and the client.
 
+pub mod base64;
 pub mod client;
 pub mod codec;
 pub mod reader;

@@ -134,6 +134,45 @@ pub struct EvaluateBody {
     pub named_variables: Option<u64>,
     #[serde(default)]
     pub indexed_variables: Option<u64>,
+    /// Where the value lives in memory (or points to), for `readMemory` and `disassemble`; an
+    /// opaque token only the adapter may interpret.
+    #[serde(default)]
+    pub memory_reference: Option<String>,
+}
+
+/// The answer to `readMemory`: `data` is base64; bytes past the readable ones are counted in
+/// `unreadableBytes`, not sent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadMemoryBody {
+    pub address: String,
+    #[serde(default)]
+    pub unreadable_bytes: Option<u64>,
+    #[serde(default)]
+    pub data: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct DisassembleBody {
+    #[serde(default)]
+    pub instructions: Vec<DisassembledInstruction>,
+}
+
+/// One instruction of a `disassemble` answer. Source fields come only where the adapter knows
+/// them (lldb-dap and Delve: on the first instruction of each line).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DisassembledInstruction {
+    pub address: String,
+    #[serde(default)]
+    pub instruction_bytes: Option<String>,
+    pub instruction: String,
+    #[serde(default)]
+    pub symbol: Option<String>,
+    #[serde(default)]
+    pub location: Option<Source>,
+    #[serde(default)]
+    pub line: Option<u32>,
 }
 
 /// A breakpoint as the adapter reports it.

@@ -89,7 +89,27 @@ pub enum Command {
     Catch {
         filters: Option<Vec<String>>,
     },
+    /// Reads `count` bytes at an address, or where an expression's value points.
+    MemoryRead {
+        target: String,
+        count: u32,
+    },
+    /// Disassembles `count` instructions around the selected frame's pc (`target` `None`), or
+    /// from an address or expression.
+    Disassemble {
+        target: Option<String>,
+        count: u32,
+    },
 }
+
+/// The bytes `memory read` reads when not told.
+pub const MEMORY_READ_DEFAULT: u32 = 64;
+/// The most bytes one `memory read` may ask for: a hexdump longer than this is no longer read.
+pub const MEMORY_READ_MAX: u32 = 64 * 1024;
+/// The instructions `disassemble` shows when not told.
+pub const DISASSEMBLE_DEFAULT: u32 = 16;
+/// The most instructions one `disassemble` may ask for.
+pub const DISASSEMBLE_MAX: u32 = 1000;
 
 /// How to launch a program. The CLI fills in its own working directory and environment, so the
 /// debuggee runs where and how the user would have run it, not where the daemon happens to be.
@@ -448,6 +468,53 @@ pub struct ExceptionFilter {
 pub struct CatchResult {
     pub adapter: String,
     pub filters: Vec<ExceptionFilter>,
+}
+
+/// What `memory read` read.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MemoryResult {
+    /// The address or expression as the user gave it.
+    pub expression: String,
+    /// The address of the first byte (`0x` and lower-case hex).
+    pub address: String,
+    /// How many bytes were read.
+    pub count: u64,
+    /// The bytes read, two lower-case hex digits each, no separators.
+    pub bytes: String,
+    /// How many bytes asked for after those could not be read (0 when all were).
+    pub unreadable: u64,
+}
+
+/// What `disassemble` shows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DisassemblyResult {
+    /// The address or expression as the user gave it; `None` for the selected frame's pc.
+    pub expression: Option<String>,
+    /// Where the listing was asked for: the pc, or the address the expression gave.
+    pub address: String,
+    /// The selected frame, when disassembling at its pc.
+    pub frame: Option<FrameInfo>,
+    pub instructions: Vec<InstructionInfo>,
+    /// A remark on the listing, e.g. why no instructions before the pc are shown.
+    pub note: Option<String>,
+}
+
+/// One disassembled instruction.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InstructionInfo {
+    /// `0x` and lower-case hex.
+    pub address: String,
+    /// As the adapter writes it (`movq -0x18(%rbp), %rax`, `SUBQ $0x18, SP`).
+    pub instruction: String,
+    /// The instruction's bytes, two lower-case hex digits each, when the adapter gives them.
+    pub bytes: Option<String>,
+    /// The symbol the adapter names for it, if any.
+    pub symbol: Option<String>,
+    /// The source file and line, where the adapter gives them (usually on a line's first instruction).
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    /// This is the selected frame's pc.
+    pub current: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
