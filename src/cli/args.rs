@@ -197,35 +197,43 @@ pub enum CommandLine {
     },
 }
 
+/// What a launched program is and how it runs: shared by `start` and `probe`, which build the
+/// same launch from them.
 #[derive(Debug, Args)]
-pub struct StartArgs {
+pub struct LaunchArgs {
     /// The program to debug.
     pub program: PathBuf,
     /// The debug adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb, node (js), or
     /// one defined in the config (default: the config's, else chosen by the program).
     #[arg(long)]
     pub adapter: Option<String>,
-    /// Stop at the program's first instruction.
-    #[arg(long)]
-    pub stop_on_entry: bool,
-    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION); repeatable.
-    #[arg(short = 'b', long = "break", value_name = "LOC")]
-    pub breakpoints: Vec<String>,
     /// The program's working directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// An environment variable for the program, on top of the current environment; repeatable.
     #[arg(long, value_name = "KEY=VALUE")]
     pub env: Vec<String>,
-    /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
-    #[arg(long, value_name = "HOST:PORT")]
-    pub connect: Option<String>,
     /// Step into and stop in library code too (debugpy's justMyCode off).
     #[arg(long)]
     pub no_just_my_code: bool,
     /// The program's arguments, after '--'.
     #[arg(last = true)]
     pub args: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct StartArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// Stop at the program's first instruction.
+    #[arg(long)]
+    pub stop_on_entry: bool,
+    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION); repeatable.
+    #[arg(short = 'b', long = "break", value_name = "LOC")]
+    pub breakpoints: Vec<String>,
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
 }
 
 #[derive(Debug, Args)]
