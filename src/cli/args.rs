@@ -34,6 +34,9 @@ pub struct Cli {
 pub enum CommandLine {
     /// Launch a program under the debugger.
     Start(StartArgs),
+    /// Run a program without a session, record each breakpoint hit (location, stack, locals,
+    /// --print values), and print one report.
+    Probe(ProbeArgs),
     /// Attach to a running process.
     Attach(AttachArgs),
     /// Show the session's state.
@@ -234,6 +237,25 @@ pub struct StartArgs {
     /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
     #[arg(long, value_name = "HOST:PORT")]
     pub connect: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one.
+    #[arg(short = 'b', long = "break", value_name = "LOC", required = true)]
+    pub breakpoints: Vec<String>,
+    /// An expression to evaluate at each hit; repeatable. One that fails records its error.
+    #[arg(short = 'p', long = "print", value_name = "EXPR")]
+    pub prints: Vec<String>,
+    /// End the probe after this many hits.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub hits: u32,
+    /// Seconds the program may run before the probe ends it (exit code 3 if nothing was hit).
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    pub timeout: f64,
 }
 
 #[derive(Debug, Args)]

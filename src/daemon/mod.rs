@@ -225,7 +225,7 @@ impl Daemon {
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
             name_guard: Mutex::new(Some(guard)),
-            reaper: reaper::Reaper::start().map(Arc::new),
+            reaper: reaper::Reaper::start(true).map(Arc::new),
         }
     }
 
@@ -591,9 +591,9 @@ impl Daemon {
     }
 }
 
-/// Opens a session as every launch and attach does: the adapter asked for (else the config's
-/// default, else the one the program calls for), with the config's extra launch/attach fields and
-/// its timeouts.
+/// Opens a session as every launch and attach does, in the daemon and in `probe` alike: the
+/// adapter asked for (else the config's default, else the one the program calls for), with the
+/// config's extra launch/attach fields and its timeouts.
 pub async fn open_session(
     config: &Config,
     origin: Origin,
