@@ -13,7 +13,9 @@
 //!
 //! The script is JSON: `{"on": {"<command>": {"action": ...}}, "debuggee": bool,
 //! "debuggee_stdio": "inherit"|"null", "flood": N, "reverse_request": "runInTerminal",
-//! "exit_code_on_continue": N}`. `debuggee` makes `launch` start `sleep 600` and report its pid
+//! "exit_code_on_continue": N, "exceptions_on_continue": N}`. `exceptions_on_continue` makes each
+//! of the first N `continue`s stop again at once, on an exception (before `exit_code_on_continue`
+//! applies to the next). `debuggee` makes `launch` start `sleep 600` and report its pid
 //! in a `process` event; by default it shares the adapter's stdout and stderr (as launched
 //! programs often do, which keeps the protocol pipe open after the adapter dies), and
 //! `"debuggee_stdio": "null"` gives it /dev/null instead. Actions: `exit` (with `code` and
@@ -34,6 +36,8 @@ struct Adapter {
     seq: i64,
     script: Value,
     debuggee: Option<Child>,
+    /// `continue` requests answered so far with a scripted exception stop.
+    continues: u64,
 }
 
 impl Adapter {
@@ -188,7 +192,11 @@ impl Adapter {
             }
             "continue" => {
                 self.respond(request, json!({ "allThreadsContinued": true }));
-                if let Some(code) = self.script["exit_code_on_continue"].as_i64() {
+                let exceptions = self.script["exceptions_on_continue"].as_u64().unwrap_or(0);
+                if self.continues < exceptions {
+                    self.continues += 1;
+                    self.stopped("exception");
+                } else if let Some(code) = self.script["exit_code_on_continue"].as_i64() {
                     self.event("exited", json!({ "exitCode": code }));
                     self.event("terminated", json!({}));
                 }
@@ -306,6 +314,7 @@ fn main() {
         seq: 0,
         script,
         debuggee: None,
+        continues: 0,
     };
     let mut reader = BufReader::new(io::stdin());
     while let Some(message) = read_message(&mut reader) {

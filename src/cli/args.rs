@@ -40,6 +40,9 @@ pub struct Cli {
 pub enum CommandLine {
     /// Launch a program under the debugger.
     Start(StartArgs),
+    /// Run a program without a session, record each breakpoint hit (location, stack, locals,
+    /// --print values), and print one report.
+    Probe(ProbeArgs),
     /// Attach to a running process.
     Attach(AttachArgs),
     /// Show the session's state.
@@ -238,35 +241,62 @@ pub enum MemoryAction {
     },
 }
 
+/// What a launched program is and how it runs: shared by `start` and `probe`, which build the
+/// same launch from them.
 #[derive(Debug, Args)]
-pub struct StartArgs {
+pub struct LaunchArgs {
     /// The program to debug.
     pub program: PathBuf,
     /// The debug adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb, node (js), or
     /// one defined in the config (default: the config's, else chosen by the program).
     #[arg(long)]
     pub adapter: Option<String>,
-    /// Stop at the program's first instruction.
-    #[arg(long)]
-    pub stop_on_entry: bool,
-    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION); repeatable.
-    #[arg(short = 'b', long = "break", value_name = "LOC")]
-    pub breakpoints: Vec<String>,
     /// The program's working directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// An environment variable for the program, on top of the current environment; repeatable.
     #[arg(long, value_name = "KEY=VALUE")]
     pub env: Vec<String>,
-    /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
-    #[arg(long, value_name = "HOST:PORT")]
-    pub connect: Option<String>,
     /// Step into and stop in library code too (debugpy's justMyCode off).
     #[arg(long)]
     pub no_just_my_code: bool,
     /// The program's arguments, after '--'.
     #[arg(last = true)]
     pub args: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct StartArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// Stop at the program's first instruction.
+    #[arg(long)]
+    pub stop_on_entry: bool,
+    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION); repeatable.
+    #[arg(short = 'b', long = "break", value_name = "LOC")]
+    pub breakpoints: Vec<String>,
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one.
+    #[arg(short = 'b', long = "break", value_name = "LOC", required = true)]
+    pub breakpoints: Vec<String>,
+    /// An expression to evaluate at each hit; repeatable. One that fails records its error.
+    #[arg(short = 'p', long = "print", value_name = "EXPR")]
+    pub prints: Vec<String>,
+    /// End the probe after this many hits.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub hits: u32,
+    /// Seconds the program may run before the probe ends it (exit code 3 if nothing was hit).
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    pub timeout: f64,
 }
 
 #[derive(Debug, Args)]

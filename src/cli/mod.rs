@@ -14,10 +14,12 @@ use serde_json::Value;
 use crate::common::error::ErrorBody;
 use args::{Cli, CommandLine};
 
-/// What a command produced: the `--json` data and the text for people.
+/// What a command produced: the `--json` data and the text for people, and, for a command whose
+/// result is also a failure (a `probe` that hit nothing), the error that sets the exit status.
 pub struct Outcome {
     pub data: Value,
     pub text: String,
+    pub error: Option<ErrorBody>,
 }
 
 impl Outcome {
@@ -25,6 +27,15 @@ impl Outcome {
         Outcome {
             data,
             text: text.into(),
+            error: None,
+        }
+    }
+
+    /// A result that is also a failure: both are printed, and the error sets the exit status.
+    pub fn failed(self, error: ErrorBody) -> Outcome {
+        Outcome {
+            error: Some(error),
+            ..self
         }
     }
 }
@@ -57,8 +68,9 @@ pub fn main() -> i32 {
     let json = cli.json;
     match crate::commands::run(cli) {
         Ok(outcome) => {
-            print_success(json, outcome);
-            0
+            let code = outcome.error.as_ref().map_or(0, |e| e.code.exit_code());
+            print_outcome(json, outcome);
+            code
         }
         Err(err) => {
             print_error(json, &err);
@@ -97,22 +109,29 @@ fn usage_error(e: clap::Error) -> i32 {
     2
 }
 
-fn print_success(json: bool, outcome: Outcome) {
+fn print_outcome(json: bool, outcome: Outcome) {
     let mut stdout = std::io::stdout().lock();
     if json {
         let line = envelope_line(&Envelope {
-            ok: true,
+            ok: outcome.error.is_none(),
             data: Some(&outcome.data),
-            error: None,
+            error: outcome.error.as_ref(),
         });
         let _ = writeln!(stdout, "{line}");
-    } else if !outcome.text.is_empty() {
+        let _ = stdout.flush();
+        return;
+    }
+    if !outcome.text.is_empty() {
         let _ = stdout.write_all(render::terminal_safe(&outcome.text).as_bytes());
         if !outcome.text.ends_with('\n') {
             let _ = stdout.write_all(b"\n");
         }
     }
     let _ = stdout.flush();
+    drop(stdout);
+    if let Some(err) = &outcome.error {
+        print_error(false, err);
+    }
 }
 
 pub fn print_error(json: bool, err: &ErrorBody) {

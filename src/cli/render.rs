@@ -59,7 +59,20 @@ pub fn frame_location(frame: &FrameInfo) -> String {
 }
 
 pub fn stop_report(report: &StopReport) -> String {
-    let mut out = String::new();
+    let mut out = stop_headline(report);
+    out.push('\n');
+    out.push_str(&watch_lines(report));
+    if let Some(source) = &report.source {
+        out.push_str(&source_lines(source));
+    }
+    if let Some(note) = &report.note {
+        let _ = writeln!(out, "note: {note}");
+    }
+    out
+}
+
+/// The first line of a stop report: what happened, where, on which thread.
+pub fn stop_headline(report: &StopReport) -> String {
     let place = report
         .frame
         .as_ref()
@@ -72,7 +85,7 @@ pub fn stop_report(report: &StopReport) -> String {
             None => format!(", thread {id}"),
         })
         .unwrap_or_default();
-    let headline = match report.reason.as_str() {
+    match report.reason.as_str() {
         "exited" => match report.exit_code {
             Some(code) => format!("Program exited with code {code}"),
             None => "Program exited".to_string(),
@@ -111,9 +124,12 @@ pub fn stop_report(report: &StopReport) -> String {
             }
         ),
         other => format!("Stopped ({other}) in {place}{thread}"),
-    };
-    out.push_str(&headline);
-    out.push('\n');
+    }
+}
+
+/// What the watchpoints of a stop saw, a line each: `    g_counter: 1 -> 2`.
+pub fn watch_lines(report: &StopReport) -> String {
+    let mut out = String::new();
     for change in &report.watch {
         let Some(old) = change.old_value.as_deref() else {
             match &change.new_value {
@@ -141,12 +157,6 @@ pub fn stop_report(report: &StopReport) -> String {
                 );
             }
         }
-    }
-    if let Some(source) = &report.source {
-        out.push_str(&source_lines(source));
-    }
-    if let Some(note) = &report.note {
-        let _ = writeln!(out, "note: {note}");
     }
     out
 }
@@ -190,6 +200,14 @@ pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
     if omitted > 0 {
         let _ = writeln!(out, "… {omitted} more not shown");
     }
+    out
+}
+
+/// One variable (and its children) as `variables` shows it, its name padded to `width`: for a
+/// list that mixes variables with other lines, aligned all the same.
+pub fn variable(node: &VariableNode, width: usize) -> String {
+    let mut out = String::new();
+    write_node(&mut out, node, 0, width);
     out
 }
 

@@ -9,6 +9,7 @@ pub mod execution;
 pub mod inspect;
 pub mod memory;
 pub mod output;
+pub mod probe;
 pub mod session;
 pub mod setup;
 
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
     let session = cli.session.as_str();
     match cli.command {
         CommandLine::Start(args) => session::start(session, args),
+        CommandLine::Probe(args) => probe::run(args),
         CommandLine::Attach(args) => session::attach(session, args),
         CommandLine::Status => session::status(session),
         CommandLine::Stop => session::stop(session, false),

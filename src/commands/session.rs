@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::data;
 use crate::cli::Outcome;
-use crate::cli::args::{AttachArgs, StartArgs};
+use crate::cli::args::{AttachArgs, LaunchArgs, StartArgs};
 use crate::cli::client::DaemonClient;
 use crate::cli::render;
 use crate::cli::spawn::connect_or_spawn;
@@ -81,11 +81,19 @@ pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
     out
 }
 
-pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
+/// The launch `start` asks the daemon for and `probe` runs itself, built the same way for both:
+/// the program, `--cwd` and breakpoint files are taken relative to the caller's directory, and the
+/// program gets the caller's environment (less `DEBUGGER_SESSION`) plus `--env`.
+pub fn launch_spec(
+    args: LaunchArgs,
+    breakpoints: &[String],
+    stop_on_entry: bool,
+    connect: Option<String>,
+) -> Result<LaunchSpec, ErrorBody> {
     let cwd = current_dir()?;
     let program = absolute(&cwd, &args.program);
     // With --connect the program may live on another machine: the adapter checks it.
-    if args.connect.is_none() && !program.exists() {
+    if connect.is_none() && !program.exists() {
         return Err(ErrorBody::new(
             ErrorCode::Usage,
             format!("program not found: {}", args.program.display()),
@@ -116,17 +124,26 @@ pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
         env.retain(|(k, _)| k != key);
         env.push((key.to_string(), value.to_string()));
     }
-    let spec = LaunchSpec {
+    Ok(LaunchSpec {
         program,
         args: args.args,
         cwd: run_dir,
         env,
         adapter: args.adapter,
-        stop_on_entry: args.stop_on_entry,
-        breakpoints: breakpoint_specs(&args.breakpoints, &cwd)?,
-        connect: args.connect,
+        stop_on_entry,
+        breakpoints: breakpoint_specs(breakpoints, &cwd)?,
+        connect,
         just_my_code: !args.no_just_my_code,
-    };
+    })
+}
+
+pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
+    let spec = launch_spec(
+        args.launch,
+        &args.breakpoints,
+        args.stop_on_entry,
+        args.connect,
+    )?;
     let mut client = connect_or_spawn(session)?;
     let result: StartResult = client.request_as(Command::Start(spec))?;
     Ok(started(result, "Started"))

@@ -38,15 +38,22 @@ pub enum ErrorCode {
     Ipc,
     /// Anything else: a bug or an OS failure.
     Internal,
+    /// `probe` recorded no breakpoint hit (the program ended first, or a breakpoint never
+    /// resolved); its report comes with the error.
+    NotHit,
+    /// `probe` was interrupted (SIGINT, SIGTERM); it ended the program and reports what it saw.
+    Interrupted,
 }
 
 impl ErrorCode {
-    /// The process exit status for this error (see DESIGN.md: 1 error, 2 usage, 3 timeout, 4 no session).
+    /// The process exit status for this error (see DESIGN.md: 1 error, 2 usage, 3 timeout, 4 no
+    /// session; 130, as shells report an interrupted command).
     pub fn exit_code(self) -> i32 {
         match self {
             ErrorCode::NoSession => 4,
             ErrorCode::Timeout => 3,
             ErrorCode::Usage => 2,
+            ErrorCode::Interrupted => 130,
             _ => 1,
         }
     }

@@ -34,9 +34,8 @@ use crate::ipc::protocol::{
     StatusResult, WaitSpec,
 };
 use crate::ipc::socket::{self, NameGuard, SessionLock};
-use output::OutputBuffer;
 use run_state::Phase;
-use session::{Breakpoints, Carried, Origin, Session};
+use session::{Carried, Origin, Session};
 
 /// What the daemon prints on its stdout pipe once it serves (or why it cannot).
 pub const READY_LINE: &str = "ready";
@@ -229,7 +228,7 @@ impl Daemon {
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
             name_guard: Mutex::new(Some(guard)),
-            reaper: reaper::Reaper::start().map(Arc::new),
+            reaper: reaper::Reaper::start(true).map(Arc::new),
         }
     }
 
@@ -404,49 +403,37 @@ impl Daemon {
         if let Slot::Active(finished) = previous {
             finished.end(false).await;
         }
-        let breakpoints = Arc::new(Breakpoints::default());
         let initial = match &origin {
             Origin::Launch(spec) => &spec.breakpoints,
             Origin::Attach(spec) => &spec.breakpoints,
         };
-        for bp in initial {
-            breakpoints.add(bp.clone());
-        }
-        let carried = Carried {
-            breakpoints,
-            output: Arc::new(OutputBuffer::new(self.config.output.buffer_bytes)),
-            reaper: self.reaper.clone(),
-        };
+        let carried = Carried::fresh(
+            initial,
+            self.config.output.buffer_bytes,
+            self.reaper.clone(),
+        );
         self.activate(origin, carried, None).await
     }
 
-    /// Opens a session into the `Starting` slot and reports it.
-    /// Opens a session into the `Starting` slot. On failure the slot gets `fallback` back (a
-    /// restart keeps its ended session, breakpoints and output), or is emptied.
+    /// Opens a session into the `Starting` slot and reports it. On failure the slot gets
+    /// `fallback` back (a restart keeps its ended session, breakpoints and output), or is emptied.
     async fn activate(
         self: &Arc<Self>,
         origin: Origin,
         carried: Carried,
         fallback: Option<Arc<Session>>,
     ) -> Result<Value, ErrorBody> {
-        let (requested_adapter, program) = match &origin {
-            Origin::Launch(spec) => (spec.adapter.clone(), Some(spec.program.clone())),
-            Origin::Attach(spec) => {
-                let adapter = match (&spec.adapter, &self.config.defaults.adapter) {
-                    (None, None) => adapters::detect_attach_target(spec, &self.config)
-                        .await
-                        .map(str::to_string),
-                    (requested, _) => requested.clone(),
-                };
-                (adapter, None)
-            }
+        let requested_adapter = match &origin {
+            Origin::Launch(spec) => spec.adapter.clone(),
+            Origin::Attach(spec) => match (&spec.adapter, &self.config.defaults.adapter) {
+                (None, None) => adapters::detect_attach_target(spec, &self.config)
+                    .await
+                    .map(str::to_string),
+                (requested, _) => requested.clone(),
+            },
         };
         let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
         let connects = matches!(&origin, Origin::Attach(spec) if spec.connect.is_some());
-        let connecting = match &origin {
-            Origin::Launch(spec) => spec.connect.is_some(),
-            Origin::Attach(spec) => spec.connect.is_some(),
-        };
         let opened = if connects
             && requested_adapter.is_none()
             && self.config.defaults.adapter.is_none()
@@ -456,25 +443,7 @@ impl Daemon {
                 "e.g. 'debugger attach --connect 127.0.0.1:5678 --adapter debugpy'",
             ))
         } else {
-            match adapters::resolve(
-                requested_adapter.as_deref(),
-                &self.config,
-                program.as_deref(),
-                connecting,
-            ) {
-                Ok(adapter) => {
-                    let extras = RequestExtras::from_config(&self.config.adapter(adapter.name()));
-                    Session::open(
-                        adapter,
-                        origin,
-                        carried,
-                        self.config.timeouts.clone(),
-                        extras,
-                    )
-                    .await
-                }
-                Err(err) => Err(err),
-            }
+            open_session(&self.config, origin, requested_adapter.as_deref(), carried).await
         };
         let session = match opened {
             Ok(session) => session,
@@ -634,6 +603,24 @@ impl Daemon {
         self.activate(session.origin().clone(), carried, Some(session.clone()))
             .await
     }
+}
+
+/// Opens a session as every launch and attach does, in the daemon and in `probe` alike: the
+/// adapter asked for (else the config's default, else the one the program calls for), with the
+/// config's extra launch/attach fields and its timeouts.
+pub async fn open_session(
+    config: &Config,
+    origin: Origin,
+    requested_adapter: Option<&str>,
+    carried: Carried,
+) -> Result<Arc<Session>, ErrorBody> {
+    let (program, connecting) = match &origin {
+        Origin::Launch(spec) => (Some(spec.program.clone()), spec.connect.is_some()),
+        Origin::Attach(spec) => (None, spec.connect.is_some()),
+    };
+    let adapter = adapters::resolve(requested_adapter, config, program.as_deref(), connecting)?;
+    let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
+    Session::open(adapter, origin, carried, config.timeouts.clone(), extras).await
 }
 
 /// Whether a request needs the daemon to shut down after answering.

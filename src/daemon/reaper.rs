@@ -1,5 +1,5 @@
-//! The reaper: a tiny companion process that ends what the daemon launched if the daemon is killed
-//! outright (SIGKILL, OOM killer), when the daemon itself can run no clean-up.
+//! The reaper: a tiny companion process that ends what the daemon (or a `probe`) launched if it is
+//! killed outright (SIGKILL, OOM killer), when it can run no clean-up itself.
 //!
 //! The adapter dies with the daemon through the parent-death signal, but what the adapter started
 //! (lldb-server, the debuggee) is not our child and would live on. So the daemon starts the reaper
@@ -21,13 +21,17 @@ pub struct Reaper {
 }
 
 impl Reaper {
-    /// Starts the reaper. `None` when it cannot be started (the daemon runs on without it).
-    pub fn start() -> Option<Reaper> {
+    /// Starts the reaper. `None` when it cannot be started (the caller runs on without it).
+    ///
+    /// With `kill_group`, the caller's process group dies with it too, adapter helpers and all:
+    /// right for the daemon, which leads a group of its own. `probe` runs in its caller's group
+    /// (a shell pipeline's, say), which is not ours to kill: its reaper kills only the debuggee.
+    pub fn start(kill_group: bool) -> Option<Reaper> {
         let exe = std::env::current_exe().ok()?;
         // Only a daemon that leads its own process group may have the group killed: never the
         // group of a shell the daemon was started from by hand.
         // SAFETY: getpgrp and getpid have no preconditions.
-        let leads_group = unsafe { libc::getpgrp() == libc::getpid() };
+        let leads_group = kill_group && unsafe { libc::getpgrp() == libc::getpid() };
         let mut command = Command::new(exe);
         command.arg("reaper");
         if leads_group {

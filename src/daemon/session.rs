@@ -204,6 +204,26 @@ pub struct Carried {
     pub reaper: Option<Arc<Reaper>>,
 }
 
+impl Carried {
+    /// What a first run starts with: a registry holding `initial`, an empty output buffer of
+    /// `output_bytes`, and the reaper to tell of the debuggee.
+    pub fn fresh(
+        initial: &[BreakpointSpec],
+        output_bytes: usize,
+        reaper: Option<Arc<Reaper>>,
+    ) -> Carried {
+        let breakpoints = Arc::new(Breakpoints::default());
+        for bp in initial {
+            breakpoints.add(bp.clone());
+        }
+        Carried {
+            breakpoints,
+            output: Arc::new(OutputBuffer::new(output_bytes)),
+            reaper,
+        }
+    }
+}
+
 impl Session {
     /// Launches or attaches through `adapter` and runs the DAP configuration sequence.
     pub async fn open(

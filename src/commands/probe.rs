@@ -1,0 +1,481 @@
+//! `probe`: run a program with no daemon, record what each breakpoint hit shows, print one report.
+//!
+//! A probe is a session like the daemon's, run in this process for the life of the command: the
+//! launch is the one `start` builds ([`launch_spec`]), the session is opened by the daemon's own
+//! [`open_session`], and each stop is taken through the calls an agent makes (`await`,
+//! `backtrace`, `locals`, `print`, `continue --wait`). So a continue never runs past a stop the
+//! probe has not recorded, and nothing here talks DAP itself.
+
+mod text;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::signal::unix::{Signal, SignalKind, signal};
+use tokio::time::Instant;
+
+use super::data;
+use super::session::launch_spec;
+use crate::cli::Outcome;
+use crate::cli::args::ProbeArgs;
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::open_session;
+use crate::daemon::output::OutputBuffer;
+use crate::daemon::reaper::Reaper;
+use crate::daemon::session::{Carried, Origin, Session};
+use crate::ipc::protocol::{
+    EvaluateResult, LaunchSpec, OutputQuery, ProbeEnd, ProbeOtherStop, ProbeOutput, ProbePrint,
+    ProbeReport, ProbeStop, ResumeAction, StopReport,
+};
+
+/// Frames of the stopped thread's stack recorded at each stop.
+const STACK_FRAMES: u32 = 5;
+/// Stops at no breakpoint that are recorded; later ones are only counted. A program that takes a
+/// signal in a loop would otherwise fill the report until the timeout.
+const OTHER_STOPS_RECORDED: usize = 10;
+/// The program's output in the report: at most its last this many lines...
+const OUTPUT_LINES: u32 = 20;
+/// ... and this many bytes.
+const OUTPUT_BYTES: u64 = 4096;
+
+/// How long a failure waits to learn whether a signal caused it.
+const SIGNAL_DELIVERY: Duration = Duration::from_millis(100);
+
+/// What to record, and when to stop recording.
+struct Plan {
+    prints: Vec<String>,
+    hits_wanted: u32,
+    timeout: Duration,
+}
+
+pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
+    let timeout = Duration::try_from_secs_f64(args.timeout).map_err(|_| {
+        ErrorBody::usage(
+            format!("invalid timeout {}", args.timeout),
+            "give a number of seconds, e.g. --timeout 30",
+        )
+    })?;
+    let spec = launch_spec(args.launch, &args.breakpoints, false, None)?;
+    let config = Config::load()?;
+    let plan = Plan {
+        prints: args.prints,
+        hits_wanted: args.hits,
+        timeout,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ErrorBody::internal(format!("cannot start the async runtime: {e}")))?;
+    let report = runtime.block_on(probe(&config, spec, &plan));
+    // The session has ended; what its tasks still hold is nothing to wait for.
+    runtime.shutdown_background();
+    let report = report?;
+    let outcome = Outcome::new(data(&report), text::report(&report));
+    Ok(match verdict(&report) {
+        Some(err) => outcome.failed(err),
+        None => outcome,
+    })
+}
+
+/// Launches the program, records until the plan says stop, ends the program, and reports.
+async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeReport, ErrorBody> {
+    // Caught from before the launch: a signal that comes while the adapter starts ends the
+    // program once it is launched, or, if the signal killed the adapter too, explains why the
+    // launch failed.
+    let mut interrupts = Interrupts::install()?;
+    // Never disarmed: when this process ends, however it ends, the reaper kills the debuggee if
+    // it still runs (after `end` it does not; after SIGKILL it would).
+    let reaper = Reaper::start(false).map(Arc::new);
+    let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
+    let program = spec.program.display().to_string();
+    let requested = spec.adapter.clone();
+    let opened = open_session(config, Origin::Launch(spec), requested.as_deref(), carried).await;
+    let session = match opened {
+        Ok(session) => session,
+        Err(err) => {
+            return Err(match interrupts.arrived().await {
+                Some(name) => ErrorBody::new(
+                    ErrorCode::Interrupted,
+                    format!("the probe was interrupted by {name} while the program started"),
+                    "nothing had run to record",
+                ),
+                None => err,
+            });
+        }
+    };
+
+    let mut recorded = Recorded::default();
+    let mut ended = tokio::select! {
+        biased;
+        name = interrupts.next() => interrupted(name),
+        ended = recorded.run(&session, plan) => ended,
+    };
+    if matches!(ended.reason.as_str(), "adapter_died" | "error")
+        && let Some(name) = interrupts.arrived().await
+    {
+        // Ctrl-C reaches the whole process group, the adapter too, which may die of it first.
+        ended = interrupted(name);
+    }
+    if !session.run_state().phase.is_ended() {
+        ended.message.push_str("; the probe ended the program");
+    }
+    session.end(false).await;
+    let mut breakpoints = session.breakpoints().list();
+    for bp in breakpoints.iter_mut().filter(|b| !b.verified) {
+        // The adapter says nothing of a breakpoint it never placed (lldb-dap): say it for good,
+        // as the program has ended.
+        bp.message
+            .get_or_insert_with(|| "never found in the program's code".into());
+    }
+    Ok(ProbeReport {
+        program,
+        adapter: session.adapter_name().to_string(),
+        hits_wanted: plan.hits_wanted,
+        hits: recorded.hits,
+        other_stops: recorded.other_stops,
+        other_stops_omitted: recorded.other_stops_omitted,
+        ended,
+        breakpoints,
+        output: output_tail(session.output()).await,
+    })
+}
+
+/// SIGINT and SIGTERM, which end the probe (and so the program) instead of this process alone.
+struct Interrupts {
+    int: Signal,
+    term: Signal,
+}
+
+impl Interrupts {
+    fn install() -> Result<Interrupts, ErrorBody> {
+        let listen = |kind| {
+            signal(kind).map_err(|e| ErrorBody::internal(format!("cannot handle signals: {e}")))
+        };
+        Ok(Interrupts {
+            int: listen(SignalKind::interrupt())?,
+            term: listen(SignalKind::terminate())?,
+        })
+    }
+
+    /// The name of the next signal to arrive.
+    async fn next(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.int.recv() => "SIGINT",
+            _ = self.term.recv() => "SIGTERM",
+        }
+    }
+
+    /// The signal that came with a failure, if one did. A signal sent to the process group is
+    /// pending here before the adapter it killed can be seen to die; this allows for its
+    /// delivery through the runtime.
+    async fn arrived(&mut self) -> Option<&'static str> {
+        tokio::time::timeout(SIGNAL_DELIVERY, self.next())
+            .await
+            .ok()
+    }
+}
+
+fn interrupted(name: &str) -> ProbeEnd {
+    ProbeEnd {
+        reason: "interrupted".into(),
+        exit_code: None,
+        message: format!("interrupted by {name}"),
+    }
+}
+
+/// The stops recorded so far; kept outside the recording loop so an interrupt keeps them.
+#[derive(Default)]
+struct Recorded {
+    hits: Vec<ProbeStop>,
+    other_stops: Vec<ProbeOtherStop>,
+    other_stops_omitted: u32,
+}
+
+impl Recorded {
+    /// Records each stop and continues, until the hits are in, the program ends, or time is up.
+    async fn run(&mut self, session: &Session, plan: &Plan) -> ProbeEnd {
+        let deadline = Instant::now() + plan.timeout;
+        // The first stop may have come before we look (a breakpoint at the program's start):
+        // `await` reports it rather than waiting for another.
+        let mut next = session.await_stop(plan.timeout).await;
+        loop {
+            let report = match next {
+                Ok(report) => report,
+                Err(err) => return ended_by(err, plan.timeout),
+            };
+            match report.reason.as_str() {
+                "exited" | "terminated" => return ended_with(report.exit_code),
+                "breakpoint" => {
+                    let stop = record(session, report, &plan.prints).await;
+                    self.hits.push(stop);
+                    if self.hits.len() >= plan.hits_wanted as usize {
+                        return ProbeEnd {
+                            reason: "hits_reached".into(),
+                            exit_code: None,
+                            message: format!("--hits {} reached", plan.hits_wanted),
+                        };
+                    }
+                }
+                // An exception, a signal: recorded, then continued, as the program would go on
+                // without a debugger (an uncaught exception or a crash then ends it).
+                _ if self.other_stops.len() < OTHER_STOPS_RECORDED => {
+                    let recorded = record(session, report, &plan.prints).await;
+                    self.other_stops.push(ProbeOtherStop {
+                        after_hits: self.hits.len() as u32,
+                        recorded,
+                    });
+                }
+                _ => self.other_stops_omitted += 1,
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            next = session
+                .resume(ResumeAction::Continue, Some(left))
+                .await
+                .and_then(|(_, report)| {
+                    report.ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))
+                });
+        }
+    }
+}
+
+fn ended_with(exit_code: Option<i64>) -> ProbeEnd {
+    match exit_code {
+        Some(code) => ProbeEnd {
+            reason: "exited".into(),
+            exit_code: Some(code),
+            message: format!("the program exited with code {code}"),
+        },
+        None => ProbeEnd {
+            reason: "terminated".into(),
+            exit_code: None,
+            message: "the program terminated".into(),
+        },
+    }
+}
+
+/// How a failed wait ends the probe: the timeout, the adapter's death, or another error.
+fn ended_by(err: ErrorBody, timeout: Duration) -> ProbeEnd {
+    let (reason, message) = match err.code {
+        ErrorCode::Timeout => (
+            "timeout",
+            format!(
+                "the program still ran after --timeout {} s",
+                timeout.as_secs_f64()
+            ),
+        ),
+        ErrorCode::AdapterDied => ("adapter_died", err.message),
+        _ => ("error", err.message),
+    };
+    ProbeEnd {
+        reason: reason.into(),
+        exit_code: None,
+        message,
+    }
+}
+
+/// What the program shows at this stop: the top of the stack, the locals, each `--print`.
+async fn record(session: &Session, stop: StopReport, prints: &[String]) -> ProbeStop {
+    let mut errors = Vec::new();
+    let (frames, total_frames) = match session.backtrace(STACK_FRAMES, None).await {
+        Ok(trace) => (trace.frames, trace.total_frames),
+        Err(e) => {
+            errors.push(format!("stack: {}", e.message));
+            (Vec::new(), None)
+        }
+    };
+    let (locals, locals_omitted) = match session.locals(1).await {
+        Ok(locals) => (locals.variables, locals.omitted),
+        Err(e) => {
+            errors.push(format!("locals: {}", e.message));
+            (Vec::new(), 0)
+        }
+    };
+    let mut values = Vec::with_capacity(prints.len());
+    for expression in prints {
+        values.push(match session.evaluate(expression, 1).await {
+            Ok(result) => printed(result),
+            Err(e) => ProbePrint {
+                expression: expression.clone(),
+                value: None,
+                type_name: None,
+                children: Vec::new(),
+                omitted_children: 0,
+                error: Some(e.message),
+            },
+        });
+    }
+    ProbeStop {
+        stop,
+        frames,
+        total_frames,
+        locals,
+        locals_omitted,
+        prints: values,
+        errors,
+    }
+}
+
+fn printed(result: EvaluateResult) -> ProbePrint {
+    ProbePrint {
+        expression: result.expression,
+        value: Some(result.value),
+        type_name: result.type_name,
+        children: result.children,
+        omitted_children: result.omitted_children,
+        error: None,
+    }
+}
+
+/// The last lines of the program's output, cut to [`OUTPUT_BYTES`] when they are longer.
+async fn output_tail(output: &OutputBuffer) -> ProbeOutput {
+    let query = |from, tail_lines| OutputQuery {
+        from,
+        tail_lines,
+        max_bytes: OUTPUT_BYTES as u32,
+        clear: false,
+        wait: false,
+    };
+    let lines_start = output.read(&query(None, Some(OUTPUT_LINES))).await.start;
+    let from = lines_start.max(output.end().saturating_sub(OUTPUT_BYTES));
+    let chunk = output.read(&query(Some(from), None)).await;
+    ProbeOutput {
+        tail: chunk.text,
+        omitted_bytes: chunk.start,
+    }
+}
+
+/// The probe's rule for its exit status (docs/cli.md, `probe`): a report with at least one hit is
+/// a success; with none it is a failure that says why (exit 1, or 3 when the timeout came first);
+/// an interrupted probe fails as interrupted commands do (130).
+fn verdict(report: &ProbeReport) -> Option<ErrorBody> {
+    if report.ended.reason == "interrupted" {
+        return Some(ErrorBody::new(
+            ErrorCode::Interrupted,
+            format!("the probe was {}", report.ended.message),
+            "the report shows what was recorded before the interrupt",
+        ));
+    }
+    if !report.hits.is_empty() {
+        return None;
+    }
+    let mut message = format!("no breakpoint was hit ({})", report.ended.message);
+    let mut pending = false;
+    for bp in report.breakpoints.iter().filter(|b| !b.verified) {
+        pending = true;
+        message.push_str(&format!(
+            "; breakpoint {} ({}) never resolved",
+            bp.id, bp.location
+        ));
+        if let Some(why) = &bp.message {
+            message.push_str(&format!(": {why}"));
+        }
+    }
+    let timed_out = report.ended.reason == "timeout";
+    let hint = if pending {
+        "check the location: FILE:LINE must name a line with code, FUNCTION a function the program has"
+    } else if timed_out {
+        "give the program longer with --timeout S, or check that it reaches the breakpoint"
+    } else {
+        "check that the program reaches the breakpoint with these arguments; the report ends with its output"
+    };
+    let code = if timed_out {
+        ErrorCode::Timeout
+    } else {
+        ErrorCode::NotHit
+    };
+    Some(ErrorBody::new(code, message, hint))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ipc::protocol::BreakpointInfo;
+
+    fn report(ended: &str, hits: usize, verified: bool) -> ProbeReport {
+        let stop = ProbeStop {
+            stop: StopReport {
+                reason: "breakpoint".into(),
+                description: None,
+                thread_id: Some(1),
+                thread_name: None,
+                frame: None,
+                source: None,
+                breakpoint_ids: vec![1],
+                exit_code: None,
+                note: None,
+                exception: None,
+                watch: Vec::new(),
+            },
+            frames: Vec::new(),
+            total_frames: None,
+            locals: Vec::new(),
+            locals_omitted: 0,
+            prints: Vec::new(),
+            errors: Vec::new(),
+        };
+        ProbeReport {
+            program: "/src/prog".into(),
+            adapter: "lldb".into(),
+            hits_wanted: 3,
+            hits: vec![stop; hits],
+            other_stops: Vec::new(),
+            other_stops_omitted: 0,
+            ended: ProbeEnd {
+                reason: ended.into(),
+                exit_code: None,
+                message: format!("ended by {ended}"),
+            },
+            breakpoints: vec![BreakpointInfo {
+                id: 1,
+                kind: "function".into(),
+                location: "f".into(),
+                file: None,
+                line: None,
+                function: Some("f".into()),
+                condition: None,
+                hit_count: None,
+                enabled: true,
+                verified,
+                message: (!verified).then(|| "no such function".into()),
+                resolved_line: None,
+                log_message: None,
+                access: None,
+                watching: None,
+            }],
+            output: ProbeOutput {
+                tail: String::new(),
+                omitted_bytes: 0,
+            },
+        }
+    }
+
+    fn exit_status(report: &ProbeReport) -> i32 {
+        verdict(report).map_or(0, |e| e.code.exit_code())
+    }
+
+    #[test]
+    fn a_hit_is_success_whatever_ended_the_probe() {
+        for ended in ["hits_reached", "exited", "timeout", "adapter_died", "error"] {
+            assert_eq!(exit_status(&report(ended, 1, true)), 0, "{ended}");
+        }
+    }
+
+    #[test]
+    fn no_hit_is_1_or_3_when_the_timeout_came_first_and_names_the_unresolved() {
+        assert_eq!(exit_status(&report("exited", 0, true)), 1);
+        assert_eq!(exit_status(&report("adapter_died", 0, true)), 1);
+        assert_eq!(exit_status(&report("timeout", 0, true)), 3);
+        let pending = verdict(&report("exited", 0, false)).expect("a failure");
+        assert_eq!(
+            pending.message,
+            "no breakpoint was hit (ended by exited); breakpoint 1 (f) never resolved: no such function"
+        );
+    }
+
+    #[test]
+    fn an_interrupt_is_130_even_after_hits() {
+        assert_eq!(exit_status(&report("interrupted", 2, true)), 130);
+        assert_eq!(exit_status(&report("interrupted", 0, true)), 130);
+    }
+}
