@@ -1443,6 +1443,7 @@ impl Session {
             if let Err(e) = disconnect.response_within(Duration::from_secs(5)).await {
                 tracing::warn!("disconnect failed: {e}");
             }
+            self.dap.end_input();
         }
         self.process.shut_down(Duration::from_secs(2)).await;
         self.dap.close("the session has ended");

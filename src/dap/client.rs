@@ -273,6 +273,13 @@ impl DapClient {
     pub fn close(&self, reason: &str) {
         self.inner.close(reason.to_string());
     }
+
+    /// Closes our side of the stream once everything sent so far is written: the adapter reads
+    /// its end. debugpy's adapter, for one, exits only then, even after `disconnect`.
+    pub fn end_input(&self) {
+        // Requests are never empty: an empty write is the end.
+        let _ = self.inner.outgoing.send(Vec::new());
+    }
 }
 
 async fn write_loop<W: AsyncWrite + Unpin>(
@@ -281,6 +288,10 @@ async fn write_loop<W: AsyncWrite + Unpin>(
     inner: Arc<Inner>,
 ) {
     while let Some(bytes) = outgoing.recv().await {
+        if bytes.is_empty() {
+            let _ = writer.shutdown().await;
+            return;
+        }
         let result = async {
             writer.write_all(&bytes).await?;
             writer.flush().await
