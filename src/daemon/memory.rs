@@ -9,12 +9,12 @@
 
 use serde_json::{Value, json};
 
-use super::session::{Session, clean_evaluate_error};
+use super::session::Session;
 use crate::adapters::Console;
 use crate::adapters::process::BoxFuture;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::dap::types::{EvaluateBody, ReadMemoryBody};
-use crate::dap::{DapClient, DapError, base64};
+use crate::dap::types::ReadMemoryBody;
+use crate::dap::{DapClient, base64};
 use crate::ipc::protocol::{MEMORY_READ_MAX, MemoryResult};
 
 /// Where a command should look: the reference to hand the adapter, and the address it stands
@@ -195,28 +195,7 @@ impl Session {
         if let Some(address) = parse_number(target) {
             return Ok(Place::at(address));
         }
-        let body = self
-            .dap()
-            .request(
-                "evaluate",
-                json!({ "expression": target, "frameId": frame_id, "context": "watch" }),
-            )
-            .await
-            .map_err(|e| match e {
-                DapError::Adapter { message, .. } => ErrorBody::new(
-                    ErrorCode::Adapter,
-                    clean_evaluate_error(&message),
-                    "`debugger locals` lists the names in scope here",
-                ),
-                other => other.into(),
-            })?;
-        let body: EvaluateBody = serde_json::from_value(body).map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Adapter,
-                format!("the adapter sent an evaluation we cannot read: {e}"),
-                "",
-            )
-        })?;
+        let body = self.evaluate_in(target, frame_id).await?;
         let value = body.result.trim();
         let from_value = address_in_value(value);
         if let Some(reference) = body.memory_reference.filter(|r| !r.is_empty()) {

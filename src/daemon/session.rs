@@ -1042,38 +1042,44 @@ impl Session {
         })
     }
 
+    /// Evaluates `expression` in a frame (`watch` context), with the adapter's error trimmed
+    /// to its message.
+    pub(super) async fn evaluate_in(
+        &self,
+        expression: &str,
+        frame_id: i64,
+    ) -> Result<EvaluateBody, ErrorBody> {
+        let body = self
+            .dap
+            .request(
+                "evaluate",
+                json!({ "expression": expression, "frameId": frame_id, "context": "watch" }),
+            )
+            .await
+            .map_err(|e| match e {
+                DapError::Adapter { message, .. } => ErrorBody::new(
+                    ErrorCode::Adapter,
+                    clean_evaluate_error(&message),
+                    "`debugger locals` lists the names in scope here",
+                ),
+                other => other.into(),
+            })?;
+        serde_json::from_value(body).map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("the adapter sent an evaluation we cannot read: {e}"),
+                "",
+            )
+        })
+    }
+
     pub async fn evaluate(
         &self,
         expression: &str,
         depth: u32,
     ) -> Result<EvaluateResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
-        let body = self
-            .dap
-            .request(
-                "evaluate",
-                json!({ "expression": expression, "frameId": frame.id, "context": "watch" }),
-            )
-            .await
-            .map_err(|e| match e {
-                DapError::Adapter { command, message } => ErrorBody::new(
-                    ErrorCode::Adapter,
-                    clean_evaluate_error(&message),
-                    if command == "evaluate" {
-                        "`debugger locals` lists the names in scope here"
-                    } else {
-                        ""
-                    },
-                ),
-                other => other.into(),
-            })?;
-        let body: EvaluateBody = serde_json::from_value(body).map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Adapter,
-                format!("the adapter sent an evaluation we cannot read: {e}"),
-                "",
-            )
-        })?;
+        let body = self.evaluate_in(expression, frame.id).await?;
         let limits = Limits::with_depth(depth.saturating_sub(1));
         let (children, omitted_children) = if body.variables_reference > 0 && depth > 0 {
             let known = variables::child_count(body.named_variables, body.indexed_variables);
@@ -1361,14 +1367,7 @@ impl Session {
         };
         targets.sort();
         targets.dedup();
-        for target in &targets {
-            self.sync_target(target).await;
-        }
-        let registry = self.shared.breakpoints.registry();
-        Ok(ids
-            .iter()
-            .filter_map(|id| registry.get(*id).map(|e| e.info()))
-            .collect())
+        Ok(self.sync_and_describe(&targets, &ids).await)
     }
 
     pub async fn remove_breakpoints(&self, ids: &[u32], all: bool) -> Result<Vec<u32>, ErrorBody> {
@@ -1401,14 +1400,19 @@ impl Session {
             check_known(&registry, ids)?;
             registry.set_enabled(ids, enabled)
         };
-        for target in &targets {
+        Ok(self.sync_and_describe(&targets, ids).await)
+    }
+
+    /// Sends each target's list, then describes the breakpoints `ids` as the adapter left them.
+    /// The caller holds the sync lock.
+    async fn sync_and_describe(&self, targets: &[Target], ids: &[u32]) -> Vec<BreakpointInfo> {
+        for target in targets {
             self.sync_target(target).await;
         }
         let registry = self.shared.breakpoints.registry();
-        Ok(ids
-            .iter()
+        ids.iter()
             .filter_map(|id| registry.get(*id).map(|e| e.info()))
-            .collect())
+            .collect()
     }
 
     /// Sends one target's list and records the answer. The caller holds the sync lock.

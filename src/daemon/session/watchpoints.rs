@@ -101,17 +101,8 @@ impl Session {
 
     /// The value of `expression` in a frame, or `None` when it cannot be read there.
     async fn value_of(&self, expression: &str, frame_id: i64) -> Option<String> {
-        let body = self
-            .dap
-            .request(
-                "evaluate",
-                json!({ "expression": expression, "frameId": frame_id, "context": "watch" }),
-            )
-            .await
-            .ok()?;
-        body.get("result")
-            .and_then(Value::as_str)
-            .map(str::to_string)
+        let body = self.evaluate_in(expression, frame_id).await.ok()?;
+        Some(body.result)
     }
 
     /// Fills in which watchpoints stopped the program and what they saw change. Where the
