@@ -3,18 +3,7 @@
 
 mod common;
 
-use common::{Session, at, build, fixture_path, line_of, require_lldb_dap};
-
-fn require_debugpy() {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import debugpy"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "debugpy is required: python3 -m pip install debugpy (.ci/run does)"
-    );
-}
+use common::{Session, at, build, fixture_path, line_of, require_debugpy, require_lldb_dap};
 
 #[test]
 fn set_changes_what_a_c_program_computes() {

@@ -9,89 +9,17 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, at, fixture_path, line_of};
+use common::{Run, Session, at, build_go, fixture_path, line_of, require_delve, with_go_env};
 use serde_json::Value;
 
 const LEDGER: &str = "go/ledger/main.go";
 const GOROUTINES: &str = "go/goroutines/main.go";
 /// Seconds a `--wait` may take: a Go build or a first stop under Delve is slower than lldb's.
 const WAIT: &str = "60";
-
-/// Fails the test with instructions when Delve or Go is not installed.
-fn require_delve() {
-    let dlv = debugger::adapters::delve::find(&Default::default());
-    let go = which::which("go").ok();
-    assert!(
-        dlv.is_some() && go.is_some(),
-        "Delve (dlv) and Go (go) are required for this test and were not both found \
-         (dlv: {dlv:?}, go: {go:?}); install them with 'apt-get install delve golang-go' (.ci/run does)"
-    );
-}
-
-/// A Go build cache and GOPATH of our own, so builds work whatever HOME is (and are reused
-/// across test runs).
-fn go_env_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("go-env");
-    std::fs::create_dir_all(dir.join("cache")).expect("create GOCACHE");
-    std::fs::create_dir_all(dir.join("path")).expect("create GOPATH");
-    dir
-}
-
-/// Sets the Go environment on a command that runs `go` (or starts a daemon whose Delve will).
-fn with_go_env(command: &mut Command) -> &mut Command {
-    let dir = go_env_dir();
-    command
-        .env("GOCACHE", dir.join("cache"))
-        .env("GOPATH", dir.join("path"))
-        .env("GOFLAGS", "")
-        .env("GO111MODULE", "on")
-}
-
-/// Builds the package holding `fixture` once per test process, without optimisations or
-/// inlining (as Delve wants), and returns the binary.
-fn build_go(fixture: &str) -> PathBuf {
-    static BUILT: OnceLock<Mutex<HashMap<String, PathBuf>>> = OnceLock::new();
-    let mut built = BUILT
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    if let Some(path) = built.get(fixture) {
-        return path.clone();
-    }
-    let package = fixture_path(fixture)
-        .parent()
-        .expect("fixture dir")
-        .to_path_buf();
-    let name = package
-        .file_name()
-        .and_then(|n| n.to_str())
-        .expect("package name")
-        .to_string();
-    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
-    std::fs::create_dir_all(&out_dir).expect("create fixture dir");
-    // A private name first, then an atomic rename: several test binaries may build at once.
-    let tmp = out_dir.join(format!("go-{name}.{}.tmp", std::process::id()));
-    let output = out_dir.join(format!("go-{name}"));
-    let result = with_go_env(Command::new("go").current_dir(&package))
-        .args(["build", "-gcflags=all=-N -l", "-o"])
-        .arg(&tmp)
-        .arg(".")
-        .output()
-        .expect("run go build");
-    assert!(
-        result.status.success(),
-        "building {fixture} failed: {}",
-        String::from_utf8_lossy(&result.stderr)
-    );
-    std::fs::rename(&tmp, &output).expect("rename fixture");
-    built.insert(fixture.to_string(), output.clone());
-    output
-}
 
 /// `debugger --json start PROGRAM EXTRA...` (no `--adapter`) with the Go environment, which the
 /// daemon, and so Delve and its `go build` in debug mode, inherit.
@@ -102,11 +30,7 @@ fn run_start(s: &Session, program: &Path, extra: &[&str]) -> Run {
         .args(extra)
         .output()
         .expect("run debugger");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::from(output)
 }
 
 /// Starts `program` (see [`run_start`]), asserts Delve was picked, and returns the start data.

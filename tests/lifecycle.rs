@@ -5,12 +5,11 @@
 mod common;
 
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, at, build, line_of, require_lldb_dap};
+use common::{Run, Session, at, build, eventually, line_of, require_lldb_dap};
 use serde_json::Value;
 
 /// True while `pid` is a live (not zombie) process.
@@ -22,20 +21,6 @@ fn alive(pid: u64) -> bool {
             .and_then(|(_, rest)| rest.split_whitespace().next())
             .is_some_and(|state| state != "Z" && state != "X"),
         Err(_) => false,
-    }
-}
-
-/// Polls `check` until it holds or `limit` passes; returns whether it held.
-fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + limit;
-    loop {
-        if check() {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -78,21 +63,10 @@ fn wait_with_limit(child: &mut Child, limit: Duration) -> Option<std::process::E
     }
 }
 
+/// The run of `child`, killed (exit code -1) if it takes longer than `limit`.
 fn collect(mut child: Child, limit: Duration) -> Run {
-    let status = wait_with_limit(&mut child, limit);
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    if let Some(mut out) = child.stdout.take() {
-        let _ = out.read_to_string(&mut stdout);
-    }
-    if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_string(&mut stderr);
-    }
-    Run {
-        code: status.and_then(|s| s.code()).unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    wait_with_limit(&mut child, limit);
+    Run::from(child.wait_with_output().expect("collect output"))
 }
 
 #[test]

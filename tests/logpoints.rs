@@ -5,19 +5,8 @@
 
 mod common;
 
-use common::{Session, at, build, fixture_path, require_lldb_dap};
+use common::{Session, at, build, fixture_path, require_debugpy, require_lldb_dap};
 use serde_json::Value;
-
-fn require_debugpy() {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import debugpy"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "debugpy is required: python3 -m pip install debugpy (.ci/run does)"
-    );
-}
 
 /// Runs the program to its end and returns its whole output, checking it never stopped.
 #[track_caller]

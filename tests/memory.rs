@@ -4,10 +4,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use common::{Session, at, build, fixture_path, line_of, require_lldb_dap};
+use common::{
+    Session, at, build, build_go, fixture_path, line_of, require_debugpy, require_delve,
+    require_lldb_dap,
+};
 use serde_json::{Value, json};
 
 const PROGRAM: &str = "c/memory.c";
@@ -56,17 +56,6 @@ fn instructions(data: &Value) -> (&Vec<Value>, Vec<usize>) {
         .map(|(n, _)| n)
         .collect();
     (list, current)
-}
-
-fn require_debugpy() {
-    let ok = Command::new("python3")
-        .args(["-c", "import debugpy"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "debugpy is required: python3 -m pip install debugpy (.ci/run does)"
-    );
 }
 
 #[test]
@@ -461,46 +450,10 @@ fn disassemble_starts_at_a_function_or_an_address() {
     assert_eq!(s.data(&["status"])["state"], "stopped");
 }
 
-/// Builds the Go ledger fixture (optimisations and inlining off, as Delve wants) with a Go
-/// environment of our own, so the build works whatever HOME is.
-fn build_go_ledger() -> PathBuf {
-    let go = which::which("go").ok();
-    let dlv = debugger::adapters::delve::find(&Default::default());
-    assert!(
-        go.is_some() && dlv.is_some(),
-        "Delve (dlv) and Go (go) are required (dlv: {dlv:?}, go: {go:?}); install them with 'apt-get install delve golang-go' (.ci/run does)"
-    );
-    let env_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("go-env");
-    std::fs::create_dir_all(env_dir.join("cache")).expect("GOCACHE");
-    std::fs::create_dir_all(env_dir.join("path")).expect("GOPATH");
-    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
-    std::fs::create_dir_all(&out_dir).expect("fixture dir");
-    let tmp = out_dir.join(format!("go-ledger-memory.{}.tmp", std::process::id()));
-    let output = out_dir.join("go-ledger-memory");
-    let package = fixture_path("go/ledger");
-    let result = Command::new("go")
-        .current_dir(&package)
-        .env("GOCACHE", env_dir.join("cache"))
-        .env("GOPATH", env_dir.join("path"))
-        .env("GOFLAGS", "")
-        .env("GO111MODULE", "on")
-        .args(["build", "-gcflags=all=-N -l", "-o"])
-        .arg(&tmp)
-        .arg(".")
-        .output()
-        .expect("run go build");
-    assert!(
-        result.status.success(),
-        "go build failed: {}",
-        String::from_utf8_lossy(&result.stderr)
-    );
-    std::fs::rename(&tmp, &output).expect("rename");
-    output
-}
-
 #[test]
 fn disassemble_marks_the_pc_on_go_and_delve_cannot_read_memory() {
-    let program = build_go_ledger();
+    require_delve();
+    let program = build_go("go/ledger/main.go");
     let s = Session::new();
     let started = s.start(&program, &["--break", "main.add"]);
     assert_eq!(started["adapter"], "delve", "{started}");

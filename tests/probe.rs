@@ -7,30 +7,19 @@
 
 mod common;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, build, fixture_path, line_of, require_lldb_dap, variable};
+use common::{
+    Run, Session, build, eventually, fixture_path, line_of, require_debugpy, require_lldb_dap,
+    variable,
+};
 use serde_json::{Value, json};
 
 const LEDGER: &str = "c/ledger.c";
 const APP: &str = "python/app.py";
 const RAISES: &str = "python/raises.py";
-
-/// Fails the test with instructions when `python3` cannot import debugpy.
-fn require_debugpy() {
-    let output = Command::new("python3")
-        .args(["-c", "import debugpy"])
-        .stdin(Stdio::null())
-        .output();
-    assert!(
-        output.as_ref().is_ok_and(|o| o.status.success()),
-        "debugpy is required for this test: `python3 -c \"import debugpy\"` failed; \
-         install it with 'python3 -m pip install debugpy' (.ci/run does)"
-    );
-}
 
 /// A copy of a fixture (a built C program, or a Python script) in the test's own directory, so
 /// the processes left behind can be told from other tests' by their command line.
@@ -84,20 +73,6 @@ fn processes_under(dir: &Path) -> Vec<String> {
                 .then(|| format!("{}: {cmdline}", e.file_name().to_string_lossy()))
         })
         .collect()
-}
-
-/// Polls `check` until it holds or `limit` passes; returns whether it held.
-fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + limit;
-    loop {
-        if check() {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// After a probe: no session socket, no session answering, no program of this test running.
@@ -616,26 +591,15 @@ fn state(pid: u32) -> Option<char> {
 
 fn finish(mut child: Child) -> Run {
     let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            break status;
-        }
+    while !matches!(child.try_wait(), Ok(Some(_))) {
         assert!(Instant::now() < deadline, "the probe did not end");
         std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    if let Some(mut out) = child.stdout.take() {
-        let _ = out.read_to_string(&mut stdout);
     }
-    if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_string(&mut stderr);
-    }
-    Run {
-        code: status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    Run::from(
+        child
+            .wait_with_output()
+            .expect("collect the probe's output"),
+    )
 }
 
 fn kill(pid: i32, signal: libc::c_int) {

@@ -12,7 +12,7 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Session, at, fixture_path, line_of, variable};
+use common::{Session, at, fixture_path, line_of, require_debugpy, variable};
 use serde_json::Value;
 
 const APP: &str = "python/app.py";
@@ -30,24 +30,6 @@ step 2: balance=103 total=3\n\
 step 3: balance=106 total=6\n\
 step 4: balance=110 total=10\n\
 summary: {\"total\": 10}\n";
-
-/// Fails the test with instructions when `python3` cannot import debugpy.
-fn require_debugpy() {
-    let output = Command::new("python3")
-        .args(["-c", "import debugpy"])
-        .stdin(Stdio::null())
-        .output();
-    let works = output.as_ref().is_ok_and(|o| o.status.success());
-    assert!(
-        works,
-        "debugpy is required for this test: `python3 -c \"import debugpy\"` failed ({}); \
-         install it with 'python3 -m pip install debugpy' (.ci/run does)",
-        match &output {
-            Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
-            Err(e) => e.to_string(),
-        }
-    );
-}
 
 /// `continue --wait` and the stop it reports.
 #[track_caller]

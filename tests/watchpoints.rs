@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Session, build, fixture_path, line_of, require_lldb_dap};
+use common::{Session, build, fixture_path, line_of, require_debugpy, require_lldb_dap};
 
 /// Starts ledger stopped in main, where the global and `acct` are in scope.
 fn ledger_in_main() -> Session {
@@ -120,14 +120,7 @@ fn watch_needs_a_stopped_program_and_something_to_watch() {
 
 #[test]
 fn adapters_without_data_breakpoints_say_so() {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import debugpy"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "debugpy is required: python3 -m pip install debugpy (.ci/run does)"
-    );
+    require_debugpy();
     let s = Session::new();
     s.start(&fixture_path("python/app.py"), &["--stop-on-entry"]);
     let run = s.run(&["--json", "watch", "total"]);

@@ -1,7 +1,8 @@
 //! The integration-test harness: run the real `debugger` binary against real adapters, each test
 //! in its own session name and private runtime directory so the suite runs in parallel.
 //!
-//! Tests that need lldb-dap fail (never skip) when it is missing: `.ci/run` installs it.
+//! Tests that need an adapter (lldb-dap, debugpy, Delve) fail (never skip) when it is missing:
+//! `.ci/run` installs them.
 
 #![allow(dead_code)]
 
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -27,6 +29,49 @@ pub fn require_lldb_dap() {
         found.is_some(),
         "lldb-dap is required for this test and was not found; install it with 'apt-get install lldb-19' (.ci/run does)"
     );
+}
+
+/// Fails the test with instructions when `python3` cannot import debugpy.
+pub fn require_debugpy() {
+    let output = Command::new("python3")
+        .args(["-c", "import debugpy"])
+        .stdin(Stdio::null())
+        .output();
+    let works = output.as_ref().is_ok_and(|o| o.status.success());
+    assert!(
+        works,
+        "debugpy is required for this test: `python3 -c \"import debugpy\"` failed ({}); \
+         install it with 'python3 -m pip install debugpy' (.ci/run does)",
+        match &output {
+            Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
+            Err(e) => e.to_string(),
+        }
+    );
+}
+
+/// Fails the test with instructions when Delve or Go is not installed.
+pub fn require_delve() {
+    let dlv = debugger::adapters::delve::find(&Default::default());
+    let go = which::which("go").ok();
+    assert!(
+        dlv.is_some() && go.is_some(),
+        "Delve (dlv) and Go (go) are required for this test and were not both found \
+         (dlv: {dlv:?}, go: {go:?}); install them with 'apt-get install delve golang-go' (.ci/run does)"
+    );
+}
+
+/// Polls `check` until it holds or `limit` passes; returns whether it held.
+pub fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        if check() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// The line of `marker` (e.g. "@apply_body") in a fixture file.
@@ -115,6 +160,66 @@ pub fn build(fixture: &str) -> PathBuf {
     output
 }
 
+/// A Go build cache and GOPATH of our own, so builds work whatever HOME is (and are reused
+/// across test runs).
+fn go_env_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("go-env");
+    std::fs::create_dir_all(dir.join("cache")).expect("create GOCACHE");
+    std::fs::create_dir_all(dir.join("path")).expect("create GOPATH");
+    dir
+}
+
+/// Sets the Go environment on a command that runs `go` (or starts a daemon whose Delve will).
+pub fn with_go_env(command: &mut Command) -> &mut Command {
+    let dir = go_env_dir();
+    command
+        .env("GOCACHE", dir.join("cache"))
+        .env("GOPATH", dir.join("path"))
+        .env("GOFLAGS", "")
+        .env("GO111MODULE", "on")
+}
+
+/// Builds the Go package holding `fixture` (e.g. `go/ledger/main.go`) once per test process,
+/// without optimisations or inlining (as Delve wants), and returns the binary.
+pub fn build_go(fixture: &str) -> PathBuf {
+    static BUILT: OnceLock<Mutex<std::collections::HashMap<String, PathBuf>>> = OnceLock::new();
+    let mut built = BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(path) = built.get(fixture) {
+        return path.clone();
+    }
+    let package = fixture_path(fixture)
+        .parent()
+        .expect("fixture dir")
+        .to_path_buf();
+    let name = package
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("package name")
+        .to_string();
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
+    std::fs::create_dir_all(&out_dir).expect("create fixture dir");
+    // A private name first, then an atomic rename: several test binaries may build at once.
+    let tmp = out_dir.join(format!("go-{name}.{}.tmp", std::process::id()));
+    let output = out_dir.join(format!("go-{name}"));
+    let result = with_go_env(Command::new("go").current_dir(&package))
+        .args(["build", "-gcflags=all=-N -l", "-o"])
+        .arg(&tmp)
+        .arg(".")
+        .output()
+        .expect("run go build");
+    assert!(
+        result.status.success(),
+        "building {fixture} failed: {}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    std::fs::rename(&tmp, &output).expect("rename fixture");
+    built.insert(fixture.to_string(), output.clone());
+    output
+}
+
 /// The scripted mock adapter (examples/mock_adapter.rs), which `cargo test` builds.
 pub fn mock_adapter() -> PathBuf {
     let path = bin()
@@ -139,7 +244,8 @@ pub struct Run {
 }
 
 impl Run {
-    fn from(output: Output) -> Run {
+    /// The run of a finished command (or of a child collected with `wait_with_output`).
+    pub fn from(output: Output) -> Run {
         Run {
             code: output.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
