@@ -7,7 +7,6 @@ pub mod spawn;
 
 use std::io::Write;
 
-use clap::Parser;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -54,9 +53,19 @@ fn envelope_line(envelope: &Envelope<'_>) -> String {
     serde_json::to_string(envelope).unwrap_or_else(|_| r#"{"ok":false}"#.to_string())
 }
 
+/// Parses the command line. clap builds a tree of every command and flag for each parse; the
+/// process ends soon after, so the tree is left undropped: tearing it down was an eighth of what
+/// a `debugger --version` executed.
+fn parse_arguments() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let command: &'static mut clap::Command = Box::leak(Box::new(Cli::command()));
+    let mut matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(command))
+}
+
 /// Runs the CLI and returns the process exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let cli = match parse_arguments() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
