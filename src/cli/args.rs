@@ -36,7 +36,10 @@ pub struct Cli {
     pub command: CommandLine,
 }
 
+/// Each command's flags are defined only when that command runs (`defer`): building clap's
+/// tree of every flag of every command was the larger part of a CLI call's own start-up.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum CommandLine {
     /// Launch a program under the debugger.
     Start(StartArgs),
@@ -241,8 +244,9 @@ pub enum MemoryAction {
     },
 }
 
-/// What a launched program is and how it runs: shared by `start` and `probe`, which build the
-/// same launch from them.
+// What a launched program is and how it runs: shared by `start` and `probe`, which build the
+// same launch from them. (A plain comment: a doc comment would become the help text of the
+// commands that flatten it.)
 #[derive(Debug, Args)]
 pub struct LaunchArgs {
     /// The program to debug.
