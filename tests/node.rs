@@ -652,6 +652,25 @@ fn logpoints_are_emulated_the_program_never_stops_there() {
 }
 
 #[test]
+fn a_step_onto_an_emulated_logpoint_stops_there_and_logs() {
+    require_node();
+    let s = Session::new();
+    s.start(&fixture_path(APP), &["-b", &at(APP, "@deposit_body")]);
+    let stop = continue_to_stop(&s);
+    assert_breakpoint(&stop, &[1], APP, "deposit", "@deposit_body");
+    let added = s.data(&["break", &at(APP, "@deposit_update"), "--log", "x={amount}"]);
+    let id = added["id"].as_u64().expect("id");
+    // The step is the user's: it ends on the logpoint's line instead of running past it.
+    let stop = step_with(&s, "next");
+    assert_at(&stop, APP, "deposit", "@deposit_update");
+    assert_eq!(stop["reason"], "step", "{stop}");
+    output_containing(&s, &format!("[logpoint {id}] x=0"));
+    let stop = continue_to_stop(&s);
+    assert_breakpoint(&stop, &[1], APP, "deposit", "@deposit_body");
+    assert_eq!(s.value_of("amount"), "1");
+}
+
+#[test]
 fn stop_on_entry_then_continue_reaches_the_breakpoint() {
     require_node();
     let s = Session::new();

@@ -22,6 +22,8 @@ pub struct Hit {
     pub thread_id: i64,
     /// Our id and the message of each logpoint hit.
     pub messages: Vec<(u32, String)>,
+    /// Let the program run on once logged; not when the stop ends the user's own step.
+    pub resume: bool,
 }
 
 /// Writes one logpoint line to the program's output, marked as the logpoint's.
@@ -60,7 +62,8 @@ fn tidy_errors(message: &str) -> String {
     out
 }
 
-/// Evaluates and records each message of `hit`, then lets the program run on.
+/// Evaluates and records each message of `hit`, then lets the program run on (unless the stop
+/// is the user's).
 pub(super) async fn emulate(dap: DapClient, shared: Arc<Shared>, hit: Hit) {
     let frame_id = top_frame(&dap, hit.thread_id).await;
     for (id, message) in &hit.messages {
@@ -74,6 +77,9 @@ pub(super) async fn emulate(dap: DapClient, shared: Arc<Shared>, hit: Hit) {
             }
         }
         record(shared.output(), *id, &line);
+    }
+    if !hit.resume {
+        return;
     }
     if let Err(e) = dap
         .request("continue", json!({ "threadId": hit.thread_id }))

@@ -108,6 +108,9 @@ struct View {
     entry_expected: bool,
     /// A `pause` was sent and its stop has not arrived yet.
     pause_requested: bool,
+    /// A step (`next`, `step`, `finish`) was sent and its stop has not arrived yet: that stop is
+    /// the user's, even on a line where an emulated logpoint sits.
+    step_requested: bool,
     /// The report of the latest stop, by generation: `status` and `await` repeat it for free.
     report_cache: Option<(u64, StopReport)>,
 }
@@ -425,9 +428,14 @@ impl Session {
             let report = self.report(&now).await;
             return Ok((now.phase.name().to_string(), Some(report)));
         };
-        self.shared.view().frames = None;
+        {
+            let mut view = self.shared.view();
+            view.frames = None;
+            view.step_requested = action != ResumeAction::Continue;
+        }
         if let Err(err) = self.dap.request(command, arguments).await {
             // Nothing moved: put the stop back as it was (same generation, so it is not "new").
+            self.shared.view().step_requested = false;
             self.shared.run.restore(&state, running);
             return Err(err.into());
         }
@@ -1788,17 +1796,36 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
                 thread_id: body.thread_id,
                 hit_breakpoint_ids: body.hit_breakpoint_ids,
             };
+            let ends_a_step = std::mem::take(&mut shared.view().step_requested);
+            let mut logged = None;
             if reason == "breakpoint"
                 && let Some(thread_id) = stop.thread_id
             {
                 let hit = hit_breakpoints(shared, &stop);
                 if let Some(messages) = shared.breakpoints.registry().emulated_logpoints(&hit) {
-                    return Some(logpoints::Hit {
+                    let hit = logpoints::Hit {
                         thread_id,
                         messages,
-                    });
+                        resume: !ends_a_step,
+                    };
+                    if hit.resume {
+                        return Some(hit);
+                    }
+                    // The user's step ended on a logpoint's line: it logs, and the stop is the
+                    // step's.
+                    reason = "step".into();
+                    logged = Some(hit);
                 }
             }
+            let stop = if logged.is_some() {
+                StopInfo {
+                    description: None,
+                    hit_breakpoint_ids: Vec::new(),
+                    ..stop
+                }
+            } else {
+                stop
+            };
             {
                 let mut view = shared.view();
                 view.thread_names.clear();
@@ -1821,6 +1848,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
                 view.frames = None;
             }
             shared.run.set(Phase::Stopped(StopInfo { reason, ..stop }));
+            return logged;
         }
         "continued" => {
             shared.view().frames = None;
