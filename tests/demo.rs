@@ -19,6 +19,10 @@ fn demo_runs_every_step_and_reaches_the_exit() {
     let all: String = steps.iter().filter_map(|s| s["stdout"].as_str()).collect();
     assert!(all.contains("Stopped at breakpoint 1 in apply"), "{all}");
     assert!(all.contains("Program exited with code 3"), "{all}");
+    // The logpoint logs each call until the conditional stop; the watchpoint sees the last one.
+    assert!(all.contains("[logpoint 3] amount=1 balance=100"), "{all}");
+    assert!(all.contains("Stopped at watchpoint 4 in apply"), "{all}");
+    assert!(all.contains("g_counter: 4 -> 5"), "{all}");
     assert!(
         !all.contains("/* @"),
         "test markers leak into the demo: {all}"

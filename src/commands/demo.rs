@@ -32,6 +32,7 @@ pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
     };
     let session = format!("demo-{}", std::process::id());
     let bp = format!("ledger.c:{}", line("@apply_update"));
+    let log_at = format!("ledger.c:{}", line("@apply_body"));
     let steps: Vec<Vec<String>> = vec![
         vec![
             "start".into(),
@@ -51,9 +52,19 @@ pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
             "--condition".into(),
             "amount == 3".into(),
         ],
+        vec![
+            "breakpoint".into(),
+            "add".into(),
+            log_at,
+            "--log".into(),
+            "amount={amount} balance={acct->balance}".into(),
+        ],
         vec!["breakpoint".into(), "remove".into(), "1".into()],
         vec!["continue".into(), "--wait".into()],
         vec!["print".into(), "*acct".into()],
+        vec!["watch".into(), "g_counter".into()],
+        vec!["continue".into(), "--wait".into()],
+        vec!["breakpoint".into(), "remove".into(), "--all".into()],
         vec!["continue".into(), "--wait".into()],
         vec!["output".into()],
         vec!["stop".into()],
