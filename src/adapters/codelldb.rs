@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
-use super::{DebugAdapter, env_object};
+use super::{DebugAdapter, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -88,15 +88,7 @@ impl DebugAdapter for CodeLldb {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        json!({
-            "type": "lldb",
-            "request": "launch",
-            "program": spec.program,
-            "args": spec.args,
-            "cwd": spec.cwd,
-            "env": env_object(&spec.env),
-            "stopOnEntry": spec.stop_on_entry,
-        })
+        launch_with(spec, json!({ "type": "lldb", "request": "launch" }))
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {

@@ -108,14 +108,7 @@ impl DebugAdapter for CustomAdapter {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        let env = super::env_object(&spec.env);
-        json!({
-            "program": spec.program,
-            "args": spec.args,
-            "cwd": spec.cwd,
-            "env": env,
-            "stopOnEntry": spec.stop_on_entry,
-        })
+        super::launch_with(spec, json!({}))
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, env_object};
+use super::{DebugAdapter, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
@@ -147,20 +147,18 @@ impl DebugAdapter for Debugpy {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        with_presentation_options(json!({
-            "type": "python",
-            "request": "launch",
-            "program": spec.program,
-            "args": spec.args,
-            "cwd": spec.cwd,
-            "env": env_object(&spec.env),
-            "stopOnEntry": spec.stop_on_entry,
-            "justMyCode": spec.just_my_code,
-            // Output comes to us as output events, not through a terminal.
-            "console": "internalConsole",
-            "redirectOutput": true,
-            "python": self.python,
-        }))
+        with_presentation_options(launch_with(
+            spec,
+            json!({
+                "type": "python",
+                "request": "launch",
+                "justMyCode": spec.just_my_code,
+                // Output comes to us as output events, not through a terminal.
+                "console": "internalConsole",
+                "redirectOutput": true,
+                "python": self.python,
+            }),
+        ))
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {

@@ -31,7 +31,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
-use super::{DebugAdapter, env_object};
+use super::{DebugAdapter, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::codec::{self, CodecError};
@@ -148,15 +148,13 @@ impl DebugAdapter for Delve {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        let mut arguments = json!({
-            "request": "launch",
-            "mode": if is_go_source(&spec.program) { "debug" } else { "exec" },
-            "program": spec.program,
-            "args": spec.args,
-            "cwd": spec.cwd,
-            "env": env_object(&spec.env),
-            "stopOnEntry": spec.stop_on_entry,
-        });
+        let mut arguments = launch_with(
+            spec,
+            json!({
+                "request": "launch",
+                "mode": if is_go_source(&spec.program) { "debug" } else { "exec" },
+            }),
+        );
         if is_go_source(&spec.program) {
             // Build into our private runtime directory: not as __debug_bin in the user's source
             // tree, nor at a guessable path in the shared temp dir.

@@ -167,14 +167,8 @@ impl DebugAdapter for LldbDap {
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
         let env: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        json!({
-            "program": spec.program,
-            "args": spec.args,
-            "cwd": spec.cwd,
-            "env": env,
-            "stopOnEntry": spec.stop_on_entry,
-            "initCommands": init_commands(),
-        })
+        // lldb-dap takes the environment as "KEY=VALUE" strings.
+        super::launch_with(spec, json!({ "env": env, "initCommands": init_commands() }))
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {

@@ -135,6 +135,22 @@ fn to_json_map(table: Option<&toml::Table>) -> serde_json::Map<String, Value> {
 }
 
 /// The debuggee's environment as the JSON object most adapters take in `launch`.
+/// The `launch` arguments every adapter takes in the same shape (program, args, cwd, env as an
+/// object, stopOnEntry), with `extra`'s fields added or put in their place.
+pub(crate) fn launch_with(spec: &crate::ipc::protocol::LaunchSpec, extra: Value) -> Value {
+    let mut arguments = serde_json::json!({
+        "program": spec.program,
+        "args": spec.args,
+        "cwd": spec.cwd,
+        "env": env_object(&spec.env),
+        "stopOnEntry": spec.stop_on_entry,
+    });
+    if let (Some(fields), Value::Object(extra)) = (arguments.as_object_mut(), extra) {
+        fields.extend(extra);
+    }
+    arguments
+}
+
 pub(crate) fn env_object(env: &[(String, String)]) -> serde_json::Map<String, Value> {
     env.iter()
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))

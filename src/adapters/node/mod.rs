@@ -25,7 +25,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter};
-use super::{DebugAdapter, env_object};
+use super::{DebugAdapter, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -121,18 +121,16 @@ impl DebugAdapter for Node {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        json!({
+        launch_with(
+            spec,
+            json!({
             "type": "node",
             "request": "launch",
-            "program": spec.program,
-            "args": spec.args,
-            "cwd": spec.cwd,
-            "env": env_object(&spec.env),
-            "stopOnEntry": spec.stop_on_entry,
             "runtimeExecutable": self.node,
             "runtimeArgs": self.runtime_args,
             "connect": spec.connect,
-        })
+            }),
+        )
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
