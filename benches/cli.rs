@@ -488,11 +488,7 @@ fn breakpoints_at_scale(
     }
     let total = began.elapsed();
     let adds = Stats::of(adds);
-    let list = session.run_json(&["breakpoint", "list"])?;
-    let listed = list["breakpoints"].as_array().map_or(0, Vec::len);
-    let verified = list["breakpoints"].as_array().map_or(0, |all| {
-        all.iter().filter(|b| b["verified"] == json!(true)).count()
-    });
+    let (listed, verified) = listed_and_verified(&session)?;
     table.row_text(
         "1,000 breakpoint adds (100 files), one per call",
         "1",
@@ -548,11 +544,7 @@ fn breakpoints_at_scale(
     let mut args: Vec<&str> = vec!["breakpoint", "add"];
     args.extend(locations.iter().map(String::as_str));
     let (batch, _) = session.timed(&args)?;
-    let list = session.run_json(&["breakpoint", "list"])?;
-    let listed = list["breakpoints"].as_array().map_or(0, Vec::len);
-    let verified = list["breakpoints"].as_array().map_or(0, |all| {
-        all.iter().filter(|b| b["verified"] == json!(true)).count()
-    });
+    let (listed, verified) = listed_and_verified(&session)?;
     table.row_text(
         "1,000 breakpoints in one `breakpoint add` (100 files)",
         "1",
@@ -617,6 +609,16 @@ fn breakpoints_at_scale(
         None,
     );
     Ok(())
+}
+
+/// How many breakpoints a session lists, and how many of them are verified.
+fn listed_and_verified(session: &BenchSession<'_>) -> BenchResult<(usize, usize)> {
+    let list = session.run_json(&["breakpoint", "list"])?;
+    let all = list["breakpoints"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let verified = all.iter().filter(|b| b["verified"] == json!(true)).count();
+    Ok((all.len(), verified))
 }
 
 /// Starts 20 sessions in parallel and returns the time until all are stopped at `apply`.

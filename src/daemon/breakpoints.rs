@@ -504,14 +504,9 @@ mod tests {
     #[test]
     fn answers_are_paired_by_adapter_id_before_order() {
         let mut r = Registry::default();
-        let f = |name: &str| BreakpointSpec {
-            location: Location::Function { name: name.into() },
-            condition: None,
-            hit_count: None,
-            log_message: None,
-        };
-        let a = r.add(f("a"));
-        let b = r.add(f("b"));
+
+        let a = r.add(function_spec("a"));
+        let b = r.add(function_spec("b"));
         // One unmapped entry at a time.
         let first = r.sync_request_limited(&Target::Functions, 1);
         assert_eq!(first.ids, vec![a]);
@@ -528,15 +523,10 @@ mod tests {
     #[test]
     fn a_function_named_twice_is_sent_once_and_both_share_its_state() {
         let mut r = Registry::default();
-        let f = |name: &str| BreakpointSpec {
-            location: Location::Function { name: name.into() },
-            condition: None,
-            hit_count: None,
-            log_message: None,
-        };
-        let a = r.add(f("apply"));
-        let b = r.add(f("apply"));
-        let c = r.add(f("main"));
+
+        let a = r.add(function_spec("apply"));
+        let b = r.add(function_spec("apply"));
+        let c = r.add(function_spec("main"));
         let req = r.sync_request(&Target::Functions);
         assert_eq!(req.ids, vec![a, c]);
         r.apply_answer(&req.ids, &answer(&[1, 2]));
@@ -600,6 +590,15 @@ mod tests {
         assert!(!r.get(a).map(Entry::info).expect("entry").verified);
     }
 
+    fn function_spec(name: &str) -> BreakpointSpec {
+        BreakpointSpec {
+            location: Location::Function { name: name.into() },
+            condition: None,
+            hit_count: None,
+            log_message: None,
+        }
+    }
+
     fn logpoint(file: &str, line: u32, message: &str) -> BreakpointSpec {
         BreakpointSpec {
             log_message: Some(message.into()),
@@ -623,8 +622,8 @@ mod tests {
         assert_eq!(r.emulated_logpoints(&[id]), None);
         // DAP's function breakpoints have no logMessage: those the session emulates.
         let function = r.add(BreakpointSpec {
-            location: Location::Function { name: "f".into() },
-            ..logpoint("/a.c", 1, "n={n}")
+            log_message: Some("n={n}".into()),
+            ..function_spec("f")
         });
         let req = r.sync_request(&Target::Functions);
         assert!(req.arguments["breakpoints"][0].get("logMessage").is_none());

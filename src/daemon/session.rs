@@ -583,7 +583,7 @@ impl Session {
                     .filter(|d| !d.is_empty());
                 let thread_id = stop.thread_id.or(self.shared.view().selected_thread);
                 report.thread_id = thread_id;
-                report.breakpoint_ids = self.hit_breakpoints(stop);
+                report.breakpoint_ids = hit_breakpoints(&self.shared, stop);
                 if let Some(thread_id) = thread_id {
                     self.locate_stop(thread_id, &mut report).await;
                     if report.reason == WATCHPOINT_REASON {
@@ -666,10 +666,6 @@ impl Session {
             .filter(|m| !m.is_empty())
             .map(str::to_string);
         Some(ExceptionInfo { type_name, message })
-    }
-
-    fn hit_breakpoints(&self, stop: &StopInfo) -> Vec<u32> {
-        hit_breakpoints(&self.shared, stop)
     }
 
     fn not_running_error(&self, phase: &Phase) -> ErrorBody {
