@@ -1,13 +1,14 @@
 //! GDB's own DAP interpreter (`gdb -i=dap`), which GDB has had since version 14. An older GDB is
 //! reported as lacking DAP, never half-used.
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, env_object};
+use super::{DebugAdapter, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -115,17 +116,114 @@ impl DebugAdapter for Gdb {
         "gdb"
     }
 
+    /// GDB stops at `main` rather than at the program's first instruction (its `starti`), which
+    /// is inside the dynamic loader.
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        json!({
-            "program": spec.program,
-            "args": spec.args,
-            "cwd": spec.cwd,
-            "env": env_object(&spec.env),
-            "stopAtBeginningOfMainSubprogram": spec.stop_on_entry,
-        })
+        launch_with(
+            spec,
+            json!({
+                "stopOnEntry": false,
+                "stopAtBeginningOfMainSubprogram": spec.stop_on_entry,
+            }),
+        )
+    }
+
+    /// GDB sends its own messages ("Breakpoint 2 at 0x…: file f.c, line 9.") down the same pipe as
+    /// the program's stdout and stderr, all as category `stdout`, a line per event; they are
+    /// dropped here so that `output` holds only what the program printed.
+    fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        if !text.lines().any(is_gdb_message) {
+            return Cow::Borrowed(text);
+        }
+        Cow::Owned(
+            text.split_inclusive('\n')
+                .filter(|line| !is_gdb_message(line.trim_end_matches(['\n', '\r'])))
+                .collect(),
+        )
+    }
+
+    fn stops_on_attach(&self) -> bool {
+        true
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         json!({ "pid": spec.pid })
+    }
+}
+
+/// Whether a line is one of the messages GDB prints as it sets breakpoints, which reach us mixed
+/// with the program's output. Matched on their exact shapes, so that a program's own line is
+/// dropped only if it reads like GDB's.
+fn is_gdb_message(line: &str) -> bool {
+    // A breakpoint set before GDB has read the program (it reads it at `configurationDone`)
+    // is pending, with one of these first.
+    if line == "No symbol table is loaded.  Use the \"file\" command."
+        || (line.starts_with("No source file named ") && line.ends_with('.'))
+        || (line.starts_with("Function \"") && line.ends_with("\" not defined."))
+    {
+        return true;
+    }
+    let rest = [
+        "Temporary breakpoint ",
+        "Breakpoint ",
+        "Hardware breakpoint ",
+        "Catchpoint ",
+    ]
+    .iter()
+    .find_map(|prefix| line.strip_prefix(prefix));
+    let Some(rest) = rest else {
+        return false;
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return false;
+    }
+    let rest = &rest[digits..];
+    // "Breakpoint 2 at 0x1149: file f.c, line 9.", "Breakpoint 3 at 0x1149", "Breakpoint 1
+    // (-function apply) pending.", "Catchpoint 4 (throw)".
+    rest.starts_with(" at 0x")
+        || (rest.starts_with(" (") && rest.ends_with(") pending."))
+        || (line.starts_with("Catchpoint ") && rest.starts_with(" (") && rest.ends_with(')'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gdbs_breakpoint_messages_are_told_from_program_output() {
+        for message in [
+            "Breakpoint 2 at 0x55555555524f: file /src/ledger.c, line 50.",
+            "Breakpoint 12 at 0x1149",
+            "Temporary breakpoint 1 at 0x1149: file f.c, line 3.",
+            "Breakpoint 1 (-function apply) pending.",
+            "Breakpoint 3 (-source f.c -line 9) pending.",
+            "Catchpoint 4 (throw)",
+            "No symbol table is loaded.  Use the \"file\" command.",
+            "No source file named /src/ledger.c.",
+            "Function \"nosuch\" not defined.",
+        ] {
+            assert!(is_gdb_message(message), "{message}");
+        }
+        for line in [
+            "Breakpoint reached",
+            "Breakpoint 2 hit",
+            "step 0: amount=0 balance=100 total=0",
+            "Breakpoint at 0x10",
+            "",
+        ] {
+            assert!(!is_gdb_message(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn only_gdbs_lines_are_taken_out_of_an_output_event() {
+        let gdb = Gdb::remote();
+        let text = "square: 9\nBreakpoint 2 at 0x1149: file f.c, line 9.\nstep 0\n";
+        assert_eq!(gdb.clean_program_output(text), "square: 9\nstep 0\n");
+        assert!(matches!(
+            gdb.clean_program_output("step 1\n"),
+            Cow::Borrowed("step 1\n")
+        ));
     }
 }

@@ -59,6 +59,13 @@ pub trait DebugAdapter: Send + Sync {
         false
     }
 
+    /// Whether the adapter leaves a program it attached to stopped (GDB, reason `attach`) where
+    /// the others leave it running; the session then continues it, so `attach` means the same
+    /// with every adapter.
+    fn stops_on_attach(&self) -> bool {
+        false
+    }
+
     /// The exception filters set in the configuration phase (from the adapter's own list).
     fn exception_filters(&self) -> Vec<&'static str> {
         Vec::new()

@@ -213,9 +213,25 @@ pub fn variable(node: &VariableNode, width: usize) -> String {
 
 fn head(node: &VariableNode, width: usize) -> String {
     let name = format!("{:<width$}", node.name);
-    match &node.type_name {
-        Some(t) => format!("{name} ({t}) = {}", node.value),
-        None => format!("{name} = {}", node.value),
+    let head = match &node.type_name {
+        Some(t) => format!("{name} ({t}) ="),
+        None => format!("{name} ="),
+    };
+    // GDB gives a struct no value text of its own: its members follow the `=`.
+    if node.value.is_empty() {
+        head
+    } else {
+        format!("{head} {}", node.value)
+    }
+}
+
+/// A child's value as its parent's inline summary shows it: `{…}` for one with members not
+/// fetched and no value text of its own (GDB's structs).
+fn inline_value(child: &VariableNode) -> &str {
+    if child.value.is_empty() && child.expandable {
+        "{…}"
+    } else {
+        &child.value
     }
 }
 
@@ -227,7 +243,7 @@ fn inline_children(node: &VariableNode) -> Option<String> {
     let mut parts: Vec<String> = node
         .children
         .iter()
-        .map(|c| format!("{} = {}", c.name, c.value))
+        .map(|c| format!("{} = {}", c.name, inline_value(c)))
         .collect();
     if node.omitted_children > 0 {
         parts.push(format!("… {} more", node.omitted_children));
@@ -356,6 +372,24 @@ mod tests {
         assert_eq!(
             variables(&[nested], 0),
             "tree (int) = {a: {…}} {a = {b: 1}}\n"
+        );
+    }
+
+    #[test]
+    fn a_struct_without_value_text_shows_its_members_after_the_equals_sign() {
+        let mut member = leaf("value", "");
+        member.type_name = Some("struct account".into());
+        member.expandable = true;
+        let mut pointer = leaf("acct", "0x7ffc");
+        pointer.type_name = Some("struct account *".into());
+        pointer.children = vec![member];
+        let mut record = leaf("acct", "");
+        record.type_name = Some("struct account".into());
+        record.children = vec![leaf("id", "7")];
+        assert_eq!(
+            variables(&[pointer, record], 0),
+            "acct (struct account *) = 0x7ffc {value = {…}}\n\
+             acct (struct account) = {id = 7}\n"
         );
     }
 

@@ -7,8 +7,9 @@
 //! is asked for from well before the pc, the pc is looked up in the answer, and only the few
 //! instructions just before it are kept: under either reading of the offset there are enough of
 //! them, and a decode that began mid-instruction has usually fallen back into step by then. One
-//! that stepped over the pc instead is asked again a byte further back. Should the pc never be
-//! in the answer, the listing starts at the pc, with a note.
+//! that stepped over the pc instead is asked again a byte further back. An adapter that ignores a
+//! negative `instructionOffset` (GDB 16 answers from the pc) is asked with DAP's byte `offset`
+//! instead. Should the pc never be in the answer, the listing starts at the pc, with a note.
 
 use serde_json::json;
 
@@ -72,7 +73,9 @@ impl Session {
             }
             Some(target) => {
                 let place = self.resolve_place(target, frame.id, Purpose::Code).await?;
-                let instructions = self.fetch(&place.reference, 0, count).await?;
+                let instructions = self
+                    .fetch(&place.reference, Offset::Instructions(0), count)
+                    .await?;
                 DisassemblyResult {
                     expression: Some(target.to_string()),
                     address: start_address(&place, &instructions),
@@ -98,11 +101,17 @@ impl Session {
         if before > 0 {
             let pc_address = parse_number(pc);
             let window = before * WINDOW_PER_INSTRUCTION + WINDOW_SLACK;
+            let mut in_bytes = false;
             for shift in 0..START_ATTEMPTS {
-                let back = window + shift;
+                let back = -i64::from(window + shift);
+                let offset = if in_bytes {
+                    Offset::Bytes(back)
+                } else {
+                    Offset::Instructions(back)
+                };
                 // An error (nothing mapped that far back, say) will not go away a byte further;
                 // an empty or short answer (a decode that met an invalid instruction) may.
-                let Ok(wide) = self.request(pc, -i64::from(back), back + from_pc).await else {
+                let Ok(wide) = self.request(pc, offset, window + shift + from_pc).await else {
                     break;
                 };
                 let at = wide
@@ -114,6 +123,8 @@ impl Session {
                         let end = (at + from_pc as usize).min(wide.len());
                         return Ok((wide[start..end].to_vec(), None));
                     }
+                    // The answer began at the pc: the adapter ignored the instruction offset.
+                    Some(0) if !in_bytes => in_bytes = true,
                     Some(_) => break,
                     // The decode began inside an instruction and stepped over the pc: begin a
                     // byte earlier.
@@ -121,7 +132,7 @@ impl Session {
                 }
             }
         }
-        let listing = self.fetch(pc, 0, count).await?;
+        let listing = self.fetch(pc, Offset::Instructions(0), count).await?;
         let note = (before > 0).then(|| {
             "the adapter could not disassemble before the pc; the listing starts at it".to_string()
         });
@@ -132,10 +143,10 @@ impl Session {
     async fn fetch(
         &self,
         reference: &str,
-        instruction_offset: i64,
+        offset: Offset,
         count: u32,
     ) -> Result<Vec<DisassembledInstruction>, ErrorBody> {
-        let instructions = self.request(reference, instruction_offset, count).await?;
+        let instructions = self.request(reference, offset, count).await?;
         if instructions.is_empty() {
             return Err(ErrorBody::new(
                 ErrorCode::Adapter,
@@ -153,20 +164,24 @@ impl Session {
     async fn request(
         &self,
         reference: &str,
-        instruction_offset: i64,
+        offset: Offset,
         count: u32,
     ) -> Result<Vec<DisassembledInstruction>, ErrorBody> {
+        let mut arguments = json!({
+            "memoryReference": reference,
+            "instructionCount": count,
+            "resolveSymbols": true,
+        });
+        match offset {
+            Offset::Instructions(n) => arguments["instructionOffset"] = json!(n),
+            Offset::Bytes(n) => {
+                arguments["offset"] = json!(n);
+                arguments["instructionOffset"] = json!(0);
+            }
+        }
         let body = self
             .dap()
-            .request(
-                "disassemble",
-                json!({
-                    "memoryReference": reference,
-                    "instructionOffset": instruction_offset,
-                    "instructionCount": count,
-                    "resolveSymbols": true,
-                }),
-            )
+            .request("disassemble", arguments)
             .await
             .map_err(|e| {
                 let e: ErrorBody = e.into();
@@ -189,6 +204,14 @@ impl Session {
         })?;
         Ok(body.instructions)
     }
+}
+
+/// Where a listing starts, relative to the reference: DAP's `instructionOffset` (which lldb-dap 19
+/// reads as bytes) or its byte `offset` (all GDB 16 reads).
+#[derive(Debug, Clone, Copy)]
+enum Offset {
+    Instructions(i64),
+    Bytes(i64),
 }
 
 /// Whether an instruction's address is the pc (numerically, where both are numbers: adapters

@@ -219,10 +219,16 @@ impl Session {
                 ..Place::at(address)
             });
         }
+        // GDB shows a struct's value as nothing at all: name its type instead.
+        let what = match (value.is_empty(), body.type_name.as_deref()) {
+            (false, _) => format!("its value is {value}"),
+            (true, Some(type_name)) if !type_name.is_empty() => format!("it is a {type_name}"),
+            (true, _) => "its value has no text".to_string(),
+        };
         Err({
             ErrorBody::new(
                 ErrorCode::NotFound,
-                format!("'{target}' is not an address: its value is {value}"),
+                format!("'{target}' is not an address: {what}"),
                 match purpose {
                     Purpose::Data => format!(
                         "give a pointer, an address (0x…), or a variable's address ('&{target}')"

@@ -65,6 +65,9 @@ pub struct Breakpoints {
     registry: Mutex<Registry>,
     /// Held while a target's list is sent, so concurrent changes cannot interleave re-sends.
     sync: tokio::sync::Mutex<()>,
+    /// Lists the adapter refused while the program ran (GDB takes function breakpoints only at
+    /// a stop): sent again at the next stop.
+    refused_while_running: Mutex<Vec<Target>>,
 }
 
 impl Breakpoints {
@@ -79,6 +82,12 @@ impl Breakpoints {
 
     pub fn list(&self) -> Vec<BreakpointInfo> {
         self.registry().entries().iter().map(|e| e.info()).collect()
+    }
+
+    fn refused_while_running(&self) -> std::sync::MutexGuard<'_, Vec<Target>> {
+        self.refused_while_running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -433,6 +442,9 @@ impl Session {
             view.frames = None;
             view.step_requested = action != ResumeAction::Continue;
         }
+        // Breakpoints being sent (those refused while the program ran among them) are in place
+        // before it moves.
+        drop(self.shared.breakpoints.sync.lock().await);
         if let Err(err) = self.dap.request(command, arguments).await {
             // Nothing moved: put the stop back as it was (same generation, so it is not "new").
             self.shared.view().step_requested = false;
@@ -1017,32 +1029,26 @@ impl Session {
         let scopes = serde_json::from_value::<ScopesBody>(body)
             .map(|b| b.scopes)
             .unwrap_or_default();
-        let scope = scopes
-            .iter()
-            .find(|s| {
-                s.presentation_hint.as_deref() == Some("locals")
-                    || s.name.to_ascii_lowercase().starts_with("local")
-            })
-            .or_else(|| scopes.iter().find(|s| !s.expensive))
-            .or(scopes.first());
-        let Some(scope) = scope else {
-            return Ok(LocalsResult {
-                scope: String::new(),
-                variables: Vec::new(),
-                omitted: 0,
-            });
-        };
-        let expanded = variables::expand(
-            &self.dap,
-            scope.variables_reference,
-            None,
-            Limits::with_depth(depth),
-        )
-        .await?;
+        let shown = variables::locals_scopes(&scopes);
+        let mut variables = Vec::new();
+        let mut omitted = 0;
+        for scope in &shown {
+            let count = variables::child_count(scope.named_variables, scope.indexed_variables);
+            let expanded = variables::expand(
+                &self.dap,
+                scope.variables_reference,
+                count,
+                Limits::with_depth(depth),
+            )
+            .await?;
+            variables.extend(expanded.nodes);
+            omitted += expanded.omitted;
+        }
+        let names: Vec<&str> = shown.iter().map(|s| s.name.as_str()).collect();
         Ok(LocalsResult {
-            scope: scope.name.clone(),
-            variables: expanded.nodes,
-            omitted: expanded.omitted,
+            scope: names.join(", "),
+            variables,
+            omitted,
         })
     }
 
@@ -1523,6 +1529,17 @@ async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target
                 registry.apply_answer(&request.ids, &answer);
                 registry.mirror_duplicates(&request.ids);
             }
+            Err(e) if e.is_not_stopped() => {
+                breakpoints.registry().apply_failure(
+                    &request.ids,
+                    "to be set at the next stop: the adapter takes these only while the program is stopped",
+                );
+                let mut refused = breakpoints.refused_while_running();
+                if !refused.contains(target) {
+                    refused.push(target.clone());
+                }
+                return;
+            }
             Err(e) => {
                 breakpoints
                     .registry()
@@ -1704,10 +1721,48 @@ async fn configure(
         Some(result) => result?,
         None => answer.await?,
     };
+    if matches!(origin, Origin::Attach(_)) && adapter.stops_on_attach() {
+        release_attach_stop(dap, shared, timeouts.launch()).await?;
+    }
     shared
         .run
         .set_if(Phase::Running, |s| s.phase == Phase::Starting);
     Ok(caps)
+}
+
+/// Continues a program its adapter stopped on attaching (GDB does), so that after `attach` the
+/// program runs, whatever the adapter. Should the stop not come, the state is left as it is.
+async fn release_attach_stop(
+    dap: &DapClient,
+    shared: &Shared,
+    limit: Duration,
+) -> Result<(), ErrorBody> {
+    let Some(state) = shared.run.wait_settled_after(0, limit).await else {
+        return Ok(());
+    };
+    let Phase::Stopped(stop) = &state.phase else {
+        return Ok(());
+    };
+    if shared
+        .run
+        .advance_if(Phase::Running, state.generation)
+        .is_none()
+    {
+        return Ok(());
+    }
+    let thread_id = stop.thread_id.unwrap_or(1);
+    dap.request("continue", json!({ "threadId": thread_id }))
+        .await?;
+    Ok(())
+}
+
+/// Sends again, at a stop, the breakpoint lists the adapter refused while the program ran.
+async fn resend_refused(dap: DapClient, shared: Arc<Shared>) {
+    let _sync = shared.breakpoints.sync.lock().await;
+    let targets = std::mem::take(&mut *shared.breakpoints.refused_while_running());
+    for target in &targets {
+        send_target(&dap, &shared.breakpoints, target).await;
+    }
 }
 
 /// Applies adapter events to the shared state the moment they arrive.
@@ -1718,6 +1773,10 @@ async fn handle_events(
     process: Arc<AdapterProcess>,
 ) {
     while let Some(event) = events.recv().await {
+        let stopped = event.event == "stopped";
+        if stopped && !shared.breakpoints.refused_while_running().is_empty() {
+            tokio::spawn(resend_refused(dap.clone(), shared.clone()));
+        }
         if let Some(logpoints) = apply_event(&shared, event) {
             // Its own task: this one must keep draining events while the emulation waits for
             // the adapter's answers (the adapter's reader stops when events back up).
@@ -1822,12 +1881,19 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
             } else {
                 stop
             };
+            // GDB stops on entry at a temporary breakpoint of its own (`start`), which is none
+            // of the user's.
+            let entry_expected = shared.view().entry_expected;
+            let unclaimed_breakpoint = entry_expected
+                && reason == "breakpoint"
+                && hit_breakpoints(shared, &stop).is_empty();
             {
                 let mut view = shared.view();
                 view.thread_names.clear();
-                if shared
-                    .adapter
-                    .is_interrupt_stop(&reason, stop.description.as_deref())
+                if unclaimed_breakpoint
+                    || shared
+                        .adapter
+                        .is_interrupt_stop(&reason, stop.description.as_deref())
                 {
                     if view.entry_expected {
                         reason = "entry".into();

@@ -10,7 +10,7 @@ use std::pin::Pin;
 
 use serde_json::json;
 
-use crate::dap::types::{Variable, VariablesBody};
+use crate::dap::types::{Scope, Variable, VariablesBody};
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::VariableNode;
 
@@ -56,6 +56,29 @@ pub async fn expand(
         &mut budget,
     )
     .await
+}
+
+/// The scopes `locals` shows: the frame's arguments and its locals. Most adapters put both in one
+/// "Locals" scope; GDB gives the arguments a scope of their own, listed first. Without either, the
+/// first cheap scope (or the first at all) stands in.
+pub fn locals_scopes(scopes: &[Scope]) -> Vec<&Scope> {
+    let is_local = |s: &&Scope| {
+        let hint = s.presentation_hint.as_deref();
+        let name = s.name.to_ascii_lowercase();
+        matches!(hint, Some("locals") | Some("arguments"))
+            || name.starts_with("local")
+            || name.starts_with("argument")
+    };
+    let shown: Vec<&Scope> = scopes.iter().filter(is_local).collect();
+    if !shown.is_empty() {
+        return shown;
+    }
+    scopes
+        .iter()
+        .find(|s| !s.expensive)
+        .or(scopes.first())
+        .into_iter()
+        .collect()
 }
 
 /// Builds a node for a value that has already been fetched (an `evaluate` result).
@@ -176,7 +199,17 @@ async fn fetch_children(
         let returned = children.len() as u64;
         return Ok((children, total.max(returned)));
     }
-    let children = children_page(dap, reference, Some((0, max + 1))).await?;
+    let children = match children_page(dap, reference, Some((0, max + 1))).await {
+        Ok(children) => children,
+        // GDB 16 fails a page that reaches past the end ("list index out of range") rather than
+        // cutting it short; a list it gave no count for is then asked for whole.
+        Err(DapError::Adapter { .. }) => {
+            let children = children_page(dap, reference, None).await?;
+            let returned = children.len() as u64;
+            return Ok((children, returned));
+        }
+        Err(e) => return Err(e),
+    };
     let returned = children.len() as u64;
     if returned != max + 1 {
         // Fewer: that is all of them. More: the adapter ignores paging and sent all of them.
@@ -229,6 +262,37 @@ pub fn cap_value(value: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn scope(name: &str, hint: Option<&str>, expensive: bool) -> Scope {
+        Scope {
+            name: name.to_string(),
+            variables_reference: 1,
+            expensive,
+            presentation_hint: hint.map(str::to_string),
+            named_variables: None,
+            indexed_variables: None,
+        }
+    }
+
+    fn names(scopes: Vec<&Scope>) -> Vec<&str> {
+        scopes.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    #[test]
+    fn locals_shows_arguments_and_locals_scopes() {
+        let gdb = [
+            scope("Arguments", Some("arguments"), false),
+            scope("Locals", Some("locals"), false),
+            scope("Registers", Some("registers"), false),
+            scope("Globals", Some("globals"), false),
+        ];
+        assert_eq!(names(locals_scopes(&gdb)), ["Arguments", "Locals"]);
+        let lldb = [scope("Locals", None, false), scope("Globals", None, false)];
+        assert_eq!(names(locals_scopes(&lldb)), ["Locals"]);
+        let other = [scope("Heap", None, true), scope("Frame", None, false)];
+        assert_eq!(names(locals_scopes(&other)), ["Frame"]);
+        assert!(locals_scopes(&[]).is_empty());
+    }
 
     #[test]
     fn long_values_are_capped_with_a_note() {

@@ -35,9 +35,25 @@ pub enum DapError {
     Timeout { command: String, secs: f64 },
 }
 
+impl DapError {
+    /// Whether the adapter refused the request only because the program is running (DAP's
+    /// `notStopped`): GDB takes most requests only at a stop.
+    pub fn is_not_stopped(&self) -> bool {
+        matches!(self, DapError::Adapter { message, .. } if message == "notStopped")
+    }
+}
+
 impl From<DapError> for ErrorBody {
     fn from(err: DapError) -> ErrorBody {
         match err {
+            // DAP's own word for a request the adapter takes only at a stop (GDB has many).
+            DapError::Adapter { ref command, .. } if err.is_not_stopped() => ErrorBody::new(
+                ErrorCode::Running,
+                format!(
+                    "the program is running, and the adapter takes '{command}' only while it is stopped"
+                ),
+                "stop it with 'debugger pause', or wait for a breakpoint with 'debugger await'",
+            ),
             DapError::Adapter { command, message } => ErrorBody::new(
                 ErrorCode::Adapter,
                 message,
@@ -461,6 +477,18 @@ fn answer_reverse_request(request: ReverseRequest, inner: &Inner) {
 mod tests {
     use super::*;
     use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader, DuplexStream};
+
+    #[test]
+    fn not_stopped_refusals_say_the_program_is_running() {
+        let refused: ErrorBody = DapError::Adapter {
+            command: "threads".into(),
+            message: "notStopped".into(),
+        }
+        .into();
+        assert_eq!(refused.code, ErrorCode::Running);
+        assert!(refused.message.contains("'threads'"), "{}", refused.message);
+        assert!(refused.hint.contains("debugger pause"), "{}", refused.hint);
+    }
 
     /// A scripted adapter on the other end of an in-memory pipe.
     struct FakeAdapter {

@@ -94,6 +94,10 @@ pub struct Scope {
     pub expensive: bool,
     #[serde(default)]
     pub presentation_hint: Option<String>,
+    #[serde(default)]
+    pub named_variables: Option<u64>,
+    #[serde(default)]
+    pub indexed_variables: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

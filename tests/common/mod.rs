@@ -1,7 +1,7 @@
 //! The integration-test harness: run the real `debugger` binary against real adapters, each test
 //! in its own session name and private runtime directory so the suite runs in parallel.
 //!
-//! Tests that need an adapter (lldb-dap, debugpy, Delve) fail (never skip) when it is missing:
+//! Tests that need an adapter (lldb-dap, debugpy, Delve, GDB 14+) fail (never skip) when it is missing:
 //! `.ci/run` installs them.
 
 #![allow(dead_code)]
@@ -58,6 +58,29 @@ pub fn require_delve() {
         "Delve (dlv) and Go (go) are required for this test and were not both found \
          (dlv: {dlv:?}, go: {go:?}); install them with 'apt-get install delve golang-go' (.ci/run does)"
     );
+}
+
+/// A GDB with DAP (14 or newer): `$DEBUGGER_TEST_GDB`, else `gdb` on PATH if it is new enough, else
+/// the private one scripts/install-test-gdb.sh fetches (Debian 12's own GDB 13 has no DAP). Fails
+/// the test with instructions when there is none.
+pub fn require_gdb() -> PathBuf {
+    let prefix = std::env::var_os("DEBUGGER_TEST_GDB_PREFIX")
+        .map_or_else(|| PathBuf::from("/opt/debugger-test/gdb"), PathBuf::from);
+    let candidates = [
+        std::env::var_os("DEBUGGER_TEST_GDB").map(PathBuf::from),
+        which::which("gdb").ok(),
+        Some(prefix.join("bin/gdb")),
+    ];
+    let found = candidates.into_iter().flatten().find(|gdb| {
+        debugger::adapters::gdb::version(gdb)
+            .is_some_and(|(_, major)| major >= debugger::adapters::gdb::MIN_DAP_VERSION)
+    });
+    found.unwrap_or_else(|| {
+        panic!(
+            "a GDB with DAP (14 or newer) is required for this test and was not found; \
+             run scripts/install-test-gdb.sh (.ci/run does), or set DEBUGGER_TEST_GDB"
+        )
+    })
 }
 
 /// Polls `check` until it holds or `limit` passes; returns whether it held.

@@ -1,0 +1,386 @@
+//! C under GDB's own DAP interpreter (`gdb -i=dap`, GDB 14+): the shared per-language scenario
+//! (break by line and by function, conditions, continue, next, step, finish, locals, print, set,
+//! backtrace, threads, logpoints, output, the exit code), and what is particular to GDB: its
+//! arguments in a scope of their own, its entry stop at `main`, its own `readMemory` and
+//! `disassemble`, its messages kept out of the program's output, attaching, and being picked for
+//! a native program when lldb-dap is missing.
+//!
+//! Debian 12's GDB is 13.1, without DAP; `.ci/run` fetches Debian 13's GDB 16 into a private root
+//! (scripts/install-test-gdb.sh). Every test fails, never skips, when no GDB 14+ is found.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::{Session, at, build, eventually, line_of, require_gdb, variable};
+use serde_json::{Value, json};
+
+const LEDGER: &str = "c/ledger.c";
+const WAIT: &str = "60";
+
+/// A session whose config points the gdb adapter at a GDB with DAP.
+fn gdb_session() -> Session {
+    let gdb = require_gdb();
+    Session::with_config(&format!(
+        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
+        gdb.display().to_string()
+    ))
+}
+
+/// Starts `program` under GDB and returns the start data.
+#[track_caller]
+fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["--adapter", "gdb"];
+    args.extend_from_slice(extra);
+    let started = s.start(program, &args);
+    assert_eq!(started["adapter"], "gdb", "{started}");
+    started
+}
+
+/// Runs an execution command with `--wait` and returns the stop it reports.
+#[track_caller]
+fn stop_after(s: &Session, command: &str) -> Value {
+    s.data(&[command, "--wait", "--timeout", WAIT])["stop"].clone()
+}
+
+/// Asserts a stop is in `function` at the line of `marker` in ledger.c.
+#[track_caller]
+fn assert_at(stop: &Value, function: &str, marker: &str) {
+    assert_eq!(stop["frame"]["function"], function, "{stop}");
+    assert_eq!(stop["frame"]["line"], line_of(LEDGER, marker), "{stop}");
+    let file = stop["frame"]["file"].as_str().unwrap_or("");
+    assert!(file.ends_with("ledger.c"), "{stop}");
+}
+
+#[test]
+fn gdb_runs_the_shared_scenario_on_c() {
+    let s = gdb_session();
+    let program = build(LEDGER);
+    let started = start(
+        &s,
+        &program,
+        &["-b", &at(LEDGER, "@square_body"), "-b", "apply"],
+    );
+    let breakpoints = started["breakpoints"].as_array().expect("breakpoints");
+    assert_eq!(breakpoints.len(), 2, "{started}");
+    for bp in breakpoints {
+        assert_eq!(bp["verified"], true, "{started}");
+    }
+
+    // Break by line; the argument comes from GDB's "Arguments" scope, beside the locals.
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["breakpoint_ids"], json!([1]), "{stop}");
+    assert_at(&stop, "square", "@square_body");
+    let locals = s.data(&["locals"]);
+    let x = variable(&locals["variables"], "x");
+    assert_eq!(
+        (&x["value"], &x["type"]),
+        (&json!("3"), &json!("int")),
+        "{locals}"
+    );
+    variable(&locals["variables"], "result");
+
+    // finish: back in main, at the call.
+    let stop = stop_after(&s, "finish");
+    assert_eq!(stop["reason"], "step", "{stop}");
+    assert_eq!(stop["frame"]["function"], "main", "{stop}");
+
+    // Break by function.
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["breakpoint_ids"], json!([2]), "{stop}");
+    assert_at(&stop, "apply", "@apply_body");
+    assert_eq!(s.value_of("amount"), "0");
+    assert_eq!(s.value_of("acct->balance + 1"), "101");
+    assert_eq!(s.value_of("acct->owner"), "\"alice\"");
+    let missing = s.run(&["--json", "print", "nosuch"]).failure();
+    assert!(
+        missing["message"].as_str().unwrap_or("").contains("nosuch"),
+        "{missing}"
+    );
+    let text = s.run(&["locals", "--depth", "2"]);
+    let text = text.ok();
+    assert!(text.contains("amount (long) = 0"), "{text}");
+    assert!(text.contains("acct   (struct account *) = 0x"), "{text}");
+    assert!(
+        text.contains("{id = 7, balance = 100, owner = \"alice\"}"),
+        "{text}"
+    );
+
+    // backtrace, innermost first.
+    let bt = s.data(&["backtrace"]);
+    let seen: Vec<(&str, u64)> = bt["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|f| {
+            (
+                f["function"].as_str().unwrap_or(""),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            ("apply", u64::from(line_of(LEDGER, "@apply_body"))),
+            ("main", u64::from(line_of(LEDGER, "@loop_call"))),
+        ],
+        "{bt}"
+    );
+
+    // threads: the one thread, selected.
+    let threads = s.data(&["threads"]);
+    let list = threads["threads"].as_array().expect("threads");
+    assert_eq!(list.len(), 1, "{threads}");
+    assert_eq!(list[0]["selected"], true, "{threads}");
+
+    // next, twice; step into nothing new.
+    let stop = stop_after(&s, "next");
+    assert_eq!(stop["reason"], "step", "{stop}");
+    assert_eq!(stop["frame"]["line"], line_of(LEDGER, "@apply_body") + 1);
+    let stop = stop_after(&s, "step");
+    assert_at(&stop, "apply", "@apply_update");
+
+    // A condition: only the fourth call stops; `set` changes what it adds.
+    s.data(&["breakpoint", "remove", "--all"]);
+    let added = s.data(&[
+        "breakpoint",
+        "add",
+        &at(LEDGER, "@apply_update"),
+        "--condition",
+        "amount == 3",
+    ]);
+    assert_eq!(added["verified"], true, "{added}");
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_at(&stop, "apply", "@apply_update");
+    assert_eq!(s.value_of("amount"), "3");
+    s.data(&["set", "amount", "10"]);
+    assert_eq!(s.value_of("amount"), "10");
+
+    // A logpoint GDB prints itself, marked as ours, then the run to the end.
+    s.data(&["breakpoint", "remove", "--all"]);
+    let log_line = line_of(LEDGER, "@loop_call") + 2;
+    let logpoint = s.data(&[
+        "breakpoint",
+        "add",
+        &format!("{}:{log_line}", program_source().display()),
+        "--log",
+        "i={i} total={total}",
+    ]);
+    assert_eq!(logpoint["verified"], true, "{logpoint}");
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}");
+    assert_eq!(end["exit_code"], 3, "{end}");
+
+    // The output holds the program's lines and the logpoint's, and none of GDB's own
+    // ("Breakpoint 5 at 0x…: file …, line …."), which GDB sends down the same pipe.
+    let text = output_with(&s, "ledger: done\n");
+    let program_lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("[logpoint"))
+        .collect();
+    assert_eq!(
+        program_lines,
+        [
+            "square: 9",
+            "step 0: amount=0 balance=100 total=0",
+            "step 1: amount=1 balance=101 total=1",
+            "step 2: amount=2 balance=103 total=3",
+            "step 3: amount=3 balance=113 total=13",
+            "step 4: amount=4 balance=117 total=17",
+            "total: 17 counter: 5",
+            "ledger: done",
+        ],
+        "{text}"
+    );
+    let logged: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("[logpoint"))
+        .collect();
+    let id = &logpoint["id"];
+    assert_eq!(
+        logged,
+        [
+            format!("[logpoint {id}] i=3 total=13"),
+            format!("[logpoint {id}] i=4 total=17"),
+        ],
+        "{text}"
+    );
+    let status = s.data(&["status"]);
+    assert_eq!(status["state"], "exited", "{status}");
+    assert_eq!(status["exit_code"], 3, "{status}");
+}
+
+/// ledger.c's path as the breakpoint locations name it.
+fn program_source() -> PathBuf {
+    common::fixture_path(LEDGER)
+}
+
+/// The captured output once it holds `needle` (GDB's pipe reader may trail the exit a little).
+#[track_caller]
+fn output_with(s: &Session, needle: &str) -> String {
+    let mut text = String::new();
+    let found = eventually(Duration::from_secs(10), || {
+        text = s.data(&["output"])["text"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        text.contains(needle)
+    });
+    assert!(found, "no {needle:?} in the output: {text:?}");
+    text
+}
+
+#[test]
+fn stop_on_entry_stops_at_main_and_says_entry() {
+    let s = gdb_session();
+    start(&s, &build(LEDGER), &["--stop-on-entry"]);
+    let status = s.data(&["status"]);
+    assert_eq!(status["state"], "stopped", "{status}");
+    assert_eq!(status["stop"]["reason"], "entry", "{status}");
+    assert_eq!(status["stop"]["frame"]["function"], "main", "{status}");
+    let text = s.run(&["status"]);
+    assert!(text.ok().contains("Stopped at entry"), "{text:?}");
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["exit_code"], 3, "{end}");
+}
+
+#[test]
+fn memory_read_and_disassembly_use_gdbs_own_requests() {
+    const PROGRAM: &str = "c/memory.c";
+    let s = gdb_session();
+    start(
+        &s,
+        &build(PROGRAM),
+        &["--break", &at(PROGRAM, "@checksum_body")],
+    );
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+
+    // GDB has `readMemory`: the pattern `data` points at, byte for byte.
+    let read = s.data(&["memory", "read", "data", "--count", "40"]);
+    let pattern: String = (0u8..40).map(|b| format!("{b:02x}")).collect();
+    assert_eq!(read["bytes"], pattern, "{read}");
+    assert_eq!(read["unreadable"], 0, "{read}");
+    let unmapped = s
+        .run(&["--json", "memory", "read", "0", "--count", "8"])
+        .failure();
+    assert!(
+        unmapped["message"].as_str().unwrap_or("").contains("0x0"),
+        "{unmapped}"
+    );
+
+    // GDB ignores a negative instruction offset; the listing still shows what leads to the pc.
+    let listing = s.data(&["disassemble", "--count", "8"]);
+    let instructions = listing["instructions"].as_array().expect("instructions");
+    let current: Vec<usize> = instructions
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i["current"] == true)
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(current, [2], "{listing}");
+    assert_eq!(instructions.len(), 8, "{listing}");
+    assert!(listing["note"].is_null(), "{listing}");
+}
+
+#[test]
+fn a_native_program_picks_gdb_when_lldb_dap_is_missing() {
+    let s = gdb_session();
+    let output = s
+        .command()
+        .env("PATH", "/nonexistent")
+        .args(["--json", "start", "--stop-on-entry"])
+        .arg(build(LEDGER))
+        .output()
+        .expect("run debugger");
+    let started = common::Run::from(output).json();
+    assert_eq!(started["ok"], true, "{started}\n{}", s.log());
+    assert_eq!(started["data"]["adapter"], "gdb", "{started}");
+}
+
+#[test]
+fn doctor_reports_a_configured_gdb_with_dap() {
+    let s = gdb_session();
+    let report = s.data(&["doctor"]);
+    let gdb = report["adapters"]
+        .as_array()
+        .expect("adapters")
+        .iter()
+        .find(|a| a["name"] == "gdb")
+        .unwrap_or_else(|| panic!("no gdb in {report}"))
+        .clone();
+    assert_eq!(gdb["found"], true, "{gdb}");
+    let major = gdb["version"]
+        .as_str()
+        .and_then(|v| v.split('.').next())
+        .and_then(|m| m.parse::<u32>().ok());
+    assert!(major.is_some_and(|m| m >= 14), "{gdb}");
+    assert!(gdb["problem"].is_null(), "{gdb}");
+}
+
+/// A spin.c process of our own, killed when dropped.
+struct Spinner(Child);
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn attach_breaks_in_a_running_process_and_detach_leaves_it_running() {
+    // Declared first, dropped last: the session detaches before the process is killed and
+    // reaped (a process GDB still traces is not reaped until GDB lets go).
+    let mut spin = Spinner(
+        Command::new(build("c/spin.c"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("spawn spin"),
+    );
+    let s = gdb_session();
+    let pid = spin.0.id().to_string();
+    let attached = s.data(&["attach", &pid, "--adapter", "gdb"]);
+    assert_eq!(attached["adapter"], "gdb", "{attached}");
+    // GDB stops a program it attaches to; the session lets it go on, as with every adapter.
+    assert_eq!(attached["state"], "running", "{attached}");
+    let bp = s.data(&["breakpoint", "add", &at("c/spin.c", "@tick_body")]);
+    assert_eq!(bp["verified"], true, "{bp}");
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["frame"]["function"], "tick", "{stop}");
+    s.data(&["detach"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        spin.0.try_wait().expect("wait").is_none(),
+        "spin ended after detach"
+    );
+}
+
+#[test]
+fn a_function_breakpoint_added_while_running_is_set_at_the_next_stop() {
+    // GDB takes function breakpoints only while the program is stopped ("notStopped").
+    let s = gdb_session();
+    start(&s, &build("c/spin.c"), &[]);
+    let added = s.data(&["breakpoint", "add", "tick"]);
+    assert_eq!(added["verified"], false, "{added}");
+    assert!(
+        added["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("next stop")),
+        "{added}"
+    );
+    let paused = s.data(&["pause", "--wait", "--timeout", WAIT]);
+    assert_eq!(paused["stop"]["reason"], "pause", "{paused}");
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["frame"]["function"], "tick", "{stop}");
+    let listed = s.data(&["breakpoint", "list"]);
+    assert_eq!(listed["breakpoints"][0]["verified"], true, "{listed}");
+}
