@@ -384,3 +384,35 @@ fn a_function_breakpoint_added_while_running_is_set_at_the_next_stop() {
     let listed = s.data(&["breakpoint", "list"]);
     assert_eq!(listed["breakpoints"][0]["verified"], true, "{listed}");
 }
+
+#[test]
+fn a_cpp_throw_caught_by_a_gdb_exception_filter_stops_as_an_exception() {
+    // GDB reports it as a breakpoint stop on the exception breakpoint's id.
+    let s = gdb_session();
+    start(&s, &build("cpp/throws.cpp"), &["--stop-on-entry"]);
+    let caught = s.data(&["catch", "throw"]);
+    let throw = caught["filters"]
+        .as_array()
+        .expect("filters")
+        .iter()
+        .find(|f| f["filter"] == "throw")
+        .unwrap_or_else(|| panic!("no throw filter: {caught}"))
+        .clone();
+    assert_eq!(throw["enabled"], true, "{caught}");
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "exception", "{stop}");
+    assert_eq!(stop["description"], "C++ exceptions, when thrown", "{stop}");
+    let bt = s.data(&["backtrace"]);
+    let functions: Vec<&str> = bt["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .filter_map(|f| f["function"].as_str())
+        .collect();
+    assert!(functions.contains(&"check"), "{bt}");
+    // A frame without debug information has no locals (GDB offers only its registers).
+    let locals = s.data(&["locals"]);
+    assert_eq!(locals["variables"], json!([]), "{locals}");
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["exit_code"], 0, "{end}");
+}

@@ -158,6 +158,9 @@ pub(super) struct Shared {
     adapter_log: Mutex<VecDeque<String>>,
     /// The exception filters in force (set in the configuration phase, changed by `catch`).
     exception_filters: Mutex<Vec<String>>,
+    /// The ids the adapter gave the exception breakpoints of those filters, with each filter's
+    /// label: GDB reports an exception caught this way as a plain `breakpoint` stop on such an id.
+    exception_breakpoints: Mutex<Vec<(i64, String)>>,
     /// Whether this session launched its program with an adapter of ours on this machine: only
     /// then is the debuggee's pid a local process we may end.
     owns_local_debuggee: bool,
@@ -171,6 +174,48 @@ impl Shared {
         if !self.ending.load(Ordering::SeqCst) {
             self.output.finish();
         }
+    }
+
+    /// Keeps the ids the adapter gave the exception breakpoints of `filters` (its answer lists
+    /// them in the same order), each with its filter's label.
+    fn remember_exception_breakpoints(
+        &self,
+        filters: &[String],
+        caps: &Capabilities,
+        answer: &Value,
+    ) {
+        let label = |filter: &str| {
+            caps.0["exceptionBreakpointFilters"]
+                .as_array()
+                .and_then(|offered| offered.iter().find(|f| f["filter"] == filter))
+                .and_then(|f| f["label"].as_str())
+                .unwrap_or(filter)
+                .to_string()
+        };
+        let ids = answer["breakpoints"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        *self
+            .exception_breakpoints
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = filters
+            .iter()
+            .zip(ids)
+            .filter_map(|(filter, bp)| Some((bp["id"].as_i64()?, label(filter))))
+            .collect();
+    }
+
+    /// The label of the exception filter whose breakpoint a stop names, if it names one.
+    fn exception_breakpoint_hit(&self, hit_ids: &[i64]) -> Option<String> {
+        let known = self
+            .exception_breakpoints
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        hit_ids
+            .iter()
+            .find_map(|id| known.iter().find(|(known_id, _)| known_id == id))
+            .map(|(_, label)| label.clone())
     }
 
     fn view(&self) -> std::sync::MutexGuard<'_, View> {
@@ -272,6 +317,7 @@ impl Session {
             ending: AtomicBool::new(false),
             adapter_log: Mutex::new(VecDeque::new()),
             exception_filters: Mutex::new(Vec::new()),
+            exception_breakpoints: Mutex::new(Vec::new()),
             owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
             reaper: carried.reaper,
         });
@@ -1292,9 +1338,12 @@ impl Session {
             if self.shared.run.get().phase.is_ended() {
                 return Err(self.not_running_error(&self.shared.run.get().phase));
             }
-            self.dap
+            let answer = self
+                .dap
                 .request("setExceptionBreakpoints", json!({ "filters": wanted }))
                 .await?;
+            self.shared
+                .remember_exception_breakpoints(&wanted, &self.caps, &answer);
             *self
                 .shared
                 .exception_filters
@@ -1702,17 +1751,20 @@ async fn configure(
             .as_array()
             .map(|list| list.iter().filter_map(|f| f["filter"].as_str()).collect())
             .unwrap_or_default();
-        let filters: Vec<&str> = adapter
+        let filters: Vec<String> = adapter
             .exception_filters()
             .into_iter()
             .filter(|f| offered.contains(f))
+            .map(str::to_string)
             .collect();
-        dap.request("setExceptionBreakpoints", json!({ "filters": filters }))
+        let answer = dap
+            .request("setExceptionBreakpoints", json!({ "filters": filters }))
             .await?;
+        shared.remember_exception_breakpoints(&filters, &caps, &answer);
         *shared
             .exception_filters
             .lock()
-            .unwrap_or_else(|p| p.into_inner()) = filters.iter().map(|f| f.to_string()).collect();
+            .unwrap_or_else(|p| p.into_inner()) = filters;
     }
     if caps.supports("supportsConfigurationDoneRequest") {
         dap.request("configurationDone", json!({})).await?;
@@ -1844,9 +1896,20 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
                 }
                 _ => body.reason,
             };
+            // GDB reports a caught exception as a breakpoint stop on its exception breakpoint.
+            let exception = (reason == "breakpoint")
+                .then(|| shared.exception_breakpoint_hit(&body.hit_breakpoint_ids))
+                .flatten();
+            let description = match exception {
+                Some(label) => {
+                    reason = "exception".into();
+                    Some(label)
+                }
+                None => body.description,
+            };
             let stop = StopInfo {
                 reason: reason.clone(),
-                description: body.description,
+                description,
                 text: body.text,
                 thread_id: body.thread_id,
                 hit_breakpoint_ids: body.hit_breakpoint_ids,

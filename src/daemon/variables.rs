@@ -60,7 +60,8 @@ pub async fn expand(
 
 /// The scopes `locals` shows: the frame's arguments and its locals. Most adapters put both in one
 /// "Locals" scope; GDB gives the arguments a scope of their own, listed first. Without either, the
-/// first cheap scope (or the first at all) stands in.
+/// first cheap scope stands in, but never the registers or the globals (GDB offers only those
+/// for a frame without debug information, where `locals` has nothing to show).
 pub fn locals_scopes(scopes: &[Scope]) -> Vec<&Scope> {
     let is_local = |s: &&Scope| {
         let hint = s.presentation_hint.as_deref();
@@ -73,10 +74,17 @@ pub fn locals_scopes(scopes: &[Scope]) -> Vec<&Scope> {
     if !shown.is_empty() {
         return shown;
     }
+    let elsewhere = |s: &&Scope| {
+        let hint = s.presentation_hint.as_deref();
+        let name = s.name.to_ascii_lowercase();
+        matches!(hint, Some("registers") | Some("globals"))
+            || name.starts_with("register")
+            || name.starts_with("global")
+    };
     scopes
         .iter()
+        .filter(|s| !elsewhere(s))
         .find(|s| !s.expensive)
-        .or(scopes.first())
         .into_iter()
         .collect()
 }
@@ -291,6 +299,11 @@ mod tests {
         assert_eq!(names(locals_scopes(&lldb)), ["Locals"]);
         let other = [scope("Heap", None, true), scope("Frame", None, false)];
         assert_eq!(names(locals_scopes(&other)), ["Frame"]);
+        let no_debug_info = [
+            scope("Registers", Some("registers"), false),
+            scope("Globals", Some("globals"), false),
+        ];
+        assert!(locals_scopes(&no_debug_info).is_empty());
         assert!(locals_scopes(&[]).is_empty());
     }
 
