@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{Session, at, build, eventually, line_of, require_gdb, variable};
+use common::{Session, at, build, eventually, frame_lines, line_of, require_gdb, variable};
 use serde_json::{Value, json};
 
 const LEDGER: &str = "c/ledger.c";
@@ -111,17 +111,7 @@ fn gdb_runs_the_shared_scenario_on_c() {
 
     // backtrace, innermost first.
     let bt = s.data(&["backtrace"]);
-    let seen: Vec<(&str, u64)> = bt["frames"]
-        .as_array()
-        .expect("frames")
-        .iter()
-        .map(|f| {
-            (
-                f["function"].as_str().unwrap_or(""),
-                f["line"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect();
+    let seen = frame_lines(&bt);
     assert_eq!(
         seen,
         vec![

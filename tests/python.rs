@@ -12,7 +12,7 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Session, at, fixture_path, line_of, require_debugpy, variable};
+use common::{Session, at, fixture_path, frame_lines, line_of, require_debugpy, variable};
 use serde_json::Value;
 
 const APP: &str = "python/app.py";
@@ -155,16 +155,7 @@ fn python_scenario_breaks_steps_inspects_and_exits() {
 
     // backtrace: function names and lines, innermost first.
     let bt = s.data(&["backtrace"]);
-    let frames = bt["frames"].as_array().expect("frames");
-    let seen: Vec<(&str, u64)> = frames
-        .iter()
-        .map(|f| {
-            (
-                f["function"].as_str().unwrap_or(""),
-                f["line"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect();
+    let seen = frame_lines(&bt);
     assert_eq!(
         seen,
         vec![

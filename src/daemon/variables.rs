@@ -63,30 +63,29 @@ pub async fn expand(
 /// first cheap scope stands in, but never the registers or the globals (GDB offers only those
 /// for a frame without debug information, where `locals` has nothing to show).
 pub fn locals_scopes(scopes: &[Scope]) -> Vec<&Scope> {
-    let is_local = |s: &&Scope| {
-        let hint = s.presentation_hint.as_deref();
-        let name = s.name.to_ascii_lowercase();
-        matches!(hint, Some("locals") | Some("arguments"))
-            || name.starts_with("local")
-            || name.starts_with("argument")
-    };
-    let shown: Vec<&Scope> = scopes.iter().filter(is_local).collect();
+    let shown: Vec<&Scope> = scopes
+        .iter()
+        .filter(|s| scope_is(s, &["locals", "arguments"]))
+        .collect();
     if !shown.is_empty() {
         return shown;
     }
-    let elsewhere = |s: &&Scope| {
-        let hint = s.presentation_hint.as_deref();
-        let name = s.name.to_ascii_lowercase();
-        matches!(hint, Some("registers") | Some("globals"))
-            || name.starts_with("register")
-            || name.starts_with("global")
-    };
     scopes
         .iter()
-        .filter(|s| !elsewhere(s))
+        .filter(|s| !scope_is(s, &["registers", "globals"]))
         .find(|s| !s.expensive)
         .into_iter()
         .collect()
+}
+
+/// Whether a scope is one of `kinds` (DAP presentation hints, plural): by its hint, or by a name
+/// that starts with the kind in the singular ("Local", "Locals", "Registers").
+fn scope_is(scope: &Scope, kinds: &[&str]) -> bool {
+    let name = scope.name.to_ascii_lowercase();
+    kinds.iter().any(|kind| {
+        scope.presentation_hint.as_deref() == Some(kind)
+            || name.starts_with(kind.trim_end_matches('s'))
+    })
 }
 
 /// Builds a node for a value that has already been fetched (an `evaluate` result).

@@ -133,6 +133,21 @@ pub fn variable<'a>(variables: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no variable {name} in {variables}"))
 }
 
+/// A `backtrace` answer's frames as (function, line), innermost first.
+pub fn frame_lines(backtrace: &Value) -> Vec<(&str, u64)> {
+    backtrace["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|f| {
+            (
+                f["function"].as_str().unwrap_or(""),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
 /// Builds a fixture once per test process and returns the executable.
 ///
 /// `fixture` is the path under fixtures/ (`c/ledger.c`, `cpp/shapes.cpp`, `rust/counter.rs`).
