@@ -100,7 +100,8 @@ fn gdb_runs_the_shared_scenario_on_c() {
         missing["message"].as_str().unwrap_or("").contains("nosuch"),
         "{missing}"
     );
-    let text = s.run(&["locals", "--depth", "2"]);
+    // GDB's pointer has one child, `value`, the struct: its members show in its place.
+    let text = s.run(&["locals"]);
     let text = text.ok();
     assert!(text.contains("amount (long) = 0"), "{text}");
     assert!(text.contains("acct   (struct account *) = 0x"), "{text}");
@@ -108,6 +109,14 @@ fn gdb_runs_the_shared_scenario_on_c() {
         text.contains("{id = 7, balance = 100, owner = \"alice\"}"),
         "{text}"
     );
+    let printed = s.data(&["print", "acct"]);
+    let members: Vec<&str> = printed["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(members, ["id", "balance", "owner"], "{printed}");
 
     // backtrace, innermost first.
     let bt = s.data(&["backtrace"]);

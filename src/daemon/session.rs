@@ -1084,6 +1084,7 @@ impl Session {
                 &self.dap,
                 scope.variables_reference,
                 count,
+                None,
                 Limits::with_depth(depth),
             )
             .await?;
@@ -1139,8 +1140,14 @@ impl Session {
         let limits = Limits::with_depth(depth.saturating_sub(1));
         let (children, omitted_children) = if body.variables_reference > 0 && depth > 0 {
             let known = variables::child_count(body.named_variables, body.indexed_variables);
-            let expanded =
-                variables::expand(&self.dap, body.variables_reference, known, limits).await?;
+            let expanded = variables::expand(
+                &self.dap,
+                body.variables_reference,
+                known,
+                body.type_name.as_deref(),
+                limits,
+            )
+            .await?;
             (expanded.nodes, expanded.omitted)
         } else {
             (Vec::new(), 0)

@@ -39,23 +39,41 @@ pub struct Expanded {
     pub omitted: u64,
 }
 
-/// Fetches the children of `reference` and expands them `limits.depth` levels further.
+/// Fetches the children of `reference` (a value of type `type_name`, or a scope with none) and
+/// expands them `limits.depth` levels further.
 pub async fn expand(
     dap: &DapClient,
     reference: i64,
     known_count: Option<u64>,
+    type_name: Option<&str>,
     limits: Limits,
 ) -> Result<Expanded, DapError> {
     let mut budget = limits.max_nodes;
     expand_level(
         dap,
-        reference,
-        known_count,
+        Parent {
+            reference,
+            known_count,
+            pointer: is_pointer(type_name),
+        },
         limits.depth,
         limits,
         &mut budget,
     )
     .await
+}
+
+/// The value whose children a level lists.
+struct Parent {
+    reference: i64,
+    known_count: Option<u64>,
+    /// A C or C++ pointer: GDB gives it one child, `value`, what it points at.
+    pointer: bool,
+}
+
+/// Whether a value of this type is a C or C++ pointer (`struct account *`).
+fn is_pointer(type_name: Option<&str>) -> bool {
+    type_name.is_some_and(|t| t.trim_end().ends_with('*'))
 }
 
 /// The scopes `locals` shows: the frame's arguments and its locals. Most adapters put both in one
@@ -119,15 +137,30 @@ pub fn child_count(named: Option<u64>, indexed: Option<u64>) -> Option<u64> {
 
 fn expand_level<'a>(
     dap: &'a DapClient,
-    reference: i64,
-    known_count: Option<u64>,
+    parent: Parent,
     depth: u32,
     limits: Limits,
     budget: &'a mut usize,
 ) -> Pin<Box<dyn Future<Output = Result<Expanded, DapError>> + Send + 'a>> {
     Box::pin(async move {
-        let (variables, total) =
-            fetch_children(dap, reference, known_count, limits.max_children).await?;
+        let (mut variables, mut total) = fetch_children(
+            dap,
+            parent.reference,
+            parent.known_count,
+            limits.max_children,
+        )
+        .await?;
+        // GDB shows what a pointer points at as its one child, `value`, a struct with no value
+        // text of its own: its members stand in its place, as lldb-dap gives them.
+        if parent.pointer
+            && total == 1
+            && let [target] = variables.as_slice()
+            && target.value.is_empty()
+            && target.variables_reference > 0
+        {
+            let (reference, known) = (target.variables_reference, known_child_count(target));
+            (variables, total) = fetch_children(dap, reference, known, limits.max_children).await?;
+        }
         let returned = variables.len() as u64;
         let keep = (returned.min(limits.max_children) as usize).min(*budget);
         *budget -= keep;
@@ -157,8 +190,11 @@ fn expand_level<'a>(
             }
             let child = expand_level(
                 dap,
-                v.variables_reference,
-                known_child_count(v),
+                Parent {
+                    reference: v.variables_reference,
+                    known_count: known_child_count(v),
+                    pointer: is_pointer(v.type_name.as_deref()),
+                },
                 depth - 1,
                 limits,
                 budget,
