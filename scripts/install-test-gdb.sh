@@ -25,6 +25,15 @@ has_dap() {
   [ -n "$major" ] && [ "$major" -ge 14 ] 2>/dev/null
 }
 
+marker="$prefix/.made-by-install-test-gdb"
+case "$prefix" in
+  /?*) ;;
+  *)
+    echo "error: DEBUGGER_TEST_GDB_PREFIX must be an absolute path, e.g. /opt/debugger-test/gdb (got '$prefix')" >&2
+    exit 1
+    ;;
+esac
+
 if command -v gdb >/dev/null 2>&1 && has_dap "$(command -v gdb)"; then
   exit 0
 fi
@@ -41,6 +50,11 @@ command -v apt-get >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1 \
 [ "$(dpkg --print-architecture)" = amd64 ] \
   || fail "install GDB 14+ and put it on PATH (this script fetches amd64 packages only)"
 [ -r "$keyring" ] || fail "the Debian $suite archive key ($keyring) is missing: apt-get install debian-archive-keyring"
+
+# The prefix is replaced below: it must be new, empty, or this script's own.
+if [ -d "$prefix" ] && [ ! -e "$marker" ] && [ -n "$(ls -A "$prefix")" ]; then
+  fail "$prefix holds files this script did not put there; choose a new or empty folder (DEBUGGER_TEST_GDB_PREFIX)"
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
   sudo=()
@@ -84,8 +98,9 @@ PYTHONHOME="$root/usr" exec "$lib/ld-linux-x86-64.so.2" --library-path "$lib" "$
   --data-directory="$root/usr/share/gdb" -nx -iex "unset environment PYTHONHOME" "\$@"
 EOF
 chmod 755 "$work/bin/gdb"
-"${sudo[@]}" rm -rf "$prefix"
 "${sudo[@]}" mkdir -p "$prefix"
+"${sudo[@]}" rm -rf "$prefix/root" "$prefix/bin"
 "${sudo[@]}" cp -a "$work/root" "$work/bin" "$prefix/"
+"${sudo[@]}" touch "$marker"
 has_dap "$prefix/bin/gdb" || fail "the GDB fetched into $prefix does not run: $("$prefix/bin/gdb" --version 2>&1 | head -n3)"
 echo "gdb: $("$prefix/bin/gdb" --version | head -n1) at $prefix/bin/gdb"

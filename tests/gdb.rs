@@ -83,10 +83,16 @@ fn gdb_runs_the_shared_scenario_on_c() {
     );
     variable(&locals["variables"], "result");
 
-    // finish: back in main, at the call.
+    // finish: back in main, at the call, with the value square returned among the locals.
     let stop = stop_after(&s, "finish");
     assert_eq!(stop["reason"], "step", "{stop}");
     assert_eq!(stop["frame"]["function"], "main", "{stop}");
+    let locals = s.data(&["locals"]);
+    assert_eq!(
+        variable(&locals["variables"], "(return)")["value"],
+        "9",
+        "{locals}"
+    );
 
     // Break by function.
     let stop = stop_after(&s, "continue");
@@ -273,6 +279,17 @@ fn memory_read_and_disassembly_use_gdbs_own_requests() {
         "{unmapped}"
     );
 
+    // A NULL pointer to a struct: GDB cannot read its members, and the listing stays whole.
+    s.data(&["up"]);
+    let locals = s.data(&["locals"]);
+    let no_pair = variable(&locals["variables"], "no_pair");
+    assert_eq!(no_pair["value"], "0x0", "{locals}");
+    variable(&locals["variables"], "sum");
+    let printed = s.data(&["print", "no_pair"]);
+    assert_eq!(printed["value"], "0x0", "{printed}");
+    assert_eq!(printed["children"], json!([]), "{printed}");
+    s.data(&["down"]);
+
     // GDB ignores a negative instruction offset; the listing still shows what leads to the pc.
     let listing = s.data(&["disassemble", "--count", "8"]);
     let instructions = listing["instructions"].as_array().expect("instructions");
@@ -363,25 +380,31 @@ fn attach_breaks_in_a_running_process_and_detach_leaves_it_running() {
 }
 
 #[test]
-fn a_function_breakpoint_added_while_running_is_set_at_the_next_stop() {
-    // GDB takes function breakpoints only while the program is stopped ("notStopped").
+fn breakpoints_added_and_removed_while_gdb_runs_the_program_take_effect_at_once() {
+    // GDB takes function breakpoint lists only while the program is stopped ("notStopped"):
+    // the session pauses it unseen, sends the list, and lets it go on.
     let s = gdb_session();
     start(&s, &build("c/spin.c"), &[]);
+    output_with(&s, "tick: 1\n");
     let added = s.data(&["breakpoint", "add", "tick"]);
-    assert_eq!(added["verified"], false, "{added}");
-    assert!(
-        added["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("next stop")),
-        "{added}"
-    );
-    let paused = s.data(&["pause", "--wait", "--timeout", WAIT]);
-    assert_eq!(paused["stop"]["reason"], "pause", "{paused}");
-    let stop = stop_after(&s, "continue");
+    assert_eq!(added["verified"], true, "{added}");
+    assert_eq!(s.data(&["status"])["state"], "running");
+    let stop = s.data(&["await", "--timeout", WAIT]);
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["breakpoint_ids"], json!([added["id"]]), "{stop}");
     assert_eq!(stop["frame"]["function"], "tick", "{stop}");
-    let listed = s.data(&["breakpoint", "list"]);
-    assert_eq!(listed["breakpoints"][0]["verified"], true, "{listed}");
+
+    // Removed while running: the program no longer stops there.
+    s.data(&["continue"]);
+    s.data(&["breakpoint", "remove", "--all"]);
+    let waited = s.json(&["await", "--timeout", "1"]);
+    assert_eq!(waited["ok"], false, "{waited}");
+    assert_eq!(s.data(&["status"])["state"], "running");
+
+    // An exception filter, the same way.
+    let caught = s.data(&["catch", "throw"]);
+    assert_eq!(caught["adapter"], "gdb", "{caught}");
+    assert_eq!(s.data(&["status"])["state"], "running");
 }
 
 #[test]
@@ -414,4 +437,17 @@ fn a_cpp_throw_caught_by_a_gdb_exception_filter_stops_as_an_exception() {
     assert_eq!(locals["variables"], json!([]), "{locals}");
     let end = stop_after(&s, "continue");
     assert_eq!(end["exit_code"], 0, "{end}");
+}
+
+#[test]
+fn the_same_line_given_twice_is_one_breakpoint_to_gdb_and_both_go_when_removed() {
+    // GDB keys its breakpoints by what was sent: a second identical one would never be removed.
+    let s = gdb_session();
+    let line = at(LEDGER, "@apply_body");
+    start(&s, &build(LEDGER), &["-b", &line, "-b", &line]);
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["breakpoint_ids"], json!([1, 2]), "{stop}");
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}");
 }

@@ -217,9 +217,14 @@ fn head(node: &VariableNode, width: usize) -> String {
         Some(t) => format!("{name} ({t}) ="),
         None => format!("{name} ="),
     };
-    // GDB gives a struct no value text of its own: its members follow the `=`.
+    // GDB gives a struct no value text of its own: its members follow the `=`, or `{…}` when
+    // they were not fetched.
     if node.value.is_empty() {
-        head
+        if node.expandable && node.children.is_empty() {
+            format!("{head} {{…}}")
+        } else {
+            head
+        }
     } else {
         format!("{head} {}", node.value)
     }
@@ -386,10 +391,14 @@ mod tests {
         let mut record = leaf("acct", "");
         record.type_name = Some("struct account".into());
         record.children = vec![leaf("id", "7")];
+        let mut unexpanded = leaf("inner", "");
+        unexpanded.type_name = Some("struct inner".into());
+        unexpanded.expandable = true;
         assert_eq!(
-            variables(&[pointer, record], 0),
-            "acct (struct account *) = 0x7ffc {value = {…}}\n\
-             acct (struct account) = {id = 7}\n"
+            variables(&[pointer, record, unexpanded], 0),
+            "acct  (struct account *) = 0x7ffc {value = {…}}\n\
+             acct  (struct account) = {id = 7}\n\
+             inner (struct inner) = {…}\n"
         );
     }
 

@@ -69,7 +69,38 @@ pub fn logpoint_line(output: &str) -> Option<(u32, &str)> {
     Some((id.parse().ok()?, message.trim_end_matches(['\r', '\n'])))
 }
 
+/// What makes two entries one breakpoint to the adapter, so that it is sent once and the other
+/// mirrors it: a function's name (adapters collapse a repeated name in their answer, as lldb-dap
+/// does, which would misalign it), or a line with the same condition and hit count (GDB keys its
+/// breakpoints by what was sent: a second identical one would never be removed). Logpoints carry
+/// their own id in the message, so none is ever identical to another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum TwinKey<'a> {
+    Function(&'a str),
+    Line {
+        file: &'a std::path::Path,
+        line: u32,
+        condition: Option<&'a str>,
+        hit_count: Option<u32>,
+    },
+}
+
 impl Entry {
+    fn twin_key(&self) -> Option<TwinKey<'_>> {
+        match &self.spec.location {
+            Location::Function { name } => Some(TwinKey::Function(name)),
+            Location::Line { file, line } if self.spec.log_message.is_none() => {
+                Some(TwinKey::Line {
+                    file,
+                    line: *line,
+                    condition: self.spec.condition.as_deref(),
+                    hit_count: self.spec.hit_count,
+                })
+            }
+            Location::Line { .. } | Location::Data { .. } => None,
+        }
+    }
+
     pub fn target(&self) -> Target {
         match &self.spec.location {
             Location::Line { file, .. } => Target::File(file.clone()),
@@ -245,18 +276,21 @@ impl Registry {
     /// answer is then unambiguous.
     pub fn sync_request_limited(&self, target: &Target, max_unmapped: usize) -> SyncRequest {
         let mut unmapped = 0;
-        let mut names = std::collections::HashSet::new();
+        let mut sent_keys: Vec<TwinKey<'_>> = Vec::new();
         let selected: Vec<&Entry> = self
             .entries
             .iter()
             .filter(|e| e.enabled && &e.target() == target)
             // A watchpoint the adapter never described cannot be set.
             .filter(|e| !e.is_watchpoint() || e.data.is_some())
-            // A function named twice goes once: adapters collapse duplicates in their answer
-            // (lldb-dap does), which would misalign it. The twin mirrors the first's state.
-            .filter(|e| match &e.spec.location {
-                Location::Function { name } => names.insert(name.clone()),
-                Location::Line { .. } | Location::Data { .. } => true,
+            // Twins go once (see `TwinKey`); the others mirror the first's state.
+            .filter(|e| match e.twin_key() {
+                Some(key) if sent_keys.contains(&key) => false,
+                Some(key) => {
+                    sent_keys.push(key);
+                    true
+                }
+                None => true,
             })
             .filter(|e| {
                 if e.adapter_id.is_some() {
@@ -358,8 +392,8 @@ impl Registry {
         }
     }
 
-    /// Gives each function breakpoint left out of a request as a duplicate the state of the
-    /// entry for the same name that was sent.
+    /// Gives each breakpoint left out of a request as a twin (see `TwinKey`) the state of the
+    /// entry that was sent for both.
     pub fn mirror_duplicates(&mut self, sent: &[u32]) {
         let sent_entries: Vec<Entry> = self
             .entries
@@ -368,12 +402,12 @@ impl Registry {
             .cloned()
             .collect();
         for entry in self.entries.iter_mut().filter(|e| !sent.contains(&e.id)) {
-            let Location::Function { name } = &entry.spec.location else {
+            let Some(key) = entry.twin_key() else {
                 continue;
             };
             let twin = sent_entries
                 .iter()
-                .find(|s| matches!(&s.spec.location, Location::Function { name: n } if n == name));
+                .find(|s| s.twin_key().as_ref() == Some(&key));
             if let Some(twin) = twin.filter(|_| entry.enabled) {
                 entry.verified = twin.verified;
                 entry.message = twin.message.clone();
@@ -534,6 +568,25 @@ mod tests {
         assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(1));
         assert!(r.get(b).is_some_and(|e| e.verified));
         assert_eq!(r.unmapped_count(&Target::Functions), 0);
+    }
+
+    #[test]
+    fn the_same_line_twice_is_sent_once_unless_the_conditions_differ() {
+        let mut r = Registry::default();
+        let target = Target::File(PathBuf::from("/src/a.c"));
+        let a = r.add(line_spec("/src/a.c", 9));
+        let b = r.add(line_spec("/src/a.c", 9));
+        let c = r.add(BreakpointSpec {
+            condition: Some("i == 3".into()),
+            ..line_spec("/src/a.c", 9)
+        });
+        let req = r.sync_request(&target);
+        assert_eq!(req.ids, vec![a, c]);
+        r.apply_answer(&req.ids, &answer(&[1, 2]));
+        r.mirror_duplicates(&req.ids);
+        assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(1));
+        assert!(r.get(b).is_some_and(|e| e.verified));
+        assert_eq!(r.unmapped_count(&target), 0);
     }
 
     #[test]

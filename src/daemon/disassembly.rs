@@ -102,7 +102,8 @@ impl Session {
             let pc_address = parse_number(pc);
             let window = before * WINDOW_PER_INSTRUCTION + WINDOW_SLACK;
             let mut in_bytes = false;
-            for shift in 0..START_ATTEMPTS {
+            let mut shift = 0;
+            while shift < START_ATTEMPTS {
                 let back = -i64::from(window + shift);
                 let offset = if in_bytes {
                     Offset::Bytes(back)
@@ -124,11 +125,15 @@ impl Session {
                         return Ok((wide[start..end].to_vec(), None));
                     }
                     // The answer began at the pc: the adapter ignored the instruction offset.
-                    Some(0) if !in_bytes => in_bytes = true,
+                    // Ask the same in bytes.
+                    Some(0) if !in_bytes => {
+                        in_bytes = true;
+                        continue;
+                    }
                     Some(_) => break,
                     // The decode began inside an instruction and stepped over the pc: begin a
                     // byte earlier.
-                    None => {}
+                    None => shift += 1,
                 }
             }
         }

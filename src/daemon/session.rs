@@ -7,6 +7,7 @@
 //! updates, never across an await; breakpoint re-sends are serialised by their own async lock so
 //! two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
 
+mod brief_stop;
 mod watchpoints;
 
 use std::collections::{HashMap, VecDeque};
@@ -65,9 +66,6 @@ pub struct Breakpoints {
     registry: Mutex<Registry>,
     /// Held while a target's list is sent, so concurrent changes cannot interleave re-sends.
     sync: tokio::sync::Mutex<()>,
-    /// Lists the adapter refused while the program ran (GDB takes function breakpoints only at
-    /// a stop): sent again at the next stop.
-    refused_while_running: Mutex<Vec<Target>>,
 }
 
 impl Breakpoints {
@@ -82,12 +80,6 @@ impl Breakpoints {
 
     pub fn list(&self) -> Vec<BreakpointInfo> {
         self.registry().entries().iter().map(|e| e.info()).collect()
-    }
-
-    fn refused_while_running(&self) -> std::sync::MutexGuard<'_, Vec<Target>> {
-        self.refused_while_running
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -122,6 +114,8 @@ struct View {
     step_requested: bool,
     /// The report of the latest stop, by generation: `status` and `await` repeat it for free.
     report_cache: Option<(u64, StopReport)>,
+    /// A pause the user does not see is under way (see `brief_stop.rs`): told how it ended.
+    brief_stop: Option<tokio::sync::oneshot::Sender<brief_stop::Ended>>,
 }
 
 #[derive(Clone)]
@@ -488,9 +482,6 @@ impl Session {
             view.frames = None;
             view.step_requested = action != ResumeAction::Continue;
         }
-        // Breakpoints being sent (those refused while the program ran among them) are in place
-        // before it moves.
-        drop(self.shared.breakpoints.sync.lock().await);
         if let Err(err) = self.dap.request(command, arguments).await {
             // Nothing moved: put the stop back as it was (same generation, so it is not "new").
             self.shared.view().step_requested = false;
@@ -1147,8 +1138,14 @@ impl Session {
                 body.type_name.as_deref(),
                 limits,
             )
-            .await?;
-            (expanded.nodes, expanded.omitted)
+            .await;
+            match expanded {
+                Ok(expanded) => (expanded.nodes, expanded.omitted),
+                // The value itself was read; only its members cannot be (GDB, on a NULL
+                // pointer): show the value alone.
+                Err(DapError::Adapter { .. }) => (Vec::new(), 0),
+                Err(e) => return Err(e.into()),
+            }
         } else {
             (Vec::new(), 0)
         };
@@ -1345,10 +1342,13 @@ impl Session {
             if self.shared.run.get().phase.is_ended() {
                 return Err(self.not_running_error(&self.shared.run.get().phase));
             }
-            let answer = self
-                .dap
-                .request("setExceptionBreakpoints", json!({ "filters": wanted }))
-                .await?;
+            let answer = brief_stop::request_at_a_stop(
+                &self.dap,
+                &self.shared,
+                "setExceptionBreakpoints",
+                json!({ "filters": wanted }),
+            )
+            .await?;
             self.shared
                 .remember_exception_breakpoints(&wanted, &self.caps, &answer);
             *self
@@ -1491,7 +1491,7 @@ impl Session {
             );
             return;
         }
-        send_target(&self.dap, &self.shared.breakpoints, target).await;
+        send_target(&self.dap, &self.shared, target).await;
     }
 
     // ---- ending --------------------------------------------------------------------------
@@ -1564,7 +1564,8 @@ fn check_known(registry: &Registry, ids: &[u32]) -> Result<(), ErrorBody> {
     ))
 }
 
-async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target) {
+async fn send_target(dap: &DapClient, shared: &Shared, target: &Target) {
+    let breakpoints = &shared.breakpoints;
     // New function breakpoints go one per request: see `Registry::sync_request_limited`.
     let one_at_a_time = *target == Target::Functions;
     loop {
@@ -1576,7 +1577,7 @@ async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target
                 registry.sync_request(target)
             }
         };
-        match dap.request(request.command, request.arguments).await {
+        match brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments).await {
             Ok(body) => {
                 let answer = serde_json::from_value::<BreakpointsBody>(body)
                     .map(|b| b.breakpoints)
@@ -1584,17 +1585,6 @@ async fn send_target(dap: &DapClient, breakpoints: &Breakpoints, target: &Target
                 let mut registry = breakpoints.registry();
                 registry.apply_answer(&request.ids, &answer);
                 registry.mirror_duplicates(&request.ids);
-            }
-            Err(e) if e.is_not_stopped() => {
-                breakpoints.registry().apply_failure(
-                    &request.ids,
-                    "to be set at the next stop: the adapter takes these only while the program is stopped",
-                );
-                let mut refused = breakpoints.refused_while_running();
-                if !refused.contains(target) {
-                    refused.push(target.clone());
-                }
-                return;
             }
             Err(e) => {
                 breakpoints
@@ -1750,7 +1740,7 @@ async fn configure(
 
     let targets = shared.breakpoints.registry().all_targets();
     for target in &targets {
-        send_target(dap, &shared.breakpoints, target).await;
+        send_target(dap, shared, target).await;
     }
     if caps.0.get("exceptionBreakpointFilters").is_some() {
         // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
@@ -1815,15 +1805,6 @@ async fn release_attach_stop(
     Ok(())
 }
 
-/// Sends again, at a stop, the breakpoint lists the adapter refused while the program ran.
-async fn resend_refused(dap: DapClient, shared: Arc<Shared>) {
-    let _sync = shared.breakpoints.sync.lock().await;
-    let targets = std::mem::take(&mut *shared.breakpoints.refused_while_running());
-    for target in &targets {
-        send_target(&dap, &shared.breakpoints, target).await;
-    }
-}
-
 /// Applies adapter events to the shared state the moment they arrive.
 async fn handle_events(
     mut events: mpsc::Receiver<Event>,
@@ -1832,10 +1813,6 @@ async fn handle_events(
     process: Arc<AdapterProcess>,
 ) {
     while let Some(event) = events.recv().await {
-        let stopped = event.event == "stopped";
-        if stopped && !shared.breakpoints.refused_while_running().is_empty() {
-            tokio::spawn(resend_refused(dap.clone(), shared.clone()));
-        }
         if let Some(logpoints) = apply_event(&shared, event) {
             // Its own task: this one must keep draining events while the emulation waits for
             // the adapter's answers (the adapter's reader stops when events back up).
@@ -1884,6 +1861,9 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
                 // stops of their own would move the selection, and one arriving late (after our
                 // next resume) would pass for a new stop.
                 tracing::debug!(thread = ?body.thread_id, "secondary stopped event ignored");
+                return None;
+            }
+            if brief_stop::absorbs(shared, &body) {
                 return None;
             }
             // DAP's "function breakpoint" is a breakpoint to the user, as lldb-dap reports it,
@@ -1989,6 +1969,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
                 .set_if(Phase::Running, |s| matches!(s.phase, Phase::Stopped(_)));
         }
         "exited" => {
+            shared.view().brief_stop = None;
             shared.view().debuggee_gone = true;
             if let Ok(body) = serde_json::from_value::<ExitedEventBody>(event.body) {
                 shared.view().exit_code = Some(body.exit_code);
@@ -1999,6 +1980,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
             shared.program_ended();
         }
         "terminated" => {
+            shared.view().brief_stop = None;
             shared.view().debuggee_gone = true;
             let exit_code = shared.view().exit_code;
             shared

@@ -76,14 +76,15 @@ fn is_pointer(type_name: Option<&str>) -> bool {
     type_name.is_some_and(|t| t.trim_end().ends_with('*'))
 }
 
-/// The scopes `locals` shows: the frame's arguments and its locals. Most adapters put both in one
-/// "Locals" scope; GDB gives the arguments a scope of their own, listed first. Without either, the
+/// The scopes `locals` shows: the frame's arguments and its locals, and the value a `finish` just
+/// returned. Most adapters put all in one "Locals" scope; GDB gives the arguments and the return
+/// value scopes of their own. Without either, the
 /// first cheap scope stands in, but never the registers or the globals (GDB offers only those
 /// for a frame without debug information, where `locals` has nothing to show).
 pub fn locals_scopes(scopes: &[Scope]) -> Vec<&Scope> {
     let shown: Vec<&Scope> = scopes
         .iter()
-        .filter(|s| scope_is(s, &["locals", "arguments"]))
+        .filter(|s| scope_is(s, &["locals", "arguments", "returnValue"]))
         .collect();
     if !shown.is_empty() {
         return shown;
@@ -199,11 +200,19 @@ fn expand_level<'a>(
                 limits,
                 budget,
             )
-            .await?;
+            .await;
             let node = &mut nodes[index];
             node.expandable = false;
-            node.children = child.nodes;
-            node.omitted_children = child.omitted;
+            match child {
+                Ok(child) => {
+                    node.children = child.nodes;
+                    node.omitted_children = child.omitted;
+                }
+                // One value whose members cannot be read (GDB, on a NULL pointer: "Cannot
+                // access memory at address 0x0") leaves the rest of the listing whole.
+                Err(DapError::Adapter { .. }) => {}
+                Err(e) => return Err(e),
+            }
         }
         Ok(Expanded { nodes, omitted })
     })

@@ -1,0 +1,93 @@
+//! Requests an adapter takes only while the program is stopped, sent while it runs.
+//!
+//! GDB refuses most requests with DAP's `notStopped` while the program runs, among them
+//! `setFunctionBreakpoints`: a `break f` or a `breakpoint remove` would then not reach it, and a
+//! removed breakpoint would still stop the program. So such a request is sent again inside a
+//! pause the user never sees: the program is interrupted, the request sent, and the program let
+//! go. The run state stays `running` throughout, and the pause's stop is never reported. Should
+//! the program stop for a reason of its own first (a breakpoint), that stop is the user's and is
+//! reported as usual; the request is then simply sent at it.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use super::Shared;
+use crate::daemon::run_state::Phase;
+use crate::dap::types::StoppedEventBody;
+use crate::dap::{DapClient, DapError};
+
+/// How long the program may take to stop for the pause.
+const PAUSE_LIMIT: Duration = Duration::from_secs(5);
+
+/// How the pause ended.
+#[derive(Debug)]
+pub(super) enum Ended {
+    /// The program stopped for the pause, on this thread; nobody is shown that stop.
+    Paused { thread_id: i64 },
+    /// It stopped for a reason of its own, which is reported as any stop is.
+    StoppedOtherwise,
+}
+
+/// Sends `command`; if the adapter refuses it only because the program runs, sends it again
+/// within a pause nobody sees. Any other answer is returned as it came.
+pub(super) async fn request_at_a_stop(
+    dap: &DapClient,
+    shared: &Shared,
+    command: &str,
+    arguments: Value,
+) -> Result<Value, DapError> {
+    let refusal = match dap.request(command, arguments.clone()).await {
+        Err(e) if e.is_not_stopped() && shared.run.get().phase == Phase::Running => e,
+        answer => return answer,
+    };
+    let (told, ended) = oneshot::channel();
+    let thread_id = {
+        let mut view = shared.view();
+        view.brief_stop = Some(told);
+        view.selected_thread.unwrap_or(1)
+    };
+    if let Err(e) = dap.request("pause", json!({ "threadId": thread_id })).await {
+        shared.view().brief_stop = None;
+        return Err(e);
+    }
+    match tokio::time::timeout(PAUSE_LIMIT, ended).await {
+        Ok(Ok(Ended::Paused { thread_id })) => {
+            let answer = dap.request(command, arguments).await;
+            // The user left the program running: it goes on even if the request failed.
+            let resumed = dap
+                .request("continue", json!({ "threadId": thread_id }))
+                .await;
+            let answer = answer?;
+            resumed?;
+            Ok(answer)
+        }
+        Ok(Ok(Ended::StoppedOtherwise)) => dap.request(command, arguments).await,
+        // No stop in time, or the program ended: the refusal stands.
+        _ => {
+            shared.view().brief_stop = None;
+            Err(refusal)
+        }
+    }
+}
+
+/// Whether a `stopped` event is the stop of a pause [`request_at_a_stop`] asked for, which no one
+/// is shown. Any stop ends that pause's wait: this one, or one the program came to by itself.
+pub(super) fn absorbs(shared: &Shared, stop: &StoppedEventBody) -> bool {
+    let Some(told) = shared.view().brief_stop.take() else {
+        return false;
+    };
+    let paused = stop.reason == "pause"
+        || shared
+            .adapter
+            .is_interrupt_stop(&stop.reason, stop.description.as_deref());
+    let ended = match (paused, stop.thread_id) {
+        (true, Some(thread_id)) => Ended::Paused { thread_id },
+        (true, None) => Ended::Paused { thread_id: 1 },
+        (false, _) => Ended::StoppedOtherwise,
+    };
+    // A waiter that gave up has already put the refusal back: nothing to tell.
+    let _ = told.send(ended);
+    paused
+}
