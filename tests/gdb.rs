@@ -425,13 +425,12 @@ fn a_cpp_throw_caught_by_a_gdb_exception_filter_stops_as_an_exception() {
     assert_eq!(stop["reason"], "exception", "{stop}");
     assert_eq!(stop["description"], "C++ exceptions, when thrown", "{stop}");
     let bt = s.data(&["backtrace"]);
-    let functions: Vec<&str> = bt["frames"]
-        .as_array()
-        .expect("frames")
-        .iter()
-        .filter_map(|f| f["function"].as_str())
-        .collect();
-    assert!(functions.contains(&"check"), "{bt}");
+    assert!(
+        frame_lines(&bt)
+            .iter()
+            .any(|(function, _)| *function == "check"),
+        "{bt}"
+    );
     // A frame without debug information has no locals (GDB offers only its registers).
     let locals = s.data(&["locals"]);
     assert_eq!(locals["variables"], json!([]), "{locals}");
