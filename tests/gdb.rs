@@ -10,11 +10,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{Session, at, build, eventually, frame_lines, line_of, require_gdb, variable};
+use common::{Session, at, build, frame_lines, line_of, require_gdb, variable};
 use serde_json::{Value, json};
 
 const LEDGER: &str = "c/ledger.c";
@@ -172,7 +172,7 @@ fn gdb_runs_the_shared_scenario_on_c() {
     let logpoint = s.data(&[
         "breakpoint",
         "add",
-        &format!("{}:{log_line}", program_source().display()),
+        &format!("{}:{log_line}", common::fixture_path(LEDGER).display()),
         "--log",
         "i={i} total={total}",
     ]);
@@ -220,24 +220,10 @@ fn gdb_runs_the_shared_scenario_on_c() {
     assert_eq!(status["exit_code"], 3, "{status}");
 }
 
-/// ledger.c's path as the breakpoint locations name it.
-fn program_source() -> PathBuf {
-    common::fixture_path(LEDGER)
-}
-
 /// The captured output once it holds `needle` (GDB's pipe reader may trail the exit a little).
 #[track_caller]
 fn output_with(s: &Session, needle: &str) -> String {
-    let mut text = String::new();
-    let found = eventually(Duration::from_secs(10), || {
-        text = s.data(&["output"])["text"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        text.contains(needle)
-    });
-    assert!(found, "no {needle:?} in the output: {text:?}");
-    text
+    s.output_containing(&[needle], Duration::from_secs(10))
 }
 
 #[test]

@@ -93,22 +93,7 @@ fn child_names(variable: &Value, names: &mut Vec<String>) {
 /// stop or its exit may reach the buffer a moment after the stop's report: wait briefly for it.
 #[track_caller]
 fn output_with(s: &Session, lines: &[&str]) -> String {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let text = s.data(&["output"])["text"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        let missing: Vec<&&str> = lines.iter().filter(|l| !text.contains(**l)).collect();
-        if missing.is_empty() {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no {missing:?} in the output: {text:?}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    s.output_containing(lines, Duration::from_secs(5))
 }
 
 /// Runs to the end with no breakpoints left and asserts the exit code.

@@ -158,24 +158,14 @@ fn listed(s: &Session, id: u64) -> Value {
 /// returns the text, checked to hold none of the inspector's own lines.
 #[track_caller]
 fn output_containing(s: &Session, needle: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let text = s.data(&["output"])["text"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        if text.contains(needle) || Instant::now() > deadline {
-            assert!(text.contains(needle), "output lacks {needle:?}: {text:?}");
-            for line in INSPECTOR_LINES {
-                assert!(
-                    !text.contains(line),
-                    "inspector chatter in output: {text:?}"
-                );
-            }
-            return text;
-        }
-        std::thread::sleep(Duration::from_millis(100));
+    let text = s.output_containing(&[needle], Duration::from_secs(30));
+    for line in INSPECTOR_LINES {
+        assert!(
+            !text.contains(line),
+            "inspector chatter in output: {text:?}"
+        );
     }
+    text
 }
 
 /// Runs to the end with no breakpoints left and asserts the exit code, in the stop and in

@@ -56,18 +56,7 @@ fn assert_at(stop: &Value, fixture: &str, function: &str, marker: &str) {
 /// returns the text.
 #[track_caller]
 fn output_containing(s: &Session, needle: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let text = s.data(&["output"])["text"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        if text.contains(needle) || Instant::now() > deadline {
-            assert!(text.contains(needle), "output lacks {needle:?}: {text:?}");
-            return text;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    s.output_containing(&[needle], Duration::from_secs(30))
 }
 
 #[test]

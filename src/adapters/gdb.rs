@@ -50,9 +50,12 @@ pub fn version(executable: &Path) -> Option<(String, u32)> {
 
 /// True when a GDB with DAP (14+) is available.
 pub fn has_dap(config: &AdapterConfig) -> bool {
-    find(config)
-        .and_then(|path| version(&path))
-        .is_some_and(|(_, major)| major >= MIN_DAP_VERSION)
+    find(config).is_some_and(|path| speaks_dap(&path))
+}
+
+/// Whether the GDB at `executable` is one with DAP (14+).
+pub fn speaks_dap(executable: &Path) -> bool {
+    version(executable).is_some_and(|(_, major)| major >= MIN_DAP_VERSION)
 }
 
 impl Gdb {

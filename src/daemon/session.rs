@@ -151,14 +151,20 @@ pub(super) struct Shared {
     /// The adapter's own last output lines (console, its stderr), for the report of its death.
     adapter_log: Mutex<VecDeque<String>>,
     /// The exception filters in force (set in the configuration phase, changed by `catch`).
-    exception_filters: Mutex<Vec<String>>,
-    /// The ids the adapter gave the exception breakpoints of those filters, with each filter's
-    /// label: GDB reports an exception caught this way as a plain `breakpoint` stop on such an id.
-    exception_breakpoints: Mutex<Vec<(i64, String)>>,
+    exception_filters: Mutex<ExceptionFilters>,
     /// Whether this session launched its program with an adapter of ours on this machine: only
     /// then is the debuggee's pid a local process we may end.
     owns_local_debuggee: bool,
     reaper: Option<Arc<Reaper>>,
+}
+
+/// The exception filters in force, and what the adapter made of them.
+#[derive(Default)]
+struct ExceptionFilters {
+    names: Vec<String>,
+    /// The ids the adapter gave their exception breakpoints, with each filter's label: GDB
+    /// reports an exception caught this way as a plain `breakpoint` stop on such an id.
+    breakpoints: Vec<(i64, String)>,
 }
 
 impl Shared {
@@ -170,14 +176,9 @@ impl Shared {
         }
     }
 
-    /// Keeps the ids the adapter gave the exception breakpoints of `filters` (its answer lists
-    /// them in the same order), each with its filter's label.
-    fn remember_exception_breakpoints(
-        &self,
-        filters: &[String],
-        caps: &Capabilities,
-        answer: &Value,
-    ) {
+    /// Records `filters` as in force, with the ids the adapter's `setExceptionBreakpoints`
+    /// `answer` gave their exception breakpoints (in the same order), each with its label.
+    fn set_exception_filters(&self, filters: Vec<String>, caps: &Capabilities, answer: &Value) {
         let label = |filter: &str| {
             caps.0["exceptionBreakpointFilters"]
                 .as_array()
@@ -190,25 +191,34 @@ impl Shared {
             .as_array()
             .cloned()
             .unwrap_or_default();
-        *self
-            .exception_breakpoints
-            .lock()
-            .unwrap_or_else(|p| p.into_inner()) = filters
+        let breakpoints = filters
             .iter()
             .zip(ids)
             .filter_map(|(filter, bp)| Some((bp["id"].as_i64()?, label(filter))))
             .collect();
+        *self.exception_filters() = ExceptionFilters {
+            names: filters,
+            breakpoints,
+        };
+    }
+
+    fn exception_filters(&self) -> std::sync::MutexGuard<'_, ExceptionFilters> {
+        self.exception_filters
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
     }
 
     /// The label of the exception filter whose breakpoint a stop names, if it names one.
     fn exception_breakpoint_hit(&self, hit_ids: &[i64]) -> Option<String> {
-        let known = self
-            .exception_breakpoints
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let known = self.exception_filters();
         hit_ids
             .iter()
-            .find_map(|id| known.iter().find(|(known_id, _)| known_id == id))
+            .find_map(|id| {
+                known
+                    .breakpoints
+                    .iter()
+                    .find(|(known_id, _)| known_id == id)
+            })
             .map(|(_, label)| label.clone())
     }
 
@@ -310,8 +320,7 @@ impl Session {
             adapter: adapter.clone(),
             ending: AtomicBool::new(false),
             adapter_log: Mutex::new(VecDeque::new()),
-            exception_filters: Mutex::new(Vec::new()),
-            exception_breakpoints: Mutex::new(Vec::new()),
+            exception_filters: Mutex::default(),
             owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
             reaper: carried.reaper,
         });
@@ -1350,19 +1359,9 @@ impl Session {
             )
             .await?;
             self.shared
-                .remember_exception_breakpoints(&wanted, &self.caps, &answer);
-            *self
-                .shared
-                .exception_filters
-                .lock()
-                .unwrap_or_else(|p| p.into_inner()) = wanted;
+                .set_exception_filters(wanted, &self.caps, &answer);
         }
-        let enabled = self
-            .shared
-            .exception_filters
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+        let enabled = self.shared.exception_filters().names.clone();
         Ok(CatchResult {
             adapter: self.adapter.name().to_string(),
             filters: offered
@@ -1757,11 +1756,7 @@ async fn configure(
         let answer = dap
             .request("setExceptionBreakpoints", json!({ "filters": filters }))
             .await?;
-        shared.remember_exception_breakpoints(&filters, &caps, &answer);
-        *shared
-            .exception_filters
-            .lock()
-            .unwrap_or_else(|p| p.into_inner()) = filters;
+        shared.set_exception_filters(filters, &caps, &answer);
     }
     if caps.supports("supportsConfigurationDoneRequest") {
         dap.request("configurationDone", json!({})).await?;

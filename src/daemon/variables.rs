@@ -251,17 +251,7 @@ async fn fetch_children(
         let returned = children.len() as u64;
         return Ok((children, total.max(returned)));
     }
-    let children = match children_page(dap, reference, Some((0, max + 1))).await {
-        Ok(children) => children,
-        // GDB 16 fails a page that reaches past the end ("list index out of range") rather than
-        // cutting it short; a list it gave no count for is then asked for whole.
-        Err(DapError::Adapter { .. }) => {
-            let children = children_page(dap, reference, None).await?;
-            let returned = children.len() as u64;
-            return Ok((children, returned));
-        }
-        Err(e) => return Err(e),
-    };
+    let children = children_page(dap, reference, Some((0, max + 1))).await?;
     let returned = children.len() as u64;
     if returned != max + 1 {
         // Fewer: that is all of them. More: the adapter ignores paging and sent all of them.

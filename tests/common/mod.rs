@@ -71,10 +71,10 @@ pub fn require_gdb() -> PathBuf {
         which::which("gdb").ok(),
         Some(prefix.join("bin/gdb")),
     ];
-    let found = candidates.into_iter().flatten().find(|gdb| {
-        debugger::adapters::gdb::version(gdb)
-            .is_some_and(|(_, major)| major >= debugger::adapters::gdb::MIN_DAP_VERSION)
-    });
+    let found = candidates
+        .into_iter()
+        .flatten()
+        .find(|gdb| debugger::adapters::gdb::speaks_dap(gdb));
     found.unwrap_or_else(|| {
         panic!(
             "a GDB with DAP (14 or newer) is required for this test and was not found; \
@@ -438,6 +438,23 @@ impl Session {
         let mut args = vec!["start", program];
         args.extend_from_slice(extra);
         self.data(&args)
+    }
+
+    /// The program's captured output once it holds every one of `needles`: output events can
+    /// trail a stop or the exit a little, so `output` is polled for up to `limit`.
+    #[track_caller]
+    pub fn output_containing(&self, needles: &[&str], limit: Duration) -> String {
+        let mut text = String::new();
+        let found = eventually(limit, || {
+            text = self.data(&["output"])["text"]
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            needles.iter().all(|n| text.contains(n))
+        });
+        let missing: Vec<&&str> = needles.iter().filter(|n| !text.contains(**n)).collect();
+        assert!(found, "no {missing:?} in the output: {text:?}");
+        text
     }
 
     /// The daemon's log, for failure messages.

@@ -82,10 +82,12 @@ pub(super) fn absorbs(shared: &Shared, stop: &StoppedEventBody) -> bool {
         || shared
             .adapter
             .is_interrupt_stop(&stop.reason, stop.description.as_deref());
-    let ended = match (paused, stop.thread_id) {
-        (true, Some(thread_id)) => Ended::Paused { thread_id },
-        (true, None) => Ended::Paused { thread_id: 1 },
-        (false, _) => Ended::StoppedOtherwise,
+    let ended = if paused {
+        Ended::Paused {
+            thread_id: stop.thread_id.unwrap_or(1),
+        }
+    } else {
+        Ended::StoppedOtherwise
     };
     // A waiter that gave up has already put the refusal back: nothing to tell.
     let _ = told.send(ended);
