@@ -7,8 +7,12 @@
 //! updates, never across an await; breakpoint re-sends are serialised by their own async lock so
 //! two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
 
+mod breakpoints;
 mod brief_stop;
 mod watchpoints;
+
+pub use breakpoints::Breakpoints;
+use breakpoints::{hit_breakpoints, send_target};
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,7 +22,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
-use super::breakpoints::{self, Registry, Target};
+use super::breakpoints as registry;
 use super::logpoints;
 use super::output::OutputBuffer;
 use super::reaper::{self, Reaper};
@@ -29,17 +33,16 @@ use crate::adapters::process::{self, AdapterProcess};
 use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::location::Location;
 use crate::dap::types::{
-    BreakpointEventBody, BreakpointsBody, Capabilities, EvaluateBody, Event, ExitedEventBody,
-    OutputEventBody, ProcessEventBody, ScopesBody, StackFrame, StackTraceBody, StoppedEventBody,
-    ThreadsBody, initialize_arguments,
+    BreakpointEventBody, Capabilities, EvaluateBody, Event, ExitedEventBody, OutputEventBody,
+    ProcessEventBody, ScopesBody, StackFrame, StackTraceBody, StoppedEventBody, ThreadsBody,
+    initialize_arguments,
 };
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::{
-    AttachSpec, BacktraceResult, BreakpointInfo, BreakpointSpec, CatchResult, ContextResult,
-    EvaluateResult, ExceptionFilter, ExceptionInfo, FrameInfo, FrameSelection, LaunchSpec,
-    LocalsResult, RawResult, ResumeAction, SetResult, StopReport, ThreadInfo, ThreadsResult,
+    AttachSpec, BacktraceResult, BreakpointSpec, CatchResult, ContextResult, EvaluateResult,
+    ExceptionFilter, ExceptionInfo, FrameInfo, FrameSelection, LaunchSpec, LocalsResult, RawResult,
+    ResumeAction, SetResult, StopReport, ThreadInfo, ThreadsResult,
 };
 
 /// Frames fetched per `stackTrace` when the caller needs fewer: enough for `bt`, `up`, `frame N`.
@@ -59,29 +62,6 @@ const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
 const WATCHPOINT_REASON: &str = "watchpoint";
 /// Lines of the adapter's own console/stderr output kept for the report of its death.
 const ADAPTER_LOG_TAIL: usize = 20;
-
-/// The breakpoints of a session, kept across restarts.
-#[derive(Default)]
-pub struct Breakpoints {
-    registry: Mutex<Registry>,
-    /// Held while a target's list is sent, so concurrent changes cannot interleave re-sends.
-    sync: tokio::sync::Mutex<()>,
-}
-
-impl Breakpoints {
-    fn registry(&self) -> std::sync::MutexGuard<'_, Registry> {
-        self.registry.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Registers a breakpoint without telling any adapter (the next configuration phase will).
-    pub fn add(&self, spec: BreakpointSpec) -> u32 {
-        self.registry().add(spec)
-    }
-
-    pub fn list(&self) -> Vec<BreakpointInfo> {
-        self.registry().entries().iter().map(|e| e.info()).collect()
-    }
-}
 
 /// How the session came to be, which decides restart and how `stop` treats the debuggee.
 #[derive(Debug, Clone)]
@@ -1379,120 +1359,6 @@ impl Session {
         })
     }
 
-    pub fn breakpoints(&self) -> &Arc<Breakpoints> {
-        &self.shared.breakpoints
-    }
-
-    pub async fn add_breakpoint(&self, spec: BreakpointSpec) -> Result<BreakpointInfo, ErrorBody> {
-        if matches!(spec.location, Location::Data { .. }) {
-            return self.add_watchpoint(spec).await;
-        }
-        let _sync = self.shared.breakpoints.sync.lock().await;
-        let (id, target) = {
-            let mut registry = self.shared.breakpoints.registry();
-            let id = registry.add(spec);
-            let target = registry.get(id).map(|e| e.target());
-            (id, target)
-        };
-        if let Some(target) = target {
-            self.sync_target(&target).await;
-        }
-        self.shared
-            .breakpoints
-            .registry()
-            .get(id)
-            .map(|e| e.info())
-            .ok_or_else(|| ErrorBody::internal("a new breakpoint vanished"))
-    }
-
-    /// Adds line and function breakpoints together: each target's list is sent once, so 1,000
-    /// breakpoints in 100 files cost 100 `setBreakpoints`, not 1,000.
-    pub async fn add_breakpoints(
-        &self,
-        specs: Vec<BreakpointSpec>,
-    ) -> Result<Vec<BreakpointInfo>, ErrorBody> {
-        if specs
-            .iter()
-            .any(|s| matches!(s.location, Location::Data { .. }))
-        {
-            return Err(ErrorBody::usage(
-                "watchpoints are added one at a time",
-                "use 'debugger watch EXPR' for each",
-            ));
-        }
-        let _sync = self.shared.breakpoints.sync.lock().await;
-        let (ids, mut targets) = {
-            let mut registry = self.shared.breakpoints.registry();
-            let ids: Vec<u32> = specs.into_iter().map(|spec| registry.add(spec)).collect();
-            let targets: Vec<Target> = ids
-                .iter()
-                .filter_map(|id| registry.get(*id).map(|e| e.target()))
-                .collect();
-            (ids, targets)
-        };
-        targets.sort();
-        targets.dedup();
-        Ok(self.sync_and_describe(&targets, &ids).await)
-    }
-
-    pub async fn remove_breakpoints(&self, ids: &[u32], all: bool) -> Result<Vec<u32>, ErrorBody> {
-        let _sync = self.shared.breakpoints.sync.lock().await;
-        let (removed, targets) = {
-            let mut registry = self.shared.breakpoints.registry();
-            let ids: Vec<u32> = if all {
-                registry.entries().iter().map(|e| e.id).collect()
-            } else {
-                check_known(&registry, ids)?;
-                ids.to_vec()
-            };
-            let targets = registry.remove(&ids);
-            (ids, targets)
-        };
-        for target in &targets {
-            self.sync_target(target).await;
-        }
-        Ok(removed)
-    }
-
-    pub async fn enable_breakpoints(
-        &self,
-        ids: &[u32],
-        enabled: bool,
-    ) -> Result<Vec<BreakpointInfo>, ErrorBody> {
-        let _sync = self.shared.breakpoints.sync.lock().await;
-        let targets = {
-            let mut registry = self.shared.breakpoints.registry();
-            check_known(&registry, ids)?;
-            registry.set_enabled(ids, enabled)
-        };
-        Ok(self.sync_and_describe(&targets, ids).await)
-    }
-
-    /// Sends each target's list, then describes the breakpoints `ids` as the adapter left them.
-    /// The caller holds the sync lock.
-    async fn sync_and_describe(&self, targets: &[Target], ids: &[u32]) -> Vec<BreakpointInfo> {
-        for target in targets {
-            self.sync_target(target).await;
-        }
-        let registry = self.shared.breakpoints.registry();
-        ids.iter()
-            .filter_map(|id| registry.get(*id).map(|e| e.info()))
-            .collect()
-    }
-
-    /// Sends one target's list and records the answer. The caller holds the sync lock.
-    async fn sync_target(&self, target: &Target) {
-        if self.shared.run.get().phase.is_ended() {
-            let ids = self.shared.breakpoints.registry().sync_request(target).ids;
-            self.shared.breakpoints.registry().apply_failure(
-                &ids,
-                "the program has ended; this applies when it runs again ('debugger restart')",
-            );
-            return;
-        }
-        send_target(&self.dap, &self.shared, target).await;
-    }
-
     // ---- ending --------------------------------------------------------------------------
 
     /// Ends the session: the launched debuggee is terminated (or, with `detach`, left running),
@@ -1548,89 +1414,6 @@ impl Session {
             libc::kill(pid, libc::SIGKILL);
         }
     }
-}
-
-fn check_known(registry: &Registry, ids: &[u32]) -> Result<(), ErrorBody> {
-    let unknown = registry.unknown(ids);
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    let list: Vec<String> = unknown.iter().map(u32::to_string).collect();
-    Err(ErrorBody::new(
-        ErrorCode::NotFound,
-        format!("no breakpoint {}", list.join(", ")),
-        "`debugger breakpoint list` shows the breakpoints and their ids",
-    ))
-}
-
-async fn send_target(dap: &DapClient, shared: &Shared, target: &Target) {
-    let breakpoints = &shared.breakpoints;
-    // New function breakpoints go one per request: see `Registry::sync_request_limited`.
-    let one_at_a_time = *target == Target::Functions;
-    loop {
-        let request = {
-            let registry = breakpoints.registry();
-            if one_at_a_time {
-                registry.sync_request_limited(target, 1)
-            } else {
-                registry.sync_request(target)
-            }
-        };
-        match brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments).await {
-            Ok(body) => {
-                let answer = serde_json::from_value::<BreakpointsBody>(body)
-                    .map(|b| b.breakpoints)
-                    .unwrap_or_default();
-                let mut registry = breakpoints.registry();
-                registry.apply_answer(&request.ids, &answer);
-                registry.mirror_duplicates(&request.ids);
-            }
-            Err(e) => {
-                breakpoints
-                    .registry()
-                    .apply_failure(&request.ids, &e.to_string());
-                return;
-            }
-        }
-        let registry = breakpoints.registry();
-        // Stop when everything is mapped, or when the adapter gave no id to map with.
-        if !one_at_a_time
-            || registry.unmapped_count(target) == 0
-            || request
-                .ids
-                .iter()
-                .any(|id| registry.get(*id).is_some_and(|e| e.adapter_id.is_none()))
-        {
-            return;
-        }
-    }
-}
-
-/// Our ids of the breakpoints (or watchpoints) a stop names.
-fn hit_breakpoints(shared: &Shared, stop: &StopInfo) -> Vec<u32> {
-    let mut adapter_ids = stop.hit_breakpoint_ids.clone();
-    let watchpoint = stop.reason == WATCHPOINT_REASON;
-    if adapter_ids.is_empty() && (stop.reason == "breakpoint" || watchpoint) {
-        // lldb-dap names the breakpoint in its description: "breakpoint 2.1", "watchpoint 1".
-        let prefix = if watchpoint {
-            "watchpoint "
-        } else {
-            "breakpoint "
-        };
-        if let Some(id) = stop
-            .description
-            .as_deref()
-            .and_then(|d| d.strip_prefix(prefix))
-            .and_then(|rest| rest.split('.').next())
-            .and_then(|n| n.trim().parse::<i64>().ok())
-        {
-            adapter_ids.push(id);
-        }
-    }
-    shared
-        .breakpoints
-        .registry()
-        .ids_for_adapter_ids(&adapter_ids, watchpoint)
 }
 
 /// lldb's expression errors come as "error: <user expression 0>:1:1: msg" plus a caret diagram;
@@ -1988,7 +1771,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
                 return None;
             };
             let category = body.category.as_deref();
-            if let Some((id, message)) = breakpoints::logpoint_line(&body.output) {
+            if let Some((id, message)) = registry::logpoint_line(&body.output) {
                 logpoints::record(&shared.output, id, message);
             } else if shared.adapter.is_program_output(category) {
                 shared.output.push_stream(

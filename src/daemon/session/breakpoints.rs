@@ -1,0 +1,239 @@
+//! Breakpoints in a live session: adding, removing, enabling them, and keeping the adapter's
+//! lists in line with the registry.
+//!
+//! The registry (`daemon/breakpoints.rs`) is the truth; every change re-sends the lists it
+//! touches, serialised by one async lock so two concurrent `break` commands cannot interleave
+//! their `setBreakpoints` lists. Stops are mapped back to our ids here too.
+
+use std::sync::{Arc, Mutex};
+
+use super::{Session, Shared, WATCHPOINT_REASON, brief_stop};
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::Location;
+use crate::daemon::breakpoints::{Registry, Target};
+use crate::daemon::run_state::StopInfo;
+use crate::dap::DapClient;
+use crate::dap::types::BreakpointsBody;
+use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
+
+/// The breakpoints of a session, kept across restarts.
+#[derive(Default)]
+pub struct Breakpoints {
+    registry: Mutex<Registry>,
+    /// Held while a target's list is sent, so concurrent changes cannot interleave re-sends.
+    pub(super) sync: tokio::sync::Mutex<()>,
+}
+
+impl Breakpoints {
+    pub(super) fn registry(&self) -> std::sync::MutexGuard<'_, Registry> {
+        self.registry.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Registers a breakpoint without telling any adapter (the next configuration phase will).
+    pub fn add(&self, spec: BreakpointSpec) -> u32 {
+        self.registry().add(spec)
+    }
+
+    pub fn list(&self) -> Vec<BreakpointInfo> {
+        self.registry().entries().iter().map(|e| e.info()).collect()
+    }
+}
+
+impl Session {
+    pub fn breakpoints(&self) -> &Arc<Breakpoints> {
+        &self.shared.breakpoints
+    }
+
+    pub async fn add_breakpoint(&self, spec: BreakpointSpec) -> Result<BreakpointInfo, ErrorBody> {
+        if matches!(spec.location, Location::Data { .. }) {
+            return self.add_watchpoint(spec).await;
+        }
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let (id, target) = {
+            let mut registry = self.shared.breakpoints.registry();
+            let id = registry.add(spec);
+            let target = registry.get(id).map(|e| e.target());
+            (id, target)
+        };
+        if let Some(target) = target {
+            self.sync_target(&target).await;
+        }
+        self.shared
+            .breakpoints
+            .registry()
+            .get(id)
+            .map(|e| e.info())
+            .ok_or_else(|| ErrorBody::internal("a new breakpoint vanished"))
+    }
+
+    /// Adds line and function breakpoints together: each target's list is sent once, so 1,000
+    /// breakpoints in 100 files cost 100 `setBreakpoints`, not 1,000.
+    pub async fn add_breakpoints(
+        &self,
+        specs: Vec<BreakpointSpec>,
+    ) -> Result<Vec<BreakpointInfo>, ErrorBody> {
+        if specs
+            .iter()
+            .any(|s| matches!(s.location, Location::Data { .. }))
+        {
+            return Err(ErrorBody::usage(
+                "watchpoints are added one at a time",
+                "use 'debugger watch EXPR' for each",
+            ));
+        }
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let (ids, mut targets) = {
+            let mut registry = self.shared.breakpoints.registry();
+            let ids: Vec<u32> = specs.into_iter().map(|spec| registry.add(spec)).collect();
+            let targets: Vec<Target> = ids
+                .iter()
+                .filter_map(|id| registry.get(*id).map(|e| e.target()))
+                .collect();
+            (ids, targets)
+        };
+        targets.sort();
+        targets.dedup();
+        Ok(self.sync_and_describe(&targets, &ids).await)
+    }
+
+    pub async fn remove_breakpoints(&self, ids: &[u32], all: bool) -> Result<Vec<u32>, ErrorBody> {
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let (removed, targets) = {
+            let mut registry = self.shared.breakpoints.registry();
+            let ids: Vec<u32> = if all {
+                registry.entries().iter().map(|e| e.id).collect()
+            } else {
+                check_known(&registry, ids)?;
+                ids.to_vec()
+            };
+            let targets = registry.remove(&ids);
+            (ids, targets)
+        };
+        for target in &targets {
+            self.sync_target(target).await;
+        }
+        Ok(removed)
+    }
+
+    pub async fn enable_breakpoints(
+        &self,
+        ids: &[u32],
+        enabled: bool,
+    ) -> Result<Vec<BreakpointInfo>, ErrorBody> {
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let targets = {
+            let mut registry = self.shared.breakpoints.registry();
+            check_known(&registry, ids)?;
+            registry.set_enabled(ids, enabled)
+        };
+        Ok(self.sync_and_describe(&targets, ids).await)
+    }
+
+    /// Sends each target's list, then describes the breakpoints `ids` as the adapter left them.
+    /// The caller holds the sync lock.
+    async fn sync_and_describe(&self, targets: &[Target], ids: &[u32]) -> Vec<BreakpointInfo> {
+        for target in targets {
+            self.sync_target(target).await;
+        }
+        let registry = self.shared.breakpoints.registry();
+        ids.iter()
+            .filter_map(|id| registry.get(*id).map(|e| e.info()))
+            .collect()
+    }
+
+    /// Sends one target's list and records the answer. The caller holds the sync lock.
+    pub(super) async fn sync_target(&self, target: &Target) {
+        if self.shared.run.get().phase.is_ended() {
+            let ids = self.shared.breakpoints.registry().sync_request(target).ids;
+            self.shared.breakpoints.registry().apply_failure(
+                &ids,
+                "the program has ended; this applies when it runs again ('debugger restart')",
+            );
+            return;
+        }
+        send_target(&self.dap, &self.shared, target).await;
+    }
+}
+
+fn check_known(registry: &Registry, ids: &[u32]) -> Result<(), ErrorBody> {
+    let unknown = registry.unknown(ids);
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = unknown.iter().map(u32::to_string).collect();
+    Err(ErrorBody::new(
+        ErrorCode::NotFound,
+        format!("no breakpoint {}", list.join(", ")),
+        "`debugger breakpoint list` shows the breakpoints and their ids",
+    ))
+}
+
+pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Target) {
+    let breakpoints = &shared.breakpoints;
+    // New function breakpoints go one per request: see `Registry::sync_request_limited`.
+    let one_at_a_time = *target == Target::Functions;
+    loop {
+        let request = {
+            let registry = breakpoints.registry();
+            if one_at_a_time {
+                registry.sync_request_limited(target, 1)
+            } else {
+                registry.sync_request(target)
+            }
+        };
+        match brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments).await {
+            Ok(body) => {
+                let answer = serde_json::from_value::<BreakpointsBody>(body)
+                    .map(|b| b.breakpoints)
+                    .unwrap_or_default();
+                let mut registry = breakpoints.registry();
+                registry.apply_answer(&request.ids, &answer);
+                registry.mirror_duplicates(&request.ids);
+            }
+            Err(e) => {
+                breakpoints
+                    .registry()
+                    .apply_failure(&request.ids, &e.to_string());
+                return;
+            }
+        }
+        let registry = breakpoints.registry();
+        // Stop when everything is mapped, or when the adapter gave no id to map with.
+        if !one_at_a_time
+            || registry.unmapped_count(target) == 0
+            || request
+                .ids
+                .iter()
+                .any(|id| registry.get(*id).is_some_and(|e| e.adapter_id.is_none()))
+        {
+            return;
+        }
+    }
+}
+
+/// Our ids of the breakpoints (or watchpoints) a stop names.
+pub(super) fn hit_breakpoints(shared: &Shared, stop: &StopInfo) -> Vec<u32> {
+    let mut adapter_ids = stop.hit_breakpoint_ids.clone();
+    let watchpoint = stop.reason == WATCHPOINT_REASON;
+    if adapter_ids.is_empty() && (stop.reason == "breakpoint" || watchpoint) {
+        // lldb-dap names the breakpoint in its description: "breakpoint 2.1", "watchpoint 1".
+        let prefix = if watchpoint {
+            "watchpoint "
+        } else {
+            "breakpoint "
+        };
+        if let Some(id) = stop
+            .description
+            .as_deref()
+            .and_then(|d| d.strip_prefix(prefix))
+            .and_then(|rest| rest.split('.').next())
+            .and_then(|n| n.trim().parse::<i64>().ok())
+        {
+            adapter_ids.push(id);
+        }
+    }
+    shared
+        .breakpoints
+        .registry()
+        .ids_for_adapter_ids(&adapter_ids, watchpoint)
+}
