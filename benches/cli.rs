@@ -520,6 +520,7 @@ fn breakpoints_at_scale(
                     file: file.clone(),
                     line,
                 },
+                requested: None,
                 condition: None,
                 hit_count: None,
                 log_message: None,

@@ -407,11 +407,11 @@ fn continue_wait_after_start_break_reports_the_first_hit() {
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "0");
 
-    // After a pause: the program certainly stopped first. That unseen stop is reported, not
-    // skipped; the next continue goes on to the second call.
+    // Once the program has certainly stopped first, that unseen stop is reported, not skipped;
+    // the next continue goes on to the second call.
     let s = Session::new();
-    s.start(&build(LEDGER), &["--break", "apply"]);
-    sleep(Duration::from_millis(500));
+    let started = s.start(&build(LEDGER), &["--break", "apply"]);
+    wait_until_stopped_in_apply(&s, &started);
     let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "0");
@@ -419,6 +419,30 @@ fn continue_wait_after_start_break_reports_the_first_hit() {
     let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "1");
+}
+
+/// Waits, without telling the daemon anything (a `status` would count as showing the stop),
+/// until ledger has stopped at its breakpoint in `apply`: it has printed its `square` line, which
+/// comes after its last shared-library load and before the first `apply`, and the kernel shows
+/// its process in a tracing stop.
+fn wait_until_stopped_in_apply(s: &Session, started: &Value) {
+    let pid = started["debuggee_pid"].as_u64().expect("debuggee pid");
+    s.output_containing(&["square: 9"], Duration::from_secs(20));
+    let traced = common::eventually(Duration::from_secs(20), || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| {
+                // The state follows the parenthesised command name.
+                let (_, rest) = stat.rsplit_once(')')?;
+                rest.split_whitespace().next().map(|state| state == "t")
+            })
+            .unwrap_or(false)
+    });
+    assert!(
+        traced,
+        "ledger never stopped at its breakpoint:\n{}",
+        s.log()
+    );
 }
 
 #[test]

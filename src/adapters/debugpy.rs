@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, launch_with};
+use super::{DebugAdapter, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
@@ -172,6 +172,37 @@ impl DebugAdapter for Debugpy {
     /// Stop on exceptions nothing catches, as a Python user expects.
     fn exception_filters(&self) -> Vec<&'static str> {
         vec!["uncaught"]
+    }
+
+    /// debugpy wants the exact path, so a relative name is placed by us: a Python program is
+    /// the `.py` files of its folder tree.
+    fn source_lookup(&self) -> SourceLookup {
+        SourceLookup {
+            tree_extensions: &["py"],
+            ..SourceLookup::default()
+        }
+    }
+
+    /// The program's `sys.path` (less its own folder, which the session tries first): what the
+    /// interpreter that runs it reports with the program's environment, so `PYTHONPATH` and the
+    /// virtual environment count, and `json/decoder.py` names the standard library's.
+    fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {
+        let output = std::process::Command::new(&self.python)
+            .args(["-c", "import sys\nfor p in sys.path[1:]: print(p)"])
+            .env_clear()
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&spec.cwd)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output();
+        match output {
+            Ok(output) if output.status.success() => String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .filter(|line| !line.is_empty())
+                .map(PathBuf::from)
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -31,7 +31,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
-use super::{DebugAdapter, launch_with};
+use super::{DebugAdapter, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::codec::{self, CodecError};
@@ -179,6 +179,32 @@ impl DebugAdapter for Delve {
             Some(pid) => json!({ "request": "attach", "mode": "local", "processId": pid }),
             None => json!({ "request": "attach", "mode": "remote" }),
         }
+    }
+
+    /// Delve wants the exact path; the binary's own file table (`dlv sources`, GOROOT's files
+    /// included) is what a relative name is matched against.
+    fn source_lookup(&self) -> SourceLookup {
+        SourceLookup {
+            listing_command: Some("dlv sources"),
+            ..SourceLookup::default()
+        }
+    }
+
+    /// The module root around the program (the folder with `go.mod`), so `cmd/x/main.go` means
+    /// the module's file from any directory.
+    fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {
+        let start = if spec.program.is_dir() {
+            Some(spec.program.as_path())
+        } else {
+            spec.program.parent()
+        };
+        start
+            .into_iter()
+            .flat_map(Path::ancestors)
+            .find(|dir| dir.join("go.mod").is_file())
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect()
     }
 }
 

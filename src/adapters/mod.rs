@@ -77,6 +77,39 @@ pub trait DebugAdapter: Send + Sync {
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
         None
     }
+
+    /// How the files the program is made of are found when a breakpoint names a file by a
+    /// relative name (see `common::location::resolve`). By default the adapter matches such a
+    /// name itself, against the program's line tables, as lldb and GDB do.
+    fn source_lookup(&self) -> SourceLookup {
+        SourceLookup {
+            adapter_matches_names: true,
+            ..SourceLookup::default()
+        }
+    }
+
+    /// Folders besides the program's own and its working directory that a relative breakpoint
+    /// file is taken relative to (Go's module root, Python's `sys.path`). May run a process, so
+    /// the session calls it off the async threads, and only when the program's folders do not
+    /// hold the file.
+    fn source_roots(&self, _spec: &LaunchSpec) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// How an adapter's program files are found for a breakpoint given by a relative file name.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SourceLookup {
+    /// The extensions of source files in the program's folder tree, which for a script language
+    /// is the program itself (`py`; `js`, `mjs`...). Empty: the tree is not searched.
+    pub tree_extensions: &'static [&'static str],
+    /// A console command (DAP `evaluate`, `repl` context) that lists every source file of the
+    /// program, one path per line: Delve's `dlv sources`, which covers GOROOT too.
+    pub listing_command: Option<&'static str>,
+    /// The adapter places a relative name itself (lldb and GDB by their line tables, node by
+    /// script URL suffix): a name we cannot place is sent as typed, and binds when code from
+    /// such a file loads.
+    pub adapter_matches_names: bool,
 }
 
 /// The adapter's own console (DAP `evaluate` in the `repl` context, in the selected frame), as

@@ -47,6 +47,18 @@ pub fn short_file(file: &str) -> &str {
         .unwrap_or(file)
 }
 
+/// A breakpoint's file as the caller can find it: relative to their directory when it lies
+/// below it (`tools/inventory.py`), else whole, since the resolver may have found it anywhere
+/// (`/usr/lib/go/src/encoding/json/stream.go`).
+fn breakpoint_file(file: &str) -> String {
+    let path = Path::new(file);
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(|p| p.display().to_string()))
+        .filter(|relative| !relative.is_empty())
+        .unwrap_or_else(|| file.to_string())
+}
+
 /// `apply (ledger.c:10)`, or `_start at 0x7ffff7fe3290` without source.
 pub fn frame_location(frame: &FrameInfo) -> String {
     match (&frame.file, frame.line) {
@@ -303,7 +315,7 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
 /// One breakpoint per line: id, location, state, and its condition and hit count.
 pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
     let location = match (&bp.file, bp.line, &bp.access) {
-        (Some(file), Some(line), _) => format!("{}:{line}", short_file(file)),
+        (Some(file), Some(line), _) => format!("{}:{line}", breakpoint_file(file)),
         (_, _, Some(access)) => format!("watch {} ({access})", bp.location),
         _ => bp.location.clone(),
     };
@@ -312,7 +324,12 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
     } else if bp.verified {
         match (bp.resolved_line, &bp.function) {
             (Some(line), Some(_)) => format!("verified (line {line})"),
-            (Some(line), None) => format!("verified (moved to line {line})"),
+            (Some(moved), None) => match bp.line {
+                Some(asked) => {
+                    format!("verified (line {asked} → {moved}: the next line with code)")
+                }
+                None => format!("verified (line {moved})"),
+            },
             (None, _) => match &bp.watching {
                 Some(watching) => format!("set on {watching}"),
                 None => "verified".to_string(),

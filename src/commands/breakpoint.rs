@@ -2,7 +2,7 @@
 //! watchpoint to the same list.
 
 use super::data;
-use super::session::resolve_location;
+use super::session::breakpoint_spec;
 use crate::cli::Outcome;
 use crate::cli::args::{BreakpointAction, BreakpointArgs, BreakpointOptions, WatchArgs};
 use crate::cli::client::DaemonClient;
@@ -52,10 +52,10 @@ fn add(
         .iter()
         .map(|location| {
             Ok(BreakpointSpec {
-                location: resolve_location(location, &cwd)?,
                 condition: condition.clone(),
                 hit_count: options.hit_count,
                 log_message: options.log.clone(),
+                ..breakpoint_spec(location, &cwd)?
             })
         })
         .collect::<Result<Vec<_>, ErrorBody>>()?;
@@ -100,6 +100,7 @@ pub fn watch(session: &str, args: WatchArgs) -> Result<Outcome, ErrorBody> {
             expression: expression.to_string(),
             access: args.access.into(),
         },
+        requested: None,
         condition: args.condition.filter(|c| !c.trim().is_empty()),
         hit_count: args.hit_count,
         log_message: None,

@@ -430,6 +430,7 @@ mod tests {
                 id: 1,
                 kind: "function".into(),
                 location: "f".into(),
+                requested: Some("f".into()),
                 file: None,
                 line: None,
                 function: Some("f".into()),

@@ -11,7 +11,7 @@ use crate::cli::client::DaemonClient;
 use crate::cli::render;
 use crate::cli::spawn::connect_or_spawn;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::location::Location;
+use crate::common::location::{Location, resolve};
 use crate::common::paths;
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
@@ -27,58 +27,50 @@ fn current_dir() -> Result<PathBuf, ErrorBody> {
     })
 }
 
-/// Parses `-b/--break` locations, making relative source paths absolute against `cwd` when the
-/// file is there (so the daemon, whose directory differs, names the same file).
+/// Parses `-b/--break` locations (see [`breakpoint_spec`]).
 pub fn breakpoint_specs(
     locations: &[String],
     cwd: &Path,
 ) -> Result<Vec<BreakpointSpec>, ErrorBody> {
     locations
         .iter()
-        .map(|text| {
-            Ok(BreakpointSpec {
-                location: resolve_location(text, cwd)?,
-                condition: None,
-                hit_count: None,
-                log_message: None,
-            })
-        })
+        .map(|text| breakpoint_spec(text, cwd))
         .collect()
 }
 
-pub fn resolve_location(text: &str, cwd: &Path) -> Result<Location, ErrorBody> {
+/// The breakpoint `text` asks for, with no condition yet. A source file that exists relative to
+/// `cwd` is made absolute (the daemon, whose directory differs, then names the same file) and
+/// its line checked against its length; any other name is placed by the daemon, which knows the
+/// program (see `common::location::resolve`).
+pub fn breakpoint_spec(text: &str, cwd: &Path) -> Result<BreakpointSpec, ErrorBody> {
     let location = Location::parse(text).map_err(|message| {
         ErrorBody::usage(
             format!("invalid breakpoint location: {message}"),
             "use FILE:LINE (e.g. main.c:42) or a function name (e.g. main)",
         )
     })?;
-    Ok(match location {
-        Location::Line { file, line } if file.is_relative() && cwd.join(&file).is_file() => {
-            Location::Line {
-                file: absolute(cwd, &file),
-                line,
-            }
+    let location = match location {
+        Location::Line { file, line } if cwd.join(&file).is_file() => {
+            let file = absolute(cwd, &file);
+            resolve::check_line(&file, line)
+                .map_err(|message| ErrorBody::usage(message, "pick a line within the file"))?;
+            Location::Line { file, line }
         }
         other => other,
+    };
+    Ok(BreakpointSpec {
+        location,
+        requested: Some(text.trim().to_string()),
+        condition: None,
+        hit_count: None,
+        log_message: None,
     })
 }
 
 /// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (symlinks are kept,
 /// as the user named them).
 pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in cwd.join(path).components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
+    resolve::lexically_absolute(&cwd.join(path))
 }
 
 /// The launch `start` asks the daemon for and `probe` runs itself, built the same way for both:
@@ -313,17 +305,37 @@ mod tests {
     #[test]
     fn relative_breakpoint_files_resolve_only_when_present() {
         let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join("here.c"), "").expect("write");
-        match resolve_location("here.c:3", dir.path()).expect("parse") {
+        std::fs::write(dir.path().join("here.c"), "a\nb\nc\n").expect("write");
+        match breakpoint_spec("here.c:3", dir.path())
+            .expect("parse")
+            .location
+        {
             Location::Line { file, line } => {
                 assert_eq!(file, dir.path().join("here.c"));
                 assert_eq!(line, 3);
             }
             other => panic!("{other:?}"),
         }
-        match resolve_location("elsewhere.c:3", dir.path()).expect("parse") {
+        match breakpoint_spec("elsewhere.c:3", dir.path())
+            .expect("parse")
+            .location
+        {
             Location::Line { file, .. } => assert_eq!(file, PathBuf::from("elsewhere.c")),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_line_past_the_end_of_a_present_file_is_a_usage_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("here.c"), "a\nb\nc\n").expect("write");
+        let error = breakpoint_spec("here.c:4", dir.path()).expect_err("past the end");
+        assert_eq!(error.code, ErrorCode::Usage);
+        assert_eq!(
+            error.message,
+            "line 4 is beyond the end of here.c, which has 3 lines"
+        );
+        let spec = breakpoint_spec(" here.c:3 ", dir.path()).expect("last line");
+        assert_eq!(spec.requested.as_deref(), Some("here.c:3"));
     }
 }

@@ -1,6 +1,8 @@
 //! Breakpoint locations as users type them: `FILE:LINE` or a function name; and the data a
 //! watchpoint watches.
 
+pub mod resolve;
+
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};

@@ -29,6 +29,9 @@ pub struct Entry {
     pub resolved_line: Option<u32>,
     /// A watchpoint's handle from `dataBreakpointInfo`, and the adapter's words for the data.
     pub data: Option<DataHandle>,
+    /// Why the file could not be placed (see `session/sources.rs`): shown instead of the
+    /// adapter's message while the adapter has not bound the breakpoint.
+    pub placement_note: Option<String>,
 }
 
 /// What `dataBreakpointInfo` answered for a watchpoint: kept across restarts (lldb runs the
@@ -129,6 +132,12 @@ impl Entry {
             id: self.id,
             kind: kind.to_string(),
             location: self.spec.location.to_string(),
+            requested: Some(
+                self.spec
+                    .requested
+                    .clone()
+                    .unwrap_or_else(|| self.spec.location.to_string()),
+            ),
             file,
             line,
             function,
@@ -136,7 +145,11 @@ impl Entry {
             hit_count: self.spec.hit_count,
             enabled: self.enabled,
             verified: self.enabled && self.verified,
-            message: self.message.clone(),
+            message: if self.verified {
+                self.message.clone()
+            } else {
+                self.placement_note.clone().or_else(|| self.message.clone())
+            },
             resolved_line: self.resolved_line.filter(|l| Some(*l) != line),
             log_message: self.spec.log_message.clone(),
             access: access.map(|a: DataAccess| a.as_str().to_string()),
@@ -181,8 +194,34 @@ impl Registry {
             adapter_id: None,
             resolved_line: None,
             data,
+            placement_note: None,
         });
         id
+    }
+
+    /// Records where an entry's file was placed: the file it now names, or why none was found.
+    /// Called before the entry's list is sent, which then goes to its new target.
+    pub fn place(&mut self, id: u32, location: Location, note: Option<String>) {
+        if let Some(entry) = self.get_mut(id) {
+            entry.spec.location = location;
+            entry.placement_note = note;
+        }
+    }
+
+    /// The line breakpoints whose file is not an absolute path yet: placed in the configuration
+    /// phase, when the adapter can be asked about the program's files.
+    pub fn unplaced_lines(&self) -> Vec<(u32, PathBuf, u32)> {
+        self.entries
+            .iter()
+            .filter_map(|e| match &e.spec.location {
+                Location::Line { file, line }
+                    if !file.is_absolute() || e.placement_note.is_some() || !file.is_file() =>
+                {
+                    Some((e.id, file.clone(), *line))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     pub fn get_mut(&mut self, id: u32) -> Option<&mut Entry> {
@@ -492,6 +531,7 @@ mod tests {
 
     fn line_spec(file: &str, line: u32) -> BreakpointSpec {
         BreakpointSpec {
+            requested: None,
             location: Location::Line {
                 file: PathBuf::from(file),
                 line,
@@ -577,6 +617,7 @@ mod tests {
         let a = r.add(line_spec("/src/a.c", 9));
         let b = r.add(line_spec("/src/a.c", 9));
         let c = r.add(BreakpointSpec {
+            requested: None,
             condition: Some("i == 3".into()),
             ..line_spec("/src/a.c", 9)
         });
@@ -593,6 +634,7 @@ mod tests {
     fn conditions_hit_counts_and_functions() {
         let mut r = Registry::default();
         r.add(BreakpointSpec {
+            requested: None,
             location: Location::Function {
                 name: "ns::f".into(),
             },
@@ -645,6 +687,7 @@ mod tests {
 
     fn function_spec(name: &str) -> BreakpointSpec {
         BreakpointSpec {
+            requested: None,
             location: Location::Function { name: name.into() },
             condition: None,
             hit_count: None,
@@ -654,6 +697,7 @@ mod tests {
 
     fn logpoint(file: &str, line: u32, message: &str) -> BreakpointSpec {
         BreakpointSpec {
+            requested: None,
             log_message: Some(message.into()),
             ..line_spec(file, line)
         }
@@ -675,6 +719,7 @@ mod tests {
         assert_eq!(r.emulated_logpoints(&[id]), None);
         // DAP's function breakpoints have no logMessage: those the session emulates.
         let function = r.add(BreakpointSpec {
+            requested: None,
             log_message: Some("n={n}".into()),
             ..function_spec("f")
         });
@@ -716,6 +761,7 @@ mod tests {
         let mut r = Registry::default();
         let line = r.add(line_spec("/a.c", 3));
         let watch = |expression: &str| BreakpointSpec {
+            requested: None,
             location: Location::Data {
                 expression: expression.into(),
                 access: DataAccess::Write,

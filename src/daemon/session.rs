@@ -9,10 +9,11 @@
 
 mod breakpoints;
 mod brief_stop;
+mod sources;
 mod watchpoints;
 
 pub use breakpoints::Breakpoints;
-use breakpoints::{hit_breakpoints, send_target};
+use breakpoints::{hit_breakpoints, place_initial_breakpoints, send_target};
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -136,6 +137,8 @@ pub(super) struct Shared {
     /// then is the debuggee's pid a local process we may end.
     owns_local_debuggee: bool,
     reaper: Option<Arc<Reaper>>,
+    /// The program's files, for placing breakpoints given by a relative file name.
+    sources: sources::ProgramSources,
 }
 
 /// The exception filters in force, and what the adapter made of them.
@@ -303,6 +306,7 @@ impl Session {
             exception_filters: Mutex::default(),
             owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
             reaper: carried.reaper,
+            sources: sources::ProgramSources::new(adapter.as_ref(), &origin),
         });
         if let Origin::Launch(spec) = &origin {
             shared.view().entry_expected = spec.stop_on_entry;
@@ -1520,6 +1524,7 @@ async fn configure(
         }
     }
 
+    place_initial_breakpoints(dap, shared).await;
     let targets = shared.breakpoints.registry().all_targets();
     for target in &targets {
         send_target(dap, shared, target).await;

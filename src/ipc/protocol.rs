@@ -150,6 +150,9 @@ pub struct AttachSpec {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BreakpointSpec {
     pub location: Location,
+    /// The location as the user typed it, when the file in `location` was resolved from it.
+    #[serde(default)]
+    pub requested: Option<String>,
     pub condition: Option<String>,
     /// Stop only on this hit (and after): DAP's `hitCondition`.
     pub hit_count: Option<u32>,
@@ -248,6 +251,9 @@ pub struct BreakpointInfo {
     pub kind: String,
     /// The location as the user gave it (for a watchpoint, the watched expression).
     pub location: String,
+    /// What the user typed, before the file was resolved (`inventory.py:5`).
+    #[serde(default)]
+    pub requested: Option<String>,
     pub file: Option<String>,
     pub line: Option<u32>,
     pub function: Option<String>,

@@ -60,6 +60,23 @@ pub fn require_delve() {
     );
 }
 
+/// Fails the test with instructions when `node` is not installed (or does not run).
+pub fn require_node() {
+    let found = debugger::adapters::node::find(&Default::default());
+    let works = found.as_ref().is_some_and(|node| {
+        Command::new(node)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    assert!(
+        works,
+        "Node.js is required for this test and `node --version` did not run (found: {found:?}); \
+         install it with 'apt-get install nodejs' (.ci/run does)"
+    );
+}
+
 /// A GDB with DAP (14 or newer): `$DEBUGGER_TEST_GDB`, else `gdb` on PATH if it is new enough, else
 /// the private one scripts/install-test-gdb.sh fetches (Debian 12's own GDB 13 has no DAP). Fails
 /// the test with instructions when there is none.

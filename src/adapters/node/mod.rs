@@ -25,7 +25,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter};
-use super::{DebugAdapter, launch_with};
+use super::{DebugAdapter, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -146,6 +146,16 @@ impl DebugAdapter for Node {
 
     fn exception_filters(&self) -> Vec<&'static str> {
         vec!["uncaught"]
+    }
+
+    /// A script program is the scripts of its folder tree, searched first so two files of one
+    /// name are caught; a name found nowhere is matched against script URLs as they load.
+    fn source_lookup(&self) -> SourceLookup {
+        SourceLookup {
+            tree_extensions: &["js", "mjs", "cjs"],
+            listing_command: None,
+            adapter_matches_names: true,
+        }
     }
 }
 

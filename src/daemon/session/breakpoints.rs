@@ -7,6 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::sources::Placement;
 use super::{Session, Shared, WATCHPOINT_REASON, brief_stop};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
@@ -48,26 +49,15 @@ impl Session {
         if matches!(spec.location, Location::Data { .. }) {
             return self.add_watchpoint(spec).await;
         }
-        let _sync = self.shared.breakpoints.sync.lock().await;
-        let (id, target) = {
-            let mut registry = self.shared.breakpoints.registry();
-            let id = registry.add(spec);
-            let target = registry.get(id).map(|e| e.target());
-            (id, target)
-        };
-        if let Some(target) = target {
-            self.sync_target(&target).await;
-        }
-        self.shared
-            .breakpoints
-            .registry()
-            .get(id)
-            .map(|e| e.info())
+        self.add_breakpoints(vec![spec])
+            .await?
+            .pop()
             .ok_or_else(|| ErrorBody::internal("a new breakpoint vanished"))
     }
 
     /// Adds line and function breakpoints together: each target's list is sent once, so 1,000
-    /// breakpoints in 100 files cost 100 `setBreakpoints`, not 1,000.
+    /// breakpoints in 100 files cost 100 `setBreakpoints`, not 1,000. Each file is placed first
+    /// (see `sources.rs`); an ambiguous name or a line past the end adds none of them.
     pub async fn add_breakpoints(
         &self,
         specs: Vec<BreakpointSpec>,
@@ -81,10 +71,22 @@ impl Session {
                 "use 'debugger watch EXPR' for each",
             ));
         }
+        let mut placed = Vec::with_capacity(specs.len());
+        for spec in specs {
+            placed.push(self.placed(spec).await?);
+        }
         let _sync = self.shared.breakpoints.sync.lock().await;
         let (ids, mut targets) = {
             let mut registry = self.shared.breakpoints.registry();
-            let ids: Vec<u32> = specs.into_iter().map(|spec| registry.add(spec)).collect();
+            let ids: Vec<u32> = placed
+                .into_iter()
+                .map(|(spec, note)| {
+                    let location = spec.location.clone();
+                    let id = registry.add(spec);
+                    registry.place(id, location, note);
+                    id
+                })
+                .collect();
             let targets: Vec<Target> = ids
                 .iter()
                 .filter_map(|id| registry.get(*id).map(|e| e.target()))
@@ -94,6 +96,29 @@ impl Session {
         targets.sort();
         targets.dedup();
         Ok(self.sync_and_describe(&targets, &ids).await)
+    }
+
+    /// `spec` with its file placed, and the note for a file found nowhere.
+    async fn placed(
+        &self,
+        mut spec: BreakpointSpec,
+    ) -> Result<(BreakpointSpec, Option<String>), ErrorBody> {
+        let Location::Line { file, line } = &spec.location else {
+            return Ok((spec, None));
+        };
+        let line = *line;
+        let placement = self
+            .shared
+            .sources
+            .place(&self.dap, &self.shared, file, line)
+            .await?;
+        Ok(match placement {
+            Placement::File(file) => {
+                spec.location = Location::Line { file, line };
+                (spec, None)
+            }
+            Placement::Unplaced { message } => (spec, Some(message)),
+        })
     }
 
     pub async fn remove_breakpoints(&self, ids: &[u32], all: bool) -> Result<Vec<u32>, ErrorBody> {
@@ -166,6 +191,29 @@ fn check_known(registry: &Registry, ids: &[u32]) -> Result<(), ErrorBody> {
         format!("no breakpoint {}", list.join(", ")),
         "`debugger breakpoint list` shows the breakpoints and their ids",
     ))
+}
+
+/// Places the files of the breakpoints given before the program started (`start --break`), now
+/// that the adapter can be asked about the program's files. An ambiguous name or a line past
+/// the end cannot fail a start that is under way: the breakpoint stays pending with that reason.
+pub(super) async fn place_initial_breakpoints(dap: &DapClient, shared: &Shared) {
+    let unplaced = shared.breakpoints.registry().unplaced_lines();
+    for (id, file, line) in unplaced {
+        let (location, note) = match shared.sources.place(dap, shared, &file, line).await {
+            Ok(Placement::File(file)) => (Location::Line { file, line }, None),
+            Ok(Placement::Unplaced { message }) => (Location::Line { file, line }, Some(message)),
+            // The error's lines (an ambiguity's candidates) folded into one pending message.
+            Err(e) => (
+                Location::Line { file, line },
+                Some(format!(
+                    "{}; {}",
+                    e.message.replace(":\n  ", ": ").replace("\n  ", ", "),
+                    e.hint
+                )),
+            ),
+        };
+        shared.breakpoints.registry().place(id, location, note);
+    }
 }
 
 pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Target) {

@@ -1,0 +1,235 @@
+//! The program's files as the breakpoint resolver sees them (`common::location::resolve`): the
+//! folders a relative name is joined to, and the files it is matched against by suffix.
+//!
+//! What is cheap is known at once (the program's folder and working directory); what costs a
+//! process or a request (Python's `sys.path`, Delve's file table) is asked for only when a name
+//! is not found in those folders, and kept for the session.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::{Origin, Shared, brief_stop};
+use crate::adapters::{DebugAdapter, SourceLookup};
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::resolve::{self, Resolution};
+use crate::dap::DapClient;
+use crate::dap::types::EvaluateBody;
+use crate::ipc::protocol::LaunchSpec;
+
+/// Where a breakpoint's file went, as the session tells the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Placement {
+    /// This file (absolute), which holds the line.
+    File(PathBuf),
+    /// No file of that name is known yet: the name goes to the adapter as typed (or not at all),
+    /// with this message for as long as the adapter has not bound it.
+    Unplaced { message: String },
+}
+
+/// What the session knows of the program's files.
+pub(super) struct ProgramSources {
+    /// Rule 2's folders that cost nothing: the program's folder and its working directory.
+    near_roots: Vec<PathBuf>,
+    /// The launch the adapter's own roots are asked for (none when attached).
+    launch: Option<LaunchSpec>,
+    lookup: SourceLookup,
+    /// The folder whose tree a script program is made of.
+    tree_root: Option<PathBuf>,
+    /// Asked for once, when first needed.
+    adapter_roots: tokio::sync::OnceCell<Arc<Vec<PathBuf>>>,
+    listed: tokio::sync::Mutex<Option<Arc<Vec<PathBuf>>>>,
+}
+
+impl ProgramSources {
+    pub(super) fn new(adapter: &dyn DebugAdapter, origin: &Origin) -> ProgramSources {
+        let launch = match origin {
+            Origin::Launch(spec) => Some(spec.clone()),
+            Origin::Attach(_) => None,
+        };
+        let program_dir = launch.as_ref().and_then(|spec| {
+            if spec.program.is_dir() {
+                Some(spec.program.clone())
+            } else {
+                spec.program.parent().map(Path::to_path_buf)
+            }
+        });
+        let mut near_roots: Vec<PathBuf> = program_dir.iter().cloned().collect();
+        if let Some(spec) = &launch
+            && !near_roots.contains(&spec.cwd)
+        {
+            near_roots.push(spec.cwd.clone());
+        }
+        ProgramSources {
+            near_roots,
+            launch,
+            lookup: adapter.source_lookup(),
+            tree_root: program_dir,
+            adapter_roots: tokio::sync::OnceCell::new(),
+            listed: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    /// Decides which file `file:line` means. An ambiguous name or a line past the end of the
+    /// file is the user's error.
+    pub(super) async fn place(
+        &self,
+        dap: &DapClient,
+        shared: &Shared,
+        file: &Path,
+        line: u32,
+    ) -> Result<Placement, ErrorBody> {
+        let resolution = self.resolve(&shared.adapter, dap, shared, file).await;
+        match resolution {
+            Resolution::Found(path) => {
+                resolve::check_line(&path, line)
+                    .map_err(|message| ErrorBody::usage(message, "pick a line within the file"))?;
+                Ok(Placement::File(path))
+            }
+            Resolution::Ambiguous(candidates) => Err(ErrorBody::new(
+                ErrorCode::Usage,
+                format!(
+                    "{} matches {} files:\n{}",
+                    file.display(),
+                    candidates.len(),
+                    resolve::candidate_lines(&candidates, self.base())
+                ),
+                "give more of the path, e.g. the folder above it (pkg/util.py:12)",
+            )),
+            Resolution::Unknown => Ok(Placement::Unplaced {
+                message: self.unknown_message(file),
+            }),
+        }
+    }
+
+    async fn resolve(
+        &self,
+        adapter: &Arc<dyn DebugAdapter>,
+        dap: &DapClient,
+        shared: &Shared,
+        file: &Path,
+    ) -> Resolution {
+        if file.is_absolute() {
+            return if file.is_file() {
+                Resolution::Found(file.to_path_buf())
+            } else {
+                Resolution::Unknown
+            };
+        }
+        if let found @ Resolution::Found(_) = resolve::resolve(file, &self.near_roots, &[]) {
+            return found;
+        }
+        let roots = self.adapter_roots(adapter).await;
+        if let found @ Resolution::Found(_) = resolve::resolve(file, &roots, &[]) {
+            return found;
+        }
+        let mut known = match &self.tree_root {
+            Some(root) if !self.lookup.tree_extensions.is_empty() => {
+                let root = root.clone();
+                let extensions = self.lookup.tree_extensions;
+                tokio::task::spawn_blocking(move || resolve::source_tree(&root, extensions))
+                    .await
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        if let Some(listed) = self.listed(dap, shared).await {
+            known.extend(listed.iter().cloned());
+        }
+        resolve::resolve(file, &[], &known)
+    }
+
+    /// The adapter's own roots (`source_roots`), asked for once.
+    async fn adapter_roots(&self, adapter: &Arc<dyn DebugAdapter>) -> Arc<Vec<PathBuf>> {
+        let Some(spec) = &self.launch else {
+            return Arc::new(Vec::new());
+        };
+        self.adapter_roots
+            .get_or_init(|| async {
+                let adapter = adapter.clone();
+                let spec = spec.clone();
+                let roots = tokio::task::spawn_blocking(move || adapter.source_roots(&spec))
+                    .await
+                    .unwrap_or_default();
+                Arc::new(roots)
+            })
+            .await
+            .clone()
+    }
+
+    /// The files the adapter lists (`listing_command`), asked for until an answer comes.
+    async fn listed(&self, dap: &DapClient, shared: &Shared) -> Option<Arc<Vec<PathBuf>>> {
+        let command = self.lookup.listing_command?;
+        let mut listed = self.listed.lock().await;
+        if let Some(files) = listed.as_ref() {
+            return Some(files.clone());
+        }
+        let arguments = json!({ "expression": command, "context": "repl" });
+        let body = brief_stop::request_at_a_stop(dap, shared, "evaluate", arguments).await;
+        let body: EvaluateBody = match body.map(serde_json::from_value) {
+            Ok(Ok(body)) => body,
+            Ok(Err(e)) => {
+                tracing::warn!("the source listing could not be read: {e}");
+                return None;
+            }
+            Err(e) => {
+                tracing::warn!("the adapter did not list its sources: {e}");
+                return None;
+            }
+        };
+        let files: Arc<Vec<PathBuf>> = Arc::new(
+            body.result
+                .lines()
+                .map(str::trim)
+                .filter(|line| Path::new(line).is_absolute())
+                .map(PathBuf::from)
+                .collect(),
+        );
+        *listed = Some(files.clone());
+        Some(files)
+    }
+
+    /// Where shown candidates are relative to: the program's working directory.
+    fn base(&self) -> &Path {
+        self.launch
+            .as_ref()
+            .map_or(Path::new("/"), |spec| spec.cwd.as_path())
+    }
+
+    /// The pending message of a file found nowhere: where it was looked for, and what happens
+    /// next.
+    fn unknown_message(&self, file: &Path) -> String {
+        if file.is_absolute() {
+            return format!("no file {} on this machine", file.display());
+        }
+        let mut places: Vec<String> = self
+            .near_roots
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        match self.adapter_roots.get().map(|r| r.as_slice()) {
+            Some([]) | None => {}
+            Some(roots) if roots.len() <= 2 => {
+                places.extend(roots.iter().map(|p| p.display().to_string()));
+            }
+            Some(roots) => places.push(format!("the {} folders of its search path", roots.len())),
+        }
+        if !self.lookup.tree_extensions.is_empty() && self.tree_root.is_some() {
+            places.push("the program's folder tree".to_string());
+        }
+        if self.lookup.listing_command.is_some() {
+            places.push("the program's own file table".to_string());
+        }
+        let next = if self.lookup.adapter_matches_names {
+            "it binds when code from such a file loads"
+        } else {
+            "check the name, or give the file's path"
+        };
+        format!(
+            "no file named {} is known yet (looked in {}); {next}",
+            file.display(),
+            places.join(", ")
+        )
+    }
+}
