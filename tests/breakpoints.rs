@@ -494,6 +494,87 @@ fn invalid_location_text_is_a_usage_error() {
     assert!(listed_ids(&s).is_empty(), "nothing was added");
 }
 
+/// Location texts that name a file but no usable line, or a line but no file.
+const BAD_FORMS: [&str; 8] = [
+    "ledger.c:-3",
+    "ledger.c:abc",
+    "ledger.c:0",
+    "ledger.c:1.5",
+    "c/ledger.c:x",
+    "ledger.c:",
+    ":5",
+    ":abc",
+];
+
+/// Asserts `run` is the usage error for a bad location, in `--json` or text form.
+#[track_caller]
+fn assert_bad_location(bad: &str, json: bool, run: &common::Run) {
+    assert_eq!(run.code, 2, "{bad}: {run:?}");
+    if json {
+        let error = run.failure();
+        assert_eq!(error["code"], "usage", "{bad}: {error}");
+        let message = error["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains(bad.trim_end_matches(':')),
+            "{bad}: {error}"
+        );
+    } else {
+        assert!(
+            run.stderr
+                .starts_with("error: invalid breakpoint location: "),
+            "{bad}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("\nhint: "), "{bad}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn bad_lines_and_empty_files_are_usage_errors_that_add_nothing() {
+    require_lldb_dap();
+    let s = ledger_at_entry();
+    s.data(&["break", "apply"]);
+    for bad in BAD_FORMS {
+        assert_bad_location(bad, true, &s.run(&["--json", "break", bad]));
+        assert_bad_location(bad, false, &s.run(&["break", bad]));
+        assert_bad_location(bad, true, &s.run(&["--json", "breakpoint", "add", bad]));
+    }
+    let run = s.run(&["--json", "break", "ledger.c:-3"]);
+    let message = run.failure()["message"].as_str().unwrap_or("").to_string();
+    assert!(
+        message.contains("must be a positive whole number, not '-3'"),
+        "{message}"
+    );
+    // Nothing reached the adapter: the one good breakpoint is all there is.
+    let listed = s.data(&["breakpoint", "list"]);
+    let breakpoints = listed["breakpoints"].as_array().expect("breakpoints");
+    assert_eq!(breakpoints.len(), 1, "{listed}");
+    assert_eq!(breakpoints[0]["function"], "apply", "{listed}");
+    // Names with `::` and `.` are still functions.
+    for name in ["ns::apply", "<T as Trait>::apply", "main.apply"] {
+        let added = s.data(&["break", name]);
+        assert_eq!(added["function"], name, "{added}");
+    }
+}
+
+#[test]
+fn start_with_a_bad_break_location_is_a_usage_error_and_starts_nothing() {
+    require_lldb_dap();
+    let s = Session::new();
+    let program = build(LEDGER);
+    let program = program.to_str().expect("utf-8 path");
+    for bad in BAD_FORMS {
+        let json = s.run(&[
+            "--json", "start", program, "--break", "apply", "--break", bad,
+        ]);
+        assert_bad_location(bad, true, &json);
+        assert_bad_location(bad, false, &s.run(&["start", program, "-b", bad]));
+    }
+    // No daemon was ever asked: there is no session, so no breakpoint either.
+    assert_eq!(s.run(&["status"]).code, 4);
+    assert_eq!(s.run(&["breakpoint", "list"]).code, 4);
+}
+
 #[test]
 fn add_without_a_location_is_a_usage_error_naming_what_is_missing() {
     require_lldb_dap();
