@@ -576,16 +576,37 @@ fn start_with_a_bad_break_location_is_a_usage_error_and_starts_nothing() {
 }
 
 #[test]
-fn add_without_a_location_is_a_usage_error_naming_what_is_missing() {
+fn a_subcommand_word_alone_is_a_function_of_that_name() {
     require_lldb_dap();
-    let s = ledger_at_entry();
-    let run = s.run(&["--json", "breakpoint", "add"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    let error = run.failure();
-    assert_eq!(error["code"], "usage", "{error}");
-    // The message must say which argument is missing, not stop at the colon.
-    let message = error["message"].as_str().unwrap_or("");
-    assert!(message.contains("LOC"), "message names nothing: {error}");
+    const VERBS: &str = "c/verbs.c";
+    let s = Session::new();
+    let started = s.start(&build(VERBS), &["--stop-on-entry"]);
+    assert_eq!(started["stop"]["reason"], "entry", "{started}");
+
+    // `break add` breaks on the program's `add`, as `break add add` (the explicit form) does;
+    // `b disable` on `disable`, in text too.
+    let add = s.data(&["break", "add"]);
+    assert_eq!(add["function"], "add", "{add}");
+    assert_eq!(add["verified"], true, "{add}");
+    let again = s.data(&["breakpoint", "add", "add"]);
+    assert_eq!(again["function"], "add", "{again}");
+    let text = s.run(&["b", "disable"]);
+    assert!(text.ok().starts_with("Breakpoint 3 "), "{text:?}");
+    assert!(text.stdout.contains("disable"), "{text:?}");
+    // `list` alone still lists, and an id after `remove` still removes.
+    let listed = s.data(&["b", "list"]);
+    assert_eq!(
+        listed["breakpoints"].as_array().map(Vec::len),
+        Some(3),
+        "{listed}"
+    );
+    s.data(&["break", "remove", "2"]);
+    assert_eq!(listed_ids(&s), vec![1, 3]);
+
+    let stop = continue_to_stop(&s);
+    assert_breakpoint_stop(&stop, &[1], "add", line_of(VERBS, "@add_body"));
+    let stop = continue_to_stop(&s);
+    assert_breakpoint_stop(&stop, &[3], "disable", line_of(VERBS, "@disable_body"));
 }
 
 #[test]
