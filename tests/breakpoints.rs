@@ -494,17 +494,119 @@ fn invalid_location_text_is_a_usage_error() {
     assert!(listed_ids(&s).is_empty(), "nothing was added");
 }
 
+/// Location texts that name a file but no usable line, or a line but no file.
+const BAD_FORMS: [&str; 8] = [
+    "ledger.c:-3",
+    "ledger.c:abc",
+    "ledger.c:0",
+    "ledger.c:1.5",
+    "c/ledger.c:x",
+    "ledger.c:",
+    ":5",
+    ":abc",
+];
+
+/// Asserts `run` is the usage error for a bad location, in `--json` or text form.
+#[track_caller]
+fn assert_bad_location(bad: &str, json: bool, run: &common::Run) {
+    assert_eq!(run.code, 2, "{bad}: {run:?}");
+    if json {
+        let error = run.failure();
+        assert_eq!(error["code"], "usage", "{bad}: {error}");
+        let message = error["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains(bad.trim_end_matches(':')),
+            "{bad}: {error}"
+        );
+    } else {
+        assert!(
+            run.stderr
+                .starts_with("error: invalid breakpoint location: "),
+            "{bad}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("\nhint: "), "{bad}: {}", run.stderr);
+    }
+}
+
 #[test]
-fn add_without_a_location_is_a_usage_error_naming_what_is_missing() {
+fn bad_lines_and_empty_files_are_usage_errors_that_add_nothing() {
     require_lldb_dap();
     let s = ledger_at_entry();
-    let run = s.run(&["--json", "breakpoint", "add"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    let error = run.failure();
-    assert_eq!(error["code"], "usage", "{error}");
-    // The message must say which argument is missing, not stop at the colon.
-    let message = error["message"].as_str().unwrap_or("");
-    assert!(message.contains("LOC"), "message names nothing: {error}");
+    s.data(&["break", "apply"]);
+    for bad in BAD_FORMS {
+        assert_bad_location(bad, true, &s.run(&["--json", "break", bad]));
+        assert_bad_location(bad, false, &s.run(&["break", bad]));
+        assert_bad_location(bad, true, &s.run(&["--json", "breakpoint", "add", bad]));
+    }
+    let run = s.run(&["--json", "break", "ledger.c:-3"]);
+    let message = run.failure()["message"].as_str().unwrap_or("").to_string();
+    assert!(
+        message.contains("must be a positive whole number, not '-3'"),
+        "{message}"
+    );
+    // Nothing reached the adapter: the one good breakpoint is all there is.
+    let listed = s.data(&["breakpoint", "list"]);
+    let breakpoints = listed["breakpoints"].as_array().expect("breakpoints");
+    assert_eq!(breakpoints.len(), 1, "{listed}");
+    assert_eq!(breakpoints[0]["function"], "apply", "{listed}");
+    // Names with `::` and `.` are still functions.
+    for name in ["ns::apply", "<T as Trait>::apply", "main.apply"] {
+        let added = s.data(&["break", name]);
+        assert_eq!(added["function"], name, "{added}");
+    }
+}
+
+#[test]
+fn start_with_a_bad_break_location_is_a_usage_error_and_starts_nothing() {
+    require_lldb_dap();
+    let s = Session::new();
+    let program = build(LEDGER);
+    let program = program.to_str().expect("utf-8 path");
+    for bad in BAD_FORMS {
+        let json = s.run(&[
+            "--json", "start", program, "--break", "apply", "--break", bad,
+        ]);
+        assert_bad_location(bad, true, &json);
+        assert_bad_location(bad, false, &s.run(&["start", program, "-b", bad]));
+    }
+    // No daemon was ever asked: there is no session, so no breakpoint either.
+    assert_eq!(s.run(&["status"]).code, 4);
+    assert_eq!(s.run(&["breakpoint", "list"]).code, 4);
+}
+
+#[test]
+fn a_subcommand_word_alone_is_a_function_of_that_name() {
+    require_lldb_dap();
+    const VERBS: &str = "c/verbs.c";
+    let s = Session::new();
+    let started = s.start(&build(VERBS), &["--stop-on-entry"]);
+    assert_eq!(started["stop"]["reason"], "entry", "{started}");
+
+    // `break add` breaks on the program's `add`, as `break add add` (the explicit form) does;
+    // `b disable` on `disable`, in text too.
+    let add = s.data(&["break", "add"]);
+    assert_eq!(add["function"], "add", "{add}");
+    assert_eq!(add["verified"], true, "{add}");
+    let again = s.data(&["breakpoint", "add", "add"]);
+    assert_eq!(again["function"], "add", "{again}");
+    let text = s.run(&["b", "disable"]);
+    assert!(text.ok().starts_with("Breakpoint 3 "), "{text:?}");
+    assert!(text.stdout.contains("disable"), "{text:?}");
+    // `list` alone still lists, and an id after `remove` still removes.
+    let listed = s.data(&["b", "list"]);
+    assert_eq!(
+        listed["breakpoints"].as_array().map(Vec::len),
+        Some(3),
+        "{listed}"
+    );
+    s.data(&["break", "remove", "2"]);
+    assert_eq!(listed_ids(&s), vec![1, 3]);
+
+    let stop = continue_to_stop(&s);
+    assert_breakpoint_stop(&stop, &[1], "add", line_of(VERBS, "@add_body"));
+    let stop = continue_to_stop(&s);
+    assert_breakpoint_stop(&stop, &[3], "disable", line_of(VERBS, "@disable_body"));
 }
 
 #[test]

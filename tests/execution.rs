@@ -9,7 +9,7 @@ use std::process::Stdio;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, build, fixture_path, line_of, require_lldb_dap};
+use common::{Run, Session, build, eventually, fixture_path, line_of, require_lldb_dap};
 use serde_json::Value;
 
 const LEDGER: &str = "c/ledger.c";
@@ -348,6 +348,79 @@ fn continuing_to_the_end_reports_the_exit_code() {
     let text = s.run(&["await", "--timeout", "1"]);
     assert_eq!(text.ok(), "Program exited with code 3\n");
     assert_eq!(s.data(&["status"])["exit_code"], 3);
+}
+
+/// Starts ledger with a breakpoint that never binds, so it runs to its end with nobody shown
+/// that end, and waits until `status` (which does not count as showing it) says it exited.
+fn ledger_exited_unseen() -> Session {
+    let s = Session::new();
+    s.start(&build(LEDGER), &["--break", "no_such_function"]);
+    let exited = eventually(Duration::from_secs(30), || {
+        s.data(&["status"])["state"] == "exited"
+    });
+    assert!(exited, "ledger did not exit: {}", s.data(&["status"]));
+    s
+}
+
+#[test]
+fn an_exit_nobody_was_shown_answers_the_next_continue_once() {
+    require_lldb_dap();
+    let s = ledger_exited_unseen();
+    let data = s.data(&["continue", "--wait", "--timeout", "10"]);
+    assert_eq!(data["state"], "exited", "{data}");
+    assert_eq!(data["stop"]["reason"], "exited", "{data}");
+    assert_eq!(data["stop"]["exit_code"], 3, "{data}");
+    assert_eq!(
+        data["stop"]["note"], "the program had already ended before this continue",
+        "{data}"
+    );
+    // Shown now: a further continue is the error it always was.
+    let error = error_of(&s.run(&["--json", "continue", "--wait"]), 1);
+    assert_eq!(error["code"], "not_running", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("exited with code 3"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_unseen_exit_answers_next_step_and_finish_in_text_too() {
+    require_lldb_dap();
+    for command in ["next", "step", "finish", "c"] {
+        let s = ledger_exited_unseen();
+        let verb = if command == "c" { "continue" } else { command };
+        let text = s.run(&[command]);
+        assert_eq!(
+            text.ok(),
+            format!(
+                "Program exited with code 3\nnote: the program had already ended before this {verb}\n"
+            ),
+            "{command}"
+        );
+        let again = s.run(&[command, "--wait"]);
+        assert_eq!(again.code, 1, "{command}: {again:?}");
+        assert!(
+            again
+                .stderr
+                .starts_with("error: the program has exited with code 3\nhint: "),
+            "{command}: {}",
+            again.stderr
+        );
+    }
+}
+
+#[test]
+fn an_exit_shown_by_await_is_not_shown_again() {
+    require_lldb_dap();
+    let s = ledger_exited_unseen();
+    let end = s.data(&["await", "--timeout", "10"]);
+    assert_eq!(end["reason"], "exited", "{end}");
+    assert_eq!(end["exit_code"], 3, "{end}");
+    let error = error_of(&s.run(&["--json", "next"]), 1);
+    assert_eq!(error["code"], "not_running", "{error}");
 }
 
 #[test]

@@ -12,7 +12,9 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Session, at, fixture_path, frame_lines, line_of, require_debugpy, variable};
+use common::{
+    Session, at, eventually, fixture_path, frame_lines, line_of, require_debugpy, variable,
+};
 use serde_json::Value;
 
 const APP: &str = "python/app.py";
@@ -190,6 +192,26 @@ fn python_scenario_breaks_steps_inspects_and_exits() {
     let status = s.data(&["status"]);
     assert_eq!(status["state"], "exited", "{status}");
     assert_eq!(status["exit_code"], 3, "{status}");
+}
+
+#[test]
+fn an_exit_nobody_was_shown_answers_the_next_continue_once() {
+    require_debugpy();
+    let s = Session::new();
+    s.start(&fixture_path(APP), &[]);
+    // `status` shows the state without showing the exit's report.
+    let exited = eventually(Duration::from_secs(60), || {
+        s.data(&["status"])["state"] == "exited"
+    });
+    assert!(exited, "app.py did not exit: {}", s.data(&["status"]));
+
+    let data = s.data(&["continue", "--wait", "--timeout", WAIT]);
+    assert_eq!(data["state"], "exited", "{data}");
+    assert_eq!(data["stop"]["reason"], "exited", "{data}");
+    assert_eq!(data["stop"]["exit_code"], 3, "{data}");
+    let again = s.run(&["--json", "step"]);
+    assert_eq!(again.code, 1, "{again:?}");
+    assert_eq!(again.failure()["code"], "not_running");
 }
 
 #[test]

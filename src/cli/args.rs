@@ -59,7 +59,8 @@ pub enum CommandLine {
     /// List the sessions that are running.
     Sessions,
 
-    /// Add, remove, list, enable or disable breakpoints ('debugger break FILE:LINE' adds one).
+    /// Add, remove, list, enable or disable breakpoints ('debugger break FILE:LINE' adds one;
+    /// 'debugger break add', a subcommand's name alone, breaks on the function of that name).
     #[command(visible_aliases = ["break", "b"])]
     Breakpoint(BreakpointArgs),
     /// Stop when a variable (or any lvalue) is written, or read: a watchpoint. Set it where the
@@ -403,6 +404,7 @@ pub enum BreakpointAction {
     /// Remove breakpoints by id.
     #[command(visible_aliases = ["delete", "rm"])]
     Remove {
+        #[arg(required_unless_present = "all")]
         ids: Vec<u32>,
         /// Remove every breakpoint.
         #[arg(long, conflicts_with = "ids")]

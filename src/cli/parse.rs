@@ -7,17 +7,61 @@ use super::args::Cli;
 /// Parses the command line. clap builds a tree of every command and flag for each parse; the
 /// process ends soon after, so the tree is left undropped: tearing it down was an eighth of what
 /// a `debugger --version` executed.
+///
+/// A breakpoint subcommand word left alone (`debugger break add`) names a function: see
+/// [`as_function_breakpoint`].
 pub(super) fn parse_arguments() -> Result<Cli, clap::Error> {
-    parse_from(std::env::args_os().collect())
+    parse(&std::env::args_os().collect::<Vec<_>>())
 }
 
-/// [`parse_arguments`] on the arguments given.
-fn parse_from(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+/// [`parse_arguments`] on the arguments given. When the rewritten arguments fail too, clap's
+/// error is about what the user wrote, so that is the one returned.
+fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
+    parse_from(args).or_else(|error| match as_function_breakpoint(args, &error) {
+        Some(rewritten) => parse_from(&rewritten).map_err(|_| error),
+        None => Err(error),
+    })
+}
+
+/// clap's parse of the arguments given, with the global flags placed as
+/// [`globals_where_used`] explains.
+fn parse_from(args: &[OsString]) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
-    let command = globals_where_used(Cli::command(), &args);
+    let command = globals_where_used(Cli::command(), args);
     let command: &'static mut clap::Command = Box::leak(Box::new(command));
     let mut matches = command.try_get_matches_from_mut(args)?;
     Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(command))
+}
+
+/// `debugger break add` read as `debugger break add add`: a breakpoint on the function `add`.
+///
+/// Programs have functions named `add`, `remove`, `enable`, ... and `debugger break NAME` is how
+/// people set a breakpoint on a function; but clap takes such a NAME as the subcommand, which
+/// then lacks its argument. So when clap fails for exactly that reason (a subcommand of
+/// `breakpoint` missing its required argument), the word is the location of an `add`: these
+/// arguments with `add` put before it. Anything else the word is given (`break enable 2`,
+/// `break remove --all`) keeps the subcommand, and so does `list`, which needs no argument;
+/// `break add LOC` stays the explicit form. `None` when the rule does not apply.
+fn as_function_breakpoint(args: &[OsString], error: &clap::Error) -> Option<Vec<OsString>> {
+    use clap::CommandFactory;
+    if error.kind() != clap::error::ErrorKind::MissingRequiredArgument {
+        return None;
+    }
+    let Invoked::Command { index, name } = invoked_command(args) else {
+        return None;
+    };
+    let mut root = Cli::command();
+    root.build();
+    let breakpoint = root
+        .find_subcommand(name)
+        .filter(|command| command.get_name() == "breakpoint")?;
+    // The word right after the command: after a flag (`break --json add`) clap already takes
+    // it as a location.
+    let at = index + 1;
+    breakpoint.find_subcommand(args.get(at)?.to_str()?)?;
+    let mut rewritten = args.to_vec();
+    rewritten.insert(at, OsString::from("add"));
+    Some(rewritten)
 }
 
 /// The global flags (`--session`, `--json`) go only to the command that runs.
@@ -36,7 +80,7 @@ fn parse_from(args: Vec<OsString>) -> Result<Cli, clap::Error> {
 fn globals_where_used(mut command: clap::Command, args: &[OsString]) -> clap::Command {
     const GLOBALS: [&str; 2] = ["session", "json"];
     let invoked = match invoked_command(args) {
-        Invoked::Command(name) => match command.find_subcommand(name) {
+        Invoked::Command { name, .. } => match command.find_subcommand(name) {
             Some(found) => Some(found.get_name().to_string()),
             None => return command,
         },
@@ -61,8 +105,8 @@ fn globals_where_used(mut command: clap::Command, args: &[OsString]) -> clap::Co
 
 /// What the command line names, as far as [`globals_where_used`] needs to know.
 enum Invoked<'a> {
-    /// The first argument after the top-level flags.
-    Command(&'a str),
+    /// The first argument after the top-level flags, and its position in the arguments.
+    Command { index: usize, name: &'a str },
     /// Only top-level flags (`debugger --version`).
     Nothing,
     /// A flag other than `--session`, `--json`, help or version comes first.
@@ -70,8 +114,8 @@ enum Invoked<'a> {
 }
 
 fn invoked_command(args: &[OsString]) -> Invoked<'_> {
-    let mut rest = args.iter().skip(1);
-    while let Some(arg) = rest.next() {
+    let mut rest = args.iter().enumerate().skip(1);
+    while let Some((index, arg)) = rest.next() {
         let Some(arg) = arg.to_str() else {
             return Invoked::Unknown;
         };
@@ -84,7 +128,7 @@ fn invoked_command(args: &[OsString]) -> Invoked<'_> {
             "--json" | "-h" | "--help" | "-V" | "--version" => {}
             flag if flag.starts_with("--session=") => {}
             flag if flag.starts_with('-') => return Invoked::Unknown,
-            command => return Invoked::Command(command),
+            name => return Invoked::Command { index, name },
         }
     }
     Invoked::Nothing
@@ -138,6 +182,91 @@ mod tests {
         lines
     }
 
+    /// What `debugger ARGS` does with breakpoints: `add LOC... if CONDITION` (written with or
+    /// without the `add` word), another action, or clap's error kind.
+    fn breakpoint_action(args: &[&str]) -> Result<String, clap::error::ErrorKind> {
+        use crate::cli::args::{BreakpointAction, CommandLine};
+        let argv: Vec<OsString> = std::iter::once("debugger")
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect();
+        let cli = parse(&argv).map_err(|e| e.kind())?;
+        let CommandLine::Breakpoint(breakpoint) = cli.command else {
+            panic!("not a breakpoint command: {cli:?}");
+        };
+        let (locations, options) = match breakpoint.action {
+            Some(BreakpointAction::Add { locations, options }) => (locations, options),
+            None => (breakpoint.locations, breakpoint.options),
+            Some(other) => return Ok(format!("{other:?}")),
+        };
+        Ok(format!("add {locations:?} if {:?}", options.condition))
+    }
+
+    fn add(locations: &[&str]) -> Result<String, clap::error::ErrorKind> {
+        Ok(format!("add {locations:?} if None"))
+    }
+
+    #[test]
+    fn a_breakpoint_subcommand_word_alone_is_a_function_name() {
+        for command in ["breakpoint", "break", "b"] {
+            for word in ["add", "remove", "delete", "rm", "enable", "disable"] {
+                assert_eq!(
+                    breakpoint_action(&[command, word]),
+                    add(&[word]),
+                    "{command} {word}"
+                );
+            }
+            for list in ["list", "ls"] {
+                assert_eq!(breakpoint_action(&[command, list]), Ok("List".to_string()));
+            }
+        }
+        // The explicit form, and the global flags anywhere around the word.
+        assert_eq!(breakpoint_action(&["break", "add", "add"]), add(&["add"]));
+        for args in [
+            &["--json", "break", "add"][..],
+            &["break", "--json", "add"],
+            &["break", "add", "--session", "s", "--json"],
+            &["--session=s", "b", "--session=t", "add"],
+        ] {
+            assert_eq!(breakpoint_action(args), add(&["add"]), "{args:?}");
+        }
+        assert_eq!(
+            breakpoint_action(&["break", "add", "--condition", "x > 1"]),
+            Ok(r#"add ["add"] if Some("x > 1")"#.to_string())
+        );
+        // A flag only `add` takes, after another word, is no such word alone: the explicit
+        // form says it (`break add enable --condition ...`).
+        assert_eq!(
+            breakpoint_action(&["break", "enable", "--condition", "x > 1"]),
+            Err(clap::error::ErrorKind::UnknownArgument)
+        );
+    }
+
+    #[test]
+    fn a_subcommand_given_what_it_takes_keeps_its_meaning() {
+        assert_eq!(
+            breakpoint_action(&["break", "enable", "2"]),
+            Ok("Enable { ids: [2] }".to_string())
+        );
+        assert_eq!(
+            breakpoint_action(&["break", "remove", "--all"]),
+            Ok("Remove { ids: [], all: true }".to_string())
+        );
+        assert_eq!(
+            breakpoint_action(&["break", "main.c:3"]),
+            add(&["main.c:3"])
+        );
+        // A bad id is still an error about the id, not a breakpoint on two functions.
+        assert_eq!(
+            breakpoint_action(&["break", "enable", "x"]),
+            Err(clap::error::ErrorKind::ValueValidation)
+        );
+        assert_eq!(
+            breakpoint_action(&["break", "disable", "--bogus"]),
+            Err(clap::error::ErrorKind::UnknownArgument)
+        );
+    }
+
     #[test]
     fn global_flags_parse_as_clap_builds_them_in_every_position() {
         let strings = |parts: &[&[String]]| -> Vec<String> { parts.concat() };
@@ -185,7 +314,8 @@ mod tests {
                 .chain(case.iter().cloned())
                 .collect();
             let expected = outcome(Cli::try_parse_from(&argv));
-            let got = outcome(parse_from(argv.iter().map(OsString::from).collect()));
+            let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();
+            let got = outcome(parse_from(&argv));
             assert_eq!(got, expected, "debugger {}", case.join(" "));
             successes += usize::from(expected.starts_with("Cli {"));
         }

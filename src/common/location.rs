@@ -45,41 +45,88 @@ impl DataAccess {
     }
 }
 
+/// The extensions that mark the text before a `:` as a source file, so that `FILE:abc` is a bad
+/// line rather than a function name. Lower case; compared without regard to case.
+const SOURCE_EXTENSIONS: &[&str] = &[
+    "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "inl", "ipp", "m", "mm",
+    "rs", "go", "py", "pyw", "pyi", "pyx", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx",
+    "java", "kt", "kts", "scala", "swift", "zig", "d", "s", "asm", "f", "f90", "f95", "for", "rb",
+    "lua", "cs", "fs", "nim", "cr", "hs", "ml", "pl", "php", "dart", "vue", "svelte",
+];
+
 impl Location {
     /// Parses `file.c:10`, `C:\src\file.c:10`, `ns::func` or `func`.
     ///
-    /// The text after the last `:` decides: all digits makes it a line (so Windows drive letters
-    /// and `::` in C++ names stay intact); anything else is a function name.
+    /// The text after the last single `:` (one that is not half of a `::`) decides: all digits
+    /// makes it a line, so Windows drive letters and C++/Rust paths stay intact. Anything else is
+    /// a function name, unless the part before it is plainly a file (a path separator, or a
+    /// source extension such as `.c`): `main.c:-3` or `main.c:abc` is then a bad line, refused
+    /// here rather than sent to the adapter as a function it will never find.
     pub fn parse(text: &str) -> Result<Location, String> {
         let text = text.trim();
         if text.is_empty() {
             return Err("empty breakpoint location".to_string());
         }
-        if let Some((file, line)) = text.rsplit_once(':')
-            && !line.is_empty()
-            && line.bytes().all(|b| b.is_ascii_digit())
-        {
-            if file.is_empty() || file.ends_with(':') {
-                return Err(format!("'{text}' has a line number but no file"));
-            }
-            let line: u32 = line
-                .parse()
-                .map_err(|_| format!("line number '{line}' is too large"))?;
-            if line == 0 {
-                return Err("line numbers start at 1".to_string());
-            }
-            return Ok(Location::Line {
-                file: PathBuf::from(file),
-                line,
-            });
+        if text.ends_with("::") {
+            return Err(format!("'{text}' ends in '::' with no name after it"));
         }
         if text.ends_with(':') {
             return Err(format!("'{text}' is missing its line number"));
         }
-        Ok(Location::Function {
-            name: text.to_string(),
+        let Some(colon) = last_single_colon(text) else {
+            return Ok(Location::Function {
+                name: text.to_string(),
+            });
+        };
+        let (file, line) = (&text[..colon], &text[colon + 1..]);
+        let is_number = line.bytes().all(|b| b.is_ascii_digit());
+        if file.is_empty() {
+            return Err(format!("'{text}' has no file before the ':'"));
+        }
+        if !is_number && !names_a_file(file) {
+            return Ok(Location::Function {
+                name: text.to_string(),
+            });
+        }
+        let not_positive =
+            || format!("the line in '{text}' must be a positive whole number, not '{line}'");
+        if !is_number {
+            return Err(not_positive());
+        }
+        let line: u32 = line
+            .parse()
+            .map_err(|_| format!("line number '{line}' in '{text}' is too large"))?;
+        if line == 0 {
+            return Err(not_positive());
+        }
+        Ok(Location::Line {
+            file: PathBuf::from(file),
+            line,
         })
     }
+}
+
+/// The byte index of the last `:` that is not part of a `::`.
+fn last_single_colon(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    (0..bytes.len()).rev().find(|&i| {
+        bytes[i] == b':'
+            && (i == 0 || bytes[i - 1] != b':')
+            && bytes.get(i + 1).is_none_or(|&next| next != b':')
+    })
+}
+
+/// Whether `text` is plainly a file: it has a path separator, or ends in a source extension.
+fn names_a_file(text: &str) -> bool {
+    if text.contains(['/', '\\']) {
+        return true;
+    }
+    text.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && SOURCE_EXTENSIONS
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(extension))
+    })
 }
 
 impl std::fmt::Display for Location {
@@ -114,6 +161,11 @@ mod tests {
         assert_eq!(Location::parse("file.c:10"), Ok(line("file.c", 10)));
         assert_eq!(Location::parse("src/a b.c:7"), Ok(line("src/a b.c", 7)));
         assert_eq!(Location::parse(" main.rs:1 "), Ok(line("main.rs", 1)));
+        assert_eq!(Location::parse("Makefile:3"), Ok(line("Makefile", 3)));
+        assert_eq!(
+            Location::parse("json/stream.go:73"),
+            Ok(line("json/stream.go", 73))
+        );
     }
 
     #[test]
@@ -122,25 +174,90 @@ mod tests {
             Location::parse(r"C:\src\file.c:10"),
             Ok(line(r"C:\src\file.c", 10))
         );
+        assert_eq!(
+            Location::parse("C:/src/file.c:10"),
+            Ok(line("C:/src/file.c", 10))
+        );
     }
 
     #[test]
     fn function_names() {
-        assert_eq!(Location::parse("func"), Ok(function("func")));
-        assert_eq!(Location::parse("ns::func"), Ok(function("ns::func")));
-        assert_eq!(
-            Location::parse("a::b::Type::method"),
-            Ok(function("a::b::Type::method"))
-        );
-        assert_eq!(Location::parse("C:\\x"), Ok(function("C:\\x")));
+        for name in [
+            "func",
+            "add",
+            "ns::func",
+            "a::b::Type::method",
+            "<T as Trait>::method",
+            "<rg::Foo as core::fmt::Display>::fmt",
+            "Type::method<T>",
+            "std::vector<int>::push_back",
+            "::global",
+            "main.add",
+            "Account.deposit",
+            "(*Account).Deposit",
+            "main.(*Account).Deposit",
+            "-[NSObject description:]",
+            "operator<",
+            "C:\\x",
+        ] {
+            assert_eq!(Location::parse(name), Ok(function(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_file_with_a_line_that_is_no_positive_number_is_refused() {
+        for text in [
+            "file.c:-3",
+            "file.c:abc",
+            "file.c:0",
+            "file.c:000",
+            "file.c:1.5",
+            "file.c:+4",
+            "ledger.PY:x",
+            "src/main:abc",
+            r"C:\src\file.c:abc",
+            "lib/util.js:two",
+        ] {
+            let error = Location::parse(text).expect_err(text);
+            assert!(
+                error.contains("must be a positive whole number"),
+                "{text}: {error}"
+            );
+        }
     }
 
     #[test]
     fn bad_locations() {
-        assert!(Location::parse("").is_err());
-        assert!(Location::parse("file.c:").is_err());
-        assert!(Location::parse(":10").is_err());
-        assert!(Location::parse("file.c:0").is_err());
-        assert!(Location::parse("file.c:99999999999").is_err());
+        for (text, says) in [
+            ("", "empty"),
+            ("  ", "empty"),
+            ("file.c:", "missing its line number"),
+            ("ns::", "no name after it"),
+            (":10", "no file"),
+            (":abc", "no file"),
+            ("file.c:99999999999", "too large"),
+        ] {
+            let error = Location::parse(text).expect_err(text);
+            assert!(error.contains(says), "{text:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn last_single_colon_skips_double_colons() {
+        assert_eq!(last_single_colon("a::b"), None);
+        assert_eq!(last_single_colon("a::b:3"), Some(4));
+        assert_eq!(last_single_colon(":5"), Some(0));
+        assert_eq!(last_single_colon(r"C:\f.c:10"), Some(6));
+    }
+
+    #[test]
+    fn files_are_told_by_separator_or_source_extension() {
+        assert!(names_a_file("src/x"));
+        assert!(names_a_file(r"dir\x"));
+        assert!(names_a_file("x.c"));
+        assert!(names_a_file("X.CPP"));
+        assert!(!names_a_file("main.add"));
+        assert!(!names_a_file(".c"));
+        assert!(!names_a_file("func"));
     }
 }

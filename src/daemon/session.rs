@@ -76,7 +76,7 @@ pub enum Origin {
 struct View {
     selected_thread: Option<i64>,
     selected_frame: u32,
-    /// The generation of the last stop a client has been shown.
+    /// The generation of the last stop, or of the end, that a client has been shown in a report.
     seen_generation: u64,
     debuggee_pid: Option<u32>,
     exit_code: Option<i64>,
@@ -442,6 +442,17 @@ impl Session {
                 };
             }
             Phase::Stopped(_) => {}
+            Phase::Exited { .. } if self.claim_unseen(&state) => {
+                // The program ended before anyone was shown it (e.g. it exited before the first
+                // `continue` because its only breakpoint never bound). Like an unseen stop, that
+                // end is the answer, once; the next resume is the "has exited" error.
+                let mut report = self.report(&state).await;
+                report.note = Some(format!(
+                    "the program had already ended before this {}",
+                    action.verb()
+                ));
+                return Ok((state.phase.name().to_string(), Some(report)));
+            }
             _ => return Err(self.not_running_error(&state.phase)),
         }
         if action == ResumeAction::Continue && self.shared.view().seen_generation < state.generation
@@ -634,7 +645,11 @@ impl Session {
                 }
                 self.shared.view().report_cache = Some((state.generation, report.clone()));
             }
-            Phase::Exited { exit_code } => report.exit_code = *exit_code,
+            Phase::Exited { exit_code } => {
+                report.exit_code = *exit_code;
+                let mut view = self.shared.view();
+                view.seen_generation = view.seen_generation.max(state.generation);
+            }
             Phase::AdapterDied { detail } => report.description = Some(detail.clone()),
             Phase::Running | Phase::Starting => {}
         }
@@ -1151,6 +1166,15 @@ impl Session {
             children,
             omitted_children,
         })
+    }
+
+    /// Whether `state` has not been shown to any client yet; it counts as shown from now on. One
+    /// check under one lock, so of two clients resuming at once only one is given the report.
+    fn claim_unseen(&self, state: &RunState) -> bool {
+        let mut view = self.shared.view();
+        let unseen = view.seen_generation < state.generation;
+        view.seen_generation = view.seen_generation.max(state.generation);
+        unseen
     }
 
     /// Marks the current stop as shown to a client (a later `continue` then resumes it).
