@@ -726,3 +726,27 @@ fn breakpoint_added_in_the_standard_library_while_stopped_stops_under_just_my_co
     assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
     assert_in_json_decoder(&s, &stop, line);
 }
+
+#[test]
+fn library_function_breakpoints_under_just_my_code_stop_or_say_why_not() {
+    require_debugpy();
+    let (_, line) = json_decoder_line();
+    let s = Session::new();
+    let started = s.start(
+        &fixture_path(GENERATORS),
+        &["-b", "raw_decode", "-b", "json.decoder.JSONDecoder.decode"],
+    );
+    // A bare name defined only in the library: debugpy would call it verified and never stop.
+    let bare = &started["breakpoints"][0];
+    assert_eq!(bare["verified"], false, "{started}");
+    let message = bare["message"].as_str().unwrap_or("");
+    assert!(message.contains("--no-just-my-code"), "{started}");
+    assert!(message.contains("json.loads"), "{started}");
+    // With its module it is found, and stops on the first line of its body.
+    let qualified = &started["breakpoints"][1];
+    assert_eq!(qualified["verified"], true, "{started}");
+
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
+    assert_in_json_decoder(&s, &stop, line);
+}

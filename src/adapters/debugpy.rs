@@ -4,23 +4,27 @@
 //! else the private one `debugger setup debugpy` creates, else `python3` on PATH; it must be able
 //! to import debugpy.
 //!
-//! Two kinds of breakpoint debugpy accepts, calls verified or merely pending, and then never stops
-//! at are set differently here (see [`Debugpy::prepare_breakpoint`](DebugAdapter::prepare_breakpoint)):
+//! Breakpoints debugpy accepts, calls verified or merely pending, and then never stops at are set
+//! differently here (see `prepare_breakpoint` and `review_breakpoints` below):
 //!
 //! - A function breakpoint on a generator or a coroutine. pydevd (under `sys.settrace`, Python
 //!   3.11 and older) checks function breakpoints on the `call` event only for code without the
 //!   `CO_GENERATOR`/`CO_COROUTINE` flags: for those, a `call` is every resumption, so it ignores
-//!   them all. And it matches the bare `co_name`, so `Class.method` never matches anything. Such a
-//!   function, when its one definition is found in the program's folder, becomes a line
-//!   breakpoint on the first line of its body, where it stops when it first runs (each call of a
-//!   plain function by its bare name stays a function breakpoint, which stops on the `def` line).
+//!   them all. And it matches the bare `co_name`, so `Class.method` or `json.loads` never matches
+//!   anything. Such a function, when its one definition is found (in the program's folder, or
+//!   with its module on `sys.path`), becomes a line breakpoint on the first line of its body,
+//!   where it stops when it first runs. A plain function by its bare name stays a function
+//!   breakpoint, which stops on the `def` line.
 //! - A line in library code (the standard library, site-packages) under justMyCode: pydevd does
 //!   not trace such files at all. A file the user puts a breakpoint in is made the user's code:
 //!   by the launch's `rules` for the breakpoints given at start, and for those added later by
 //!   adding the same rule to the running debugger (pydevd has no request for it, so a frameless
 //!   `evaluate` does it). Stepping may then enter that file too, as it would the program's own.
+//! - What still cannot stop says so, with the way out (`--no-just-my-code`): a bare function name
+//!   defined nowhere in the program's folder under justMyCode, which debugpy calls verified, and
+//!   a file debugpy could not be told to trace.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -36,6 +40,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::common::paths;
 use crate::dap::DapClient;
+use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{AttachSpec, BreakpointSpec, LaunchSpec};
 
 pub struct Debugpy {
@@ -54,6 +59,10 @@ struct RunFacts {
     just_my_code: bool,
     /// Files debugpy has been told are the user's code, so that breakpoints there stop.
     included: HashSet<PathBuf>,
+    /// Function names defined nowhere in the program's folder (nor, with their module, in the
+    /// library): under justMyCode a breakpoint on one stops only if it is the user's code after
+    /// all, which debugpy's `verified` does not tell. Each with the message that says so.
+    unfound: HashMap<String, String>,
 }
 
 /// How to get debugpy when it is missing.
@@ -206,7 +215,7 @@ impl DebugAdapter for Debugpy {
         *run = RunFacts {
             program: Some(program),
             just_my_code: spec.just_my_code,
-            included: HashSet::new(),
+            ..RunFacts::default()
         };
         if spec.just_my_code {
             run.included = breakpoint_files(&spec.breakpoints);
@@ -230,6 +239,7 @@ impl DebugAdapter for Debugpy {
             program: None,
             just_my_code: true,
             included,
+            ..RunFacts::default()
         };
         with_presentation_options(arguments)
     }
@@ -241,7 +251,7 @@ impl DebugAdapter for Debugpy {
     ) -> BoxFuture<'a, Option<Location>> {
         Box::pin(async move {
             match location {
-                Location::Function { name } => self.function_as_line(name).await,
+                Location::Function { name } => self.function_as_line(name, dap).await,
                 Location::Line { file, .. } => {
                     self.include_file(file, dap).await;
                     None
@@ -249,6 +259,24 @@ impl DebugAdapter for Debugpy {
                 Location::Data { .. } => None,
             }
         })
+    }
+
+    fn review_breakpoints(&self, command: &str, arguments: &Value, answer: &mut [DapBreakpoint]) {
+        let run = self.run();
+        let names = arguments["breakpoints"].as_array().into_iter().flatten();
+        for (sent, bp) in names.zip(answer.iter_mut()) {
+            let unfound = sent["name"].as_str().and_then(|n| run.unfound.get(n));
+            if let Some(message) = unfound.filter(|_| command == "setFunctionBreakpoints") {
+                bp.verified = false;
+                bp.message = Some(message.clone());
+            } else if bp
+                .message
+                .as_deref()
+                .is_some_and(|m| m.contains("excluded by filters"))
+            {
+                bp.message = Some(EXCLUDED_FILE.to_string());
+            }
+        }
     }
 
     /// Stop on exceptions nothing catches, as a Python user expects.
@@ -282,6 +310,19 @@ fn include_rules(files: &HashSet<PathBuf>) -> Value {
         .collect()
 }
 
+/// The message for a breakpoint in a file debugpy leaves out as library code (justMyCode) when
+/// it could not be told otherwise (a debugpy whose internals differ, or a configured rule).
+const EXCLUDED_FILE: &str = "debugpy leaves this file out as library code (justMyCode) and could not be told otherwise; start with --no-just-my-code to stop here";
+
+/// The message for a function breakpoint on `name`, which is defined nowhere in `folder`.
+fn unfound_message(name: &str, folder: &Path) -> String {
+    format!(
+        "no function '{name}' in {}; under justMyCode debugpy stops only in your own code: for a \
+         library function give its module (json.loads) or FILE:LINE, or start with --no-just-my-code",
+        folder.display()
+    )
+}
+
 /// Python run in the debuggee (through a frameless `evaluate`) that adds pydevd's form of an
 /// `{"include": true}` rule for the file `{path}` (a Python string literal) to the running
 /// debugger, ahead of the rules it has, so that the file is traced from then on.
@@ -300,7 +341,8 @@ const FIND_LIMIT: Duration = Duration::from_secs(10);
 /// Arguments: the folder, the program (searched first), the name (`func`, `Class.method`,
 /// `module.func`: it matches the end of the module path and qualified name), and a time budget in
 /// seconds. It skips hidden folders, `__pycache__`, virtual environments and installed packages,
-/// and stops after 5,000 files or the budget. It prints `{"found": [{"file", "line", "kind"}]}`:
+/// and stops after 5,000 files or the budget. A name with a module that is not in the folder is
+/// looked for in that module on the interpreter's `sys.path` (the library). It prints `{"found": [{"file", "line", "kind"}]}`:
 /// `line` is the first line of the body (after a docstring), `kind` is `function`, `generator`
 /// or `coroutine`.
 const FIND_FUNCTION: &str = r#"
@@ -355,21 +397,34 @@ def files():
             if n.endswith((".py", ".pyw")) and path != program:
                 yield path
 
-for count, path in enumerate(files()):
-    if count >= 5000 or time.monotonic() > deadline:
-        break
+def search(path, module):
+    if any(f["file"] == path for f in found):
+        return
     try:
         with open(path, "rb") as f:
             source = f.read(4000000)
-        if not wanted.search(source):
-            continue
-        tree = ast.parse(source, path)
+        if wanted.search(source):
+            visit(ast.parse(source, path), path, module, [])
     except (OSError, SyntaxError, ValueError):
-        continue
+        pass
+
+for count, path in enumerate(files()):
+    if count >= 5000 or time.monotonic() > deadline:
+        break
     module = os.path.splitext(os.path.relpath(path, root))[0].split(os.sep)
-    if module[-1] == "__init__":
-        module = module[:-1]
-    visit(tree, path, module, [])
+    search(path, module[:-1] if module[-1] == "__init__" else module)
+
+# Not the program's own: a name with its module (json.loads, json.decoder.JSONDecoder.decode) is
+# looked for in that module's file on sys.path, the library being too big to read it all.
+if not found and len(parts) > 1:
+    for folder in sys.path:
+        if not folder or not os.path.isdir(folder) or os.path.abspath(folder) == os.path.abspath(root):
+            continue
+        for i in range(len(parts) - 1, 0, -1):
+            base = os.path.join(folder, *parts[:i])
+            for path in (base + ".py", os.path.join(base, "__init__.py")):
+                if os.path.isfile(path):
+                    search(path, parts[:i])
 print(json.dumps({"found": found}))
 "#;
 
@@ -404,8 +459,10 @@ fn line_for_function(name: &str, definitions: &[Definition]) -> Option<Location>
 }
 
 impl Debugpy {
-    /// [`line_for_function`] for the definitions of `name` in the launched program's folder.
-    async fn function_as_line(&self, name: &str) -> Option<Location> {
+    /// [`line_for_function`] for the definitions of `name` in the launched program's folder (or,
+    /// for a name with its module, in the library). Library files defining it are made the
+    /// user's code, or the breakpoint would never stop there under justMyCode.
+    async fn function_as_line(&self, name: &str, dap: &DapClient) -> Option<Location> {
         let program = self.run().program.clone()?;
         let folder = program.parent()?;
         let mut command = tokio::process::Command::new(&self.python);
@@ -429,6 +486,20 @@ impl Debugpy {
         let definitions: Definitions = serde_json::from_slice(&output.stdout)
             .inspect_err(|e| tracing::warn!(name, "unreadable definitions: {e}"))
             .ok()?;
+        {
+            let mut run = self.run();
+            if definitions.found.is_empty() && run.just_my_code {
+                run.unfound
+                    .insert(name.to_string(), unfound_message(name, folder));
+            } else {
+                run.unfound.remove(name);
+            }
+        }
+        for definition in &definitions.found {
+            if !definition.file.starts_with(folder) {
+                self.include_file(&definition.file, dap).await;
+            }
+        }
         line_for_function(name, &definitions.found)
     }
 
@@ -567,6 +638,46 @@ mod tests {
         assert!(arguments.get("rules").is_none(), "{arguments}");
     }
 
+    fn answered(verified: bool, message: Option<&str>) -> DapBreakpoint {
+        DapBreakpoint {
+            id: Some(1),
+            verified,
+            message: message.map(str::to_string),
+            line: None,
+            source: None,
+        }
+    }
+
+    #[test]
+    fn answers_that_would_mislead_are_corrected() {
+        let debugpy = adapter();
+        debugpy.run().unfound.insert(
+            "raw_decode".into(),
+            unfound_message("raw_decode", Path::new("/p")),
+        );
+        let sent = json!({ "breakpoints": [{ "name": "square" }, { "name": "raw_decode" }] });
+        let mut answer = [answered(true, None), answered(true, None)];
+        debugpy.review_breakpoints("setFunctionBreakpoints", &sent, &mut answer);
+        assert!(answer[0].verified && answer[0].message.is_none());
+        assert!(!answer[1].verified);
+        let message = answer[1].message.as_deref().unwrap_or("");
+        assert!(message.contains("'raw_decode' in /p"), "{message}");
+        assert!(message.contains("--no-just-my-code"), "{message}");
+
+        // debugpy's own words name launch.json; ours name the flag.
+        let sent =
+            json!({ "source": { "path": "/lib/json/decoder.py" }, "breakpoints": [{ "line": 3 }] });
+        let mut answer = [answered(
+            false,
+            Some(
+                "Breakpoint in file excluded by filters.\nNote: may be excluded because of \"justMyCode\"",
+            ),
+        )];
+        debugpy.review_breakpoints("setBreakpoints", &sent, &mut answer);
+        assert!(!answer[0].verified);
+        assert_eq!(answer[0].message.as_deref(), Some(EXCLUDED_FILE));
+    }
+
     fn definition(file: &str, line: u32, kind: &str) -> Definition {
         Definition {
             file: PathBuf::from(file),
@@ -626,7 +737,7 @@ mod tests {
             .found
             .into_iter()
             .map(|d| {
-                let file = d.file.strip_prefix(folder).expect("in the folder");
+                let file = d.file.strip_prefix(folder).unwrap_or(&d.file);
                 (file.display().to_string(), d.line, d.kind)
             })
             .collect()
@@ -691,5 +802,9 @@ class Account:
         );
         assert_eq!(find(dir.path(), "deposit").len(), 2);
         assert_eq!(find(dir.path(), "nosuch"), []);
+        // The library, for a name with its module.
+        let library = find(dir.path(), "json.decoder.JSONDecoder.decode");
+        assert_eq!(library.len(), 1, "{library:?}");
+        assert!(library[0].0.ends_with("json/decoder.py"), "{library:?}");
     }
 }

@@ -20,6 +20,7 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::dap::DapClient;
+use crate::dap::types::Breakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use process::{BoxFuture, SpawnedAdapter};
 
@@ -85,6 +86,11 @@ pub trait DebugAdapter: Send + Sync {
     ) -> BoxFuture<'a, Option<Location>> {
         Box::pin(async { None })
     }
+
+    /// Corrects the adapter's answer to a breakpoints request (`command`, sent with `arguments`)
+    /// where the adapter is known to mislead: a breakpoint it calls verified that cannot stop
+    /// (debugpy verifies any function name), or a message naming another tool's settings.
+    fn review_breakpoints(&self, _command: &str, _arguments: &Value, _answer: &mut [Breakpoint]) {}
 
     /// How to read the program's memory through the adapter's own console, for an adapter whose
     /// DAP side lacks `readMemory` (lldb-dap 19). `None`: no such way. Only used when the

@@ -219,11 +219,15 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
                 registry.sync_request(target)
             }
         };
-        match brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments).await {
+        let sent = request.arguments.clone();
+        match brief_stop::request_at_a_stop(dap, shared, request.command, sent).await {
             Ok(body) => {
-                let answer = serde_json::from_value::<BreakpointsBody>(body)
+                let mut answer = serde_json::from_value::<BreakpointsBody>(body)
                     .map(|b| b.breakpoints)
                     .unwrap_or_default();
+                shared
+                    .adapter
+                    .review_breakpoints(request.command, &request.arguments, &mut answer);
                 let mut registry = breakpoints.registry();
                 registry.apply_answer(&request.ids, &answer);
                 registry.mirror_duplicates(&request.ids);
