@@ -176,8 +176,9 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
 }
 
 /// Lets the adapter ready the breakpoints of `target` it has not been sent yet (see
-/// `DebugAdapter::prepare_breakpoint`), and moves those it asks to move; returns the targets they
-/// moved to, whose lists must now be sent too. The caller holds the sync lock.
+/// `DebugAdapter::prepare_breakpoint`), and moves those it asks to move; returns the other
+/// targets they moved to, whose lists must now be sent too (a move within `target` goes with its
+/// own list). The caller holds the sync lock.
 async fn prepare_new(dap: &DapClient, shared: &Shared, target: &Target) -> Vec<Target> {
     let fresh: Vec<(u32, Location)> = shared
         .breakpoints
