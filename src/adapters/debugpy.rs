@@ -434,7 +434,7 @@ struct Definitions {
     found: Vec<Definition>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 struct Definition {
     file: PathBuf,
     /// The first line of the body.
@@ -444,12 +444,17 @@ struct Definition {
 }
 
 /// Where a function breakpoint on `name` must go for debugpy to stop: the first body line of its
-/// one definition, when that is a generator or a coroutine (whose entry pydevd never checks), or
-/// when the name is qualified (`Class.method`, which pydevd never matches). `None`: the function
-/// breakpoint works as it is, or the definition is not known well enough to move it.
-fn line_for_function(name: &str, definitions: &[Definition]) -> Option<Location> {
-    let [definition] = definitions else {
-        return None;
+/// definition, when that is a generator or a coroutine (whose entry pydevd never checks), or when
+/// the name is qualified (`Class.method`, which pydevd never matches). The definition is the
+/// program's own when the program defines the name once (`main` is then the program's, not a
+/// neighbouring script's), else the only one found. `None`: the function breakpoint works as it
+/// is, or the definition is not known well enough to move it.
+fn line_for_function(name: &str, program: &Path, definitions: &[Definition]) -> Option<Location> {
+    let own: Vec<&Definition> = definitions.iter().filter(|d| d.file == program).collect();
+    let definition = match (own.as_slice(), definitions) {
+        ([one], _) => *one,
+        (_, [one]) => one,
+        _ => return None,
     };
     let needs_a_line = definition.kind != "function" || name.contains('.');
     needs_a_line.then(|| Location::Line {
@@ -500,7 +505,7 @@ impl Debugpy {
                 self.include_file(&definition.file, dap).await;
             }
         }
-        line_for_function(name, &definitions.found)
+        line_for_function(name, &program, &definitions.found)
     }
 
     /// Makes `file` the user's code in the running debugger, once, under justMyCode: pydevd
@@ -694,30 +699,38 @@ mod tests {
                 line,
             })
         };
+        let program = Path::new("/p/gen.py");
         let generator = definition("/p/gen.py", 5, "generator");
         let coroutine = definition("/p/gen.py", 12, "coroutine");
         let plain = definition("/p/app.py", 13, "function");
+        let moved =
+            |name: &str, definitions: &[Definition]| line_for_function(name, program, definitions);
         assert_eq!(
-            line_for_function("produce", std::slice::from_ref(&generator)),
+            moved("produce", std::slice::from_ref(&generator)),
             line("/p/gen.py", 5)
         );
         assert_eq!(
-            line_for_function("fetch", std::slice::from_ref(&coroutine)),
+            moved("fetch", std::slice::from_ref(&coroutine)),
             line("/p/gen.py", 12)
         );
         // A plain function by its bare name stays a function breakpoint (it stops on `def`).
-        assert_eq!(
-            line_for_function("deposit", std::slice::from_ref(&plain)),
-            None
-        );
+        assert_eq!(moved("deposit", std::slice::from_ref(&plain)), None);
         // pydevd matches bare names only.
         assert_eq!(
-            line_for_function("Account.deposit", std::slice::from_ref(&plain)),
+            moved("Account.deposit", std::slice::from_ref(&plain)),
             line("/p/app.py", 13)
         );
+        // The program's own definition wins over its neighbours'.
+        let elsewhere = definition("/p/other.py", 3, "coroutine");
+        assert_eq!(
+            moved("fetch", &[elsewhere, coroutine.clone()]),
+            line("/p/gen.py", 12)
+        );
         // Unknown or ambiguous: left as the user wrote it.
-        assert_eq!(line_for_function("produce", &[]), None);
-        assert_eq!(line_for_function("produce", &[generator, plain]), None);
+        assert_eq!(moved("produce", &[]), None);
+        assert_eq!(moved("produce", &[generator.clone(), generator]), None);
+        let twins = [plain.clone(), definition("/p/lib.py", 2, "generator")];
+        assert_eq!(moved("produce", &twins), None);
     }
 
     /// Runs [`FIND_FUNCTION`] over `folder` (the program being `main.py` there).
