@@ -18,6 +18,9 @@ use serde_json::Value;
 
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::Location;
+use crate::dap::DapClient;
+use crate::dap::types::Breakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use process::{BoxFuture, SpawnedAdapter};
 
@@ -70,6 +73,24 @@ pub trait DebugAdapter: Send + Sync {
     fn exception_filters(&self) -> Vec<&'static str> {
         Vec::new()
     }
+
+    /// Readies a breakpoint the adapter has not been sent yet, for an adapter that would accept
+    /// it as written and then never stop there (debugpy: a function breakpoint on a generator, a
+    /// line in library code under justMyCode). Returns where to set it instead (`None`: as
+    /// written), and may first tell the running adapter what it needs through `dap`. Called just
+    /// before the breakpoint is first sent in a session, with the breakpoint lock held.
+    fn prepare_breakpoint<'a>(
+        &'a self,
+        _location: &'a Location,
+        _dap: &'a DapClient,
+    ) -> BoxFuture<'a, Option<Location>> {
+        Box::pin(async { None })
+    }
+
+    /// Corrects the adapter's answer to a breakpoints request (`command`, sent with `arguments`)
+    /// where the adapter is known to mislead: a breakpoint it calls verified that cannot stop
+    /// (debugpy verifies any function name), or a message naming another tool's settings.
+    fn review_breakpoints(&self, _command: &str, _arguments: &Value, _answer: &mut [Breakpoint]) {}
 
     /// How to read the program's memory through the adapter's own console, for an adapter whose
     /// DAP side lacks `readMemory` (lldb-dap 19). `None`: no such way. Only used when the

@@ -217,6 +217,45 @@ pub(super) async fn place_initial_breakpoints(dap: &DapClient, shared: &Shared) 
 }
 
 pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Target) {
+    for moved in prepare_new(dap, shared, target).await {
+        send_list(dap, shared, &moved).await;
+    }
+    send_list(dap, shared, target).await;
+}
+
+/// Lets the adapter ready the breakpoints of `target` it has not been sent yet (see
+/// `DebugAdapter::prepare_breakpoint`), and moves those it asks to move; returns the other
+/// targets they moved to, whose lists must now be sent too (a move within `target` goes with its
+/// own list). The caller holds the sync lock.
+async fn prepare_new(dap: &DapClient, shared: &Shared, target: &Target) -> Vec<Target> {
+    let fresh: Vec<(u32, Location)> = shared
+        .breakpoints
+        .registry()
+        .entries()
+        .iter()
+        .filter(|e| e.enabled && e.adapter_id.is_none() && !e.is_watchpoint())
+        .filter(|e| &e.target() == target)
+        .map(|e| (e.id, e.spec.location.clone()))
+        .collect();
+    let mut moved = Vec::new();
+    for (id, location) in fresh {
+        let Some(place) = shared.adapter.prepare_breakpoint(&location, dap).await else {
+            continue;
+        };
+        if let Some(entry) = shared.breakpoints.registry().get_mut(id) {
+            tracing::info!(id, from = %location, to = %place, "the adapter moved a breakpoint");
+            entry.spec.location = place;
+            moved.push(entry.target());
+        }
+    }
+    moved.sort();
+    moved.dedup();
+    moved.retain(|t| t != target);
+    moved
+}
+
+/// Sends one target's list and records the answer, one request per new function breakpoint.
+async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
     let breakpoints = &shared.breakpoints;
     // New function breakpoints go one per request: see `Registry::sync_request_limited`.
     let one_at_a_time = *target == Target::Functions;
@@ -229,11 +268,15 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
                 registry.sync_request(target)
             }
         };
-        match brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments).await {
+        let sent = request.arguments.clone();
+        match brief_stop::request_at_a_stop(dap, shared, request.command, sent).await {
             Ok(body) => {
-                let answer = serde_json::from_value::<BreakpointsBody>(body)
+                let mut answer = serde_json::from_value::<BreakpointsBody>(body)
                     .map(|b| b.breakpoints)
                     .unwrap_or_default();
+                shared
+                    .adapter
+                    .review_breakpoints(request.command, &request.arguments, &mut answer);
                 let mut registry = breakpoints.registry();
                 registry.apply_answer(&request.ids, &answer);
                 registry.mirror_duplicates(&request.ids);
