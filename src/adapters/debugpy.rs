@@ -623,6 +623,7 @@ mod tests {
                 file: PathBuf::from(file),
                 line,
             },
+            requested: None,
             condition: None,
             hit_count: None,
             log_message: None,
