@@ -9,6 +9,12 @@
 //! found is set by URL ahead of loading, as line breakpoints are; scripts from elsewhere (a
 //! `require` outside the program's folder) are searched as they are parsed, at best effort.
 //!
+//! A line breakpoint's file may be relative (`util.js`, `lib/util.js`): the session sends what
+//! the user typed when it found no such file on disk. It names the scripts whose path ends with
+//! it (see `scripts`): the one already loaded; none yet, and then every script of that name that
+//! loads later binds it (by a suffix `urlRegex`); or several, and then none is picked: the answer
+//! names them and asks for more of the path.
+//!
 //! DAP sends the whole list for a file (or of function breakpoints) each time; an entry that is
 //! asked for again keeps its id and its V8 breakpoint, so re-sending a list of 1,000 costs nothing.
 
@@ -19,7 +25,7 @@ use serde_json::{Value, json};
 
 use super::cdp::Cdp;
 use super::functions;
-use super::scripts::{Script, Scripts, url_regex};
+use super::scripts::{Script, Scripts, suffix_of, url_regex, url_suffix_regex};
 
 /// When a breakpoint with a hit count stops: DAP's `hitCondition`, "N" meaning from the Nth hit
 /// on (as `--hit-count` documents); `>N`, `>=N`, `==N` and `%N` are understood too.
@@ -223,8 +229,16 @@ impl Breakpoints {
         })
     }
 
-    /// DAP `setBreakpoints` for one file: the answer, one breakpoint per requested one.
-    pub async fn set_lines(&mut self, cdp: &Cdp, path: &Path, requested: &[Value]) -> Vec<Value> {
+    /// DAP `setBreakpoints` for one file (absolute, or a relative suffix matched against the
+    /// scripts loaded so far): the answer, one breakpoint per requested one.
+    pub async fn set_lines(
+        &mut self,
+        cdp: &Cdp,
+        scripts: &Scripts,
+        path: &Path,
+        requested: &[Value],
+    ) -> Vec<Value> {
+        let target = FileTarget::of(path, scripts);
         let mut old = self.by_file.remove(path).unwrap_or_default();
         let mut kept = Vec::with_capacity(requested.len());
         for request in requested {
@@ -239,7 +253,7 @@ impl Breakpoints {
                 }
                 Kept::New(entry) => entry,
             };
-            place_line(cdp, path, line, &mut entry).await;
+            place_line(cdp, scripts, &target, line, &mut entry).await;
             kept.push(entry);
         }
         for gone in old {
@@ -396,13 +410,117 @@ impl Breakpoints {
     }
 }
 
-async fn place_line(cdp: &Cdp, path: &Path, line: u32, entry: &mut Entry) {
+/// The scripts a line breakpoint's file names.
+#[derive(Debug, PartialEq, Eq)]
+enum FileTarget {
+    /// One file: the absolute path asked for, or the one loaded script a relative path names.
+    File(PathBuf),
+    /// A relative path no loaded script ends with: every script that does, once it loads.
+    Suffix(PathBuf),
+    /// A relative path several loaded scripts end with: the answer lists them.
+    Ambiguous {
+        suffix: PathBuf,
+        candidates: Vec<PathBuf>,
+    },
+    /// A relative path with no file name left in it (`..`).
+    Nothing,
+}
+
+/// Most candidates named when a file name is ambiguous.
+const MAX_CANDIDATES: usize = 10;
+
+impl FileTarget {
+    fn of(path: &Path, scripts: &Scripts) -> FileTarget {
+        if path.is_absolute() {
+            return FileTarget::File(path.to_path_buf());
+        }
+        let Some(suffix) = suffix_of(path) else {
+            return FileTarget::Nothing;
+        };
+        let mut candidates = scripts.named(&suffix);
+        match candidates.len() {
+            0 => FileTarget::Suffix(suffix),
+            1 => FileTarget::File(candidates.remove(0)),
+            _ => FileTarget::Ambiguous { suffix, candidates },
+        }
+    }
+}
+
+/// Why a file name names no one script: the candidates (at most [`MAX_CANDIDATES`]) and a
+/// longer name that picks the first.
+fn ambiguity(suffix: &Path, candidates: &[PathBuf]) -> String {
+    let mut listed: Vec<String> = candidates
+        .iter()
+        .take(MAX_CANDIDATES)
+        .map(|c| c.display().to_string())
+        .collect();
+    if candidates.len() > MAX_CANDIDATES {
+        listed.push(format!("and {} more", candidates.len() - MAX_CANDIDATES));
+    }
+    let example = candidates
+        .first()
+        .and_then(|first| distinguishing_suffix(first, candidates))
+        .map(|s| format!(", e.g. {}", s.display()))
+        .unwrap_or_default();
+    format!(
+        "{} loaded scripts are named {}: {}; give more of the path{example}",
+        candidates.len(),
+        suffix.display(),
+        listed.join(", "),
+    )
+}
+
+/// The shortest tail of `path` that no other of `candidates` ends with.
+fn distinguishing_suffix(path: &Path, candidates: &[PathBuf]) -> Option<PathBuf> {
+    let parts: Vec<_> = path.components().collect();
+    (1..=parts.len()).find_map(|take| {
+        let tail: PathBuf = parts[parts.len() - take..].iter().collect();
+        let unique = candidates
+            .iter()
+            .all(|other| other == path || !other.ends_with(&tail));
+        unique.then_some(tail)
+    })
+}
+
+async fn place_line(
+    cdp: &Cdp,
+    scripts: &Scripts,
+    target: &FileTarget,
+    line: u32,
+    entry: &mut Entry,
+) {
     if line == 0 {
         entry.message = Some("line numbers start at 1".into());
         return;
     }
+    // The pattern, why nothing bound yet, and the file named: the one file, or the suffix.
+    let (url_pattern, pending, named, exact) = match target {
+        FileTarget::File(path) => (
+            url_regex(path),
+            "not loaded yet, or no code on this line".to_string(),
+            path,
+            true,
+        ),
+        FileTarget::Suffix(suffix) => (
+            url_suffix_regex(suffix),
+            format!(
+                "no script named {} has loaded yet; it binds when one does",
+                suffix.display()
+            ),
+            suffix,
+            false,
+        ),
+        FileTarget::Ambiguous { suffix, candidates } => {
+            entry.message = Some(ambiguity(suffix, candidates));
+            return;
+        }
+        FileTarget::Nothing => {
+            entry.message = Some("no file name in this path".into());
+            return;
+        }
+    };
     let mut params = json!({
-        "urlRegex": url_regex(path),
+        "urlRegex": url_pattern,
         "lineNumber": line - 1,
         "columnNumber": 0,
     });
@@ -417,11 +535,19 @@ async fn place_line(cdp: &Cdp, path: &Path, line: u32, entry: &mut Entry) {
             match answer["locations"].as_array().and_then(|l| l.first()) {
                 Some(location) => {
                     let line = location["lineNumber"].as_u64().unwrap_or(0) + 1;
-                    entry.resolved = Some((path.to_path_buf(), line as u32));
+                    let script = location["scriptId"]
+                        .as_str()
+                        .and_then(|id| scripts.get(id))
+                        .and_then(|script| script.path.clone());
+                    // V8 may bind a suffix in a script whose `scriptParsed` the adapter has not
+                    // read yet: the name asked for stands in for its path.
+                    let file = match script {
+                        Some(script) if !exact => script,
+                        _ => named.clone(),
+                    };
+                    entry.resolved = Some((file, line as u32));
                 }
-                None => {
-                    entry.message = Some("not loaded yet, or no code on this line".into());
-                }
+                None => entry.message = Some(pending),
             }
         }
         Err(e) => entry.message = Some(placement_failure(&e)),
@@ -517,6 +643,63 @@ mod tests {
         assert!(!HitRule::AtLeast(3).allows(2));
         assert!(HitRule::AtLeast(3).allows(4));
         assert!(HitRule::Every(2).allows(4));
+    }
+
+    #[test]
+    fn a_relative_file_names_the_loaded_script_it_is_a_suffix_of() {
+        let mut scripts = Scripts::default();
+        scripts.add("1", "file:///app/lib/util.js");
+        scripts.add("2", "file:///app/vendor/util.js");
+        scripts.add("3", "file:///app/main.js");
+        let target = |path: &str| FileTarget::of(Path::new(path), &scripts);
+        assert_eq!(
+            target("main.js"),
+            FileTarget::File(PathBuf::from("/app/main.js"))
+        );
+        assert_eq!(
+            target("./lib/util.js"),
+            FileTarget::File(PathBuf::from("/app/lib/util.js"))
+        );
+        assert_eq!(
+            target("/elsewhere/main.js"),
+            FileTarget::File(PathBuf::from("/elsewhere/main.js"))
+        );
+        assert_eq!(
+            target("ain.js"),
+            FileTarget::Suffix(PathBuf::from("ain.js"))
+        );
+        assert_eq!(target(".."), FileTarget::Nothing);
+        assert_eq!(
+            target("util.js"),
+            FileTarget::Ambiguous {
+                suffix: PathBuf::from("util.js"),
+                candidates: vec![
+                    PathBuf::from("/app/lib/util.js"),
+                    PathBuf::from("/app/vendor/util.js"),
+                ],
+            }
+        );
+    }
+
+    #[test]
+    fn an_ambiguous_name_lists_its_candidates_and_a_longer_name() {
+        let two = [
+            PathBuf::from("/app/lib/util.js"),
+            PathBuf::from("/app/vendor/util.js"),
+        ];
+        assert_eq!(
+            ambiguity(Path::new("util.js"), &two),
+            "2 loaded scripts are named util.js: /app/lib/util.js, /app/vendor/util.js; \
+             give more of the path, e.g. lib/util.js"
+        );
+        let many: Vec<PathBuf> = (0..12)
+            .map(|n| PathBuf::from(format!("/p{n:02}/x/util.js")))
+            .collect();
+        let message = ambiguity(Path::new("x/util.js"), &many);
+        assert!(message.starts_with("12 loaded scripts are named x/util.js: /p00/x/util.js, "));
+        assert!(message.contains("/p09/x/util.js, and 2 more;"), "{message}");
+        assert!(!message.contains("/p10/"), "{message}");
+        assert!(message.ends_with("e.g. p00/x/util.js"), "{message}");
     }
 
     #[test]

@@ -577,7 +577,7 @@ impl Debuggee {
         let cdp = self.cdp()?.clone();
         let answer = self
             .breakpoints
-            .set_lines(&cdp, &PathBuf::from(path), &requested)
+            .set_lines(&cdp, &self.scripts, &PathBuf::from(path), &requested)
             .await;
         Ok(json!({ "breakpoints": answer }))
     }
