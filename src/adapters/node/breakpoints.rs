@@ -5,9 +5,10 @@
 //!
 //! A function breakpoint must be in place before its file runs, and V8 does not wait for us when
 //! it parses a script (its "before script execution" pause does not fire for CommonJS modules).
-//! So the program's own source files are searched when the breakpoint is set and each definition
-//! found is set by URL ahead of loading, as line breakpoints are; scripts from elsewhere (a
-//! `require` outside the program's folder) are searched as they are parsed, at best effort.
+//! So the program's source files (its own, else its package's and its `node_modules`: see
+//! `sources`) are searched when the breakpoint is set and each definition found is set by URL
+//! ahead of loading, as line breakpoints are; scripts from elsewhere (a `require` outside those
+//! folders) are searched as they are parsed, at best effort.
 //!
 //! A line breakpoint's file may be relative (`util.js`, `lib/util.js`): the session sends what
 //! the user typed when it found no such file on disk. It names the scripts whose path ends with
@@ -26,6 +27,7 @@ use serde_json::{Value, json};
 use super::cdp::Cdp;
 use super::functions;
 use super::scripts::{Script, Scripts, suffix_of, url_regex, url_suffix_regex};
+use super::sources;
 
 /// When a breakpoint with a hit count stops: DAP's `hitCondition`, "N" meaning from the Nth hit
 /// on (as `--hit-count` documents); `>N`, `>=N`, `==N` and `%N` are understood too.
@@ -124,59 +126,6 @@ pub struct Breakpoints {
     functions: Vec<Entry>,
     /// The launched program's folder, whose source files are searched for function definitions.
     source_root: Option<PathBuf>,
-}
-
-/// Bounds on the search of the program's folder: enough for a project, never a whole disk.
-const MAX_SOURCE_FILES: usize = 5_000;
-const MAX_SOURCE_DEPTH: usize = 8;
-const MAX_SOURCE_BYTES: u64 = 2 * 1024 * 1024;
-
-/// The JavaScript files under `root` (not in `node_modules` or hidden folders), bounded.
-fn source_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut folders = vec![(root.to_path_buf(), 0usize)];
-    while let Some((folder, depth)) = folders.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                if depth < MAX_SOURCE_DEPTH && !name.starts_with('.') && name != "node_modules" {
-                    folders.push((path, depth + 1));
-                }
-            } else if kind.is_file()
-                && matches!(
-                    path.extension().and_then(|e| e.to_str()),
-                    Some("js" | "mjs" | "cjs")
-                )
-                && entry.metadata().is_ok_and(|m| m.len() <= MAX_SOURCE_BYTES)
-            {
-                files.push(path);
-                if files.len() >= MAX_SOURCE_FILES {
-                    return files;
-                }
-            }
-        }
-    }
-    files
-}
-
-/// Where `name` is defined in each of `files`.
-fn definitions(files: Vec<PathBuf>, name: String) -> Vec<(PathBuf, Vec<functions::BodyStart>)> {
-    files
-        .into_iter()
-        .filter_map(|path| {
-            let source = std::fs::read_to_string(&path).ok()?;
-            let found = functions::find(&source, &name);
-            (!found.is_empty()).then_some((path, found))
-        })
-        .collect()
 }
 
 /// A requested breakpoint: one already placed, or a new one to place.
@@ -294,7 +243,10 @@ impl Breakpoints {
             self.place_in_source_files(cdp, &mut entry).await;
             if entry.v8_ids.is_empty() && entry.message.is_none() {
                 entry.message = Some(match self.source_root {
-                    Some(_) => "no function of this name in the program's files".into(),
+                    Some(_) => {
+                        "no function of this name in the program's files, its package or its node_modules"
+                            .into()
+                    }
                     None => "no function of this name in the scripts loaded so far".into(),
                 });
             } else if entry.resolved.is_none() && entry.message.is_none() {
@@ -329,13 +281,14 @@ impl Breakpoints {
         self.functions = functions;
     }
 
-    /// Sets `entry` on every definition of its function in the program's files.
+    /// Sets `entry` on every definition of its function in the program's files (or, when it
+    /// defines none, in its package and `node_modules`: see `sources`).
     async fn place_in_source_files(&self, cdp: &Cdp, entry: &mut Entry) {
         let (Some(root), Place::Function(name)) = (&self.source_root, &entry.wish.place) else {
             return;
         };
         let (root, name) = (root.clone(), name.clone());
-        let found = tokio::task::spawn_blocking(move || definitions(source_files(&root), name))
+        let found = tokio::task::spawn_blocking(move || sources::definitions(&root, &name))
             .await
             .unwrap_or_default();
         for (path, starts) in found {

@@ -47,55 +47,91 @@ enum Shape {
 
 /// Every body start of a function named `name` (`f` or `Owner.f`) in `source`.
 pub fn find(source: &str, name: &str) -> Vec<BodyStart> {
-    let (qualifier, method) = match name.rsplit_once('.') {
-        Some((qualifier, method)) => (Some(qualifier), method),
-        None => (None, name),
-    };
-    if !is_identifier(method) || qualifier.is_some_and(|q| !is_identifier(q)) {
-        return Vec::new();
-    }
-    let mut found = Vec::new();
-    for (shape, pattern) in patterns(&regex::escape(method)) {
-        let Ok(regex) = Regex::new(&pattern) else {
-            continue;
+    Finder::new(name).map_or_else(Vec::new, |finder| finder.find(source))
+}
+
+/// The definitions of one name, its patterns compiled once to search many files.
+pub struct Finder {
+    method: String,
+    qualifier: Option<String>,
+    patterns: Vec<(Shape, Regex)>,
+    /// For `Owner.f`: what introduces a class and an object literal (see [`enclosing_owners`]).
+    owners: Option<(Regex, Regex)>,
+}
+
+impl Finder {
+    /// `None` when `name` cannot name a function (`if`, `a b`).
+    pub fn new(name: &str) -> Option<Finder> {
+        let (qualifier, method) = match name.rsplit_once('.') {
+            Some((qualifier, method)) => (Some(qualifier), method),
+            None => (None, name),
         };
-        for captures in regex.captures_iter(source) {
-            // The name is the last group of every pattern.
-            let Some(named) = captures.iter().flatten().last() else {
-                continue;
-            };
-            // `const f =` is a variable, `function f(` a declaration: each has its own shape.
-            let word = word_before(source, named.start());
-            match shape {
-                Shape::Field if matches!(word, "const" | "let" | "var") => continue,
-                Shape::Method if word == "function" => continue,
-                _ => {}
-            }
-            if let Some(qualifier) = qualifier {
-                let owned = match shape {
-                    Shape::Declaration | Shape::Variable => false,
-                    Shape::Member => {
-                        let target = captures.get(1).map_or("", |m| m.as_str());
-                        owner_of_member(target) == Some(qualifier)
-                    }
-                    Shape::Field | Shape::Property | Shape::Method => {
-                        enclosing_owners(&source[..named.start()]).contains(&Some(qualifier))
-                    }
-                };
-                if !owned {
+        if !is_identifier(method) || qualifier.is_some_and(|q| !is_identifier(q)) {
+            return None;
+        }
+        let patterns = patterns(&regex::escape(method))
+            .into_iter()
+            .filter_map(|(shape, pattern)| Some((shape, Regex::new(&pattern).ok()?)))
+            .collect();
+        let owners = match qualifier {
+            Some(_) => Some(owner_patterns()?),
+            None => None,
+        };
+        Some(Finder {
+            method: method.to_string(),
+            qualifier: qualifier.map(str::to_string),
+            patterns,
+            owners,
+        })
+    }
+
+    /// Every body start of the function in `source`.
+    pub fn find(&self, source: &str) -> Vec<BodyStart> {
+        // A file that does not hold the name at all (most of a `node_modules`) costs one scan.
+        if !source.contains(&self.method) {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for (shape, regex) in &self.patterns {
+            for captures in regex.captures_iter(source) {
+                // The name is the last group of every pattern.
+                let Some(named) = captures.iter().flatten().last() else {
                     continue;
+                };
+                // `const f =` is a variable, `function f(` a declaration: each has its own shape.
+                let word = word_before(source, named.start());
+                match shape {
+                    Shape::Field if matches!(word, "const" | "let" | "var") => continue,
+                    Shape::Method if word == "function" => continue,
+                    _ => {}
+                }
+                if let (Some(qualifier), Some(owners)) = (&self.qualifier, &self.owners) {
+                    let owned = match shape {
+                        Shape::Declaration | Shape::Variable => false,
+                        Shape::Member => {
+                            let target = captures.get(1).map_or("", |m| m.as_str());
+                            owner_of_member(target) == Some(qualifier.as_str())
+                        }
+                        Shape::Field | Shape::Property | Shape::Method => {
+                            enclosing_owners(owners, &source[..named.start()])
+                                .contains(&Some(qualifier.as_str()))
+                        }
+                    };
+                    if !owned {
+                        continue;
+                    }
+                }
+                if let Some(offset) = body_start(source, named.end(), *shape != Shape::Method)
+                    && let Some(position) = position_of(source, offset)
+                    && !found.contains(&position)
+                {
+                    found.push(position);
                 }
             }
-            if let Some(offset) = body_start(source, named.end(), shape != Shape::Method)
-                && let Some(position) = position_of(source, offset)
-                && !found.contains(&position)
-            {
-                found.push(position);
-            }
         }
+        found.sort_by_key(|p| (p.line, p.column));
+        found
     }
-    found.sort_by_key(|p| (p.line, p.column));
-    found
 }
 
 /// The pattern of each shape for the name `escaped`, whose last group is the name. ASCII classes
@@ -189,24 +225,29 @@ fn owner_of_member(target: &str) -> Option<&str> {
     target.rsplit('.').next().filter(|owner| !owner.is_empty())
 }
 
-/// The names that may own a definition at the end of `before`: the nearest class above it
-/// (`class Name`, `Name = class`), and the nearest object literal bound to a name (`Name = {`,
-/// `Name: {`). A guess from the text, not a parse (an object literal in one method comes between
-/// its class and the next method), so both are offered.
-fn enclosing_owners(before: &str) -> [Option<&str>; 2] {
-    let last = |pattern: String| {
-        let regex = Regex::new(&pattern).ok()?;
+/// What introduces a class (`class Name`, `Name = class`) and an object literal bound to a name
+/// (`Name = {`, `Name: {`), each capturing the name.
+fn owner_patterns() -> Option<(Regex, Regex)> {
+    let class = Regex::new(&format!(
+        r"(?:^|[^{WORD}])class{SPACE}+([A-Za-z_$][{WORD}]*)|([A-Za-z_$][{WORD}]*){SPACE}*={SPACE}*class(?:[^{WORD}]|$)"
+    ))
+    .ok()?;
+    let object = Regex::new(&format!(r"([A-Za-z_$][{WORD}]*){SPACE}*[=:]{SPACE}*\{{")).ok()?;
+    Some((class, object))
+}
+
+/// The names that may own a definition at the end of `before`: the nearest class above it, and
+/// the nearest object literal bound to a name. A guess from the text, not a parse (an object
+/// literal in one method comes between its class and the next method), so both are offered.
+fn enclosing_owners<'a>((class, object): &(Regex, Regex), before: &'a str) -> [Option<&'a str>; 2] {
+    let last = |regex: &Regex| {
         let captures = regex.captures_iter(before).last()?;
         captures
             .get(1)
             .or_else(|| captures.get(2))
             .map(|m| m.as_str())
     };
-    let class = last(format!(
-        r"(?:^|[^{WORD}])class{SPACE}+([A-Za-z_$][{WORD}]*)|([A-Za-z_$][{WORD}]*){SPACE}*={SPACE}*class(?:[^{WORD}]|$)"
-    ));
-    let object = last(format!(r"([A-Za-z_$][{WORD}]*){SPACE}*[=:]{SPACE}*\{{"));
-    [class, object]
+    [last(class), last(object)]
 }
 
 /// From just after a definition's name: past its parameter list, to just inside the body's `{`
