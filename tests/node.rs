@@ -1109,6 +1109,26 @@ fn a_file_required_from_a_computed_path_binds_when_it_loads() {
     output_containing(&s, "bonjour, ada");
 }
 
+/// A name no script had when it was set binds in the first script of that name to load, and in
+/// that one only: the second greet.js, loaded just after, never stops.
+#[test]
+fn a_pending_name_binds_in_the_first_script_of_that_name_only() {
+    require_node();
+    let s = Session::new();
+    let location = format!("greet.js:{}", line_of(GREET_EN, "@welcome_return"));
+    data_in(
+        &s,
+        &fixture_path(""),
+        &["start", LOADER, "--break", &location, "--", "en", "fr"],
+    );
+    let stop = continue_to_stop(&s);
+    assert_breakpoint(&stop, &[1], GREET_EN, "welcome", "@welcome_return");
+    assert_eq!(s.value_of("word"), "\"hello\"");
+    let end = continue_to_stop(&s);
+    assert_eq!(end["reason"], "exited", "{end}");
+    output_containing(&s, "bonjour, ada");
+}
+
 /// Two loaded scripts named greet.js: `greet.js:LINE` picks neither and names both; more of the
 /// path picks one.
 #[test]

@@ -12,9 +12,9 @@
 //!
 //! A line breakpoint's file may be relative (`util.js`, `lib/util.js`): the session sends what
 //! the user typed when it found no such file on disk. It names the scripts whose path ends with
-//! it (see `scripts`): the one already loaded; none yet, and then every script of that name that
-//! loads later binds it (by a suffix `urlRegex`); or several, and then none is picked: the answer
-//! names them and asks for more of the path.
+//! it (see `scripts`): the one already loaded; none yet, and then the first script of that name
+//! to load binds it (by a suffix `urlRegex`) and keeps it; or several, and then none is picked:
+//! the answer names them and asks for more of the path.
 //!
 //! DAP sends the whole list for a file (or of function breakpoints) each time; an entry that is
 //! asked for again keeps its id and its V8 breakpoint, so re-sending a list of 1,000 costs nothing.
@@ -94,6 +94,9 @@ struct Entry {
     resolved: Option<(PathBuf, u32)>,
     /// Why it is not placed, when it is not.
     message: Option<String>,
+    /// Set by a file-name suffix that no script had loaded yet: once it binds, it is pinned to
+    /// the script it bound in (see [`Breakpoints::resolved`]).
+    by_suffix: bool,
 }
 
 impl Entry {
@@ -175,6 +178,7 @@ impl Breakpoints {
             searched: HashSet::new(),
             resolved: None,
             message: None,
+            by_suffix: false,
         })
     }
 
@@ -316,16 +320,30 @@ impl Breakpoints {
         changed
     }
 
-    /// `Debugger.breakpointResolved`: a line breakpoint landed in a script parsed after it was
+    /// `Debugger.breakpointResolved`: a line breakpoint landed in `script`, parsed after it was
     /// set. Returns the DAP breakpoint to announce, the first time it is verified.
-    pub fn resolved(&mut self, v8_id: &str, path: Option<PathBuf>, line: u32) -> Option<Value> {
+    ///
+    /// One set by a file-name suffix is then pinned to that script: `index.js:10` typed for the
+    /// first `index.js` to load must not go on to stop in every `index.js` the program's libraries
+    /// load after it. (The suffix's V8 id stays the entry's, for a pause already under way there.)
+    pub async fn resolved(
+        &mut self,
+        cdp: &Cdp,
+        v8_id: &str,
+        script: Option<&Script>,
+        line: u32,
+    ) -> Option<Value> {
         let entry = self
             .entries_mut()
             .find(|e| e.v8_ids.iter().any(|id| id == v8_id))?;
         if entry.resolved.is_some() {
             return None;
         }
-        let path = path?;
+        let script = script?;
+        let path = script.path.clone()?;
+        if entry.by_suffix {
+            pin(cdp, entry, &script.url).await;
+        }
         entry.resolved = Some((path, line));
         entry.message = None;
         Some(entry.to_dap(None))
@@ -500,11 +518,44 @@ async fn place_line(
                     };
                     entry.resolved = Some((file, line as u32));
                 }
-                None => entry.message = Some(pending),
+                None => {
+                    entry.message = Some(pending);
+                    entry.by_suffix = !exact;
+                }
             }
         }
         Err(e) => entry.message = Some(placement_failure(&e)),
     }
+}
+
+/// Sets `entry`'s line breakpoint in the script at `url` alone, and takes its suffix pattern's
+/// V8 breakpoint out (V8 would bind it in every script of that name that loads). Should V8
+/// refuse, the pattern stays: a breakpoint too many is better than none.
+async fn pin(cdp: &Cdp, entry: &mut Entry, url: &str) {
+    entry.by_suffix = false;
+    let Place::Line(line) = entry.wish.place else {
+        return;
+    };
+    let mut params = json!({
+        "url": url,
+        "lineNumber": line.saturating_sub(1),
+        "columnNumber": 0,
+    });
+    if let Some(condition) = &entry.wish.condition {
+        params["condition"] = json!(condition);
+    }
+    let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await else {
+        return;
+    };
+    let Some(pinned) = answer["breakpointId"].as_str() else {
+        return;
+    };
+    for id in &entry.v8_ids {
+        let _ = cdp
+            .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
+            .await;
+    }
+    entry.v8_ids.push(pinned.to_string());
 }
 
 /// V8's refusal in the user's terms.
@@ -670,6 +721,7 @@ mod tests {
             searched: HashSet::new(),
             resolved: None,
             message: None,
+            by_suffix: false,
         });
         let first = table.hit(&["v8:1".into()]);
         assert!(!first.stop);
