@@ -206,7 +206,7 @@ impl Breakpoints {
                 }
                 Kept::New(entry) => entry,
             };
-            place_line(cdp, scripts, &target, line, &mut entry).await;
+            place_line(cdp, &target, line, &mut entry).await;
             kept.push(entry);
         }
         for gone in old {
@@ -386,7 +386,7 @@ impl Breakpoints {
 enum FileTarget {
     /// One file: the absolute path asked for, or the one loaded script a relative path names.
     File(PathBuf),
-    /// A relative path no loaded script ends with: every script that does, once it loads.
+    /// A relative path no loaded script ends with: the first script that does, once it loads.
     Suffix(PathBuf),
     /// A relative path several loaded scripts end with: the answer lists them.
     Ambiguous {
@@ -453,13 +453,7 @@ fn distinguishing_suffix(path: &Path, candidates: &[PathBuf]) -> Option<PathBuf>
     })
 }
 
-async fn place_line(
-    cdp: &Cdp,
-    scripts: &Scripts,
-    target: &FileTarget,
-    line: u32,
-    entry: &mut Entry,
-) {
+async fn place_line(cdp: &Cdp, target: &FileTarget, line: u32, entry: &mut Entry) {
     if line == 0 {
         entry.message = Some("line numbers start at 1".into());
         return;
@@ -506,17 +500,10 @@ async fn place_line(
             match answer["locations"].as_array().and_then(|l| l.first()) {
                 Some(location) => {
                     let line = location["lineNumber"].as_u64().unwrap_or(0) + 1;
-                    let script = location["scriptId"]
-                        .as_str()
-                        .and_then(|id| scripts.get(id))
-                        .and_then(|script| script.path.clone());
-                    // V8 may bind a suffix in a script whose `scriptParsed` the adapter has not
-                    // read yet: the name asked for stands in for its path.
-                    let file = match script {
-                        Some(script) if !exact => script,
-                        _ => named.clone(),
-                    };
-                    entry.resolved = Some((file, line as u32));
+                    // A file is its path. A suffix that binds at once bound in a script whose
+                    // `scriptParsed` has yet to be read (`FileTarget::of` matched every other):
+                    // the name asked for stands in for its path, and the pattern stays.
+                    entry.resolved = Some((named.clone(), line as u32));
                 }
                 None => {
                     entry.message = Some(pending);
