@@ -5,9 +5,16 @@
 //!
 //! A function breakpoint must be in place before its file runs, and V8 does not wait for us when
 //! it parses a script (its "before script execution" pause does not fire for CommonJS modules).
-//! So the program's own source files are searched when the breakpoint is set and each definition
-//! found is set by URL ahead of loading, as line breakpoints are; scripts from elsewhere (a
-//! `require` outside the program's folder) are searched as they are parsed, at best effort.
+//! So the program's source files (its own, else its package's and its `node_modules`: see
+//! `sources`) are searched when the breakpoint is set and each definition found is set by URL
+//! ahead of loading, as line breakpoints are; scripts from elsewhere (a `require` outside those
+//! folders) are searched as they are parsed, at best effort.
+//!
+//! A line breakpoint's file may be relative (`util.js`, `lib/util.js`): the session sends what
+//! the user typed when it found no such file on disk. It names the scripts whose path ends with
+//! it (see `scripts`): the one already loaded; none yet, and then the first script of that name
+//! to load binds it (by a suffix `urlRegex`) and keeps it; or several, and then none is picked:
+//! the answer names them and asks for more of the path.
 //!
 //! DAP sends the whole list for a file (or of function breakpoints) each time; an entry that is
 //! asked for again keeps its id and its V8 breakpoint, so re-sending a list of 1,000 costs nothing.
@@ -19,7 +26,8 @@ use serde_json::{Value, json};
 
 use super::cdp::Cdp;
 use super::functions;
-use super::scripts::{Script, Scripts, url_regex};
+use super::scripts::{Script, Scripts, suffix_of, url_regex, url_suffix_regex};
+use super::sources;
 
 /// When a breakpoint with a hit count stops: DAP's `hitCondition`, "N" meaning from the Nth hit
 /// on (as `--hit-count` documents); `>N`, `>=N`, `==N` and `%N` are understood too.
@@ -86,6 +94,9 @@ struct Entry {
     resolved: Option<(PathBuf, u32)>,
     /// Why it is not placed, when it is not.
     message: Option<String>,
+    /// Set by a file-name suffix that no script had loaded yet: once it binds, it is pinned to
+    /// the script it bound in (see [`Breakpoints::resolved`]).
+    by_suffix: bool,
 }
 
 impl Entry {
@@ -118,59 +129,6 @@ pub struct Breakpoints {
     functions: Vec<Entry>,
     /// The launched program's folder, whose source files are searched for function definitions.
     source_root: Option<PathBuf>,
-}
-
-/// Bounds on the search of the program's folder: enough for a project, never a whole disk.
-const MAX_SOURCE_FILES: usize = 5_000;
-const MAX_SOURCE_DEPTH: usize = 8;
-const MAX_SOURCE_BYTES: u64 = 2 * 1024 * 1024;
-
-/// The JavaScript files under `root` (not in `node_modules` or hidden folders), bounded.
-fn source_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut folders = vec![(root.to_path_buf(), 0usize)];
-    while let Some((folder, depth)) = folders.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                if depth < MAX_SOURCE_DEPTH && !name.starts_with('.') && name != "node_modules" {
-                    folders.push((path, depth + 1));
-                }
-            } else if kind.is_file()
-                && matches!(
-                    path.extension().and_then(|e| e.to_str()),
-                    Some("js" | "mjs" | "cjs")
-                )
-                && entry.metadata().is_ok_and(|m| m.len() <= MAX_SOURCE_BYTES)
-            {
-                files.push(path);
-                if files.len() >= MAX_SOURCE_FILES {
-                    return files;
-                }
-            }
-        }
-    }
-    files
-}
-
-/// Where `name` is defined in each of `files`.
-fn definitions(files: Vec<PathBuf>, name: String) -> Vec<(PathBuf, Vec<functions::BodyStart>)> {
-    files
-        .into_iter()
-        .filter_map(|path| {
-            let source = std::fs::read_to_string(&path).ok()?;
-            let found = functions::find(&source, &name);
-            (!found.is_empty()).then_some((path, found))
-        })
-        .collect()
 }
 
 /// A requested breakpoint: one already placed, or a new one to place.
@@ -220,11 +178,20 @@ impl Breakpoints {
             searched: HashSet::new(),
             resolved: None,
             message: None,
+            by_suffix: false,
         })
     }
 
-    /// DAP `setBreakpoints` for one file: the answer, one breakpoint per requested one.
-    pub async fn set_lines(&mut self, cdp: &Cdp, path: &Path, requested: &[Value]) -> Vec<Value> {
+    /// DAP `setBreakpoints` for one file (absolute, or a relative suffix matched against the
+    /// scripts loaded so far): the answer, one breakpoint per requested one.
+    pub async fn set_lines(
+        &mut self,
+        cdp: &Cdp,
+        scripts: &Scripts,
+        path: &Path,
+        requested: &[Value],
+    ) -> Vec<Value> {
+        let target = FileTarget::of(path, scripts);
         let mut old = self.by_file.remove(path).unwrap_or_default();
         let mut kept = Vec::with_capacity(requested.len());
         for request in requested {
@@ -239,7 +206,7 @@ impl Breakpoints {
                 }
                 Kept::New(entry) => entry,
             };
-            place_line(cdp, path, line, &mut entry).await;
+            place_line(cdp, &target, line, &mut entry).await;
             kept.push(entry);
         }
         for gone in old {
@@ -280,7 +247,10 @@ impl Breakpoints {
             self.place_in_source_files(cdp, &mut entry).await;
             if entry.v8_ids.is_empty() && entry.message.is_none() {
                 entry.message = Some(match self.source_root {
-                    Some(_) => "no function of this name in the program's files".into(),
+                    Some(_) => {
+                        "no function of this name in the program's files, its package or its node_modules"
+                            .into()
+                    }
                     None => "no function of this name in the scripts loaded so far".into(),
                 });
             } else if entry.resolved.is_none() && entry.message.is_none() {
@@ -315,13 +285,14 @@ impl Breakpoints {
         self.functions = functions;
     }
 
-    /// Sets `entry` on every definition of its function in the program's files.
+    /// Sets `entry` on every definition of its function in the program's files (or, when it
+    /// defines none, in its package and `node_modules`: see `sources`).
     async fn place_in_source_files(&self, cdp: &Cdp, entry: &mut Entry) {
         let (Some(root), Place::Function(name)) = (&self.source_root, &entry.wish.place) else {
             return;
         };
         let (root, name) = (root.clone(), name.clone());
-        let found = tokio::task::spawn_blocking(move || definitions(source_files(&root), name))
+        let found = tokio::task::spawn_blocking(move || sources::definitions(&root, &name))
             .await
             .unwrap_or_default();
         for (path, starts) in found {
@@ -349,16 +320,30 @@ impl Breakpoints {
         changed
     }
 
-    /// `Debugger.breakpointResolved`: a line breakpoint landed in a script parsed after it was
+    /// `Debugger.breakpointResolved`: a line breakpoint landed in `script`, parsed after it was
     /// set. Returns the DAP breakpoint to announce, the first time it is verified.
-    pub fn resolved(&mut self, v8_id: &str, path: Option<PathBuf>, line: u32) -> Option<Value> {
+    ///
+    /// One set by a file-name suffix is then pinned to that script: `index.js:10` typed for the
+    /// first `index.js` to load must not go on to stop in every `index.js` the program's libraries
+    /// load after it. (The suffix's V8 id stays the entry's, for a pause already under way there.)
+    pub async fn resolved(
+        &mut self,
+        cdp: &Cdp,
+        v8_id: &str,
+        script: Option<&Script>,
+        line: u32,
+    ) -> Option<Value> {
         let entry = self
             .entries_mut()
             .find(|e| e.v8_ids.iter().any(|id| id == v8_id))?;
         if entry.resolved.is_some() {
             return None;
         }
-        let path = path?;
+        let script = script?;
+        let path = script.path.clone()?;
+        if entry.by_suffix {
+            pin(cdp, entry, &script.url).await;
+        }
         entry.resolved = Some((path, line));
         entry.message = None;
         Some(entry.to_dap(None))
@@ -396,13 +381,111 @@ impl Breakpoints {
     }
 }
 
-async fn place_line(cdp: &Cdp, path: &Path, line: u32, entry: &mut Entry) {
+/// The scripts a line breakpoint's file names.
+#[derive(Debug, PartialEq, Eq)]
+enum FileTarget {
+    /// One file: the absolute path asked for, or the one loaded script a relative path names.
+    File(PathBuf),
+    /// A relative path no loaded script ends with: the first script that does, once it loads.
+    Suffix(PathBuf),
+    /// A relative path several loaded scripts end with: the answer lists them.
+    Ambiguous {
+        suffix: PathBuf,
+        candidates: Vec<PathBuf>,
+    },
+    /// A relative path with no file name left in it (`..`).
+    Nothing,
+}
+
+/// Most candidates named when a file name is ambiguous.
+const MAX_CANDIDATES: usize = 10;
+
+impl FileTarget {
+    fn of(path: &Path, scripts: &Scripts) -> FileTarget {
+        if path.is_absolute() {
+            return FileTarget::File(path.to_path_buf());
+        }
+        let Some(suffix) = suffix_of(path) else {
+            return FileTarget::Nothing;
+        };
+        let mut candidates = scripts.named(&suffix);
+        match candidates.len() {
+            0 => FileTarget::Suffix(suffix),
+            1 => FileTarget::File(candidates.remove(0)),
+            _ => FileTarget::Ambiguous { suffix, candidates },
+        }
+    }
+}
+
+/// Why a file name names no one script: the candidates (at most [`MAX_CANDIDATES`]) and a
+/// longer name that picks the first.
+fn ambiguity(suffix: &Path, candidates: &[PathBuf]) -> String {
+    let mut listed: Vec<String> = candidates
+        .iter()
+        .take(MAX_CANDIDATES)
+        .map(|c| c.display().to_string())
+        .collect();
+    if candidates.len() > MAX_CANDIDATES {
+        listed.push(format!("and {} more", candidates.len() - MAX_CANDIDATES));
+    }
+    let example = candidates
+        .first()
+        .and_then(|first| distinguishing_suffix(first, candidates))
+        .map(|s| format!(", e.g. {}", s.display()))
+        .unwrap_or_default();
+    format!(
+        "{} loaded scripts are named {}: {}; give more of the path{example}",
+        candidates.len(),
+        suffix.display(),
+        listed.join(", "),
+    )
+}
+
+/// The shortest tail of `path` that no other of `candidates` ends with.
+fn distinguishing_suffix(path: &Path, candidates: &[PathBuf]) -> Option<PathBuf> {
+    let parts: Vec<_> = path.components().collect();
+    (1..=parts.len()).find_map(|take| {
+        let tail: PathBuf = parts[parts.len() - take..].iter().collect();
+        let unique = candidates
+            .iter()
+            .all(|other| other == path || !other.ends_with(&tail));
+        unique.then_some(tail)
+    })
+}
+
+async fn place_line(cdp: &Cdp, target: &FileTarget, line: u32, entry: &mut Entry) {
     if line == 0 {
         entry.message = Some("line numbers start at 1".into());
         return;
     }
+    // The pattern, why nothing bound yet, and the file named: the one file, or the suffix.
+    let (url_pattern, pending, named, exact) = match target {
+        FileTarget::File(path) => (
+            url_regex(path),
+            "not loaded yet, or no code on this line".to_string(),
+            path,
+            true,
+        ),
+        FileTarget::Suffix(suffix) => (
+            url_suffix_regex(suffix),
+            format!(
+                "no script named {} has loaded yet; it binds when one does",
+                suffix.display()
+            ),
+            suffix,
+            false,
+        ),
+        FileTarget::Ambiguous { suffix, candidates } => {
+            entry.message = Some(ambiguity(suffix, candidates));
+            return;
+        }
+        FileTarget::Nothing => {
+            entry.message = Some("no file name in this path".into());
+            return;
+        }
+    };
     let mut params = json!({
-        "urlRegex": url_regex(path),
+        "urlRegex": url_pattern,
         "lineNumber": line - 1,
         "columnNumber": 0,
     });
@@ -417,15 +500,49 @@ async fn place_line(cdp: &Cdp, path: &Path, line: u32, entry: &mut Entry) {
             match answer["locations"].as_array().and_then(|l| l.first()) {
                 Some(location) => {
                     let line = location["lineNumber"].as_u64().unwrap_or(0) + 1;
-                    entry.resolved = Some((path.to_path_buf(), line as u32));
+                    // A file is its path. A suffix that binds at once bound in a script whose
+                    // `scriptParsed` has yet to be read (`FileTarget::of` matched every other):
+                    // the name asked for stands in for its path, and the pattern stays.
+                    entry.resolved = Some((named.clone(), line as u32));
                 }
                 None => {
-                    entry.message = Some("not loaded yet, or no code on this line".into());
+                    entry.message = Some(pending);
+                    entry.by_suffix = !exact;
                 }
             }
         }
         Err(e) => entry.message = Some(placement_failure(&e)),
     }
+}
+
+/// Sets `entry`'s line breakpoint in the script at `url` alone, and takes its suffix pattern's
+/// V8 breakpoint out (V8 would bind it in every script of that name that loads). Should V8
+/// refuse, the pattern stays: a breakpoint too many is better than none.
+async fn pin(cdp: &Cdp, entry: &mut Entry, url: &str) {
+    entry.by_suffix = false;
+    let Place::Line(line) = entry.wish.place else {
+        return;
+    };
+    let mut params = json!({
+        "url": url,
+        "lineNumber": line.saturating_sub(1),
+        "columnNumber": 0,
+    });
+    if let Some(condition) = &entry.wish.condition {
+        params["condition"] = json!(condition);
+    }
+    let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await else {
+        return;
+    };
+    let Some(pinned) = answer["breakpointId"].as_str() else {
+        return;
+    };
+    for id in &entry.v8_ids {
+        let _ = cdp
+            .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
+            .await;
+    }
+    entry.v8_ids.push(pinned.to_string());
 }
 
 /// V8's refusal in the user's terms.
@@ -520,6 +637,63 @@ mod tests {
     }
 
     #[test]
+    fn a_relative_file_names_the_loaded_script_it_is_a_suffix_of() {
+        let mut scripts = Scripts::default();
+        scripts.add("1", "file:///app/lib/util.js");
+        scripts.add("2", "file:///app/vendor/util.js");
+        scripts.add("3", "file:///app/main.js");
+        let target = |path: &str| FileTarget::of(Path::new(path), &scripts);
+        assert_eq!(
+            target("main.js"),
+            FileTarget::File(PathBuf::from("/app/main.js"))
+        );
+        assert_eq!(
+            target("./lib/util.js"),
+            FileTarget::File(PathBuf::from("/app/lib/util.js"))
+        );
+        assert_eq!(
+            target("/elsewhere/main.js"),
+            FileTarget::File(PathBuf::from("/elsewhere/main.js"))
+        );
+        assert_eq!(
+            target("ain.js"),
+            FileTarget::Suffix(PathBuf::from("ain.js"))
+        );
+        assert_eq!(target(".."), FileTarget::Nothing);
+        assert_eq!(
+            target("util.js"),
+            FileTarget::Ambiguous {
+                suffix: PathBuf::from("util.js"),
+                candidates: vec![
+                    PathBuf::from("/app/lib/util.js"),
+                    PathBuf::from("/app/vendor/util.js"),
+                ],
+            }
+        );
+    }
+
+    #[test]
+    fn an_ambiguous_name_lists_its_candidates_and_a_longer_name() {
+        let two = [
+            PathBuf::from("/app/lib/util.js"),
+            PathBuf::from("/app/vendor/util.js"),
+        ];
+        assert_eq!(
+            ambiguity(Path::new("util.js"), &two),
+            "2 loaded scripts are named util.js: /app/lib/util.js, /app/vendor/util.js; \
+             give more of the path, e.g. lib/util.js"
+        );
+        let many: Vec<PathBuf> = (0..12)
+            .map(|n| PathBuf::from(format!("/p{n:02}/x/util.js")))
+            .collect();
+        let message = ambiguity(Path::new("x/util.js"), &many);
+        assert!(message.starts_with("12 loaded scripts are named x/util.js: /p00/x/util.js, "));
+        assert!(message.contains("/p09/x/util.js, and 2 more;"), "{message}");
+        assert!(!message.contains("/p10/"), "{message}");
+        assert!(message.ends_with("e.g. p00/x/util.js"), "{message}");
+    }
+
+    #[test]
     fn a_breakpoint_short_of_its_count_is_not_a_stop() {
         let mut table = Breakpoints::default();
         table.functions.push(Entry {
@@ -534,6 +708,7 @@ mod tests {
             searched: HashSet::new(),
             resolved: None,
             message: None,
+            by_suffix: false,
         });
         let first = table.hit(&["v8:1".into()]);
         assert!(!first.stop);

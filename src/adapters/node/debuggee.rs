@@ -398,10 +398,17 @@ impl Debuggee {
             "Debugger.scriptParsed" => self.script_parsed(&params).await,
             "Debugger.breakpointResolved" => {
                 let script = params["location"]["scriptId"].as_str().unwrap_or_default();
-                let path = self.scripts.get(script).and_then(|s| s.path.clone());
+                let script = self.scripts.get(script).cloned();
                 let line = params["location"]["lineNumber"].as_u64().unwrap_or(0) + 1;
                 let id = params["breakpointId"].as_str().unwrap_or_default();
-                if let Some(breakpoint) = self.breakpoints.resolved(id, path, line as u32) {
+                let Some(cdp) = self.cdp.clone() else {
+                    return;
+                };
+                if let Some(breakpoint) = self
+                    .breakpoints
+                    .resolved(&cdp, id, script.as_ref(), line as u32)
+                    .await
+                {
                     self.out
                         .event(
                             "breakpoint",
@@ -577,7 +584,7 @@ impl Debuggee {
         let cdp = self.cdp()?.clone();
         let answer = self
             .breakpoints
-            .set_lines(&cdp, &PathBuf::from(path), &requested)
+            .set_lines(&cdp, &self.scripts, &PathBuf::from(path), &requested)
             .await;
         Ok(json!({ "breakpoints": answer }))
     }

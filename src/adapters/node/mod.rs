@@ -6,7 +6,7 @@
 //! - `cdp`: the CDP connection.
 //! - `server`: the DAP side (the in-memory stream the session talks over).
 //! - `debuggee`: the translation, request by request and event by event.
-//! - `breakpoints`, `functions`, `objects`, `scripts`, `values`, `output`: its parts.
+//! - `breakpoints`, `functions`, `sources`, `objects`, `scripts`, `values`, `output`: its parts.
 
 mod breakpoints;
 mod cdp;
@@ -17,6 +17,7 @@ mod objects;
 mod output;
 mod scripts;
 mod server;
+mod sources;
 mod values;
 
 use std::path::{Path, PathBuf};

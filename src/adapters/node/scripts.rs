@@ -1,5 +1,9 @@
 //! The scripts V8 has parsed, by id, with the file each came from; and the mapping between file
 //! paths and the URLs Node gives scripts (`file:///a/b.js`, or a bare path in old Nodes).
+//!
+//! A file named by a relative path (`util.js`, `lib/util.js`: what the user typed, when the
+//! session could not find it on disk) is a path suffix, matched on whole components: `util.js`
+//! names `/x/lib/util.js` but not `/x/myutil.js`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -36,6 +40,39 @@ impl Scripts {
     pub fn files(&self) -> impl Iterator<Item = &Script> {
         self.by_id.values().filter(|s| s.path.is_some())
     }
+
+    /// The files of the parsed scripts whose path ends with `suffix` (whole components), each
+    /// once (a module loaded twice is one file), sorted.
+    pub fn named(&self, suffix: &Path) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = self
+            .files()
+            .filter_map(|s| s.path.as_ref())
+            .filter(|path| path.ends_with(suffix))
+            .cloned()
+            .collect();
+        found.sort();
+        found.dedup();
+        found
+    }
+}
+
+/// A relative path as a suffix to look for: `./` and `..` that lead it are dropped (they are
+/// relative to a folder the adapter does not know), `a/../b` becomes `b`. `None` when nothing
+/// is left, or when `path` is absolute (an absolute path is a file, not a suffix).
+pub fn suffix_of(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut suffix = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => suffix.push(part),
+            Component::ParentDir => {
+                suffix.pop();
+            }
+            Component::CurDir => {}
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    (!suffix.as_os_str().is_empty()).then_some(suffix)
 }
 
 /// The file a script URL names: `file:///a/b%20c.js` and `/a/b.js` are files; `node:fs`,
@@ -66,6 +103,19 @@ pub fn url_regex(path: &Path) -> String {
         }
     }
     format!("^(file://)?({})$", alternatives.join("|"))
+}
+
+/// A `urlRegex` matching every script whose file path ends with `suffix` on whole components,
+/// however Node spells its URL: so a breakpoint by a bare or relative name binds in a script that
+/// loads later, wherever it comes from.
+pub fn url_suffix_regex(suffix: &Path) -> String {
+    let text = suffix.to_string_lossy().to_string();
+    let mut alternatives = vec![regex::escape(&text)];
+    let encoded = percent_encode(&text);
+    if encoded != text {
+        alternatives.push(regex::escape(&encoded));
+    }
+    format!("(^|/)({})$", alternatives.join("|"))
 }
 
 fn percent_decode(text: &str) -> String {
@@ -123,5 +173,57 @@ mod tests {
         assert!(pattern.is_match("/no/such dir/app.js"));
         assert!(!pattern.is_match("file:///no/such%20dir/app.jsx"));
         assert!(!pattern.is_match("file:///other/no/such%20dir/app.js"));
+    }
+
+    #[test]
+    fn relative_paths_become_suffixes() {
+        let suffix = |p: &str| suffix_of(Path::new(p));
+        assert_eq!(suffix("util.js"), Some(PathBuf::from("util.js")));
+        assert_eq!(suffix("./lib/util.js"), Some(PathBuf::from("lib/util.js")));
+        assert_eq!(suffix("../lib/util.js"), Some(PathBuf::from("lib/util.js")));
+        assert_eq!(suffix("a/../b/util.js"), Some(PathBuf::from("b/util.js")));
+        assert_eq!(suffix("/abs/util.js"), None);
+        assert_eq!(suffix(".."), None);
+        assert_eq!(suffix(""), None);
+    }
+
+    #[test]
+    fn a_suffix_pattern_matches_whole_components_only() {
+        let pattern = |suffix: &str| {
+            regex::Regex::new(&url_suffix_regex(Path::new(suffix))).expect("valid regex")
+        };
+        let util = pattern("util.js");
+        assert!(util.is_match("file:///x/lib/util.js"));
+        assert!(util.is_match("/x/util.js"));
+        assert!(!util.is_match("file:///x/myutil.js"));
+        assert!(!util.is_match("file:///x/util.jsx"));
+        let lib = pattern("lib/util.js");
+        assert!(lib.is_match("file:///x/lib/util.js"));
+        assert!(!lib.is_match("file:///x/mylib/util.js"));
+        assert!(!lib.is_match("file:///x/lib/other/util.js"));
+        let spaced = pattern("my dir/a.js");
+        assert!(spaced.is_match("file:///x/my%20dir/a.js"));
+        assert!(spaced.is_match("/x/my dir/a.js"));
+        // Regex characters in a name are literal.
+        assert!(!pattern("a.js").is_match("file:///x/abjs"));
+    }
+
+    #[test]
+    fn loaded_scripts_are_matched_on_whole_components() {
+        let mut scripts = Scripts::default();
+        scripts.add("1", "file:///x/lib/util.js");
+        scripts.add("2", "file:///x/myutil.js");
+        scripts.add("3", "file:///y/util.js");
+        scripts.add("4", "file:///y/util.js");
+        scripts.add("5", "node:internal/util.js");
+        assert_eq!(
+            scripts.named(Path::new("util.js")),
+            vec![PathBuf::from("/x/lib/util.js"), PathBuf::from("/y/util.js")]
+        );
+        assert_eq!(
+            scripts.named(Path::new("lib/util.js")),
+            vec![PathBuf::from("/x/lib/util.js")]
+        );
+        assert!(scripts.named(Path::new("ib/util.js")).is_empty());
     }
 }
