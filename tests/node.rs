@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, at, fixture_path, line_of, variable};
+use common::{Run, Session, at, fixture_path, line_of, require_node, variable};
 use serde_json::{Value, json};
 
 const APP: &str = "javascript/app.js";
@@ -52,23 +52,6 @@ const INSPECTOR_LINES: [&str; 4] = [
 
 /// The message of the TypeError raises.js throws.
 const TYPE_ERROR: &str = "Cannot read properties of undefined (reading 'toUpperCase')";
-
-/// Fails the test with instructions when `node` is not installed (or does not run).
-fn require_node() {
-    let found = debugger::adapters::node::find(&Default::default());
-    let works = found.as_ref().is_some_and(|node| {
-        Command::new(node)
-            .arg("--version")
-            .stdin(Stdio::null())
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    assert!(
-        works,
-        "Node.js is required for this test and `node --version` did not run (found: {found:?}); \
-         install it with 'apt-get install nodejs' (.ci/run does)"
-    );
-}
 
 /// The `node` the adapter would run.
 fn node() -> std::path::PathBuf {

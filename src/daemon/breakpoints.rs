@@ -29,9 +29,18 @@ pub struct Entry {
     pub resolved_line: Option<u32>,
     /// A watchpoint's handle from `dataBreakpointInfo`, and the adapter's words for the data.
     pub data: Option<DataHandle>,
-    /// Why the file could not be placed (see `session/sources.rs`): shown instead of the
-    /// adapter's message while the adapter has not bound the breakpoint.
-    pub placement_note: Option<String>,
+    /// Why the file could not be placed (see `session/sources.rs`), shown while the adapter
+    /// has not bound the breakpoint.
+    pub placement_note: Option<PlacementNote>,
+}
+
+/// Our word on a breakpoint whose file we could not place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlacementNote {
+    pub message: String,
+    /// The adapter places such names itself (lldb, GDB, node), so its own message, when it
+    /// gives one, says more than ours ("no script named x.js has loaded yet").
+    pub adapter_first: bool,
 }
 
 /// What `dataBreakpointInfo` answered for a watchpoint: kept across restarts (lldb runs the
@@ -148,7 +157,11 @@ impl Entry {
             message: if self.verified {
                 self.message.clone()
             } else {
-                self.placement_note.clone().or_else(|| self.message.clone())
+                match (&self.placement_note, &self.message) {
+                    (Some(note), Some(message)) if note.adapter_first => Some(message.clone()),
+                    (Some(note), _) => Some(note.message.clone()),
+                    (None, message) => message.clone(),
+                }
             },
             resolved_line: self.resolved_line.filter(|l| Some(*l) != line),
             log_message: self.spec.log_message.clone(),
@@ -201,7 +214,7 @@ impl Registry {
 
     /// Records where an entry's file was placed: the file it now names, or why none was found.
     /// Called before the entry's list is sent, which then goes to its new target.
-    pub fn place(&mut self, id: u32, location: Location, note: Option<String>) {
+    pub fn place(&mut self, id: u32, location: Location, note: Option<PlacementNote>) {
         if let Some(entry) = self.get_mut(id) {
             entry.spec.location = location;
             entry.placement_note = note;

@@ -11,7 +11,7 @@ use super::sources::Placement;
 use super::{Session, Shared, WATCHPOINT_REASON, brief_stop};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
-use crate::daemon::breakpoints::{Registry, Target};
+use crate::daemon::breakpoints::{PlacementNote, Registry, Target};
 use crate::daemon::run_state::StopInfo;
 use crate::dap::DapClient;
 use crate::dap::types::BreakpointsBody;
@@ -102,7 +102,7 @@ impl Session {
     async fn placed(
         &self,
         mut spec: BreakpointSpec,
-    ) -> Result<(BreakpointSpec, Option<String>), ErrorBody> {
+    ) -> Result<(BreakpointSpec, Option<PlacementNote>), ErrorBody> {
         let Location::Line { file, line } = &spec.location else {
             return Ok((spec, None));
         };
@@ -117,7 +117,7 @@ impl Session {
                 spec.location = Location::Line { file, line };
                 (spec, None)
             }
-            Placement::Unplaced { message } => (spec, Some(message)),
+            Placement::Unplaced(note) => (spec, Some(note)),
         })
     }
 
@@ -201,15 +201,18 @@ pub(super) async fn place_initial_breakpoints(dap: &DapClient, shared: &Shared) 
     for (id, file, line) in unplaced {
         let (location, note) = match shared.sources.place(dap, shared, &file, line).await {
             Ok(Placement::File(file)) => (Location::Line { file, line }, None),
-            Ok(Placement::Unplaced { message }) => (Location::Line { file, line }, Some(message)),
+            Ok(Placement::Unplaced(note)) => (Location::Line { file, line }, Some(note)),
             // The error's lines (an ambiguity's candidates) folded into one pending message.
             Err(e) => (
                 Location::Line { file, line },
-                Some(format!(
-                    "{}; {}",
-                    e.message.replace(":\n  ", ": ").replace("\n  ", ", "),
-                    e.hint
-                )),
+                Some(PlacementNote {
+                    message: format!(
+                        "{}; {}",
+                        e.message.replace(":\n  ", ": ").replace("\n  ", ", "),
+                        e.hint
+                    ),
+                    adapter_first: false,
+                }),
             ),
         };
         shared.breakpoints.registry().place(id, location, note);

@@ -14,6 +14,7 @@ use super::{Origin, Shared, brief_stop};
 use crate::adapters::{DebugAdapter, SourceLookup};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::{self, Resolution};
+use crate::daemon::breakpoints::PlacementNote;
 use crate::dap::DapClient;
 use crate::dap::types::EvaluateBody;
 use crate::ipc::protocol::LaunchSpec;
@@ -23,9 +24,9 @@ use crate::ipc::protocol::LaunchSpec;
 pub(super) enum Placement {
     /// This file (absolute), which holds the line.
     File(PathBuf),
-    /// No file of that name is known yet: the name goes to the adapter as typed (or not at all),
-    /// with this message for as long as the adapter has not bound it.
-    Unplaced { message: String },
+    /// No file of that name is known yet: the name goes to the adapter as typed, with this
+    /// note for as long as the adapter has not bound it.
+    Unplaced(PlacementNote),
 }
 
 /// What the session knows of the program's files.
@@ -97,9 +98,10 @@ impl ProgramSources {
                 ),
                 "give more of the path, e.g. the folder above it (pkg/util.py:12)",
             )),
-            Resolution::Unknown => Ok(Placement::Unplaced {
+            Resolution::Unknown => Ok(Placement::Unplaced(PlacementNote {
                 message: self.unknown_message(file),
-            }),
+                adapter_first: self.lookup.adapter_matches_names,
+            })),
         }
     }
 
