@@ -77,6 +77,30 @@ pub trait DebugAdapter: Send + Sync {
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
         None
     }
+
+    /// Sets the function breakpoints `arguments` lists (a `setFunctionBreakpoints` request's
+    /// arguments) and returns the answer's body: one breakpoint per name asked for, in any
+    /// order, each with the id that stops will name. The adapter's own request is enough for
+    /// most; an adapter whose name lookup misses names users write (lldb-dap and Rust paths) binds
+    /// those by its own means here.
+    fn set_function_breakpoints<'a>(
+        &'a self,
+        requests: &'a dyn Requests,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        requests.request("setFunctionBreakpoints", arguments)
+    }
+}
+
+/// The session's line to the adapter, lent to an adapter's hooks.
+pub trait Requests: Send + Sync {
+    /// Sends one DAP request and returns the answer's body. A request the adapter takes only
+    /// while the program is stopped is sent inside a pause nobody sees.
+    fn request<'a>(
+        &'a self,
+        command: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>>;
 }
 
 /// The adapter's own console (DAP `evaluate` in the `repl` context, in the selected frame), as

@@ -7,7 +7,11 @@
 
 use std::sync::{Arc, Mutex};
 
+use serde_json::Value;
+
 use super::{Session, Shared, WATCHPOINT_REASON, brief_stop};
+use crate::adapters::Requests;
+use crate::adapters::process::BoxFuture;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::daemon::breakpoints::{Registry, Target};
@@ -181,7 +185,18 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
                 registry.sync_request(target)
             }
         };
-        match brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments).await {
+        let answer = if *target == Target::Functions {
+            let requests = AtAStop { dap, shared };
+            shared
+                .adapter
+                .set_function_breakpoints(&requests, request.arguments)
+                .await
+        } else {
+            brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments)
+                .await
+                .map_err(ErrorBody::from)
+        };
+        match answer {
             Ok(body) => {
                 let answer = serde_json::from_value::<BreakpointsBody>(body)
                     .map(|b| b.breakpoints)
@@ -193,7 +208,7 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
             Err(e) => {
                 breakpoints
                     .registry()
-                    .apply_failure(&request.ids, &e.to_string());
+                    .apply_failure(&request.ids, &e.message);
                 return;
             }
         }
@@ -208,6 +223,27 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
         {
             return;
         }
+    }
+}
+
+/// The session's line to the adapter as an adapter's hook sees it: requests go as
+/// [`send_target`] sends its own, inside a pause where the adapter needs one.
+struct AtAStop<'a> {
+    dap: &'a DapClient,
+    shared: &'a Shared,
+}
+
+impl Requests for AtAStop<'_> {
+    fn request<'a>(
+        &'a self,
+        command: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        Box::pin(async move {
+            brief_stop::request_at_a_stop(self.dap, self.shared, command, arguments)
+                .await
+                .map_err(ErrorBody::from)
+        })
     }
 }
 
