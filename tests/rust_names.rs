@@ -243,8 +243,9 @@ fn gdb_session() -> Session {
     ))
 }
 
-/// GDB knows a Rust function by its full path: a generic function's stops at every instance, and
-/// a trait method by its full `<Type as Trait>::method`.
+/// GDB knows a Rust function by its full path only (`kind` or `Rect::area` alone stay pending): a
+/// generic function's stops at every instance, a generic type's method is named with the impl's
+/// own parameters (`Wrapper<T>::get`), and a trait method by its full `<Type as Trait>::method`.
 #[test]
 fn gdb_binds_full_rust_paths() {
     let s = gdb_session();
@@ -256,12 +257,18 @@ fn gdb_binds_full_rust_paths() {
             "shapes_generic::geometry::Rect::area",
             "shapes_generic::geometry::total",
             "<shapes_generic::geometry::Rect as shapes_generic::geometry::Describe>::describe",
+            "shapes_generic::geometry::Wrapper<T>::get",
         ],
     );
-    let [area, total, describe] = ids[..] else {
+    let [area, total, describe, get] = ids[..] else {
         panic!("ids: {ids:?}");
     };
     assert_hit(&continue_to_stop(&s), area, "area", "@area_body");
+    // A short path stays pending, and says why.
+    let short = s.data(&["break", "geometry::kind"]);
+    assert_eq!(short["verified"], false, "{short}");
+    let message = short["message"].as_str().unwrap_or("");
+    assert!(message.contains("full path"), "{short}");
     assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
     assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
     assert_hit(
@@ -270,6 +277,8 @@ fn gdb_binds_full_rust_paths() {
         "describe",
         "@describe_body",
     );
+    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
+    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
     assert_hit(&continue_to_stop(&s), area, "area", "@area_body");
     let end = continue_to_stop(&s);
     assert_eq!(end["reason"], "exited", "{end}");
