@@ -217,7 +217,7 @@ impl DebugAdapter for LldbDap {
     /// a trait method (`Rect::describe`, `<Rect as Describe>::describe`). lldb-dap's own
     /// breakpoint comes first; one it leaves unbound, on a name that reads as a Rust path, is
     /// replaced by a breakpoint on a pattern of the demangled names that path means (see
-    /// [`RustPath::lldb_pattern`]), if that pattern finds the function. Its LLDB id then answers
+    /// [`RustPath::lldb_patterns`]), if that pattern finds the function. Its LLDB id then answers
     /// for the name, so stops map to it like any other; it carries lldb-dap's label, so lldb-dap
     /// reports its changes as it does its own. A name no pattern finds either keeps lldb-dap's
     /// breakpoint, pending, which binds should a library bring that name later.
@@ -491,7 +491,7 @@ impl PatternBreakpoints {
         else {
             return;
         };
-        let Some(pattern) = RustPath::parse(spec.name).map(|p| p.lldb_pattern()) else {
+        let Some(path) = RustPath::parse(spec.name) else {
             return;
         };
         let options = match spec.lldb_options(false) {
@@ -501,20 +501,16 @@ impl PatternBreakpoints {
                 return;
             }
         };
-        let command = format!(
-            "{COMMAND_ESCAPE}breakpoint set --func-regex '{pattern}' --breakpoint-name {LLDB_DAP_LABEL}{options}"
-        );
-        let Ok(reply) = console.run(&command).await else {
-            return;
-        };
-        let Some((id, locations)) = created_breakpoint(&reply) else {
-            tracing::debug!("lldb did not set a breakpoint for {}: {reply}", spec.name);
-            return;
-        };
-        if locations == 0 {
-            run_logged(console, &format!("breakpoint delete {id}")).await;
-            return;
+        let mut found = None;
+        for pattern in path.lldb_patterns() {
+            found = set_on_pattern(console, &pattern, &options).await;
+            if found.is_some() {
+                break;
+            }
         }
+        let Some(id) = found else {
+            return;
+        };
         // lldb-dap drops its own at the next request, which no longer lists the name; until
         // then it must not stop the program beside ours.
         run_logged(console, &format!("breakpoint delete {lldb_dap_id}")).await;
@@ -527,6 +523,24 @@ impl PatternBreakpoints {
         *slot = bound.answer();
         self.bound.push(bound);
     }
+}
+
+/// Sets a breakpoint on the functions whose names match `pattern`, labelled as lldb-dap's own,
+/// and returns its id; `None` (and no breakpoint) if it found no code.
+async fn set_on_pattern(console: &dyn Console, pattern: &str, options: &str) -> Option<i64> {
+    let command = format!(
+        "{COMMAND_ESCAPE}breakpoint set --func-regex '{pattern}' --breakpoint-name {LLDB_DAP_LABEL}{options}"
+    );
+    let reply = console.run(&command).await.ok()?;
+    let Some((id, locations)) = created_breakpoint(&reply) else {
+        tracing::debug!("lldb set no breakpoint on {pattern}: {reply}");
+        return None;
+    };
+    if locations == 0 {
+        run_logged(console, &format!("breakpoint delete {id}")).await;
+        return None;
+    }
+    Some(id)
 }
 
 /// Runs an LLDB command whose answer only matters if it is an error, which is logged and
@@ -619,19 +633,20 @@ impl RustPath {
         })
     }
 
-    /// A regular expression (POSIX extended, as LLDB takes it) for the names LLDB gives this
-    /// function's code, in both of rustc's manglings: legacy (the default), which LLDB 19
-    /// demangles to `m::total::h…`, `m::Wrapper$LT$T$GT$::get::h…` and
-    /// `_$LT$m..Rect$u20$as$u20$m..Describe$GT$::describe::h…`; and v0, which it demangles to
+    /// Regular expressions (POSIX extended, as LLDB takes them) for the names LLDB gives this
+    /// function's code, to be tried in turn, in both of rustc's manglings: legacy (the
+    /// default), which LLDB 19 demangles to `m::total::h…`, `m::Wrapper$LT$T$GT$::get::h…` and
+    /// `_$LT$m..Rect$u20$as$u20$m..Describe$GT$::describe::h…`; then v0, which it demangles to
     /// `m::total::<u8>`, `<m::Wrapper<u32>>::get` and `<m::Rect as m::Describe>::describe`.
     /// The path may be the end of the full one (`Rect::area` for `shapes::geometry::Rect::area`),
-    /// and a `Type::method` path also finds a trait's method implemented for that type.
-    fn lldb_pattern(&self) -> String {
-        let (function, path) = match self.segments.split_last() {
-            Some(split) => split,
-            None => return String::new(),
+    /// and a `Type::method` path also finds a trait's method implemented for that type. They are
+    /// separate because LLDB's regex engine takes minutes over a large program's names with
+    /// them joined by `|`, and about a second with each alone.
+    fn lldb_patterns(&self) -> Vec<String> {
+        let Some((function, path)) = self.segments.split_last() else {
+            return Vec::new();
         };
-        let alternatives = match (&self.qualified, path.is_empty()) {
+        match (&self.qualified, path.is_empty()) {
             (Some((self_type, trait_path)), _) => vec![
                 format!(
                     "{LEGACY_START}{}{LEGACY_AS}([A-Za-z0-9_]+\\.\\.)*{}\\$GT\\$::{function}{LEGACY_HASH}",
@@ -659,8 +674,7 @@ impl RustPath {
                     format!("(^<|::){v0}{V0_ARGS}( as .*)?>::{function}{V0_FUNCTION_END}"),
                 ]
             }
-        };
-        alternatives.join("|")
+        }
     }
 }
 
@@ -856,35 +870,54 @@ mod tests {
     }
 
     #[test]
-    fn patterns_cover_both_manglings() {
-        let pattern = |text: &str| {
+    fn patterns_cover_both_manglings_one_at_a_time() {
+        let patterns = |text: &str| {
             RustPath::parse(text)
-                .map(|p| p.lldb_pattern())
+                .map(|p| p.lldb_patterns())
                 .unwrap_or_default()
         };
         assert_eq!(
-            pattern("total"),
-            "(^|::)total::h[0-9a-f]{16}$|(^|::)total(::<([^<>]|<([^<>]|<[^<>]*>)*>)*>)?$"
+            patterns("total"),
+            [
+                "(^|::)total::h[0-9a-f]{16}$",
+                "(^|::)total(::<([^<>]|<([^<>]|<[^<>]*>)*>)*>)?$"
+            ]
         );
-        let method = pattern("Wrapper::get");
+        let method = patterns("Wrapper::get");
+        assert_eq!(
+            method[0],
+            "(^|::|\\.\\.|\\$LT\\$)Wrapper(\\$LT\\$[^:]*\\$GT\\$)?(::|\\$u20\\$as\\$u20\\$.*\\$GT\\$::)get::h[0-9a-f]{16}$"
+        );
         assert!(
-            method.starts_with(
-                "(^|::|\\.\\.|\\$LT\\$)Wrapper(\\$LT\\$[^:]*\\$GT\\$)?(::|\\$u20\\$as\\$u20\\$.*\\$GT\\$::)get::h[0-9a-f]{16}$|"
-            ),
-            "{method}"
+            method[1].starts_with("(^|::)Wrapper::get(::<"),
+            "{method:?}"
         );
-        assert!(method.contains("|(^|::)Wrapper::get(::<"), "{method}");
-        assert!(method.contains("|(^<|::)Wrapper(<"), "{method}");
-        assert!(method.contains(")?( as .*)?>::get(::<"), "{method}");
-        let qualified = pattern("<Rect as Describe>::describe");
+        assert!(method[2].starts_with("(^<|::)Wrapper(<"), "{method:?}");
+        assert!(method[2].contains(")?( as .*)?>::get(::<"), "{method:?}");
+        let qualified = patterns("<Rect as Describe>::describe");
         assert!(
-            qualified.contains("\\$u20\\$as\\$u20\\$([A-Za-z0-9_]+\\.\\.)*Describe("),
-            "{qualified}"
+            qualified[0].contains("\\$u20\\$as\\$u20\\$([A-Za-z0-9_]+\\.\\.)*Describe("),
+            "{qualified:?}"
         );
-        assert!(qualified.contains("(^<|::)Rect(<"), "{qualified}");
-        assert!(qualified.contains(" as (.*::)?Describe(<"), "{qualified}");
-        // Nothing a user typed reaches the pattern but identifiers: no quote can end it early.
-        assert!(!pattern("<a as b>::c").contains('\''));
+        assert!(qualified[1].starts_with("(^<|::)Rect(<"), "{qualified:?}");
+        assert!(
+            qualified[1].contains(" as (.*::)?Describe(<"),
+            "{qualified:?}"
+        );
+        // LLDB's regex engine is slow with alternatives at the top: none has any.
+        for pattern in method.iter().chain(&qualified) {
+            let mut depth = 0i32;
+            for c in pattern.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    '|' => assert!(depth > 0, "{pattern}"),
+                    _ => {}
+                }
+            }
+            // Nothing a user typed reaches a pattern but identifiers: no quote can end it.
+            assert!(!pattern.contains('\''), "{pattern}");
+        }
     }
 
     #[test]
