@@ -142,8 +142,8 @@ fn lldb_binds_rust_paths_of_every_form_and_each_stop_names_its_breakpoint() {
     assert_eq!(end["exit_code"], 0, "{end}");
 }
 
-/// Added while the program is stopped, with a hit count and a condition; removed at a stop, a
-/// pattern-bound breakpoint no longer stops the program.
+/// Added while the program is stopped, with a hit count and conditions (one true, one never);
+/// removed at a stop, a pattern-bound breakpoint no longer stops the program.
 #[test]
 fn lldb_rust_paths_added_at_a_stop_keep_hit_counts_conditions_and_removal() {
     require_lldb_dap();
@@ -160,9 +160,18 @@ fn lldb_rust_paths_added_at_a_stop_keep_hit_counts_conditions_and_removal() {
         "break",
         "<shapes_generic::geometry::Rect as shapes_generic::geometry::Describe>::describe",
         "--condition",
-        "self.width == 3",
+        "self->width == 3",
     ]);
     assert_eq!(describe["verified"], true, "{describe}");
+    // Never true (`inner` is 7): a condition that failed to reach LLDB would stop here, and so
+    // would one LLDB cannot evaluate.
+    let never = s.data(&[
+        "break",
+        "<Wrapper as Describe>::describe",
+        "--condition",
+        "self->inner == 8",
+    ]);
+    assert_eq!(never["verified"], true, "{never}");
     let id = |data: &Value| data["id"].as_u64().expect("id");
 
     assert_hit(&continue_to_stop(&s), id(&total), "total", "@total_body");
@@ -185,7 +194,7 @@ fn lldb_rust_paths_added_at_a_stop_keep_hit_counts_conditions_and_removal() {
     let listed = s.data(&["breakpoint", "list"]);
     assert_eq!(
         listed["breakpoints"].as_array().map(Vec::len),
-        Some(2),
+        Some(3),
         "{listed}"
     );
     let end = continue_to_stop(&s);
