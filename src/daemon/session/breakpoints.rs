@@ -185,16 +185,14 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
                 registry.sync_request(target)
             }
         };
+        let requests = AtAStop { dap, shared };
         let answer = if *target == Target::Functions {
-            let requests = AtAStop { dap, shared };
             shared
                 .adapter
                 .set_function_breakpoints(&requests, request.arguments)
                 .await
         } else {
-            brief_stop::request_at_a_stop(dap, shared, request.command, request.arguments)
-                .await
-                .map_err(ErrorBody::from)
+            requests.request(request.command, request.arguments).await
         };
         match answer {
             Ok(body) => {
