@@ -34,12 +34,11 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, SourceLookup, launch_with};
+use super::{DebugAdapter, Requests, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::common::paths;
-use crate::dap::DapClient;
 use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{AttachSpec, BreakpointSpec, LaunchSpec};
 
@@ -247,13 +246,13 @@ impl DebugAdapter for Debugpy {
     fn prepare_breakpoint<'a>(
         &'a self,
         location: &'a Location,
-        dap: &'a DapClient,
+        requests: &'a dyn Requests,
     ) -> BoxFuture<'a, Option<Location>> {
         Box::pin(async move {
             match location {
-                Location::Function { name } => self.function_as_line(name, dap).await,
+                Location::Function { name } => self.function_as_line(name, requests).await,
                 Location::Line { file, .. } => {
-                    self.include_file(file, dap).await;
+                    self.include_file(file, requests).await;
                     None
                 }
                 Location::Data { .. } => None,
@@ -498,7 +497,7 @@ impl Debugpy {
     /// [`line_for_function`] for the definitions of `name` in the launched program's folder (or,
     /// for a name with its module, in the library). Library files defining it are made the
     /// user's code, or the breakpoint would never stop there under justMyCode.
-    async fn function_as_line(&self, name: &str, dap: &DapClient) -> Option<Location> {
+    async fn function_as_line(&self, name: &str, requests: &dyn Requests) -> Option<Location> {
         let program = self.run().program.clone()?;
         let folder = program.parent()?;
         let mut command = tokio::process::Command::new(&self.python);
@@ -533,7 +532,7 @@ impl Debugpy {
         }
         for definition in &definitions.found {
             if !definition.file.starts_with(folder) {
-                self.include_file(&definition.file, dap).await;
+                self.include_file(&definition.file, requests).await;
             }
         }
         line_for_function(name, &program, &definitions.found)
@@ -541,7 +540,7 @@ impl Debugpy {
 
     /// Makes `file` the user's code in the running debugger, once, under justMyCode: pydevd
     /// would otherwise accept a breakpoint there and never trace the file.
-    async fn include_file(&self, file: &Path, dap: &DapClient) {
+    async fn include_file(&self, file: &Path, requests: &dyn Requests) {
         let new_files: Vec<PathBuf> = {
             let run = self.run();
             if !run.just_my_code || !file.is_absolute() {
@@ -557,7 +556,7 @@ impl Debugpy {
             let literal = serde_json::to_string(&path.to_string_lossy()).unwrap_or_default();
             let expression = INCLUDE_FILE.replace("{path}", &literal);
             let arguments = json!({ "expression": expression, "context": "repl" });
-            match dap.request("evaluate", arguments).await {
+            match requests.request("evaluate", arguments).await {
                 Ok(_) => {
                     self.run().included.insert(path);
                 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, launch_with};
+use super::{DebugAdapter, Requests, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -152,7 +152,52 @@ impl DebugAdapter for Gdb {
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         json!({ "pid": spec.pid })
     }
+
+    /// GDB says nothing of why a function breakpoint stays pending, and the likeliest reason in
+    /// Rust is one GDB users do not expect: it knows a Rust function by its full path alone
+    /// (`shapes::geometry::kind`, never `kind` or `geometry::kind`). A pending breakpoint
+    /// without a message of GDB's own gets that said; it goes once GDB binds it.
+    fn set_function_breakpoints<'a>(
+        &'a self,
+        requests: &'a dyn Requests,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        Box::pin(async move {
+            let names: Vec<String> = arguments
+                .get("breakpoints")
+                .and_then(Value::as_array)
+                .map(|list| {
+                    list.iter()
+                        .map(|bp| bp["name"].as_str().unwrap_or_default().to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut body = requests
+                .request("setFunctionBreakpoints", arguments)
+                .await?;
+            // GDB answers in the order asked.
+            if let Some(answers) = body.get_mut("breakpoints").and_then(Value::as_array_mut) {
+                for (answer, name) in answers.iter_mut().zip(&names) {
+                    let pending = answer.get("verified").and_then(Value::as_bool) != Some(true);
+                    let silent = answer
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .is_none_or(str::is_empty);
+                    if pending && silent && !name.is_empty() {
+                        answer["message"] = json!(PENDING_FUNCTION);
+                    }
+                }
+            }
+            Ok(body)
+        })
+    }
 }
+
+/// Why a function breakpoint GDB left pending may stay so (see
+/// [`Gdb::set_function_breakpoints`]).
+const PENDING_FUNCTION: &str = "GDB knows no function of this name yet; it knows a Rust function \
+only by its full path (crate::module::function, crate::module::Type::method, \
+<crate::Type as crate::Trait>::method)";
 
 /// Whether a line is one of the messages GDB prints as it sets breakpoints, which reach us mixed
 /// with the program's output. Matched on their exact shapes, so that a program's own line is

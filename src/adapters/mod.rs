@@ -19,7 +19,6 @@ use serde_json::Value;
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
-use crate::dap::DapClient;
 use crate::dap::types::Breakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use process::{BoxFuture, SpawnedAdapter};
@@ -77,12 +76,12 @@ pub trait DebugAdapter: Send + Sync {
     /// Readies a breakpoint the adapter has not been sent yet, for an adapter that would accept
     /// it as written and then never stop there (debugpy: a function breakpoint on a generator, a
     /// line in library code under justMyCode). Returns where to set it instead (`None`: as
-    /// written), and may first tell the running adapter what it needs through `dap`. Called just
+    /// written), and may first tell the running adapter what it needs through `requests`. Called just
     /// before the breakpoint is first sent in a session, with the breakpoint lock held.
     fn prepare_breakpoint<'a>(
         &'a self,
         _location: &'a Location,
-        _dap: &'a DapClient,
+        _requests: &'a dyn Requests,
     ) -> BoxFuture<'a, Option<Location>> {
         Box::pin(async { None })
     }
@@ -116,6 +115,19 @@ pub trait DebugAdapter: Send + Sync {
     fn source_roots(&self, _spec: &LaunchSpec) -> Vec<PathBuf> {
         Vec::new()
     }
+
+    /// Sets the function breakpoints `arguments` lists (a `setFunctionBreakpoints` request's
+    /// arguments) and returns the answer's body: one breakpoint per name asked for, in any
+    /// order, each with the id that stops will name. The adapter's own request is enough for
+    /// most; an adapter whose name lookup misses names users write (lldb-dap and Rust paths) binds
+    /// those by its own means here.
+    fn set_function_breakpoints<'a>(
+        &'a self,
+        requests: &'a dyn Requests,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        requests.request("setFunctionBreakpoints", arguments)
+    }
 }
 
 /// How an adapter's program files are found for a breakpoint given by a relative file name.
@@ -131,6 +143,17 @@ pub struct SourceLookup {
     /// script URL suffix): a name we cannot place is sent as typed, and binds when code from
     /// such a file loads.
     pub adapter_matches_names: bool,
+}
+
+/// The session's line to the adapter, lent to an adapter's hooks.
+pub trait Requests: Send + Sync {
+    /// Sends one DAP request and returns the answer's body. A request the adapter takes only
+    /// while the program is stopped is sent inside a pause nobody sees.
+    fn request<'a>(
+        &'a self,
+        command: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>>;
 }
 
 /// The adapter's own console (DAP `evaluate` in the `repl` context, in the selected frame), as

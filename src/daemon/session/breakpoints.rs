@@ -7,8 +7,12 @@
 
 use std::sync::{Arc, Mutex};
 
+use serde_json::Value;
+
 use super::sources::Placement;
 use super::{Session, Shared, WATCHPOINT_REASON, brief_stop};
+use crate::adapters::Requests;
+use crate::adapters::process::BoxFuture;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::daemon::breakpoints::{PlacementNote, Registry, Target};
@@ -240,9 +244,14 @@ async fn prepare_new(dap: &DapClient, shared: &Shared, target: &Target) -> Vec<T
         .filter(|e| &e.target() == target)
         .map(|e| (e.id, e.spec.location.clone()))
         .collect();
+    let requests = AtAStop { dap, shared };
     let mut moved = Vec::new();
     for (id, location) in fresh {
-        let Some(place) = shared.adapter.prepare_breakpoint(&location, dap).await else {
+        let Some(place) = shared
+            .adapter
+            .prepare_breakpoint(&location, &requests)
+            .await
+        else {
             continue;
         };
         if let Some(entry) = shared.breakpoints.registry().get_mut(id) {
@@ -272,7 +281,16 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
             }
         };
         let sent = request.arguments.clone();
-        match brief_stop::request_at_a_stop(dap, shared, request.command, sent).await {
+        let requests = AtAStop { dap, shared };
+        let answer = if *target == Target::Functions {
+            shared
+                .adapter
+                .set_function_breakpoints(&requests, sent)
+                .await
+        } else {
+            requests.request(request.command, sent).await
+        };
+        match answer {
             Ok(body) => {
                 let mut answer = serde_json::from_value::<BreakpointsBody>(body)
                     .map(|b| b.breakpoints)
@@ -287,7 +305,7 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
             Err(e) => {
                 breakpoints
                     .registry()
-                    .apply_failure(&request.ids, &e.to_string());
+                    .apply_failure(&request.ids, &e.message);
                 return;
             }
         }
@@ -302,6 +320,27 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
         {
             return;
         }
+    }
+}
+
+/// The session's line to the adapter as an adapter's hook sees it: requests go as
+/// [`send_target`] sends its own, inside a pause where the adapter needs one.
+struct AtAStop<'a> {
+    dap: &'a DapClient,
+    shared: &'a Shared,
+}
+
+impl Requests for AtAStop<'_> {
+    fn request<'a>(
+        &'a self,
+        command: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        Box::pin(async move {
+            brief_stop::request_at_a_stop(self.dap, self.shared, command, arguments)
+                .await
+                .map_err(ErrorBody::from)
+        })
     }
 }
 
