@@ -50,7 +50,7 @@ fn start(s: &Session, program: &Path, extra: &[&str]) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// Runs to the next stop and returns its report.
+/// Runs to the next stop (or the exit) and returns its report.
 #[track_caller]
 fn next_stop(s: &Session) -> Value {
     data(s, &["continue", "--wait", "--timeout", WAIT])["stop"].clone()
@@ -238,6 +238,24 @@ fn node_bare_name_in_a_subfolder_binds_and_stops() {
     assert_stopped_at(&next_stop(&s), Path::new("format.js"), line);
 }
 
+#[test]
+fn an_ambiguous_name_at_start_is_held_back_from_an_adapter_that_places_names() {
+    require_node();
+    let s = Session::new();
+    let line = line_of("javascript/twins/a/util.js", "@twin_a_body");
+    let breakpoints = start(
+        &s,
+        &fixture_path("javascript/twins/main.js"),
+        &["--break", &format!("util.js:{line}")],
+    );
+    let message = breakpoints[0]["message"].as_str().unwrap_or("");
+    assert!(message.contains("matches 2 files"), "{message}");
+    assert!(message.contains("e.g. a/util.js:"), "{message}");
+    // Node would have bound the name in whichever util.js loaded first: it never hears of it.
+    let ended = next_stop(&s);
+    assert_eq!(ended["reason"], "exited", "{ended}");
+}
+
 // ---- adapters that place names themselves -------------------------------------------------
 
 #[test]
@@ -263,6 +281,10 @@ fn lldb_and_gdb_bind_a_bare_name_the_program_was_built_from() {
         assert_eq!(
             listed["breakpoints"][0]["verified"], true,
             "{adapter}: {listed}"
+        );
+        assert_eq!(
+            listed["breakpoints"][0]["requested"],
+            format!("ledger.c:{line}")
         );
     }
 }

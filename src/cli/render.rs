@@ -325,8 +325,11 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
         match (bp.resolved_line, &bp.function) {
             (Some(line), Some(_)) => format!("verified (line {line})"),
             (Some(moved), None) => match bp.line {
-                Some(asked) => {
+                Some(asked) if moved > asked => {
                     format!("verified (line {asked} → {moved}: the next line with code)")
+                }
+                Some(asked) => {
+                    format!("verified (line {asked} → {moved}: where the adapter put it)")
                 }
                 None => format!("verified (line {moved})"),
             },
@@ -440,5 +443,41 @@ mod tests {
             lines: vec!["a".into(), "b".into(), "c".into()],
         };
         assert_eq!(source_lines(&s), "     9 | a\n->  10 | b\n    11 | c\n");
+    }
+
+    fn moved_line_breakpoint(asked: u32, moved: u32) -> BreakpointInfo {
+        BreakpointInfo {
+            id: 1,
+            kind: "line".into(),
+            location: "/src/w.py:4".into(),
+            requested: Some("w.py:4".into()),
+            file: Some("/src/w.py".into()),
+            line: Some(asked),
+            function: None,
+            condition: None,
+            hit_count: None,
+            enabled: true,
+            verified: true,
+            message: None,
+            resolved_line: Some(moved),
+            log_message: None,
+            access: None,
+            watching: None,
+        }
+    }
+
+    #[test]
+    fn a_moved_line_says_which_way_it_went() {
+        let down = breakpoint_line(&moved_line_breakpoint(44, 45));
+        assert!(
+            down.ends_with("verified (line 44 → 45: the next line with code)"),
+            "{down}"
+        );
+        // debugpy may move a blank line up: that is no "next line".
+        let up = breakpoint_line(&moved_line_breakpoint(4, 3));
+        assert!(
+            up.ends_with("verified (line 4 → 3: where the adapter put it)"),
+            "{up}"
+        );
     }
 }

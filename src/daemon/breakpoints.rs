@@ -27,11 +27,20 @@ pub struct Entry {
     pub message: Option<String>,
     pub adapter_id: Option<i64>,
     pub resolved_line: Option<u32>,
+    /// The file the adapter bound a name we could not place to (lldb, GDB and node match a
+    /// relative name themselves), from its answer's `source`.
+    pub adapter_file: Option<String>,
     /// A watchpoint's handle from `dataBreakpointInfo`, and the adapter's words for the data.
     pub data: Option<DataHandle>,
     /// Why the file could not be placed (see `session/sources.rs`), shown while the adapter
     /// has not bound the breakpoint.
     pub placement_note: Option<PlacementNote>,
+}
+
+/// The absolute file a verified breakpoint was bound in, as the adapter's answer names it.
+fn bound_file(bp: &DapBreakpoint) -> Option<String> {
+    let path = bp.source.as_ref()?.path.as_deref()?;
+    (bp.verified && std::path::Path::new(path).is_absolute()).then(|| path.to_string())
 }
 
 /// Our word on a breakpoint whose file we could not place.
@@ -41,6 +50,9 @@ pub struct PlacementNote {
     /// The adapter places such names itself (lldb, GDB, node), so its own message, when it
     /// gives one, says more than ours ("no script named x.js has loaded yet").
     pub adapter_first: bool,
+    /// The adapter is not told of it: an ambiguous name or a line past the end, which an
+    /// adapter that places names itself would set somewhere the user did not mean.
+    pub held_back: bool,
 }
 
 /// What `dataBreakpointInfo` answered for a watchpoint: kept across restarts (lldb runs the
@@ -129,7 +141,12 @@ impl Entry {
         let (kind, file, line, function, access) = match &self.spec.location {
             Location::Line { file, line } => (
                 "line",
-                Some(file.display().to_string()),
+                Some(
+                    self.adapter_file
+                        .clone()
+                        .filter(|_| !file.is_absolute())
+                        .unwrap_or_else(|| file.display().to_string()),
+                ),
                 Some(*line),
                 None,
                 None,
@@ -206,6 +223,7 @@ impl Registry {
             message: None,
             adapter_id: None,
             resolved_line: None,
+            adapter_file: None,
             data,
             placement_note: None,
         });
@@ -302,6 +320,7 @@ impl Registry {
             entry.message = None;
             entry.adapter_id = None;
             entry.resolved_line = None;
+            entry.adapter_file = None;
             // A new run: the value a watchpoint last saw is the old run's.
             if let Some(data) = &mut entry.data {
                 data.last_value = None;
@@ -335,6 +354,7 @@ impl Registry {
             .filter(|e| e.enabled && &e.target() == target)
             // A watchpoint the adapter never described cannot be set.
             .filter(|e| !e.is_watchpoint() || e.data.is_some())
+            .filter(|e| !e.placement_note.as_ref().is_some_and(|n| n.held_back))
             // Twins go once (see `TwinKey`); the others mirror the first's state.
             .filter(|e| match e.twin_key() {
                 Some(key) if sent_keys.contains(&key) => false,
@@ -440,6 +460,7 @@ impl Registry {
                 entry.message = bp.message.clone().filter(|m| !m.is_empty());
                 entry.adapter_id = bp.id;
                 entry.resolved_line = bp.line;
+                entry.adapter_file = bound_file(bp);
             }
         }
     }
@@ -465,6 +486,7 @@ impl Registry {
                 entry.message = twin.message.clone();
                 entry.adapter_id = twin.adapter_id;
                 entry.resolved_line = twin.resolved_line;
+                entry.adapter_file = twin.adapter_file.clone();
             }
         }
     }
@@ -503,6 +525,9 @@ impl Registry {
         }
         if bp.line.is_some() {
             entry.resolved_line = bp.line;
+        }
+        if let Some(file) = bound_file(bp) {
+            entry.adapter_file = Some(file);
         }
     }
 
@@ -696,6 +721,60 @@ mod tests {
         assert_eq!(r.set_enabled(&[a], false).len(), 1);
         assert!(r.sync_request(&Target::File("/x.c".into())).ids.is_empty());
         assert!(!r.get(a).map(Entry::info).expect("entry").verified);
+    }
+
+    #[test]
+    fn a_name_the_adapter_placed_shows_the_file_it_bound_and_a_held_back_one_is_never_sent() {
+        let mut r = Registry::default();
+        let a = r.add(line_spec("util.js", 3));
+        let note = |held_back| PlacementNote {
+            message: "our word".into(),
+            adapter_first: true,
+            held_back,
+        };
+        r.place(
+            a,
+            Location::Line {
+                file: "util.js".into(),
+                line: 3,
+            },
+            Some(note(false)),
+        );
+        let req = r.sync_request(&Target::File("util.js".into()));
+        assert_eq!(req.ids, vec![a]);
+        r.apply_answer(&req.ids, &answer(&[4]));
+        r.apply_event(
+            "changed",
+            &DapBreakpoint {
+                id: Some(4),
+                verified: true,
+                source: Some(crate::dap::types::Source {
+                    name: None,
+                    path: Some("/src/lib/util.js".into()),
+                }),
+                ..Default::default()
+            },
+        );
+        let info = r.get(a).map(Entry::info).expect("entry");
+        assert_eq!(info.file.as_deref(), Some("/src/lib/util.js"));
+        assert_eq!(info.message, None);
+
+        let b = r.add(line_spec("twin.js", 3));
+        r.place(
+            b,
+            Location::Line {
+                file: "twin.js".into(),
+                line: 3,
+            },
+            Some(note(true)),
+        );
+        assert!(
+            r.sync_request(&Target::File("twin.js".into()))
+                .ids
+                .is_empty()
+        );
+        let info = r.get(b).map(Entry::info).expect("entry");
+        assert_eq!(info.message.as_deref(), Some("our word"));
     }
 
     fn function_spec(name: &str) -> BreakpointSpec {

@@ -216,6 +216,7 @@ pub(super) async fn place_initial_breakpoints(dap: &DapClient, shared: &Shared) 
                         e.hint
                     ),
                     adapter_first: false,
+                    held_back: true,
                 }),
             ),
         };

@@ -96,11 +96,15 @@ impl ProgramSources {
                     candidates.len(),
                     resolve::candidate_lines(&candidates, self.base())
                 ),
-                "give more of the path, e.g. the folder above it (pkg/util.py:12)",
+                format!(
+                    "give more of the path, e.g. {}:{line}",
+                    with_parent_folder(&candidates[0])
+                ),
             )),
             Resolution::Unknown => Ok(Placement::Unplaced(PlacementNote {
                 message: self.unknown_message(file),
                 adapter_first: self.lookup.adapter_matches_names,
+                held_back: false,
             })),
         }
     }
@@ -223,15 +227,34 @@ impl ProgramSources {
         if self.lookup.listing_command.is_some() {
             places.push("the program's own file table".to_string());
         }
-        let next = if self.lookup.adapter_matches_names {
-            "it binds when code from such a file loads"
+        if self.lookup.adapter_matches_names {
+            // The adapter looks for the name in the program's code itself: all we know is that
+            // it has no code there yet.
+            format!(
+                "no code at this line in a file named {} yet (no such file in {}); it binds when \
+                 such code loads",
+                file.display(),
+                places.join(", ")
+            )
         } else {
-            "check the name, or give the file's path"
-        };
-        format!(
-            "no file named {} is known yet (looked in {}); {next}",
-            file.display(),
-            places.join(", ")
-        )
+            format!(
+                "no file named {} is known yet (looked in {}); check the name, or give the file's path",
+                file.display(),
+                places.join(", ")
+            )
+        }
     }
+}
+
+/// `pkg/util.py` for `/src/pkg/util.py`: the file with the folder above it, the least more of
+/// the path that tells two same-named files apart in most trees.
+fn with_parent_folder(path: &Path) -> String {
+    let mut parts: Vec<String> = path
+        .components()
+        .rev()
+        .take(2)
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.reverse();
+    parts.join("/")
 }
