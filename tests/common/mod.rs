@@ -406,7 +406,13 @@ impl Session {
     }
 
     pub fn command(&self) -> Command {
-        let mut command = Command::new(bin());
+        self.command_running(&bin())
+    }
+
+    /// [`Session::command`] with another `debugger` binary: the bench times any build of it
+    /// (`DEBUGGER_BENCH_BIN`) in this same private environment.
+    pub fn command_running(&self, program: &Path) -> Command {
+        let mut command = Command::new(program);
         command
             .current_dir(&self.cwd)
             .env("DEBUGGER_SESSION", &self.name)

@@ -1,0 +1,187 @@
+//! What the bench measures: the list of scenarios in the order their rows appear in the table,
+//! and the context they share.
+//!
+//! Each scenario is one small function that sets up its sessions, times them, and adds its rows.
+//! Some figures compare against another scenario's (a ratio to the hello-world floor, or to a
+//! plain start); such a scenario names the one it needs, so a filtered run measures that too
+//! and every figure keeps its meaning whatever was selected.
+
+mod breakpoints;
+mod inspection;
+mod launch;
+mod memory;
+mod scale;
+mod stepping;
+
+use std::path::{Path, PathBuf};
+
+use crate::BenchResult;
+use crate::inprocess::InProcess;
+use crate::session::CliSession;
+use crate::stats::Stats;
+use crate::table::Table;
+
+/// One measured part of the table.
+pub struct Scenario {
+    /// What to name on the command line to run it alone.
+    pub name: &'static str,
+    /// Scenarios whose figures this one's rows compare against.
+    needs: &'static [&'static str],
+    pub run: fn(&mut Context) -> BenchResult<()>,
+}
+
+/// Every scenario, in table order.
+const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "inspection",
+        needs: &[],
+        run: inspection::floors_and_inspection,
+    },
+    Scenario {
+        name: "step",
+        needs: &[],
+        run: stepping::next_wait,
+    },
+    Scenario {
+        name: "launch",
+        needs: &[],
+        run: launch::start_to_breakpoint,
+    },
+    Scenario {
+        name: "breakpoints",
+        needs: &["inspection", "launch"],
+        run: breakpoints::thousand_breakpoints,
+    },
+    Scenario {
+        name: "output",
+        needs: &[],
+        run: scale::output_burst,
+    },
+    Scenario {
+        name: "big-locals",
+        needs: &[],
+        run: scale::locals_beside_big_array,
+    },
+    Scenario {
+        name: "crowd",
+        needs: &["launch"],
+        run: scale::twenty_sessions,
+    },
+    Scenario {
+        name: "memory",
+        needs: &[],
+        run: memory::idle_and_flood,
+    },
+];
+
+/// The scenarios whose names contain one of `filters` (all when there are none), with the ones
+/// they need, in table order.
+pub fn select(filters: &[String]) -> BenchResult<Vec<&'static Scenario>> {
+    let mut wanted: Vec<&str> = SCENARIOS
+        .iter()
+        .map(|s| s.name)
+        .filter(|name| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())))
+        .collect();
+    if wanted.is_empty() {
+        let names: Vec<&str> = SCENARIOS.iter().map(|s| s.name).collect();
+        return Err(format!(
+            "no scenario matches {filters:?}; the scenarios are: {}",
+            names.join(", ")
+        )
+        .into());
+    }
+    // Needs name earlier scenarios, so one pass from the end reaches every transitive need.
+    for scenario in SCENARIOS.iter().rev() {
+        if wanted.contains(&scenario.name) {
+            wanted.extend(scenario.needs);
+        }
+    }
+    Ok(SCENARIOS
+        .iter()
+        .filter(|s| wanted.contains(&s.name))
+        .collect())
+}
+
+/// Iteration counts: full, or `--quick`.
+pub struct Plan {
+    cheap: usize,
+    steps: usize,
+    launches: usize,
+    heavy: usize,
+    crowds: usize,
+    warmup: usize,
+}
+
+impl Plan {
+    pub fn new(quick: bool) -> Plan {
+        if quick {
+            Plan {
+                cheap: 30,
+                steps: 30,
+                launches: 5,
+                heavy: 5,
+                crowds: 1,
+                warmup: 3,
+            }
+        } else {
+            Plan {
+                cheap: 200,
+                steps: 150,
+                launches: 25,
+                heavy: 20,
+                crowds: 3,
+                warmup: 10,
+            }
+        }
+    }
+}
+
+/// What every scenario may use, and the figures later scenarios compare against.
+pub struct Context {
+    plan: Plan,
+    /// The binary under measurement: `DEBUGGER_BENCH_BIN`, else the one cargo built.
+    bin: PathBuf,
+    pub inproc: InProcess,
+    pub table: Table,
+    /// A private directory for the programs the bench generates rather than takes from
+    /// `fixtures/` (the hello-world floor, the 100-file program), removed when the bench ends.
+    work: tempfile::TempDir,
+    /// `start --break apply` + `continue --wait` through the CLI, from the launch scenario: the
+    /// 1,000-breakpoint start and the 20 sessions are set against it.
+    launch: Option<Stats>,
+}
+
+impl Context {
+    pub fn new(plan: Plan) -> BenchResult<Context> {
+        let work = tempfile::Builder::new()
+            .prefix("debugger-bench-")
+            .tempdir()
+            .map_err(|e| format!("create the bench's work dir: {e}"))?;
+        let bin = std::env::var_os("DEBUGGER_BENCH_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(crate::common::bin);
+        Ok(Context {
+            plan,
+            bin,
+            inproc: InProcess::new(work.path())?,
+            table: Table::default(),
+            work,
+            launch: None,
+        })
+    }
+
+    pub fn bin(&self) -> &Path {
+        &self.bin
+    }
+
+    /// A new session of the measured binary (not started yet), stopped when dropped.
+    fn session(&self) -> CliSession {
+        CliSession::new(&self.bin)
+    }
+
+    fn launch(&self) -> BenchResult<&Stats> {
+        self.launch
+            .as_ref()
+            .ok_or_else(|| "the launch scenario was not run first".into())
+    }
+}

@@ -1,0 +1,95 @@
+//! `next --wait` against the same step driven in-process: the CLI call, its daemon round trip
+//! without a CLI process, and lldb-dap's own `next` → `stopped` → `stackTrace` (with levels 1,
+//! and with 32 as the daemon asks).
+//!
+//! The CLI's session and the in-process one are two stopped runs of fixtures/c/steploop.c, a
+//! loop no number of steps finishes, stepped alternately so the in-process adapter idles
+//! between steps as the CLI's does.
+
+use std::time::Duration;
+
+use debugger::ipc::protocol::{Command as IpcCommand, ResumeAction, WaitSpec};
+
+use super::Context;
+use crate::common::build;
+use crate::inprocess::Stopped;
+use crate::session::{CliSession, expect_contains, path_str};
+use crate::stats::Stats;
+use crate::{BenchResult, WAIT_LIMIT};
+
+pub fn next_wait(ctx: &mut Context) -> BenchResult<()> {
+    let steploop = build("c/steploop.c");
+    let session = ctx.session();
+    session.run(&["start", path_str(&steploop)?, "--break", "main"])?;
+    session.run(&["continue", "--wait"])?;
+    let mut stepper = ctx.inproc.stop_at(&steploop, "main")?;
+    let steps = steps(ctx, &session, &mut stepper);
+    ctx.inproc.finish(stepper);
+    drop(session);
+    let [cli_step, ipc_step, inproc_step, inproc_step32] = steps?.map(Stats::of);
+
+    let table = &mut ctx.table;
+    let over = (cli_step.median.as_secs_f64() - inproc_step.median.as_secs_f64()) * 1000.0;
+    table.row(
+        "next --wait",
+        &cli_step,
+        &format!("{over:+.2} ms vs in-process"),
+        "≤ in-process + 2 ms",
+        Some(over <= 2.0),
+    );
+    table.row(
+        "  next --wait's daemon round trip (no CLI process)",
+        &ipc_step,
+        &format!(
+            "{:+.2} ms vs in-process",
+            (ipc_step.median.as_secs_f64() - inproc_step.median.as_secs_f64()) * 1000.0
+        ),
+        "—",
+        None,
+    );
+    table.row(
+        "  in-process next → stopped → stackTrace(1)",
+        &inproc_step,
+        "adapter's own time",
+        "—",
+        None,
+    );
+    table.row(
+        "  in-process, stackTrace(32) as the daemon asks",
+        &inproc_step32,
+        "adapter's own time",
+        "—",
+        None,
+    );
+    Ok(())
+}
+
+/// The warm-up rounds, then the timed ones: the CLI step, the IPC step, the in-process step
+/// with a one-frame and a 32-frame stack trace.
+fn steps(
+    ctx: &Context,
+    session: &CliSession,
+    stepper: &mut Stopped,
+) -> BenchResult<[Vec<Duration>; 4]> {
+    let plan = &ctx.plan;
+    let mut samples: [Vec<Duration>; 4] = Default::default();
+    let next = || IpcCommand::Resume {
+        action: ResumeAction::Next,
+        wait: Some(WaitSpec {
+            timeout_secs: WAIT_LIMIT.as_secs_f64(),
+        }),
+    };
+    for round in 0..plan.warmup + plan.steps {
+        let (cli, out) = session.timed(&["next", "--wait"])?;
+        expect_contains(&out, "Stepped", "next --wait")?;
+        let ipc = session.ipc(next())?;
+        let shallow = ctx.inproc.step(stepper, 1)?;
+        let deep = ctx.inproc.step(stepper, 32)?;
+        if round >= plan.warmup {
+            for (all, time) in samples.iter_mut().zip([cli, ipc, shallow, deep]) {
+                all.push(time);
+            }
+        }
+    }
+    Ok(samples)
+}

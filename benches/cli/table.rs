@@ -1,0 +1,140 @@
+//! The results table: one row per figure, in the order the scenarios add them, printed to stdout
+//! at the end (a markdown table docs/performance.md records as is), with each row also echoed to
+//! stderr as it is added so a long run shows progress.
+//!
+//! A row with a target says PASS or MISS; the closing line counts them. The first row is the
+//! hello-world floor, which later rows are set against.
+
+use std::time::Duration;
+
+use crate::BenchResult;
+use crate::stats::Stats;
+
+#[derive(Default)]
+pub struct Table {
+    rows: Vec<[String; 7]>,
+    hello: Option<Stats>,
+    misses: usize,
+}
+
+impl Table {
+    /// A row of timings: runs, median and p90 from `stats`.
+    pub fn row(
+        &mut self,
+        name: &str,
+        stats: &Stats,
+        figure: &str,
+        target: &str,
+        pass: Option<bool>,
+    ) {
+        if self.hello.is_none() {
+            self.hello = Some(stats.clone());
+        }
+        self.row_text(
+            name,
+            &stats.runs.to_string(),
+            &fmt_duration(stats.median),
+            &fmt_duration(stats.p90),
+            figure,
+            target,
+            pass,
+        );
+    }
+
+    /// A row whose cells are given as text (a single run, or a figure that is not a time).
+    #[allow(clippy::too_many_arguments)]
+    pub fn row_text(
+        &mut self,
+        name: &str,
+        runs: &str,
+        median: &str,
+        p90: &str,
+        figure: &str,
+        target: &str,
+        pass: Option<bool>,
+    ) {
+        let verdict = match pass {
+            Some(true) => "PASS",
+            Some(false) => {
+                self.misses += 1;
+                "MISS"
+            }
+            None => "",
+        };
+        self.rows.push([
+            name.to_string(),
+            runs.to_string(),
+            median.to_string(),
+            p90.to_string(),
+            figure.to_string(),
+            target.to_string(),
+            verdict.to_string(),
+        ]);
+        eprintln!("bench: {name}: {median} (p90 {p90}) {figure} {verdict}");
+    }
+
+    /// The hello-world floor (the first row).
+    pub fn floor(&self) -> BenchResult<Stats> {
+        self.hello
+            .clone()
+            .ok_or_else(|| "the floor was not measured first".into())
+    }
+
+    pub fn print(&self) {
+        let header = [
+            "benchmark",
+            "runs",
+            "median",
+            "p90",
+            "figure",
+            "target",
+            "result",
+        ];
+        let mut widths = header.map(|h| h.chars().count());
+        for row in &self.rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let line = |cells: &[String; 7]| {
+            let padded: Vec<String> = cells
+                .iter()
+                .zip(widths)
+                .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
+                .collect();
+            format!("| {} |", padded.join(" | "))
+        };
+        println!("{}", line(&header.map(String::from)));
+        println!(
+            "|{}|",
+            widths
+                .iter()
+                .map(|w| "-".repeat(w + 2))
+                .collect::<Vec<_>>()
+                .join("|")
+        );
+        for row in &self.rows {
+            println!("{}", line(row));
+        }
+        let targets = self.rows.iter().filter(|r| !r[6].is_empty()).count();
+        println!(
+            "\n{} of {targets} targets met; {} missed.",
+            targets - self.misses,
+            self.misses
+        );
+    }
+}
+
+/// A duration with three significant figures or so, in ms below a second.
+pub fn fmt_duration(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms >= 1000.0 {
+        format!("{:.3} s", ms / 1000.0)
+    } else if ms >= 100.0 {
+        format!("{ms:.0} ms")
+    } else if ms >= 10.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{ms:.2} ms")
+    }
+}
