@@ -220,6 +220,24 @@ fn python_sys_path_places_a_standard_library_module() {
 }
 
 #[test]
+fn python_bare_name_of_a_loaded_library_module_is_placed() {
+    require_debugpy();
+    let s = Session::new();
+    // app.py has imported json by the time it stops in `square`.
+    let line = line_of("python/app.py", "@square_body");
+    start(
+        &s,
+        &fixture_path("python/app.py"),
+        &["--break", &format!("app.py:{line}")],
+    );
+    next_stop(&s);
+    let added = data(&s, &["break", "decoder.py:1"]);
+    let file = added["file"].as_str().unwrap_or("");
+    assert!(file.ends_with("/json/decoder.py"), "{added}");
+    assert!(Path::new(file).is_absolute(), "{added}");
+}
+
+#[test]
 fn node_bare_name_in_a_subfolder_binds_and_stops() {
     require_node();
     let s = Session::new();

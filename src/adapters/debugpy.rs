@@ -141,6 +141,12 @@ impl Debugpy {
     }
 }
 
+/// The files of the modules the program has loaded so far, one per line (debugpy's own left
+/// out): with the program's tree and `sys.path`, what a relative breakpoint file is matched
+/// against, so `lexer.py` names the loaded library's once it is imported.
+const LOADED_MODULE_FILES: &str = "\"\\n\".join(sorted({f for f in (getattr(m, '__file__', None) \
+    for m in list(__import__('sys').modules.values())) if f and '/debugpy/' not in f}))";
+
 /// Settings sent in both `launch` and `attach` so a Python program reads like any other.
 ///
 /// - `variablePresentation`: debugpy groups an object's dunder attributes under a synthetic
@@ -288,7 +294,9 @@ impl DebugAdapter for Debugpy {
     fn source_lookup(&self) -> SourceLookup {
         SourceLookup {
             tree_extensions: &["py"],
-            ..SourceLookup::default()
+            listing_command: Some(LOADED_MODULE_FILES),
+            listing_grows: true,
+            adapter_matches_names: false,
         }
     }
 

@@ -139,6 +139,9 @@ pub struct SourceLookup {
     /// A console command (DAP `evaluate`, `repl` context) that lists every source file of the
     /// program, one path per line: Delve's `dlv sources`, which covers GOROOT too.
     pub listing_command: Option<&'static str>,
+    /// The listing grows as the program runs (Python's loaded modules), so it is asked for anew
+    /// each time; else it is asked for once (Delve's file table is the binary's).
+    pub listing_grows: bool,
     /// The adapter places a relative name itself (lldb and GDB by their line tables, node by
     /// script URL suffix): a name we cannot place is sent as typed, and binds when code from
     /// such a file loads.

@@ -155,6 +155,7 @@ impl DebugAdapter for Node {
         SourceLookup {
             tree_extensions: &["js", "mjs", "cjs"],
             listing_command: None,
+            listing_grows: false,
             adapter_matches_names: true,
         }
     }

@@ -130,7 +130,9 @@ impl ProgramSources {
         if let found @ Resolution::Found(_) = resolve::resolve(file, &roots, &[]) {
             return found;
         }
-        let mut known = match &self.tree_root {
+        // The program's own tree first: a name it has is the user's file, whatever library of
+        // that name is loaded too (`util.py` is also importlib's).
+        let tree = match &self.tree_root {
             Some(root) if !self.lookup.tree_extensions.is_empty() => {
                 let root = root.clone();
                 let extensions = self.lookup.tree_extensions;
@@ -140,10 +142,14 @@ impl ProgramSources {
             }
             _ => Vec::new(),
         };
-        if let Some(listed) = self.listed(dap, shared).await {
-            known.extend(listed.iter().cloned());
+        match resolve::resolve(file, &[], &tree) {
+            Resolution::Unknown => {}
+            placed_or_ambiguous => return placed_or_ambiguous,
         }
-        resolve::resolve(file, &[], &known)
+        match self.listed(dap, shared).await {
+            Some(listed) => resolve::resolve(file, &[], &listed),
+            None => Resolution::Unknown,
+        }
     }
 
     /// The adapter's own roots (`source_roots`), asked for once.
@@ -168,7 +174,7 @@ impl ProgramSources {
     async fn listed(&self, dap: &DapClient, shared: &Shared) -> Option<Arc<Vec<PathBuf>>> {
         let command = self.lookup.listing_command?;
         let mut listed = self.listed.lock().await;
-        if let Some(files) = listed.as_ref() {
+        if let Some(files) = listed.as_ref().filter(|_| !self.lookup.listing_grows) {
             return Some(files.clone());
         }
         let arguments = json!({ "expression": command, "context": "repl" });
@@ -185,9 +191,9 @@ impl ProgramSources {
             }
         };
         let files: Arc<Vec<PathBuf>> = Arc::new(
-            body.result
-                .lines()
-                .map(str::trim)
+            listing_lines(&body.result)
+                .iter()
+                .map(|line| line.trim())
                 .filter(|line| Path::new(line).is_absolute())
                 .map(PathBuf::from)
                 .collect(),
@@ -224,8 +230,12 @@ impl ProgramSources {
         if !self.lookup.tree_extensions.is_empty() && self.tree_root.is_some() {
             places.push("the program's folder tree".to_string());
         }
-        if self.lookup.listing_command.is_some() {
-            places.push("the program's own file table".to_string());
+        match self.lookup.listing_command {
+            Some(_) if self.lookup.listing_grows => {
+                places.push("the modules loaded so far".to_string());
+            }
+            Some(_) => places.push("the program's own file table".to_string()),
+            None => {}
         }
         if self.lookup.adapter_matches_names {
             // The adapter looks for the name in the program's code itself: all we know is that
@@ -246,6 +256,33 @@ impl ProgramSources {
     }
 }
 
+/// The lines of a listing as the console answered it: as printed (Delve), or as a language's
+/// quoted string literal (a Python expression's value: `'/a.py\\n/b.py'`).
+fn listing_lines(result: &str) -> Vec<String> {
+    let quoted = result.len() >= 2
+        && (result.starts_with('\'') && result.ends_with('\'')
+            || result.starts_with('"') && result.ends_with('"'));
+    if !quoted {
+        return result.lines().map(str::to_string).collect();
+    }
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    let mut chars = result[1..result.len() - 1].chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            current.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => lines.push(std::mem::take(&mut current)),
+            Some(escaped) => current.push(escaped),
+            None => {}
+        }
+    }
+    lines.push(current);
+    lines
+}
+
 /// `pkg/util.py` for `/src/pkg/util.py`: the file with the folder above it, the least more of
 /// the path that tells two same-named files apart in most trees.
 fn with_parent_folder(path: &Path) -> String {
@@ -257,4 +294,22 @@ fn with_parent_folder(path: &Path) -> String {
         .collect();
     parts.reverse();
     parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listings_are_read_as_printed_or_as_a_quoted_literal() {
+        assert_eq!(listing_lines("/a.go\n/b.go"), vec!["/a.go", "/b.go"]);
+        assert_eq!(
+            listing_lines("'/a.py\\n/it\\'s/b.py'"),
+            vec!["/a.py", "/it's/b.py"]
+        );
+        assert_eq!(
+            with_parent_folder(Path::new("/src/pkg/util.py")),
+            "pkg/util.py"
+        );
+    }
 }
