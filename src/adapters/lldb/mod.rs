@@ -1,0 +1,379 @@
+//! lldb-dap (formerly lldb-vscode), LLVM's adapter for C, C++, Rust and anything else LLDB reads.
+
+use std::borrow::Cow;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+mod function_patterns;
+
+use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::{Console, ConsoleMemory, DebugAdapter, Requests, highest_versioned_on_path};
+use crate::common::config::AdapterConfig;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::scratch::ScratchFile;
+use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use function_patterns::{FunctionSpec, PatternBreakpoints};
+
+pub struct LldbDap {
+    executable: PathBuf,
+    extra_args: Vec<String>,
+    /// The function breakpoints this run binds by pattern (see [`PatternBreakpoints`]). Each
+    /// run has an adapter of its own, so these never outlive the lldb-dap that holds them.
+    patterns: tokio::sync::Mutex<PatternBreakpoints>,
+}
+
+/// The packages that provide lldb-dap, for the "not found" hint.
+pub const INSTALL_HINT: &str = "install LLDB: 'apt-get install lldb-19' (Debian/Ubuntu), \
+'dnf install lldb' (Fedora), 'brew install llvm' (macOS), or set adapters.lldb.path in the config";
+
+impl LldbDap {
+    /// The adapter at the far end of `--connect`: nothing is started, so nothing need be
+    /// installed here; only its launch and attach arguments are used.
+    pub fn remote() -> LldbDap {
+        LldbDap {
+            executable: PathBuf::from("lldb-dap"),
+            extra_args: Vec::new(),
+            patterns: Default::default(),
+        }
+    }
+
+    /// Finds lldb-dap: the config's path, else `lldb-dap` on PATH, else the highest
+    /// `lldb-dap-NN`, else `lldb-vscode(-NN)`, else `xcrun --find lldb-dap` on macOS.
+    pub fn locate(config: &AdapterConfig) -> Result<LldbDap, ErrorBody> {
+        let executable = match &config.path {
+            Some(path) if path.is_file() => path.clone(),
+            Some(path) => {
+                return Err(ErrorBody::new(
+                    ErrorCode::AdapterNotFound,
+                    format!(
+                        "lldb-dap not found at {} (adapters.lldb.path in the config)",
+                        path.display()
+                    ),
+                    "fix the path in the config, or remove it to search PATH",
+                ));
+            }
+            None => find_on_system().ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::AdapterNotFound,
+                    "lldb-dap not found",
+                    INSTALL_HINT,
+                )
+            })?,
+        };
+        Ok(LldbDap {
+            executable,
+            extra_args: config.args.clone(),
+            patterns: Default::default(),
+        })
+    }
+}
+
+/// The search that runs when the config names no path.
+pub fn find_on_system() -> Option<PathBuf> {
+    which::which("lldb-dap")
+        .ok()
+        .or_else(|| highest_versioned_on_path("lldb-dap"))
+        .or_else(|| which::which("lldb-vscode").ok())
+        .or_else(|| highest_versioned_on_path("lldb-vscode"))
+        .or_else(xcrun_lldb_dap)
+}
+
+#[cfg(target_os = "macos")]
+fn xcrun_lldb_dap() -> Option<PathBuf> {
+    let output = std::process::Command::new("xcrun")
+        .args(["--find", "lldb-dap"])
+        .output()
+        .ok()?;
+    let path = String::from_utf8(output.stdout).ok()?;
+    let path = PathBuf::from(path.trim());
+    (output.status.success() && path.is_file()).then_some(path)
+}
+
+#[cfg(not(target_os = "macos"))]
+fn xcrun_lldb_dap() -> Option<PathBuf> {
+    None
+}
+
+/// LLDB's version for an lldb-dap executable ("19.1.7"), for `doctor`. lldb-dap 19 prints
+/// nothing for `--version`, so the `lldb` installed beside it is asked (beside the resolved file,
+/// e.g. /usr/lib/llvm-19/bin/lldb, or by name, lldb-dap-19 → lldb-19); failing that, the major
+/// version in the name (`lldb-dap-19` → "19").
+pub fn version(executable: &Path) -> Option<String> {
+    let name = executable.file_name()?.to_str()?;
+    let mut siblings = Vec::new();
+    if let Some(dir) = std::fs::canonicalize(executable)
+        .ok()
+        .and_then(|real| real.parent().map(Path::to_path_buf))
+    {
+        siblings.push(dir.join("lldb"));
+    }
+    if let Some(dir) = executable.parent() {
+        let stem = name
+            .strip_prefix("lldb-dap")
+            .or_else(|| name.strip_prefix("lldb-vscode"));
+        if let Some(suffix) = stem {
+            siblings.push(dir.join(format!("lldb{suffix}")));
+        }
+    }
+    siblings
+        .iter()
+        .filter(|lldb| lldb.is_file())
+        .find_map(|lldb| lldb_version(lldb))
+        .or_else(|| {
+            let suffix = name.rsplit('-').next()?;
+            (!suffix.is_empty() && suffix.chars().all(|c| c.is_ascii_digit()))
+                .then(|| suffix.to_string())
+        })
+}
+
+/// Reads `lldb --version`: "lldb version 19.1.7" → "19.1.7"; Apple's "lldb-1500.0.404.1" →
+/// "1500.0.404.1".
+fn lldb_version(lldb: &Path) -> Option<String> {
+    let output = std::process::Command::new(lldb)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().next()?;
+    line.split_whitespace()
+        .find(|word| word.starts_with(|c: char| c.is_ascii_digit()))
+        .or_else(|| line.split_whitespace().next()?.strip_prefix("lldb-"))
+        .map(str::to_string)
+}
+
+/// LLDB settings that make the debuggee run as the user asked: only the environment we pass
+/// (the caller's, not the daemon's), and stdin from /dev/null so a program that reads input sees
+/// end-of-file instead of waiting forever on a terminal nobody types into.
+fn init_commands() -> Value {
+    json!([
+        "settings set target.inherit-env false",
+        "settings set target.input-path /dev/null",
+    ])
+}
+
+impl DebugAdapter for LldbDap {
+    fn name(&self) -> &'static str {
+        "lldb"
+    }
+
+    fn executable(&self) -> &Path {
+        &self.executable
+    }
+
+    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+        let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
+        Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args) })
+    }
+
+    fn adapter_id(&self) -> &'static str {
+        "lldb-dap"
+    }
+
+    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+        let env: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        // lldb-dap takes the environment as "KEY=VALUE" strings.
+        super::launch_with(spec, json!({ "env": env, "initCommands": init_commands() }))
+    }
+
+    fn attach_arguments(&self, spec: &AttachSpec) -> Value {
+        json!({ "pid": spec.pid })
+    }
+
+    /// lldb-dap runs the debuggee on a pty, so the program's stdout and stderr both arrive as
+    /// `stdout`; its `stderr` category carries lldb-dap's own stderr (and its crash reports).
+    fn is_program_output(&self, category: Option<&str>) -> bool {
+        category == Some("stdout")
+    }
+
+    /// The pty turns each `\n` the program writes into `\r\n`; give the user back their `\n`.
+    fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        if text.contains("\r\n") {
+            Cow::Owned(text.replace("\r\n", "\n"))
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
+
+    /// lldb-dap reports both `pause` and the entry stop as an `exception` "signal SIGSTOP"; a
+    /// pause that lands while LLDB handles one of its internal breakpoints (negative ids, e.g.
+    /// the dynamic loader's "breakpoint -1.1") comes as a `breakpoint` stop, or as the `step`
+    /// "trace" of LLDB stepping over it (a user's step says "step over", "step in", ...).
+    fn is_interrupt_stop(&self, reason: &str, description: Option<&str>) -> bool {
+        matches!(reason, "pause" | "entry")
+            || (reason == "exception" && description == Some("signal SIGSTOP"))
+            || (reason == "breakpoint"
+                && description.is_some_and(|d| d.starts_with("breakpoint -")))
+            || (reason == "step" && description == Some("trace"))
+    }
+
+    /// lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
+    fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
+        Some(self)
+    }
+
+    /// LLDB's lookup by name misses most Rust paths: a generic function (`m::total`, whose
+    /// instances are `total<u8>` and `total<u32>`), a method of a generic type (`Wrapper::get`),
+    /// a trait method (`Rect::describe`, `<Rect as Describe>::describe`). lldb-dap's own
+    /// breakpoint comes first; one it leaves unbound, on a name that reads as a Rust path, is
+    /// replaced by a breakpoint on a pattern of the demangled names that path means (see
+    /// [`RustPath::lldb_patterns`]), if that pattern finds the function. Its LLDB id then answers
+    /// for the name, so stops map to it like any other; it carries lldb-dap's label, so lldb-dap
+    /// reports its changes as it does its own. A name no pattern finds either keeps lldb-dap's
+    /// breakpoint, pending, which binds should a library bring that name later.
+    fn set_function_breakpoints<'a>(
+        &'a self,
+        requests: &'a dyn Requests,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        Box::pin(async move {
+            let console = Repl(requests);
+            let mut patterns = self.patterns.lock().await;
+            let wanted: Vec<Value> = arguments
+                .get("breakpoints")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let mut answer = patterns.keep_only(&console, &wanted).await;
+            let by_name: Vec<Value> = wanted
+                .iter()
+                .filter(|bp| patterns.find(FunctionSpec::of(bp).name).is_none())
+                .cloned()
+                .collect();
+            let mut body = requests
+                .request("setFunctionBreakpoints", json!({ "breakpoints": by_name }))
+                .await?;
+            let mut from_lldb_dap: Vec<Value> = body
+                .get("breakpoints")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for slot in &mut from_lldb_dap {
+                patterns.bind_if_unbound(&console, &wanted, slot).await;
+            }
+            answer.extend(from_lldb_dap);
+            if let Some(fields) = body.as_object_mut() {
+                fields.insert("breakpoints".into(), Value::Array(answer));
+            }
+            Ok(body)
+        })
+    }
+}
+
+/// lldb-dap's default `commandEscapePrefix`: console text that starts with it is always an LLDB
+/// command, never an expression, whatever the repl mode and whatever variables are in scope.
+const COMMAND_ESCAPE: &str = "`";
+
+/// Reads memory with LLDB's `memory read --binary`, which writes the raw bytes to a file: a
+/// scratch file of ours (new, 0600, removed after), so the bytes travel without a text format to
+/// parse. Only a number and our own path reach LLDB's command line, never the user's text.
+/// `--force` lifts LLDB's 1 KiB `target.max-memory-read-size`; the session caps the count.
+impl ConsoleMemory for LldbDap {
+    fn read<'a>(
+        &'a self,
+        console: &'a dyn Console,
+        address: u64,
+        count: u32,
+    ) -> BoxFuture<'a, Result<Vec<u8>, ErrorBody>> {
+        Box::pin(async move {
+            let file = ScratchFile::create("lldb-memory")?;
+            let command = memory_read_command(file.path(), address, count)?;
+            let reply = console.run(&command).await?;
+            if let Some(error) = console_error(&reply) {
+                return Err(ErrorBody::new(ErrorCode::Adapter, error, ""));
+            }
+            let mut bytes = tokio::fs::read(file.path()).await.map_err(|e| {
+                ErrorBody::internal(format!(
+                    "cannot read back what lldb wrote to {}: {e}",
+                    file.path().display()
+                ))
+            })?;
+            if bytes.is_empty() && count > 0 {
+                // A remote lldb-dap (--connect) writes to its own machine's file system.
+                return Err(ErrorBody::new(
+                    ErrorCode::Adapter,
+                    format!(
+                        "lldb wrote nothing to {}; it answered: {}",
+                        file.path().display(),
+                        reply.trim()
+                    ),
+                    "lldb-dap must run on this machine to read memory",
+                ));
+            }
+            bytes.truncate(count as usize);
+            Ok(bytes)
+        })
+    }
+}
+
+/// The console as an adapter hook reaches it: `evaluate` in the `repl` context, with no frame
+/// (LLDB commands need none).
+struct Repl<'a>(&'a dyn Requests);
+
+impl Console for Repl<'_> {
+    fn run<'a>(&'a self, text: &'a str) -> BoxFuture<'a, Result<String, ErrorBody>> {
+        Box::pin(async move {
+            let body = self
+                .0
+                .request("evaluate", json!({ "expression": text, "context": "repl" }))
+                .await?;
+            Ok(body
+                .get("result")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string())
+        })
+    }
+}
+
+/// `memory read` of `count` bytes at `address` into `file`.
+fn memory_read_command(file: &Path, address: u64, count: u32) -> Result<String, ErrorBody> {
+    let path = file.to_str().filter(|p| {
+        // Inside LLDB's double quotes a backslash escapes and a backtick runs an expression.
+        !p.chars()
+            .any(|c| matches!(c, '"' | '\\' | '`') || c.is_control())
+    });
+    let Some(path) = path else {
+        return Err(ErrorBody::new(
+            ErrorCode::Unsupported,
+            format!(
+                "lldb cannot be given the scratch file path {}",
+                file.display()
+            ),
+            "set DEBUGGER_RUNTIME_DIR to a directory whose path has no quotes, backslashes or backticks",
+        ));
+    };
+    Ok(format!(
+        "{COMMAND_ESCAPE}memory read --binary --force --count {count} --outfile \"{path}\" {address:#x}"
+    ))
+}
+
+/// The first `error:` line of LLDB's answer ("memory read failed for 0x0"), without the prefix.
+fn console_error(reply: &str) -> Option<String> {
+    reply
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("error:"))
+        .map(|message| message.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_read_command_quotes_our_path_and_refuses_what_lldb_would_interpret() {
+        let command = memory_read_command(Path::new("/run/user 1/m-1"), 0x5555_0000, 64)
+            .expect("a plain path");
+        assert_eq!(
+            command,
+            "`memory read --binary --force --count 64 --outfile \"/run/user 1/m-1\" 0x55550000"
+        );
+        for bad in ["/tmp/a\"b", "/tmp/a`b`", "/tmp/a\\b", "/tmp/a\nb"] {
+            let err = memory_read_command(Path::new(bad), 0, 1).expect_err(bad);
+            assert_eq!(err.code, ErrorCode::Unsupported);
+        }
+    }
+}
