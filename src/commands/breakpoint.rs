@@ -9,6 +9,7 @@ use crate::cli::client::DaemonClient;
 use crate::cli::render;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
+use crate::common::location::resolve::LineCounts;
 use crate::ipc::protocol::{
     BreakpointInfo, BreakpointList, BreakpointSpec, Command, RemovedBreakpoints,
 };
@@ -48,6 +49,7 @@ fn add(
         ));
     }
     let condition = options.condition.filter(|c| !c.trim().is_empty());
+    let mut counts = LineCounts::default();
     let mut specs = locations
         .iter()
         .map(|location| {
@@ -55,7 +57,7 @@ fn add(
                 condition: condition.clone(),
                 hit_count: options.hit_count,
                 log_message: options.log.clone(),
-                ..breakpoint_spec(location, &cwd)?
+                ..breakpoint_spec(location, &cwd, &mut counts)?
             })
         })
         .collect::<Result<Vec<_>, ErrorBody>>()?;

@@ -11,7 +11,8 @@ use crate::cli::client::DaemonClient;
 use crate::cli::render;
 use crate::cli::spawn::connect_or_spawn;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::location::{Location, resolve};
+use crate::common::location::Location;
+use crate::common::location::resolve::{self, LineCounts};
 use crate::common::paths;
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
@@ -32,17 +33,22 @@ pub fn breakpoint_specs(
     locations: &[String],
     cwd: &Path,
 ) -> Result<Vec<BreakpointSpec>, ErrorBody> {
+    let mut counts = LineCounts::default();
     locations
         .iter()
-        .map(|text| breakpoint_spec(text, cwd))
+        .map(|text| breakpoint_spec(text, cwd, &mut counts))
         .collect()
 }
 
 /// The breakpoint `text` asks for, with no condition yet. A source file that exists relative to
 /// `cwd` is made absolute (the daemon, whose directory differs, then names the same file) and
 /// its line checked against its length; any other name is placed by the daemon, which knows the
-/// program (see `common::location::resolve`).
-pub fn breakpoint_spec(text: &str, cwd: &Path) -> Result<BreakpointSpec, ErrorBody> {
+/// program (see `common::location::resolve`). `counts` keeps each file's length for the next.
+pub fn breakpoint_spec(
+    text: &str,
+    cwd: &Path,
+    counts: &mut LineCounts,
+) -> Result<BreakpointSpec, ErrorBody> {
     let location = Location::parse(text).map_err(|message| {
         ErrorBody::usage(
             format!("invalid breakpoint location: {message}"),
@@ -52,7 +58,8 @@ pub fn breakpoint_spec(text: &str, cwd: &Path) -> Result<BreakpointSpec, ErrorBo
     let location = match location {
         Location::Line { file, line } if cwd.join(&file).is_file() => {
             let file = absolute(cwd, &file);
-            resolve::check_line(&file, line)
+            counts
+                .check(&file, line)
                 .map_err(|message| ErrorBody::usage(message, "pick a line within the file"))?;
             Location::Line { file, line }
         }
@@ -306,7 +313,7 @@ mod tests {
     fn relative_breakpoint_files_resolve_only_when_present() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("here.c"), "a\nb\nc\n").expect("write");
-        match breakpoint_spec("here.c:3", dir.path())
+        match breakpoint_spec("here.c:3", dir.path(), &mut LineCounts::default())
             .expect("parse")
             .location
         {
@@ -316,7 +323,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        match breakpoint_spec("elsewhere.c:3", dir.path())
+        match breakpoint_spec("elsewhere.c:3", dir.path(), &mut LineCounts::default())
             .expect("parse")
             .location
         {
@@ -329,13 +336,15 @@ mod tests {
     fn a_line_past_the_end_of_a_present_file_is_a_usage_error() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("here.c"), "a\nb\nc\n").expect("write");
-        let error = breakpoint_spec("here.c:4", dir.path()).expect_err("past the end");
+        let error = breakpoint_spec("here.c:4", dir.path(), &mut LineCounts::default())
+            .expect_err("past the end");
         assert_eq!(error.code, ErrorCode::Usage);
         assert_eq!(
             error.message,
             "line 4 is beyond the end of here.c, which has 3 lines"
         );
-        let spec = breakpoint_spec(" here.c:3 ", dir.path()).expect("last line");
+        let spec = breakpoint_spec(" here.c:3 ", dir.path(), &mut LineCounts::default())
+            .expect("last line");
         assert_eq!(spec.requested.as_deref(), Some("here.c:3"));
     }
 }

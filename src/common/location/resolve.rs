@@ -14,7 +14,9 @@
 //! 4. more than one match is an error that lists them; none leaves the breakpoint pending, with a
 //!    message that says where it looked.
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::time::SystemTime;
 
 /// Candidates named in an ambiguity error.
 pub const MAX_CANDIDATES_SHOWN: usize = 10;
@@ -106,19 +108,41 @@ pub fn line_count(path: &Path) -> std::io::Result<u32> {
     Ok(u32::try_from(newlines + unterminated).unwrap_or(u32::MAX))
 }
 
-/// Refuses a line past the end of `path` ("line 999 is beyond the end of ledger.c, which has 50
-/// lines"). A file that cannot be read is left to the adapter.
-pub fn check_line(path: &Path, line: u32) -> Result<(), String> {
-    match line_count(path) {
-        Ok(count) if line > count => {
-            let name = path.file_name().unwrap_or(path.as_os_str());
-            Err(format!(
-                "line {line} is beyond the end of {}, which has {count} line{}",
-                Path::new(name).display(),
-                if count == 1 { "" } else { "s" }
-            ))
+/// Refuses a line past the end of a file ("line 999 is beyond the end of ledger.c, which has 50
+/// lines"), counting each file's lines once: one `break` may name a thousand lines of a hundred
+/// files. A count is kept while the file's size and modification time stay the same, so an
+/// edited file is counted again. A file that cannot be read is left to the adapter.
+#[derive(Debug, Default)]
+pub struct LineCounts {
+    known: HashMap<PathBuf, (Option<SystemTime>, u64, u32)>,
+}
+
+impl LineCounts {
+    pub fn check(&mut self, path: &Path, line: u32) -> Result<(), String> {
+        let Ok(metadata) = std::fs::metadata(path) else {
+            return Ok(());
+        };
+        let stamp = (metadata.modified().ok(), metadata.len());
+        let count = match self.known.get(path) {
+            Some((modified, len, count)) if (*modified, *len) == stamp => *count,
+            _ => {
+                let Ok(count) = line_count(path) else {
+                    return Ok(());
+                };
+                self.known
+                    .insert(path.to_path_buf(), (stamp.0, stamp.1, count));
+                count
+            }
+        };
+        if line <= count {
+            return Ok(());
         }
-        _ => Ok(()),
+        let name = path.file_name().unwrap_or(path.as_os_str());
+        Err(format!(
+            "line {line} is beyond the end of {}, which has {count} line{}",
+            Path::new(name).display(),
+            if count == 1 { "" } else { "s" }
+        ))
     }
 }
 
@@ -255,6 +279,24 @@ mod tests {
         assert_eq!(line_count(&file).expect("count"), 2);
         std::fs::write(&file, "").expect("write");
         assert_eq!(line_count(&file).expect("count"), 0);
+    }
+
+    #[test]
+    fn line_counts_are_kept_until_the_file_changes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("f.c");
+        std::fs::write(&file, "a\nb\n").expect("write");
+        let mut counts = LineCounts::default();
+        assert_eq!(counts.check(&file, 2), Ok(()));
+        assert_eq!(
+            counts.check(&file, 3),
+            Err("line 3 is beyond the end of f.c, which has 2 lines".to_string())
+        );
+        // Grown (a different size): counted again.
+        std::fs::write(&file, "a\nb\nc\n").expect("write");
+        assert_eq!(counts.check(&file, 3), Ok(()));
+        // A file that cannot be read is the adapter's to judge.
+        assert_eq!(counts.check(&dir.path().join("gone.c"), 99), Ok(()));
     }
 
     #[test]

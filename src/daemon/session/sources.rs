@@ -41,6 +41,7 @@ pub(super) struct ProgramSources {
     /// Asked for once, when first needed.
     adapter_roots: tokio::sync::OnceCell<Arc<Vec<PathBuf>>>,
     listed: tokio::sync::Mutex<Option<Arc<Vec<PathBuf>>>>,
+    line_counts: std::sync::Mutex<resolve::LineCounts>,
 }
 
 impl ProgramSources {
@@ -69,6 +70,7 @@ impl ProgramSources {
             tree_root: program_dir,
             adapter_roots: tokio::sync::OnceCell::new(),
             listed: tokio::sync::Mutex::new(None),
+            line_counts: std::sync::Mutex::default(),
         }
     }
 
@@ -84,7 +86,10 @@ impl ProgramSources {
         let resolution = self.resolve(&shared.adapter, dap, shared, file).await;
         match resolution {
             Resolution::Found(path) => {
-                resolve::check_line(&path, line)
+                self.line_counts
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .check(&path, line)
                     .map_err(|message| ErrorBody::usage(message, "pick a line within the file"))?;
                 Ok(Placement::File(path))
             }
