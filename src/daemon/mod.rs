@@ -5,10 +5,8 @@
 //! "ready" on the inherited stdout pipe, then drop every tie to the terminal.
 
 pub mod breakpoints;
-mod disassembly;
 pub mod logging;
 pub mod logpoints;
-mod memory;
 pub mod output;
 pub mod reaper;
 pub mod run_state;

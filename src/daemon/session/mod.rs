@@ -9,6 +9,8 @@
 
 mod breakpoints;
 mod brief_stop;
+mod disassembly;
+mod memory;
 mod sources;
 mod watchpoints;
 
@@ -350,17 +352,17 @@ impl Session {
     }
 
     /// The adapter, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
-    pub(super) fn adapter(&self) -> &dyn DebugAdapter {
+    fn adapter(&self) -> &dyn DebugAdapter {
         &*self.adapter
     }
 
     /// What the adapter said it can do in `initialize`.
-    pub(super) fn capabilities(&self) -> &Capabilities {
+    fn capabilities(&self) -> &Capabilities {
         &self.caps
     }
 
     /// The DAP connection, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
-    pub(super) fn dap(&self) -> &DapClient {
+    fn dap(&self) -> &DapClient {
         &self.dap
     }
 
