@@ -12,12 +12,14 @@ mod brief_stop;
 mod disassembly;
 mod memory;
 mod sources;
+mod view;
 mod watchpoints;
 
 pub use breakpoints::Breakpoints;
 use breakpoints::{hit_breakpoints, place_initial_breakpoints, send_target};
+use view::View;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -73,36 +75,8 @@ pub enum Origin {
     Attach(AttachSpec),
 }
 
-/// What users see of the view: selection and caches, invalidated by every stop.
-#[derive(Default)]
-struct View {
-    selected_thread: Option<i64>,
-    selected_frame: u32,
-    /// The generation of the last stop, or of the end, that a client has been shown in a report.
-    seen_generation: u64,
-    debuggee_pid: Option<u32>,
-    exit_code: Option<i64>,
-    thread_names: HashMap<i64, String>,
-    /// The launched debuggee's start time, which tells it from a later process with its pid.
-    debuggee_started: Option<u64>,
-    /// The program has exited or terminated: its pid is nobody's to kill any more.
-    debuggee_gone: bool,
-    frames: Option<FrameCache>,
-    /// The next interrupt stop is the entry stop of `--stop-on-entry`.
-    entry_expected: bool,
-    /// A `pause` was sent and its stop has not arrived yet.
-    pause_requested: bool,
-    /// A step (`next`, `step`, `finish`) was sent and its stop has not arrived yet: that stop is
-    /// the user's, even on a line where an emulated logpoint sits.
-    step_requested: bool,
-    /// The report of the latest stop, by generation: `status` and `await` repeat it for free.
-    report_cache: Option<(u64, StopReport)>,
-    /// A pause the user does not see is under way (see `brief_stop.rs`): told how it ended.
-    brief_stop: Option<tokio::sync::oneshot::Sender<brief_stop::Ended>>,
-}
-
 #[derive(Clone)]
-struct FrameCache {
+pub(super) struct FrameCache {
     generation: u64,
     thread_id: i64,
     /// How many levels were asked for: fewer frames than that means the stack is complete.
@@ -311,7 +285,7 @@ impl Session {
             sources: sources::ProgramSources::new(adapter.as_ref(), &origin),
         });
         if let Origin::Launch(spec) = &origin {
-            shared.view().entry_expected = spec.stop_on_entry;
+            shared.view().in_flight.entry_expected = spec.stop_on_entry;
         }
         tokio::spawn(handle_events(
             events,
@@ -414,13 +388,13 @@ impl Session {
             return None;
         }
         match &self.origin {
-            Origin::Attach(spec) => spec.pid.or(self.shared.view().debuggee_pid),
-            Origin::Launch(_) => self.shared.view().debuggee_pid,
+            Origin::Attach(spec) => spec.pid.or(self.shared.view().debuggee.pid),
+            Origin::Launch(_) => self.shared.view().debuggee.pid,
         }
     }
 
     pub fn exit_code(&self) -> Option<i64> {
-        self.shared.view().exit_code
+        self.shared.view().debuggee.exit_code
     }
 
     // ---- execution ----------------------------------------------------------------------
@@ -457,7 +431,8 @@ impl Session {
             }
             _ => return Err(self.not_running_error(&state.phase)),
         }
-        if action == ResumeAction::Continue && self.shared.view().seen_generation < state.generation
+        if action == ResumeAction::Continue
+            && self.shared.view().selection.seen_generation < state.generation
         {
             // The program stopped after the caller last looked (e.g. `start --break f` ran
             // straight into `f`). Resuming would skip a stop nobody has seen: report it instead.
@@ -485,12 +460,12 @@ impl Session {
         };
         {
             let mut view = self.shared.view();
-            view.frames = None;
-            view.step_requested = action != ResumeAction::Continue;
+            view.caches.frames = None;
+            view.in_flight.step_requested = action != ResumeAction::Continue;
         }
         if let Err(err) = self.dap.request(command, arguments).await {
             // Nothing moved: put the stop back as it was (same generation, so it is not "new").
-            self.shared.view().step_requested = false;
+            self.shared.view().in_flight.step_requested = false;
             self.shared.run.restore(&state, running);
             return Err(err.into());
         }
@@ -514,18 +489,18 @@ impl Session {
             Phase::Running | Phase::Starting => {}
             other => return Err(self.not_running_error(other)),
         }
-        let selected = self.shared.view().selected_thread;
+        let selected = self.shared.view().selection.thread;
         let thread_id = match selected {
             Some(id) => id,
             None => self.first_thread_id().await.unwrap_or(0),
         };
-        self.shared.view().pause_requested = true;
+        self.shared.view().in_flight.pause_requested = true;
         if let Err(e) = self
             .dap
             .request("pause", json!({ "threadId": thread_id }))
             .await
         {
-            self.shared.view().pause_requested = false;
+            self.shared.view().in_flight.pause_requested = false;
             return Err(e.into());
         }
         self.insist_on_pause(state.generation, thread_id);
@@ -621,8 +596,9 @@ impl Session {
             Phase::Stopped(stop) => {
                 let cached = {
                     let mut view = self.shared.view();
-                    view.seen_generation = state.generation;
-                    view.report_cache
+                    view.selection.seen_generation = state.generation;
+                    view.caches
+                        .report
                         .as_ref()
                         .filter(|(generation, _)| *generation == state.generation)
                         .map(|(_, report)| report.clone())
@@ -636,7 +612,7 @@ impl Session {
                     .clone()
                     .or_else(|| stop.text.clone())
                     .filter(|d| !d.is_empty());
-                let thread_id = stop.thread_id.or(self.shared.view().selected_thread);
+                let thread_id = stop.thread_id.or(self.shared.view().selection.thread);
                 report.thread_id = thread_id;
                 report.breakpoint_ids = hit_breakpoints(&self.shared, stop);
                 if let Some(thread_id) = thread_id {
@@ -645,12 +621,13 @@ impl Session {
                         self.explain_watchpoint_stop(thread_id, &mut report).await;
                     }
                 }
-                self.shared.view().report_cache = Some((state.generation, report.clone()));
+                self.shared.view().caches.report = Some((state.generation, report.clone()));
             }
             Phase::Exited { exit_code } => {
                 report.exit_code = *exit_code;
                 let mut view = self.shared.view();
-                view.seen_generation = view.seen_generation.max(state.generation);
+                view.selection.seen_generation =
+                    view.selection.seen_generation.max(state.generation);
             }
             Phase::AdapterDied { detail } => report.description = Some(detail.clone()),
             Phase::Running | Phase::Starting => {}
@@ -662,7 +639,12 @@ impl Session {
     /// [`REPORT_LOOKUP_TIMEOUT`] between them: a hung adapter costs `status` a second once per
     /// stop (the report is cached), not a request timeout per call.
     async fn locate_stop(&self, thread_id: i64, report: &mut StopReport) {
-        let known = self.shared.view().thread_names.contains_key(&thread_id);
+        let known = self
+            .shared
+            .view()
+            .caches
+            .thread_names
+            .contains_key(&thread_id);
         let names = async {
             if !known {
                 // Names are fetched once per new thread, so every report carries one.
@@ -687,7 +669,13 @@ impl Session {
             report.exception = exception;
             top
         });
-        report.thread_name = self.shared.view().thread_names.get(&thread_id).cloned();
+        report.thread_name = self
+            .shared
+            .view()
+            .caches
+            .thread_names
+            .get(&thread_id)
+            .cloned();
         let Ok(Some((frames, _))) = looked_up else {
             return;
         };
@@ -776,11 +764,11 @@ impl Session {
 
     /// The selected thread, else the one that stopped, else the first.
     async fn current_thread(&self) -> Result<i64, ErrorBody> {
-        if let Some(id) = self.shared.view().selected_thread {
+        if let Some(id) = self.shared.view().selection.thread {
             return Ok(id);
         }
         let id = self.first_thread_id().await?;
-        self.shared.view().selected_thread = Some(id);
+        self.shared.view().selection.thread = Some(id);
         Ok(id)
     }
 
@@ -794,7 +782,7 @@ impl Session {
         if matches!(self.shared.run.get().phase, Phase::Stopped(_)) {
             let mut view = self.shared.view();
             for t in &threads {
-                view.thread_names.insert(t.id, t.name.clone());
+                view.caches.thread_names.insert(t.id, t.name.clone());
             }
         }
         Ok(threads)
@@ -807,7 +795,7 @@ impl Session {
         min_levels: u32,
     ) -> Result<(Vec<StackFrame>, Option<u32>), ErrorBody> {
         let generation = self.require_stopped()?;
-        if let Some(cache) = &self.shared.view().frames
+        if let Some(cache) = &self.shared.view().caches.frames
             && cache.covers(generation, thread_id, min_levels)
         {
             return Ok((cache.frames.clone(), cache.total));
@@ -829,7 +817,7 @@ impl Session {
         })?;
         let mut view = self.shared.view();
         if self.shared.run.get().generation == generation {
-            view.frames = Some(FrameCache {
+            view.caches.frames = Some(FrameCache {
                 generation,
                 thread_id,
                 requested: levels,
@@ -844,7 +832,7 @@ impl Session {
     pub(super) async fn selected_frame(&self) -> Result<(i64, u32, StackFrame), ErrorBody> {
         self.require_stopped()?;
         let thread_id = self.current_thread().await?;
-        let index = self.shared.view().selected_frame;
+        let index = self.shared.view().selection.frame;
         let (frames, _) = self.frames(thread_id, index.saturating_add(1)).await?;
         let frame = frames.get(index as usize).cloned().ok_or_else(|| {
             ErrorBody::new(
@@ -886,7 +874,7 @@ impl Session {
             .map(|(i, f)| frame_info(i as u32, f))
             .collect();
         let selected_frame =
-            (thread_id == selected_thread).then(|| self.shared.view().selected_frame);
+            (thread_id == selected_thread).then(|| self.shared.view().selection.frame);
         Ok(BacktraceResult {
             thread_id,
             frames,
@@ -902,7 +890,7 @@ impl Session {
         }
         let threads = self.fetch_threads().await?;
         let stopped = matches!(state.phase, Phase::Stopped(_));
-        let selected = self.shared.view().selected_thread;
+        let selected = self.shared.view().selection.thread;
         // Ask for every thread's top frame at once, then collect the answers.
         let pending: Vec<_> = threads
             .iter()
@@ -963,8 +951,8 @@ impl Session {
         self.check_thread(id).await?;
         {
             let mut view = self.shared.view();
-            view.selected_thread = Some(id);
-            view.selected_frame = 0;
+            view.selection.thread = Some(id);
+            view.selection.frame = 0;
         }
         self.context(false).await
     }
@@ -975,7 +963,7 @@ impl Session {
     ) -> Result<ContextResult, ErrorBody> {
         self.require_stopped()?;
         let thread_id = self.current_thread().await?;
-        let current = self.shared.view().selected_frame;
+        let current = self.shared.view().selection.frame;
         let target = match selection {
             FrameSelection::Index { index } => index,
             FrameSelection::Up { count } => {
@@ -1015,7 +1003,7 @@ impl Session {
                 "`debugger backtrace` lists the frames",
             ));
         }
-        self.shared.view().selected_frame = target;
+        self.shared.view().selection.frame = target;
         self.context(false).await
     }
 
@@ -1050,7 +1038,13 @@ impl Session {
             state: state.phase.name().to_string(),
             reason,
             thread_id,
-            thread_name: self.shared.view().thread_names.get(&thread_id).cloned(),
+            thread_name: self
+                .shared
+                .view()
+                .caches
+                .thread_names
+                .get(&thread_id)
+                .cloned(),
             frame: info,
             source,
             variables,
@@ -1174,8 +1168,8 @@ impl Session {
     /// check under one lock, so of two clients resuming at once only one is given the report.
     fn claim_unseen(&self, state: &RunState) -> bool {
         let mut view = self.shared.view();
-        let unseen = view.seen_generation < state.generation;
-        view.seen_generation = view.seen_generation.max(state.generation);
+        let unseen = view.selection.seen_generation < state.generation;
+        view.selection.seen_generation = view.selection.seen_generation.max(state.generation);
         unseen
     }
 
@@ -1183,7 +1177,7 @@ impl Session {
     pub(super) fn mark_seen(&self) {
         let state = self.shared.run.get();
         if matches!(state.phase, Phase::Stopped(_)) {
-            self.shared.view().seen_generation = state.generation;
+            self.shared.view().selection.seen_generation = state.generation;
         }
     }
 
@@ -1243,7 +1237,7 @@ impl Session {
                 "",
             ));
         };
-        self.shared.view().report_cache = None;
+        self.shared.view().caches.report = None;
         Ok(SetResult {
             name: name.to_string(),
             value: body
@@ -1414,7 +1408,7 @@ impl Session {
         self.dap.close("the session has ended");
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {
-            let code = self.shared.view().exit_code;
+            let code = self.shared.view().debuggee.exit_code;
             self.shared.run.set(Phase::Exited { exit_code: code });
         }
     }
@@ -1426,7 +1420,7 @@ impl Session {
         }
         let (pid, started, gone) = {
             let view = self.shared.view();
-            (view.debuggee_pid, view.debuggee_started, view.debuggee_gone)
+            (view.debuggee.pid, view.debuggee.started, view.debuggee.gone)
         };
         let Some(pid) = pid.filter(|_| !gone) else {
             return;
@@ -1710,7 +1704,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
                 thread_id: body.thread_id,
                 hit_breakpoint_ids: body.hit_breakpoint_ids,
             };
-            let ends_a_step = std::mem::take(&mut shared.view().step_requested);
+            let ends_a_step = std::mem::take(&mut shared.view().in_flight.step_requested);
             let mut logged = None;
             if reason == "breakpoint"
                 && let Some(thread_id) = stop.thread_id
@@ -1742,46 +1736,46 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
             };
             // GDB stops on entry at a temporary breakpoint of its own (`start`), which is none
             // of the user's.
-            let entry_expected = shared.view().entry_expected;
+            let entry_expected = shared.view().in_flight.entry_expected;
             let unclaimed_breakpoint = entry_expected
                 && reason == "breakpoint"
                 && hit_breakpoints(shared, &stop).is_empty();
             {
                 let mut view = shared.view();
-                view.thread_names.clear();
+                view.caches.thread_names.clear();
                 if unclaimed_breakpoint
                     || shared
                         .adapter
                         .is_interrupt_stop(&reason, stop.description.as_deref())
                 {
-                    if view.entry_expected {
+                    if view.in_flight.entry_expected {
                         reason = "entry".into();
-                    } else if view.pause_requested {
+                    } else if view.in_flight.pause_requested {
                         reason = "pause".into();
                     }
                 }
-                view.entry_expected = false;
-                view.pause_requested = false;
+                view.in_flight.entry_expected = false;
+                view.in_flight.pause_requested = false;
                 if body.thread_id.is_some() {
-                    view.selected_thread = body.thread_id;
+                    view.selection.thread = body.thread_id;
                 }
-                view.selected_frame = 0;
-                view.frames = None;
+                view.selection.frame = 0;
+                view.caches.frames = None;
             }
             shared.run.set(Phase::Stopped(StopInfo { reason, ..stop }));
             return logged;
         }
         "continued" => {
-            shared.view().frames = None;
+            shared.view().caches.frames = None;
             shared
                 .run
                 .set_if(Phase::Running, |s| matches!(s.phase, Phase::Stopped(_)));
         }
         "exited" => {
-            shared.view().brief_stop = None;
-            shared.view().debuggee_gone = true;
+            shared.view().in_flight.brief_stop = None;
+            shared.view().debuggee.gone = true;
             if let Ok(body) = serde_json::from_value::<ExitedEventBody>(event.body) {
-                shared.view().exit_code = Some(body.exit_code);
+                shared.view().debuggee.exit_code = Some(body.exit_code);
                 shared.run.set(Phase::Exited {
                     exit_code: Some(body.exit_code),
                 });
@@ -1789,9 +1783,9 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
             shared.program_ended();
         }
         "terminated" => {
-            shared.view().brief_stop = None;
-            shared.view().debuggee_gone = true;
-            let exit_code = shared.view().exit_code;
+            shared.view().in_flight.brief_stop = None;
+            shared.view().debuggee.gone = true;
+            let exit_code = shared.view().debuggee.exit_code;
             shared
                 .run
                 .set_if(Phase::Exited { exit_code }, |s| !s.phase.is_ended());
@@ -1833,13 +1827,13 @@ fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
             if let Ok(body) = serde_json::from_value::<ProcessEventBody>(event.body) {
                 let pid = body.system_process_id;
                 let mut view = shared.view();
-                view.debuggee_pid = pid;
-                view.debuggee_gone = false;
-                view.debuggee_started = None;
+                view.debuggee.pid = pid;
+                view.debuggee.gone = false;
+                view.debuggee.started = None;
                 if shared.owns_local_debuggee
                     && let Some(pid) = pid
                 {
-                    view.debuggee_started = reaper::start_time(pid);
+                    view.debuggee.started = reaper::start_time(pid);
                     if let Some(reaper) = &shared.reaper {
                         reaper.watch(pid);
                     }
