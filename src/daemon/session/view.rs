@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
-use super::FrameCache;
 use super::brief_stop;
+use super::frames::FrameCache;
 use crate::ipc::protocol::StopReport;
 
 /// What users see of the view: selection and caches, invalidated by every stop.
