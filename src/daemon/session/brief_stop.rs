@@ -45,11 +45,11 @@ pub(super) async fn request_at_a_stop(
     let (told, ended) = oneshot::channel();
     let thread_id = {
         let mut view = shared.view();
-        view.brief_stop = Some(told);
-        view.selected_thread.unwrap_or(1)
+        view.in_flight.brief_stop = Some(told);
+        view.selection.thread.unwrap_or(1)
     };
     if let Err(e) = dap.request("pause", json!({ "threadId": thread_id })).await {
-        shared.view().brief_stop = None;
+        shared.view().in_flight.brief_stop = None;
         return Err(e);
     }
     match tokio::time::timeout(PAUSE_LIMIT, ended).await {
@@ -66,7 +66,7 @@ pub(super) async fn request_at_a_stop(
         Ok(Ok(Ended::StoppedOtherwise)) => dap.request(command, arguments).await,
         // No stop in time, or the program ended: the refusal stands.
         _ => {
-            shared.view().brief_stop = None;
+            shared.view().in_flight.brief_stop = None;
             Err(refusal)
         }
     }
@@ -75,7 +75,7 @@ pub(super) async fn request_at_a_stop(
 /// Whether a `stopped` event is the stop of a pause [`request_at_a_stop`] asked for, which no one
 /// is shown. Any stop ends that pause's wait: this one, or one the program came to by itself.
 pub(super) fn absorbs(shared: &Shared, stop: &StoppedEventBody) -> bool {
-    let Some(told) = shared.view().brief_stop.take() else {
+    let Some(told) = shared.view().in_flight.brief_stop.take() else {
         return false;
     };
     let paused = stop.reason == "pause"

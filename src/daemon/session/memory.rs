@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::session::Session;
+use super::Session;
 use crate::adapters::Console;
 use crate::adapters::process::BoxFuture;
 use crate::common::error::{ErrorBody, ErrorCode};

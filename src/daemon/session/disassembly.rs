@@ -13,8 +13,9 @@
 
 use serde_json::json;
 
+use super::Session;
+use super::frames::frame_info;
 use super::memory::{Place, Purpose, check_count, parse_number, unsupported};
-use super::session::{Session, frame_info};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::types::{DisassembleBody, DisassembledInstruction};
 use crate::ipc::protocol::{DISASSEMBLE_MAX, DisassemblyResult, InstructionInfo};

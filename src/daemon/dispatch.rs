@@ -1,0 +1,379 @@
+//! Requests answered: each `Command` routed to the session (one line each), and the policy of
+//! the commands that change which session there is (`start`, `attach`, `stop`, `detach`,
+//! `restart`, `status`).
+//!
+//! Apart from start-up because this is what every request goes through, for as long as the
+//! daemon serves; the slot it reads and swaps is in `slot.rs`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Daemon;
+use super::run_state::Phase;
+use super::session::{Carried, Origin, Session};
+use super::slot::{Slot, ending, still_starting};
+use crate::adapters::{self, RequestExtras};
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::paths;
+use crate::ipc::protocol::{
+    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, StartResult,
+    StatusResult, WaitSpec,
+};
+
+fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
+    serde_json::to_value(value)
+        .map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
+}
+
+fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> {
+    wait.map(|w| {
+        Duration::try_from_secs_f64(w.timeout_secs).map_err(|_| {
+            ErrorBody::usage(
+                format!("invalid timeout {}", w.timeout_secs),
+                "give a number of seconds, e.g. --timeout 30",
+            )
+        })
+    })
+    .transpose()
+}
+
+impl Daemon {
+    pub async fn handle(self: &Arc<Self>, command: Command) -> Result<Value, ErrorBody> {
+        match command {
+            Command::Start(spec) => self.start(Origin::Launch(spec)).await,
+            Command::Attach(spec) => self.start(Origin::Attach(spec)).await,
+            Command::Status => self.status().await,
+            Command::Stop => self.end(false).await,
+            Command::Detach => self.end(true).await,
+            Command::Restart => self.restart().await,
+            Command::BreakpointAdd(spec) => to_value(self.session()?.add_breakpoint(spec).await?),
+            Command::BreakpointAddMany { specs } => to_value(BreakpointList {
+                breakpoints: self.session()?.add_breakpoints(specs).await?,
+            }),
+            Command::BreakpointRemove { ids, all } => {
+                if ids.is_empty() && !all {
+                    return Err(ErrorBody::usage(
+                        "no breakpoint ids given",
+                        "name the ids ('debugger breakpoint remove 1 2') or use --all",
+                    ));
+                }
+                let removed = self.session()?.remove_breakpoints(&ids, all).await?;
+                to_value(RemovedBreakpoints { removed })
+            }
+            Command::BreakpointList => to_value(BreakpointList {
+                breakpoints: self.session()?.breakpoints().list(),
+            }),
+            Command::BreakpointEnable { ids, enabled } => to_value(BreakpointList {
+                breakpoints: self.session()?.enable_breakpoints(&ids, enabled).await?,
+            }),
+            Command::Resume { action, wait } => {
+                let wait = wait_duration(wait)?;
+                let (state, stop) = self.session()?.resume(action, wait).await?;
+                to_value(ExecutionResult {
+                    action: action.verb().to_string(),
+                    state,
+                    stop,
+                })
+            }
+            Command::Pause { wait } => {
+                let wait = wait_duration(wait)?;
+                let (state, stop) = self.session()?.pause(wait).await?;
+                to_value(ExecutionResult {
+                    action: "pause".into(),
+                    state,
+                    stop,
+                })
+            }
+            Command::Await(wait) => {
+                let timeout = wait_duration(Some(wait))?.unwrap_or(Duration::MAX);
+                to_value(self.session()?.await_stop(timeout).await?)
+            }
+            Command::Context => to_value(self.session()?.context(true).await?),
+            Command::Backtrace { limit, thread } => {
+                to_value(self.session()?.backtrace(limit, thread).await?)
+            }
+            Command::Threads => to_value(self.session()?.threads().await?),
+            Command::SelectThread { id } => to_value(self.session()?.select_thread(id).await?),
+            Command::SelectFrame(selection) => {
+                to_value(self.session()?.select_frame(selection).await?)
+            }
+            Command::Locals { depth } => to_value(self.session()?.locals(depth).await?),
+            Command::Evaluate { expression, depth } => {
+                to_value(self.session()?.evaluate(&expression, depth).await?)
+            }
+            Command::OutputRead(query) => {
+                let output = self.session()?.output().clone();
+                to_value(output.read(&query).await)
+            }
+            Command::Raw { text } => to_value(self.session()?.raw(&text).await?),
+            Command::SetVariable { name, value } => {
+                to_value(self.session()?.set_variable(&name, &value).await?)
+            }
+            Command::Catch { filters } => to_value(self.session()?.catch(filters).await?),
+            Command::MemoryRead { target, count } => {
+                to_value(self.session()?.read_memory(&target, count).await?)
+            }
+            Command::Disassemble { target, count } => to_value(
+                self.session()?
+                    .disassemble(target.as_deref(), count)
+                    .await?,
+            ),
+        }
+    }
+
+    async fn start(self: &Arc<Self>, origin: Origin) -> Result<Value, ErrorBody> {
+        if let Some(err) = &self.config_error {
+            self.exit_if_idle(Duration::from_millis(200));
+            return Err(err.clone());
+        }
+        let previous = {
+            let mut slot = self.slot();
+            let busy = match &*slot {
+                Slot::Starting => true,
+                Slot::Ending => return Err(ending()),
+                Slot::Active(session) => !session.run_state().phase.is_ended(),
+                Slot::Empty => false,
+            };
+            if busy {
+                return Err(ErrorBody::new(
+                    ErrorCode::SessionExists,
+                    format!(
+                        "a debug session is already running (session '{}')",
+                        self.name
+                    ),
+                    "stop it with 'debugger stop', or use another name with --session NAME",
+                ));
+            }
+            std::mem::replace(&mut *slot, Slot::Starting)
+        };
+        if let Slot::Active(finished) = previous {
+            finished.end(false).await;
+        }
+        let initial = match &origin {
+            Origin::Launch(spec) => &spec.breakpoints,
+            Origin::Attach(spec) => &spec.breakpoints,
+        };
+        let carried = Carried::fresh(
+            initial,
+            self.config.output.buffer_bytes,
+            self.reaper.clone(),
+        );
+        self.activate(origin, carried, None).await
+    }
+
+    /// Opens a session into the `Starting` slot and reports it. On failure the slot gets
+    /// `fallback` back (a restart keeps its ended session, breakpoints and output), or is emptied.
+    async fn activate(
+        self: &Arc<Self>,
+        origin: Origin,
+        carried: Carried,
+        fallback: Option<Arc<Session>>,
+    ) -> Result<Value, ErrorBody> {
+        let requested_adapter = match &origin {
+            Origin::Launch(spec) => spec.adapter.clone(),
+            Origin::Attach(spec) => match (&spec.adapter, &self.config.defaults.adapter) {
+                (None, None) => adapters::detect_attach_target(spec, &self.config)
+                    .await
+                    .map(str::to_string),
+                (requested, _) => requested.clone(),
+            },
+        };
+        let stop_on_entry = matches!(&origin, Origin::Launch(spec) if spec.stop_on_entry);
+        let connects = matches!(&origin, Origin::Attach(spec) if spec.connect.is_some());
+        let opened = if connects
+            && requested_adapter.is_none()
+            && self.config.defaults.adapter.is_none()
+        {
+            Err(ErrorBody::usage(
+                "attach --connect needs --adapter NAME: the adapter at the other end cannot be identified",
+                "e.g. 'debugger attach --connect 127.0.0.1:5678 --adapter debugpy'",
+            ))
+        } else {
+            open_session(&self.config, origin, requested_adapter.as_deref(), carried).await
+        };
+        let session = match opened {
+            Ok(session) => session,
+            Err(err) => {
+                match fallback {
+                    Some(previous) => {
+                        previous.output().finish();
+                        *self.slot() = Slot::Active(previous);
+                    }
+                    None => {
+                        *self.slot() = Slot::Empty;
+                        self.exit_if_idle(Duration::from_millis(200));
+                    }
+                }
+                return Err(err);
+            }
+        };
+        *self.slot() = Slot::Active(session.clone());
+        self.watch_lifetime(session.clone());
+        tracing::info!(program = ?session.program(), "session started");
+
+        let stop = if stop_on_entry {
+            Some(session.await_stop(self.config.timeouts.launch()).await?)
+        } else {
+            None
+        };
+        to_value(StartResult {
+            session: self.name.clone(),
+            program: session.program(),
+            adapter: session.adapter_name().to_string(),
+            state: session.run_state().phase.name().to_string(),
+            daemon_pid: std::process::id(),
+            adapter_pid: session.adapter_pid(),
+            debuggee_pid: session.debuggee_pid(),
+            breakpoints: session.breakpoints().list(),
+            stop,
+        })
+    }
+
+    /// Ends the daemon a grace period after the debuggee ends, unless a restart replaced the
+    /// session; reaps a launched debuggee whose adapter died.
+    fn watch_lifetime(self: &Arc<Self>, session: Arc<Session>) {
+        let daemon = self.clone();
+        let grace = self.config.daemon.grace_period();
+        tokio::spawn(async move {
+            let mut states = session.subscribe();
+            let ended = states
+                .wait_for(|s| s.phase.is_ended())
+                .await
+                .map(|s| s.clone());
+            if let Ok(state) = ended
+                && matches!(state.phase, Phase::AdapterDied { .. })
+            {
+                session.kill_launched_debuggee();
+            }
+            tokio::time::sleep(grace).await;
+            let current = matches!(&*daemon.slot(), Slot::Active(s) if Arc::ptr_eq(s, &session));
+            if current && session.run_state().phase.is_ended() {
+                tracing::info!("grace period over; exiting");
+                daemon.shutdown();
+            }
+        });
+    }
+
+    async fn status(&self) -> Result<Value, ErrorBody> {
+        let log_file = paths::log_path(&self.name).display().to_string();
+        let session = match &*self.slot() {
+            Slot::Active(session) => session.clone(),
+            Slot::Starting => {
+                return to_value(StatusResult {
+                    session: self.name.clone(),
+                    state: "starting".into(),
+                    program: None,
+                    adapter: None,
+                    daemon_pid: std::process::id(),
+                    adapter_pid: None,
+                    debuggee_pid: None,
+                    stop: None,
+                    exit_code: None,
+                    detail: None,
+                    log_file,
+                });
+            }
+            Slot::Ending => return Err(ending()),
+            Slot::Empty => return Err(ErrorBody::no_session()),
+        };
+        let state = session.run_state();
+        let stop = if matches!(state.phase, Phase::Stopped(_)) {
+            Some(session.report(&state).await)
+        } else {
+            None
+        };
+        let detail = match &state.phase {
+            Phase::AdapterDied { detail } => Some(detail.clone()),
+            _ => None,
+        };
+        to_value(StatusResult {
+            session: self.name.clone(),
+            state: state.phase.name().to_string(),
+            program: session.program(),
+            adapter: Some(session.adapter_name().to_string()),
+            daemon_pid: std::process::id(),
+            adapter_pid: session.adapter_pid(),
+            debuggee_pid: session.debuggee_pid(),
+            stop,
+            exit_code: session.exit_code(),
+            detail,
+            log_file,
+        })
+    }
+
+    async fn end(self: &Arc<Self>, detach: bool) -> Result<Value, ErrorBody> {
+        let session = self.session()?;
+        *self.slot() = Slot::Ending;
+        // Free the name first: from now on a `start` gets a new daemon rather than this one,
+        // which shuts down once the answer is written (see `ends_daemon`).
+        self.release_name();
+        let attached = matches!(session.origin(), Origin::Attach(_));
+        let ended = session.run_state().phase.is_ended();
+        session.end(detach).await;
+        let message = match (detach, attached, ended) {
+            (_, _, true) => "session ended".to_string(),
+            (true, _, false) | (false, true, false) => format!(
+                "detached from {}; it keeps running",
+                session.program().unwrap_or_else(|| "the program".into())
+            ),
+            (false, false, false) => "session ended; the program was terminated".to_string(),
+        };
+        to_value(MessageResult { message })
+    }
+
+    async fn restart(self: &Arc<Self>) -> Result<Value, ErrorBody> {
+        let session = {
+            let mut slot = self.slot();
+            let session = match &*slot {
+                Slot::Active(session) => session.clone(),
+                Slot::Starting => return Err(still_starting()),
+                Slot::Ending => return Err(ending()),
+                Slot::Empty => return Err(ErrorBody::no_session()),
+            };
+            if matches!(session.origin(), Origin::Attach(_)) {
+                return Err(ErrorBody::new(
+                    ErrorCode::Unsupported,
+                    "restart needs a launched program; this session is attached to a process",
+                    "use 'debugger detach', then 'debugger attach <pid>' again",
+                ));
+            }
+            *slot = Slot::Starting;
+            session
+        };
+        // lldb-dap's own `restart` neither reports the new process nor honours --stop-on-entry,
+        // so a restart is always: end the old run, launch again with the same arguments, and
+        // re-send every breakpoint (same ids) in the new run's configuration phase.
+        session.end(false).await;
+        let carried = session.carried();
+        carried.output.reopen();
+        self.activate(session.origin().clone(), carried, Some(session.clone()))
+            .await
+    }
+}
+
+/// Opens a session as every launch and attach does, in the daemon and in `probe` alike: the
+/// adapter asked for (else the config's default, else the one the program calls for), with the
+/// config's extra launch/attach fields and its timeouts.
+pub async fn open_session(
+    config: &Config,
+    origin: Origin,
+    requested_adapter: Option<&str>,
+    carried: Carried,
+) -> Result<Arc<Session>, ErrorBody> {
+    let (program, connecting) = match &origin {
+        Origin::Launch(spec) => (Some(spec.program.clone()), spec.connect.is_some()),
+        Origin::Attach(spec) => (None, spec.connect.is_some()),
+    };
+    let adapter = adapters::resolve(requested_adapter, config, program.as_deref(), connecting)?;
+    let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
+    Session::open(adapter, origin, carried, config.timeouts.clone(), extras).await
+}
+
+/// Whether a request needs the daemon to shut down after answering.
+pub fn ends_daemon(command: &Command) -> bool {
+    matches!(command, Command::Stop | Command::Detach)
+}

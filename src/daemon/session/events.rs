@@ -1,0 +1,286 @@
+//! The event loop: adapter events applied to the shared state the moment they arrive, one
+//! function per event.
+//!
+//! Apart because it runs as its own task, apart from every command: it must keep draining
+//! events (the adapter's reader stops when they back up), so nothing here awaits the adapter.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::breakpoints::hit_breakpoints;
+use super::{Shared, WATCHPOINT_REASON, brief_stop};
+use crate::adapters::process::AdapterProcess;
+use crate::daemon::breakpoints as registry;
+use crate::daemon::logpoints;
+use crate::daemon::reaper;
+use crate::daemon::run_state::{Phase, StopInfo};
+use crate::dap::DapClient;
+use crate::dap::types::{
+    BreakpointEventBody, Event, ExitedEventBody, OutputEventBody, ProcessEventBody,
+    StoppedEventBody,
+};
+
+/// Lines of the adapter's own console/stderr output kept for the report of its death.
+const ADAPTER_LOG_TAIL: usize = 20;
+
+/// Applies adapter events to the shared state the moment they arrive.
+pub(super) async fn handle_events(
+    mut events: mpsc::Receiver<Event>,
+    shared: Arc<Shared>,
+    dap: DapClient,
+    process: Arc<AdapterProcess>,
+) {
+    while let Some(event) = events.recv().await {
+        if let Some(logpoints) = apply_event(&shared, event) {
+            // Its own task: this one must keep draining events while the emulation waits for
+            // the adapter's answers (the adapter's reader stops when events back up).
+            tokio::spawn(logpoints::emulate(dap.clone(), shared.clone(), logpoints));
+        }
+    }
+    // No more messages will be read: an adapter still running (it broke the protocol) goes.
+    process.kill();
+    if shared.ending.load(Ordering::SeqCst) {
+        // We ended the session: `end()` settled the output, which a restart may already have
+        // reopened for the next run.
+        return;
+    }
+    shared.output.finish();
+    // The adapter is gone. Unless the program had already ended, that is a death to report.
+    let mut detail = dap
+        .closed_reason()
+        .unwrap_or_else(|| "the debug adapter closed its connection".into());
+    let log = shared.adapter_log.lock().unwrap_or_else(|p| p.into_inner());
+    if !log.is_empty() && !detail.contains("stderr") {
+        let lines: Vec<&str> = log.iter().map(String::as_str).collect();
+        detail.push_str("; its last output:\n  ");
+        detail.push_str(&lines.join("\n  "));
+    }
+    drop(log);
+    shared
+        .run
+        .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
+}
+
+/// Applies one event; returns the logpoint hits the session must emulate (the program is then
+/// stopped, and nobody is told).
+fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
+    match event.event.as_str() {
+        "initialized" => shared.initialized.notify_one(),
+        "stopped" => return on_stopped(shared, event.body),
+        "continued" => on_continued(shared),
+        "exited" => on_exited(shared, event.body),
+        "terminated" => on_terminated(shared),
+        "output" => on_output(shared, event.body),
+        "breakpoint" => on_breakpoint(shared, event.body),
+        "process" => on_process(shared, event.body),
+        other => tracing::debug!(event = other, "event ignored"),
+    }
+    None
+}
+
+/// A stop: told as the user's, or absorbed (a secondary thread's event, a brief pause nobody
+/// sees), or a logpoint to emulate, which is returned.
+fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
+    let Ok(body) = serde_json::from_value::<StoppedEventBody>(body) else {
+        tracing::warn!("unreadable stopped event");
+        return None;
+    };
+    // What the program printed up to the stop is all there is for now: show it.
+    shared.output.flush_partial();
+    if body.preserve_focus_hint {
+        // One stop of the process comes as one event per thread that has a reason; the
+        // adapter marks all but the focus thread's "preserve focus". Treating those as
+        // stops of their own would move the selection, and one arriving late (after our
+        // next resume) would pass for a new stop.
+        tracing::debug!(thread = ?body.thread_id, "secondary stopped event ignored");
+        return None;
+    }
+    if brief_stop::absorbs(shared, &body) {
+        return None;
+    }
+    // DAP's "function breakpoint" is a breakpoint to the user, as lldb-dap reports it,
+    // and a "data breakpoint" is a watchpoint.
+    let mut reason = match body.reason.as_str() {
+        "function breakpoint" => "breakpoint".to_string(),
+        "data breakpoint" => WATCHPOINT_REASON.to_string(),
+        // lldb-dap 19 calls a watchpoint hit a breakpoint, "watchpoint N" in its
+        // description.
+        "breakpoint"
+            if body
+                .description
+                .as_deref()
+                .is_some_and(|d| d.starts_with("watchpoint ")) =>
+        {
+            WATCHPOINT_REASON.to_string()
+        }
+        _ => body.reason,
+    };
+    // GDB reports a caught exception as a breakpoint stop on its exception breakpoint.
+    let exception = (reason == "breakpoint")
+        .then(|| shared.exception_breakpoint_hit(&body.hit_breakpoint_ids))
+        .flatten();
+    let description = match exception {
+        Some(label) => {
+            reason = "exception".into();
+            Some(label)
+        }
+        None => body.description,
+    };
+    let stop = StopInfo {
+        reason: reason.clone(),
+        description,
+        text: body.text,
+        thread_id: body.thread_id,
+        hit_breakpoint_ids: body.hit_breakpoint_ids,
+    };
+    let ends_a_step = std::mem::take(&mut shared.view().in_flight.step_requested);
+    let mut logged = None;
+    if reason == "breakpoint"
+        && let Some(thread_id) = stop.thread_id
+    {
+        let hit = hit_breakpoints(shared, &stop);
+        if let Some(messages) = shared.breakpoints.registry().emulated_logpoints(&hit) {
+            let hit = logpoints::Hit {
+                thread_id,
+                messages,
+                resume: !ends_a_step,
+            };
+            if hit.resume {
+                return Some(hit);
+            }
+            // The user's step ended on a logpoint's line: it logs, and the stop is the
+            // step's.
+            reason = "step".into();
+            logged = Some(hit);
+        }
+    }
+    let stop = if logged.is_some() {
+        StopInfo {
+            description: None,
+            hit_breakpoint_ids: Vec::new(),
+            ..stop
+        }
+    } else {
+        stop
+    };
+    // GDB stops on entry at a temporary breakpoint of its own (`start`), which is none
+    // of the user's.
+    let entry_expected = shared.view().in_flight.entry_expected;
+    let unclaimed_breakpoint =
+        entry_expected && reason == "breakpoint" && hit_breakpoints(shared, &stop).is_empty();
+    {
+        let mut view = shared.view();
+        view.caches.thread_names.clear();
+        if unclaimed_breakpoint
+            || shared
+                .adapter
+                .is_interrupt_stop(&reason, stop.description.as_deref())
+        {
+            if view.in_flight.entry_expected {
+                reason = "entry".into();
+            } else if view.in_flight.pause_requested {
+                reason = "pause".into();
+            }
+        }
+        view.in_flight.entry_expected = false;
+        view.in_flight.pause_requested = false;
+        if body.thread_id.is_some() {
+            view.selection.thread = body.thread_id;
+        }
+        view.selection.frame = 0;
+        view.caches.frames = None;
+    }
+    shared.run.set(Phase::Stopped(StopInfo { reason, ..stop }));
+    logged
+}
+
+/// The program runs again: the stack cached for the last stop is stale.
+fn on_continued(shared: &Shared) {
+    shared.view().caches.frames = None;
+    shared
+        .run
+        .set_if(Phase::Running, |s| matches!(s.phase, Phase::Stopped(_)));
+}
+
+/// The program exited, with its code.
+fn on_exited(shared: &Shared, body: Value) {
+    shared.view().in_flight.brief_stop = None;
+    shared.view().debuggee.gone = true;
+    if let Ok(body) = serde_json::from_value::<ExitedEventBody>(body) {
+        shared.view().debuggee.exit_code = Some(body.exit_code);
+        shared.run.set(Phase::Exited {
+            exit_code: Some(body.exit_code),
+        });
+    }
+    shared.program_ended();
+}
+
+/// The debug session of the program ended (after `exited`, or without one).
+fn on_terminated(shared: &Shared) {
+    shared.view().in_flight.brief_stop = None;
+    shared.view().debuggee.gone = true;
+    let exit_code = shared.view().debuggee.exit_code;
+    shared
+        .run
+        .set_if(Phase::Exited { exit_code }, |s| !s.phase.is_ended());
+    shared.program_ended();
+}
+
+/// Output: a logpoint's line, the program's own output, or the adapter's (kept for the report
+/// of its death).
+fn on_output(shared: &Shared, body: Value) {
+    let Ok(body) = serde_json::from_value::<OutputEventBody>(body) else {
+        return;
+    };
+    let category = body.category.as_deref();
+    if let Some((id, message)) = registry::logpoint_line(&body.output) {
+        logpoints::record(&shared.output, id, message);
+    } else if shared.adapter.is_program_output(category) {
+        shared.output.push_stream(
+            category.unwrap_or("stdout"),
+            &shared.adapter.clean_program_output(&body.output),
+        );
+    } else if category != Some("telemetry") {
+        let text = body.output.trim_end();
+        tracing::info!("adapter {}: {text}", category.unwrap_or("console"));
+        let mut log = shared.adapter_log.lock().unwrap_or_else(|p| p.into_inner());
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            if log.len() == ADAPTER_LOG_TAIL {
+                log.pop_front();
+            }
+            log.push_back(line.to_string());
+        }
+    }
+}
+
+/// The adapter changed a breakpoint (bound it, moved it, removed it).
+fn on_breakpoint(shared: &Shared, body: Value) {
+    if let Ok(body) = serde_json::from_value::<BreakpointEventBody>(body) {
+        shared
+            .breakpoints
+            .registry()
+            .apply_event(&body.reason, &body.breakpoint);
+    }
+}
+
+/// The debuggee's process: its pid, for `status` and, when we launched it, for the reaper.
+fn on_process(shared: &Shared, body: Value) {
+    if let Ok(body) = serde_json::from_value::<ProcessEventBody>(body) {
+        let pid = body.system_process_id;
+        let mut view = shared.view();
+        view.debuggee.pid = pid;
+        view.debuggee.gone = false;
+        view.debuggee.started = None;
+        if shared.owns_local_debuggee
+            && let Some(pid) = pid
+        {
+            view.debuggee.started = reaper::start_time(pid);
+            if let Some(reaper) = &shared.reaper {
+                reaper.watch(pid);
+            }
+        }
+    }
+}

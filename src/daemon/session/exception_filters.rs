@@ -1,0 +1,149 @@
+//! Exception filters: which exceptions stop the program (`catch`), set in the configuration
+//! phase and changed while it runs.
+//!
+//! Apart because the filters outlive one request: the session keeps the ids the adapter gave
+//! their exception breakpoints, so that a stop naming one (GDB's way) is told as an exception.
+
+use serde_json::{Value, json};
+
+use super::{Session, Shared, brief_stop};
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::dap::types::Capabilities;
+use crate::ipc::protocol::{CatchResult, ExceptionFilter};
+
+/// The exception filters in force, and what the adapter made of them.
+#[derive(Default)]
+pub(super) struct ExceptionFilters {
+    names: Vec<String>,
+    /// The ids the adapter gave their exception breakpoints, with each filter's label: GDB
+    /// reports an exception caught this way as a plain `breakpoint` stop on such an id.
+    breakpoints: Vec<(i64, String)>,
+}
+
+impl Shared {
+    /// Records `filters` as in force, with the ids the adapter's `setExceptionBreakpoints`
+    /// `answer` gave their exception breakpoints (in the same order), each with its label.
+    pub(super) fn set_exception_filters(
+        &self,
+        filters: Vec<String>,
+        caps: &Capabilities,
+        answer: &Value,
+    ) {
+        let label = |filter: &str| {
+            caps.0["exceptionBreakpointFilters"]
+                .as_array()
+                .and_then(|offered| offered.iter().find(|f| f["filter"] == filter))
+                .and_then(|f| f["label"].as_str())
+                .unwrap_or(filter)
+                .to_string()
+        };
+        let ids = answer["breakpoints"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let breakpoints = filters
+            .iter()
+            .zip(ids)
+            .filter_map(|(filter, bp)| Some((bp["id"].as_i64()?, label(filter))))
+            .collect();
+        *self.exception_filters() = ExceptionFilters {
+            names: filters,
+            breakpoints,
+        };
+    }
+
+    fn exception_filters(&self) -> std::sync::MutexGuard<'_, ExceptionFilters> {
+        self.exception_filters
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The label of the exception filter whose breakpoint a stop names, if it names one.
+    pub(super) fn exception_breakpoint_hit(&self, hit_ids: &[i64]) -> Option<String> {
+        let known = self.exception_filters();
+        hit_ids
+            .iter()
+            .find_map(|id| {
+                known
+                    .breakpoints
+                    .iter()
+                    .find(|(known_id, _)| known_id == id)
+            })
+            .map(|(_, label)| label.clone())
+    }
+}
+
+impl Session {
+    /// The adapter's exception filters and which are on; with `filters`, sets exactly those.
+    pub async fn catch(&self, filters: Option<Vec<String>>) -> Result<CatchResult, ErrorBody> {
+        let offered: Vec<Value> = self
+            .caps
+            .0
+            .get("exceptionBreakpointFilters")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if offered.is_empty() {
+            return Err(ErrorBody::new(
+                ErrorCode::Unsupported,
+                format!(
+                    "the {} adapter offers no exception filters",
+                    self.adapter.name()
+                ),
+                "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught",
+            ));
+        }
+        let names: Vec<&str> = offered
+            .iter()
+            .filter_map(|f| f["filter"].as_str())
+            .collect();
+        if let Some(wanted) = filters {
+            let unknown: Vec<&String> = wanted
+                .iter()
+                .filter(|f| !names.contains(&f.as_str()))
+                .collect();
+            if !unknown.is_empty() {
+                return Err(ErrorBody::usage(
+                    format!(
+                        "the {} adapter has no exception filter {}",
+                        self.adapter.name(),
+                        unknown
+                            .iter()
+                            .map(|f| format!("'{f}'"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    format!("its filters are: {}", names.join(", ")),
+                ));
+            }
+            if self.shared.run.get().phase.is_ended() {
+                return Err(self.not_running_error(&self.shared.run.get().phase));
+            }
+            let answer = brief_stop::request_at_a_stop(
+                &self.dap,
+                &self.shared,
+                "setExceptionBreakpoints",
+                json!({ "filters": wanted }),
+            )
+            .await?;
+            self.shared
+                .set_exception_filters(wanted, &self.caps, &answer);
+        }
+        let enabled = self.shared.exception_filters().names.clone();
+        Ok(CatchResult {
+            adapter: self.adapter.name().to_string(),
+            filters: offered
+                .iter()
+                .filter_map(|f| {
+                    let filter = f["filter"].as_str()?.to_string();
+                    Some(ExceptionFilter {
+                        enabled: enabled.contains(&filter),
+                        label: f["label"].as_str().unwrap_or(&filter).to_string(),
+                        description: f["description"].as_str().map(str::to_string),
+                        filter,
+                    })
+                })
+                .collect(),
+        })
+    }
+}

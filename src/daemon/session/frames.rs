@@ -1,0 +1,347 @@
+//! Threads and frames: `backtrace`, `threads`, `thread N`, `frame N`, `up`, `down`, the
+//! selection they move, and the stack cached per stop.
+//!
+//! Apart because every inspection command starts from here (the selected thread and frame,
+//! checked against the stack), and the frame cache's rule (per stop, per thread, deep enough)
+//! belongs with the requests it saves.
+
+use serde_json::json;
+
+use super::Session;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::run_state::Phase;
+use crate::dap::types::{StackFrame, StackTraceBody, ThreadsBody};
+use crate::ipc::protocol::{
+    BacktraceResult, ContextResult, FrameInfo, FrameSelection, ThreadInfo, ThreadsResult,
+};
+
+/// Frames fetched per `stackTrace` when the caller needs fewer: enough for `bt`, `up`, `frame N`.
+const FRAME_BATCH: u32 = 32;
+
+/// Threads whose top frame `threads` fetches (more are listed without it).
+const THREADS_WITH_FRAMES: usize = 64;
+
+#[derive(Clone)]
+pub(super) struct FrameCache {
+    generation: u64,
+    thread_id: i64,
+    /// How many levels were asked for: fewer frames than that means the stack is complete.
+    requested: u32,
+    frames: Vec<StackFrame>,
+    total: Option<u32>,
+}
+
+impl FrameCache {
+    fn covers(&self, generation: u64, thread_id: i64, min_levels: u32) -> bool {
+        let complete = (self.frames.len() as u32) < self.requested
+            || self.total.is_some_and(|t| t as usize <= self.frames.len());
+        self.generation == generation
+            && self.thread_id == thread_id
+            && (self.frames.len() as u32 >= min_levels || complete)
+    }
+}
+
+impl Session {
+    /// The stop generation, or the error for a program that is not stopped.
+    fn require_stopped(&self) -> Result<u64, ErrorBody> {
+        let state = self.shared.run.get();
+        match state.phase {
+            Phase::Stopped(_) => Ok(state.generation),
+            other => Err(self.not_running_error(&other)),
+        }
+    }
+
+    pub(super) async fn first_thread_id(&self) -> Result<i64, ErrorBody> {
+        let threads = self.fetch_threads().await?;
+        threads
+            .first()
+            .map(|t| t.id)
+            .ok_or_else(|| ErrorBody::new(ErrorCode::NotFound, "the program has no threads", ""))
+    }
+
+    /// The selected thread, else the one that stopped, else the first.
+    pub(super) async fn current_thread(&self) -> Result<i64, ErrorBody> {
+        if let Some(id) = self.shared.view().selection.thread {
+            return Ok(id);
+        }
+        let id = self.first_thread_id().await?;
+        self.shared.view().selection.thread = Some(id);
+        Ok(id)
+    }
+
+    pub(super) async fn fetch_threads(&self) -> Result<Vec<crate::dap::types::Thread>, ErrorBody> {
+        let body = self.dap.request("threads", json!({})).await?;
+        let threads = serde_json::from_value::<ThreadsBody>(body)
+            .map(|b| b.threads)
+            .unwrap_or_default();
+        // Names can change with the program (Delve names a goroutine after its current function),
+        // and a list taken while it runs may hold placeholders: only keep names read at a stop.
+        if matches!(self.shared.run.get().phase, Phase::Stopped(_)) {
+            let mut view = self.shared.view();
+            for t in &threads {
+                view.caches.thread_names.insert(t.id, t.name.clone());
+            }
+        }
+        Ok(threads)
+    }
+
+    /// At least `min_levels` frames of `thread_id` (fewer if the stack is shallower), cached per stop.
+    pub(super) async fn frames(
+        &self,
+        thread_id: i64,
+        min_levels: u32,
+    ) -> Result<(Vec<StackFrame>, Option<u32>), ErrorBody> {
+        let generation = self.require_stopped()?;
+        if let Some(cache) = &self.shared.view().caches.frames
+            && cache.covers(generation, thread_id, min_levels)
+        {
+            return Ok((cache.frames.clone(), cache.total));
+        }
+        let levels = min_levels.max(FRAME_BATCH);
+        let body = self
+            .dap
+            .request(
+                "stackTrace",
+                json!({ "threadId": thread_id, "startFrame": 0, "levels": levels }),
+            )
+            .await?;
+        let body: StackTraceBody = serde_json::from_value(body).map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("the adapter sent a stack trace we cannot read: {e}"),
+                "",
+            )
+        })?;
+        let mut view = self.shared.view();
+        if self.shared.run.get().generation == generation {
+            view.caches.frames = Some(FrameCache {
+                generation,
+                thread_id,
+                requested: levels,
+                frames: body.stack_frames.clone(),
+                total: body.total_frames,
+            });
+        }
+        Ok((body.stack_frames, body.total_frames))
+    }
+
+    /// The selected thread and frame, checked against the stack.
+    pub(super) async fn selected_frame(&self) -> Result<(i64, u32, StackFrame), ErrorBody> {
+        self.require_stopped()?;
+        let thread_id = self.current_thread().await?;
+        let index = self.shared.view().selection.frame;
+        let (frames, _) = self.frames(thread_id, index.saturating_add(1)).await?;
+        let frame = frames.get(index as usize).cloned().ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::NotFound,
+                format!("thread {thread_id} has no frame {index}"),
+                "`debugger backtrace` lists the frames",
+            )
+        })?;
+        Ok((thread_id, index, frame))
+    }
+
+    pub async fn backtrace(
+        &self,
+        limit: u32,
+        thread: Option<i64>,
+    ) -> Result<BacktraceResult, ErrorBody> {
+        self.require_stopped()?;
+        let selected_thread = self.current_thread().await?;
+        let thread_id = thread.unwrap_or(selected_thread);
+        if thread.is_some_and(|t| t != selected_thread) {
+            self.check_thread(thread_id).await?;
+        }
+        let (frames, total) = self.frames(thread_id, limit.max(1)).await.map_err(|e| {
+            if thread.is_some() && e.code == ErrorCode::Adapter {
+                ErrorBody::new(
+                    ErrorCode::NotFound,
+                    format!("no thread {thread_id}: {}", e.message),
+                    "`debugger threads` lists the threads",
+                )
+            } else {
+                e
+            }
+        })?;
+        self.mark_seen();
+        let frames = frames
+            .iter()
+            .take(limit.max(1) as usize)
+            .enumerate()
+            .map(|(i, f)| frame_info(i as u32, f))
+            .collect();
+        let selected_frame =
+            (thread_id == selected_thread).then(|| self.shared.view().selection.frame);
+        Ok(BacktraceResult {
+            thread_id,
+            frames,
+            total_frames: total,
+            selected_frame,
+        })
+    }
+
+    pub async fn threads(&self) -> Result<ThreadsResult, ErrorBody> {
+        let state = self.shared.run.get();
+        if state.phase.is_ended() {
+            return Err(self.not_running_error(&state.phase));
+        }
+        let threads = self.fetch_threads().await?;
+        let stopped = matches!(state.phase, Phase::Stopped(_));
+        let selected = self.shared.view().selection.thread;
+        // Ask for every thread's top frame at once, then collect the answers.
+        let pending: Vec<_> = threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                (stopped && i < THREADS_WITH_FRAMES).then(|| {
+                    self.dap.send(
+                        "stackTrace",
+                        json!({ "threadId": t.id, "startFrame": 0, "levels": 1 }),
+                    )
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(threads.len());
+        // One deadline for all the top frames: a hung adapter costs one request timeout, not
+        // one per thread.
+        let deadline = tokio::time::Instant::now() + self.dap.request_timeout();
+        for (thread, pending) in threads.into_iter().zip(pending) {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let frame = match pending {
+                Some(p) => p
+                    .response_within(left)
+                    .await
+                    .ok()
+                    .and_then(|b| serde_json::from_value::<StackTraceBody>(b).ok())
+                    .and_then(|b| b.stack_frames.first().map(|f| frame_info(0, f))),
+                None => None,
+            };
+            out.push(ThreadInfo {
+                selected: Some(thread.id) == selected,
+                id: thread.id,
+                name: thread.name,
+                frame,
+            });
+        }
+        if stopped {
+            self.mark_seen();
+        }
+        Ok(ThreadsResult { threads: out })
+    }
+
+    /// Fails unless the program has a thread `id`.
+    async fn check_thread(&self, id: i64) -> Result<(), ErrorBody> {
+        let threads = self.fetch_threads().await?;
+        if threads.iter().any(|t| t.id == id) {
+            return Ok(());
+        }
+        let ids: Vec<String> = threads.iter().map(|t| t.id.to_string()).collect();
+        Err(ErrorBody::new(
+            ErrorCode::NotFound,
+            format!("no thread {id}"),
+            format!("the threads are: {}", ids.join(", ")),
+        ))
+    }
+
+    pub async fn select_thread(&self, id: i64) -> Result<ContextResult, ErrorBody> {
+        self.require_stopped()?;
+        self.check_thread(id).await?;
+        {
+            let mut view = self.shared.view();
+            view.selection.thread = Some(id);
+            view.selection.frame = 0;
+        }
+        self.context(false).await
+    }
+
+    pub async fn select_frame(
+        &self,
+        selection: FrameSelection,
+    ) -> Result<ContextResult, ErrorBody> {
+        self.require_stopped()?;
+        let thread_id = self.current_thread().await?;
+        let current = self.shared.view().selection.frame;
+        let target = match selection {
+            FrameSelection::Index { index } => index,
+            FrameSelection::Up { count } => {
+                let wanted = current.saturating_add(count.max(1));
+                let (frames, _) = self.frames(thread_id, wanted.saturating_add(1)).await?;
+                let outermost = frames.len().saturating_sub(1) as u32;
+                if current >= outermost {
+                    return Err(ErrorBody::new(
+                        ErrorCode::NotFound,
+                        format!("already at the outermost frame ({outermost})"),
+                        "`debugger down` moves toward the innermost frame",
+                    ));
+                }
+                wanted.min(outermost)
+            }
+            FrameSelection::Down { count } => {
+                if current == 0 {
+                    return Err(ErrorBody::new(
+                        ErrorCode::NotFound,
+                        "already at the innermost frame (0)",
+                        "`debugger up` moves toward the callers",
+                    ));
+                }
+                current.saturating_sub(count.max(1))
+            }
+        };
+        let (frames, _) = self.frames(thread_id, target.saturating_add(1)).await?;
+        if target as usize >= frames.len() {
+            let outermost = frames.len().saturating_sub(1);
+            return Err(ErrorBody::new(
+                ErrorCode::NotFound,
+                if matches!(selection, FrameSelection::Up { .. }) {
+                    format!("already at the outermost frame ({outermost})")
+                } else {
+                    format!("no frame {target}; the stack has {} frames", frames.len())
+                },
+                "`debugger backtrace` lists the frames",
+            ));
+        }
+        self.shared.view().selection.frame = target;
+        self.context(false).await
+    }
+}
+
+/// Rust symbols carry a hash (`counter::Counter::bump::h6090cb8eda62bfe9`) that means nothing to
+/// a reader; drop it.
+fn without_rust_hash(name: &str) -> &str {
+    match name.rsplit_once("::h") {
+        Some((path, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            path
+        }
+        _ => name,
+    }
+}
+
+pub(super) fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
+    let file = frame
+        .source
+        .as_ref()
+        .and_then(|s| s.path.clone().or_else(|| s.name.clone()));
+    FrameInfo {
+        index,
+        function: without_rust_hash(&frame.name).to_string(),
+        line: file.as_ref().and(Some(frame.line)).filter(|l| *l > 0),
+        column: Some(frame.column).filter(|c| *c > 0),
+        file,
+        address: frame.instruction_pointer_reference.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_symbol_hashes_are_dropped() {
+        assert_eq!(
+            without_rust_hash("counter::Counter::bump::h6090cb8eda62bfe9"),
+            "counter::Counter::bump"
+        );
+        assert_eq!(without_rust_hash("ns::hello"), "ns::hello");
+        assert_eq!(without_rust_hash("main"), "main");
+    }
+}

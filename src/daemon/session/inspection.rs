@@ -1,0 +1,353 @@
+//! Inspection of the stopped program: `context`, `locals`, `print`/`eval`, `set`, and the
+//! adapter's own console (`raw`).
+//!
+//! Apart from frames and threads, which only find where to look: this is what is read and
+//! written there, through scopes, variables and evaluation, with the adapter's error text cut
+//! down to what a reader needs.
+
+use serde_json::{Value, json};
+
+use super::Session;
+use super::frames::frame_info;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::run_state::Phase;
+use crate::daemon::source;
+use crate::daemon::variables::{self, Limits};
+use crate::dap::DapError;
+use crate::dap::types::{EvaluateBody, ScopesBody, StackFrame};
+use crate::ipc::protocol::{ContextResult, EvaluateResult, LocalsResult, RawResult, SetResult};
+
+/// Source lines shown either side of the selection by `context`.
+const CONTEXT_LINES: u32 = 5;
+
+impl Session {
+    /// Where the selection points, with source around it and (for `context`) the locals.
+    pub async fn context(&self, with_locals: bool) -> Result<ContextResult, ErrorBody> {
+        let state = self.shared.run.get();
+        let (thread_id, index, frame) = self.selected_frame().await?;
+        let reason = match &state.phase {
+            Phase::Stopped(stop) => Some(stop.reason.clone()),
+            _ => None,
+        };
+        let info = frame_info(index, &frame);
+        let source = info
+            .file
+            .as_deref()
+            .zip(info.line)
+            .and_then(|(f, l)| source::snippet(f, l, CONTEXT_LINES));
+        let variables = if with_locals {
+            Some(self.frame_locals(&frame, 0).await?.variables)
+        } else {
+            None
+        };
+        let exception = match &state.phase {
+            Phase::Stopped(stop) if stop.reason == "exception" => {
+                self.report(&state).await.exception
+            }
+            _ => None,
+        };
+        self.mark_seen();
+        Ok(ContextResult {
+            exception,
+            state: state.phase.name().to_string(),
+            reason,
+            thread_id,
+            thread_name: self
+                .shared
+                .view()
+                .caches
+                .thread_names
+                .get(&thread_id)
+                .cloned(),
+            frame: info,
+            source,
+            variables,
+        })
+    }
+
+    pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
+        let (_, _, frame) = self.selected_frame().await?;
+        let result = self.frame_locals(&frame, depth).await?;
+        self.mark_seen();
+        Ok(result)
+    }
+
+    async fn frame_locals(
+        &self,
+        frame: &StackFrame,
+        depth: u32,
+    ) -> Result<LocalsResult, ErrorBody> {
+        let body = self
+            .dap
+            .request("scopes", json!({ "frameId": frame.id }))
+            .await?;
+        let scopes = serde_json::from_value::<ScopesBody>(body)
+            .map(|b| b.scopes)
+            .unwrap_or_default();
+        let shown = variables::locals_scopes(&scopes);
+        let mut variables = Vec::new();
+        let mut omitted = 0;
+        for scope in &shown {
+            let count = variables::child_count(scope.named_variables, scope.indexed_variables);
+            let expanded = variables::expand(
+                &self.dap,
+                scope.variables_reference,
+                count,
+                None,
+                Limits::with_depth(depth),
+            )
+            .await?;
+            variables.extend(expanded.nodes);
+            omitted += expanded.omitted;
+        }
+        let names: Vec<&str> = shown.iter().map(|s| s.name.as_str()).collect();
+        Ok(LocalsResult {
+            scope: names.join(", "),
+            variables,
+            omitted,
+        })
+    }
+
+    /// Evaluates `expression` in a frame (`watch` context), with the adapter's error trimmed
+    /// to its message.
+    pub(super) async fn evaluate_in(
+        &self,
+        expression: &str,
+        frame_id: i64,
+    ) -> Result<EvaluateBody, ErrorBody> {
+        let body = self
+            .dap
+            .request(
+                "evaluate",
+                json!({ "expression": expression, "frameId": frame_id, "context": "watch" }),
+            )
+            .await
+            .map_err(|e| match e {
+                DapError::Adapter { message, .. } => ErrorBody::new(
+                    ErrorCode::Adapter,
+                    clean_evaluate_error(&message),
+                    "`debugger locals` lists the names in scope here",
+                ),
+                other => other.into(),
+            })?;
+        serde_json::from_value(body).map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("the adapter sent an evaluation we cannot read: {e}"),
+                "",
+            )
+        })
+    }
+
+    pub async fn evaluate(
+        &self,
+        expression: &str,
+        depth: u32,
+    ) -> Result<EvaluateResult, ErrorBody> {
+        let (_, _, frame) = self.selected_frame().await?;
+        let body = self.evaluate_in(expression, frame.id).await?;
+        let limits = Limits::with_depth(depth.saturating_sub(1));
+        let (children, omitted_children) = if body.variables_reference > 0 && depth > 0 {
+            let known = variables::child_count(body.named_variables, body.indexed_variables);
+            let expanded = variables::expand(
+                &self.dap,
+                body.variables_reference,
+                known,
+                body.type_name.as_deref(),
+                limits,
+            )
+            .await;
+            match expanded {
+                Ok(expanded) => (expanded.nodes, expanded.omitted),
+                // The value itself was read; only its members cannot be (GDB, on a NULL
+                // pointer): show the value alone.
+                Err(DapError::Adapter { .. }) => (Vec::new(), 0),
+                Err(e) => return Err(e.into()),
+            }
+        } else {
+            (Vec::new(), 0)
+        };
+        self.mark_seen();
+        let node = variables::node_for(expression, &body.result, body.type_name.clone(), limits);
+        Ok(EvaluateResult {
+            expression: expression.to_string(),
+            value: node.value,
+            type_name: body.type_name.filter(|t| !t.is_empty()),
+            children,
+            omitted_children,
+        })
+    }
+
+    /// Sends `text` to the adapter's own console (lldb commands through lldb-dap, Python
+    /// statements through debugpy), in the selected frame when the program is stopped.
+    pub async fn raw(&self, text: &str) -> Result<RawResult, ErrorBody> {
+        let state = self.shared.run.get();
+        if state.phase.is_ended() {
+            return Err(self.not_running_error(&state.phase));
+        }
+        let mut arguments = json!({ "expression": text, "context": "repl" });
+        if matches!(state.phase, Phase::Stopped(_))
+            && let Ok((_, _, frame)) = self.selected_frame().await
+        {
+            arguments["frameId"] = json!(frame.id);
+        }
+        let body = self.dap.request("evaluate", arguments).await?;
+        let output = body
+            .get("result")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        Ok(RawResult { output })
+    }
+
+    /// Gives `name` (a variable, or an assignable expression like `acct->balance`) a new value
+    /// in the selected frame: `setExpression` where the adapter has it, else `setVariable` on
+    /// the scope or parent that holds it.
+    pub async fn set_variable(&self, name: &str, value: &str) -> Result<SetResult, ErrorBody> {
+        let (_, _, frame) = self.selected_frame().await?;
+        let body = if self.caps.supports("supportsSetExpression") {
+            self.dap
+                .request(
+                    "setExpression",
+                    json!({ "expression": name, "value": value, "frameId": frame.id }),
+                )
+                .await?
+        } else if self.caps.supports("supportsSetVariable") {
+            let (container, child) = self.container_of(name, frame.id).await?;
+            self.dap
+                .request(
+                    "setVariable",
+                    json!({ "variablesReference": container, "name": child, "value": value }),
+                )
+                .await?
+        } else {
+            return Err(ErrorBody::new(
+                ErrorCode::Unsupported,
+                format!(
+                    "the {} adapter cannot change variables",
+                    self.adapter.name()
+                ),
+                "",
+            ));
+        };
+        self.shared.view().caches.report = None;
+        Ok(SetResult {
+            name: name.to_string(),
+            value: body
+                .get("value")
+                .and_then(Value::as_str)
+                .unwrap_or(value)
+                .to_string(),
+            type_name: body.get("type").and_then(Value::as_str).map(str::to_string),
+        })
+    }
+
+    /// The `variablesReference` that holds `name`, and the child's name within it: a scope of
+    /// the frame for a plain name, else the parent expression's value (`a.b`, `p->f`, `v[3]`).
+    pub(super) async fn container_of(
+        &self,
+        name: &str,
+        frame_id: i64,
+    ) -> Result<(i64, String), ErrorBody> {
+        let not_found = || {
+            ErrorBody::new(
+                ErrorCode::NotFound,
+                format!("no variable '{name}' here"),
+                "`debugger locals` lists the names in scope here",
+            )
+        };
+        let split = [("->", 2), (".", 1), ("[", 0)]
+            .iter()
+            .filter_map(|(sep, skip)| name.rfind(sep).map(|at| (at, *skip, *sep)))
+            .max_by_key(|(at, _, _)| *at);
+        if let Some((at, skip, sep)) = split {
+            let parent = &name[..at];
+            let child = if sep == "[" {
+                name[at..].to_string()
+            } else {
+                name[at + skip..].to_string()
+            };
+            let body = self
+                .dap
+                .request(
+                    "evaluate",
+                    json!({ "expression": parent, "frameId": frame_id, "context": "watch" }),
+                )
+                .await?;
+            let reference = body
+                .get("variablesReference")
+                .and_then(Value::as_i64)
+                .filter(|r| *r > 0)
+                .ok_or_else(not_found)?;
+            return Ok((reference, child));
+        }
+        let body = self
+            .dap
+            .request("scopes", json!({ "frameId": frame_id }))
+            .await?;
+        let scopes = serde_json::from_value::<ScopesBody>(body)
+            .map(|b| b.scopes)
+            .unwrap_or_default();
+        for scope in scopes.iter().filter(|s| !s.expensive) {
+            let body = self
+                .dap
+                .request(
+                    "variables",
+                    json!({ "variablesReference": scope.variables_reference }),
+                )
+                .await?;
+            let holds = body
+                .get("variables")
+                .and_then(Value::as_array)
+                .is_some_and(|vars| vars.iter().any(|v| v["name"] == name));
+            if holds {
+                return Ok((scope.variables_reference, name.to_string()));
+            }
+        }
+        Err(not_found())
+    }
+}
+
+/// lldb's expression errors come as "error: <user expression 0>:1:1: msg" plus a caret diagram;
+/// keep the message.
+pub(in crate::daemon) fn clean_evaluate_error(message: &str) -> String {
+    let first = message
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or(message);
+    let mut text = first.strip_prefix("error:").map(str::trim).unwrap_or(first);
+    if text.starts_with("<user expression")
+        && let Some((_, rest)) = text.split_once(">:")
+    {
+        // Skip "LINE:COLUMN: ".
+        let mut rest = rest;
+        for _ in 0..2 {
+            if let Some((number, after)) = rest.split_once(':')
+                && !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+            {
+                rest = after;
+            }
+        }
+        text = rest.trim_start();
+        text = text.strip_prefix("error:").map(str::trim).unwrap_or(text);
+    }
+    text.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lldb_expression_errors_are_trimmed_to_the_message() {
+        assert_eq!(
+            clean_evaluate_error(
+                "error: <user expression 0>:1:1: use of undeclared identifier 'nosuch'\n    1 | nosuch\n      | ^\n"
+            ),
+            "use of undeclared identifier 'nosuch'"
+        );
+        assert_eq!(clean_evaluate_error("plain message"), "plain message");
+    }
+}

@@ -1,0 +1,311 @@
+//! The session's life: opening it (spawn or connect to the adapter, then DAP's configuration
+//! sequence), what a restart carries over, and ending it (`stop`, `detach`, a dead adapter's
+//! debuggee).
+//!
+//! Apart because the order here is the protocol's (see DESIGN.md) and the ending decides which
+//! processes outlive the session: none we launched, every one we attached to.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
+use super::events::handle_events;
+use super::{Origin, Session, Shared, View, sources};
+use crate::adapters::process;
+use crate::adapters::{DebugAdapter, RequestExtras};
+use crate::common::config::Timeouts;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::output::OutputBuffer;
+use crate::daemon::reaper::{self, Reaper};
+use crate::daemon::run_state::{Phase, RunStateCell};
+use crate::dap::types::{Capabilities, initialize_arguments};
+use crate::dap::{DapClient, DapError};
+use crate::ipc::protocol::BreakpointSpec;
+
+/// Where a session's breakpoints and output live; passed on to the next session on restart.
+#[derive(Clone)]
+pub struct Carried {
+    pub breakpoints: Arc<Breakpoints>,
+    pub output: Arc<OutputBuffer>,
+    /// Told of each launched debuggee, to end it should the daemon be killed outright.
+    pub reaper: Option<Arc<Reaper>>,
+}
+
+impl Carried {
+    /// What a first run starts with: a registry holding `initial`, an empty output buffer of
+    /// `output_bytes`, and the reaper to tell of the debuggee.
+    pub fn fresh(
+        initial: &[BreakpointSpec],
+        output_bytes: usize,
+        reaper: Option<Arc<Reaper>>,
+    ) -> Carried {
+        let breakpoints = Arc::new(Breakpoints::default());
+        for bp in initial {
+            breakpoints.add(bp.clone());
+        }
+        Carried {
+            breakpoints,
+            output: Arc::new(OutputBuffer::new(output_bytes)),
+            reaper,
+        }
+    }
+}
+
+impl Session {
+    /// Launches or attaches through `adapter` and runs the DAP configuration sequence.
+    pub async fn open(
+        adapter: Arc<dyn DebugAdapter>,
+        origin: Origin,
+        carried: Carried,
+        timeouts: Timeouts,
+        extras: RequestExtras,
+    ) -> Result<Arc<Session>, ErrorBody> {
+        let connect = match &origin {
+            Origin::Launch(spec) => spec.connect.clone(),
+            Origin::Attach(spec) => spec.connect.clone(),
+        };
+        let spawned = match &connect {
+            Some(address) if !adapter.connects_itself() => {
+                process::connect_remote(address, timeouts.launch()).await?
+            }
+            _ => adapter.spawn().await?,
+        };
+        let process = spawned.process.clone();
+        let (dap, events) = DapClient::start(
+            spawned.reader,
+            spawned.writer,
+            timeouts.request(),
+            process.exit_detail(),
+        );
+        let shared = Arc::new(Shared {
+            run: RunStateCell::default(),
+            view: Mutex::new(View::default()),
+            breakpoints: carried.breakpoints,
+            output: carried.output,
+            initialized: Notify::new(),
+            adapter: adapter.clone(),
+            ending: AtomicBool::new(false),
+            adapter_log: Mutex::new(VecDeque::new()),
+            exception_filters: Mutex::default(),
+            owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
+            reaper: carried.reaper,
+            sources: sources::ProgramSources::new(adapter.as_ref(), &origin),
+        });
+        if let Origin::Launch(spec) = &origin {
+            shared.view().in_flight.entry_expected = spec.stop_on_entry;
+        }
+        tokio::spawn(handle_events(
+            events,
+            shared.clone(),
+            dap.clone(),
+            process.clone(),
+        ));
+        if let Some(mut stdio) = spawned.program_output {
+            // The debuggee writes to the adapter's own stdout and stderr (Delve).
+            let output = shared.output.clone();
+            tokio::spawn(async move {
+                while let Some(chunk) = stdio.recv().await {
+                    output.push_stream(chunk.category, &chunk.text);
+                }
+            });
+        }
+
+        let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts).await;
+        match result {
+            Ok(caps) => Ok(Arc::new(Session {
+                adapter,
+                origin,
+                dap,
+                caps,
+                process,
+                shared,
+            })),
+            Err(err) => {
+                dap.close("the session failed to start");
+                process.kill();
+                Err(err)
+            }
+        }
+    }
+
+    pub fn carried(&self) -> Carried {
+        Carried {
+            breakpoints: self.shared.breakpoints.clone(),
+            output: self.shared.output.clone(),
+            reaper: self.shared.reaper.clone(),
+        }
+    }
+
+    /// Ends the session: the launched debuggee is terminated (or, with `detach`, left running),
+    /// an attached one is detached, and the adapter exits (or is killed).
+    pub async fn end(&self, detach: bool) {
+        self.shared.ending.store(true, Ordering::SeqCst);
+        if self.process.has_exited() && !detach {
+            // No adapter is left to terminate the program it launched.
+            self.kill_launched_debuggee();
+        }
+        let terminate = !detach && matches!(self.origin, Origin::Launch(_));
+        if !self.process.has_exited() {
+            let disconnect = self.dap.send(
+                "disconnect",
+                json!({ "terminateDebuggee": terminate, "restart": false }),
+            );
+            if let Err(e) = disconnect.response_within(Duration::from_secs(5)).await {
+                tracing::warn!("disconnect failed: {e}");
+            }
+            self.dap.end_input();
+        }
+        self.process.shut_down(Duration::from_secs(2)).await;
+        self.dap.close("the session has ended");
+        self.shared.output.finish();
+        if !self.shared.run.get().phase.is_ended() {
+            let code = self.shared.view().debuggee.exit_code;
+            self.shared.run.set(Phase::Exited { exit_code: code });
+        }
+    }
+
+    /// Kills the debuggee this session launched, when its adapter died and left it behind.
+    pub fn kill_launched_debuggee(&self) {
+        if !self.shared.owns_local_debuggee {
+            return;
+        }
+        let (pid, started, gone) = {
+            let view = self.shared.view();
+            (view.debuggee.pid, view.debuggee.started, view.debuggee.gone)
+        };
+        let Some(pid) = pid.filter(|_| !gone) else {
+            return;
+        };
+        // The same process, not a later one that reused its pid.
+        if started.is_none() || reaper::start_time(pid) != started {
+            return;
+        }
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return;
+        };
+        tracing::info!(pid, "killing the debuggee left behind by the dead adapter");
+        // SAFETY: kill has no memory-safety preconditions; a stale pid only yields ESRCH.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The DAP configuration sequence (see DESIGN.md): initialize, then launch/attach without
+/// waiting, then breakpoints once `initialized` arrives, then `configurationDone`, then the
+/// launch/attach answer. An error answer at any point fails at once with the adapter's words.
+async fn configure(
+    adapter: &dyn DebugAdapter,
+    origin: &Origin,
+    extras: &RequestExtras,
+    dap: &DapClient,
+    shared: &Arc<Shared>,
+    timeouts: &Timeouts,
+) -> Result<Capabilities, ErrorBody> {
+    let initialize = dap
+        .send("initialize", initialize_arguments(adapter.adapter_id()))
+        .response_within(timeouts.launch())
+        .await?;
+    let caps = Capabilities(initialize);
+
+    // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
+    let _sync = shared.breakpoints.sync.lock().await;
+    shared
+        .breakpoints
+        .registry()
+        .reset_adapter_state(caps.supports("supportsLogPoints"));
+
+    let (command, arguments) = match origin {
+        Origin::Launch(spec) => ("launch", adapter.launch_arguments(spec)),
+        Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
+    };
+    let arguments = extras.apply(command, arguments);
+    let answer = dap
+        .send(command, arguments)
+        .response_within(timeouts.launch());
+    tokio::pin!(answer);
+    let mut answered: Option<Result<Value, DapError>> = None;
+    tokio::select! {
+        _ = shared.initialized.notified() => {}
+        result = &mut answer => {
+            result.clone()?;
+            answered = Some(result);
+            // Some adapters answer the launch before `initialized`; wait for it all the same.
+            tokio::time::timeout(timeouts.launch(), shared.initialized.notified())
+                .await
+                .map_err(|_| ErrorBody::new(
+                    ErrorCode::AdapterTimeout,
+                    "the debug adapter never finished initialising",
+                    "the adapter may be broken or too old; the daemon log ('debugger status' names it) has its output",
+                ))?;
+        }
+    }
+
+    place_initial_breakpoints(dap, shared).await;
+    let targets = shared.breakpoints.registry().all_targets();
+    for target in &targets {
+        send_target(dap, shared, target).await;
+    }
+    if caps.0.get("exceptionBreakpointFilters").is_some() {
+        // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
+        let offered: Vec<&str> = caps.0["exceptionBreakpointFilters"]
+            .as_array()
+            .map(|list| list.iter().filter_map(|f| f["filter"].as_str()).collect())
+            .unwrap_or_default();
+        let filters: Vec<String> = adapter
+            .exception_filters()
+            .into_iter()
+            .filter(|f| offered.contains(f))
+            .map(str::to_string)
+            .collect();
+        let answer = dap
+            .request("setExceptionBreakpoints", json!({ "filters": filters }))
+            .await?;
+        shared.set_exception_filters(filters, &caps, &answer);
+    }
+    if caps.supports("supportsConfigurationDoneRequest") {
+        dap.request("configurationDone", json!({})).await?;
+    }
+    match answered {
+        Some(result) => result?,
+        None => answer.await?,
+    };
+    if matches!(origin, Origin::Attach(_)) && adapter.stops_on_attach() {
+        release_attach_stop(dap, shared, timeouts.launch()).await?;
+    }
+    shared
+        .run
+        .set_if(Phase::Running, |s| s.phase == Phase::Starting);
+    Ok(caps)
+}
+
+/// Continues a program its adapter stopped on attaching (GDB does), so that after `attach` the
+/// program runs, whatever the adapter. Should the stop not come, the state is left as it is.
+async fn release_attach_stop(
+    dap: &DapClient,
+    shared: &Shared,
+    limit: Duration,
+) -> Result<(), ErrorBody> {
+    let Some(state) = shared.run.wait_settled_after(0, limit).await else {
+        return Ok(());
+    };
+    let Phase::Stopped(stop) = &state.phase else {
+        return Ok(());
+    };
+    if shared
+        .run
+        .advance_if(Phase::Running, state.generation)
+        .is_none()
+    {
+        return Ok(());
+    }
+    let thread_id = stop.thread_id.unwrap_or(1);
+    dap.request("continue", json!({ "threadId": thread_id }))
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,234 @@
+//! One live debug session: an adapter process, its DAP connection, and what we know of the
+//! debuggee.
+//!
+//! Commands from any number of clients run concurrently against a shared [`Session`]. The pieces
+//! of state each need their own discipline: the run state is a `watch` cell written by the event
+//! task (see `run_state.rs`); the view (selection, caches) is a plain mutex held only for quick
+//! updates, never across an await; breakpoint re-sends are serialised by their own async lock so
+//! two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
+//!
+//! This file holds the [`Session`] type, the state its parts share ([`Shared`], the view in
+//! `view.rs`) and the accessors every part uses. Each concern has a file of its own, so that
+//! one can be read (and changed) without the others: `lifecycle.rs` (open, configure, end),
+//! `run_control.rs` (resume, pause, await), `report.rs` (stop reports), `frames.rs` (threads,
+//! frames, the selection), `inspection.rs` (locals, evaluate, set, the raw console),
+//! `exception_filters.rs` (`catch`), `breakpoints.rs`, `watchpoints.rs`, `sources.rs`,
+//! `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the event task).
+
+mod breakpoints;
+mod brief_stop;
+mod disassembly;
+mod events;
+mod exception_filters;
+mod frames;
+mod inspection;
+mod lifecycle;
+mod memory;
+mod report;
+mod run_control;
+mod sources;
+mod view;
+mod watchpoints;
+
+pub use breakpoints::Breakpoints;
+use exception_filters::ExceptionFilters;
+pub(super) use inspection::clean_evaluate_error;
+pub use lifecycle::Carried;
+use view::View;
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::Notify;
+
+use super::output::OutputBuffer;
+use super::reaper::Reaper;
+use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
+use crate::adapters::DebugAdapter;
+use crate::adapters::process::AdapterProcess;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::dap::DapClient;
+use crate::dap::types::Capabilities;
+use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+
+/// The stop reason of a watchpoint hit (DAP's "data breakpoint").
+const WATCHPOINT_REASON: &str = "watchpoint";
+
+/// How the session came to be, which decides restart and how `stop` treats the debuggee.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    Launch(LaunchSpec),
+    Attach(AttachSpec),
+}
+
+/// State the event task and the commands share.
+pub(super) struct Shared {
+    run: RunStateCell,
+    view: Mutex<View>,
+    breakpoints: Arc<Breakpoints>,
+    output: Arc<OutputBuffer>,
+    initialized: Notify,
+    adapter: Arc<dyn DebugAdapter>,
+    /// Set once we end the session ourselves: the adapter's exit is then no death to report.
+    ending: AtomicBool,
+    /// The adapter's own last output lines (console, its stderr), for the report of its death.
+    adapter_log: Mutex<VecDeque<String>>,
+    /// The exception filters in force (set in the configuration phase, changed by `catch`).
+    exception_filters: Mutex<ExceptionFilters>,
+    /// Whether this session launched its program with an adapter of ours on this machine: only
+    /// then is the debuggee's pid a local process we may end.
+    owns_local_debuggee: bool,
+    reaper: Option<Arc<Reaper>>,
+    /// The program's files, for placing breakpoints given by a relative file name.
+    sources: sources::ProgramSources,
+}
+
+impl Shared {
+    /// Marks the output complete, unless we are ending the session ourselves (`end()` does it,
+    /// and a restart may already have reopened the buffer for the next run).
+    fn program_ended(&self) {
+        if !self.ending.load(Ordering::SeqCst) {
+            self.output.finish();
+        }
+    }
+
+    fn view(&self) -> std::sync::MutexGuard<'_, View> {
+        self.view.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(super) fn output(&self) -> &OutputBuffer {
+        &self.output
+    }
+
+    /// An emulated logpoint could not let the program go on: show the stop rather than leave
+    /// the program stopped with nobody told.
+    pub(super) fn logpoint_stuck(&self, thread_id: i64, detail: &str) {
+        let stop = StopInfo {
+            reason: "breakpoint".into(),
+            description: Some(format!(
+                "stopped at a logpoint: continuing failed ({detail})"
+            )),
+            text: None,
+            thread_id: Some(thread_id),
+            hit_breakpoint_ids: Vec::new(),
+        };
+        self.run
+            .set_if(Phase::Stopped(stop), |s| matches!(s.phase, Phase::Running));
+    }
+}
+
+pub struct Session {
+    adapter: Arc<dyn DebugAdapter>,
+    origin: Origin,
+    dap: DapClient,
+    caps: Capabilities,
+    process: Arc<AdapterProcess>,
+    shared: Arc<Shared>,
+}
+
+impl Session {
+    pub fn adapter_name(&self) -> &'static str {
+        self.adapter.name()
+    }
+
+    /// The adapter, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
+    fn adapter(&self) -> &dyn DebugAdapter {
+        &*self.adapter
+    }
+
+    /// What the adapter said it can do in `initialize`.
+    fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    /// The DAP connection, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
+    fn dap(&self) -> &DapClient {
+        &self.dap
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    pub fn output(&self) -> &Arc<OutputBuffer> {
+        &self.shared.output
+    }
+
+    pub fn run_state(&self) -> RunState {
+        self.shared.run.get()
+    }
+
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<RunState> {
+        self.shared.run.subscribe()
+    }
+
+    pub fn program(&self) -> Option<String> {
+        match &self.origin {
+            Origin::Launch(spec) => Some(spec.program.display().to_string()),
+            Origin::Attach(spec) => match (spec.pid, &spec.connect) {
+                (Some(pid), _) => Some(format!("pid {pid}")),
+                (None, Some(address)) if self.adapter.connects_itself() => {
+                    Some(format!("the program at {address}"))
+                }
+                (None, Some(address)) => Some(format!("the adapter at {address}")),
+                (None, None) => None,
+            },
+        }
+    }
+
+    pub fn adapter_pid(&self) -> Option<u32> {
+        self.process.pid.filter(|_| !self.process.has_exited())
+    }
+
+    /// The debuggee's pid while it runs (an ended program has none).
+    pub fn debuggee_pid(&self) -> Option<u32> {
+        if self.shared.run.get().phase.is_ended() {
+            return None;
+        }
+        match &self.origin {
+            Origin::Attach(spec) => spec.pid.or(self.shared.view().debuggee.pid),
+            Origin::Launch(_) => self.shared.view().debuggee.pid,
+        }
+    }
+
+    pub fn exit_code(&self) -> Option<i64> {
+        self.shared.view().debuggee.exit_code
+    }
+
+    fn not_running_error(&self, phase: &Phase) -> ErrorBody {
+        match phase {
+            Phase::Exited {
+                exit_code: Some(code),
+            } => ErrorBody::new(
+                ErrorCode::NotRunning,
+                format!("the program has exited with code {code}"),
+                "run it again with 'debugger restart', or read its output with 'debugger output'",
+            ),
+            Phase::Exited { exit_code: None } => ErrorBody::new(
+                ErrorCode::NotRunning,
+                "the program has terminated",
+                "run it again with 'debugger restart', or read its output with 'debugger output'",
+            ),
+            Phase::AdapterDied { detail } => ErrorBody::new(
+                ErrorCode::AdapterDied,
+                format!("the debug adapter died: {detail}"),
+                "start a new session with 'debugger start <program>'",
+            ),
+            Phase::Starting => ErrorBody::new(
+                ErrorCode::Running,
+                "the session is still starting",
+                "wait for it with 'debugger await'",
+            ),
+            Phase::Running | Phase::Stopped(_) => ErrorBody::running(),
+        }
+    }
+
+    /// Marks the current stop as shown to a client (a later `continue` then resumes it).
+    pub(super) fn mark_seen(&self) {
+        let state = self.shared.run.get();
+        if matches!(state.phase, Phase::Stopped(_)) {
+            self.shared.view().selection.seen_generation = state.generation;
+        }
+    }
+}

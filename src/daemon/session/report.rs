@@ -1,0 +1,163 @@
+//! Stop reports: what a client is told of a stop or an end (reason, thread, frame, source
+//! lines, the exception), built once per stop and cached.
+//!
+//! Apart from run control because every command that shows a stop (`await`, `--wait`, `status`,
+//! `context`) asks for the same report, and its lookups are bounded so a hung adapter costs a
+//! second per stop rather than a request timeout per call.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::breakpoints::hit_breakpoints;
+use super::frames::frame_info;
+use super::{Session, WATCHPOINT_REASON};
+use crate::daemon::run_state::{Phase, RunState};
+use crate::daemon::source;
+use crate::ipc::protocol::{ExceptionInfo, StopReport};
+
+/// Source lines shown either side of a stop.
+const STOP_CONTEXT_LINES: u32 = 2;
+
+/// How long a stop report may spend asking the adapter for the thread name and top frame.
+const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
+
+impl Session {
+    /// Builds the report of a settled state and marks it as seen.
+    pub async fn report(&self, state: &RunState) -> StopReport {
+        let mut report = StopReport {
+            reason: state.phase.name().to_string(),
+            description: None,
+            thread_id: None,
+            thread_name: None,
+            frame: None,
+            source: None,
+            breakpoint_ids: Vec::new(),
+            exit_code: None,
+            note: None,
+            exception: None,
+            watch: Vec::new(),
+        };
+        match &state.phase {
+            Phase::Stopped(stop) => {
+                let cached = {
+                    let mut view = self.shared.view();
+                    view.selection.seen_generation = state.generation;
+                    view.caches
+                        .report
+                        .as_ref()
+                        .filter(|(generation, _)| *generation == state.generation)
+                        .map(|(_, report)| report.clone())
+                };
+                if let Some(cached) = cached {
+                    return cached;
+                }
+                report.reason = stop.reason.clone();
+                report.description = stop
+                    .description
+                    .clone()
+                    .or_else(|| stop.text.clone())
+                    .filter(|d| !d.is_empty());
+                let thread_id = stop.thread_id.or(self.shared.view().selection.thread);
+                report.thread_id = thread_id;
+                report.breakpoint_ids = hit_breakpoints(&self.shared, stop);
+                if let Some(thread_id) = thread_id {
+                    self.locate_stop(thread_id, &mut report).await;
+                    if report.reason == WATCHPOINT_REASON {
+                        self.explain_watchpoint_stop(thread_id, &mut report).await;
+                    }
+                }
+                self.shared.view().caches.report = Some((state.generation, report.clone()));
+            }
+            Phase::Exited { exit_code } => {
+                report.exit_code = *exit_code;
+                let mut view = self.shared.view();
+                view.selection.seen_generation =
+                    view.selection.seen_generation.max(state.generation);
+            }
+            Phase::AdapterDied { detail } => report.description = Some(detail.clone()),
+            Phase::Running | Phase::Starting => {}
+        }
+        report
+    }
+
+    /// Fills in the stop's thread name, frame and source. Both lookups go out at once and get
+    /// [`REPORT_LOOKUP_TIMEOUT`] between them: a hung adapter costs `status` a second once per
+    /// stop (the report is cached), not a request timeout per call.
+    async fn locate_stop(&self, thread_id: i64, report: &mut StopReport) {
+        let known = self
+            .shared
+            .view()
+            .caches
+            .thread_names
+            .contains_key(&thread_id);
+        let names = async {
+            if !known {
+                // Names are fetched once per new thread, so every report carries one.
+                let _ = self.fetch_threads().await;
+            }
+        };
+        let top = async { self.frames(thread_id, 1).await.ok() };
+        let on_exception = report.reason == "exception";
+        let exception = async {
+            if on_exception {
+                self.exception_info(thread_id).await
+            } else {
+                None
+            }
+        };
+        let looked_up = tokio::time::timeout(REPORT_LOOKUP_TIMEOUT, async {
+            let (_, top, exception) = tokio::join!(names, top, exception);
+            (top, exception)
+        })
+        .await;
+        let looked_up = looked_up.map(|(top, exception)| {
+            report.exception = exception;
+            top
+        });
+        report.thread_name = self
+            .shared
+            .view()
+            .caches
+            .thread_names
+            .get(&thread_id)
+            .cloned();
+        let Ok(Some((frames, _))) = looked_up else {
+            return;
+        };
+        if let Some(top) = frames.first() {
+            let info = frame_info(0, top);
+            report.source = info
+                .file
+                .as_deref()
+                .zip(info.line)
+                .and_then(|(f, l)| source::snippet(f, l, STOP_CONTEXT_LINES));
+            report.frame = Some(info);
+        }
+    }
+
+    /// What the program raised, for a stop on an exception (when the adapter can tell).
+    async fn exception_info(&self, thread_id: i64) -> Option<ExceptionInfo> {
+        if !self.caps.supports("supportsExceptionInfoRequest") {
+            return None;
+        }
+        let body = self
+            .dap
+            .request("exceptionInfo", json!({ "threadId": thread_id }))
+            .await
+            .ok()?;
+        let type_name = body
+            .pointer("/details/typeName")
+            .or_else(|| body.get("exceptionId"))
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())?
+            .to_string();
+        let message = body
+            .pointer("/details/message")
+            .or_else(|| body.get("description"))
+            .and_then(Value::as_str)
+            .filter(|m| !m.is_empty())
+            .map(str::to_string);
+        Some(ExceptionInfo { type_name, message })
+    }
+}

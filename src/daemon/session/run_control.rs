@@ -1,0 +1,208 @@
+//! Run control: `continue`, `next`, `step`, `finish`, `pause`, `await`, and waiting for the stop
+//! a resume or pause leads to.
+//!
+//! Apart from the reports and the inspection because its discipline is the run state's: a
+//! resume marks the program running before it sends the request (so the stop it causes is
+//! always newer), and a stop nobody has been shown is answered rather than skipped.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::Session;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::run_state::{Phase, RunState};
+use crate::ipc::protocol::{ResumeAction, StopReport};
+
+/// How many times, and how often, a pause that has not stopped the program is sent again.
+const PAUSE_RETRIES: u32 = 5;
+const PAUSE_RETRY_AFTER: Duration = Duration::from_millis(300);
+
+impl Session {
+    /// `continue`, `next`, `step`, `finish`, optionally waiting for the next stop.
+    pub async fn resume(
+        &self,
+        action: ResumeAction,
+        wait: Option<Duration>,
+    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        let state = self.shared.run.get();
+        match &state.phase {
+            Phase::Running | Phase::Starting => {
+                if action != ResumeAction::Continue {
+                    return Err(ErrorBody::running());
+                }
+                // Already running: `continue --wait` just waits for the next stop.
+                return match wait {
+                    Some(timeout) => self.wait_after(state.generation, timeout).await,
+                    None => Ok(("running".into(), None)),
+                };
+            }
+            Phase::Stopped(_) => {}
+            Phase::Exited { .. } if self.claim_unseen(&state) => {
+                // The program ended before anyone was shown it (e.g. it exited before the first
+                // `continue` because its only breakpoint never bound). Like an unseen stop, that
+                // end is the answer, once; the next resume is the "has exited" error.
+                let mut report = self.report(&state).await;
+                report.note = Some(format!(
+                    "the program had already ended before this {}",
+                    action.verb()
+                ));
+                return Ok((state.phase.name().to_string(), Some(report)));
+            }
+            _ => return Err(self.not_running_error(&state.phase)),
+        }
+        if action == ResumeAction::Continue
+            && self.shared.view().selection.seen_generation < state.generation
+        {
+            // The program stopped after the caller last looked (e.g. `start --break f` ran
+            // straight into `f`). Resuming would skip a stop nobody has seen: report it instead.
+            let mut report = self.report(&state).await;
+            report.note = Some(
+                "the program had already stopped here before this continue; it was not resumed"
+                    .into(),
+            );
+            return Ok(("stopped".into(), Some(report)));
+        }
+        let thread_id = self.current_thread().await?;
+        let (command, arguments) = match action {
+            ResumeAction::Continue => ("continue", json!({ "threadId": thread_id })),
+            ResumeAction::Next => ("next", json!({ "threadId": thread_id })),
+            ResumeAction::Step => ("stepIn", json!({ "threadId": thread_id })),
+            ResumeAction::Finish => ("stepOut", json!({ "threadId": thread_id })),
+        };
+        // Mark the program running before sending, so the stop the request causes (which may
+        // overtake the response) is always newer than this generation.
+        // Only from the stop we looked at: if the program moved on meanwhile (it exited), say so.
+        let Some(running) = self.shared.run.advance_if(Phase::Running, state.generation) else {
+            let now = self.shared.run.get();
+            let report = self.report(&now).await;
+            return Ok((now.phase.name().to_string(), Some(report)));
+        };
+        {
+            let mut view = self.shared.view();
+            view.caches.frames = None;
+            view.in_flight.step_requested = action != ResumeAction::Continue;
+        }
+        if let Err(err) = self.dap.request(command, arguments).await {
+            // Nothing moved: put the stop back as it was (same generation, so it is not "new").
+            self.shared.view().in_flight.step_requested = false;
+            self.shared.run.restore(&state, running);
+            return Err(err.into());
+        }
+        match wait {
+            Some(timeout) => self.wait_after(running, timeout).await,
+            None => Ok(("running".into(), None)),
+        }
+    }
+
+    /// Interrupts the program; with `wait`, reports the resulting stop.
+    pub async fn pause(
+        &self,
+        wait: Option<Duration>,
+    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        let state = self.shared.run.get();
+        match &state.phase {
+            Phase::Stopped(_) => {
+                let report = self.report(&state).await;
+                return Ok(("stopped".into(), Some(report)));
+            }
+            Phase::Running | Phase::Starting => {}
+            other => return Err(self.not_running_error(other)),
+        }
+        let selected = self.shared.view().selection.thread;
+        let thread_id = match selected {
+            Some(id) => id,
+            None => self.first_thread_id().await.unwrap_or(0),
+        };
+        self.shared.view().in_flight.pause_requested = true;
+        if let Err(e) = self
+            .dap
+            .request("pause", json!({ "threadId": thread_id }))
+            .await
+        {
+            self.shared.view().in_flight.pause_requested = false;
+            return Err(e.into());
+        }
+        self.insist_on_pause(state.generation, thread_id);
+        match wait {
+            Some(timeout) => self.wait_after(state.generation, timeout).await,
+            None => Ok(("pausing".into(), None)),
+        }
+    }
+
+    /// Asks again while a pause has not stopped the program. A pause that reaches lldb-dap just
+    /// after a `continue` was answered, but before the process really runs, is answered
+    /// "success" with no stop at all, and the program then runs on; so the daemon asks again a
+    /// few times, until a stop comes or the state moves on (another client resumed it).
+    fn insist_on_pause(&self, generation: u64, thread_id: i64) {
+        let shared = self.shared.clone();
+        let dap = self.dap.clone();
+        tokio::spawn(async move {
+            for _ in 0..PAUSE_RETRIES {
+                if shared
+                    .run
+                    .wait_settled_after(generation, PAUSE_RETRY_AFTER)
+                    .await
+                    .is_some()
+                    || shared.run.get().generation != generation
+                {
+                    return;
+                }
+                tracing::info!("the pause has not stopped the program yet; asking again");
+                let _ = dap.request("pause", json!({ "threadId": thread_id })).await;
+            }
+        });
+    }
+
+    /// `await`: the current stop or end at once, else the next one.
+    pub async fn await_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
+        let state = self.shared.run.get();
+        if let Phase::AdapterDied { .. } = state.phase {
+            return Err(self.not_running_error(&state.phase));
+        }
+        if state.phase.is_settled() {
+            return Ok(self.report(&state).await);
+        }
+        self.wait_after(state.generation, timeout)
+            .await
+            .and_then(|(_, report)| report.ok_or_else(|| ErrorBody::internal("no stop report")))
+    }
+
+    async fn wait_after(
+        &self,
+        generation: u64,
+        timeout: Duration,
+    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        match self
+            .shared
+            .run
+            .wait_settled_after(generation, timeout)
+            .await
+        {
+            Some(state) if matches!(state.phase, Phase::AdapterDied { .. }) => {
+                Err(self.not_running_error(&state.phase))
+            }
+            Some(state) => {
+                let report = self.report(&state).await;
+                Ok((state.phase.name().to_string(), Some(report)))
+            }
+            None => Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                format!(
+                    "the program is still running after {} s",
+                    timeout.as_secs_f64()
+                ),
+                "wait longer with 'debugger await --timeout S', or stop it with 'debugger pause'",
+            )),
+        }
+    }
+
+    /// Whether `state` has not been shown to any client yet; it counts as shown from now on. One
+    /// check under one lock, so of two clients resuming at once only one is given the report.
+    fn claim_unseen(&self, state: &RunState) -> bool {
+        let mut view = self.shared.view();
+        let unseen = view.selection.seen_generation < state.generation;
+        view.selection.seen_generation = view.selection.seen_generation.max(state.generation);
+        unseen
+    }
+}

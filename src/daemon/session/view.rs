@@ -1,0 +1,64 @@
+//! What users see of the session besides the run state: the selection, the debuggee's process
+//! facts, caches, and requests in flight whose stops are still to come.
+//!
+//! It is one plain mutex (`Shared::view`), held only for quick updates and never across an
+//! await; the parts are small structs so each concern names the facts it touches. Every stop
+//! resets the selection and the caches (see `events.rs`).
+
+use std::collections::HashMap;
+
+use super::brief_stop;
+use super::frames::FrameCache;
+use crate::ipc::protocol::StopReport;
+
+/// What users see of the view: selection and caches, invalidated by every stop.
+#[derive(Default)]
+pub(super) struct View {
+    pub(super) selection: Selection,
+    pub(super) debuggee: Debuggee,
+    pub(super) caches: Caches,
+    pub(super) in_flight: InFlight,
+}
+
+/// Where the user is looking, and what they have been shown.
+#[derive(Default)]
+pub(super) struct Selection {
+    pub(super) thread: Option<i64>,
+    pub(super) frame: u32,
+    /// The generation of the last stop, or of the end, that a client has been shown in a report.
+    pub(super) seen_generation: u64,
+}
+
+/// The debuggee's process, as the adapter told us of it.
+#[derive(Default)]
+pub(super) struct Debuggee {
+    pub(super) pid: Option<u32>,
+    pub(super) exit_code: Option<i64>,
+    /// The launched debuggee's start time, which tells it from a later process with its pid.
+    pub(super) started: Option<u64>,
+    /// The program has exited or terminated: its pid is nobody's to kill any more.
+    pub(super) gone: bool,
+}
+
+/// Answers kept for the current stop.
+#[derive(Default)]
+pub(super) struct Caches {
+    pub(super) thread_names: HashMap<i64, String>,
+    pub(super) frames: Option<FrameCache>,
+    /// The report of the latest stop, by generation: `status` and `await` repeat it for free.
+    pub(super) report: Option<(u64, StopReport)>,
+}
+
+/// Requests sent whose stops have not arrived yet, which decide how those stops are told.
+#[derive(Default)]
+pub(super) struct InFlight {
+    /// The next interrupt stop is the entry stop of `--stop-on-entry`.
+    pub(super) entry_expected: bool,
+    /// A `pause` was sent and its stop has not arrived yet.
+    pub(super) pause_requested: bool,
+    /// A step (`next`, `step`, `finish`) was sent and its stop has not arrived yet: that stop is
+    /// the user's, even on a line where an emulated logpoint sits.
+    pub(super) step_requested: bool,
+    /// A pause the user does not see is under way (see `brief_stop.rs`): told how it ended.
+    pub(super) brief_stop: Option<tokio::sync::oneshot::Sender<brief_stop::Ended>>,
+}
