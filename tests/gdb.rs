@@ -374,7 +374,14 @@ fn breakpoints_added_and_removed_while_gdb_runs_the_program_take_effect_at_once(
     output_with(&s, "tick: 1\n");
     let added = s.data(&["breakpoint", "add", "tick"]);
     assert_eq!(added["verified"], true, "{added}");
-    assert_eq!(s.data(&["status"])["state"], "running");
+    // The unseen pause let the program go on: it runs, or (tick comes every 100 ms, and a
+    // loaded machine may be slower than that) it has already reached the new breakpoint. Never
+    // the pause itself.
+    let status = s.data(&["status"]);
+    assert!(
+        status["state"] == "running" || status["stop"]["reason"] == "breakpoint",
+        "{status}"
+    );
     let stop = s.data(&["await", "--timeout", WAIT]);
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["breakpoint_ids"], json!([added["id"]]), "{stop}");
