@@ -21,6 +21,12 @@ pub struct Gdb {
     extra_args: Vec<String>,
 }
 
+/// What to do for GDB, which `setup` cannot fix: DAP needs GDB 14, and a distribution ships the
+/// GDB it ships.
+pub const ADVICE: &str = "install GDB 14 or newer from your distribution ('apt-get install gdb' \
+on Debian 13 or Ubuntu 24.04 and later, 'dnf install gdb' on Fedora, 'brew install gdb' on macOS); \
+meanwhile 'debugger setup lldb' covers C, C++ and Rust";
+
 /// GDB's path: the config's, else `gdb` on PATH.
 pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
     match &config.path {

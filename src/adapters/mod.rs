@@ -1,14 +1,18 @@
 //! Debug adapters: one file each, knowing how to find the adapter, start it, and phrase its
-//! `launch` and `attach` arguments. Nothing outside this folder knows an adapter's name.
+//! `launch` and `attach` arguments; the table of them (`table.rs`) with what `doctor` and `setup`
+//! need of each, and their install recipes (`install/`). Nothing outside this folder knows an
+//! adapter's name.
 
 pub mod codelldb;
 pub mod custom;
 pub mod debugpy;
 pub mod delve;
 pub mod gdb;
+pub mod install;
 pub mod lldb;
 pub mod node;
 pub mod process;
+mod table;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -22,6 +26,7 @@ use crate::common::location::Location;
 use crate::dap::types::Breakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use process::{BoxFuture, SpawnedAdapter};
+pub use table::{ADAPTERS, AdapterKind, Advice, kind};
 
 /// What the session needs from an adapter.
 pub trait DebugAdapter: Send + Sync {
@@ -242,78 +247,6 @@ pub(crate) fn env_object(env: &[(String, String)]) -> serde_json::Map<String, Va
     env.iter()
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
         .collect()
-}
-
-/// One built-in adapter: its names, what it debugs, and how to make it from the config.
-pub struct AdapterKind {
-    pub name: &'static str,
-    pub aliases: &'static [&'static str],
-    pub languages: &'static [&'static str],
-    /// Locates the adapter (a missing one is an `adapter_not_found` error with the fix).
-    pub make: fn(&Config) -> Result<Arc<dyn DebugAdapter>, ErrorBody>,
-    /// The adapter for `--connect`, which needs nothing installed here (`None`: not possible).
-    pub remote: Option<fn() -> Arc<dyn DebugAdapter>>,
-}
-
-/// Every built-in adapter, in the order `doctor` lists them.
-pub const ADAPTERS: &[AdapterKind] = &[
-    AdapterKind {
-        name: "lldb",
-        aliases: &["lldb-dap", "lldb-vscode"],
-        languages: &["C", "C++", "Rust"],
-        make: |config| Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
-        remote: Some(|| Arc::new(lldb::LldbDap::remote())),
-    },
-    AdapterKind {
-        name: "debugpy",
-        aliases: &["python", "py"],
-        languages: &["Python"],
-        make: |config| {
-            Ok(Arc::new(debugpy::Debugpy::locate(
-                &config.adapter("debugpy"),
-            )?))
-        },
-        remote: Some(|| Arc::new(debugpy::Debugpy::remote())),
-    },
-    AdapterKind {
-        name: "delve",
-        aliases: &["go", "dlv"],
-        languages: &["Go"],
-        make: |config| Ok(Arc::new(delve::Delve::locate(&config.adapter("delve"))?)),
-        remote: Some(|| Arc::new(delve::Delve::remote())),
-    },
-    AdapterKind {
-        name: "gdb",
-        aliases: &[],
-        languages: &["C", "C++", "Rust", "Fortran", "Ada"],
-        make: |config| Ok(Arc::new(gdb::Gdb::locate(&config.adapter("gdb"))?)),
-        remote: Some(|| Arc::new(gdb::Gdb::remote())),
-    },
-    AdapterKind {
-        name: "codelldb",
-        aliases: &[],
-        languages: &["C", "C++", "Rust"],
-        make: |config| {
-            Ok(Arc::new(codelldb::CodeLldb::locate(
-                &config.adapter("codelldb"),
-            )?))
-        },
-        remote: Some(|| Arc::new(codelldb::CodeLldb::remote())),
-    },
-    AdapterKind {
-        name: "node",
-        aliases: &["js", "js-debug", "javascript"],
-        languages: &["JavaScript"],
-        make: |config| Ok(Arc::new(node::Node::locate(&config.adapter("node"))?)),
-        remote: Some(|| Arc::new(node::Node::remote())),
-    },
-];
-
-/// The built-in adapter a name or alias means.
-pub fn kind(name: &str) -> Option<&'static AdapterKind> {
-    ADAPTERS
-        .iter()
-        .find(|k| k.name == name || k.aliases.contains(&name))
 }
 
 /// Picks and locates the adapter: `--adapter` wins, then the config's default, then the program

@@ -15,7 +15,7 @@ const LEDGER_C: &str = include_str!("../../fixtures/c/ledger.c");
 /// Runs the scripted session. In text mode each step is printed as it runs; with `--json` the
 /// transcript is the one JSON object's data.
 pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
-    super::setup::ensure_lldb()?;
+    crate::adapters::install::lldb::ensure()?;
     let dir = std::env::temp_dir().join(format!("debugger-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| io_error("create the demo directory", e))?;
     let source = dir.join("ledger.c");

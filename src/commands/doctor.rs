@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::data;
 use super::setup;
 use crate::adapters::custom::CustomAdapter;
-use crate::adapters::{self, AdapterKind, debugpy, delve, gdb, lldb, node};
+use crate::adapters::{self, AdapterKind};
 use crate::cli::{Outcome, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -118,9 +118,7 @@ pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
         let _ = stdout.write_all(render::terminal_safe(&text).as_bytes());
         let _ = stdout.flush();
     }
-    let fixes: Vec<String> = setup::INSTALLABLE
-        .iter()
-        .filter_map(|name| adapters::kind(name))
+    let fixes: Vec<String> = setup::installable()
         .map(|kind| {
             format!(
                 "'debugger setup {}' ({})",
@@ -185,17 +183,15 @@ fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
             let path = adapter.executable();
             report.found = true;
             report.path = Some(path.display().to_string());
-            report.version = version_of(kind.name, path);
+            report.version = (kind.version)(path);
         }
         Err(err) => {
             // Something may be there that does not work: a GDB without DAP.
-            if kind.name == "gdb"
-                && let Some(path) = gdb::find(&config.adapter("gdb"))
-            {
-                report.version = version_of("gdb", &path);
+            if let Some(path) = kind.unusable.and_then(|find| find(config)) {
+                report.version = (kind.version)(&path);
                 report.path = Some(path.display().to_string());
             }
-            report.fix = Some(fix_for(kind.name, &err, config));
+            report.fix = Some(kind.fix(&err, config));
             report.problem = Some(err.message);
         }
     }
@@ -215,40 +211,6 @@ fn panicked_check(name: &str, languages: &[&str]) -> AdapterReport {
         ),
         problem: Some("the check failed".into()),
         source: "built-in",
-    }
-}
-
-/// A version string for an adapter's executable, cheaply (one short process at most).
-fn version_of(name: &str, path: &Path) -> Option<String> {
-    match name {
-        "lldb" => lldb::version(path),
-        "debugpy" => debugpy::debugpy_version(path),
-        "delve" => delve::version(path),
-        "node" => node::version(path),
-        "gdb" => gdb::version(path)
-            .and_then(|(line, _)| line.split_whitespace().last().map(str::to_string)),
-        _ => None,
-    }
-}
-
-/// The one thing to do to make an adapter work.
-fn fix_for(name: &str, err: &ErrorBody, config: &Config) -> String {
-    if config.adapter(name).path.is_some() {
-        // The config's path is used instead of any search; what it says about it is the fix.
-        return err.hint.clone();
-    }
-    match name {
-        "gdb" => setup::GDB_ADVICE.to_string(),
-        "lldb" => format!("run 'debugger setup lldb', or {}", lldb::INSTALL_HINT),
-        "delve" => format!(
-            "run 'debugger setup delve', or {}",
-            delve::INSTALL_HINT.trim_end_matches("; or run 'debugger setup delve'")
-        ),
-        _ if err.hint.contains("debugger setup") => err.hint.clone(),
-        _ if setup::INSTALLABLE.contains(&name) => {
-            format!("run 'debugger setup {name}', or {}", err.hint)
-        }
-        _ => err.hint.clone(),
     }
 }
 
@@ -531,17 +493,5 @@ mod tests {
         assert!(check_runtime_dir(&dir).private);
         let missing = check_runtime_dir(&tmp.path().join("nope"));
         assert!(!missing.exists && missing.private, "{missing:?}");
-    }
-
-    #[test]
-    fn the_lldb_fix_names_setup() {
-        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", lldb::INSTALL_HINT);
-        let fix = fix_for("lldb", &err, &Config::default());
-        assert!(fix.starts_with("run 'debugger setup lldb'"), "{fix}");
-        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", debugpy::INSTALL_HINT);
-        assert_eq!(
-            fix_for("debugpy", &err, &Config::default()),
-            debugpy::INSTALL_HINT
-        );
     }
 }

@@ -1,0 +1,72 @@
+//! `debugger setup lldb`: lldb-dap from apt (`lldb-19`, else `lldb`), dnf (`lldb`) or Homebrew
+//! (`llvm`, whose keg-only lldb-dap is not put on PATH), and the same for `debugger demo`.
+
+use std::path::PathBuf;
+
+use super::packages::PackageManager;
+use super::{SetupResult, already, configured_path_error, installed};
+use crate::adapters::{DebugAdapter, lldb};
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+
+/// Makes sure lldb-dap is there for `debugger demo`: the one already found (or configured), else
+/// installed as `debugger setup lldb` would.
+pub fn ensure() -> Result<PathBuf, ErrorBody> {
+    let config = Config::load().unwrap_or_default();
+    if let Ok(adapter) = lldb::LldbDap::locate(&config.adapter("lldb")) {
+        return Ok(adapter.executable().to_path_buf());
+    }
+    eprintln!("lldb-dap is missing: installing it as 'debugger setup lldb' does");
+    install(&config).map(|result| PathBuf::from(result.path))
+}
+
+pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
+    let adapter_config = config.adapter("lldb");
+    match lldb::LldbDap::locate(&adapter_config) {
+        Ok(adapter) => {
+            let path = adapter.executable().to_path_buf();
+            let version = lldb::version(&path);
+            return Ok(already("lldb", &path, version));
+        }
+        Err(err) if adapter_config.path.is_some() => {
+            return Err(configured_path_error("lldb", err));
+        }
+        Err(_) => {}
+    }
+    let Some(manager) = PackageManager::detect() else {
+        return Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            "lldb-dap is not installed, and no package manager this knows (apt-get, dnf, brew) is here",
+            lldb::INSTALL_HINT,
+        ));
+    };
+    let packages: &[&str] = match manager {
+        PackageManager::Apt => &["lldb-19", "lldb"],
+        PackageManager::Dnf => &["lldb"],
+        PackageManager::Brew => &["llvm"],
+    };
+    let package = manager.install("lldb-dap", packages)?;
+    if let Some(path) = lldb::find_on_system() {
+        let version = lldb::version(&path);
+        return Ok(installed("lldb", &path, version));
+    }
+    // Homebrew's LLVM is keg-only: its lldb-dap is not put on PATH.
+    if let Some(path) = manager.keg_binary("llvm", "lldb-dap") {
+        return Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            format!(
+                "installed {package}, but its lldb-dap ({}) is not on PATH",
+                path.display()
+            ),
+            format!(
+                "set it in the config: [adapters.lldb] path = \"{}\"",
+                path.display()
+            ),
+        ));
+    }
+    Err(ErrorBody::new(
+        ErrorCode::AdapterNotFound,
+        format!("installed {package}, but lldb-dap is still not found on PATH"),
+        "find where the package put lldb-dap (or lldb-vscode) and set adapters.lldb.path to it in the config",
+    ))
+}

@@ -1,0 +1,112 @@
+//! How `debugger setup` installs each adapter with the platform's own tools: one file per recipe
+//! (`lldb`, `delve`, `debugpy`, `node`), the package managers they share (`packages`), and what
+//! setup does for an adapter without a recipe. The adapter table points at the recipes.
+//!
+//! What the installers print goes to stderr, so stdout keeps only the result (or the one
+//! `--json` object).
+
+pub mod debugpy;
+pub mod delve;
+pub mod lldb;
+pub mod node;
+mod packages;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde::Serialize;
+
+use super::{AdapterKind, Advice};
+use crate::common::config::Config;
+use crate::common::error::ErrorBody;
+
+/// An adapter's install recipe: makes it ready, or says why it could not and what to do.
+pub type Recipe = fn(&Config) -> Result<SetupResult, ErrorBody>;
+
+/// One adapter that is ready after `setup`.
+#[derive(Debug, Serialize)]
+pub struct SetupResult {
+    pub name: &'static str,
+    /// `already_installed` or `installed`.
+    pub status: &'static str,
+    /// The adapter's executable (for debugpy, the Python that runs it).
+    pub path: String,
+    pub version: Option<String>,
+}
+
+/// Makes `kind` ready: its recipe when it has one; else the adapter already found, or the
+/// error of the one missing with the table's advice as its hint (setup cannot fix it).
+pub fn setup(kind: &AdapterKind, config: &Config) -> Result<SetupResult, ErrorBody> {
+    if let Some(install) = kind.install {
+        return install(config);
+    }
+    match (kind.make)(config) {
+        Ok(adapter) => {
+            let path = adapter.executable();
+            Ok(already(kind.name, path, (kind.version)(path)))
+        }
+        Err(err) => match kind.advice {
+            Advice::Text(advice) => Err(ErrorBody::new(err.code, err.message, advice)),
+            _ => Err(err),
+        },
+    }
+}
+
+fn already(name: &'static str, path: &Path, version: Option<String>) -> SetupResult {
+    SetupResult {
+        name,
+        status: "already_installed",
+        path: path.display().to_string(),
+        version,
+    }
+}
+
+fn installed(name: &'static str, path: &Path, version: Option<String>) -> SetupResult {
+    SetupResult {
+        name,
+        status: "installed",
+        ..already(name, path, version)
+    }
+}
+
+/// A configured path wins over anything `setup` installs, so a broken one must be fixed first.
+fn configured_path_error(name: &str, err: ErrorBody) -> ErrorBody {
+    ErrorBody::new(
+        err.code,
+        err.message,
+        format!(
+            "the config's adapters.{name}.path is used instead of anything setup installs: \
+fix it or remove it, then run 'debugger setup {name}' again"
+        ),
+    )
+}
+
+/// Runs an installer step with its stdout sent to our stderr (stdout is for the result), saying
+/// first what runs. True when it succeeded.
+fn run_logged(command: &[String], env: &[(String, String)]) -> bool {
+    let Some((program, args)) = command.split_first() else {
+        return false;
+    };
+    eprintln!("running: {}", command.join(" "));
+    let stdout = {
+        use std::os::fd::AsFd;
+        std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(Stdio::from)
+            .unwrap_or_else(|_| Stdio::null())
+    };
+    match Command::new(program)
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .status()
+    {
+        Ok(status) => status.success(),
+        Err(e) => {
+            eprintln!("cannot run {program}: {e}");
+            false
+        }
+    }
+}

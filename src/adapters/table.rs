@@ -1,0 +1,179 @@
+//! The adapter table: every built-in adapter with its names, what it debugs, how to make it, and
+//! what `doctor` and `setup` need to know of it (its version probe, its install recipe, the advice
+//! for a missing one). The commands iterate this table; none of them names an adapter.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::install::{self, Recipe};
+use super::{DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node};
+use crate::common::config::Config;
+use crate::common::error::ErrorBody;
+
+/// One built-in adapter: its names, what it debugs, and how to make it from the config.
+pub struct AdapterKind {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub languages: &'static [&'static str],
+    /// Locates the adapter (a missing one is an `adapter_not_found` error with the fix).
+    pub make: fn(&Config) -> Result<Arc<dyn DebugAdapter>, ErrorBody>,
+    /// The adapter for `--connect`, which needs nothing installed here (`None`: not possible).
+    pub remote: Option<fn() -> Arc<dyn DebugAdapter>>,
+    /// The version of the adapter at this path (for debugpy, the Python that runs it), with one
+    /// short process at most, as `doctor` and `setup` show it.
+    pub version: fn(&Path) -> Option<String>,
+    /// How `debugger setup NAME` installs the adapter. `None`: setup cannot (a distribution ships
+    /// the GDB it ships; CodeLLDB comes from an editor), so it reports the one found or the
+    /// advice. `setup --all` runs every recipe, in table order.
+    pub install: Option<Recipe>,
+    /// What `doctor` tells a user whose adapter is missing, and `setup` one it cannot install.
+    pub advice: Advice,
+    /// Where an executable may be that is there and yet does not work (a GDB without DAP), so
+    /// `doctor` can show its path and version beside the problem.
+    pub unusable: Option<fn(&Config) -> Option<PathBuf>>,
+}
+
+/// What to do about a missing adapter (see [`AdapterKind::fix`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Advice {
+    /// This text, whatever the error said.
+    Text(&'static str),
+    /// Run `setup`, or install it as this hint says (the hint's own mention of `setup` is left
+    /// out, so it is not said twice).
+    SetupOr(&'static str),
+    /// The error's hint, led by "run 'debugger setup NAME'" when setup can install the adapter
+    /// and the hint does not say so already.
+    FromError,
+}
+
+/// Every built-in adapter, in the order `doctor` lists them.
+pub const ADAPTERS: &[AdapterKind] = &[
+    AdapterKind {
+        name: "lldb",
+        aliases: &["lldb-dap", "lldb-vscode"],
+        languages: &["C", "C++", "Rust"],
+        make: |config| Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
+        remote: Some(|| Arc::new(lldb::LldbDap::remote())),
+        version: lldb::version,
+        install: Some(install::lldb::install),
+        advice: Advice::SetupOr(lldb::INSTALL_HINT),
+        unusable: None,
+    },
+    AdapterKind {
+        name: "debugpy",
+        aliases: &["python", "py"],
+        languages: &["Python"],
+        make: |config| {
+            Ok(Arc::new(debugpy::Debugpy::locate(
+                &config.adapter("debugpy"),
+            )?))
+        },
+        remote: Some(|| Arc::new(debugpy::Debugpy::remote())),
+        version: debugpy::debugpy_version,
+        install: Some(install::debugpy::install),
+        advice: Advice::FromError,
+        unusable: None,
+    },
+    AdapterKind {
+        name: "delve",
+        aliases: &["go", "dlv"],
+        languages: &["Go"],
+        make: |config| Ok(Arc::new(delve::Delve::locate(&config.adapter("delve"))?)),
+        remote: Some(|| Arc::new(delve::Delve::remote())),
+        version: delve::version,
+        install: Some(install::delve::install),
+        advice: Advice::SetupOr(delve::INSTALL_HINT),
+        unusable: None,
+    },
+    AdapterKind {
+        name: "gdb",
+        aliases: &[],
+        languages: &["C", "C++", "Rust", "Fortran", "Ada"],
+        make: |config| Ok(Arc::new(gdb::Gdb::locate(&config.adapter("gdb"))?)),
+        remote: Some(|| Arc::new(gdb::Gdb::remote())),
+        version: |path| {
+            gdb::version(path)
+                .and_then(|(line, _)| line.split_whitespace().last().map(str::to_string))
+        },
+        install: None,
+        advice: Advice::Text(gdb::ADVICE),
+        unusable: Some(|config| gdb::find(&config.adapter("gdb"))),
+    },
+    AdapterKind {
+        name: "codelldb",
+        aliases: &[],
+        languages: &["C", "C++", "Rust"],
+        make: |config| {
+            Ok(Arc::new(codelldb::CodeLldb::locate(
+                &config.adapter("codelldb"),
+            )?))
+        },
+        remote: Some(|| Arc::new(codelldb::CodeLldb::remote())),
+        version: |_| None,
+        install: None,
+        advice: Advice::FromError,
+        unusable: None,
+    },
+    AdapterKind {
+        name: "node",
+        aliases: &["js", "js-debug", "javascript"],
+        languages: &["JavaScript"],
+        make: |config| Ok(Arc::new(node::Node::locate(&config.adapter("node"))?)),
+        remote: Some(|| Arc::new(node::Node::remote())),
+        version: node::version,
+        install: Some(install::node::install),
+        advice: Advice::FromError,
+        unusable: None,
+    },
+];
+
+/// The built-in adapter a name or alias means.
+pub fn kind(name: &str) -> Option<&'static AdapterKind> {
+    ADAPTERS
+        .iter()
+        .find(|k| k.name == name || k.aliases.contains(&name))
+}
+
+impl AdapterKind {
+    /// The one thing to do to make this adapter work, given why it could not be made.
+    pub fn fix(&self, err: &ErrorBody, config: &Config) -> String {
+        if config.adapter(self.name).path.is_some() {
+            // The config's path is used instead of any search; what it says about it is the fix.
+            return err.hint.clone();
+        }
+        let name = self.name;
+        match self.advice {
+            Advice::Text(text) => text.to_string(),
+            Advice::SetupOr(hint) => format!(
+                "run 'debugger setup {name}', or {}",
+                hint.trim_end_matches(&format!("; or run 'debugger setup {name}'"))
+            ),
+            Advice::FromError if err.hint.contains("debugger setup") => err.hint.clone(),
+            Advice::FromError if self.install.is_some() => {
+                format!("run 'debugger setup {name}', or {}", err.hint)
+            }
+            Advice::FromError => err.hint.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::error::ErrorCode;
+
+    #[test]
+    fn the_lldb_fix_names_setup() {
+        let fix_for = |name: &str, err: &ErrorBody, config: &Config| {
+            kind(name).expect("built in").fix(err, config)
+        };
+        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", lldb::INSTALL_HINT);
+        let fix = fix_for("lldb", &err, &Config::default());
+        assert!(fix.starts_with("run 'debugger setup lldb'"), "{fix}");
+        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", debugpy::INSTALL_HINT);
+        assert_eq!(
+            fix_for("debugpy", &err, &Config::default()),
+            debugpy::INSTALL_HINT
+        );
+    }
+}
