@@ -1,7 +1,7 @@
 //! Debug adapters: one file each, knowing how to find the adapter, start it, and phrase its
 //! `launch` and `attach` arguments; the table of them (`table.rs`) with what `doctor` and `setup`
 //! need of each, and their install recipes (`install/`). Nothing outside this folder knows an
-//! adapter's name.
+//! adapter's name (`tests/adapter_names.rs` holds that).
 
 pub mod codelldb;
 pub mod custom;
@@ -182,6 +182,10 @@ pub trait ConsoleMemory: Send + Sync {
         count: u32,
     ) -> BoxFuture<'a, Result<Vec<u8>, ErrorBody>>;
 }
+
+/// Which adapters offer exception stops, and which, for an adapter that offers none: what stops
+/// there are depends on the adapter, and only the adapters know.
+pub const EXCEPTION_FILTERS_HINT: &str = "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught";
 
 /// Extra fields from the config (`[adapters.NAME.launch]`, `[adapters.NAME.attach]`) merged into
 /// the `launch` and `attach` requests of any adapter, built in or not: a user can pass a setting

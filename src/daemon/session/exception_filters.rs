@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use super::{Session, Shared, brief_stop};
+use crate::adapters;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::types::Capabilities;
 use crate::ipc::protocol::{CatchResult, ExceptionFilter};
@@ -90,7 +91,7 @@ impl Session {
                     "the {} adapter offers no exception filters",
                     self.adapter.name()
                 ),
-                "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught",
+                adapters::EXCEPTION_FILTERS_HINT,
             ));
         }
         let names: Vec<&str> = offered
