@@ -8,7 +8,9 @@
 //! (`#[cfg(test)]` items) may name adapters as test data. [`ALLOWED`] holds the few literals
 //! that stay, each with why; an entry that no longer matches fails too, so the list only shrinks.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 /// The names (and executables) of the built-in adapters.
 const NAMES: &[&str] = &[
@@ -181,24 +183,10 @@ fn names_in(text: &str) -> Vec<&'static str> {
         .collect()
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn no_adapter_name_outside_the_adapters_folder() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    files.sort();
+    let files = common::rust_files(&root.join("src"));
     let mut problems = Vec::new();
     let mut used = vec![false; ALLOWED.len()];
     for path in &files {

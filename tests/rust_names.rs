@@ -25,6 +25,14 @@ fn continue_to_stop(s: &Session) -> Value {
 
 /// Asserts a stop is a hit of breakpoint `id` alone, in a function whose name holds `function`,
 /// on the line of `marker`.
+/// Runs to each next stop in turn and checks it is the hit of `(id, function, marker)`.
+#[track_caller]
+fn assert_hits(s: &Session, hits: &[(u64, &str, &str)]) {
+    for (id, function, marker) in hits {
+        assert_hit(&continue_to_stop(s), *id, function, marker);
+    }
+}
+
 #[track_caller]
 fn assert_hit(stop: &Value, id: u64, function: &str, marker: &str) {
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
@@ -115,28 +123,23 @@ fn lldb_binds_rust_paths_of_every_form_and_each_stop_names_its_breakpoint() {
     let [area, total, describe, kind, get, wrapper_describe, scaled] = ids[..] else {
         panic!("ids: {ids:?}");
     };
-    assert_hit(&continue_to_stop(&s), area, "area", "@area_body");
-    // Both instances of the generic function: total::<u8>, then total::<u32>.
-    assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
-    assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
-    assert_hit(
-        &continue_to_stop(&s),
-        describe,
-        "describe",
-        "@describe_body",
+    assert_hits(
+        &s,
+        &[
+            (area, "area", "@area_body"),
+            // Both instances of the generic function: total::<u8>, then total::<u32>.
+            (total, "total", "@total_body"),
+            (total, "total", "@total_body"),
+            (describe, "describe", "@describe_body"),
+            (kind, "kind", "@kind_body"),
+            (get, "get", "@get_body"),
+            (get, "get", "@get_body"),
+            (wrapper_describe, "describe", "@wrapper_describe_body"),
+            (scaled, "scaled", "@scaled_body"),
+            // `scaled` calls `area` once more.
+            (area, "area", "@area_body"),
+        ],
     );
-    assert_hit(&continue_to_stop(&s), kind, "kind", "@kind_body");
-    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
-    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
-    assert_hit(
-        &continue_to_stop(&s),
-        wrapper_describe,
-        "describe",
-        "@wrapper_describe_body",
-    );
-    assert_hit(&continue_to_stop(&s), scaled, "scaled", "@scaled_body");
-    // `scaled` calls `area` once more.
-    assert_hit(&continue_to_stop(&s), area, "area", "@area_body");
     let end = continue_to_stop(&s);
     assert_eq!(end["reason"], "exited", "{end}");
     assert_eq!(end["exit_code"], 0, "{end}");
@@ -221,24 +224,19 @@ fn lldb_binds_rust_paths_in_a_program_with_v0_mangling() {
     let [area, total, describe, get, wrapper_describe] = ids[..] else {
         panic!("ids: {ids:?}");
     };
-    assert_hit(&continue_to_stop(&s), area, "area", "@area_body");
-    assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
-    assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
-    assert_hit(
-        &continue_to_stop(&s),
-        describe,
-        "describe",
-        "@describe_body",
+    assert_hits(
+        &s,
+        &[
+            (area, "area", "@area_body"),
+            (total, "total", "@total_body"),
+            (total, "total", "@total_body"),
+            (describe, "describe", "@describe_body"),
+            (get, "get", "@get_body"),
+            (get, "get", "@get_body"),
+            (wrapper_describe, "describe", "@wrapper_describe_body"),
+            (area, "area", "@area_body"),
+        ],
     );
-    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
-    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
-    assert_hit(
-        &continue_to_stop(&s),
-        wrapper_describe,
-        "describe",
-        "@wrapper_describe_body",
-    );
-    assert_hit(&continue_to_stop(&s), area, "area", "@area_body");
     let end = continue_to_stop(&s);
     assert_eq!(end["reason"], "exited", "{end}");
 }
@@ -278,17 +276,17 @@ fn gdb_binds_full_rust_paths() {
     assert_eq!(short["verified"], false, "{short}");
     let message = short["message"].as_str().unwrap_or("");
     assert!(message.contains("full path"), "{short}");
-    assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
-    assert_hit(&continue_to_stop(&s), total, "total", "@total_body");
-    assert_hit(
-        &continue_to_stop(&s),
-        describe,
-        "describe",
-        "@describe_body",
+    assert_hits(
+        &s,
+        &[
+            (total, "total", "@total_body"),
+            (total, "total", "@total_body"),
+            (describe, "describe", "@describe_body"),
+            (get, "get", "@get_body"),
+            (get, "get", "@get_body"),
+            (area, "area", "@area_body"),
+        ],
     );
-    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
-    assert_hit(&continue_to_stop(&s), get, "get", "@get_body");
-    assert_hit(&continue_to_stop(&s), area, "area", "@area_body");
     let end = continue_to_stop(&s);
     assert_eq!(end["reason"], "exited", "{end}");
 }
