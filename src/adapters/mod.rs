@@ -400,12 +400,21 @@ fn is_native_executable(head: &[u8]) -> bool {
 /// Go binaries carry a build-info blob that starts with this magic (`go version -m` reads it).
 const GO_BUILD_INFO_MAGIC: &[u8] = b"\xff Go buildinf:";
 
+/// Whether `path` is a Go binary: its build-info header is the magic at a 16-byte boundary (the
+/// Go linker aligns it so), followed by the pointer size (4 or 8) and a flags byte with only its
+/// two low bits in use. Any program that looks for Go binaries holds the magic as a constant,
+/// ours included; the header around it is what tells the real one.
 fn carries_go_build_info(path: &Path) -> bool {
     // The blob sits in its own section near the start of the data; scan a bounded prefix.
     let bytes = read_head(path, 64 * 1024 * 1024);
-    bytes
-        .windows(GO_BUILD_INFO_MAGIC.len())
-        .any(|w| w == GO_BUILD_INFO_MAGIC)
+    let header = GO_BUILD_INFO_MAGIC.len() + 2;
+    (0..bytes.len().saturating_sub(header))
+        .step_by(16)
+        .any(|at| {
+            bytes[at..].starts_with(GO_BUILD_INFO_MAGIC)
+                && matches!(bytes[at + GO_BUILD_INFO_MAGIC.len()], 4 | 8)
+                && bytes[at + GO_BUILD_INFO_MAGIC.len() + 1] & !0b11 == 0
+        })
 }
 
 /// Finds the highest-versioned `<stem>-NN` executable on PATH (e.g. `lldb-dap-19`).
@@ -515,10 +524,18 @@ mod tests {
         assert_eq!(detect(&pkg, &config).ok(), Some("delve"));
         let go_binary = dir.path().join("gobin");
         let mut bytes = b"\x7fELF".to_vec();
-        bytes.extend_from_slice(&[0; 100]);
+        bytes.extend_from_slice(&[0; 108]);
         bytes.extend_from_slice(GO_BUILD_INFO_MAGIC);
-        std::fs::write(&go_binary, bytes).expect("write");
+        bytes.extend_from_slice(&[8, 2]);
+        bytes.extend_from_slice(&[0; 32]);
+        std::fs::write(&go_binary, &bytes).expect("write");
         assert_eq!(detect(&go_binary, &config).ok(), Some("delve"));
+        // A program that merely holds the magic as a constant (a debugger does) is no Go binary.
+        let holder = dir.path().join("holder");
+        let at = 112 + GO_BUILD_INFO_MAGIC.len();
+        bytes[at..at + 2].copy_from_slice(b"go");
+        std::fs::write(&holder, &bytes).expect("write");
+        assert_ne!(detect(&holder, &config).ok(), Some("delve"));
         let text = dir.path().join("notes.txt");
         std::fs::write(&text, "hello").expect("write");
         let err = detect(&text, &config).expect_err("no adapter fits text");
