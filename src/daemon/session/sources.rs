@@ -83,7 +83,7 @@ impl ProgramSources {
         file: &Path,
         line: u32,
     ) -> Result<Placement, ErrorBody> {
-        let resolution = self.resolve(&shared.adapter, dap, shared, file).await;
+        let resolution = self.resolve(dap, shared, file).await;
         match resolution {
             Resolution::Found(path) => {
                 self.line_counts
@@ -101,10 +101,13 @@ impl ProgramSources {
                     candidates.len(),
                     resolve::candidate_lines(&candidates, self.base())
                 ),
-                format!(
-                    "give more of the path, e.g. {}:{line}",
-                    with_parent_folder(&candidates[0])
-                ),
+                match candidates.first() {
+                    Some(first) => format!(
+                        "give more of the path, e.g. {}:{line}",
+                        with_parent_folder(first)
+                    ),
+                    None => "give more of the path".to_string(),
+                },
             )),
             Resolution::Unknown => Ok(Placement::Unplaced(PlacementNote {
                 message: self.unknown_message(file),
@@ -114,13 +117,7 @@ impl ProgramSources {
         }
     }
 
-    async fn resolve(
-        &self,
-        adapter: &Arc<dyn DebugAdapter>,
-        dap: &DapClient,
-        shared: &Shared,
-        file: &Path,
-    ) -> Resolution {
+    async fn resolve(&self, dap: &DapClient, shared: &Shared, file: &Path) -> Resolution {
         if file.is_absolute() {
             return if file.is_file() {
                 Resolution::Found(file.to_path_buf())
@@ -131,7 +128,7 @@ impl ProgramSources {
         if let found @ Resolution::Found(_) = resolve::resolve(file, &self.near_roots, &[]) {
             return found;
         }
-        let roots = self.adapter_roots(adapter).await;
+        let roots = self.adapter_roots(&shared.adapter).await;
         if let found @ Resolution::Found(_) = resolve::resolve(file, &roots, &[]) {
             return found;
         }
