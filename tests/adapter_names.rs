@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::path::Path;
-
 /// The names (and executables) of the built-in adapters.
 const NAMES: &[&str] = &[
     "lldb", "lldb-dap", "debugpy", "delve", "dlv", "gdb", "node", "codelldb",
@@ -185,16 +183,9 @@ fn names_in(text: &str) -> Vec<&'static str> {
 
 #[test]
 fn no_adapter_name_outside_the_adapters_folder() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = common::rust_files(&root.join("src"));
     let mut problems = Vec::new();
     let mut used = vec![false; ALLOWED.len()];
-    for path in &files {
-        let name = path
-            .strip_prefix(root)
-            .expect("under the crate root")
-            .to_string_lossy()
-            .replace('\\', "/");
+    for (name, path) in &common::source_files() {
         if name.starts_with("src/adapters/") {
             continue;
         }

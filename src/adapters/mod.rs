@@ -164,6 +164,14 @@ pub trait Requests: Send + Sync {
     ) -> BoxFuture<'a, Result<Value, ErrorBody>>;
 }
 
+/// What a console `evaluate` answered: its `result` text (empty when it has none).
+pub fn console_answer(body: &Value) -> String {
+    body.get("result")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The adapter's own console (DAP `evaluate` in the `repl` context, in the selected frame), as
 /// the session lends it to an adapter's hooks.
 pub trait Console: Send + Sync {

@@ -494,10 +494,12 @@ impl Drop for Session {
     }
 }
 
-/// Every `.rs` file under `dir`, sorted: what the source-layout tests read.
-pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
+/// Every `.rs` file of the crate's `src/`, sorted, each with its name from the crate root
+/// (`src/daemon/mod.rs`, with `/` on every system): what the source-layout tests read.
+pub fn source_files() -> Vec<(String, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
+    let mut folders = vec![root.join("src")];
     while let Some(folder) = folders.pop() {
         let entries =
             std::fs::read_dir(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
@@ -512,4 +514,14 @@ pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
     }
     files.sort();
     files
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .strip_prefix(root)
+                .expect("under the crate root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            (name, path)
+        })
+        .collect()
 }

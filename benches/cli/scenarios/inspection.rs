@@ -17,7 +17,6 @@ use super::Context;
 use crate::BenchResult;
 use crate::common::build;
 use crate::inprocess::{InProcess, Probe, Stopped};
-use crate::machine::vm_hwm_mib;
 use crate::session::{CliSession, expect_contains, path_str};
 use crate::stats::Stats;
 use crate::table::Table;
@@ -43,17 +42,11 @@ pub fn floors_and_inspection(ctx: &mut Context) -> BenchResult<()> {
     report(&mut ctx.table, rounds?.map(Stats::of));
 
     // Memory after use: this daemon has served every call above and sits at a stop.
-    let used = vm_hwm_mib(session.daemon_pid()?)?;
-    ctx.table.row_text(
+    super::memory::idle_rss_row(
+        ctx,
+        session.daemon_pid()?,
         "daemon peak RSS, stopped (after the calls)",
-        "1",
-        &format!("{used:.1} MiB"),
-        "—",
-        "VmHWM",
-        "≤ 16 MiB",
-        Some(used <= 16.0),
-    );
-    Ok(())
+    )
 }
 
 /// The warm-up rounds, then the timed ones, each series in [`SERIES`] order.

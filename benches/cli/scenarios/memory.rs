@@ -22,9 +22,18 @@ fn idle(ctx: &mut Context) -> BenchResult<()> {
     session.run(&["continue", "--wait"])?;
     session.run(&["backtrace"])?;
     session.run(&["locals"])?;
-    let used = vm_hwm_mib(session.daemon_pid()?)?;
-    ctx.table.row_text(
+    idle_rss_row(
+        ctx,
+        session.daemon_pid()?,
         "daemon peak RSS, idle at a breakpoint",
+    )
+}
+
+/// A row for a stopped daemon's peak RSS (VmHWM), against the 16 MiB target.
+pub(super) fn idle_rss_row(ctx: &mut Context, daemon_pid: u32, name: &str) -> BenchResult<()> {
+    let used = vm_hwm_mib(daemon_pid)?;
+    ctx.table.row_text(
+        name,
         "1",
         &format!("{used:.1} MiB"),
         "—",

@@ -320,11 +320,7 @@ impl Console for Repl<'_> {
                 .0
                 .request("evaluate", json!({ "expression": text, "context": "repl" }))
                 .await?;
-            Ok(body
-                .get("result")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string())
+            Ok(super::console_answer(&body))
         })
     }
 }

@@ -7,7 +7,7 @@
 //! (lldb: `0x0000555555556008 "alice"`), else its value if that is a whole number (as gdb's `x`
 //! and lldb's `memory read` take `base + 16`, or an `int` holding an address).
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::Session;
 use crate::adapters::Console;
@@ -256,11 +256,7 @@ impl Console for ReplConsole {
                     json!({ "expression": text, "context": "repl", "frameId": self.frame_id }),
                 )
                 .await?;
-            Ok(body
-                .get("result")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string())
+            Ok(crate::adapters::console_answer(&body))
         })
     }
 }
