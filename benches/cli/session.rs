@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use debugger::cli::client::{DaemonClient, SessionPaths};
 use debugger::common::paths;
+use debugger::ipc::client::{DaemonClient, SessionPaths};
 use debugger::ipc::protocol::Command as IpcCommand;
 
 use crate::BenchResult;

@@ -1,155 +1,55 @@
-//! The command-line side: parse, run one command against the daemon, print, exit.
+//! The command-line front door: parse the process's arguments, run one command, print its
+//! outcome, exit. Everything a command does lives in `src/commands/`; this is only how a
+//! terminal, a pipe or a script sees it.
 
 pub mod args;
-pub mod client;
 mod parse;
-pub mod render;
-pub mod spawn;
+mod print;
 pub mod startup;
 
-use std::io::Write;
+use std::ffi::OsString;
 
-use serde::Serialize;
-use serde_json::Value;
+use args::Role;
 
-use crate::common::error::ErrorBody;
-use args::CommandLine;
+use crate::commands::{self, Call};
 
-/// What a command produced: the `--json` data and the text for people, and, for a command whose
-/// result is also a failure (a `probe` that hit nothing), the error that sets the exit status.
-pub struct Outcome {
-    pub data: Value,
-    pub text: String,
-    pub error: Option<ErrorBody>,
-}
-
-impl Outcome {
-    pub fn new(data: Value, text: impl Into<String>) -> Outcome {
-        Outcome {
-            data,
-            text: text.into(),
-            error: None,
-        }
-    }
-
-    /// A result that is also a failure: both are printed, and the error sets the exit status.
-    pub fn failed(self, error: ErrorBody) -> Outcome {
-        Outcome {
-            error: Some(error),
-            ..self
-        }
-    }
-}
-
-/// The `--json` envelope: `ok` first, then `data` or `error`.
-#[derive(Serialize)]
-struct Envelope<'a> {
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a ErrorBody>,
-}
-
-fn envelope_line(envelope: &Envelope<'_>) -> String {
-    serde_json::to_string(envelope).unwrap_or_else(|_| r#"{"ok":false}"#.to_string())
-}
-
-/// Runs the CLI and returns the process exit status.
+/// Runs the CLI on this process's arguments and returns its exit status.
 pub fn main() -> i32 {
-    let cli = match parse::parse_arguments() {
+    run(&std::env::args_os().collect::<Vec<_>>())
+}
+
+/// Runs one command line (the program's name first, as in `argv`) and returns the exit status.
+fn run(args: &[OsString]) -> i32 {
+    let cli = match parse::parse_for_this_process(args) {
         Ok(cli) => cli,
-        Err(e) => return usage_error(e),
+        Err(e) => return print::usage_error(&e, wants_json(args)),
     };
-    match cli.command {
-        CommandLine::Daemon => return crate::daemon::run(&cli.session),
-        CommandLine::Reaper { group } => return crate::daemon::reaper::run(group),
-        _ => {}
-    }
-    let json = cli.json;
-    match crate::commands::run(cli) {
+    let command = match cli.role {
+        Role::Daemon => return crate::daemon::run(&cli.session),
+        Role::Reaper { group } => return crate::daemon::reaper::run(group),
+        Role::Command(command) => command,
+    };
+    let mut sink = print::Terminal;
+    let mut call = Call {
+        session: &cli.session,
+        data_only: cli.json,
+        sink: &mut sink,
+    };
+    match commands::run(command, &mut call) {
         Ok(outcome) => {
             let code = outcome.error.as_ref().map_or(0, |e| e.code.exit_code());
-            print_outcome(json, outcome);
+            print::outcome(cli.json, outcome);
             code
         }
         Err(err) => {
-            print_error(json, &err);
+            print::error(cli.json, &err);
             err.code.exit_code()
         }
     }
 }
 
-fn usage_error(e: clap::Error) -> i32 {
-    use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        let _ = e.print();
-        return 0;
-    }
-    if std::env::args().any(|a| a == "--json") {
-        // Clap's message spans lines (the missing argument comes on the next one); keep every
-        // line before the usage block, joined.
-        let rendered = e.to_string();
-        let message = rendered
-            .lines()
-            .take_while(|l| !l.starts_with("Usage:"))
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
-            .collect::<Vec<_>>()
-            .join(" ")
-            .trim_start_matches("error: ")
-            .to_string();
-        let err = ErrorBody::usage(
-            message,
-            "run 'debugger --help' for the commands and their flags",
-        );
-        print_error(true, &err);
-        return 2;
-    }
-    let _ = e.print();
-    2
-}
-
-fn print_outcome(json: bool, outcome: Outcome) {
-    let mut stdout = std::io::stdout().lock();
-    if json {
-        let line = envelope_line(&Envelope {
-            ok: outcome.error.is_none(),
-            data: Some(&outcome.data),
-            error: outcome.error.as_ref(),
-        });
-        let _ = writeln!(stdout, "{line}");
-        let _ = stdout.flush();
-        return;
-    }
-    if !outcome.text.is_empty() {
-        let _ = stdout.write_all(render::terminal_safe(&outcome.text).as_bytes());
-        if !outcome.text.ends_with('\n') {
-            let _ = stdout.write_all(b"\n");
-        }
-    }
-    let _ = stdout.flush();
-    drop(stdout);
-    if let Some(err) = &outcome.error {
-        print_error(false, err);
-    }
-}
-
-pub fn print_error(json: bool, err: &ErrorBody) {
-    if json {
-        let mut stdout = std::io::stdout().lock();
-        let line = envelope_line(&Envelope {
-            ok: false,
-            data: None,
-            error: Some(err),
-        });
-        let _ = writeln!(stdout, "{line}");
-        let _ = stdout.flush();
-    } else {
-        let mut stderr = std::io::stderr().lock();
-        let _ = writeln!(stderr, "error: {}", render::terminal_safe(&err.message));
-        if !err.hint.is_empty() {
-            let _ = writeln!(stderr, "hint: {}", render::terminal_safe(&err.hint));
-        }
-    }
+/// Whether a command line that clap refused asked for `--json`: its usage error is then the one
+/// JSON object.
+fn wants_json(args: &[OsString]) -> bool {
+    args.iter().skip(1).any(|a| a == "--json")
 }

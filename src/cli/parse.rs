@@ -4,33 +4,49 @@ use std::ffi::OsString;
 
 use super::args::Cli;
 
-/// Parses the command line. clap builds a tree of every command and flag for each parse; the
-/// process ends soon after, so the tree is left undropped: tearing it down was an eighth of what
-/// a `debugger --version` executed.
+/// Parses a one-shot process's command line. clap builds a tree of every command and flag for
+/// each parse; this process ends soon after, so the tree is left undropped: tearing it down was
+/// an eighth of what a `debugger --version` executed. (A caller that parses many command lines
+/// would pass [`Tree::Dropped`].)
 ///
 /// A breakpoint subcommand word left alone (`debugger break add`) names a function: see
 /// [`as_function_breakpoint`].
-pub(super) fn parse_arguments() -> Result<Cli, clap::Error> {
-    parse(&std::env::args_os().collect::<Vec<_>>())
+pub(super) fn parse_for_this_process(args: &[OsString]) -> Result<Cli, clap::Error> {
+    parse_with(args, Tree::KeptForProcess)
 }
 
-/// [`parse_arguments`] on the arguments given. When the rewritten arguments fail too, clap's
-/// error is about what the user wrote, so that is the one returned.
-fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
-    parse_from(args).or_else(|error| match as_function_breakpoint(args, &error) {
-        Some(rewritten) => parse_from(&rewritten).map_err(|_| error),
+/// What becomes of the clap tree built for one parse.
+#[derive(Clone, Copy)]
+enum Tree {
+    #[cfg_attr(not(test), allow(dead_code))]
+    Dropped,
+    /// Leaked: the process ends soon, and dropping it costs more than the parse's other work.
+    KeptForProcess,
+}
+
+/// The parse, with the function-breakpoint reading. When the rewritten arguments fail too,
+/// clap's error is about what the user wrote, so that is the one returned.
+fn parse_with(args: &[OsString], tree: Tree) -> Result<Cli, clap::Error> {
+    parse_from(args, tree).or_else(|error| match as_function_breakpoint(args, &error) {
+        Some(rewritten) => parse_from(&rewritten, tree).map_err(|_| error),
         None => Err(error),
     })
 }
 
 /// clap's parse of the arguments given, with the global flags placed as
 /// [`globals_where_used`] explains.
-fn parse_from(args: &[OsString]) -> Result<Cli, clap::Error> {
+fn parse_from(args: &[OsString], tree: Tree) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
-    let command = globals_where_used(Cli::command(), args);
-    let command: &'static mut clap::Command = Box::leak(Box::new(command));
-    let mut matches = command.try_get_matches_from_mut(args)?;
-    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(command))
+    let mut command = globals_where_used(Cli::command(), args);
+    let parsed = command
+        .try_get_matches_from_mut(args)
+        .and_then(|mut matches| {
+            Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
+        });
+    if let Tree::KeptForProcess = tree {
+        std::mem::forget(command);
+    }
+    parsed
 }
 
 /// `debugger break add` read as `debugger break add add`: a breakpoint on the function `add`.
@@ -137,6 +153,10 @@ fn invoked_command(args: &[OsString]) -> Invoked<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
+        parse_with(args, Tree::Dropped)
+    }
     use clap::{CommandFactory, Parser};
 
     /// What a parse gives, to compare: the values, or the error's kind and its whole text (help
@@ -185,13 +205,15 @@ mod tests {
     /// What `debugger ARGS` does with breakpoints: `add LOC... if CONDITION` (written with or
     /// without the `add` word), another action, or clap's error kind.
     fn breakpoint_action(args: &[&str]) -> Result<String, clap::error::ErrorKind> {
-        use crate::cli::args::{BreakpointAction, CommandLine};
+        use crate::cli::args::Role;
+        use crate::commands::CommandLine;
+        use crate::commands::breakpoint::BreakpointAction;
         let argv: Vec<OsString> = std::iter::once("debugger")
             .chain(args.iter().copied())
             .map(OsString::from)
             .collect();
         let cli = parse(&argv).map_err(|e| e.kind())?;
-        let CommandLine::Breakpoint(breakpoint) = cli.command else {
+        let Role::Command(CommandLine::Breakpoint(breakpoint)) = cli.role else {
             panic!("not a breakpoint command: {cli:?}");
         };
         let (locations, options) = match breakpoint.action {
@@ -315,7 +337,7 @@ mod tests {
                 .collect();
             let expected = outcome(Cli::try_parse_from(&argv));
             let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();
-            let got = outcome(parse_from(&argv));
+            let got = outcome(parse_from(&argv, Tree::Dropped));
             assert_eq!(got, expected, "debugger {}", case.join(" "));
             successes += usize::from(expected.starts_with("Cli {"));
         }

@@ -3,16 +3,46 @@
 
 use std::fmt::Write as _;
 
-use super::data;
-use crate::cli::Outcome;
-use crate::cli::client::DaemonClient;
+use clap::Args;
+
+use super::{Outcome, data};
 use crate::common::error::ErrorBody;
+use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{CatchResult, Command, RawResult, SetResult};
 
-pub fn set(session: &str, name: &str, value: &str) -> Result<Outcome, ErrorBody> {
+// `set`'s arguments. (Plain comments on the flag sets: a doc comment would replace the
+// command's help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+pub struct SetArgs {
+    /// The variable, e.g. `amount` or `acct->balance`.
+    pub name: String,
+    /// The new value, in the program's language (several words are joined with spaces).
+    #[arg(required = true, num_args = 1..)]
+    pub value: Vec<String>,
+}
+
+// `raw`'s argument.
+#[derive(Debug, Args)]
+pub struct RawArgs {
+    /// The text (several words are joined with spaces).
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true, trailing_var_arg = true)]
+    pub text: Vec<String>,
+}
+
+// `catch`'s arguments.
+#[derive(Debug, Args)]
+pub struct CatchArgs {
+    /// Filters to turn on (e.g. `raised`, `uncaught`, `cpp_throw`); the others go off.
+    pub filters: Vec<String>,
+    /// Turn every exception filter off.
+    #[arg(long, conflicts_with = "filters")]
+    pub none: bool,
+}
+
+pub fn set(session: &str, args: SetArgs) -> Result<Outcome, ErrorBody> {
     let result: SetResult = DaemonClient::connect(session)?.request_as(Command::SetVariable {
-        name: name.to_string(),
-        value: value.to_string(),
+        name: args.name,
+        value: args.value.join(" "),
     })?;
     let text = match &result.type_name {
         Some(t) => format!("{} ({t}) = {}\n", result.name, result.value),
@@ -21,19 +51,19 @@ pub fn set(session: &str, name: &str, value: &str) -> Result<Outcome, ErrorBody>
     Ok(Outcome::new(data(&result), text))
 }
 
-pub fn raw(session: &str, text: &str) -> Result<Outcome, ErrorBody> {
+pub fn raw(session: &str, args: RawArgs) -> Result<Outcome, ErrorBody> {
     let result: RawResult = DaemonClient::connect(session)?.request_as(Command::Raw {
-        text: text.to_string(),
+        text: args.text.join(" "),
     })?;
     let text = result.output.clone();
     Ok(Outcome::new(data(&result), text))
 }
 
-pub fn catch(session: &str, filters: Vec<String>, none: bool) -> Result<Outcome, ErrorBody> {
-    let filters = if none {
+pub fn catch(session: &str, args: CatchArgs) -> Result<Outcome, ErrorBody> {
+    let filters = if args.none {
         Some(Vec::new())
     } else {
-        Some(filters).filter(|f| !f.is_empty())
+        Some(args.filters).filter(|f| !f.is_empty())
     };
     let result: CatchResult =
         DaemonClient::connect(session)?.request_as(Command::Catch { filters })?;

@@ -1,18 +1,116 @@
 //! `breakpoint add/remove/list/enable/disable` (aliases `break`, `b`), and `watch`, which adds a
 //! watchpoint to the same list.
 
-use super::data;
+use clap::{Args, Subcommand, ValueEnum};
+
 use super::session::breakpoint_spec;
-use crate::cli::Outcome;
-use crate::cli::args::{BreakpointAction, BreakpointArgs, BreakpointOptions, WatchArgs};
-use crate::cli::client::DaemonClient;
-use crate::cli::render;
+use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::location::Location;
 use crate::common::location::resolve::LineCounts;
+use crate::common::location::{DataAccess, Location};
+use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
     BreakpointInfo, BreakpointList, BreakpointSpec, Command, RemovedBreakpoints,
 };
+
+// `breakpoint`'s subcommands and flags. (Plain comments on the flag sets: a doc comment would
+// replace the command's help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BreakpointArgs {
+    #[command(subcommand)]
+    pub action: Option<BreakpointAction>,
+    /// Shorthand for 'breakpoint add LOC...'.
+    #[arg(value_name = "LOC")]
+    pub locations: Vec<String>,
+    #[command(flatten)]
+    pub options: BreakpointOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct BreakpointOptions {
+    /// Stop only when this expression is true.
+    #[arg(long)]
+    pub condition: Option<String>,
+    /// Stop only from the Nth hit on.
+    #[arg(long, value_name = "N")]
+    pub hit_count: Option<u32>,
+    /// A logpoint: log this message instead of stopping; `{expr}` parts are evaluated at each
+    /// hit, e.g. --log "i={i} total={total}". The lines go to 'debugger output'.
+    #[arg(long, value_name = "MESSAGE")]
+    pub log: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BreakpointAction {
+    /// Add breakpoints at FILE:LINE or a function (several in one call are sent together).
+    Add {
+        #[arg(value_name = "LOC", required = true, num_args = 1..)]
+        locations: Vec<String>,
+        #[command(flatten)]
+        options: BreakpointOptions,
+    },
+    /// Remove breakpoints by id.
+    #[command(visible_aliases = ["delete", "rm"])]
+    Remove {
+        /// The breakpoint ids, as 'debugger break list' shows them.
+        #[arg(required_unless_present = "all")]
+        ids: Vec<u32>,
+        /// Remove every breakpoint.
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+    },
+    /// List the breakpoints.
+    #[command(visible_alias = "ls")]
+    List,
+    /// Enable breakpoints by id.
+    Enable {
+        /// The breakpoint ids, as 'debugger break list' shows them.
+        #[arg(required = true)]
+        ids: Vec<u32>,
+    },
+    /// Disable breakpoints by id (kept, but not stopping).
+    Disable {
+        /// The breakpoint ids, as 'debugger break list' shows them.
+        #[arg(required = true)]
+        ids: Vec<u32>,
+    },
+}
+
+// `watch`'s arguments.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The variable or lvalue to watch, e.g. `g_counter`, `acct->balance`, `history[2]`.
+    pub expression: String,
+    /// Which access stops the program.
+    #[arg(long, value_enum, default_value_t = AccessArg::Write)]
+    pub access: AccessArg,
+    /// Stop only when this expression is true.
+    #[arg(long)]
+    pub condition: Option<String>,
+    /// Stop only from the Nth hit on.
+    #[arg(long, value_name = "N")]
+    pub hit_count: Option<u32>,
+}
+
+/// `--access` as typed; DAP's names.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AccessArg {
+    Write,
+    Read,
+    #[value(name = "readWrite", alias = "read-write")]
+    ReadWrite,
+}
+
+impl From<AccessArg> for DataAccess {
+    fn from(access: AccessArg) -> DataAccess {
+        match access {
+            AccessArg::Write => DataAccess::Write,
+            AccessArg::Read => DataAccess::Read,
+            AccessArg::ReadWrite => DataAccess::ReadWrite,
+        }
+    }
+}
 
 pub fn run(session: &str, args: BreakpointArgs) -> Result<Outcome, ErrorBody> {
     match (args.action, args.locations) {

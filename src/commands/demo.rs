@@ -7,14 +7,15 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::cli::Outcome;
+use super::{Call, Outcome};
 use crate::common::error::{ErrorBody, ErrorCode};
 
 const LEDGER_C: &str = include_str!("../../fixtures/c/ledger.c");
 
-/// Runs the scripted session. In text mode each step is printed as it runs; with `--json` the
-/// transcript is the one JSON object's data.
-pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
+/// Runs the scripted session. In text mode each step is shown through the call's sink as it
+/// runs; with `--json` the transcript is the one JSON object's data.
+pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
+    let json_mode = call.data_only;
     crate::adapters::install::lldb::ensure()?;
     let dir = std::env::temp_dir().join(format!("debugger-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| io_error("create the demo directory", e))?;
@@ -75,7 +76,7 @@ pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
     for args in &steps {
         let command_line = format!("debugger {}", shell_words(args));
         if !json_mode {
-            println!("$ {command_line}");
+            call.sink.text(&format!("$ {command_line}\n"));
         }
         let output = Command::new(&exe)
             .args(args)
@@ -86,9 +87,9 @@ pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         if !json_mode {
-            print!("{stdout}");
-            eprint!("{stderr}");
-            println!();
+            call.sink.text(&stdout);
+            call.sink.note(&stderr);
+            call.sink.text("\n");
         }
         if !output.status.success() {
             failures += 1;

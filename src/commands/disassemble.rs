@@ -3,19 +3,38 @@
 
 use std::fmt::Write as _;
 
-use super::data;
-use crate::cli::Outcome;
-use crate::cli::client::DaemonClient;
-use crate::cli::render;
+use clap::Args;
+
+use super::{Outcome, data, render};
 use crate::common::error::ErrorBody;
-use crate::ipc::protocol::{Command, DisassemblyResult, InstructionInfo};
+use crate::ipc::client::DaemonClient;
+use crate::ipc::protocol::{
+    Command, DISASSEMBLE_DEFAULT, DISASSEMBLE_MAX, DisassemblyResult, InstructionInfo,
+};
 
 /// Instructions are padded to this width at most when a source note follows them.
 const INSTRUCTION_COLUMN: usize = 40;
 
-pub fn run(session: &str, target: Option<String>, count: u32) -> Result<Outcome, ErrorBody> {
+// `disassemble`'s arguments. (Plain comments on the flag sets: a doc comment would replace the
+// command's help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+pub struct DisassembleArgs {
+    /// Where to start: an address (0x…, or decimal) or an expression such as a function name
+    /// (several words are joined with spaces); default: around the selected frame's pc.
+    pub target: Vec<String>,
+    /// How many instructions to show (1 to 1000).
+    #[arg(long, value_name = "N", default_value_t = DISASSEMBLE_DEFAULT,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(DISASSEMBLE_MAX)))]
+    pub count: u32,
+}
+
+pub fn run(session: &str, args: DisassembleArgs) -> Result<Outcome, ErrorBody> {
+    let target = Some(args.target.join(" ")).filter(|t| !t.is_empty());
     let result: DisassemblyResult =
-        DaemonClient::connect(session)?.request_as(Command::Disassemble { target, count })?;
+        DaemonClient::connect(session)?.request_as(Command::Disassemble {
+            target,
+            count: args.count,
+        })?;
     let text = disassembly_text(&result);
     Ok(Outcome::new(data(&result), text))
 }

@@ -3,7 +3,6 @@
 //! directory is private. It succeeds when at least one adapter works.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
@@ -11,9 +10,9 @@ use serde::Serialize;
 
 use super::data;
 use super::setup;
+use super::{Call, Outcome};
 use crate::adapters::custom::CustomAdapter;
 use crate::adapters::{self, AdapterKind};
-use crate::cli::{Outcome, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
@@ -78,7 +77,7 @@ struct Report {
     config: ConfigReport,
 }
 
-pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
+pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
     let (config, config_report) = load_config();
     // Each check runs a process or two (`--version`, a Python import); run them side by side.
     let mut adapters: Vec<AdapterReport> = std::thread::scope(|scope| {
@@ -112,11 +111,9 @@ pub fn run(json_mode: bool) -> Result<Outcome, ErrorBody> {
     if report.adapters.iter().any(|a| a.found) {
         return Ok(Outcome::new(data(&report), text));
     }
-    if !json_mode {
+    if !call.data_only {
         // The error alone would hide the per-adapter fixes; show the whole report first.
-        let mut stdout = std::io::stdout().lock();
-        let _ = stdout.write_all(render::terminal_safe(&text).as_bytes());
-        let _ = stdout.flush();
+        call.sink.text(&text);
     }
     let fixes: Vec<String> = setup::installable()
         .map(|kind| {

@@ -1,12 +1,30 @@
 //! `continue`, `next`, `step`, `finish`, `pause`, `await`.
 
-use super::data;
-use crate::cli::Outcome;
-use crate::cli::args::WaitArgs;
-use crate::cli::client::DaemonClient;
-use crate::cli::render;
+use clap::Args;
+
+use super::{Outcome, data, render};
 use crate::common::error::ErrorBody;
+use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{Command, ExecutionResult, ResumeAction, StopReport, WaitSpec};
+
+// The flags of `continue`, `next`, `step`, `finish` and `pause`.
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    /// Block until the program stops again, and report where.
+    #[arg(long, short = 'w')]
+    pub wait: bool,
+    /// Seconds to wait with --wait before giving up (exit code 3).
+    #[arg(long, default_value_t = 300.0, requires = "wait")]
+    pub timeout: f64,
+}
+
+// `await`'s flags.
+#[derive(Debug, Args)]
+pub struct AwaitArgs {
+    /// Seconds to wait before giving up (exit code 3).
+    #[arg(long, default_value_t = 300.0)]
+    pub timeout: f64,
+}
 
 fn wait_spec(args: &WaitArgs) -> Option<WaitSpec> {
     args.wait.then_some(WaitSpec {
@@ -42,10 +60,10 @@ fn execution_outcome(result: ExecutionResult) -> Outcome {
     Outcome::new(data(&result), text)
 }
 
-pub fn await_stop(session: &str, timeout: f64) -> Result<Outcome, ErrorBody> {
+pub fn await_stop(session: &str, args: AwaitArgs) -> Result<Outcome, ErrorBody> {
     let report: StopReport =
         DaemonClient::connect(session)?.request_as(Command::Await(WaitSpec {
-            timeout_secs: timeout,
+            timeout_secs: args.timeout,
         }))?;
     let text = render::stop_report(&report);
     Ok(Outcome::new(data(&report), text))

@@ -2,15 +2,94 @@
 
 use std::fmt::Write as _;
 
-use super::data;
-use crate::cli::Outcome;
-use crate::cli::client::DaemonClient;
-use crate::cli::render;
+use clap::Args;
+
+use super::{Outcome, data, render};
 use crate::common::error::ErrorBody;
+use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
     BacktraceResult, Command, ContextResult, EvaluateResult, FrameSelection, LocalsResult,
     ThreadsResult, VariableNode,
 };
+
+// `backtrace`'s flags. (Plain comments on the flag sets: a doc comment would replace the
+// command's help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+pub struct BacktraceArgs {
+    /// The most frames to show.
+    #[arg(long, default_value_t = 20)]
+    pub limit: u32,
+    /// A thread other than the selected one.
+    #[arg(long)]
+    pub thread: Option<i64>,
+}
+
+// `thread`'s argument.
+#[derive(Debug, Args)]
+pub struct ThreadArgs {
+    /// The thread id, as 'debugger threads' shows it.
+    pub id: i64,
+}
+
+// `frame`'s argument.
+#[derive(Debug, Args)]
+pub struct FrameArgs {
+    /// The frame number, as 'debugger backtrace' shows it.
+    pub index: u32,
+}
+
+impl From<FrameArgs> for FrameSelection {
+    fn from(args: FrameArgs) -> FrameSelection {
+        FrameSelection::Index { index: args.index }
+    }
+}
+
+// `up`'s and `down`'s argument.
+#[derive(Debug, Args)]
+pub struct MoveArgs {
+    /// How many frames to move.
+    #[arg(default_value_t = 1)]
+    pub count: u32,
+}
+
+impl MoveArgs {
+    pub fn up(self) -> FrameSelection {
+        FrameSelection::Up { count: self.count }
+    }
+
+    pub fn down(self) -> FrameSelection {
+        FrameSelection::Down { count: self.count }
+    }
+}
+
+// `locals`' flags.
+#[derive(Debug, Args)]
+pub struct LocalsArgs {
+    /// How many levels of children to expand.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+}
+
+// `print`'s arguments.
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// The expression (several words are joined with spaces; put `--` before one that
+    /// starts with '-').
+    #[arg(required = true, num_args = 1..)]
+    pub expression: Vec<String>,
+    /// How many levels of children to expand.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+}
+
+// `eval`'s argument.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The expression (several words are joined with spaces; put `--` before one that
+    /// starts with '-').
+    #[arg(required = true, num_args = 1..)]
+    pub expression: Vec<String>,
+}
 
 pub fn context(session: &str) -> Result<Outcome, ErrorBody> {
     let result: ContextResult = DaemonClient::connect(session)?.request_as(Command::Context)?;
@@ -53,9 +132,12 @@ fn context_text(result: &ContextResult) -> String {
     text
 }
 
-pub fn backtrace(session: &str, limit: u32, thread: Option<i64>) -> Result<Outcome, ErrorBody> {
+pub fn backtrace(session: &str, args: BacktraceArgs) -> Result<Outcome, ErrorBody> {
     let result: BacktraceResult =
-        DaemonClient::connect(session)?.request_as(Command::Backtrace { limit, thread })?;
+        DaemonClient::connect(session)?.request_as(Command::Backtrace {
+            limit: args.limit,
+            thread: args.thread,
+        })?;
     let mut text = format!("Thread {}:\n", result.thread_id);
     for frame in &result.frames {
         let marker = if result.selected_frame == Some(frame.index) {
@@ -103,9 +185,9 @@ pub fn threads(session: &str) -> Result<Outcome, ErrorBody> {
     Ok(Outcome::new(data(&result), text))
 }
 
-pub fn select_thread(session: &str, id: i64) -> Result<Outcome, ErrorBody> {
+pub fn select_thread(session: &str, args: ThreadArgs) -> Result<Outcome, ErrorBody> {
     let result: ContextResult =
-        DaemonClient::connect(session)?.request_as(Command::SelectThread { id })?;
+        DaemonClient::connect(session)?.request_as(Command::SelectThread { id: args.id })?;
     Ok(Outcome::new(data(&result), context_text(&result)))
 }
 
@@ -115,9 +197,9 @@ pub fn select_frame(session: &str, selection: FrameSelection) -> Result<Outcome,
     Ok(Outcome::new(data(&result), context_text(&result)))
 }
 
-pub fn locals(session: &str, depth: u32) -> Result<Outcome, ErrorBody> {
+pub fn locals(session: &str, args: LocalsArgs) -> Result<Outcome, ErrorBody> {
     let result: LocalsResult =
-        DaemonClient::connect(session)?.request_as(Command::Locals { depth })?;
+        DaemonClient::connect(session)?.request_as(Command::Locals { depth: args.depth })?;
     let text = if result.variables.is_empty() && result.omitted == 0 {
         "No locals in this frame\n".to_string()
     } else {
@@ -133,8 +215,8 @@ fn evaluate(session: &str, expression: &str, depth: u32) -> Result<EvaluateResul
     })
 }
 
-pub fn print(session: &str, expression: &str, depth: u32) -> Result<Outcome, ErrorBody> {
-    let result = evaluate(session, expression, depth)?;
+pub fn print(session: &str, args: PrintArgs) -> Result<Outcome, ErrorBody> {
+    let result = evaluate(session, &args.expression.join(" "), args.depth)?;
     let node = VariableNode {
         name: result.expression.clone(),
         value: result.value.clone(),
@@ -147,8 +229,8 @@ pub fn print(session: &str, expression: &str, depth: u32) -> Result<Outcome, Err
     Ok(Outcome::new(data(&result), text))
 }
 
-pub fn eval(session: &str, expression: &str) -> Result<Outcome, ErrorBody> {
-    let result = evaluate(session, expression, 0)?;
+pub fn eval(session: &str, args: EvalArgs) -> Result<Outcome, ErrorBody> {
+    let result = evaluate(session, &args.expression.join(" "), 0)?;
     let text = format!("{}\n", result.value);
     Ok(Outcome::new(data(&result), text))
 }

@@ -2,16 +2,47 @@
 
 use std::fmt::Write as _;
 
-use super::data;
-use crate::cli::Outcome;
-use crate::cli::client::DaemonClient;
+use clap::{Args, Subcommand};
+
+use super::{Outcome, data};
 use crate::common::error::ErrorBody;
-use crate::ipc::protocol::{Command, MemoryResult};
+use crate::ipc::client::DaemonClient;
+use crate::ipc::protocol::{Command, MEMORY_READ_DEFAULT, MEMORY_READ_MAX, MemoryResult};
 
 /// Bytes per hexdump line.
 const LINE_BYTES: usize = 16;
 
-pub fn read(session: &str, target: &str, count: u32) -> Result<Outcome, ErrorBody> {
+// `memory`'s subcommands. (Plain comments on the flag sets: a doc comment would replace the
+// command's help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+pub struct MemoryArgs {
+    #[command(subcommand)]
+    pub action: MemoryAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MemoryAction {
+    /// Show bytes at an address (0x…, or decimal), or where an expression's value points (a
+    /// pointer such as `acct->owner`, or `&g_counter`).
+    Read {
+        /// The address or expression (several words are joined with spaces; put `--` before one
+        /// that starts with '-').
+        #[arg(required = true, num_args = 1..)]
+        target: Vec<String>,
+        /// How many bytes to read (1 to 65536).
+        #[arg(long, value_name = "N", default_value_t = MEMORY_READ_DEFAULT,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MEMORY_READ_MAX)))]
+        count: u32,
+    },
+}
+
+pub fn run(session: &str, args: MemoryArgs) -> Result<Outcome, ErrorBody> {
+    match args.action {
+        MemoryAction::Read { target, count } => read(session, &target.join(" "), count),
+    }
+}
+
+fn read(session: &str, target: &str, count: u32) -> Result<Outcome, ErrorBody> {
     let result: MemoryResult = DaemonClient::connect(session)?.request_as(Command::MemoryRead {
         target: target.to_string(),
         count,

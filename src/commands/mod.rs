@@ -1,4 +1,10 @@
-//! The CLI side of each command family: build the request, send it, render the answer.
+//! The command set, for every front door: each command's flags (its clap definition, beside the
+//! command in its family's file), the request it sends, and the [`Outcome`] it renders.
+//!
+//! Nothing here prints or reads the process's arguments: a command takes its arguments as
+//! values and a [`Call`] (the session, whether only data is wanted, a [`Sink`] for text shown on
+//! the way), so a long-lived process can run any command many times. The CLI is one such caller
+//! (`src/cli/`); the layering is `cli → commands → ipc`, held by `tests/layers.rs`.
 
 pub mod adapter_console;
 pub mod breakpoint;
@@ -8,22 +14,132 @@ pub mod doctor;
 pub mod execution;
 pub mod inspect;
 pub mod memory;
+mod outcome;
 pub mod output;
 pub mod probe;
+pub mod render;
+pub mod schema;
 pub mod session;
 pub mod setup;
+mod sink;
 
-use serde::Serialize;
-use serde_json::Value;
+use clap::Subcommand;
 
-use crate::cli::Outcome;
-use crate::cli::args::{Cli, CommandLine, MemoryAction};
 use crate::common::error::ErrorBody;
+use crate::ipc::protocol::ResumeAction;
+pub use outcome::{Outcome, data};
+pub use sink::{Kept, Sink};
 
-/// Runs one parsed command line.
-pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
-    let session = cli.session.as_str();
-    match cli.command {
+/// One call of a command: which session it is for, how its answer is wanted, and where text
+/// shown on the way goes.
+pub struct Call<'a> {
+    pub session: &'a str,
+    /// The caller shows only the data (the CLI's `--json`): text meant for people, such as
+    /// `output --follow`'s pages as they come, is not streamed.
+    pub data_only: bool,
+    pub sink: &'a mut dyn Sink,
+}
+
+/// Every command. Each command's flags and help are defined beside it; a variant here names it,
+/// and [`run`] gives it its call. Each command's flags are built only when that command runs
+/// (`defer`): building clap's tree of every flag of every command was the larger part of a CLI
+/// call's own start-up.
+#[derive(Debug, Subcommand)]
+#[command(defer = true)]
+pub enum CommandLine {
+    /// Launch a program under the debugger.
+    Start(session::StartArgs),
+    /// Run a program without a session, record each breakpoint hit (location, stack, locals,
+    /// --print values), and print one report.
+    Probe(probe::ProbeArgs),
+    /// Attach to a running process.
+    Attach(session::AttachArgs),
+    /// Show the session's state.
+    Status,
+    /// End the session (a launched program is terminated, an attached one detached).
+    Stop,
+    /// Detach from the program and leave it running.
+    Detach,
+    /// Run the program again from the start with the same arguments and breakpoints.
+    Restart,
+    /// List the sessions that are running.
+    Sessions,
+
+    /// Add, remove, list, enable or disable breakpoints ('debugger break FILE:LINE' adds one;
+    /// 'debugger break add', a subcommand's name alone, breaks on the function of that name).
+    #[command(visible_aliases = ["break", "b"])]
+    Breakpoint(breakpoint::BreakpointArgs),
+    /// Stop when a variable (or any lvalue) is written, or read: a watchpoint. Set it where the
+    /// program is stopped; list and remove it with the breakpoints.
+    Watch(breakpoint::WatchArgs),
+
+    /// Resume until the next breakpoint (or exit).
+    #[command(visible_alias = "c")]
+    Continue(execution::WaitArgs),
+    /// Step over one line.
+    #[command(visible_alias = "n")]
+    Next(execution::WaitArgs),
+    /// Step into the call on this line.
+    #[command(visible_alias = "s")]
+    Step(execution::WaitArgs),
+    /// Run until the current function returns.
+    #[command(visible_alias = "out")]
+    Finish(execution::WaitArgs),
+    /// Interrupt the running program.
+    Pause(execution::WaitArgs),
+    /// Wait for the next stop or exit (returns at once when already stopped or gone).
+    Await(execution::AwaitArgs),
+
+    /// Where the program is stopped: location, source and locals.
+    #[command(visible_alias = "where")]
+    Context,
+    /// The call stack.
+    #[command(visible_alias = "bt")]
+    Backtrace(inspect::BacktraceArgs),
+    /// List the threads.
+    Threads,
+    /// Select a thread (and its innermost frame).
+    Thread(inspect::ThreadArgs),
+    /// Select a frame of the selected thread (0 is the innermost).
+    Frame(inspect::FrameArgs),
+    /// Select the caller's frame.
+    Up(inspect::MoveArgs),
+    /// Select the callee's frame.
+    Down(inspect::MoveArgs),
+    /// The local variables of the selected frame.
+    Locals(inspect::LocalsArgs),
+    /// Evaluate an expression in the selected frame and show its value, type and children.
+    #[command(visible_alias = "p")]
+    Print(inspect::PrintArgs),
+    /// Evaluate an expression and print only its value (for scripts).
+    Eval(inspect::EvalArgs),
+    /// Give a variable (or an assignable expression) a new value in the selected frame.
+    Set(adapter_console::SetArgs),
+    /// Send text to the adapter's own console: lldb commands through lldb-dap, Python through
+    /// debugpy.
+    Raw(adapter_console::RawArgs),
+    /// List the adapter's exception filters, or stop on exactly the ones named.
+    Catch(adapter_console::CatchArgs),
+    /// Read the program's memory: a hexdump of the bytes at an address or where a pointer points.
+    Memory(memory::MemoryArgs),
+    /// Disassemble around the selected frame's pc (marked '->'), or from an address or function.
+    #[command(visible_alias = "disas")]
+    Disassemble(disassemble::DisassembleArgs),
+    /// The program's output (stdout and stderr).
+    Output(output::OutputArgs),
+
+    /// Check which debug adapters work here, whether attaching is allowed, and the runtime dir.
+    Doctor,
+    /// Install a debug adapter with the platform's own tools (debugpy: a private virtualenv).
+    Setup(setup::SetupArgs),
+    /// Run a scripted session on a bundled C program (installs lldb-dap when missing).
+    Demo,
+}
+
+/// Runs one command.
+pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
+    let session = call.session;
+    match command {
         CommandLine::Start(args) => session::start(session, args),
         CommandLine::Probe(args) => probe::run(args),
         CommandLine::Attach(args) => session::attach(session, args),
@@ -34,65 +150,30 @@ pub fn run(cli: Cli) -> Result<Outcome, ErrorBody> {
         CommandLine::Sessions => session::sessions(),
         CommandLine::Breakpoint(args) => breakpoint::run(session, args),
         CommandLine::Watch(args) => breakpoint::watch(session, args),
-        CommandLine::Continue(wait) => {
-            execution::resume(session, crate::ipc::protocol::ResumeAction::Continue, wait)
-        }
-        CommandLine::Next(wait) => {
-            execution::resume(session, crate::ipc::protocol::ResumeAction::Next, wait)
-        }
-        CommandLine::Step(wait) => {
-            execution::resume(session, crate::ipc::protocol::ResumeAction::Step, wait)
-        }
-        CommandLine::Finish(wait) => {
-            execution::resume(session, crate::ipc::protocol::ResumeAction::Finish, wait)
-        }
+        CommandLine::Continue(wait) => execution::resume(session, ResumeAction::Continue, wait),
+        CommandLine::Next(wait) => execution::resume(session, ResumeAction::Next, wait),
+        CommandLine::Step(wait) => execution::resume(session, ResumeAction::Step, wait),
+        CommandLine::Finish(wait) => execution::resume(session, ResumeAction::Finish, wait),
         CommandLine::Pause(wait) => execution::pause(session, wait),
-        CommandLine::Await { timeout } => execution::await_stop(session, timeout),
+        CommandLine::Await(args) => execution::await_stop(session, args),
         CommandLine::Context => inspect::context(session),
-        CommandLine::Backtrace { limit, thread } => inspect::backtrace(session, limit, thread),
+        CommandLine::Backtrace(args) => inspect::backtrace(session, args),
         CommandLine::Threads => inspect::threads(session),
-        CommandLine::Thread { id } => inspect::select_thread(session, id),
-        CommandLine::Frame { index } => inspect::select_frame(
-            session,
-            crate::ipc::protocol::FrameSelection::Index { index },
-        ),
-        CommandLine::Up { count } => {
-            inspect::select_frame(session, crate::ipc::protocol::FrameSelection::Up { count })
-        }
-        CommandLine::Down { count } => inspect::select_frame(
-            session,
-            crate::ipc::protocol::FrameSelection::Down { count },
-        ),
-        CommandLine::Locals { depth } => inspect::locals(session, depth),
-        CommandLine::Print { expression, depth } => {
-            inspect::print(session, &expression.join(" "), depth)
-        }
-        CommandLine::Eval { expression } => inspect::eval(session, &expression.join(" ")),
-        CommandLine::Set { name, value } => adapter_console::set(session, &name, &value.join(" ")),
-        CommandLine::Raw { text } => adapter_console::raw(session, &text.join(" ")),
-        CommandLine::Catch { filters, none } => adapter_console::catch(session, filters, none),
-        CommandLine::Memory {
-            action: MemoryAction::Read { target, count },
-        } => memory::read(session, &target.join(" "), count),
-        CommandLine::Disassemble { target, count } => {
-            let target = Some(target.join(" ")).filter(|t| !t.is_empty());
-            disassemble::run(session, target, count)
-        }
-        CommandLine::Output {
-            tail,
-            clear,
-            follow,
-        } => output::run(session, tail, clear, follow, cli.json),
-        CommandLine::Doctor => doctor::run(cli.json),
-        CommandLine::Setup { adapter, all } => setup::run(adapter.as_deref(), all),
-        CommandLine::Demo => demo::run(cli.json),
-        CommandLine::Daemon | CommandLine::Reaper { .. } => Err(ErrorBody::internal(
-            "the daemon and its reaper are not commands to dispatch",
-        )),
+        CommandLine::Thread(args) => inspect::select_thread(session, args),
+        CommandLine::Frame(args) => inspect::select_frame(session, args.into()),
+        CommandLine::Up(args) => inspect::select_frame(session, args.up()),
+        CommandLine::Down(args) => inspect::select_frame(session, args.down()),
+        CommandLine::Locals(args) => inspect::locals(session, args),
+        CommandLine::Print(args) => inspect::print(session, args),
+        CommandLine::Eval(args) => inspect::eval(session, args),
+        CommandLine::Set(args) => adapter_console::set(session, args),
+        CommandLine::Raw(args) => adapter_console::raw(session, args),
+        CommandLine::Catch(args) => adapter_console::catch(session, args),
+        CommandLine::Memory(args) => memory::run(session, args),
+        CommandLine::Disassemble(args) => disassemble::run(session, args),
+        CommandLine::Output(args) => output::run(args, call),
+        CommandLine::Doctor => doctor::run(call),
+        CommandLine::Setup(args) => setup::run(args),
+        CommandLine::Demo => demo::run(call),
     }
-}
-
-/// Serialises a result for `--json`.
-pub fn data<T: Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
 }

@@ -2,35 +2,47 @@
 //!
 //! The buffer can hold more than one IPC frame, so output is read in pages, each starting where
 //! the last ended. `--follow` keeps asking with `wait` set until the program ends; in text mode
-//! it prints each page as it arrives.
+//! it shows each page through the call's sink as it arrives.
 
-use std::io::Write;
-
+use clap::Args;
 use serde_json::json;
 
-use crate::cli::Outcome;
-use crate::cli::client::DaemonClient;
-use crate::cli::render;
+use super::{Call, Outcome};
 use crate::common::error::ErrorBody;
+use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{Command, OutputChunk, OutputQuery};
+
+// `output`'s flags. (Plain comments on the flag sets: a doc comment would replace the command's
+// help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Only the last N lines.
+    #[arg(long)]
+    pub tail: Option<u32>,
+    /// Discard what is shown from the buffer.
+    #[arg(long)]
+    pub clear: bool,
+    /// Keep printing new output until the program ends.
+    #[arg(long)]
+    pub follow: bool,
+}
 
 /// Bytes asked for per page: well under the frame limit even if every byte needs escaping.
 const PAGE_BYTES: u32 = 1024 * 1024;
 
-pub fn run(
-    session: &str,
-    tail: Option<u32>,
-    clear: bool,
-    follow: bool,
-    json_mode: bool,
-) -> Result<Outcome, ErrorBody> {
-    let mut client = DaemonClient::connect(session)?;
+pub fn run(args: OutputArgs, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
+    let OutputArgs {
+        tail,
+        clear,
+        follow,
+    } = args;
+    let json_mode = call.data_only;
+    let mut client = DaemonClient::connect(call.session)?;
     let mut collected = String::new();
     let mut skipped = 0;
     let mut dropped_total;
     let mut from: Option<u64> = None;
     let mut first = true;
-    let mut stdout = std::io::stdout();
     loop {
         let query = OutputQuery {
             from,
@@ -41,18 +53,16 @@ pub fn run(
         };
         let chunk: OutputChunk = client.request_as(Command::OutputRead(query))?;
         if first && chunk.dropped_total > 0 && tail.is_none() && !json_mode {
-            let _ = writeln!(
-                std::io::stderr(),
-                "note: {} earlier bytes were dropped because the output buffer was full",
+            call.sink.note(&format!(
+                "note: {} earlier bytes were dropped because the output buffer was full\n",
                 chunk.dropped_total
-            );
+            ));
         }
         if !first && chunk.skipped > 0 && !json_mode {
-            let _ = writeln!(
-                std::io::stderr(),
-                "note: {} bytes were dropped while reading (the program printed faster than the buffer holds)",
+            call.sink.note(&format!(
+                "note: {} bytes were dropped while reading (the program printed faster than the buffer holds)\n",
                 chunk.skipped
-            );
+            ));
         }
         first = false;
         skipped += chunk.skipped;
@@ -60,8 +70,7 @@ pub fn run(
         if json_mode {
             collected.push_str(&chunk.text);
         } else if !chunk.text.is_empty() {
-            let _ = stdout.write_all(render::terminal_safe(&chunk.text).as_bytes());
-            let _ = stdout.flush();
+            call.sink.text(&chunk.text);
         }
         from = Some(chunk.next);
         if chunk.more {

@@ -1,32 +1,28 @@
 //! `probe`: run a program with no daemon, record what each breakpoint hit shows, print one report.
 //!
 //! A probe is a session like the daemon's, run in this process for the life of the command: the
-//! launch is the one `start` builds ([`launch_spec`]), the session is opened by the daemon's own
-//! [`open_session`], and each stop is taken through the calls an agent makes (`await`,
-//! `backtrace`, `locals`, `print`, `continue --wait`). So a continue never runs past a stop the
-//! probe has not recorded, and nothing here talks DAP itself.
+//! launch is the one `start` builds ([`launch_spec`]), the session is the daemon's own, reached
+//! through [`InProcessSession`], and each stop is taken through the calls an agent makes
+//! (`await`, `backtrace`, `locals`, `print`, `continue --wait`). So a continue never runs past a
+//! stop the probe has not recorded, and nothing here talks DAP itself.
 
 mod text;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::time::Instant;
 
-use super::data;
-use super::session::launch_spec;
-use crate::cli::Outcome;
-use crate::cli::args::ProbeArgs;
+use clap::Args;
+
+use super::session::{LaunchArgs, launch_spec};
+use super::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::daemon::open_session;
-use crate::daemon::output::OutputBuffer;
-use crate::daemon::reaper::Reaper;
-use crate::daemon::session::{Carried, Origin, Session};
+use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{
-    EvaluateResult, LaunchSpec, OutputQuery, ProbeEnd, ProbeOtherStop, ProbeOutput, ProbePrint,
-    ProbeReport, ProbeStop, ResumeAction, StopReport,
+    EvaluateResult, LaunchSpec, ProbeEnd, ProbeOtherStop, ProbePrint, ProbeReport, ProbeStop,
+    StopReport,
 };
 
 /// Frames of the stopped thread's stack recorded at each stop.
@@ -41,6 +37,26 @@ const OUTPUT_BYTES: u64 = 4096;
 
 /// How long a failure waits to learn whether a signal caused it.
 const SIGNAL_DELIVERY: Duration = Duration::from_millis(100);
+
+// `probe`'s flags.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one.
+    #[arg(short = 'b', long = "break", value_name = "LOC", required = true)]
+    pub breakpoints: Vec<String>,
+    /// An expression to evaluate at each hit; repeatable. One that fails records its error.
+    #[arg(short = 'p', long = "print", value_name = "EXPR")]
+    pub prints: Vec<String>,
+    /// End the probe after this many hits.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub hits: u32,
+    /// Seconds the program may run before the probe ends it (exit code 3 if nothing was hit).
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    pub timeout: f64,
+}
 
 /// What to record, and when to stop recording.
 struct Plan {
@@ -84,14 +100,8 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
     // program once it is launched, or, if the signal killed the adapter too, explains why the
     // launch failed.
     let mut interrupts = Interrupts::install()?;
-    // Never disarmed: when this process ends, however it ends, the reaper kills the debuggee if
-    // it still runs (after `end` it does not; after SIGKILL it would).
-    let reaper = Reaper::start(false).map(Arc::new);
-    let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
     let program = spec.program.display().to_string();
-    let requested = spec.adapter.clone();
-    let opened = open_session(config, Origin::Launch(spec), requested.as_deref(), carried).await;
-    let session = match opened {
+    let session = match InProcessSession::launch(config, spec).await {
         Ok(session) => session,
         Err(err) => {
             return Err(match interrupts.arrived().await {
@@ -117,11 +127,11 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
         // Ctrl-C reaches the whole process group, the adapter too, which may die of it first.
         ended = interrupted(name);
     }
-    if !session.run_state().phase.is_ended() {
+    if !session.has_ended() {
         ended.message.push_str("; the probe ended the program");
     }
-    session.end(false).await;
-    let mut breakpoints = session.breakpoints().list();
+    session.end().await;
+    let mut breakpoints = session.breakpoints();
     for bp in breakpoints.iter_mut().filter(|b| !b.verified) {
         // The adapter says nothing of a breakpoint it never placed (lldb-dap): say it for good,
         // as the program has ended.
@@ -137,7 +147,7 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
         other_stops_omitted: recorded.other_stops_omitted,
         ended,
         breakpoints,
-        output: output_tail(session.output()).await,
+        output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
     })
 }
 
@@ -194,7 +204,7 @@ struct Recorded {
 
 impl Recorded {
     /// Records each stop and continues, until the hits are in, the program ends, or time is up.
-    async fn run(&mut self, session: &Session, plan: &Plan) -> ProbeEnd {
+    async fn run(&mut self, session: &InProcessSession, plan: &Plan) -> ProbeEnd {
         let deadline = Instant::now() + plan.timeout;
         // The first stop may have come before we look (a breakpoint at the program's start):
         // `await` reports it rather than waiting for another.
@@ -229,12 +239,7 @@ impl Recorded {
                 _ => self.other_stops_omitted += 1,
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            next = session
-                .resume(ResumeAction::Continue, Some(left))
-                .await
-                .and_then(|(_, report)| {
-                    report.ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))
-                });
+            next = session.continue_to_stop(left).await;
         }
     }
 }
@@ -275,9 +280,9 @@ fn ended_by(err: ErrorBody, timeout: Duration) -> ProbeEnd {
 }
 
 /// What the program shows at this stop: the top of the stack, the locals, each `--print`.
-async fn record(session: &Session, stop: StopReport, prints: &[String]) -> ProbeStop {
+async fn record(session: &InProcessSession, stop: StopReport, prints: &[String]) -> ProbeStop {
     let mut errors = Vec::new();
-    let (frames, total_frames) = match session.backtrace(STACK_FRAMES, None).await {
+    let (frames, total_frames) = match session.backtrace(STACK_FRAMES).await {
         Ok(trace) => (trace.frames, trace.total_frames),
         Err(e) => {
             errors.push(format!("stack: {}", e.message));
@@ -327,24 +332,6 @@ fn printed(result: EvaluateResult) -> ProbePrint {
     }
 }
 
-/// The last lines of the program's output, cut to [`OUTPUT_BYTES`] when they are longer.
-async fn output_tail(output: &OutputBuffer) -> ProbeOutput {
-    let query = |from, tail_lines| OutputQuery {
-        from,
-        tail_lines,
-        max_bytes: OUTPUT_BYTES as u32,
-        clear: false,
-        wait: false,
-    };
-    let lines_start = output.read(&query(None, Some(OUTPUT_LINES))).await.start;
-    let from = lines_start.max(output.end().saturating_sub(OUTPUT_BYTES));
-    let chunk = output.read(&query(Some(from), None)).await;
-    ProbeOutput {
-        tail: chunk.text,
-        omitted_bytes: chunk.start,
-    }
-}
-
 /// The probe's rule for its exit status (docs/cli.md, `probe`): a report with at least one hit is
 /// a success; with none it is a failure that says why (exit 1, or 3 when the timeout came first);
 /// an interrupted probe fails as interrupted commands do (130).
@@ -390,7 +377,7 @@ fn verdict(report: &ProbeReport) -> Option<ErrorBody> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ipc::protocol::BreakpointInfo;
+    use crate::ipc::protocol::{BreakpointInfo, ProbeOutput};
 
     fn report(ended: &str, hits: usize, verified: bool) -> ProbeReport {
         let stop = ProbeStop {

@@ -2,21 +2,80 @@
 
 use std::path::{Path, PathBuf};
 
+use clap::Args;
 use serde_json::json;
 
-use super::data;
-use crate::cli::Outcome;
-use crate::cli::args::{AttachArgs, LaunchArgs, StartArgs};
-use crate::cli::client::DaemonClient;
-use crate::cli::render;
-use crate::cli::spawn::connect_or_spawn;
+use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::common::location::resolve::{self, LineCounts};
 use crate::common::paths;
+use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
 };
+use crate::ipc::spawn::connect_or_spawn;
+
+// What a launched program is and how it runs: shared by `start` and `probe`, which build the
+// same launch from them. (A plain comment: a doc comment would become the help text of the
+// commands that flatten it.)
+#[derive(Debug, Args)]
+pub struct LaunchArgs {
+    /// The program to debug.
+    pub program: PathBuf,
+    /// The debug adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb, node (js), or
+    /// one defined in the config (default: the config's, else chosen by the program).
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// The program's working directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// An environment variable for the program, on top of the current environment; repeatable.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Step into and stop in library code too (debugpy's justMyCode off).
+    #[arg(long)]
+    pub no_just_my_code: bool,
+    /// The program's arguments, after '--'.
+    #[arg(last = true)]
+    pub args: Vec<String>,
+}
+
+// `start`'s flags. (Plain comments on the flag sets: a doc comment would replace the command's
+// help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+pub struct StartArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    /// Stop at the program's first instruction.
+    #[arg(long)]
+    pub stop_on_entry: bool,
+    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION); repeatable.
+    #[arg(short = 'b', long = "break", value_name = "LOC")]
+    pub breakpoints: Vec<String>,
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+}
+
+// `attach`'s flags.
+#[derive(Debug, Args)]
+pub struct AttachArgs {
+    /// The process id (optional with --connect).
+    #[arg(required_unless_present = "connect")]
+    pub pid: Option<u32>,
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `python -m debugpy --listen`), or
+    /// to a Node inspector (`node --inspect=HOST:PORT`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// The debug adapter to use (default: from the config, else chosen by the process: node,
+    /// python and Go programs are recognised, a Node inspector at --connect too, else lldb).
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// A breakpoint to set as the session starts; repeatable.
+    #[arg(short = 'b', long = "break", value_name = "LOC")]
+    pub breakpoints: Vec<String>,
+}
 
 fn current_dir() -> Result<PathBuf, ErrorBody> {
     std::env::current_dir().map_err(|e| {

@@ -2,17 +2,31 @@
 //! table gives it (see `adapters::install`: the platform's package manager, pip into a private
 //! environment, `go install`); for an adapter without one it says what to do instead.
 //!
-//! This file is the command: which adapters, and the result as text and JSON. Installers' output
-//! goes to stderr, so stdout keeps only the result (or the one `--json` object).
+//! This file is the command: which adapters, and the result as text and JSON. The installers
+//! and the package managers they run write their progress to the process's stderr, which every
+//! front door keeps for logs, so the result (or the one `--json` object) stays apart.
 
+use clap::Args;
 use serde_json::json;
 
-use super::data;
+use super::{Outcome, data};
 use crate::adapters::install::{self, SetupResult};
 use crate::adapters::{self, AdapterKind};
-use crate::cli::Outcome;
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+
+// `setup`'s arguments: an adapter, or --all. (Plain comments on the flag sets: a doc comment
+// would replace the command's help text, which the command list in `commands/mod.rs` gives.)
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("what").required(true).args(["adapter", "all"]))]
+pub struct SetupArgs {
+    /// The adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb or node (js).
+    #[arg(value_name = "ADAPTER")]
+    pub adapter: Option<String>,
+    /// Install every adapter setup can install (lldb, debugpy, delve, node).
+    #[arg(long)]
+    pub all: bool,
+}
 
 /// The adapters `setup --all` installs: those with a recipe, in table order.
 pub fn installable() -> impl Iterator<Item = &'static AdapterKind> {
@@ -36,12 +50,12 @@ fn line(result: &SetupResult) -> String {
 }
 
 /// Runs `setup ADAPTER` or `setup --all`.
-pub fn run(adapter: Option<&str>, all: bool) -> Result<Outcome, ErrorBody> {
+pub fn run(args: SetupArgs) -> Result<Outcome, ErrorBody> {
     let config = Config::load().unwrap_or_default();
-    let kinds: Vec<&'static AdapterKind> = if all {
+    let kinds: Vec<&'static AdapterKind> = if args.all {
         installable().collect()
     } else {
-        let wanted = adapter.unwrap_or_default();
+        let wanted = args.adapter.as_deref().unwrap_or_default();
         vec![adapters::kind(wanted).ok_or_else(|| unknown_adapter(wanted))?]
     };
     let mut done = Vec::new();

@@ -15,9 +15,7 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::socket::{self, NameGuard, SessionLock};
-
-/// What the daemon prints on its stdout pipe once it serves (or why it cannot).
-pub const READY_LINE: &str = "ready";
+use crate::ipc::spawn::READY_LINE;
 
 /// Entry point of `debugger daemon`.
 pub fn run(session_name: &str) -> i32 {

@@ -7,6 +7,7 @@
 mod boot;
 pub mod breakpoints;
 mod dispatch;
+pub mod in_process;
 pub mod logging;
 pub mod logpoints;
 pub mod output;
@@ -18,7 +19,7 @@ mod slot;
 pub mod source;
 pub mod variables;
 
-pub use boot::{READY_LINE, run};
+pub use boot::run;
 pub use dispatch::{ends_daemon, open_session};
 
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,8 @@
-//! The CLI–daemon protocol: message types, framing, and the socket's name.
+//! The CLI–daemon protocol: message types, framing, the socket's name, and the client side
+//! (connecting, starting a daemon) that every front door uses.
 
+pub mod client;
 pub mod framing;
 pub mod protocol;
 pub mod socket;
+pub mod spawn;

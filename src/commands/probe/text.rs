@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::cli::render;
+use crate::commands::render;
 use crate::ipc::protocol::{ProbePrint, ProbeReport, ProbeStop, VariableNode};
 
 /// Width of the labels (`print:`, `locals:`, `stack:`) that head each part of a stop.

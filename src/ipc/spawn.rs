@@ -9,7 +9,10 @@ use std::process::{Command, Stdio};
 
 use super::client::{DaemonClient, SessionPaths};
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::daemon::READY_LINE;
+
+/// What the daemon prints on its stdout pipe once it serves (or, instead, the error that kept it
+/// from serving).
+pub const READY_LINE: &str = "ready";
 
 /// Connects to the session's daemon, starting one if none is running.
 pub fn connect_or_spawn(session: &str) -> Result<DaemonClient, ErrorBody> {

@@ -1,0 +1,105 @@
+//! A session run inside the calling process for the life of one command, with no daemon: what
+//! `probe` uses. It is the daemon's own session, opened as the daemon opens one
+//! ([`open_session`]), so a probe launches, places breakpoints and reports stops exactly as
+//! `start` does; this type is the whole of what such a caller may do with it (the calls an agent
+//! makes over the socket: await, continue, backtrace, locals, print), so the session's internals
+//! stay the daemon's.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::open_session;
+use super::reaper::Reaper;
+use super::session::{Carried, Origin, Session};
+use crate::common::config::Config;
+use crate::common::error::ErrorBody;
+use crate::ipc::protocol::{
+    BacktraceResult, BreakpointInfo, EvaluateResult, LaunchSpec, LocalsResult, OutputQuery,
+    ProbeOutput, ResumeAction, StopReport,
+};
+
+pub struct InProcessSession {
+    session: Arc<Session>,
+}
+
+impl InProcessSession {
+    /// Launches the program as `start` would. A reaper is started first and never disarmed:
+    /// when this process ends, however it ends, the reaper kills the program if it still runs.
+    pub async fn launch(config: &Config, spec: LaunchSpec) -> Result<InProcessSession, ErrorBody> {
+        let reaper = Reaper::start(false).map(Arc::new);
+        let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
+        let requested = spec.adapter.clone();
+        let session =
+            open_session(config, Origin::Launch(spec), requested.as_deref(), carried).await?;
+        Ok(InProcessSession { session })
+    }
+
+    /// The next stop (or the one that came before the call), as `await` reports it.
+    pub async fn await_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
+        self.session.await_stop(timeout).await
+    }
+
+    /// `continue --wait`: runs to the next stop (or the end) within `timeout`.
+    pub async fn continue_to_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
+        let (_, report) = self
+            .session
+            .resume(ResumeAction::Continue, Some(timeout))
+            .await?;
+        report.ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))
+    }
+
+    /// The stopped thread's innermost `limit` frames.
+    pub async fn backtrace(&self, limit: u32) -> Result<BacktraceResult, ErrorBody> {
+        self.session.backtrace(limit, None).await
+    }
+
+    pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
+        self.session.locals(depth).await
+    }
+
+    pub async fn evaluate(
+        &self,
+        expression: &str,
+        depth: u32,
+    ) -> Result<EvaluateResult, ErrorBody> {
+        self.session.evaluate(expression, depth).await
+    }
+
+    /// Whether the program has exited or the adapter has gone.
+    pub fn has_ended(&self) -> bool {
+        self.session.run_state().phase.is_ended()
+    }
+
+    /// Ends the program (if it still runs) and the adapter.
+    pub async fn end(&self) {
+        self.session.end(false).await;
+    }
+
+    pub fn breakpoints(&self) -> Vec<BreakpointInfo> {
+        self.session.breakpoints().list()
+    }
+
+    pub fn adapter_name(&self) -> &'static str {
+        self.session.adapter_name()
+    }
+
+    /// The last `lines` lines of the program's output, cut to the last `bytes` bytes when they
+    /// are longer.
+    pub async fn output_tail(&self, lines: u32, bytes: u64) -> ProbeOutput {
+        let output = self.session.output();
+        let query = |from, tail_lines| OutputQuery {
+            from,
+            tail_lines,
+            max_bytes: u32::try_from(bytes).unwrap_or(u32::MAX),
+            clear: false,
+            wait: false,
+        };
+        let lines_start = output.read(&query(None, Some(lines))).await.start;
+        let from = lines_start.max(output.end().saturating_sub(bytes));
+        let chunk = output.read(&query(Some(from), None)).await;
+        ProbeOutput {
+            tail: chunk.text,
+            omitted_bytes: chunk.start,
+        }
+    }
+}
