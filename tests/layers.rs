@@ -38,26 +38,39 @@ fn forbidden(from: &str) -> (&'static [&'static str], Option<&'static str>) {
     }
 }
 
-#[test]
-fn layers_depend_one_way() {
-    let mut wrong = Vec::new();
+/// Every code line (`file:line: code`) of the files whose names `in_scope` takes, on which
+/// `breaks` finds something, given the file's layer and the line.
+fn breaches(in_scope: impl Fn(&str) -> bool, breaks: impl Fn(&str, &str) -> bool) -> String {
+    let mut found = Vec::new();
     for (name, path) in common::source_files() {
+        if !in_scope(&name) {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).expect("a source file");
-        let (banned, door) = forbidden(layer(&name));
         for (number, code) in code_lines(&text) {
-            for target in banned {
-                let named = format!("crate::{target}");
-                let through_door = door.is_some_and(|d| code.contains(d));
-                if code.contains(&named) && !through_door {
-                    wrong.push(format!("{name}:{number}: {}", code.trim()));
-                }
+            if breaks(layer(&name), code) {
+                found.push(format!("{name}:{number}: {}", code.trim()));
             }
         }
     }
+    found.join("\n")
+}
+
+#[test]
+fn layers_depend_one_way() {
+    let wrong = breaches(
+        |_| true,
+        |layer, code| {
+            let (banned, door) = forbidden(layer);
+            let through_door = door.is_some_and(|d| code.contains(d));
+            banned
+                .iter()
+                .any(|target| code.contains(&format!("crate::{target}")) && !through_door)
+        },
+    );
     assert!(
         wrong.is_empty(),
-        "these lines reach against the layering (docs/architecture.md, 'Layers'):\n{}",
-        wrong.join("\n")
+        "these lines reach against the layering (docs/architecture.md, 'Layers'):\n{wrong}"
     );
 }
 
@@ -72,43 +85,25 @@ fn commands_never_print() {
         "io::stdout(",
         "io::stderr(",
     ];
-    let mut wrong = Vec::new();
-    for (name, path) in common::source_files() {
-        if layer(&name) != "commands" {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        for (number, code) in code_lines(&text) {
-            if PRINTING.iter().any(|p| code.contains(p)) {
-                wrong.push(format!("{name}:{number}: {}", code.trim()));
-            }
-        }
-    }
+    let wrong = breaches(
+        |name| layer(name) == "commands",
+        |_, code| PRINTING.iter().any(|p| code.contains(p)),
+    );
     assert!(
         wrong.is_empty(),
-        "commands write through the call's sink, never to the process's streams:\n{}",
-        wrong.join("\n")
+        "commands write through the call's sink, never to the process's streams:\n{wrong}"
     );
 }
 
 #[test]
 fn only_the_cli_reads_the_process_arguments() {
-    let mut wrong = Vec::new();
-    for (name, path) in common::source_files() {
-        if name == "src/cli/mod.rs" {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        for (number, code) in code_lines(&text) {
-            if code.contains("env::args") {
-                wrong.push(format!("{name}:{number}: {}", code.trim()));
-            }
-        }
-    }
+    let wrong = breaches(
+        |name| name != "src/cli/mod.rs",
+        |_, code| code.contains("env::args"),
+    );
     assert!(
         wrong.is_empty(),
-        "only src/cli/mod.rs reads argv; a command takes its arguments as values:\n{}",
-        wrong.join("\n")
+        "only src/cli/mod.rs reads argv; a command takes its arguments as values:\n{wrong}"
     );
 }
 
