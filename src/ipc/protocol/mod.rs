@@ -1,0 +1,218 @@
+//! The messages the CLI and the daemon exchange, and the typed results commands return.
+//!
+//! A [`Request`] carries one [`Command`]; the daemon answers with one [`Response`] whose result is
+//! the command's result serialised as JSON, or an [`ErrorBody`]. The result structs here are also
+//! the `data` of the CLI's `--json` output, so their field names are a public contract
+//! (docs/json.md): add fields freely, never rename.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::common::error::ErrorBody;
+use crate::common::location::Location;
+
+mod probe;
+mod results;
+
+// The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
+pub use probe::*;
+pub use results::*;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Request {
+    pub id: u64,
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Response {
+    pub id: u64,
+    pub result: Result<Value, ErrorBody>,
+}
+
+/// Everything the CLI can ask of a daemon.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    Start(LaunchSpec),
+    Attach(AttachSpec),
+    Status,
+    Stop,
+    Detach,
+    Restart,
+    BreakpointAdd(BreakpointSpec),
+    /// Several at once (`breakpoint add LOC LOC...`): each file's list goes to the adapter once.
+    BreakpointAddMany {
+        specs: Vec<BreakpointSpec>,
+    },
+    BreakpointRemove {
+        ids: Vec<u32>,
+        all: bool,
+    },
+    BreakpointList,
+    BreakpointEnable {
+        ids: Vec<u32>,
+        enabled: bool,
+    },
+    /// `continue`, `next`, `step`, `finish`.
+    Resume {
+        action: ResumeAction,
+        wait: Option<WaitSpec>,
+    },
+    Pause {
+        wait: Option<WaitSpec>,
+    },
+    Await(WaitSpec),
+    Context,
+    Backtrace {
+        limit: u32,
+        thread: Option<i64>,
+    },
+    Threads,
+    SelectThread {
+        id: i64,
+    },
+    SelectFrame(FrameSelection),
+    Locals {
+        depth: u32,
+    },
+    Evaluate {
+        expression: String,
+        depth: u32,
+    },
+    OutputRead(OutputQuery),
+    /// Text for the adapter's own console (DAP `evaluate` in the `repl` context).
+    Raw {
+        text: String,
+    },
+    /// Changes a variable (or any assignable expression) in the selected frame.
+    SetVariable {
+        name: String,
+        value: String,
+    },
+    /// Lists the adapter's exception filters; with `filters`, sets exactly those.
+    Catch {
+        filters: Option<Vec<String>>,
+    },
+    /// Reads `count` bytes at an address, or where an expression's value points.
+    MemoryRead {
+        target: String,
+        count: u32,
+    },
+    /// Disassembles `count` instructions around the selected frame's pc (`target` `None`), or
+    /// from an address or expression.
+    Disassemble {
+        target: Option<String>,
+        count: u32,
+    },
+}
+
+/// The bytes `memory read` reads when not told.
+pub const MEMORY_READ_DEFAULT: u32 = 64;
+/// The most bytes one `memory read` may ask for: a hexdump longer than this is no longer read.
+pub const MEMORY_READ_MAX: u32 = 64 * 1024;
+/// The instructions `disassemble` shows when not told.
+pub const DISASSEMBLE_DEFAULT: u32 = 16;
+/// The most instructions one `disassemble` may ask for.
+pub const DISASSEMBLE_MAX: u32 = 1000;
+
+/// How to launch a program. The CLI fills in its own working directory and environment, so the
+/// debuggee runs where and how the user would have run it, not where the daemon happens to be.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LaunchSpec {
+    /// Absolute path (resolved by the CLI against its own working directory).
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub cwd: PathBuf,
+    /// The complete environment of the debuggee.
+    pub env: Vec<(String, String)>,
+    pub adapter: Option<String>,
+    pub stop_on_entry: bool,
+    pub breakpoints: Vec<BreakpointSpec>,
+    /// Talk to an adapter already listening at HOST:PORT instead of starting one.
+    #[serde(default)]
+    pub connect: Option<String>,
+    /// Step and stop only in the user's own code, where the adapter supports it (debugpy).
+    #[serde(default = "yes")]
+    pub just_my_code: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AttachSpec {
+    /// The process to attach to; optional with `connect` (the adapter knows its process).
+    pub pid: Option<u32>,
+    pub adapter: Option<String>,
+    pub breakpoints: Vec<BreakpointSpec>,
+    /// Talk to an adapter already listening at HOST:PORT instead of starting one.
+    #[serde(default)]
+    pub connect: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BreakpointSpec {
+    pub location: Location,
+    /// The location as the user typed it, when the file in `location` was resolved from it.
+    #[serde(default)]
+    pub requested: Option<String>,
+    pub condition: Option<String>,
+    /// Stop only on this hit (and after): DAP's `hitCondition`.
+    pub hit_count: Option<u32>,
+    /// A logpoint: log this message (with `{expr}` interpolated) instead of stopping.
+    #[serde(default)]
+    pub log_message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResumeAction {
+    Continue,
+    Next,
+    Step,
+    Finish,
+}
+
+impl ResumeAction {
+    pub fn verb(self) -> &'static str {
+        match self {
+            ResumeAction::Continue => "continue",
+            ResumeAction::Next => "next",
+            ResumeAction::Step => "step",
+            ResumeAction::Finish => "finish",
+        }
+    }
+}
+
+/// Wait for the next stop or exit, at most this long.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct WaitSpec {
+    pub timeout_secs: f64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(tag = "to", rename_all = "snake_case")]
+pub enum FrameSelection {
+    Index { index: u32 },
+    Up { count: u32 },
+    Down { count: u32 },
+}
+
+/// A read of the program's output buffer. Offsets count bytes since the session started.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct OutputQuery {
+    /// Read from this offset; `None` reads from the oldest byte still held.
+    pub from: Option<u64>,
+    /// Read only the last N lines held (ignored when `from` is set).
+    pub tail_lines: Option<u32>,
+    /// The most bytes to return in one answer; the caller pages with `next`.
+    pub max_bytes: u32,
+    /// Drop what this read returned from the buffer.
+    pub clear: bool,
+    /// Block until there is output past `from`, or the program has ended.
+    pub wait: bool,
+}
