@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -61,13 +62,26 @@ impl CustomAdapter {
             )
         })?;
         Ok(CustomAdapter {
-            // Adapter names are few and live for the process; leaking one keeps the trait simple.
-            name: Box::leak(name.to_string().into_boxed_str()),
+            name: interned(name),
             command,
             args: config.args.clone(),
             tcp,
         })
     }
+}
+
+/// The name as a `&'static str`, as the adapter trait gives names. Each distinct name is leaked
+/// once for the process's life: config names are few, and a process that lives on (a daemon
+/// across restarts, a server running `doctor` again and again) makes the same ones each time.
+fn interned(name: &str) -> &'static str {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = names.iter().find(|known| **known == name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.push(leaked);
+    leaked
 }
 
 fn resolve_command(command: &Path) -> Option<PathBuf> {
@@ -119,6 +133,14 @@ impl DebugAdapter for CustomAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_name_is_leaked_once_however_often_an_adapter_is_made() {
+        let first = interned("my-adapter");
+        let again = interned(&String::from("my-adapter"));
+        assert!(std::ptr::eq(first, again));
+        assert_eq!(interned("other"), "other");
+    }
 
     #[test]
     fn a_tcp_adapter_needs_a_port_placeholder() {
