@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -19,6 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::codec;
 use super::reader::{MessageReader, ReadError};
+use super::requests::{self, Encoded, Request};
 use super::types::{Event, Incoming, ReverseRequest};
 use crate::common::error::{ErrorBody, ErrorCode};
 
@@ -33,6 +35,13 @@ pub enum DapError {
     Closed(String),
     #[error("the debug adapter did not answer '{command}' within {secs:.0} s")]
     Timeout { command: String, secs: f64 },
+    /// The adapter answered `success: true` with a body that is not the request's body type.
+    #[error("the debug adapter's answer to '{command}' cannot be read: {detail}")]
+    Unreadable { command: String, detail: String },
+    /// Our own arguments could not be turned into JSON (a path that is not UTF-8); nothing was
+    /// sent.
+    #[error("the '{command}' request cannot be written: {detail}")]
+    Unwritable { command: String, detail: String },
 }
 
 impl DapError {
@@ -40,6 +49,20 @@ impl DapError {
     /// `notStopped`): GDB takes most requests only at a stop.
     pub fn is_not_stopped(&self) -> bool {
         matches!(self, DapError::Adapter { message, .. } if message == "notStopped")
+    }
+
+    /// The error for a caller that names what the answer was (`"a stack trace"`): an
+    /// unreadable answer says "the adapter sent a stack trace we cannot read", any other failure
+    /// is told as usual.
+    pub fn reading(self, what: &str) -> ErrorBody {
+        match self {
+            DapError::Unreadable { detail, .. } => ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("the adapter sent {what} we cannot read: {detail}"),
+                "",
+            ),
+            other => other.into(),
+        }
     }
 }
 
@@ -77,6 +100,10 @@ impl From<DapError> for ErrorBody {
                     ),
                 )
             }
+            unreadable @ DapError::Unreadable { .. } => {
+                ErrorBody::new(ErrorCode::Adapter, unreadable.to_string(), "")
+            }
+            unwritable @ DapError::Unwritable { .. } => ErrorBody::internal(unwritable.to_string()),
         }
     }
 }
@@ -191,6 +218,25 @@ impl PendingRequest {
     }
 }
 
+/// A typed request that has been sent and whose answer has not been awaited yet: the answer's
+/// body is read into `R::Response` when it comes.
+pub struct TypedPending<R: Request> {
+    pending: PendingRequest,
+    request: PhantomData<fn() -> R>,
+}
+
+impl<R: Request> TypedPending<R> {
+    /// Waits for the answer, at most the client's request timeout.
+    pub async fn response(self) -> Result<R::Response, DapError> {
+        requests::decode::<R>(self.pending.response().await?)
+    }
+
+    /// Waits for the answer, at most `timeout`.
+    pub async fn response_within(self, timeout: Duration) -> Result<R::Response, DapError> {
+        requests::decode::<R>(self.pending.response_within(timeout).await?)
+    }
+}
+
 impl Drop for PendingRequest {
     /// A request abandoned before its answer (timed out, or its waiter cancelled) leaves no entry
     /// behind: a hung adapter must not make the pending map grow.
@@ -234,7 +280,44 @@ impl DapClient {
         (DapClient { inner }, events_rx)
     }
 
+    /// Sends the typed request `R` now; its answer is awaited later through the returned handle.
+    pub fn send_typed<R: Request>(&self, arguments: &R::Arguments) -> TypedPending<R> {
+        let pending = match Encoded::new::<R>(arguments) {
+            Ok(encoded) => self.send_encoded(encoded),
+            Err(e) => PendingRequest {
+                inner: self.inner.clone(),
+                seq: 0,
+                command: R::COMMAND.to_string(),
+                rx: None,
+                immediate: Some(e),
+            },
+        };
+        TypedPending {
+            pending,
+            request: PhantomData,
+        }
+    }
+
+    /// Sends the typed request `R` and waits for its answer, read into its body type.
+    pub async fn request_typed<R: Request>(
+        &self,
+        arguments: &R::Arguments,
+    ) -> Result<R::Response, DapError> {
+        self.send_typed::<R>(arguments).response().await
+    }
+
+    /// Sends a typed request that crossed an object-safe boundary in its encoded form (see
+    /// [`Encoded`]); the answer's body comes back unread, for [`requests::decode`].
+    pub fn send_encoded(&self, request: Encoded) -> PendingRequest {
+        let (command, arguments) = request.into_parts();
+        self.send(command, arguments)
+    }
+
     /// Sends a request now; the response is awaited later through the returned handle.
+    ///
+    /// Untyped, for the one request whose arguments have no shape of ours: `launch`/`attach`,
+    /// which each adapter phrases its own way and the user's config adds fields to
+    /// (`[adapters.NAME.launch]`). Everything else goes through [`DapClient::send_typed`].
     pub fn send(&self, command: &str, arguments: Value) -> PendingRequest {
         let seq = self.inner.next_seq.fetch_add(1, Ordering::Relaxed);
         let mut pending = PendingRequest {
@@ -270,7 +353,8 @@ impl DapClient {
         pending
     }
 
-    /// Sends a request and waits for its response body (`null` when it has none).
+    /// Sends an untyped request and waits for its response body (`null` when it has none); see
+    /// [`DapClient::send`] for when that is right.
     pub async fn request(&self, command: &str, arguments: Value) -> Reply {
         self.send(command, arguments).response().await
     }
