@@ -256,26 +256,6 @@ pub struct ProcessEventBody {
     pub system_process_id: Option<u32>,
 }
 
-/// The `initialize` request's arguments: who we are and which protocol features we use.
-pub fn initialize_arguments(adapter_id: &str) -> Value {
-    serde_json::json!({
-        "clientID": "debugger",
-        "clientName": "debugger",
-        "adapterID": adapter_id,
-        "pathFormat": "path",
-        "linesStartAt1": true,
-        "columnsStartAt1": true,
-        "supportsVariableType": true,
-        "supportsVariablePaging": true,
-        "supportsRunInTerminalRequest": false,
-        "supportsMemoryReferences": true,
-        "supportsProgressReporting": false,
-        "supportsInvalidatedEvent": false,
-        "supportsStartDebuggingRequest": false,
-        "locale": "en",
-    })
-}
-
 /// The adapter's capabilities (the answer to `initialize`), kept raw: each check names the flag
 /// it reads, and DAP keeps adding flags.
 #[derive(Debug, Clone, Default, Deserialize)]
