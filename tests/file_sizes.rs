@@ -33,10 +33,6 @@ const ALLOWED: &[(&str, &str)] = &[
         "src/daemon/breakpoints.rs",
         "the breakpoint registry (under 600 lines) and its unit tests, which could move to a file of their own",
     ),
-    (
-        "src/dap/client.rs",
-        "the DAP client (under 500 lines) and its unit tests, which could move to a file of their own",
-    ),
 ];
 
 #[test]

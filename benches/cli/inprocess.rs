@@ -19,8 +19,8 @@ use debugger::adapters::lldb::LldbDap;
 use debugger::adapters::process::AdapterProcess;
 use debugger::common::config::AdapterConfig;
 use debugger::dap::DapClient;
+use debugger::dap::requests::{Initialize, InitializeArguments};
 use debugger::dap::types::Event;
-use debugger::dap::types::initialize_arguments;
 use debugger::ipc::protocol::LaunchSpec;
 
 use crate::{BenchResult, WAIT_LIMIT};
@@ -282,8 +282,9 @@ impl DapSession {
         };
         let caps = session
             .client
-            .request("initialize", initialize_arguments(lldb.adapter_id()))
-            .await?;
+            .request_typed::<Initialize>(&InitializeArguments::new(lldb.adapter_id()))
+            .await?
+            .0;
         let launch = session.client.send("launch", lldb.launch_arguments(spec));
         session.wait_event("initialized").await?;
         let breakpoints: Vec<Value> = functions.iter().map(|f| json!({ "name": f })).collect();

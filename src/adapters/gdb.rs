@@ -11,6 +11,8 @@ use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::{DebugAdapter, Requests, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
+use crate::dap::types::BreakpointsBody;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 
 /// The first GDB with a DAP interpreter.
@@ -166,32 +168,17 @@ impl DebugAdapter for Gdb {
     fn set_function_breakpoints<'a>(
         &'a self,
         requests: &'a dyn Requests,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        arguments: SetFunctionBreakpointsArguments,
+    ) -> BoxFuture<'a, Result<BreakpointsBody, ErrorBody>> {
         Box::pin(async move {
-            let names: Vec<String> = arguments
-                .get("breakpoints")
-                .and_then(Value::as_array)
-                .map(|list| {
-                    list.iter()
-                        .map(|bp| bp["name"].as_str().unwrap_or_default().to_string())
-                        .collect()
-                })
-                .unwrap_or_default();
             let mut body = requests
-                .request("setFunctionBreakpoints", arguments)
+                .request::<SetFunctionBreakpoints>(&arguments)
                 .await?;
             // GDB answers in the order asked.
-            if let Some(answers) = body.get_mut("breakpoints").and_then(Value::as_array_mut) {
-                for (answer, name) in answers.iter_mut().zip(&names) {
-                    let pending = answer.get("verified").and_then(Value::as_bool) != Some(true);
-                    let silent = answer
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .is_none_or(str::is_empty);
-                    if pending && silent && !name.is_empty() {
-                        answer["message"] = json!(PENDING_FUNCTION);
-                    }
+            for (answer, sent) in body.breakpoints.iter_mut().zip(&arguments.breakpoints) {
+                let silent = answer.message.as_deref().is_none_or(str::is_empty);
+                if !answer.verified && silent && !sent.name.is_empty() {
+                    answer.message = Some(PENDING_FUNCTION.to_string());
                 }
             }
             Ok(body)

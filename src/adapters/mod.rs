@@ -23,7 +23,11 @@ use serde_json::Value;
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
-use crate::dap::types::Breakpoint;
+use crate::dap::DapError;
+use crate::dap::requests::{
+    self, BreakpointList, Encoded, Request, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
+};
+use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use process::{BoxFuture, SpawnedAdapter};
 pub use table::{ADAPTERS, AdapterKind, Advice, kind};
@@ -91,10 +95,10 @@ pub trait DebugAdapter: Send + Sync {
         Box::pin(async { None })
     }
 
-    /// Corrects the adapter's answer to a breakpoints request (`command`, sent with `arguments`)
-    /// where the adapter is known to mislead: a breakpoint it calls verified that cannot stop
-    /// (debugpy verifies any function name), or a message naming another tool's settings.
-    fn review_breakpoints(&self, _command: &str, _arguments: &Value, _answer: &mut [Breakpoint]) {}
+    /// Corrects the adapter's answer to a breakpoints request (the list `sent`) where the
+    /// adapter is known to mislead: a breakpoint it calls verified that cannot stop (debugpy
+    /// verifies any function name), or a message naming another tool's settings.
+    fn review_breakpoints(&self, _sent: &BreakpointList, _answer: &mut [Breakpoint]) {}
 
     /// How to read the program's memory through the adapter's own console, for an adapter whose
     /// DAP side lacks `readMemory` (lldb-dap 19). `None`: no such way. Only used when the
@@ -121,17 +125,20 @@ pub trait DebugAdapter: Send + Sync {
         Vec::new()
     }
 
-    /// Sets the function breakpoints `arguments` lists (a `setFunctionBreakpoints` request's
-    /// arguments) and returns the answer's body: one breakpoint per name asked for, in any
-    /// order, each with the id that stops will name. The adapter's own request is enough for
-    /// most; an adapter whose name lookup misses names users write (lldb-dap and Rust paths) binds
-    /// those by its own means here.
+    /// Sets the function breakpoints `arguments` lists and returns the answer: one breakpoint
+    /// per name asked for, in any order, each with the id that stops will name. The adapter's
+    /// own request is enough for most; an adapter whose name lookup misses names users write
+    /// (lldb-dap and Rust paths) binds those by its own means here.
     fn set_function_breakpoints<'a>(
         &'a self,
         requests: &'a dyn Requests,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
-        requests.request("setFunctionBreakpoints", arguments)
+        arguments: SetFunctionBreakpointsArguments,
+    ) -> BoxFuture<'a, Result<BreakpointsBody, ErrorBody>> {
+        Box::pin(async move {
+            Ok(requests
+                .request::<SetFunctionBreakpoints>(&arguments)
+                .await?)
+        })
     }
 }
 
@@ -154,22 +161,35 @@ pub struct SourceLookup {
 }
 
 /// The session's line to the adapter, lent to an adapter's hooks.
+///
+/// A trait object cannot have generic methods, so a typed request crosses it encoded
+/// ([`Encoded`], which only a typed request makes); hooks call `request::<R>` on the
+/// `dyn Requests`, which encodes the request and reads the answer on their side.
 pub trait Requests: Send + Sync {
-    /// Sends one DAP request and returns the answer's body. A request the adapter takes only
-    /// while the program is stopped is sent inside a pause nobody sees.
-    fn request<'a>(
-        &'a self,
-        command: &'a str,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ErrorBody>>;
+    /// Sends one encoded request and returns the answer's body unread. A request the adapter
+    /// takes only while the program is stopped is sent inside a pause nobody sees.
+    fn send_encoded(&self, request: Encoded) -> BoxFuture<'_, Result<Value, DapError>>;
 }
 
-/// What a console `evaluate` answered: its `result` text (empty when it has none).
-pub fn console_answer(body: &Value) -> String {
-    body.get("result")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
+impl dyn Requests + '_ {
+    /// Sends the typed request `R` and reads its answer.
+    pub async fn request<R: Request>(
+        &self,
+        arguments: &R::Arguments,
+    ) -> Result<R::Response, DapError> {
+        let body = self.send_encoded(Encoded::new::<R>(arguments)?).await?;
+        requests::decode::<R>(body)
+    }
+}
+
+/// What a console `evaluate` answered: its `result` text. The console's answer is text to show,
+/// so a success whose body we cannot read (no `result`) is an empty answer, not a failure.
+pub fn console_answer(answer: Result<EvaluateBody, DapError>) -> Result<String, DapError> {
+    match answer {
+        Ok(body) => Ok(body.result),
+        Err(DapError::Unreadable { .. }) => Ok(String::new()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The adapter's own console (DAP `evaluate` in the `repl` context, in the selected frame), as

@@ -12,9 +12,12 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
-
 use crate::common::location::{DataAccess, Location};
+use crate::dap::requests::{
+    BreakpointList, BreakpointOptions, BreakpointSource, DataBreakpoint, FunctionBreakpoint,
+    SetBreakpointsArguments, SetDataBreakpointsArguments, SetFunctionBreakpointsArguments,
+    SourceBreakpoint,
+};
 use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
 
@@ -201,7 +204,7 @@ pub struct Registry {
 #[derive(Debug)]
 pub struct SyncRequest {
     pub command: &'static str,
-    pub arguments: Value,
+    pub list: BreakpointList,
     /// Our ids, in the order of the request's breakpoint list.
     pub ids: Vec<u32>,
 }
@@ -373,53 +376,65 @@ impl Registry {
             })
             .collect();
         let ids = selected.iter().map(|e| e.id).collect();
-        let list: Vec<Value> = selected
-            .iter()
-            .map(|e| {
-                let mut bp = match &e.spec.location {
-                    Location::Line { line, .. } => json!({ "line": line }),
-                    Location::Function { name } => json!({ "name": name }),
-                    Location::Data { access, .. } => json!({
-                        "dataId": e.data.as_ref().map(|d| d.data_id.as_str()),
-                        "accessType": access.as_str(),
-                    }),
-                };
-                if let Some(message) = e
-                    .spec
-                    .log_message
-                    .as_ref()
-                    .filter(|_| self.logs_natively(e))
-                {
-                    bp["logMessage"] = json!(marked_log_message(e.id, message));
-                }
-                if let Some(condition) = &e.spec.condition {
-                    bp["condition"] = json!(condition);
-                }
-                if let Some(hits) = e.spec.hit_count {
-                    bp["hitCondition"] = json!(hits.to_string());
-                }
-                bp
-            })
-            .collect();
-        match target {
-            Target::File(path) => SyncRequest {
-                command: "setBreakpoints",
-                arguments: json!({
-                    "source": { "path": path, "name": path.file_name().map(|n| n.to_string_lossy().into_owned()) },
-                    "breakpoints": list,
-                }),
-                ids,
-            },
-            Target::Functions => SyncRequest {
-                command: "setFunctionBreakpoints",
-                arguments: json!({ "breakpoints": list }),
-                ids,
-            },
-            Target::Data => SyncRequest {
-                command: "setDataBreakpoints",
-                arguments: json!({ "breakpoints": list }),
-                ids,
-            },
+        let options = |e: &Entry| BreakpointOptions {
+            condition: e.spec.condition.clone(),
+            hit_condition: e.spec.hit_count.map(|hits| hits.to_string()),
+            log_message: e
+                .spec
+                .log_message
+                .as_ref()
+                .filter(|_| self.logs_natively(e))
+                .map(|message| marked_log_message(e.id, message)),
+        };
+        // Each entry goes in its target's list; an entry of another kind cannot be selected for
+        // a target (`Entry::target` follows the location), so none is dropped here.
+        let list = match target {
+            Target::File(path) => BreakpointList::Source(SetBreakpointsArguments {
+                source: BreakpointSource {
+                    path: path.clone(),
+                    name: path.file_name().map(|n| n.to_string_lossy().into_owned()),
+                },
+                breakpoints: selected
+                    .iter()
+                    .filter_map(|e| match &e.spec.location {
+                        Location::Line { line, .. } => Some(SourceBreakpoint {
+                            line: *line,
+                            options: options(e),
+                        }),
+                        _ => None,
+                    })
+                    .collect(),
+            }),
+            Target::Functions => BreakpointList::Functions(SetFunctionBreakpointsArguments {
+                breakpoints: selected
+                    .iter()
+                    .filter_map(|e| match &e.spec.location {
+                        Location::Function { name } => Some(FunctionBreakpoint {
+                            name: name.clone(),
+                            options: options(e),
+                        }),
+                        _ => None,
+                    })
+                    .collect(),
+            }),
+            Target::Data => BreakpointList::Data(SetDataBreakpointsArguments {
+                breakpoints: selected
+                    .iter()
+                    .filter_map(|e| match &e.spec.location {
+                        Location::Data { access, .. } => Some(DataBreakpoint {
+                            data_id: e.data.as_ref().map(|d| d.data_id.clone()),
+                            access_type: access.as_str().to_string(),
+                            options: options(e),
+                        }),
+                        _ => None,
+                    })
+                    .collect(),
+            }),
+        };
+        SyncRequest {
+            command: list.command(),
+            list,
+            ids,
         }
     }
 
@@ -566,6 +581,19 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
+
+    impl SyncRequest {
+        /// The request's arguments as they go on the wire.
+        fn wire(&self) -> Value {
+            let encoded = match &self.list {
+                BreakpointList::Source(a) => serde_json::to_value(a),
+                BreakpointList::Functions(a) => serde_json::to_value(a),
+                BreakpointList::Data(a) => serde_json::to_value(a),
+            };
+            encoded.unwrap_or_else(|e| panic!("unencodable: {e}"))
+        }
+    }
 
     fn line_spec(file: &str, line: u32) -> BreakpointSpec {
         BreakpointSpec {
@@ -603,10 +631,7 @@ mod tests {
         assert_eq!(targets, vec![Target::File("/x.c".into())]);
         let req = r.sync_request(&targets[0]);
         assert_eq!(req.ids, vec![a, c]);
-        assert_eq!(
-            req.arguments["breakpoints"].as_array().map(Vec::len),
-            Some(2)
-        );
+        assert_eq!(req.wire()["breakpoints"].as_array().map(Vec::len), Some(2));
         r.apply_answer(&req.ids, &answer(&[20, 21]));
         assert_eq!(r.get(c).and_then(|e| e.adapter_id), Some(21));
         assert_eq!(r.ids_for_adapter_ids(&[21], false), vec![c]);
@@ -683,7 +708,7 @@ mod tests {
         let req = r.sync_request(&Target::Functions);
         assert_eq!(req.command, "setFunctionBreakpoints");
         assert_eq!(
-            req.arguments["breakpoints"][0],
+            req.wire()["breakpoints"][0],
             json!({"name": "ns::f", "condition": "x > 1", "hitCondition": "3"})
         );
     }
@@ -801,7 +826,7 @@ mod tests {
         r.reset_adapter_state(true);
         let id = r.add(logpoint("/a.c", 3, "i={i}"));
         let req = r.sync_request(&Target::File(PathBuf::from("/a.c")));
-        let sent = req.arguments["breakpoints"][0]["logMessage"]
+        let sent = req.wire()["breakpoints"][0]["logMessage"]
             .as_str()
             .unwrap_or_default()
             .to_string();
@@ -816,7 +841,7 @@ mod tests {
             ..function_spec("f")
         });
         let req = r.sync_request(&Target::Functions);
-        assert!(req.arguments["breakpoints"][0].get("logMessage").is_none());
+        assert!(req.wire()["breakpoints"][0].get("logMessage").is_none());
         assert_eq!(
             r.emulated_logpoints(&[function]),
             Some(vec![(function, "n={n}".to_string())])
@@ -830,7 +855,7 @@ mod tests {
         let log = r.add(logpoint("/a.c", 3, "i={i}"));
         let stop = r.add(line_spec("/a.c", 4));
         let req = r.sync_request(&Target::File(PathBuf::from("/a.c")));
-        assert!(req.arguments["breakpoints"][0].get("logMessage").is_none());
+        assert!(req.wire()["breakpoints"][0].get("logMessage").is_none());
         assert_eq!(
             r.emulated_logpoints(&[log]),
             Some(vec![(log, "i={i}".to_string())])
@@ -874,7 +899,7 @@ mod tests {
         assert_eq!(req.command, "setDataBreakpoints");
         assert_eq!(req.ids, vec![w]);
         assert_eq!(
-            req.arguments["breakpoints"],
+            req.wire()["breakpoints"],
             json!([{ "dataId": "0x10/4", "accessType": "write" }])
         );
         let answer = |id| DapBreakpoint {

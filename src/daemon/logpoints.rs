@@ -8,11 +8,13 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
-
 use super::output::OutputBuffer;
 use super::session::{Shared, clean_evaluate_error};
+use crate::adapters::console_answer;
 use crate::dap::DapClient;
+use crate::dap::requests::{
+    Continue, Evaluate, EvaluateArguments, StackTrace, StackTraceArguments, ThreadArguments,
+};
 
 /// The stream logpoint lines are written as, so they never splice into a program's line.
 const LOG_STREAM: &str = "log";
@@ -82,7 +84,9 @@ pub(super) async fn emulate(dap: DapClient, shared: Arc<Shared>, hit: Hit) {
         return;
     }
     if let Err(e) = dap
-        .request("continue", json!({ "threadId": hit.thread_id }))
+        .request_typed::<Continue>(&ThreadArguments {
+            thread_id: hit.thread_id,
+        })
         .await
     {
         // The program may have ended meanwhile; anything else leaves it stopped unseen.
@@ -92,28 +96,23 @@ pub(super) async fn emulate(dap: DapClient, shared: Arc<Shared>, hit: Hit) {
 }
 
 async fn top_frame(dap: &DapClient, thread_id: i64) -> Option<i64> {
-    let body = dap
-        .request(
-            "stackTrace",
-            json!({ "threadId": thread_id, "startFrame": 0, "levels": 1 }),
-        )
-        .await
-        .ok()?;
-    body.pointer("/stackFrames/0/id").and_then(Value::as_i64)
+    let arguments = StackTraceArguments {
+        thread_id,
+        start_frame: 0,
+        levels: 1,
+    };
+    let body = dap.request_typed::<StackTrace>(&arguments).await.ok()?;
+    body.stack_frames.first().map(|frame| frame.id)
 }
 
 /// The value of one `{expression}`, or its error in angle brackets: a logpoint never fails.
 async fn evaluate(dap: &DapClient, frame_id: Option<i64>, expression: &str) -> String {
-    let mut arguments = json!({ "expression": expression, "context": "watch" });
-    if let Some(frame_id) = frame_id {
-        arguments["frameId"] = json!(frame_id);
-    }
-    match dap.request("evaluate", arguments).await {
-        Ok(body) => body
-            .get("result")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
+    let answer = dap
+        .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, frame_id))
+        .await;
+    // Read as the console's answers are: a part is text, and an answer without any is empty.
+    match console_answer(answer) {
+        Ok(text) => text,
         Err(e) => format!("<error: {}>", clean_evaluate_error(&e.to_string())),
     }
 }

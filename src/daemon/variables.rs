@@ -8,9 +8,8 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use serde_json::json;
-
-use crate::dap::types::{Scope, Variable, VariablesBody};
+use crate::dap::requests::{Variables, VariablesArguments};
+use crate::dap::types::{Scope, Variable};
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::VariableNode;
 
@@ -223,15 +222,12 @@ async fn children_page(
     reference: i64,
     page: Option<(u64, u64)>,
 ) -> Result<Vec<Variable>, DapError> {
-    let mut arguments = json!({ "variablesReference": reference });
-    if let Some((start, count)) = page {
-        arguments["start"] = json!(start);
-        arguments["count"] = json!(count);
-    }
-    let body = dap.request("variables", arguments).await?;
-    Ok(serde_json::from_value::<VariablesBody>(body)
-        .map(|b| b.variables)
-        .unwrap_or_default())
+    let arguments = VariablesArguments {
+        variables_reference: reference,
+        start: page.map(|(start, _)| start),
+        count: page.map(|(_, count)| count),
+    };
+    Ok(dap.request_typed::<Variables>(&arguments).await?.variables)
 }
 
 /// Fetches at most about `max` children and says how many there are in all.

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -19,6 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::codec;
 use super::reader::{MessageReader, ReadError};
+use super::requests::{self, Encoded, Request};
 use super::types::{Event, Incoming, ReverseRequest};
 use crate::common::error::{ErrorBody, ErrorCode};
 
@@ -33,6 +35,13 @@ pub enum DapError {
     Closed(String),
     #[error("the debug adapter did not answer '{command}' within {secs:.0} s")]
     Timeout { command: String, secs: f64 },
+    /// The adapter answered `success: true` with a body that is not the request's body type.
+    #[error("the debug adapter's answer to '{command}' cannot be read: {detail}")]
+    Unreadable { command: String, detail: String },
+    /// Our own arguments could not be turned into JSON (a path that is not UTF-8); nothing was
+    /// sent.
+    #[error("the '{command}' request cannot be written: {detail}")]
+    Unwritable { command: String, detail: String },
 }
 
 impl DapError {
@@ -40,6 +49,20 @@ impl DapError {
     /// `notStopped`): GDB takes most requests only at a stop.
     pub fn is_not_stopped(&self) -> bool {
         matches!(self, DapError::Adapter { message, .. } if message == "notStopped")
+    }
+
+    /// The error for a caller that names what the answer was (`"a stack trace"`): an
+    /// unreadable answer says "the adapter sent a stack trace we cannot read", any other failure
+    /// is told as usual.
+    pub fn reading(self, what: &str) -> ErrorBody {
+        match self {
+            DapError::Unreadable { detail, .. } => ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("the adapter sent {what} we cannot read: {detail}"),
+                "",
+            ),
+            other => other.into(),
+        }
     }
 }
 
@@ -77,6 +100,10 @@ impl From<DapError> for ErrorBody {
                     ),
                 )
             }
+            unreadable @ DapError::Unreadable { .. } => {
+                ErrorBody::new(ErrorCode::Adapter, unreadable.to_string(), "")
+            }
+            unwritable @ DapError::Unwritable { .. } => ErrorBody::internal(unwritable.to_string()),
         }
     }
 }
@@ -191,6 +218,25 @@ impl PendingRequest {
     }
 }
 
+/// A typed request that has been sent and whose answer has not been awaited yet: the answer's
+/// body is read into `R::Response` when it comes.
+pub struct TypedPending<R: Request> {
+    pending: PendingRequest,
+    request: PhantomData<fn() -> R>,
+}
+
+impl<R: Request> TypedPending<R> {
+    /// Waits for the answer, at most the client's request timeout.
+    pub async fn response(self) -> Result<R::Response, DapError> {
+        requests::decode::<R>(self.pending.response().await?)
+    }
+
+    /// Waits for the answer, at most `timeout`.
+    pub async fn response_within(self, timeout: Duration) -> Result<R::Response, DapError> {
+        requests::decode::<R>(self.pending.response_within(timeout).await?)
+    }
+}
+
 impl Drop for PendingRequest {
     /// A request abandoned before its answer (timed out, or its waiter cancelled) leaves no entry
     /// behind: a hung adapter must not make the pending map grow.
@@ -234,7 +280,44 @@ impl DapClient {
         (DapClient { inner }, events_rx)
     }
 
+    /// Sends the typed request `R` now; its answer is awaited later through the returned handle.
+    pub fn send_typed<R: Request>(&self, arguments: &R::Arguments) -> TypedPending<R> {
+        let pending = match Encoded::new::<R>(arguments) {
+            Ok(encoded) => self.send_encoded(encoded),
+            Err(e) => PendingRequest {
+                inner: self.inner.clone(),
+                seq: 0,
+                command: R::COMMAND.to_string(),
+                rx: None,
+                immediate: Some(e),
+            },
+        };
+        TypedPending {
+            pending,
+            request: PhantomData,
+        }
+    }
+
+    /// Sends the typed request `R` and waits for its answer, read into its body type.
+    pub async fn request_typed<R: Request>(
+        &self,
+        arguments: &R::Arguments,
+    ) -> Result<R::Response, DapError> {
+        self.send_typed::<R>(arguments).response().await
+    }
+
+    /// Sends a typed request that crossed an object-safe boundary in its encoded form (see
+    /// [`Encoded`]); the answer's body comes back unread, for [`requests::decode`].
+    pub fn send_encoded(&self, request: Encoded) -> PendingRequest {
+        let (command, arguments) = request.into_parts();
+        self.send(command, arguments)
+    }
+
     /// Sends a request now; the response is awaited later through the returned handle.
+    ///
+    /// Untyped, for the one request whose arguments have no shape of ours: `launch`/`attach`,
+    /// which each adapter phrases its own way and the user's config adds fields to
+    /// (`[adapters.NAME.launch]`). Everything else goes through [`DapClient::send_typed`].
     pub fn send(&self, command: &str, arguments: Value) -> PendingRequest {
         let seq = self.inner.next_seq.fetch_add(1, Ordering::Relaxed);
         let mut pending = PendingRequest {
@@ -270,7 +353,8 @@ impl DapClient {
         pending
     }
 
-    /// Sends a request and waits for its response body (`null` when it has none).
+    /// Sends an untyped request and waits for its response body (`null` when it has none); see
+    /// [`DapClient::send`] for when that is right.
     pub async fn request(&self, command: &str, arguments: Value) -> Reply {
         self.send(command, arguments).response().await
     }
@@ -474,216 +558,4 @@ fn answer_reverse_request(request: ReverseRequest, inner: &Inner) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader, DuplexStream};
-
-    #[test]
-    fn not_stopped_refusals_say_the_program_is_running() {
-        let refused: ErrorBody = DapError::Adapter {
-            command: "threads".into(),
-            message: "notStopped".into(),
-        }
-        .into();
-        assert_eq!(refused.code, ErrorCode::Running);
-        assert!(refused.message.contains("'threads'"), "{}", refused.message);
-        assert!(refused.hint.contains("debugger pause"), "{}", refused.hint);
-    }
-
-    /// A scripted adapter on the other end of an in-memory pipe.
-    struct FakeAdapter {
-        reader: BufReader<tokio::io::ReadHalf<DuplexStream>>,
-        writer: tokio::io::WriteHalf<DuplexStream>,
-    }
-
-    impl FakeAdapter {
-        async fn read_request(&mut self) -> Value {
-            let mut len = 0;
-            loop {
-                let mut line = String::new();
-                self.reader.read_line(&mut line).await.expect("header");
-                if line == "\r\n" {
-                    break;
-                }
-                if let Some(v) = line.strip_prefix("Content-Length: ") {
-                    len = v.trim().parse().expect("len");
-                }
-            }
-            let mut body = vec![0; len];
-            self.reader.read_exact(&mut body).await.expect("body");
-            serde_json::from_slice(&body).expect("json")
-        }
-
-        async fn send(&mut self, message: Value) {
-            self.writer
-                .write_all(&codec::encode(message.to_string().as_bytes()))
-                .await
-                .expect("write");
-        }
-    }
-
-    /// A client on an in-memory pipe; the adapter "exits" when the returned sender is used.
-    fn connect() -> (
-        DapClient,
-        mpsc::Receiver<Event>,
-        FakeAdapter,
-        oneshot::Sender<String>,
-    ) {
-        let (ours, theirs) = tokio::io::duplex(1 << 16);
-        let (our_read, our_write) = tokio::io::split(ours);
-        let (their_read, their_write) = tokio::io::split(theirs);
-        let (exit_tx, exit_rx) = oneshot::channel::<String>();
-        let (client, events) =
-            DapClient::start(our_read, our_write, Duration::from_secs(5), async move {
-                match exit_rx.await {
-                    Ok(detail) => detail,
-                    Err(_) => std::future::pending().await,
-                }
-            });
-        (
-            client,
-            events,
-            FakeAdapter {
-                reader: BufReader::new(their_read),
-                writer: their_write,
-            },
-            exit_tx,
-        )
-    }
-
-    #[tokio::test]
-    async fn responses_are_matched_by_seq_out_of_order() {
-        let (client, _events, mut adapter, _exit) = connect();
-        let first = client.send("threads", json!({}));
-        let second = client.send("stackTrace", json!({"threadId": 1}));
-        let r1 = adapter.read_request().await;
-        let r2 = adapter.read_request().await;
-        assert_eq!(r1["command"], "threads");
-        assert_eq!(r2["command"], "stackTrace");
-        adapter
-            .send(json!({"seq": 1, "type": "response", "request_seq": r2["seq"], "success": true, "command": "stackTrace", "body": {"n": 2}}))
-            .await;
-        adapter
-            .send(json!({"seq": 2, "type": "response", "request_seq": r1["seq"], "success": true, "command": "threads", "body": {"n": 1}}))
-            .await;
-        assert_eq!(first.response().await, Ok(json!({"n": 1})));
-        assert_eq!(second.response().await, Ok(json!({"n": 2})));
-    }
-
-    #[tokio::test]
-    async fn adapter_errors_keep_the_adapters_message() {
-        let (client, _events, mut adapter, _exit) = connect();
-        let pending = client.send("evaluate", json!({"expression": "nosuch"}));
-        let req = adapter.read_request().await;
-        adapter
-            .send(json!({"seq": 1, "type": "response", "request_seq": req["seq"], "success": false, "command": "evaluate", "message": "use of undeclared identifier 'nosuch'"}))
-            .await;
-        assert_eq!(
-            pending.response().await,
-            Err(DapError::Adapter {
-                command: "evaluate".into(),
-                message: "use of undeclared identifier 'nosuch'".into()
-            })
-        );
-    }
-
-    #[tokio::test]
-    async fn events_arrive_and_reverse_requests_are_answered() {
-        let (_client, mut events, mut adapter, _exit) = connect();
-        adapter
-            .send(
-                json!({"seq": 1, "type": "event", "event": "stopped", "body": {"reason": "step"}}),
-            )
-            .await;
-        adapter
-            .send(json!({"seq": 2, "type": "request", "command": "runInTerminal", "arguments": {"args": ["x"]}}))
-            .await;
-        let event = events.recv().await.expect("event");
-        assert_eq!(event.event, "stopped");
-        let answer = adapter.read_request().await;
-        assert_eq!(answer["type"], "response");
-        assert_eq!(answer["request_seq"], 2);
-        assert_eq!(answer["success"], false);
-    }
-
-    #[tokio::test]
-    async fn adapter_exit_fails_pending_requests_at_once() {
-        let (client, mut events, adapter, exit) = connect();
-        let pending = client.send("continue", json!({}));
-        drop(adapter);
-        let _ = exit.send("fake adapter exited with status 7".into());
-        let err = pending.response().await.expect_err("must fail");
-        assert_eq!(
-            err,
-            DapError::Closed("fake adapter exited with status 7".into())
-        );
-        assert!(events.recv().await.is_none(), "event channel ends");
-        let later = client.request("threads", json!({})).await;
-        assert!(matches!(later, Err(DapError::Closed(_))));
-    }
-
-    #[tokio::test]
-    async fn an_exit_is_reported_even_while_a_child_holds_the_pipe_open() {
-        // The adapter process exits, but its stdout stays open (a debuggee inherited it).
-        let (client, _events, _adapter_pipe_still_open, exit) = connect();
-        let pending = client.send("evaluate", json!({}));
-        let _ = exit.send("mock exited with status 9".into());
-        let err = tokio::time::timeout(Duration::from_secs(2), pending.response())
-            .await
-            .expect("the request must fail at once, not at its timeout");
-        assert_eq!(
-            err,
-            Err(DapError::Closed("mock exited with status 9".into()))
-        );
-    }
-
-    #[tokio::test]
-    async fn garbage_ends_the_session_with_a_protocol_error() {
-        let (client, _events, mut adapter, _exit) = connect();
-        let pending = client.send("threads", json!({}));
-        adapter
-            .writer
-            .write_all(b"Content-Length: 5\r\n\r\nnope!")
-            .await
-            .expect("write");
-        let err = pending.response().await.expect_err("must fail");
-        assert!(err.to_string().contains("malformed"), "{err}");
-    }
-
-    #[tokio::test]
-    async fn abandoned_requests_leave_no_pending_entry() {
-        let (client, _events, mut adapter, _exit) = connect();
-        let pending = client.send("threads", json!({}));
-        let _ = adapter.read_request().await;
-        drop(pending);
-        let open = match &*client.inner.pending() {
-            Pending::Open(map) => map.len(),
-            Pending::Closed(_) => usize::MAX,
-        };
-        assert_eq!(open, 0);
-        // A late answer to it is ignored.
-        adapter
-            .send(json!({"seq": 1, "type": "response", "request_seq": 1, "success": true, "command": "threads"}))
-            .await;
-        let answered = client.send("threads", json!({})).response();
-        let req = adapter.read_request().await;
-        adapter
-            .send(json!({"seq": 2, "type": "response", "request_seq": req["seq"], "success": true, "command": "threads", "body": {"threads": []}}))
-            .await;
-        assert_eq!(answered.await, Ok(json!({"threads": []})));
-    }
-
-    #[tokio::test]
-    async fn unanswered_request_times_out() {
-        let (ours, theirs) = tokio::io::duplex(1 << 16);
-        let (r, w) = tokio::io::split(ours);
-        let (client, _events) =
-            DapClient::start(r, w, Duration::from_millis(50), async { String::new() });
-        let err = client
-            .request("threads", json!({}))
-            .await
-            .expect_err("timeout");
-        assert!(matches!(err, DapError::Timeout { .. }), "{err}");
-        drop(theirs);
-    }
-}
+mod tests;

@@ -4,6 +4,7 @@ pub mod base64;
 pub mod client;
 pub mod codec;
 pub mod reader;
+pub mod requests;
 pub mod types;
 
-pub use client::{DapClient, DapError, PendingRequest};
+pub use client::{DapClient, DapError, PendingRequest, TypedPending};

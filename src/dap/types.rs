@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::requests::or_default;
+
 /// A message from the adapter.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -80,8 +82,10 @@ pub struct Thread {
     pub name: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// The answer to `threads`. A list we cannot read counts as no threads, as it always has.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct ThreadsBody {
+    #[serde(default, deserialize_with = "or_default")]
     pub threads: Vec<Thread>,
 }
 
@@ -100,8 +104,10 @@ pub struct Scope {
     pub indexed_variables: Option<u64>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// The answer to `scopes`. A list we cannot read counts as no scopes, as it always has.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct ScopesBody {
+    #[serde(default, deserialize_with = "or_default")]
     pub scopes: Vec<Scope>,
 }
 
@@ -121,8 +127,10 @@ pub struct Variable {
     pub indexed_variables: Option<u64>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// The answer to `variables`. A list we cannot read counts as no children, as it always has.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct VariablesBody {
+    #[serde(default, deserialize_with = "or_default")]
     pub variables: Vec<Variable>,
 }
 
@@ -195,9 +203,11 @@ pub struct Breakpoint {
     pub source: Option<Source>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// The answer to the breakpoint requests: one breakpoint per one asked for. A list we cannot
+/// read counts as no answers, as it always has (each breakpoint then stays pending).
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct BreakpointsBody {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "or_default")]
     pub breakpoints: Vec<Breakpoint>,
 }
 
@@ -246,28 +256,10 @@ pub struct ProcessEventBody {
     pub system_process_id: Option<u32>,
 }
 
-/// The `initialize` request's arguments: who we are and which protocol features we use.
-pub fn initialize_arguments(adapter_id: &str) -> Value {
-    serde_json::json!({
-        "clientID": "debugger",
-        "clientName": "debugger",
-        "adapterID": adapter_id,
-        "pathFormat": "path",
-        "linesStartAt1": true,
-        "columnsStartAt1": true,
-        "supportsVariableType": true,
-        "supportsVariablePaging": true,
-        "supportsRunInTerminalRequest": false,
-        "supportsMemoryReferences": true,
-        "supportsProgressReporting": false,
-        "supportsInvalidatedEvent": false,
-        "supportsStartDebuggingRequest": false,
-        "locale": "en",
-    })
-}
-
-/// The adapter's capabilities, kept raw: each check names the flag it reads.
-#[derive(Debug, Clone, Default)]
+/// The adapter's capabilities (the answer to `initialize`), kept raw: each check names the flag
+/// it reads, and DAP keeps adding flags.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(transparent)]
 pub struct Capabilities(pub Value);
 
 impl Capabilities {

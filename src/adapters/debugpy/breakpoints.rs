@@ -15,8 +15,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::Debugpy;
-use crate::adapters::Requests;
+use crate::adapters::{Requests, console_answer};
 use crate::common::location::Location;
+use crate::dap::requests::{Evaluate, EvaluateArguments};
 use crate::ipc::protocol::BreakpointSpec;
 
 /// The absolute files of the line breakpoints among `breakpoints`, each also as its canonical path
@@ -267,8 +268,8 @@ impl Debugpy {
         for path in new_files {
             let literal = serde_json::to_string(&path.to_string_lossy()).unwrap_or_default();
             let expression = INCLUDE_FILE.replace("{path}", &literal);
-            let arguments = json!({ "expression": expression, "context": "repl" });
-            match requests.request("evaluate", arguments).await {
+            let arguments = EvaluateArguments::repl(expression, None);
+            match console_answer(requests.request::<Evaluate>(&arguments).await) {
                 Ok(_) => {
                     self.run().included.insert(path);
                 }

@@ -39,6 +39,7 @@ use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::common::paths;
+use crate::dap::requests::BreakpointList;
 use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
@@ -267,12 +268,11 @@ impl DebugAdapter for Debugpy {
         })
     }
 
-    fn review_breakpoints(&self, command: &str, arguments: &Value, answer: &mut [DapBreakpoint]) {
+    fn review_breakpoints(&self, sent: &BreakpointList, answer: &mut [DapBreakpoint]) {
         let run = self.run();
-        let names = arguments["breakpoints"].as_array().into_iter().flatten();
-        for (sent, bp) in names.zip(answer.iter_mut()) {
-            let unfound = sent["name"].as_str().and_then(|n| run.unfound.get(n));
-            if let Some(message) = unfound.filter(|_| command == "setFunctionBreakpoints") {
+        for (name, bp) in sent.names().into_iter().zip(answer.iter_mut()) {
+            let unfound = name.and_then(|n| run.unfound.get(n));
+            if let Some(message) = unfound {
                 bp.verified = false;
                 bp.message = Some(message.clone());
             } else if bp
@@ -328,6 +328,10 @@ impl DebugAdapter for Debugpy {
 mod tests {
     use super::breakpoints::*;
     use super::*;
+    use crate::dap::requests::{
+        BreakpointOptions, BreakpointSource, FunctionBreakpoint, SetBreakpointsArguments,
+        SetFunctionBreakpointsArguments, SourceBreakpoint,
+    };
     use crate::ipc::protocol::BreakpointSpec;
 
     fn adapter() -> Debugpy {
@@ -448,9 +452,15 @@ mod tests {
             "raw_decode".into(),
             unfound_message("raw_decode", Path::new("/p")),
         );
-        let sent = json!({ "breakpoints": [{ "name": "square" }, { "name": "raw_decode" }] });
+        let function = |name: &str| FunctionBreakpoint {
+            name: name.into(),
+            options: BreakpointOptions::default(),
+        };
+        let sent = BreakpointList::Functions(SetFunctionBreakpointsArguments {
+            breakpoints: vec![function("square"), function("raw_decode")],
+        });
         let mut answer = [answered(true, None), answered(true, None)];
-        debugpy.review_breakpoints("setFunctionBreakpoints", &sent, &mut answer);
+        debugpy.review_breakpoints(&sent, &mut answer);
         assert!(answer[0].verified && answer[0].message.is_none());
         assert!(!answer[1].verified);
         let message = answer[1].message.as_deref().unwrap_or("");
@@ -458,15 +468,23 @@ mod tests {
         assert!(message.contains("--no-just-my-code"), "{message}");
 
         // debugpy's own words name launch.json; ours name the flag.
-        let sent =
-            json!({ "source": { "path": "/lib/json/decoder.py" }, "breakpoints": [{ "line": 3 }] });
+        let sent = BreakpointList::Source(SetBreakpointsArguments {
+            source: BreakpointSource {
+                path: "/lib/json/decoder.py".into(),
+                name: None,
+            },
+            breakpoints: vec![SourceBreakpoint {
+                line: 3,
+                options: BreakpointOptions::default(),
+            }],
+        });
         let mut answer = [answered(
             false,
             Some(
                 "Breakpoint in file excluded by filters.\nNote: may be excluded because of \"justMyCode\"",
             ),
         )];
-        debugpy.review_breakpoints("setBreakpoints", &sent, &mut answer);
+        debugpy.review_breakpoints(&sent, &mut answer);
         assert!(!answer[0].verified);
         assert_eq!(answer[0].message.as_deref(), Some(EXCLUDED_FILE));
     }

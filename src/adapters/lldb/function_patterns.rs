@@ -6,7 +6,8 @@
 //! Apart from `mod.rs` because it is a concern of its own: reading Rust paths and turning them
 //! into patterns over both manglings, which the rest of the adapter never needs.
 
-use serde_json::{Value, json};
+use crate::dap::requests::FunctionBreakpoint;
+use crate::dap::types::Breakpoint;
 
 use super::{COMMAND_ESCAPE, console_error};
 use crate::adapters::Console;
@@ -23,16 +24,12 @@ pub(super) struct FunctionSpec<'a> {
 }
 
 impl<'a> FunctionSpec<'a> {
-    pub(super) fn of(bp: &'a Value) -> FunctionSpec<'a> {
-        let text = |key: &str| {
-            bp.get(key)
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-        };
+    pub(super) fn of(bp: &'a FunctionBreakpoint) -> FunctionSpec<'a> {
+        let text = |field: Option<&'a str>| field.filter(|t| !t.is_empty());
         FunctionSpec {
-            name: text("name").unwrap_or_default(),
-            condition: text("condition"),
-            hit_condition: text("hitCondition"),
+            name: bp.name.as_str(),
+            condition: text(bp.options.condition.as_deref()),
+            hit_condition: text(bp.options.hit_condition.as_deref()),
         }
     }
 
@@ -102,8 +99,12 @@ pub(super) struct PatternBreakpoint {
 }
 
 impl PatternBreakpoint {
-    pub(super) fn answer(&self) -> Value {
-        json!({ "id": self.id, "verified": true })
+    pub(super) fn answer(&self) -> Breakpoint {
+        Breakpoint {
+            id: Some(self.id),
+            verified: true,
+            ..Breakpoint::default()
+        }
     }
 }
 
@@ -117,8 +118,8 @@ impl PatternBreakpoints {
     pub(super) async fn keep_only(
         &mut self,
         console: &dyn Console,
-        wanted: &[Value],
-    ) -> Vec<Value> {
+        wanted: &[FunctionBreakpoint],
+    ) -> Vec<Breakpoint> {
         let mut answers = Vec::new();
         let mut kept = Vec::new();
         for mut bound in std::mem::take(&mut self.bound) {
@@ -138,12 +139,12 @@ impl PatternBreakpoints {
                     Ok(options) => {
                         let command = format!("breakpoint modify{options} {}", bound.id);
                         if let Some(error) = run_logged(console, &command).await {
-                            answer["message"] = json!(error);
+                            answer.message = Some(error);
                         }
                         bound.condition = spec.condition.map(str::to_string);
                         bound.hit_condition = spec.hit_condition.map(str::to_string);
                     }
-                    Err(message) => answer["message"] = json!(message),
+                    Err(message) => answer.message = Some(message),
                 }
             }
             answers.push(answer);
@@ -158,11 +159,11 @@ impl PatternBreakpoints {
     pub(super) async fn bind_if_unbound(
         &mut self,
         console: &dyn Console,
-        wanted: &[Value],
-        slot: &mut Value,
+        wanted: &[FunctionBreakpoint],
+        slot: &mut Breakpoint,
     ) {
-        let verified = slot.get("verified").and_then(Value::as_bool) == Some(true);
-        let Some(lldb_dap_id) = slot.get("id").and_then(Value::as_i64) else {
+        let verified = slot.verified;
+        let Some(lldb_dap_id) = slot.id else {
             return;
         };
         if verified || self.seen.contains(&lldb_dap_id) {
@@ -191,7 +192,7 @@ impl PatternBreakpoints {
         let options = match spec.lldb_options(false) {
             Ok(options) => options,
             Err(message) => {
-                slot["message"] = json!(message);
+                slot.message = Some(message);
                 return;
             }
         };
@@ -469,6 +470,7 @@ pub(super) fn is_identifier(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dap::requests::BreakpointOptions;
 
     fn path(segments: &[&str]) -> Vec<String> {
         segments.iter().map(|s| s.to_string()).collect()
@@ -574,14 +576,26 @@ mod tests {
         }
     }
 
+    /// A function breakpoint on `f`, as the session sends it.
+    fn breakpoint(condition: Option<&str>, hit_condition: Option<&str>) -> FunctionBreakpoint {
+        FunctionBreakpoint {
+            name: "f".into(),
+            options: BreakpointOptions {
+                condition: condition.map(str::to_string),
+                hit_condition: hit_condition.map(str::to_string),
+                log_message: None,
+            },
+        }
+    }
+
     #[test]
     fn conditions_reach_lldb_quoted_and_hit_counts_as_ignore_counts() {
-        let spec = json!({ "name": "f", "condition": "s == \"a\\\"b\"", "hitCondition": "3" });
+        let spec = breakpoint(Some("s == \"a\\\"b\""), Some("3"));
         assert_eq!(
             FunctionSpec::of(&spec).lldb_options(false),
             Ok(" --condition \"s == \\\"a\\\\\\\"b\\\"\" --ignore-count 2".to_string())
         );
-        let bare = json!({ "name": "f" });
+        let bare = breakpoint(None, None);
         assert_eq!(
             FunctionSpec::of(&bare).lldb_options(false),
             Ok(String::new())
@@ -590,7 +604,7 @@ mod tests {
             FunctionSpec::of(&bare).lldb_options(true),
             Ok(" --condition \"\" --ignore-count 0".to_string())
         );
-        let backtick = json!({ "name": "f", "condition": "`rm`" });
+        let backtick = breakpoint(Some("`rm`"), None);
         assert!(FunctionSpec::of(&backtick).lldb_options(false).is_err());
     }
 

@@ -13,6 +13,10 @@ use super::{Console, ConsoleMemory, DebugAdapter, Requests, highest_versioned_on
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::scratch::ScratchFile;
+use crate::dap::requests::{
+    Evaluate, EvaluateArguments, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
+};
+use crate::dap::types::BreakpointsBody;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use function_patterns::{FunctionSpec, PatternBreakpoints};
 
@@ -227,38 +231,31 @@ impl DebugAdapter for LldbDap {
     fn set_function_breakpoints<'a>(
         &'a self,
         requests: &'a dyn Requests,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
+        arguments: SetFunctionBreakpointsArguments,
+    ) -> BoxFuture<'a, Result<BreakpointsBody, ErrorBody>> {
         Box::pin(async move {
             let console = Repl(requests);
             let mut patterns = self.patterns.lock().await;
-            let wanted: Vec<Value> = arguments
-                .get("breakpoints")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
+            let wanted = arguments.breakpoints;
             let mut answer = patterns.keep_only(&console, &wanted).await;
-            let by_name: Vec<Value> = wanted
-                .iter()
-                .filter(|bp| patterns.find(FunctionSpec::of(bp).name).is_none())
-                .cloned()
-                .collect();
-            let mut body = requests
-                .request("setFunctionBreakpoints", json!({ "breakpoints": by_name }))
-                .await?;
-            let mut from_lldb_dap: Vec<Value> = body
-                .get("breakpoints")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
+            let by_name = SetFunctionBreakpointsArguments {
+                breakpoints: wanted
+                    .iter()
+                    .filter(|bp| patterns.find(FunctionSpec::of(bp).name).is_none())
+                    .cloned()
+                    .collect(),
+            };
+            let mut from_lldb_dap = requests
+                .request::<SetFunctionBreakpoints>(&by_name)
+                .await?
+                .breakpoints;
             for slot in &mut from_lldb_dap {
                 patterns.bind_if_unbound(&console, &wanted, slot).await;
             }
             answer.extend(from_lldb_dap);
-            if let Some(fields) = body.as_object_mut() {
-                fields.insert("breakpoints".into(), Value::Array(answer));
-            }
-            Ok(body)
+            Ok(BreakpointsBody {
+                breakpoints: answer,
+            })
         })
     }
 }
@@ -316,11 +313,11 @@ struct Repl<'a>(&'a dyn Requests);
 impl Console for Repl<'_> {
     fn run<'a>(&'a self, text: &'a str) -> BoxFuture<'a, Result<String, ErrorBody>> {
         Box::pin(async move {
-            let body = self
+            let answer = self
                 .0
-                .request("evaluate", json!({ "expression": text, "context": "repl" }))
-                .await?;
-            Ok(super::console_answer(&body))
+                .request::<Evaluate>(&EvaluateArguments::repl(text, None))
+                .await;
+            Ok(super::console_answer(answer)?)
         })
     }
 }

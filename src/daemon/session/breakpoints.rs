@@ -17,8 +17,8 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::daemon::breakpoints::{PlacementNote, Registry, Target};
 use crate::daemon::run_state::StopInfo;
-use crate::dap::DapClient;
-use crate::dap::types::BreakpointsBody;
+use crate::dap::requests::{BreakpointList, Encoded, SetBreakpoints, SetDataBreakpoints};
+use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
 
 /// The breakpoints of a session, kept across restarts.
@@ -281,24 +281,29 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
                 registry.sync_request(target)
             }
         };
-        let sent = request.arguments.clone();
-        let requests = AtAStop { dap, shared };
-        let answer = if *target == Target::Functions {
-            shared
-                .adapter
-                .set_function_breakpoints(&requests, sent)
+        let requests: &dyn Requests = &AtAStop { dap, shared };
+        let answer = match &request.list {
+            BreakpointList::Functions(sent) => {
+                shared
+                    .adapter
+                    .set_function_breakpoints(requests, sent.clone())
+                    .await
+            }
+            BreakpointList::Source(sent) => requests
+                .request::<SetBreakpoints>(sent)
                 .await
-        } else {
-            requests.request(request.command, sent).await
+                .map_err(ErrorBody::from),
+            BreakpointList::Data(sent) => requests
+                .request::<SetDataBreakpoints>(sent)
+                .await
+                .map_err(ErrorBody::from),
         };
         match answer {
             Ok(body) => {
-                let mut answer = serde_json::from_value::<BreakpointsBody>(body)
-                    .map(|b| b.breakpoints)
-                    .unwrap_or_default();
+                let mut answer = body.breakpoints;
                 shared
                     .adapter
-                    .review_breakpoints(request.command, &request.arguments, &mut answer);
+                    .review_breakpoints(&request.list, &mut answer);
                 let mut registry = breakpoints.registry();
                 registry.apply_answer(&request.ids, &answer);
                 registry.mirror_duplicates(&request.ids);
@@ -332,16 +337,12 @@ struct AtAStop<'a> {
 }
 
 impl Requests for AtAStop<'_> {
-    fn request<'a>(
-        &'a self,
-        command: &'a str,
-        arguments: Value,
-    ) -> BoxFuture<'a, Result<Value, ErrorBody>> {
-        Box::pin(async move {
-            brief_stop::request_at_a_stop(self.dap, self.shared, command, arguments)
-                .await
-                .map_err(ErrorBody::from)
-        })
+    fn send_encoded(&self, request: Encoded) -> BoxFuture<'_, Result<Value, DapError>> {
+        Box::pin(brief_stop::encoded_at_a_stop(
+            self.dap,
+            self.shared,
+            request,
+        ))
     }
 }
 

@@ -10,11 +10,12 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::Shared;
 use crate::daemon::run_state::Phase;
+use crate::dap::requests::{self, Continue, Encoded, Pause, Request, ThreadArguments};
 use crate::dap::types::StoppedEventBody;
 use crate::dap::{DapClient, DapError};
 
@@ -30,15 +31,25 @@ pub(super) enum Ended {
     StoppedOtherwise,
 }
 
-/// Sends `command`; if the adapter refuses it only because the program runs, sends it again
-/// within a pause nobody sees. Any other answer is returned as it came.
-pub(super) async fn request_at_a_stop(
+/// Sends the request `R`; if the adapter refuses it only because the program runs, sends it
+/// again within a pause nobody sees. Any other answer is returned as it came.
+pub(super) async fn request_at_a_stop<R: Request>(
     dap: &DapClient,
     shared: &Shared,
-    command: &str,
-    arguments: Value,
+    arguments: &R::Arguments,
+) -> Result<R::Response, DapError> {
+    let body = encoded_at_a_stop(dap, shared, Encoded::new::<R>(arguments)?).await?;
+    requests::decode::<R>(body)
+}
+
+/// [`request_at_a_stop`] for a request already encoded (an adapter's hook sends its requests
+/// so); the answer's body comes back unread.
+pub(super) async fn encoded_at_a_stop(
+    dap: &DapClient,
+    shared: &Shared,
+    request: Encoded,
 ) -> Result<Value, DapError> {
-    let refusal = match dap.request(command, arguments.clone()).await {
+    let refusal = match dap.send_encoded(request.clone()).response().await {
         Err(e) if e.is_not_stopped() && shared.run.get().phase == Phase::Running => e,
         answer => return answer,
     };
@@ -48,22 +59,25 @@ pub(super) async fn request_at_a_stop(
         view.in_flight.brief_stop = Some(told);
         view.selection.thread.unwrap_or(1)
     };
-    if let Err(e) = dap.request("pause", json!({ "threadId": thread_id })).await {
+    if let Err(e) = dap
+        .request_typed::<Pause>(&ThreadArguments { thread_id })
+        .await
+    {
         shared.view().in_flight.brief_stop = None;
         return Err(e);
     }
     match tokio::time::timeout(PAUSE_LIMIT, ended).await {
         Ok(Ok(Ended::Paused { thread_id })) => {
-            let answer = dap.request(command, arguments).await;
+            let answer = dap.send_encoded(request).response().await;
             // The user left the program running: it goes on even if the request failed.
             let resumed = dap
-                .request("continue", json!({ "threadId": thread_id }))
+                .request_typed::<Continue>(&ThreadArguments { thread_id })
                 .await;
             let answer = answer?;
             resumed?;
             Ok(answer)
         }
-        Ok(Ok(Ended::StoppedOtherwise)) => dap.request(command, arguments).await,
+        Ok(Ok(Ended::StoppedOtherwise)) => dap.send_encoded(request).response().await,
         // No stop in time, or the program ended: the refusal stands.
         _ => {
             shared.view().in_flight.brief_stop = None;

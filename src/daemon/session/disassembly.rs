@@ -11,13 +11,13 @@
 //! negative `instructionOffset` (GDB 16 answers from the pc) is asked with DAP's byte `offset`
 //! instead. Should the pc never be in the answer, the listing starts at the pc, with a note.
 
-use serde_json::json;
-
 use super::Session;
 use super::frames::frame_info;
 use super::memory::{Place, Purpose, check_count, parse_number, unsupported};
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::dap::types::{DisassembleBody, DisassembledInstruction};
+use crate::dap::DapError;
+use crate::dap::requests::{Disassemble, DisassembleArguments};
+use crate::dap::types::DisassembledInstruction;
 use crate::ipc::protocol::{DISASSEMBLE_MAX, DisassemblyResult, InstructionInfo};
 
 /// At most this many instructions are shown before the pc (a quarter of the count below that).
@@ -173,23 +173,25 @@ impl Session {
         offset: Offset,
         count: u32,
     ) -> Result<Vec<DisassembledInstruction>, ErrorBody> {
-        let mut arguments = json!({
-            "memoryReference": reference,
-            "instructionCount": count,
-            "resolveSymbols": true,
-        });
-        match offset {
-            Offset::Instructions(n) => arguments["instructionOffset"] = json!(n),
-            Offset::Bytes(n) => {
-                arguments["offset"] = json!(n);
-                arguments["instructionOffset"] = json!(0);
-            }
-        }
+        let (offset, instruction_offset) = match offset {
+            Offset::Instructions(n) => (None, n),
+            Offset::Bytes(n) => (Some(n), 0),
+        };
+        let arguments = DisassembleArguments {
+            memory_reference: reference.to_string(),
+            offset,
+            instruction_offset,
+            instruction_count: count,
+            resolve_symbols: true,
+        };
         let body = self
             .dap()
-            .request("disassemble", arguments)
+            .request_typed::<Disassemble>(&arguments)
             .await
             .map_err(|e| {
+                if matches!(e, DapError::Unreadable { .. }) {
+                    return e.reading("a disassembly");
+                }
                 let e: ErrorBody = e.into();
                 if e.code == ErrorCode::Adapter {
                     ErrorBody::new(
@@ -201,13 +203,6 @@ impl Session {
                     e
                 }
             })?;
-        let body: DisassembleBody = serde_json::from_value(body).map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Adapter,
-                format!("the adapter sent a disassembly we cannot read: {e}"),
-                "",
-            )
-        })?;
         Ok(body.instructions)
     }
 }

@@ -4,11 +4,14 @@
 //! Apart because the filters outlive one request: the session keeps the ids the adapter gave
 //! their exception breakpoints, so that a stop naming one (GDB's way) is told as an exception.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Session, Shared, brief_stop};
 use crate::adapters;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::dap::requests::{
+    ExceptionBreakpointsBody, SetExceptionBreakpoints, SetExceptionBreakpointsArguments,
+};
 use crate::dap::types::Capabilities;
 use crate::ipc::protocol::{CatchResult, ExceptionFilter};
 
@@ -28,7 +31,7 @@ impl Shared {
         &self,
         filters: Vec<String>,
         caps: &Capabilities,
-        answer: &Value,
+        answer: &ExceptionBreakpointsBody,
     ) {
         let label = |filter: &str| {
             caps.0["exceptionBreakpointFilters"]
@@ -38,14 +41,10 @@ impl Shared {
                 .unwrap_or(filter)
                 .to_string()
         };
-        let ids = answer["breakpoints"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
         let breakpoints = filters
             .iter()
-            .zip(ids)
-            .filter_map(|(filter, bp)| Some((bp["id"].as_i64()?, label(filter))))
+            .zip(&answer.breakpoints)
+            .filter_map(|(filter, bp)| Some((bp.id?, label(filter))))
             .collect();
         *self.exception_filters() = ExceptionFilters {
             names: filters,
@@ -120,11 +119,12 @@ impl Session {
             if self.shared.run.get().phase.is_ended() {
                 return Err(self.not_running_error(&self.shared.run.get().phase));
             }
-            let answer = brief_stop::request_at_a_stop(
+            let answer = brief_stop::request_at_a_stop::<SetExceptionBreakpoints>(
                 &self.dap,
                 &self.shared,
-                "setExceptionBreakpoints",
-                json!({ "filters": wanted }),
+                &SetExceptionBreakpointsArguments {
+                    filters: wanted.clone(),
+                },
             )
             .await?;
             self.shared

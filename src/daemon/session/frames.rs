@@ -5,12 +5,11 @@
 //! checked against the stack), and the frame cache's rule (per stop, per thread, deep enough)
 //! belongs with the requests it saves.
 
-use serde_json::json;
-
 use super::Session;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::Phase;
-use crate::dap::types::{StackFrame, StackTraceBody, ThreadsBody};
+use crate::dap::requests::{NoArguments, StackTrace, StackTraceArguments, Threads};
+use crate::dap::types::StackFrame;
 use crate::ipc::protocol::{
     BacktraceResult, ContextResult, FrameInfo, FrameSelection, ThreadInfo, ThreadsResult,
 };
@@ -70,10 +69,11 @@ impl Session {
     }
 
     pub(super) async fn fetch_threads(&self) -> Result<Vec<crate::dap::types::Thread>, ErrorBody> {
-        let body = self.dap.request("threads", json!({})).await?;
-        let threads = serde_json::from_value::<ThreadsBody>(body)
-            .map(|b| b.threads)
-            .unwrap_or_default();
+        let threads = self
+            .dap
+            .request_typed::<Threads>(&NoArguments {})
+            .await?
+            .threads;
         // Names can change with the program (Delve names a goroutine after its current function),
         // and a list taken while it runs may hold placeholders: only keep names read at a stop.
         if matches!(self.shared.run.get().phase, Phase::Stopped(_)) {
@@ -98,20 +98,16 @@ impl Session {
             return Ok((cache.frames.clone(), cache.total));
         }
         let levels = min_levels.max(FRAME_BATCH);
+        let arguments = StackTraceArguments {
+            thread_id,
+            start_frame: 0,
+            levels,
+        };
         let body = self
             .dap
-            .request(
-                "stackTrace",
-                json!({ "threadId": thread_id, "startFrame": 0, "levels": levels }),
-            )
-            .await?;
-        let body: StackTraceBody = serde_json::from_value(body).map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Adapter,
-                format!("the adapter sent a stack trace we cannot read: {e}"),
-                "",
-            )
-        })?;
+            .request_typed::<StackTrace>(&arguments)
+            .await
+            .map_err(|e| e.reading("a stack trace"))?;
         let mut view = self.shared.view();
         if self.shared.run.get().generation == generation {
             view.caches.frames = Some(FrameCache {
@@ -194,10 +190,11 @@ impl Session {
             .enumerate()
             .map(|(i, t)| {
                 (stopped && i < THREADS_WITH_FRAMES).then(|| {
-                    self.dap.send(
-                        "stackTrace",
-                        json!({ "threadId": t.id, "startFrame": 0, "levels": 1 }),
-                    )
+                    self.dap.send_typed::<StackTrace>(&StackTraceArguments {
+                        thread_id: t.id,
+                        start_frame: 0,
+                        levels: 1,
+                    })
                 })
             })
             .collect();
@@ -212,7 +209,6 @@ impl Session {
                     .response_within(left)
                     .await
                     .ok()
-                    .and_then(|b| serde_json::from_value::<StackTraceBody>(b).ok())
                     .and_then(|b| b.stack_frames.first().map(|f| frame_info(0, f))),
                 None => None,
             };

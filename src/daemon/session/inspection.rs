@@ -5,16 +5,19 @@
 //! written there, through scopes, variables and evaluation, with the adapter's error text cut
 //! down to what a reader needs.
 
-use serde_json::{Value, json};
-
 use super::Session;
 use super::frames::frame_info;
+use crate::adapters::console_answer;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::Phase;
 use crate::daemon::source;
 use crate::daemon::variables::{self, Limits};
 use crate::dap::DapError;
-use crate::dap::types::{EvaluateBody, ScopesBody, StackFrame};
+use crate::dap::requests::{
+    Evaluate, EvaluateArguments, Scopes, ScopesArguments, SetExpression, SetExpressionArguments,
+    SetVariable, SetVariableArguments, Variables, VariablesArguments,
+};
+use crate::dap::types::{EvaluateBody, StackFrame};
 use crate::ipc::protocol::{ContextResult, EvaluateResult, LocalsResult, RawResult, SetResult};
 
 /// Source lines shown either side of the selection by `context`.
@@ -77,13 +80,11 @@ impl Session {
         frame: &StackFrame,
         depth: u32,
     ) -> Result<LocalsResult, ErrorBody> {
-        let body = self
+        let scopes = self
             .dap
-            .request("scopes", json!({ "frameId": frame.id }))
-            .await?;
-        let scopes = serde_json::from_value::<ScopesBody>(body)
-            .map(|b| b.scopes)
-            .unwrap_or_default();
+            .request_typed::<Scopes>(&ScopesArguments { frame_id: frame.id })
+            .await?
+            .scopes;
         let shown = variables::locals_scopes(&scopes);
         let mut variables = Vec::new();
         let mut omitted = 0;
@@ -115,12 +116,8 @@ impl Session {
         expression: &str,
         frame_id: i64,
     ) -> Result<EvaluateBody, ErrorBody> {
-        let body = self
-            .dap
-            .request(
-                "evaluate",
-                json!({ "expression": expression, "frameId": frame_id, "context": "watch" }),
-            )
+        self.dap
+            .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, Some(frame_id)))
             .await
             .map_err(|e| match e {
                 DapError::Adapter { message, .. } => ErrorBody::new(
@@ -128,15 +125,8 @@ impl Session {
                     clean_evaluate_error(&message),
                     "`debugger locals` lists the names in scope here",
                 ),
-                other => other.into(),
-            })?;
-        serde_json::from_value(body).map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Adapter,
-                format!("the adapter sent an evaluation we cannot read: {e}"),
-                "",
-            )
-        })
+                other => other.reading("an evaluation"),
+            })
     }
 
     pub async fn evaluate(
@@ -185,18 +175,17 @@ impl Session {
         if state.phase.is_ended() {
             return Err(self.not_running_error(&state.phase));
         }
-        let mut arguments = json!({ "expression": text, "context": "repl" });
+        let mut frame_id = None;
         if matches!(state.phase, Phase::Stopped(_))
             && let Ok((_, _, frame)) = self.selected_frame().await
         {
-            arguments["frameId"] = json!(frame.id);
+            frame_id = Some(frame.id);
         }
-        let body = self.dap.request("evaluate", arguments).await?;
-        let output = body
-            .get("result")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let answer = self
+            .dap
+            .request_typed::<Evaluate>(&EvaluateArguments::repl(text, frame_id))
+            .await;
+        let output = console_answer(answer)?;
         Ok(RawResult { output })
     }
 
@@ -206,20 +195,20 @@ impl Session {
     pub async fn set_variable(&self, name: &str, value: &str) -> Result<SetResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
         let body = if self.caps.supports("supportsSetExpression") {
-            self.dap
-                .request(
-                    "setExpression",
-                    json!({ "expression": name, "value": value, "frameId": frame.id }),
-                )
-                .await?
+            let arguments = SetExpressionArguments {
+                expression: name.to_string(),
+                value: value.to_string(),
+                frame_id: frame.id,
+            };
+            self.dap.request_typed::<SetExpression>(&arguments).await?
         } else if self.caps.supports("supportsSetVariable") {
             let (container, child) = self.container_of(name, frame.id).await?;
-            self.dap
-                .request(
-                    "setVariable",
-                    json!({ "variablesReference": container, "name": child, "value": value }),
-                )
-                .await?
+            let arguments = SetVariableArguments {
+                variables_reference: container,
+                name: child,
+                value: value.to_string(),
+            };
+            self.dap.request_typed::<SetVariable>(&arguments).await?
         } else {
             return Err(ErrorBody::new(
                 ErrorCode::Unsupported,
@@ -233,12 +222,8 @@ impl Session {
         self.shared.view().caches.report = None;
         Ok(SetResult {
             name: name.to_string(),
-            value: body
-                .get("value")
-                .and_then(Value::as_str)
-                .unwrap_or(value)
-                .to_string(),
-            type_name: body.get("type").and_then(Value::as_str).map(str::to_string),
+            value: body.value.unwrap_or_else(|| value.to_string()),
+            type_name: body.type_name,
         })
     }
 
@@ -267,39 +252,32 @@ impl Session {
             } else {
                 name[at + skip..].to_string()
             };
-            let body = self
+            let answer = self
                 .dap
-                .request(
-                    "evaluate",
-                    json!({ "expression": parent, "frameId": frame_id, "context": "watch" }),
-                )
-                .await?;
-            let reference = body
-                .get("variablesReference")
-                .and_then(Value::as_i64)
-                .filter(|r| *r > 0)
-                .ok_or_else(not_found)?;
+                .request_typed::<Evaluate>(&EvaluateArguments::watch(parent, Some(frame_id)))
+                .await;
+            let reference = match answer {
+                Ok(body) => Some(body.variables_reference),
+                // A value we cannot read has no members we could reach.
+                Err(DapError::Unreadable { .. }) => None,
+                Err(e) => return Err(e.into()),
+            };
+            let reference = reference.filter(|r| *r > 0).ok_or_else(not_found)?;
             return Ok((reference, child));
         }
-        let body = self
+        let scopes = self
             .dap
-            .request("scopes", json!({ "frameId": frame_id }))
-            .await?;
-        let scopes = serde_json::from_value::<ScopesBody>(body)
-            .map(|b| b.scopes)
-            .unwrap_or_default();
+            .request_typed::<Scopes>(&ScopesArguments { frame_id })
+            .await?
+            .scopes;
         for scope in scopes.iter().filter(|s| !s.expensive) {
-            let body = self
-                .dap
-                .request(
-                    "variables",
-                    json!({ "variablesReference": scope.variables_reference }),
-                )
-                .await?;
-            let holds = body
-                .get("variables")
-                .and_then(Value::as_array)
-                .is_some_and(|vars| vars.iter().any(|v| v["name"] == name));
+            let arguments = VariablesArguments {
+                variables_reference: scope.variables_reference,
+                start: None,
+                count: None,
+            };
+            let body = self.dap.request_typed::<Variables>(&arguments).await?;
+            let holds = body.variables.iter().any(|v| v.name == name);
             if holds {
                 return Ok((scope.variables_reference, name.to_string()));
             }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::Notify;
 
 use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
@@ -23,7 +23,11 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::output::OutputBuffer;
 use crate::daemon::reaper::{self, Reaper};
 use crate::daemon::run_state::{Phase, RunStateCell};
-use crate::dap::types::{Capabilities, initialize_arguments};
+use crate::dap::requests::{
+    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Initialize, InitializeArguments,
+    NoArguments, SetExceptionBreakpoints, SetExceptionBreakpointsArguments, ThreadArguments,
+};
+use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::BreakpointSpec;
 
@@ -151,10 +155,10 @@ impl Session {
         }
         let terminate = !detach && matches!(self.origin, Origin::Launch(_));
         if !self.process.has_exited() {
-            let disconnect = self.dap.send(
-                "disconnect",
-                json!({ "terminateDebuggee": terminate, "restart": false }),
-            );
+            let disconnect = self.dap.send_typed::<Disconnect>(&DisconnectArguments {
+                terminate_debuggee: terminate,
+                restart: false,
+            });
             if let Err(e) = disconnect.response_within(Duration::from_secs(5)).await {
                 tracing::warn!("disconnect failed: {e}");
             }
@@ -207,11 +211,10 @@ async fn configure(
     shared: &Arc<Shared>,
     timeouts: &Timeouts,
 ) -> Result<Capabilities, ErrorBody> {
-    let initialize = dap
-        .send("initialize", initialize_arguments(adapter.adapter_id()))
+    let caps = dap
+        .send_typed::<Initialize>(&InitializeArguments::new(adapter.adapter_id()))
         .response_within(timeouts.launch())
         .await?;
-    let caps = Capabilities(initialize);
 
     // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
     let _sync = shared.breakpoints.sync.lock().await;
@@ -225,6 +228,8 @@ async fn configure(
         Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
     };
     let arguments = extras.apply(command, arguments);
+    // Untyped on purpose: each adapter phrases these its own way, and the user's config adds
+    // fields of its own (`RequestExtras`), so there is no one shape to type.
     let answer = dap
         .send(command, arguments)
         .response_within(timeouts.launch());
@@ -264,12 +269,15 @@ async fn configure(
             .map(str::to_string)
             .collect();
         let answer = dap
-            .request("setExceptionBreakpoints", json!({ "filters": filters }))
+            .request_typed::<SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
+                filters: filters.clone(),
+            })
             .await?;
         shared.set_exception_filters(filters, &caps, &answer);
     }
     if caps.supports("supportsConfigurationDoneRequest") {
-        dap.request("configurationDone", json!({})).await?;
+        dap.request_typed::<ConfigurationDone>(&NoArguments {})
+            .await?;
     }
     match answered {
         Some(result) => result?,
@@ -305,7 +313,7 @@ async fn release_attach_stop(
         return Ok(());
     }
     let thread_id = stop.thread_id.unwrap_or(1);
-    dap.request("continue", json!({ "threadId": thread_id }))
+    dap.request_typed::<Continue>(&ThreadArguments { thread_id })
         .await?;
     Ok(())
 }

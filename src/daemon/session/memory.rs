@@ -7,13 +7,12 @@
 //! (lldb: `0x0000555555556008 "alice"`), else its value if that is a whole number (as gdb's `x`
 //! and lldb's `memory read` take `base + 16`, or an `int` holding an address).
 
-use serde_json::json;
-
 use super::Session;
 use crate::adapters::Console;
 use crate::adapters::process::BoxFuture;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::dap::types::ReadMemoryBody;
+use crate::dap::DapError;
+use crate::dap::requests::{Evaluate, EvaluateArguments, ReadMemory, ReadMemoryArguments};
 use crate::dap::{DapClient, base64};
 use crate::ipc::protocol::{MEMORY_READ_MAX, MemoryResult};
 
@@ -96,21 +95,19 @@ impl Session {
         place: &Place,
         count: u32,
     ) -> Result<(u64, Vec<u8>, u64), ErrorBody> {
+        let arguments = ReadMemoryArguments {
+            memory_reference: place.reference.clone(),
+            offset: 0,
+            count,
+        };
         let body = self
             .dap()
-            .request(
-                "readMemory",
-                json!({ "memoryReference": place.reference, "offset": 0, "count": count }),
-            )
+            .request_typed::<ReadMemory>(&arguments)
             .await
-            .map_err(|e| place.unreadable(e.into()))?;
-        let body: ReadMemoryBody = serde_json::from_value(body).map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Adapter,
-                format!("the adapter sent a memory read we cannot read: {e}"),
-                "",
-            )
-        })?;
+            .map_err(|e| match e {
+                unreadable @ DapError::Unreadable { .. } => unreadable.reading("a memory read"),
+                e => place.unreadable(e.into()),
+            })?;
         let address = parse_number(&body.address)
             .or(place.address)
             .ok_or_else(|| {
@@ -249,14 +246,11 @@ struct ReplConsole {
 impl Console for ReplConsole {
     fn run<'a>(&'a self, text: &'a str) -> BoxFuture<'a, Result<String, ErrorBody>> {
         Box::pin(async move {
-            let body = self
+            let answer = self
                 .dap
-                .request(
-                    "evaluate",
-                    json!({ "expression": text, "context": "repl", "frameId": self.frame_id }),
-                )
-                .await?;
-            Ok(crate::adapters::console_answer(&body))
+                .request_typed::<Evaluate>(&EvaluateArguments::repl(text, Some(self.frame_id)))
+                .await;
+            Ok(crate::adapters::console_answer(answer)?)
         })
     }
 }

@@ -7,13 +7,12 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
-
 use super::breakpoints::hit_breakpoints;
 use super::frames::frame_info;
 use super::{Session, WATCHPOINT_REASON};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::daemon::source;
+use crate::dap::requests::{self, ThreadArguments};
 use crate::ipc::protocol::{ExceptionInfo, StopReport};
 
 /// Source lines shown either side of a stop.
@@ -143,21 +142,18 @@ impl Session {
         }
         let body = self
             .dap
-            .request("exceptionInfo", json!({ "threadId": thread_id }))
+            .request_typed::<requests::ExceptionInfo>(&ThreadArguments { thread_id })
             .await
             .ok()?;
-        let type_name = body
-            .pointer("/details/typeName")
-            .or_else(|| body.get("exceptionId"))
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty())?
-            .to_string();
-        let message = body
-            .pointer("/details/message")
-            .or_else(|| body.get("description"))
-            .and_then(Value::as_str)
-            .filter(|m| !m.is_empty())
-            .map(str::to_string);
+        let details = body.details.unwrap_or_default();
+        let type_name = details
+            .type_name
+            .or(body.exception_id)
+            .filter(|t| !t.is_empty())?;
+        let message = details
+            .message
+            .or(body.description)
+            .filter(|m| !m.is_empty());
         Some(ExceptionInfo { type_name, message })
     }
 }

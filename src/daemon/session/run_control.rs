@@ -7,11 +7,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::Session;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::{Phase, RunState};
+use crate::dap::requests::{Pause, Resume, ThreadArguments};
 use crate::ipc::protocol::{ResumeAction, StopReport};
 
 /// How many times, and how often, a pause that has not stopped the program is sent again.
@@ -64,11 +63,11 @@ impl Session {
             return Ok(("stopped".into(), Some(report)));
         }
         let thread_id = self.current_thread().await?;
-        let (command, arguments) = match action {
-            ResumeAction::Continue => ("continue", json!({ "threadId": thread_id })),
-            ResumeAction::Next => ("next", json!({ "threadId": thread_id })),
-            ResumeAction::Step => ("stepIn", json!({ "threadId": thread_id })),
-            ResumeAction::Finish => ("stepOut", json!({ "threadId": thread_id })),
+        let request = match action {
+            ResumeAction::Continue => Resume::Continue,
+            ResumeAction::Next => Resume::Next,
+            ResumeAction::Step => Resume::StepIn,
+            ResumeAction::Finish => Resume::StepOut,
         };
         // Mark the program running before sending, so the stop the request causes (which may
         // overtake the response) is always newer than this generation.
@@ -83,7 +82,7 @@ impl Session {
             view.caches.frames = None;
             view.in_flight.step_requested = action != ResumeAction::Continue;
         }
-        if let Err(err) = self.dap.request(command, arguments).await {
+        if let Err(err) = request.send(&self.dap, thread_id).await {
             // Nothing moved: put the stop back as it was (same generation, so it is not "new").
             self.shared.view().in_flight.step_requested = false;
             self.shared.run.restore(&state, running);
@@ -117,7 +116,7 @@ impl Session {
         self.shared.view().in_flight.pause_requested = true;
         if let Err(e) = self
             .dap
-            .request("pause", json!({ "threadId": thread_id }))
+            .request_typed::<Pause>(&ThreadArguments { thread_id })
             .await
         {
             self.shared.view().in_flight.pause_requested = false;
@@ -149,7 +148,9 @@ impl Session {
                     return;
                 }
                 tracing::info!("the pause has not stopped the program yet; asking again");
-                let _ = dap.request("pause", json!({ "threadId": thread_id })).await;
+                let _ = dap
+                    .request_typed::<Pause>(&ThreadArguments { thread_id })
+                    .await;
             }
         });
     }

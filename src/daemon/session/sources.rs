@@ -8,15 +8,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde_json::json;
-
 use super::{Origin, Shared, brief_stop};
 use crate::adapters::{DebugAdapter, SourceLookup};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::{self, Resolution};
 use crate::daemon::breakpoints::PlacementNote;
-use crate::dap::DapClient;
-use crate::dap::types::EvaluateBody;
+use crate::dap::requests::{Evaluate, EvaluateArguments};
+use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::LaunchSpec;
 
 /// Where a breakpoint's file went, as the session tells the user.
@@ -179,12 +177,12 @@ impl ProgramSources {
         if let Some(files) = listed.as_ref().filter(|_| !self.lookup.listing_grows) {
             return Some(files.clone());
         }
-        let arguments = json!({ "expression": command, "context": "repl" });
-        let body = brief_stop::request_at_a_stop(dap, shared, "evaluate", arguments).await;
-        let body: EvaluateBody = match body.map(serde_json::from_value) {
-            Ok(Ok(body)) => body,
-            Ok(Err(e)) => {
-                tracing::warn!("the source listing could not be read: {e}");
+        let arguments = EvaluateArguments::repl(command, None);
+        let body = brief_stop::request_at_a_stop::<Evaluate>(dap, shared, &arguments).await;
+        let body = match body {
+            Ok(body) => body,
+            Err(DapError::Unreadable { detail, .. }) => {
+                tracing::warn!("the source listing could not be read: {detail}");
                 return None;
             }
             Err(e) => {

@@ -5,12 +5,11 @@
 //! breakpoints, the list replaces the adapter's). Adapters report a hit without the values, so
 //! the session keeps the value it last saw and reads the new one at the stop.
 
-use serde_json::{Value, json};
-
 use super::Session;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::daemon::breakpoints::{DataHandle, Target};
+use crate::dap::requests::{DataBreakpointInfo, DataBreakpointInfoArguments};
 use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec, StopReport, WatchChange};
 
 impl Session {
@@ -72,28 +71,28 @@ impl Session {
     /// a member of one) where it is one, else as an expression.
     async fn data_handle(&self, expression: &str, frame_id: i64) -> Result<DataHandle, ErrorBody> {
         let arguments = match self.container_of(expression, frame_id).await {
-            Ok((container, name)) => json!({
-                "variablesReference": container,
-                "name": name,
-                "frameId": frame_id,
-            }),
-            Err(_) => json!({ "name": expression, "frameId": frame_id }),
+            Ok((container, name)) => DataBreakpointInfoArguments {
+                variables_reference: Some(container),
+                name,
+                frame_id,
+            },
+            Err(_) => DataBreakpointInfoArguments {
+                variables_reference: None,
+                name: expression.to_string(),
+                frame_id,
+            },
         };
         let body = self
             .dap
-            .request("dataBreakpointInfo", arguments)
+            .request_typed::<DataBreakpointInfo>(&arguments)
             .await
             .map_err(|e| cannot_watch(expression, &e.to_string()))?;
-        let description = body
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or(expression)
-            .to_string();
-        let Some(data_id) = body.get("dataId").and_then(Value::as_str) else {
+        let description = body.description.unwrap_or_else(|| expression.to_string());
+        let Some(data_id) = body.data_id else {
             return Err(cannot_watch(expression, &description));
         };
         Ok(DataHandle {
-            data_id: data_id.to_string(),
+            data_id,
             description,
             last_value: self.value_of(expression, frame_id).await,
         })

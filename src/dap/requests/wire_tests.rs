@@ -1,0 +1,322 @@
+//! The JSON each typed request puts on the wire, compared with what the untyped `json!` call
+//! sites sent: a renamed field, or an optional one sent as `null` instead of left out, fails
+//! here before it reaches an adapter.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::dap::types::{Capabilities, ScopesBody, VariablesBody};
+
+/// The `arguments` that go on the wire for `R` (a `Value`, as the client sends it).
+fn wire<R: Request>(arguments: &R::Arguments) -> Value {
+    match Encoded::new::<R>(arguments) {
+        Ok(encoded) => {
+            assert_eq!(encoded.command(), R::COMMAND);
+            encoded.arguments().clone()
+        }
+        Err(e) => panic!("{} did not encode: {e}", R::COMMAND),
+    }
+}
+
+/// The bytes on the wire, which must be the ones the `json!` value gave.
+fn same_bytes(typed: Value, old: Value) {
+    assert_eq!(typed.to_string(), old.to_string());
+}
+
+#[test]
+fn initialize_says_who_we_are() {
+    same_bytes(
+        wire::<Initialize>(&InitializeArguments::new("an-adapter")),
+        json!({
+            "clientID": "debugger",
+            "clientName": "debugger",
+            "adapterID": "an-adapter",
+            "pathFormat": "path",
+            "linesStartAt1": true,
+            "columnsStartAt1": true,
+            "supportsVariableType": true,
+            "supportsVariablePaging": true,
+            "supportsRunInTerminalRequest": false,
+            "supportsMemoryReferences": true,
+            "supportsProgressReporting": false,
+            "supportsInvalidatedEvent": false,
+            "supportsStartDebuggingRequest": false,
+            "locale": "en",
+        }),
+    );
+}
+
+#[test]
+fn session_requests() {
+    same_bytes(wire::<ConfigurationDone>(&NoArguments {}), json!({}));
+    same_bytes(wire::<Threads>(&NoArguments {}), json!({}));
+    same_bytes(
+        wire::<SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
+            filters: vec!["uncaught".into()],
+        }),
+        json!({ "filters": ["uncaught"] }),
+    );
+    same_bytes(
+        wire::<Disconnect>(&DisconnectArguments {
+            terminate_debuggee: true,
+            restart: false,
+        }),
+        json!({ "terminateDebuggee": true, "restart": false }),
+    );
+}
+
+#[test]
+fn run_control_names_the_thread() {
+    let thread = ThreadArguments { thread_id: 7 };
+    let old = json!({ "threadId": 7 });
+    same_bytes(wire::<Continue>(&thread), old.clone());
+    same_bytes(wire::<Next>(&thread), old.clone());
+    same_bytes(wire::<StepIn>(&thread), old.clone());
+    same_bytes(wire::<StepOut>(&thread), old.clone());
+    same_bytes(wire::<Pause>(&thread), old.clone());
+    same_bytes(wire::<ExceptionInfo>(&thread), old);
+    let commands = [
+        Continue::COMMAND,
+        Next::COMMAND,
+        StepIn::COMMAND,
+        StepOut::COMMAND,
+    ];
+    assert_eq!(commands, ["continue", "next", "stepIn", "stepOut"]);
+}
+
+#[test]
+fn frames_scopes_and_variables() {
+    same_bytes(
+        wire::<StackTrace>(&StackTraceArguments {
+            thread_id: 1,
+            start_frame: 0,
+            levels: 20,
+        }),
+        json!({ "threadId": 1, "startFrame": 0, "levels": 20 }),
+    );
+    same_bytes(
+        wire::<Scopes>(&ScopesArguments { frame_id: 3 }),
+        json!({ "frameId": 3 }),
+    );
+    same_bytes(
+        wire::<Variables>(&VariablesArguments {
+            variables_reference: 9,
+            start: None,
+            count: None,
+        }),
+        json!({ "variablesReference": 9 }),
+    );
+    same_bytes(
+        wire::<Variables>(&VariablesArguments {
+            variables_reference: 9,
+            start: Some(0),
+            count: Some(33),
+        }),
+        json!({ "variablesReference": 9, "start": 0, "count": 33 }),
+    );
+}
+
+#[test]
+fn evaluate_leaves_out_a_missing_frame() {
+    same_bytes(
+        wire::<Evaluate>(&EvaluateArguments::watch("a->b", Some(4))),
+        json!({ "expression": "a->b", "frameId": 4, "context": "watch" }),
+    );
+    same_bytes(
+        wire::<Evaluate>(&EvaluateArguments::watch("x", None)),
+        json!({ "expression": "x", "context": "watch" }),
+    );
+    same_bytes(
+        wire::<Evaluate>(&EvaluateArguments::repl("bt", None)),
+        json!({ "expression": "bt", "context": "repl" }),
+    );
+    same_bytes(
+        wire::<Evaluate>(&EvaluateArguments::repl("bt", Some(2))),
+        json!({ "expression": "bt", "context": "repl", "frameId": 2 }),
+    );
+}
+
+#[test]
+fn setting_values() {
+    same_bytes(
+        wire::<SetExpression>(&SetExpressionArguments {
+            expression: "acct->balance".into(),
+            value: "5".into(),
+            frame_id: 1,
+        }),
+        json!({ "expression": "acct->balance", "value": "5", "frameId": 1 }),
+    );
+    same_bytes(
+        wire::<SetVariable>(&SetVariableArguments {
+            variables_reference: 8,
+            name: "n".into(),
+            value: "5".into(),
+        }),
+        json!({ "variablesReference": 8, "name": "n", "value": "5" }),
+    );
+}
+
+#[test]
+fn memory_and_disassembly() {
+    same_bytes(
+        wire::<ReadMemory>(&ReadMemoryArguments {
+            memory_reference: "0x10".into(),
+            offset: 0,
+            count: 16,
+        }),
+        json!({ "memoryReference": "0x10", "offset": 0, "count": 16 }),
+    );
+    same_bytes(
+        wire::<Disassemble>(&DisassembleArguments {
+            memory_reference: "0x10".into(),
+            offset: None,
+            instruction_offset: -4,
+            instruction_count: 16,
+            resolve_symbols: true,
+        }),
+        json!({
+            "memoryReference": "0x10",
+            "instructionCount": 16,
+            "resolveSymbols": true,
+            "instructionOffset": -4,
+        }),
+    );
+    same_bytes(
+        wire::<Disassemble>(&DisassembleArguments {
+            memory_reference: "0x10".into(),
+            offset: Some(-64),
+            instruction_offset: 0,
+            instruction_count: 16,
+            resolve_symbols: true,
+        }),
+        json!({
+            "memoryReference": "0x10",
+            "instructionCount": 16,
+            "resolveSymbols": true,
+            "offset": -64,
+            "instructionOffset": 0,
+        }),
+    );
+}
+
+#[test]
+fn breakpoint_lists() {
+    let options = BreakpointOptions {
+        condition: Some("x > 1".into()),
+        hit_condition: Some("3".into()),
+        log_message: None,
+    };
+    same_bytes(
+        wire::<SetBreakpoints>(&SetBreakpointsArguments {
+            source: BreakpointSource {
+                path: "/src/a.c".into(),
+                name: Some("a.c".into()),
+            },
+            breakpoints: vec![
+                SourceBreakpoint {
+                    line: 10,
+                    options: BreakpointOptions::default(),
+                },
+                SourceBreakpoint {
+                    line: 12,
+                    options: options.clone(),
+                },
+            ],
+        }),
+        json!({
+            "source": { "path": "/src/a.c", "name": "a.c" },
+            "breakpoints": [
+                { "line": 10 },
+                { "line": 12, "condition": "x > 1", "hitCondition": "3" },
+            ],
+        }),
+    );
+    // A path without a file name sends its name as null, not without one.
+    same_bytes(
+        wire::<SetBreakpoints>(&SetBreakpointsArguments {
+            source: BreakpointSource {
+                path: "/".into(),
+                name: None,
+            },
+            breakpoints: Vec::new(),
+        }),
+        json!({ "source": { "path": "/", "name": null }, "breakpoints": [] }),
+    );
+    same_bytes(
+        wire::<SetFunctionBreakpoints>(&SetFunctionBreakpointsArguments {
+            breakpoints: vec![FunctionBreakpoint {
+                name: "ns::f".into(),
+                options: BreakpointOptions {
+                    log_message: Some("hit".into()),
+                    ..options
+                },
+            }],
+        }),
+        json!({ "breakpoints": [
+            { "name": "ns::f", "condition": "x > 1", "hitCondition": "3", "logMessage": "hit" },
+        ] }),
+    );
+    same_bytes(
+        wire::<SetDataBreakpoints>(&SetDataBreakpointsArguments {
+            breakpoints: vec![DataBreakpoint {
+                data_id: Some("0x10/4".into()),
+                access_type: "write".into(),
+                options: BreakpointOptions::default(),
+            }],
+        }),
+        json!({ "breakpoints": [{ "dataId": "0x10/4", "accessType": "write" }] }),
+    );
+}
+
+#[test]
+fn data_breakpoint_info_names_a_container_only_when_there_is_one() {
+    same_bytes(
+        wire::<DataBreakpointInfo>(&DataBreakpointInfoArguments {
+            variables_reference: Some(5),
+            name: "n".into(),
+            frame_id: 1,
+        }),
+        json!({ "variablesReference": 5, "name": "n", "frameId": 1 }),
+    );
+    same_bytes(
+        wire::<DataBreakpointInfo>(&DataBreakpointInfoArguments {
+            variables_reference: None,
+            name: "a[1]".into(),
+            frame_id: 1,
+        }),
+        json!({ "name": "a[1]", "frameId": 1 }),
+    );
+}
+
+#[test]
+fn answers_are_read_as_leniently_as_before() {
+    // No body, or a list that is not one: empty, not an error.
+    let scopes = decode::<Scopes>(Value::Null).map(|b: ScopesBody| b.scopes.len());
+    assert_eq!(scopes, Ok(0));
+    let variables = decode::<Variables>(json!({ "variables": "odd" }));
+    assert_eq!(variables.map(|b: VariablesBody| b.variables.len()), Ok(0));
+    // Unknown fields are ignored.
+    let answer = decode::<SetBreakpoints>(json!({ "breakpoints": [{ "verified": true, "x": 1 }] }));
+    assert_eq!(answer.map(|b| b.breakpoints.len()), Ok(1));
+    // An odd value counts as missing where the fallback was used.
+    let set = decode::<SetVariable>(json!({ "value": 5, "type": "int" }));
+    assert_eq!(
+        set.map(|b| (b.value, b.type_name)),
+        Ok((None, Some("int".to_string())))
+    );
+    let ids =
+        decode::<SetExceptionBreakpoints>(json!({ "breakpoints": [{ "id": 2 }, { "id": "x" }] }));
+    let ids: Vec<Option<i64>> = ids
+        .map(|b| b.breakpoints.iter().map(|bp| bp.id).collect())
+        .unwrap_or_default();
+    assert_eq!(ids, [Some(2), None]);
+    // Bodies nobody reads accept anything.
+    assert!(decode::<Continue>(json!({ "allThreadsContinued": true })).is_ok());
+    assert!(decode::<ConfigurationDone>(Value::Null).is_ok());
+    // Capabilities are kept whole.
+    let caps = decode::<Initialize>(json!({ "supportsLogPoints": true }));
+    assert!(caps.is_ok_and(|c: Capabilities| c.supports("supportsLogPoints")));
+    // An evaluation without its result cannot be read.
+    let err = decode::<Evaluate>(json!({ "type": "int" }));
+    assert!(matches!(err, Err(DapError::Unreadable { .. })), "{err:?}");
+}
