@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::requests::or_default;
+use super::requests::{entries_in_place, readable_entries};
 
 /// A message from the adapter.
 #[derive(Debug, Clone, Deserialize)]
@@ -82,10 +82,10 @@ pub struct Thread {
     pub name: String,
 }
 
-/// The answer to `threads`. A list we cannot read counts as no threads, as it always has.
+/// The answer to `threads`. An entry we cannot read is left out; anything but a list is no threads.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ThreadsBody {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(default, deserialize_with = "readable_entries")]
     pub threads: Vec<Thread>,
 }
 
@@ -104,10 +104,10 @@ pub struct Scope {
     pub indexed_variables: Option<u64>,
 }
 
-/// The answer to `scopes`. A list we cannot read counts as no scopes, as it always has.
+/// The answer to `scopes`. An entry we cannot read is left out; anything but a list is no scopes.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ScopesBody {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(default, deserialize_with = "readable_entries")]
     pub scopes: Vec<Scope>,
 }
 
@@ -127,10 +127,10 @@ pub struct Variable {
     pub indexed_variables: Option<u64>,
 }
 
-/// The answer to `variables`. A list we cannot read counts as no children, as it always has.
+/// The answer to `variables`. An entry we cannot read is left out; anything but a list is no children.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct VariablesBody {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(default, deserialize_with = "readable_entries")]
     pub variables: Vec<Variable>,
 }
 
@@ -203,11 +203,12 @@ pub struct Breakpoint {
     pub source: Option<Source>,
 }
 
-/// The answer to the breakpoint requests: one breakpoint per one asked for. A list we cannot
-/// read counts as no answers, as it always has (each breakpoint then stays pending).
+/// The answer to the breakpoint requests: one breakpoint per one asked for. An entry we cannot
+/// read is an unverified breakpoint in its place; anything but a list is no answers (each
+/// breakpoint then stays pending).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct BreakpointsBody {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(default, deserialize_with = "entries_in_place")]
     pub breakpoints: Vec<Breakpoint>,
 }
 

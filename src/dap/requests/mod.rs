@@ -104,6 +104,40 @@ where
     Ok(T::deserialize(value).unwrap_or_default())
 }
 
+/// Reads a list whose entries stand alone (threads, scopes, variables) entry by entry: one we
+/// cannot read is left out and the rest are kept, so one odd entry from an adapter costs that
+/// entry, not the list. Anything but a list reads as none.
+pub(crate) fn readable_entries<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    let Value::Array(entries) = Value::deserialize(deserializer)? else {
+        return Ok(Vec::new());
+    };
+    Ok(entries
+        .into_iter()
+        .filter_map(|entry| T::deserialize(entry).ok())
+        .collect())
+}
+
+/// Reads a list whose entries answer, by position, the ones asked for (breakpoints) entry by
+/// entry: one we cannot read becomes the default (an unverified breakpoint), so the others keep
+/// their places. Anything but a list reads as none.
+pub(crate) fn entries_in_place<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    let Value::Array(entries) = Value::deserialize(deserializer)? else {
+        return Ok(Vec::new());
+    };
+    Ok(entries
+        .into_iter()
+        .map(|entry| T::deserialize(entry).unwrap_or_default())
+        .collect())
+}
+
 /// The arguments of a request that takes none: `{}` on the wire.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct NoArguments {}

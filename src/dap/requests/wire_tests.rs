@@ -310,6 +310,30 @@ fn answers_are_read_as_leniently_as_before() {
         .map(|b| b.breakpoints.iter().map(|bp| bp.id).collect())
         .unwrap_or_default();
     assert_eq!(ids, [Some(2), None]);
+    // One entry we cannot read costs that entry, not the list; in a positional list it keeps
+    // its place as an unverified breakpoint.
+    let variables = decode::<Variables>(json!({ "variables": [
+        { "name": "a", "value": "1", "variablesReference": 0 },
+        "odd",
+        { "name": "b", "value": "2", "variablesReference": 0 },
+    ] }));
+    let names: Vec<String> = variables
+        .map(|b| b.variables.into_iter().map(|v| v.name).collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["a", "b"]);
+    let placed = decode::<SetBreakpoints>(json!({ "breakpoints": [
+        "odd",
+        { "verified": true, "line": 7 },
+    ] }));
+    let placed: Vec<(bool, Option<u32>)> = placed
+        .map(|b| {
+            b.breakpoints
+                .iter()
+                .map(|bp| (bp.verified, bp.line))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(placed, [(false, None), (true, Some(7))]);
     // Bodies nobody reads accept anything.
     assert!(decode::<Continue>(json!({ "allThreadsContinued": true })).is_ok());
     assert!(decode::<ConfigurationDone>(Value::Null).is_ok());
