@@ -1,0 +1,53 @@
+//! `setBreakpoints`, `setFunctionBreakpoints` and `setExceptionBreakpoints`, answered from the
+//! breakpoint table (`node/breakpoints.rs`) and V8's pause-on-exceptions state.
+
+use super::*;
+
+impl Debuggee {
+    pub(super) async fn set_breakpoints(&mut self, arguments: &Value) -> Answer {
+        let path = arguments["source"]["path"]
+            .as_str()
+            .ok_or("setBreakpoints needs source.path")?;
+        let requested = arguments["breakpoints"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let cdp = self.cdp()?.clone();
+        let answer = self
+            .breakpoints
+            .set_lines(&cdp, &self.scripts, &PathBuf::from(path), &requested)
+            .await;
+        Ok(json!({ "breakpoints": answer }))
+    }
+
+    pub(super) async fn set_function_breakpoints(&mut self, arguments: &Value) -> Answer {
+        let requested = arguments["breakpoints"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let cdp = self.cdp()?.clone();
+        let answer = self
+            .breakpoints
+            .set_functions(&cdp, &self.scripts, &requested)
+            .await;
+        Ok(json!({ "breakpoints": answer }))
+    }
+
+    pub(super) async fn set_exception_breakpoints(&mut self, arguments: &Value) -> Answer {
+        let filters: Vec<&str> = arguments["filters"]
+            .as_array()
+            .map(|f| f.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let state = if filters.contains(&"all") {
+            "all"
+        } else if filters.contains(&"uncaught") {
+            "uncaught"
+        } else {
+            "none"
+        };
+        self.cdp()?
+            .call("Debugger.setPauseOnExceptions", json!({ "state": state }))
+            .await?;
+        Ok(Value::Null)
+    }
+}

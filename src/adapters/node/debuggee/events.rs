@@ -1,0 +1,186 @@
+//! CDP events become DAP events: scripts parsed (breakpoints re-bound as code loads), pauses
+//! told as `stopped` with their reason (or stepped past, out of Node's internals), console
+//! output, the end of the program.
+
+use super::*;
+
+impl Debuggee {
+    pub async fn on_event(&mut self, event: CdpEvent) {
+        let params = event.params;
+        match event.method.as_str() {
+            "Debugger.scriptParsed" => self.script_parsed(&params).await,
+            "Debugger.breakpointResolved" => {
+                let script = params["location"]["scriptId"].as_str().unwrap_or_default();
+                let script = self.scripts.get(script).cloned();
+                let line = params["location"]["lineNumber"].as_u64().unwrap_or(0) + 1;
+                let id = params["breakpointId"].as_str().unwrap_or_default();
+                let Some(cdp) = self.cdp.clone() else {
+                    return;
+                };
+                if let Some(breakpoint) = self
+                    .breakpoints
+                    .resolved(&cdp, id, script.as_ref(), line as u32)
+                    .await
+                {
+                    self.out
+                        .event(
+                            "breakpoint",
+                            json!({ "reason": "changed", "breakpoint": breakpoint }),
+                        )
+                        .await;
+                }
+            }
+            "Debugger.paused" => self.on_paused(params).await,
+            "Debugger.resumed" => {
+                self.paused = None;
+                self.forget_pause_objects();
+            }
+            DROPPED_CONSOLE_EVENT => {
+                let count = params["count"].as_u64().unwrap_or(0);
+                self.out
+                    .output(
+                        "stderr",
+                        &format!("[debugger: {count} console messages dropped: the program logged faster than they could be read]\n"),
+                    )
+                    .await;
+            }
+            "Runtime.consoleAPICalled" if !self.launched => {
+                // An attached program's stdout is not ours to read: its console calls are.
+                let (category, text) = output::console_line(&params);
+                self.out
+                    .event("output", json!({ "category": category, "output": text }))
+                    .await;
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) async fn script_parsed(&mut self, params: &Value) {
+        let id = params["scriptId"].as_str().unwrap_or_default();
+        let url = params["url"].as_str().unwrap_or_default();
+        let Some(script) = self.scripts.add(id, url).cloned() else {
+            return;
+        };
+        let Some(cdp) = self.cdp.clone() else {
+            return;
+        };
+        if let Some(folder) = script.path.as_deref().and_then(|p| p.parent()) {
+            // Attached: the first of the program's files names its folder.
+            self.breakpoints.adopt_source_root(&cdp, folder).await;
+        }
+        for breakpoint in self.breakpoints.script_loaded(&cdp, &script).await {
+            self.out
+                .event(
+                    "breakpoint",
+                    json!({ "reason": "changed", "breakpoint": breakpoint }),
+                )
+                .await;
+        }
+    }
+
+    pub(super) async fn on_paused(&mut self, params: Value) {
+        let reason = params["reason"].as_str().unwrap_or("other").to_string();
+        let hit_ids: Vec<String> = params["hitBreakpoints"]
+            .as_array()
+            .map(|ids| {
+                ids.iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let expecting = self.expecting;
+        if expecting == Expecting::Step
+            && hit_ids.is_empty()
+            && reason == "other"
+            && self.internal_steps < MAX_INTERNAL_STEPS
+            && params["callFrames"]
+                .get(0)
+                .is_some_and(|frame| self.is_internal(frame))
+        {
+            // A step that lands in Node's own JavaScript (into `require`, or off the end of the
+            // main module) goes on out of it: V8 accepts the blackbox pattern but still stops
+            // there.
+            self.internal_steps += 1;
+            if let Some(cdp) = &self.cdp {
+                let _ = cdp.call("Debugger.stepOut", json!({})).await;
+            }
+            return;
+        }
+        self.internal_steps = 0;
+        let (dap_reason, description, text, dap_ids) = match reason.as_str() {
+            // A launched program, or an attached one started with --inspect-brk, waiting at its
+            // first line: it goes on unless the user asked to stop there.
+            "Break on start" if !self.entry_seen => {
+                self.entry_seen = true;
+                if !self.stop_on_entry {
+                    self.resume_silently().await;
+                    return;
+                }
+                ("entry", None, None, Vec::new())
+            }
+            "exception" | "promiseRejection" => {
+                let text = values::display(&params["data"]);
+                let what = if reason == "exception" {
+                    "exception"
+                } else {
+                    "unhandled promise rejection"
+                };
+                (
+                    "exception",
+                    Some(format!("Paused on {what}")),
+                    Some(text),
+                    Vec::new(),
+                )
+            }
+            _ if !hit_ids.is_empty() => {
+                let hit = self.breakpoints.hit(&hit_ids);
+                if !hit.stop && expecting == Expecting::Nothing {
+                    self.resume_silently().await;
+                    return;
+                }
+                if hit.dap_ids.is_empty() {
+                    (step_or_pause(expecting), None, None, Vec::new())
+                } else {
+                    ("breakpoint", None, None, hit.dap_ids)
+                }
+            }
+            _ if expecting != Expecting::Nothing => {
+                (step_or_pause(expecting), None, None, Vec::new())
+            }
+            _ => (
+                "breakpoint",
+                Some("debugger statement".to_string()),
+                None,
+                Vec::new(),
+            ),
+        };
+        self.expecting = Expecting::Nothing;
+        self.forget_pause_objects();
+        self.paused = Some(Paused {
+            call_frames: params["callFrames"].as_array().cloned().unwrap_or_default(),
+            reason,
+            data: params["data"].clone(),
+        });
+        let mut body = json!({
+            "reason": dap_reason,
+            "threadId": THREAD_ID,
+            "allThreadsStopped": true,
+        });
+        if let Some(description) = description {
+            body["description"] = json!(description);
+        }
+        if let Some(text) = text {
+            body["text"] = json!(text);
+        }
+        if !dap_ids.is_empty() {
+            body["hitBreakpointIds"] = json!(dap_ids);
+        }
+        self.out.event("stopped", body).await;
+    }
+
+    pub(super) async fn resume_silently(&mut self) {
+        if let Some(cdp) = &self.cdp {
+            let _ = cdp.call("Debugger.resume", json!({})).await;
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Starting and ending: `launch` (Node started with `--inspect-brk`), `attach` (a running
+//! Node, its inspector opened by SIGUSR1 when it has none), the CDP domains enabled on connect,
+//! `disconnect`, and what is told when the process or the inspector goes.
+
+use super::*;
+
+impl Debuggee {
+    pub(super) async fn launch(&mut self, arguments: &Value) -> Result<Flow, String> {
+        if let Some(address) = arguments["connect"].as_str() {
+            return Err(format!(
+                "a Node program cannot be started through {address}: to debug one that runs there, use 'debugger attach --connect {address}'"
+            ));
+        }
+        let program = arguments["program"]
+            .as_str()
+            .ok_or("launch needs a program")?;
+        let strings = |key: &str| -> Vec<String> {
+            arguments[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let args = strings("args");
+        let runtime_args = strings("runtimeArgs");
+        let env: Option<Vec<(String, String)>> = arguments["env"].as_object().map(|env| {
+            env.iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                .collect()
+        });
+        let cwd = arguments["cwd"].as_str().map(PathBuf::from);
+        let node = arguments["runtimeExecutable"]
+            .as_str()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| self.settings.node.clone());
+        let launched = inspector::launch(
+            LaunchPlan {
+                node: &node,
+                runtime_args: &runtime_args,
+                program: std::path::Path::new(program),
+                args: &args,
+                cwd: cwd.as_deref(),
+                env: env.as_deref(),
+            },
+            self.settings.launch_timeout,
+        )
+        .await?;
+        let pid = launched.child.id();
+        let (cdp, events) = Cdp::connect(&launched.websocket).await?;
+        let (kill_tx, exit) = output::watch_process(launched, self.out.clone(), cdp.clone());
+        self.kill_node = Some(kill_tx);
+        self.launched = true;
+        if let Some(folder) = std::path::Path::new(program).parent() {
+            self.breakpoints.set_source_root(folder);
+        }
+        self.stop_on_entry = arguments["stopOnEntry"].as_bool().unwrap_or(false);
+        self.enable(&cdp).await?;
+        self.cdp = Some(cdp);
+        if let Some(pid) = pid {
+            self.out.event(
+                "process",
+                json!({ "name": program, "systemProcessId": pid, "isLocalProcess": true, "startMethod": "launch" }),
+            ).await;
+        }
+        Ok(Flow::Connected {
+            events,
+            exit: Some(exit),
+        })
+    }
+
+    pub(super) async fn attach(&mut self, arguments: &Value) -> Result<Flow, String> {
+        let timeout = self.settings.launch_timeout;
+        let websocket = match (
+            arguments["processId"].as_u64(),
+            arguments["address"].as_str(),
+        ) {
+            (_, Some(address)) => inspector::websocket_at(address, timeout).await?,
+            (Some(pid), None) => {
+                let pid = u32::try_from(pid).map_err(|_| format!("no process has pid {pid}"))?;
+                inspector::attach_to_pid(pid, SIGNALLED_INSPECTOR_TIMEOUT).await?
+            }
+            (None, None) => return Err("attach needs a process id or an inspector address".into()),
+        };
+        let (cdp, events) = Cdp::connect(&websocket).await?;
+        self.enable(&cdp).await?;
+        self.cdp = Some(cdp);
+        if let Some(pid) = arguments["processId"].as_u64() {
+            self.out.event(
+                "process",
+                json!({ "name": format!("pid {pid}"), "systemProcessId": pid, "isLocalProcess": true, "startMethod": "attach" }),
+            ).await;
+        }
+        Ok(Flow::Connected { events, exit: None })
+    }
+
+    /// Turns on what the adapter listens to. The Runtime domain's events are only needed for an
+    /// attached program's console output: for a launched one they would double every line it
+    /// prints (its stdout is read directly), and make Node send each line over the inspector.
+    pub(super) async fn enable(&self, cdp: &Cdp) -> Result<(), String> {
+        if !self.launched {
+            cdp.call("Runtime.enable", json!({})).await?;
+        }
+        cdp.call("Debugger.enable", json!({})).await?;
+        // Stepping never stops in Node's own JavaScript (`step` into `require`, `finish` out of
+        // the main module): it runs through it to the user's code.
+        let _ = cdp
+            .call(
+                "Debugger.setBlackboxPatterns",
+                json!({ "patterns": ["^node:"] }),
+            )
+            .await;
+        // Uncaught exceptions stop unless the client says otherwise in the configuration phase.
+        cdp.call(
+            "Debugger.setPauseOnExceptions",
+            json!({ "state": "uncaught" }),
+        )
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn disconnect(&mut self, arguments: &Value) {
+        let terminate = arguments["terminateDebuggee"]
+            .as_bool()
+            .unwrap_or(self.launched);
+        if self.launched && terminate {
+            self.kill();
+            return;
+        }
+        if let Some(cdp) = self.cdp.take() {
+            // Leaving a paused program paused would hang it: let it go first.
+            if self.paused.is_some() {
+                let _ = cdp.call("Debugger.resume", json!({})).await;
+            }
+            cdp.close();
+        }
+        // A launched program left running is no longer ours to end.
+        if let Some(kill) = self.kill_node.take() {
+            drop(kill);
+        }
+    }
+
+    /// Ends the Node process we launched, if it still runs.
+    pub fn kill(&mut self) {
+        if let Some(kill) = self.kill_node.take() {
+            let _ = kill.send(());
+        }
+        if let Some(cdp) = self.cdp.take() {
+            cdp.close();
+        }
+    }
+
+    /// The launched process ended with `code`.
+    pub async fn process_exited(&mut self, code: Option<i32>) {
+        self.cdp = None;
+        self.paused = None;
+        self.forget_pause_objects();
+        if let Some(code) = code {
+            self.out.event("exited", json!({ "exitCode": code })).await;
+        }
+        self.out.event("terminated", json!({})).await;
+    }
+
+    /// The inspector connection closed: for an attached program, the session is over.
+    pub async fn inspector_closed(&mut self) {
+        self.cdp = None;
+        self.paused = None;
+        self.forget_pause_objects();
+        if !self.launched {
+            self.out.event("terminated", json!({})).await;
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! The node adapter's state and its answers: DAP requests become CDP commands, and CDP events
+//! become DAP events. This file holds the state and the dispatch; each family of requests is a
+//! file of its own (lifecycle, events, breakpoints, execution, inspection). One task owns this (see `server`), so no locking is needed; a request is
+//! answered completely before the next one or the next CDP event is looked at, which keeps the
+//! order DAP clients expect (the answer to `next` before the `stopped` it causes).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use super::breakpoints::Breakpoints;
+use super::cdp::{Cdp, CdpEvent, DROPPED_CONSOLE_EVENT, Events};
+use super::inspector::{self, LaunchPlan};
+use super::objects::{array_page, call_argument, exception_message, own_properties, with_preview};
+use super::output;
+use super::scripts::{Scripts, path_of_url};
+use super::server::Outbox;
+use super::values;
+
+mod breakpoints;
+mod events;
+mod execution;
+mod inspection;
+mod lifecycle;
+
+/// The one thread a Node program shows (workers are separate inspector targets).
+const THREAD_ID: i64 = 1;
+
+/// The parameters CommonJS wraps every module in: shown as locals of the top level, they are
+/// noise; they are hidden when all five are there.
+const MODULE_WRAPPER: [&str; 5] = ["exports", "require", "module", "__filename", "__dirname"];
+
+/// Sets a property of an object (`this`) and returns its new value.
+const SET_PROPERTY: &str = "function (name, value) { this[name] = value; return this[name]; }";
+
+/// How long an expression may run before V8 stops it (`print` of an endless loop fails instead of
+/// hanging the program and the session).
+const EVALUATION_TIMEOUT_MS: u64 = 10_000;
+
+/// How long a running Node may take to open its inspector after SIGUSR1 (it takes milliseconds;
+/// when it cannot, e.g. its port is taken, it never will).
+const SIGNALLED_INSPECTOR_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How many times a step may step out of Node's internals before it stops where it is.
+const MAX_INTERNAL_STEPS: u32 = 50;
+
+/// Most array elements given when no page was asked for.
+const UNPAGED_ARRAY_LIMIT: u64 = 10_000;
+
+/// What the adapter was told to do and how to reach Node.
+pub struct Settings {
+    pub node: PathBuf,
+    pub launch_timeout: Duration,
+}
+
+/// What happened that the server loop must act on.
+pub enum Flow {
+    Continue,
+    /// Connected to an inspector: its events, and the launched process's exit.
+    Connected {
+        events: Events,
+        exit: Option<oneshot::Receiver<Option<i32>>>,
+    },
+    /// The client disconnected: the adapter ends.
+    Finish,
+}
+
+/// Why the program last stopped, as V8 told it.
+struct Paused {
+    call_frames: Vec<Value>,
+    reason: String,
+    data: Value,
+}
+
+/// What a DAP `variablesReference` stands for while the program is paused.
+enum Handle {
+    /// The innermost scopes of a frame shown as one (block scopes and the function's own).
+    Locals {
+        frame: usize,
+        scopes: Vec<(usize, String)>,
+        this: Option<Value>,
+    },
+    /// Another scope of a frame (closure, module, global).
+    Scope {
+        frame: usize,
+        number: usize,
+        object_id: String,
+    },
+    Object {
+        frame: Option<usize>,
+        object_id: String,
+        length: Option<u64>,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expecting {
+    Nothing,
+    Step,
+    Pause,
+}
+
+pub struct Debuggee {
+    out: Outbox,
+    settings: Settings,
+    cdp: Option<Cdp>,
+    /// Ends the Node process we launched.
+    kill_node: Option<oneshot::Sender<()>>,
+    launched: bool,
+    stop_on_entry: bool,
+    entry_seen: bool,
+    scripts: Scripts,
+    breakpoints: Breakpoints,
+    paused: Option<Paused>,
+    handles: Vec<Handle>,
+    expecting: Expecting,
+    /// Steps taken on our own to get out of Node's internals since the user's last step.
+    internal_steps: u32,
+    /// Values set in a frame's scopes while paused: V8's scope objects are snapshots taken at the
+    /// stop, so a variable read back from them after `set` would show its old value.
+    overrides: HashMap<(usize, String), Value>,
+}
+
+type Answer = Result<Value, String>;
+
+impl Debuggee {
+    pub fn new(out: Outbox, settings: Settings) -> Debuggee {
+        Debuggee {
+            out,
+            settings,
+            cdp: None,
+            kill_node: None,
+            launched: false,
+            stop_on_entry: false,
+            entry_seen: false,
+            scripts: Scripts::default(),
+            breakpoints: Breakpoints::default(),
+            paused: None,
+            handles: Vec::new(),
+            expecting: Expecting::Nothing,
+            internal_steps: 0,
+            overrides: HashMap::new(),
+        }
+    }
+
+    /// Answers one DAP request.
+    pub async fn handle(&mut self, request: Value) -> Flow {
+        let command = request["command"].as_str().unwrap_or_default().to_string();
+        let arguments = request.get("arguments").cloned().unwrap_or(Value::Null);
+        let mut flow = Flow::Continue;
+        let answer = match command.as_str() {
+            "initialize" => Ok(capabilities()),
+            "launch" => match self.launch(&arguments).await {
+                Ok(connected) => {
+                    flow = connected;
+                    Ok(Value::Null)
+                }
+                Err(e) => Err(e),
+            },
+            "attach" => match self.attach(&arguments).await {
+                Ok(connected) => {
+                    flow = connected;
+                    Ok(Value::Null)
+                }
+                Err(e) => Err(e),
+            },
+            "disconnect" => {
+                self.disconnect(&arguments).await;
+                flow = Flow::Finish;
+                Ok(Value::Null)
+            }
+            _ => self.answer(&command, &arguments).await,
+        };
+        self.out.respond(&request, answer).await;
+        if matches!(flow, Flow::Connected { .. }) {
+            self.out.event("initialized", json!({})).await;
+        }
+        flow
+    }
+
+    async fn answer(&mut self, command: &str, arguments: &Value) -> Answer {
+        match command {
+            "setBreakpoints" => self.set_breakpoints(arguments).await,
+            "setFunctionBreakpoints" => self.set_function_breakpoints(arguments).await,
+            "setExceptionBreakpoints" => self.set_exception_breakpoints(arguments).await,
+            "configurationDone" => {
+                // A launched program waits at --inspect-brk, and so does an attached one started
+                // with it; for any other this does nothing.
+                self.cdp()?
+                    .call("Runtime.runIfWaitingForDebugger", json!({}))
+                    .await?;
+                Ok(Value::Null)
+            }
+            "threads" => Ok(json!({ "threads": [{ "id": THREAD_ID, "name": "main" }] })),
+            "continue" => self
+                .resume("Debugger.resume", Expecting::Nothing)
+                .await
+                .map(|_| json!({ "allThreadsContinued": true })),
+            "next" => self.resume("Debugger.stepOver", Expecting::Step).await,
+            "stepIn" => self.resume("Debugger.stepInto", Expecting::Step).await,
+            "stepOut" => self.resume("Debugger.stepOut", Expecting::Step).await,
+            "pause" => {
+                if self.paused.is_some() {
+                    return Ok(Value::Null);
+                }
+                self.expecting = Expecting::Pause;
+                self.cdp()?.call("Debugger.pause", json!({})).await?;
+                Ok(Value::Null)
+            }
+            "stackTrace" => self.stack_trace(arguments),
+            "scopes" => self.scopes(arguments),
+            "variables" => self.variables(arguments).await,
+            "evaluate" => self.evaluate(arguments).await,
+            "setVariable" => self.set_variable(arguments).await,
+            "exceptionInfo" => self.exception_info(),
+            "source" => Err("no source is available for this frame".into()),
+            other => Err(format!("the node adapter does not support '{other}'")),
+        }
+    }
+
+    fn cdp(&self) -> Result<&Cdp, String> {
+        self.cdp
+            .as_ref()
+            .ok_or_else(|| "the program is not running".to_string())
+    }
+}
+
+fn step_or_pause(expecting: Expecting) -> &'static str {
+    match expecting {
+        Expecting::Pause => "pause",
+        _ => "step",
+    }
+}
+
+/// What a DAP client learns in `initialize`.
+fn capabilities() -> Value {
+    json!({
+        "supportsConfigurationDoneRequest": true,
+        "supportsFunctionBreakpoints": true,
+        "supportsConditionalBreakpoints": true,
+        "supportsHitConditionalBreakpoints": true,
+        "supportsEvaluateForHovers": true,
+        "supportsSetVariable": true,
+        "supportsExceptionInfoRequest": true,
+        "supportsTerminateRequest": false,
+        "exceptionBreakpointFilters": [
+            { "filter": "uncaught", "label": "Uncaught exceptions", "default": true },
+            { "filter": "all", "label": "All exceptions", "default": false },
+        ],
+    })
+}
+
+/// V8's words for an evaluation stopped by its `timeout`, said plainly.
+fn timed_out(error: String) -> String {
+    if error.contains("Execution was terminated") {
+        format!(
+            "the expression did not finish within {} s and was stopped",
+            EVALUATION_TIMEOUT_MS / 1000
+        )
+    } else {
+        error
+    }
+}
