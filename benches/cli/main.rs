@@ -16,8 +16,10 @@
 //! It prints one table with medians, p90s, the ratios the targets use, and PASS/MISS against
 //! issue 7's targets (docs/performance.md records the runs). `--quick` runs fewer iterations;
 //! naming scenarios runs only those (and the ones whose figures they compare against), so one
-//! part can be checked without minutes of both cores; `DEBUGGER_BENCH_BIN=PATH` measures another
-//! build of the binary instead of the one cargo built.
+//! part can be checked without minutes of both cores. The binary measured is the one users get,
+//! built by `cargo build --release` into `target/bench-release` (not the one `cargo bench` links
+//! beside the bench, which carries the dev-dependencies' features: see
+//! `scenarios::release_build`); `DEBUGGER_BENCH_BIN=PATH` measures another build instead.
 //!
 //! The rooms: `scenarios/` holds what is measured, one file per family, and the list that runs
 //! them in table order; `session.rs` runs the real binary through the integration tests' own
