@@ -8,3 +8,4 @@ pub mod common;
 pub mod daemon;
 pub mod dap;
 pub mod ipc;
+pub mod platform;

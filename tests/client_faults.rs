@@ -6,6 +6,9 @@
 //! The tests talk to `<runtime_dir>/<session>.sock` directly with a `UnixStream`, since the CLI
 //! cannot be made to misbehave.
 
+//! Unix only: the faults are sent through raw Unix sockets and resource limits.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{ErrorKind, Read, Write};

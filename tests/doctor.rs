@@ -1,6 +1,9 @@
 //! `debugger doctor` and `debugger setup`, run as the real binary against what is installed here
 //! (`.ci/run` installs lldb-dap, debugpy and Delve), and against a PATH with nothing on it.
 
+//! Unix only: the runtime dir's mode and the wrappers it puts on PATH are Unix files.
+#![cfg(unix)]
+
 mod common;
 
 use std::os::unix::fs::PermissionsExt;

@@ -190,6 +190,7 @@ fn a_stale_regular_file_socket_is_cleaned_up() {
 }
 
 #[test]
+#[cfg(unix)]
 fn a_dead_socket_is_cleaned_up() {
     require_lldb_dap();
     stale_socket_is_replaced(|socket| {
@@ -610,6 +611,7 @@ fn a_missing_program_fails_at_once() {
 }
 
 #[test]
+#[cfg(unix)]
 fn a_non_executable_program_fails_at_once_with_the_adapters_message() {
     require_lldb_dap();
     let s = Session::new();
@@ -751,6 +753,7 @@ fn session_flag_and_env_select_independent_sessions() {
 }
 
 #[test]
+#[cfg(unix)]
 fn a_runtime_dir_open_to_other_users_is_refused() {
     require_lldb_dap();
     let s = Session::new();

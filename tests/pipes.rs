@@ -3,6 +3,8 @@
 //!
 //! `src/main.rs` does not use Rust std's `main`, so what std's runtime did there is done (or not)
 //! by `debugger::cli::startup`; these tests hold the parts a user sees. No adapter is needed.
+//! Pipes without readers and SIGPIPE are Unix's: on Windows a closed pipe is only an error.
+#![cfg(unix)]
 
 mod common;
 

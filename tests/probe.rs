@@ -5,6 +5,9 @@
 //!
 //! Every test fails (never skips) when its adapter is missing: `.ci/run` installs them.
 
+//! Unix only: it signals the probe (SIGINT, SIGTERM, SIGKILL) and reads /proc.
+#![cfg(unix)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,9 @@
 //! the documented 16 MiB both ways, and nothing the debuggee prints reaches the terminal as a raw
 //! escape sequence.
 
+//! Unix only: file modes, owners and Unix sockets are what is checked.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::{Read, Write};

@@ -6,6 +6,9 @@
 //! The timing bounds here are deliberately generous (they catch starvation, not slowness); the
 //! measured figures are printed for the record.
 
+//! Unix only: raw Unix sockets and resource limits.
+#![cfg(unix)]
+
 mod common;
 
 use std::io::Write;
@@ -106,7 +109,7 @@ fn run_flood(s: Session) -> Flood {
         flood.max_rss = flood
             .max_rss
             .max(proc_kib(daemon_pid, "VmRSS").unwrap_or(0));
-        if flood.status_calls % 10 == 0 {
+        if flood.status_calls.is_multiple_of(10) {
             let cli = Instant::now();
             let run = flood.s.run(&["--json", "status"]);
             flood.max_cli_status = flood.max_cli_status.max(cli.elapsed());

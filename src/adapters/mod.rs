@@ -328,7 +328,7 @@ pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<
             .await
             .then_some("node");
     }
-    let exe = std::fs::read_link(format!("/proc/{}/exe", spec.pid?)).ok()?;
+    let exe = crate::platform::executable_of(spec.pid?)?;
     let name = exe.file_name()?.to_string_lossy().to_string();
     if name.starts_with("node") {
         return Some("node");
@@ -476,8 +476,7 @@ pub fn highest_versioned_in(stem: &str, path: &std::ffi::OsStr) -> Option<PathBu
 }
 
 fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(path).is_ok_and(|m| crate::platform::is_executable(&m))
 }
 
 #[cfg(test)]

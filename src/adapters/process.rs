@@ -69,20 +69,10 @@ fn command_for(program: &Path, args: &[OsString]) -> Command {
     command
 }
 
-/// Makes a process we start receive SIGKILL when the daemon dies (Linux), so a daemon killed
-/// outright leaves no adapter or debuggee behind.
+/// Makes a process we start die with the daemon, so a daemon killed outright leaves no adapter
+/// or debuggee behind (see `platform::die_with_parent`).
 pub(crate) fn die_with_parent(command: &mut Command) {
-    #[cfg(target_os = "linux")]
-    // SAFETY: the closure runs in the forked child before exec and only calls prctl, which is
-    // async-signal-safe.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    crate::platform::die_with_parent(command);
 }
 
 /// A started adapter process and its three pipes.
@@ -504,8 +494,7 @@ async fn monitor(
 }
 
 fn describe_status(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
+    match (status.code(), crate::platform::exit_signal(&status)) {
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(signal)) => format!("was killed by signal {signal}"),
         (None, None) => "exited".to_string(),

@@ -11,10 +11,10 @@
 //!
 //! - **Standard descriptors.** A closed stdin, stdout or stderr is reopened on `/dev/null`, so a
 //!   socket or file opened later can never land on descriptor 1 and receive our output. Kept:
-//!   `reopen_closed_standard_fds`, std's own check (one `poll`).
+//!   `platform::prepare_process`, std's own check (one `poll`).
 //! - **SIGPIPE ignored.** A write to a closed pipe (`debugger --help | head -1`) returns `EPIPE`,
 //!   which the printers ignore, instead of killing the process; the daemon relies on the same to
-//!   outlive an adapter or reaper that has died. Kept: `ignore_sigpipe`. Children still start
+//!   outlive an adapter or reaper that has died. Kept: `platform::prepare_process`. Children still start
 //!   with SIGPIPE at its default: std's `Command` resets it unless a `-Zon-broken-pipe` flag was
 //!   used, and none is.
 //! - **stdout flushed at exit.** [`run`] ends through `std::process::exit`, which flushes std's
@@ -40,73 +40,8 @@ pub fn run() -> ! {
     // SAFETY: called once, first thing on the only thread, so nothing else reads the standard
     // descriptors or the signal dispositions meanwhile.
     unsafe {
-        reopen_closed_standard_fds();
-        ignore_sigpipe();
+        crate::platform::prepare_process();
     }
     let code = std::panic::catch_unwind(super::main).unwrap_or(101);
     std::process::exit(code)
-}
-
-/// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed, as std's runtime does:
-/// `open` returns the lowest free descriptor, so each fills the lowest closed one.
-///
-/// # Safety
-///
-/// Must run before anything else opens a descriptor or uses the standard streams.
-unsafe fn reopen_closed_standard_fds() {
-    let mut fds = [0, 1, 2].map(|fd| libc::pollfd {
-        fd,
-        events: 0,
-        revents: 0,
-    });
-    // SAFETY: `fds` is a valid array of three pollfd; a zero timeout does not block.
-    while unsafe { libc::poll(fds.as_mut_ptr(), 3, 0) } == -1 {
-        match std::io::Error::last_os_error().raw_os_error() {
-            Some(libc::EINTR) => continue,
-            // poll itself cannot run (descriptor limit, memory): fall back to asking one by one.
-            _ => {
-                for fd in 0..3 {
-                    // SAFETY: F_GETFD on any descriptor number is harmless.
-                    if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1
-                        && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBADF)
-                    {
-                        // SAFETY: as below.
-                        unsafe { open_dev_null() };
-                    }
-                }
-                return;
-            }
-        }
-    }
-    for pfd in fds {
-        if pfd.revents & libc::POLLNVAL != 0 {
-            // SAFETY: the descriptor is closed, so the open takes its number.
-            unsafe { open_dev_null() };
-        }
-    }
-}
-
-/// Opens `/dev/null` read-write on the lowest free descriptor; aborts when it cannot, as std
-/// does: printing to a standard stream that is not open would be unsound for std's handles.
-///
-/// # Safety
-///
-/// As [`reopen_closed_standard_fds`].
-unsafe fn open_dev_null() {
-    // SAFETY: a valid NUL-terminated path.
-    if unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) } == -1 {
-        std::process::abort();
-    }
-}
-
-/// Sets SIGPIPE to ignored, as std's runtime does by default.
-///
-/// # Safety
-///
-/// Must run while the process has one thread.
-unsafe fn ignore_sigpipe() {
-    // SAFETY: SIG_IGN is a valid disposition for SIGPIPE.
-    if unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) } == libc::SIG_ERR {
-        std::process::abort();
-    }
 }

@@ -3,7 +3,6 @@
 //! directory is private. It succeeds when at least one adapter works.
 
 use std::fmt::Write as _;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use serde::Serialize;
@@ -355,8 +354,7 @@ fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
         }
     };
     report.exists = true;
-    report.mode = Some(format!("{:o}", meta.permissions().mode() & 0o777));
-    report.owner_uid = Some(meta.uid());
+    (report.mode, report.owner_uid) = crate::platform::mode_and_owner(&meta);
     if !meta.is_dir() {
         report.detail = "it is not a directory".into();
         report.fix = Some(format!(
@@ -476,8 +474,11 @@ fn render_text(report: &Report) -> String {
 mod tests {
     use super::*;
 
+    /// Unix modes; Windows reports none.
+    #[cfg(unix)]
     #[test]
     fn open_runtime_dirs_are_not_private() {
+        use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("rt");
         std::fs::create_dir(&dir).expect("mkdir");

@@ -10,7 +10,6 @@ mod text;
 
 use std::time::Duration;
 
-use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::time::Instant;
 
 use clap::Args;
@@ -24,6 +23,7 @@ use crate::ipc::protocol::{
     EvaluateResult, LaunchSpec, ProbeEnd, ProbeOtherStop, ProbePrint, ProbeReport, ProbeStop,
     StopReport,
 };
+use crate::platform;
 
 /// Frames of the stopped thread's stack recorded at each stop.
 const STACK_FRAMES: u32 = 5;
@@ -151,29 +151,20 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
     })
 }
 
-/// SIGINT and SIGTERM, which end the probe (and so the program) instead of this process alone.
-struct Interrupts {
-    int: Signal,
-    term: Signal,
-}
+/// SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows), which end the probe (and so the
+/// program) instead of this process alone.
+struct Interrupts(platform::Interrupts);
 
 impl Interrupts {
     fn install() -> Result<Interrupts, ErrorBody> {
-        let listen = |kind| {
-            signal(kind).map_err(|e| ErrorBody::internal(format!("cannot handle signals: {e}")))
-        };
-        Ok(Interrupts {
-            int: listen(SignalKind::interrupt())?,
-            term: listen(SignalKind::terminate())?,
-        })
+        platform::Interrupts::install(false)
+            .map(Interrupts)
+            .map_err(|e| ErrorBody::internal(format!("cannot handle signals: {e}")))
     }
 
     /// The name of the next signal to arrive.
     async fn next(&mut self) -> &'static str {
-        tokio::select! {
-            _ = self.int.recv() => "SIGINT",
-            _ = self.term.recv() => "SIGTERM",
-        }
+        self.0.next().await
     }
 
     /// The signal that came with a failure, if one did. A signal sent to the process group is

@@ -292,7 +292,9 @@ pub fn restart(session: &str) -> Result<Outcome, ErrorBody> {
     Ok(started(result, "Restarted"))
 }
 
-/// Lists the sessions whose daemons answer, removing the sockets of dead ones.
+/// Lists the sessions whose daemons answer, removing the sockets of dead ones. Every daemon has
+/// a lock file in the runtime dir, and on Unix a socket file too (a Windows named pipe is no
+/// file), so both name candidates.
 pub fn sessions() -> Result<Outcome, ErrorBody> {
     let dir = paths::ensure_runtime_dir()?;
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -308,11 +310,12 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
             entry
                 .file_name()
                 .to_str()
-                .and_then(|n| n.strip_suffix(".sock"))
+                .and_then(|n| n.strip_suffix(".sock").or_else(|| n.strip_suffix(".lock")))
                 .map(str::to_string)
         })
         .collect();
     names.sort();
+    names.dedup();
     let mut found = Vec::new();
     for name in names {
         let Ok(mut client) = DaemonClient::connect(&name) else {

@@ -66,10 +66,11 @@ pub fn run(args: SetupArgs) -> Result<Outcome, ErrorBody> {
             Err(err) => failed.push((kind.name, err)),
         }
     }
-    if failed.len() == 1 && done.is_empty() {
-        if let Some((_, err)) = failed.pop() {
-            return Err(err);
-        }
+    if failed.len() == 1
+        && done.is_empty()
+        && let Some((_, err)) = failed.pop()
+    {
+        return Err(err);
     }
     if !failed.is_empty() {
         let ready: Vec<&str> = done.iter().map(|r| r.name).collect();

@@ -6,10 +6,10 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::error::{ErrorBody, ErrorCode};
+use crate::platform;
 
 /// The environment variable that overrides the runtime directory (tests use a temp dir each).
 pub const RUNTIME_DIR_ENV: &str = "DEBUGGER_RUNTIME_DIR";
@@ -32,19 +32,13 @@ pub fn runtime_dir_path() -> PathBuf {
     if let Some(xdg) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return PathBuf::from(xdg).join("debugger");
     }
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    std::env::temp_dir().join(format!("debugger-{uid}"))
+    std::env::temp_dir().join(format!("debugger-{}", platform::user_tag()))
 }
 
 /// The runtime directory, created 0700 if missing, and checked to be private.
 pub fn ensure_runtime_dir() -> Result<PathBuf, ErrorBody> {
     let dir = runtime_dir_path();
-    match fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(&dir)
-    {
+    match platform::create_private_dir(&dir) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => {
@@ -76,31 +70,14 @@ pub fn check_private(dir: &Path) -> Result<(), ErrorBody> {
             format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
         ));
     }
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    if meta.uid() != uid {
-        return Err(ErrorBody::new(
+    match platform::privacy_problem(dir, &meta) {
+        None => Ok(()),
+        Some((what, fix)) => Err(ErrorBody::new(
             ErrorCode::Ipc,
-            format!(
-                "the runtime directory {} is owned by uid {}, not by you (uid {uid})",
-                dir.display(),
-                meta.uid()
-            ),
-            format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
-        ));
+            format!("the runtime directory {} {what}", dir.display()),
+            format!("{fix}, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
+        )),
     }
-    let mode = meta.permissions().mode() & 0o777;
-    if mode & 0o077 != 0 {
-        return Err(ErrorBody::new(
-            ErrorCode::Ipc,
-            format!(
-                "the runtime directory {} is open to other users (mode {mode:o})",
-                dir.display()
-            ),
-            format!("run 'chmod 700 {}' if that is safe", dir.display()),
-        ));
-    }
-    Ok(())
 }
 
 /// The socket a session's daemon listens on.
@@ -182,14 +159,14 @@ mod tests {
         assert!(validate_session_name("a/b").is_err());
     }
 
+    /// Unix modes and symlinks; Windows has neither to check this way.
+    #[cfg(unix)]
     #[test]
     fn private_dir_checks() {
+        use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("rt");
-        fs::DirBuilder::new()
-            .mode(0o700)
-            .create(&dir)
-            .expect("mkdir");
+        crate::platform::create_private_dir(&dir).expect("mkdir");
         assert!(check_private(&dir).is_ok());
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).expect("chmod");
         let err = check_private(&dir).expect_err("open dir must be refused");

@@ -7,7 +7,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -77,11 +76,7 @@ impl Drop for ScratchFile {
 
 /// Creates `path`, failing if anything (a file, a symlink) is already there.
 fn new_private_file(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
+    crate::platform::private_file(OpenOptions::new().write(true).create_new(true)).open(path)
 }
 
 #[cfg(test)]

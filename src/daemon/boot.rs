@@ -16,6 +16,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::socket::{self, NameGuard, SessionLock};
 use crate::ipc::spawn::READY_LINE;
+use crate::platform;
 
 /// Entry point of `debugger daemon`.
 pub fn run(session_name: &str) -> i32 {
@@ -31,11 +32,10 @@ pub fn run(session_name: &str) -> i32 {
         }
     };
     runtime.block_on(async {
-        // Everything the daemon creates (socket, logs) is the user's alone.
-        // SAFETY: umask only sets the process's file-creation mask.
-        unsafe {
-            libc::umask(0o077);
-        }
+        // Everything the daemon creates (socket, logs) is the user's alone, and everything it
+        // starts ends with it.
+        platform::restrict_new_files();
+        platform::contain_children();
         let (guard, listener) = match bind(session_name) {
             Ok(bound) => bound,
             Err(err) => return report_startup_failure(&err),
@@ -107,7 +107,7 @@ fn announce_ready() {
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "{READY_LINE}");
     let _ = stdout.flush();
-    detach_stdio();
+    platform::detach_standard_streams();
 }
 
 fn report_startup_failure(err: &ErrorBody) -> i32 {
@@ -119,19 +119,4 @@ fn report_startup_failure(err: &ErrorBody) -> i32 {
     );
     let _ = stdout.flush();
     1
-}
-
-fn detach_stdio() {
-    // SAFETY: plain descriptor calls on descriptors we own; failures leave stdio as it was.
-    unsafe {
-        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
-        if null >= 0 {
-            libc::dup2(null, 0);
-            libc::dup2(null, 1);
-            libc::dup2(null, 2);
-            if null > 2 {
-                libc::close(null);
-            }
-        }
-    }
 }

@@ -67,9 +67,8 @@ impl Rotating {
 
     /// Whether our handle is the file at `path` (not one renamed away).
     fn is_at_path(&self) -> bool {
-        use std::os::unix::fs::MetadataExt;
         match (self.file.metadata(), std::fs::metadata(&self.path)) {
-            (Ok(ours), Ok(named)) => ours.ino() == named.ino() && ours.dev() == named.dev(),
+            (Ok(ours), Ok(named)) => crate::platform::same_file(&ours, &named),
             _ => false,
         }
     }

@@ -10,9 +10,10 @@
 //! attached process is never recorded: it is not ours to kill.
 
 use std::io::{BufRead, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Mutex;
+
+use crate::platform;
 
 /// The daemon's side: a pipe to the reaper.
 pub struct Reaper {
@@ -30,19 +31,17 @@ impl Reaper {
         let exe = std::env::current_exe().ok()?;
         // Only a daemon that leads its own process group may have the group killed: never the
         // group of a shell the daemon was started from by hand.
-        // SAFETY: getpgrp and getpid have no preconditions.
-        let leads_group = kill_group && unsafe { libc::getpgrp() == libc::getpid() };
+        let group = platform::own_process_group().filter(|_| kill_group);
         let mut command = Command::new(exe);
         command.arg("reaper");
-        if leads_group {
-            // SAFETY: as above.
-            command.args(["--group", &unsafe { libc::getpgrp() }.to_string()]);
+        if let Some(group) = group {
+            command.args(["--group", &group.to_string()]);
         }
+        platform::own_group(&mut command);
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .process_group(0)
             .spawn()
             .map_err(|e| tracing::warn!("cannot start the reaper: {e}"))
             .ok()?;
@@ -75,14 +74,6 @@ impl Reaper {
     }
 }
 
-/// A process's start time (field 22 of /proc/PID/stat), which tells a pid from its reuse.
-pub fn start_time(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(19)?.parse().ok()
-}
-
 /// Entry point of `debugger reaper`: reads the daemon's pipe until it ends.
 pub fn run(group: Option<i32>) -> i32 {
     let mut watched: Vec<(u32, Option<u64>)> = Vec::new();
@@ -91,7 +82,7 @@ pub fn run(group: Option<i32>) -> i32 {
         match line.split_once(' ') {
             Some(("watch", pid)) => {
                 if let Ok(pid) = pid.trim().parse::<u32>() {
-                    watched.push((pid, start_time(pid)));
+                    watched.push((pid, platform::start_time(pid)));
                 }
             }
             _ if line.trim() == "disarm" => return 0,
@@ -100,35 +91,12 @@ pub fn run(group: Option<i32>) -> i32 {
     }
     // The daemon is gone without a clean exit.
     for (pid, started) in watched {
-        if started.is_some()
-            && start_time(pid) == started
-            && let Ok(pid) = libc::pid_t::try_from(pid)
-        {
-            // SAFETY: kill has no memory-safety preconditions.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+        if started.is_some() && platform::start_time(pid) == started {
+            let _ = platform::kill(pid);
         }
     }
-    if let Some(group) = group.filter(|g| *g > 1) {
-        // SAFETY: as above; a negative pid names the process group.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
+    if let Some(group) = group {
+        platform::kill_process_group(group);
     }
     0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn start_time_of_this_process_is_stable() {
-        let me = std::process::id();
-        let first = start_time(me);
-        assert!(first.is_some());
-        assert_eq!(first, start_time(me));
-        assert_eq!(start_time(u32::MAX), None);
-    }
 }

@@ -45,21 +45,16 @@ pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
 }
 
 fn shutdown_on_signals(daemon: Arc<Daemon>) -> tokio::task::JoinHandle<()> {
-    use tokio::signal::unix::{SignalKind, signal};
     tokio::spawn(async move {
-        let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::interrupt()),
-            signal(SignalKind::hangup()),
-        ) else {
-            tracing::warn!("cannot install signal handlers");
-            return;
+        let mut interrupts = match crate::platform::Interrupts::install(true) {
+            Ok(interrupts) => interrupts,
+            Err(e) => {
+                tracing::warn!("cannot install signal handlers: {e}");
+                return;
+            }
         };
-        tokio::select! {
-            _ = term.recv() => tracing::info!("SIGTERM"),
-            _ = int.recv() => tracing::info!("SIGINT"),
-            _ = hup.recv() => tracing::info!("SIGHUP"),
-        }
+        let name = interrupts.next().await;
+        tracing::info!("{name}");
         daemon.shutdown();
     })
 }

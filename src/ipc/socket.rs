@@ -1,32 +1,27 @@
 //! The session socket: its name, connecting (blocking, for the CLI), listening (async, for the
 //! daemon), and the lock file that tells a live daemon from a stale socket.
 //!
-//! A daemon holds an exclusive `flock` on `<session>.lock` for its whole life. The kernel drops
-//! the lock when the process dies however it dies, so "the lock can be taken" means "no daemon
+//! A daemon holds an exclusive lock on `<session>.lock` for its whole life (`File::try_lock`:
+//! `flock` on Unix, `LockFileEx` on Windows). The OS drops the lock when the process dies however
+//! it dies, so "the lock can be taken" means "no daemon
 //! is alive" with no pid files and no guessing; a socket file found then is stale and is removed.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io;
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use interprocess::local_socket::{
-    GenericFilePath, ListenerOptions, Name, ToFsName, prelude::*, tokio::Listener,
-};
+use interprocess::local_socket::{ListenerOptions, prelude::*, tokio::Listener};
+
+use crate::platform;
 
 /// The blocking stream the CLI uses.
 pub type BlockingStream = interprocess::local_socket::Stream;
 /// The async stream the daemon uses.
 pub type AsyncStream = interprocess::local_socket::tokio::Stream;
 
-fn fs_name(path: &Path) -> io::Result<Name<'_>> {
-    path.to_fs_name::<GenericFilePath>()
-}
-
 /// Connects to a daemon's socket.
 pub fn connect_blocking(path: &Path) -> io::Result<BlockingStream> {
-    BlockingStream::connect(fs_name(path)?)
+    BlockingStream::connect(platform::local_socket_name(path)?)
 }
 
 /// Listens on a daemon's socket. The caller holds the session lock, so any file already at the
@@ -41,7 +36,7 @@ pub fn listen(path: &Path) -> io::Result<Listener> {
         Err(e) => return Err(e),
     }
     ListenerOptions::new()
-        .name(fs_name(path)?)
+        .name(platform::local_socket_name(path)?)
         .reclaim_name(false)
         .create_tokio()
 }
@@ -74,23 +69,13 @@ pub struct SessionLock {
 impl SessionLock {
     /// Takes the lock if no live process holds it. `Ok(None)` means another daemon is alive.
     pub fn try_acquire(path: &Path) -> io::Result<Option<SessionLock>> {
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .mode(0o600)
-            .open(path)?;
-        // SAFETY: the descriptor is valid for as long as `file` lives; flock has no other
-        // preconditions.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return Ok(Some(SessionLock { _file: file }));
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() == io::ErrorKind::WouldBlock {
-            Ok(None)
-        } else {
-            Err(err)
+        let file =
+            platform::private_file(OpenOptions::new().create(true).truncate(false).write(true))
+                .open(path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(SessionLock { _file: file })),
+            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::Error(e)) => Err(e),
         }
     }
 }

@@ -4,7 +4,6 @@
 //! kept it from serving. Reading that line replaces any polling for the socket.
 
 use std::io::{BufRead, BufReader};
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 
 use super::client::{DaemonClient, SessionPaths};
@@ -61,15 +60,7 @@ fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    // SAFETY: setsid is async-signal-safe and runs in the child between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::setsid() < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    crate::platform::detach_from_terminal(&mut command);
     let mut child = command.spawn().map_err(|e| {
         ErrorBody::new(
             ErrorCode::Ipc,

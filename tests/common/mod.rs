@@ -368,9 +368,7 @@ impl Session {
         let name = format!("t{}-{n}", std::process::id());
         std::fs::write(dir.path().join("config.toml"), config).expect("write config");
         let runtime = dir.path().join("run");
-        std::fs::create_dir(&runtime).expect("runtime dir");
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+        debugger::platform::create_private_dir(&runtime).expect("runtime dir");
         let cwd = dir.path().join("work");
         std::fs::create_dir(&cwd).expect("work dir");
         Session { name, cwd, dir }

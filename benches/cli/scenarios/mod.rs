@@ -151,7 +151,14 @@ fn release_build() -> BenchResult<PathBuf> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     eprintln!("bench: building the release binary as users get it (target/bench-release)");
     let status = std::process::Command::new(cargo)
-        .args(["build", "--release", "--locked", "--bin", "debugger", "--target-dir"])
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--bin",
+            "debugger",
+            "--target-dir",
+        ])
         .arg(&target)
         .current_dir(&root)
         .status()

@@ -21,6 +21,7 @@ use tokio::sync::mpsc;
 use crate::adapters::process::SpawnedAdapter;
 use crate::dap::codec::{self, CodecError};
 use crate::dap::reader::{MessageReader, ReadError};
+use crate::platform;
 
 /// The `seq` of the relay's own `disconnect`: far above any the session will reach (yet within
 /// 32 bits), so its response is told apart and kept from the session.
@@ -139,7 +140,7 @@ impl Relay {
                 self.saw_initialized = true;
                 let mut bodies: Vec<Vec<u8>> = self
                     .dlv_pid
-                    .and_then(only_child)
+                    .and_then(platform::only_child)
                     .map(process_event)
                     .into_iter()
                     .collect();
@@ -229,35 +230,9 @@ impl Relay {
     }
 }
 
-/// The one child process of `parent` (Delve's child is the program it launched; in debug mode
-/// its `go build` has ended by then). `None` when there is none (an attach) or several.
-#[cfg(target_os = "linux")]
-fn only_child(parent: u32) -> Option<u32> {
-    let entries = std::fs::read_dir("/proc").ok()?;
-    let mut children = entries.flatten().filter_map(|entry| {
-        let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-        let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-        (parent_of(&stat)? == parent).then_some(pid)
-    });
-    let child = children.next()?;
-    children.next().is_none().then_some(child)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn only_child(_parent: u32) -> Option<u32> {
-    None
-}
-
-/// The parent pid in a `/proc/PID/stat` line: "PID (COMM) STATE PPID ...", where COMM may hold
-/// spaces and parentheses, so the fields are counted from the last ')'.
-fn parent_of(stat: &str) -> Option<u32> {
-    let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// The `process` event Delve does not send, for the program it launched.
 fn process_event(pid: u32) -> Vec<u8> {
-    let name = std::fs::read_link(format!("/proc/{pid}/exe"))
+    let name = platform::executable_of(pid)
         .map(|p| p.display().to_string())
         .unwrap_or_default();
     json!({
@@ -470,13 +445,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn reads_the_parent_from_proc_stat() {
-        assert_eq!(parent_of("4242 (go-ledger) t 4200 4242 1 0 -1"), Some(4200));
-        assert_eq!(parent_of("7 (a (b) c) S 1 7 7 0"), Some(1));
-        assert_eq!(parent_of("garbage"), None);
-    }
-
     #[cfg(target_os = "linux")]
     #[test]
     fn announces_the_launched_child_before_initialized() {
@@ -487,7 +455,7 @@ mod tests {
             .expect("spawn sh");
         let deadline = std::time::Instant::now() + Duration::from_secs(5);
         let program = loop {
-            if let Some(pid) = only_child(shell.id()) {
+            if let Some(pid) = platform::only_child(shell.id()) {
                 break pid;
             }
             assert!(std::time::Instant::now() < deadline, "sh never forked");
@@ -517,10 +485,7 @@ mod tests {
             relay.on_message(initialized.clone(), false),
             Action::Forward(vec![initialized])
         );
-        // SAFETY: kill has no memory-safety preconditions; the pid is our own grandchild.
-        unsafe {
-            libc::kill(program as libc::pid_t, libc::SIGKILL);
-        }
+        let _ = platform::kill(program);
         let _ = shell.wait();
     }
 

@@ -88,19 +88,11 @@ fn run_logged(command: &[String], env: &[(String, String)]) -> bool {
         return false;
     };
     eprintln!("running: {}", command.join(" "));
-    let stdout = {
-        use std::os::fd::AsFd;
-        std::io::stderr()
-            .as_fd()
-            .try_clone_to_owned()
-            .map(Stdio::from)
-            .unwrap_or_else(|_| Stdio::null())
-    };
     match Command::new(program)
         .args(args)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
-        .stdout(stdout)
+        .stdout(std::io::stderr())
         .status()
     {
         Ok(status) => status.success(),

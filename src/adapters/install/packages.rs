@@ -25,8 +25,7 @@ enum Rights {
 
 impl Rights {
     fn detect() -> Rights {
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        if unsafe { libc::geteuid() } == 0 {
+        if crate::platform::is_superuser() {
             return Rights::Root;
         }
         let sudo_works = which::which("sudo").is_ok()
@@ -48,7 +47,7 @@ impl Rights {
 impl PackageManager {
     pub(super) fn detect() -> Option<PackageManager> {
         let has = |tool: &str| which::which(tool).is_ok();
-        if cfg!(target_os = "macos") {
+        if std::env::consts::OS == "macos" {
             return has("brew").then_some(PackageManager::Brew);
         }
         if has("apt-get") {

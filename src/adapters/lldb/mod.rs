@@ -84,20 +84,16 @@ pub fn find_on_system() -> Option<PathBuf> {
         .or_else(xcrun_lldb_dap)
 }
 
-#[cfg(target_os = "macos")]
+/// Xcode's lldb-dap, which is not on PATH: `xcrun` finds it (only macOS has `xcrun`).
 fn xcrun_lldb_dap() -> Option<PathBuf> {
-    let output = std::process::Command::new("xcrun")
+    let xcrun = which::which("xcrun").ok()?;
+    let output = std::process::Command::new(xcrun)
         .args(["--find", "lldb-dap"])
         .output()
         .ok()?;
     let path = String::from_utf8(output.stdout).ok()?;
     let path = PathBuf::from(path.trim());
     (output.status.success() && path.is_file()).then_some(path)
-}
-
-#[cfg(not(target_os = "macos"))]
-fn xcrun_lldb_dap() -> Option<PathBuf> {
-    None
 }
 
 /// LLDB's version for an lldb-dap executable ("19.1.7"), for `doctor`. lldb-dap 19 prints
@@ -150,12 +146,15 @@ fn lldb_version(lldb: &Path) -> Option<String> {
 }
 
 /// LLDB settings that make the debuggee run as the user asked: only the environment we pass
-/// (the caller's, not the daemon's), and stdin from /dev/null so a program that reads input sees
-/// end-of-file instead of waiting forever on a terminal nobody types into.
+/// (the caller's, not the daemon's), and stdin from the null device so a program that reads
+/// input sees end-of-file instead of waiting forever on a terminal nobody types into.
 fn init_commands() -> Value {
     json!([
         "settings set target.inherit-env false",
-        "settings set target.input-path /dev/null",
+        format!(
+            "settings set target.input-path {}",
+            crate::platform::NULL_DEVICE
+        ),
     ])
 }
 

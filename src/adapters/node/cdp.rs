@@ -237,24 +237,9 @@ struct QuickAck {
 }
 
 impl QuickAck {
-    #[cfg(target_os = "linux")]
     fn acknowledge_now(&self) {
-        use std::os::fd::AsRawFd;
-        let on: libc::c_int = 1;
-        // SAFETY: a valid socket descriptor, and a c_int option value of the size given.
-        unsafe {
-            libc::setsockopt(
-                self.inner.as_raw_fd(),
-                libc::IPPROTO_TCP,
-                libc::TCP_QUICKACK,
-                (&on as *const libc::c_int).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            );
-        }
+        crate::platform::acknowledge_now(&self.inner);
     }
-
-    #[cfg(not(target_os = "linux"))]
-    fn acknowledge_now(&self) {}
 }
 
 impl tokio::io::AsyncRead for QuickAck {

@@ -2,8 +2,7 @@
 //! listens, or, for attach, asking an inspector's HTTP endpoint (`/json/list`) for its WebSocket,
 //! after waking the inspector of a running process with SIGUSR1 and finding its port in /proc.
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -13,6 +12,7 @@ use tokio::net::TcpStream;
 use tokio::process::{Child, ChildStderr, ChildStdout, Command};
 
 use crate::adapters::process::next_line;
+use crate::platform;
 
 /// What Node prints when its inspector is up: "Debugger listening on ws://127.0.0.1:PORT/UUID".
 const LISTENING_PREFIX: &str = "Debugger listening on ";
@@ -217,30 +217,20 @@ pub async fn is_inspector(address: &str) -> bool {
 /// Opens the inspector of the running Node process `pid` (SIGUSR1, as `node inspect -p` does)
 /// and returns its WebSocket. A process whose inspector is already open is not signalled again.
 pub async fn attach_to_pid(pid: u32, timeout: Duration) -> Result<String, String> {
-    let proc_dir = PathBuf::from(format!("/proc/{pid}"));
-    if !proc_dir.exists() {
+    if !platform::process_exists(pid) {
         return Err(format!("no process has pid {pid}"));
     }
-    if !is_node(&proc_dir) {
+    if !is_node(pid) {
         return Err(format!("process {pid} is not a Node.js program"));
     }
-    let before = listening_ports(pid);
+    let before = platform::listening_ports(pid);
     if let Some(url) = first_inspector(&before).await {
         return Ok(url);
     }
-    let Ok(raw_pid) = libc::pid_t::try_from(pid) else {
-        return Err(format!("pid {pid} is out of range"));
-    };
-    // SAFETY: kill(2) with a valid signal number has no memory-safety preconditions.
-    if unsafe { libc::kill(raw_pid, libc::SIGUSR1) } != 0 {
-        return Err(format!(
-            "cannot signal process {pid} to open its inspector: {}",
-            std::io::Error::last_os_error()
-        ));
-    }
+    platform::open_node_inspector(pid)?;
     let deadline = tokio::time::Instant::now() + timeout;
     loop {
-        let ports: Vec<u16> = listening_ports(pid)
+        let ports: Vec<u16> = platform::listening_ports(pid)
             .into_iter()
             .filter(|p| !before.contains(p))
             .collect();
@@ -266,59 +256,13 @@ async fn first_inspector(ports: &[u16]) -> Option<String> {
     None
 }
 
-fn is_node(proc_dir: &Path) -> bool {
-    let exe = std::fs::read_link(proc_dir.join("exe")).unwrap_or_default();
+fn is_node(pid: u32) -> bool {
+    let exe = platform::executable_of(pid).unwrap_or_default();
     let name = exe
-        .file_name()
+        .file_stem()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     name.starts_with("node") || name == "nodejs"
-}
-
-/// The TCP ports process `pid` listens on, read from /proc: its socket inodes matched against the
-/// LISTEN entries of its network namespace's tables.
-fn listening_ports(pid: u32) -> Vec<u16> {
-    let inodes: HashSet<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|e| std::fs::read_link(e.path()).ok())
-                .filter_map(|target| {
-                    let target = target.to_string_lossy().to_string();
-                    target
-                        .strip_prefix("socket:[")
-                        .and_then(|rest| rest.strip_suffix(']'))
-                        .map(str::to_string)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut ports = Vec::new();
-    for table in ["tcp", "tcp6"] {
-        let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/net/{table}")) else {
-            continue;
-        };
-        ports.extend(listening_in_table(&text, &inodes));
-    }
-    ports
-}
-
-/// The LISTEN ports in a /proc/net/tcp table whose socket inode is one of `inodes`.
-fn listening_in_table(table: &str, inodes: &HashSet<String>) -> Vec<u16> {
-    const LISTEN: &str = "0A";
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let (local, state, inode) = (fields.get(1)?, fields.get(3)?, fields.get(9)?);
-            if *state != LISTEN || !inodes.contains(*inode) {
-                return None;
-            }
-            let port = local.rsplit_once(':')?.1;
-            u16::from_str_radix(port, 16).ok()
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -334,16 +278,6 @@ mod tests {
             "Waiting for the debugger to disconnect...\n"
         ));
         assert!(!is_inspector_chatter("Debugger says hi\n"));
-    }
-
-    #[test]
-    fn listen_entries_of_the_process_are_found() {
-        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
-   0: 0100007F:2405 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4242 1 0\n\
-   1: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 999 1 0\n\
-   2: 0100007F:2406 0100007F:A000 01 00000000:00000000 00:00000000 00000000     0        0 4243 1 0\n";
-        let inodes: HashSet<String> = ["4242", "4243"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(listening_in_table(table, &inodes), vec![9221]);
     }
 
     #[test]

@@ -60,8 +60,8 @@ pub fn watch_process(
         })
         .await;
         let code = status.ok().and_then(|s| {
-            use std::os::unix::process::ExitStatusExt;
-            s.code().or_else(|| s.signal().map(|signal| 128 + signal))
+            s.code()
+                .or_else(|| crate::platform::exit_signal(&s).map(|signal| 128 + signal))
         });
         let _ = exit_tx.send(code);
     });

@@ -15,7 +15,6 @@ use super::{Shared, WATCHPOINT_REASON, brief_stop};
 use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
-use crate::daemon::reaper;
 use crate::daemon::run_state::{Phase, StopInfo};
 use crate::dap::DapClient;
 use crate::dap::types::{
@@ -277,7 +276,7 @@ fn on_process(shared: &Shared, body: Value) {
         if shared.owns_local_debuggee
             && let Some(pid) = pid
         {
-            view.debuggee.started = reaper::start_time(pid);
+            view.debuggee.started = crate::platform::start_time(pid);
             if let Some(reaper) = &shared.reaper {
                 reaper.watch(pid);
             }

@@ -21,7 +21,7 @@ use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::output::OutputBuffer;
-use crate::daemon::reaper::{self, Reaper};
+use crate::daemon::reaper::Reaper;
 use crate::daemon::run_state::{Phase, RunStateCell};
 use crate::dap::requests::{
     ConfigurationDone, Continue, Disconnect, DisconnectArguments, Initialize, InitializeArguments,
@@ -186,17 +186,11 @@ impl Session {
             return;
         };
         // The same process, not a later one that reused its pid.
-        if started.is_none() || reaper::start_time(pid) != started {
+        if started.is_none() || crate::platform::start_time(pid) != started {
             return;
         }
-        let Ok(pid) = libc::pid_t::try_from(pid) else {
-            return;
-        };
         tracing::info!(pid, "killing the debuggee left behind by the dead adapter");
-        // SAFETY: kill has no memory-safety preconditions; a stale pid only yields ESRCH.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-        }
+        let _ = crate::platform::kill(pid);
     }
 }
 

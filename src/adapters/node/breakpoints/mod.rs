@@ -64,7 +64,7 @@ impl HitRule {
         match self {
             HitRule::AtLeast(n) => hits >= n,
             HitRule::Exactly(n) => hits == n,
-            HitRule::Every(n) => hits % n == 0,
+            HitRule::Every(n) => hits.is_multiple_of(n),
         }
     }
 }

@@ -1,0 +1,347 @@
+//! The platform layer on Windows.
+//!
+//! Processes are reached through their handles (`OpenProcess`), a pid's children through a
+//! Toolhelp snapshot, and the daemon's whole tree is held in a Job Object that kills every
+//! process in it when the daemon's handle closes, however the daemon ends. A session's socket is
+//! a named pipe; the runtime dir lives under the user's local application data, whose ACL
+//! admits the user alone.
+
+use std::fs::{self, Metadata, OpenOptions};
+use std::io;
+use std::os::windows::io::IntoRawHandle;
+use std::os::windows::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+
+use interprocess::local_socket::{GenericNamespaced, Name, ToNsName};
+use tokio::signal::windows::{CtrlBreak, CtrlC, CtrlClose, ctrl_break, ctrl_c, ctrl_close};
+use windows_sys::Win32::Foundation::{CloseHandle, FILETIME, HANDLE, INVALID_HANDLE_VALUE};
+use windows_sys::Win32::System::Console::{
+    STD_ERROR_HANDLE, STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, SetStdHandle,
+};
+use windows_sys::Win32::System::Diagnostics::ToolHelp::{
+    CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW, TH32CS_SNAPPROCESS,
+};
+use windows_sys::Win32::System::JobObjects::{
+    AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation,
+    SetInformationJobObject,
+};
+use windows_sys::Win32::System::Threading::{
+    CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS, GetCurrentProcess, GetProcessTimes, OpenProcess,
+    PROCESS_NAME_WIN32, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE,
+    QueryFullProcessImageNameW, TerminateProcess,
+};
+
+/// The file that reads as empty and swallows writes.
+pub const NULL_DEVICE: &str = "NUL";
+
+// ---- this process ------------------------------------------------------------------------
+
+/// Nothing to do: Windows has no SIGPIPE, and a missing standard handle stays missing.
+///
+/// # Safety
+///
+/// None needed; `unsafe` to match the Unix side.
+pub unsafe fn prepare_process() {}
+
+/// Nothing to do: files created in the private runtime dir inherit its ACL.
+pub fn restrict_new_files() {}
+
+/// Points the standard handles at `NUL`: the daemon, once it has said it is ready, must never
+/// write to a pipe its starter may have closed.
+pub fn detach_standard_streams() {
+    let Ok(null) = OpenOptions::new().read(true).write(true).open(NULL_DEVICE) else {
+        return;
+    };
+    // The handle stays open for the process's life, as a standard handle must.
+    let handle = null.into_raw_handle() as HANDLE;
+    for which in [STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE] {
+        // SAFETY: a valid, open handle for a standard-handle slot.
+        unsafe {
+            SetStdHandle(which, handle);
+        }
+    }
+}
+
+/// Whether this process runs as the superuser. Windows package managers install for the user
+/// without one, so this is never assumed.
+pub fn is_superuser() -> bool {
+    false
+}
+
+/// What names this user in a shared place: the user name.
+pub fn user_tag() -> String {
+    std::env::var("USERNAME").unwrap_or_else(|_| "user".to_string())
+}
+
+// ---- starting processes ------------------------------------------------------------------
+
+/// Starts `command` with no console and in a process group of its own, so a console's Ctrl-C
+/// never reaches the daemon it starts.
+pub fn detach_from_terminal(command: &mut std::process::Command) {
+    command.creation_flags(DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP);
+}
+
+/// Nothing per process: the daemon holds its whole tree in a Job Object ([`contain_children`]).
+pub fn die_with_parent(command: &mut tokio::process::Command) {
+    let _ = command;
+}
+
+/// Puts this process, and so every process it starts, in a Job Object that kills them all when
+/// its last handle closes: when the daemon ends, however it ends, nothing it started lives on.
+pub fn contain_children() {
+    // SAFETY: plain Win32 calls with valid arguments; the job handle is kept open on purpose
+    // for the process's life (closing it would kill the job).
+    unsafe {
+        let job = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+        if job.is_null() {
+            return;
+        }
+        let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+        limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+        let set = SetInformationJobObject(
+            job,
+            JobObjectExtendedLimitInformation,
+            (&limits as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast(),
+            std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
+        );
+        if set == 0 || AssignProcessToJobObject(job, GetCurrentProcess()) == 0 {
+            CloseHandle(job);
+        }
+    }
+}
+
+/// Windows reports no signal: a process killed by another ends with the code it was given.
+pub fn exit_signal(status: &ExitStatus) -> Option<i32> {
+    let _ = status;
+    None
+}
+
+// ---- other processes ---------------------------------------------------------------------
+
+/// An open process handle, closed when dropped.
+struct Process(HANDLE);
+
+impl Process {
+    fn open(pid: u32, access: u32) -> Option<Process> {
+        // SAFETY: OpenProcess with a pid and access rights; a null handle means failure.
+        let handle = unsafe { OpenProcess(access, 0, pid) };
+        (!handle.is_null()).then_some(Process(handle))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // SAFETY: the handle is ours and open.
+        unsafe {
+            CloseHandle(self.0);
+        }
+    }
+}
+
+/// Kills process `pid` outright.
+pub fn kill(pid: u32) -> io::Result<()> {
+    let process = Process::open(pid, PROCESS_TERMINATE).ok_or_else(io::Error::last_os_error)?;
+    // SAFETY: a valid handle with PROCESS_TERMINATE access.
+    if unsafe { TerminateProcess(process.0, 1) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// No process groups to lead: the Job Object holds the daemon's tree.
+pub fn own_process_group() -> Option<i32> {
+    None
+}
+
+/// No process groups: see [`own_process_group`].
+pub fn kill_process_group(group: i32) {
+    let _ = group;
+}
+
+/// Starts a child in a process group of its own, so a console's Ctrl-C does not reach it.
+pub fn own_group(command: &mut std::process::Command) {
+    command.creation_flags(CREATE_NEW_PROCESS_GROUP);
+}
+
+/// A process's creation time, which tells a pid from its reuse.
+pub fn start_time(pid: u32) -> Option<u64> {
+    let process = Process::open(pid, PROCESS_QUERY_LIMITED_INFORMATION)?;
+    let zero = FILETIME {
+        dwLowDateTime: 0,
+        dwHighDateTime: 0,
+    };
+    let (mut created, mut exited, mut kernel, mut user) = (zero, zero, zero, zero);
+    // SAFETY: a valid handle and four FILETIMEs to write.
+    let ok =
+        unsafe { GetProcessTimes(process.0, &mut created, &mut exited, &mut kernel, &mut user) };
+    (ok != 0).then(|| (u64::from(created.dwHighDateTime) << 32) | u64::from(created.dwLowDateTime))
+}
+
+/// The executable process `pid` runs.
+pub fn executable_of(pid: u32) -> Option<PathBuf> {
+    let process = Process::open(pid, PROCESS_QUERY_LIMITED_INFORMATION)?;
+    let mut buffer = vec![0u16; 32 * 1024];
+    let mut size = buffer.len() as u32;
+    // SAFETY: a valid handle, a buffer of `size` UTF-16 units, and its size to update.
+    let ok = unsafe {
+        QueryFullProcessImageNameW(
+            process.0,
+            PROCESS_NAME_WIN32,
+            buffer.as_mut_ptr(),
+            &mut size,
+        )
+    };
+    if ok == 0 {
+        return None;
+    }
+    use std::os::windows::ffi::OsStringExt;
+    let name = std::ffi::OsString::from_wide(&buffer[..size as usize]);
+    Some(PathBuf::from(name))
+}
+
+/// Whether a process `pid` exists.
+pub fn process_exists(pid: u32) -> bool {
+    Process::open(pid, PROCESS_QUERY_LIMITED_INFORMATION).is_some()
+}
+
+/// The child processes of `parent`, from a snapshot of every process.
+pub fn children_of(parent: u32) -> Vec<u32> {
+    let mut children = Vec::new();
+    // SAFETY: a snapshot handle, checked, walked with a correctly sized entry, then closed.
+    unsafe {
+        let snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+        if snapshot == INVALID_HANDLE_VALUE {
+            return children;
+        }
+        let mut entry: PROCESSENTRY32W = std::mem::zeroed();
+        entry.dwSize = std::mem::size_of::<PROCESSENTRY32W>() as u32;
+        let mut more = Process32FirstW(snapshot, &mut entry) != 0;
+        while more {
+            if entry.th32ParentProcessID == parent {
+                children.push(entry.th32ProcessID);
+            }
+            more = Process32NextW(snapshot, &mut entry) != 0;
+        }
+        CloseHandle(snapshot);
+    }
+    children
+}
+
+/// The TCP ports process `pid` listens on: not read on Windows yet, so an attach by pid finds
+/// an inspector only where the caller says (`--connect`).
+pub fn listening_ports(pid: u32) -> Vec<u16> {
+    let _ = pid;
+    Vec::new()
+}
+
+/// Node opens its inspector on SIGUSR1, which Windows does not have.
+pub fn open_node_inspector(pid: u32) -> Result<(), String> {
+    Err(format!(
+        "a running Node cannot be asked to open its inspector on Windows (process {pid}): start it with --inspect=127.0.0.1:PORT and use 'debugger attach --connect 127.0.0.1:PORT'"
+    ))
+}
+
+// ---- files and privacy -------------------------------------------------------------------
+
+/// Creates `dir` and its parents. Under the user's local application data (where the runtime
+/// dir is), a new directory inherits an ACL that admits the user, SYSTEM and administrators.
+pub fn create_private_dir(dir: &Path) -> io::Result<()> {
+    fs::create_dir_all(dir)
+}
+
+/// Not checked yet on Windows: the runtime dir's ACL is the one inherited from the user's
+/// profile.
+pub fn privacy_problem(dir: &Path, meta: &Metadata) -> Option<(String, String)> {
+    let _ = (dir, meta);
+    None
+}
+
+/// Windows has neither permission bits nor uids: an ACL instead.
+pub fn mode_and_owner(meta: &Metadata) -> (Option<String>, Option<u32>) {
+    let _ = meta;
+    (None, None)
+}
+
+/// Nothing to add: a file inherits its directory's ACL.
+pub fn private_file(options: &mut OpenOptions) -> &mut OpenOptions {
+    options
+}
+
+/// Whether a file is a program: a file with one of the extensions Windows runs.
+pub fn is_executable(meta: &Metadata) -> bool {
+    meta.is_file()
+}
+
+/// Whether two metadata describe the same file: by size and modification time, as Windows gives
+/// no stable file id through std.
+pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+
+// ---- signals -----------------------------------------------------------------------------
+
+/// The console events that ask this process to end: Ctrl-C, Ctrl-Break and, for the daemon,
+/// the console closing.
+pub struct Interrupts {
+    c: CtrlC,
+    brk: CtrlBreak,
+    close: Option<CtrlClose>,
+}
+
+impl Interrupts {
+    pub fn install(with_hangup: bool) -> io::Result<Interrupts> {
+        Ok(Interrupts {
+            c: ctrl_c()?,
+            brk: ctrl_break()?,
+            close: if with_hangup {
+                Some(ctrl_close()?)
+            } else {
+                None
+            },
+        })
+    }
+
+    /// The name of the next event to arrive.
+    pub async fn next(&mut self) -> &'static str {
+        let close = async {
+            match self.close.as_mut() {
+                Some(close) => close.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = self.c.recv() => "Ctrl-C",
+            _ = self.brk.recv() => "Ctrl-Break",
+            _ = close => "the console closing",
+        }
+    }
+}
+
+// ---- network -----------------------------------------------------------------------------
+
+/// Nothing to do: Windows has no TCP_QUICKACK.
+pub fn acknowledge_now(stream: &tokio::net::TcpStream) {
+    let _ = stream;
+}
+
+// ---- the session socket ------------------------------------------------------------------
+
+/// The local socket for the session whose socket path (in the runtime dir) is `path`: a named
+/// pipe, `\\.\pipe\debugger-…`, named after the path so that two runtime dirs (two users,
+/// or a test's own) never share one.
+pub fn local_socket_name(path: &Path) -> io::Result<Name<'static>> {
+    let flat: String = path
+        .to_string_lossy()
+        .chars()
+        .map(|c| {
+            if matches!(c, '\\' | '/' | ':') {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect();
+    format!("debugger{flat}").to_ns_name::<GenericNamespaced>()
+}
