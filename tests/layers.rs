@@ -8,6 +8,7 @@
 //! - **Commands never print**: text a command shows while it runs goes through the call's sink,
 //!   so a server that answers on its own stdout can run any command.
 //! - **Only the CLI reads the process's arguments.**
+//! - **The platform layer stands alone**: every layer may use `platform`, which uses none.
 //!
 //! A `use` or path names a layer as `crate::NAME`; `super::` stays inside the file's own layer.
 //! Comments are skipped.
@@ -34,6 +35,12 @@ fn forbidden(from: &str) -> (&'static [&'static str], Option<&'static str>) {
         "commands" => (&["cli", "daemon"], Some("crate::daemon::in_process")),
         "ipc" => (&["cli", "commands", "daemon"], None),
         "daemon" | "adapters" | "dap" | "common" => (&["cli", "commands"], None),
+        "platform" => (
+            &[
+                "cli", "commands", "ipc", "daemon", "adapters", "dap", "common",
+            ],
+            None,
+        ),
         _ => (&[], None),
     }
 }

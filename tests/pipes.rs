@@ -9,23 +9,16 @@
 mod common;
 
 use std::io::Read;
-use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 
 use common::{Session, bin};
 
 /// A pipe whose read end is already closed: writing to it fails with EPIPE, or raises SIGPIPE.
-fn pipe_without_reader() -> OwnedFd {
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe2 returns.
-    let rc = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
-    assert_eq!(rc, 0, "pipe2: {}", std::io::Error::last_os_error());
-    // SAFETY: pipe2 just returned these two open descriptors, owned by nobody else.
-    let (read_end, write_end) =
-        unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    drop(read_end);
-    write_end
+fn pipe_without_reader() -> std::io::PipeWriter {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    writer
 }
 
 /// The child starts with SIGPIPE at its default (std's `Command` resets it), as from a shell, so

@@ -483,6 +483,8 @@ fn is_executable(path: &Path) -> bool {
 mod tests {
     use super::*;
 
+    /// Unix execute bits mark the candidates.
+    #[cfg(unix)]
     #[test]
     fn highest_version_wins() {
         use std::os::unix::fs::PermissionsExt;

@@ -472,12 +472,11 @@ fn render_text(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// Unix modes; Windows reports none.
     #[cfg(unix)]
     #[test]
     fn open_runtime_dirs_are_not_private() {
+        use super::*;
         use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("rt");

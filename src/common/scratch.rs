@@ -82,18 +82,21 @@ fn new_private_file(path: &Path) -> io::Result<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn the_file_is_new_private_and_removed_on_drop() {
         let dir = tempfile::tempdir().expect("tempdir");
         let scratch = ScratchFile::create_in(dir.path(), "test").expect("create");
         let path = scratch.path().to_path_buf();
-        let mode = std::fs::metadata(&path)
-            .expect("metadata")
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o600);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path)
+                .expect("metadata")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
         let other = ScratchFile::create_in(dir.path(), "test").expect("create");
         assert_ne!(other.path(), path);
         drop(scratch);

@@ -71,6 +71,8 @@ mod tests {
         assert!(snippet("/no/such/file.c", 1, 2).is_none());
     }
 
+    /// FIFOs are Unix's.
+    #[cfg(unix)]
     #[test]
     fn a_fifo_is_not_read() {
         let dir = tempfile::tempdir().expect("tempdir");
