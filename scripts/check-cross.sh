@@ -2,7 +2,8 @@
 # Compile-checks this checkout for Windows (x86_64-pc-windows-gnu) and macOS (aarch64-apple-darwin)
 # from Debian 12 x86_64, with warnings as errors, and builds the Windows binary.
 #
-#   scripts/check-cross.sh            # both targets, --all-targets, -D warnings; the Windows .exe
+#   scripts/check-cross.sh            # both targets, --all-targets, -D warnings; the Windows .exe;
+#                                     # under Wine: the library's unit tests and a smoke session
 #
 # Debian ships no prebuilt standard library for those targets for a current rustc, but
 # bookworm-security's rustc-web/cargo-web come with rust-web-src, the standard library's source,
@@ -11,6 +12,12 @@
 # with `apt-get download` and unpacked under $DEBUGGER_CROSS_CACHE (default
 # ~/.cache/debugger-cross), touching no system package: about 200 MB, a minute, once. The first
 # check also builds std for both targets (a few minutes); later ones reuse the cache.
+#
+# Wine: bookworm's Wine 8.0 lacks bcryptprimitives.dll's ProcessPrng, which Rust's std needs (Wine
+# has it from 8.13), so a ten-line shim DLL stands in; Debian's wineserver wrapper hard-codes its
+# path, so it is pointed at the unpacked one; user32 wants zlib1.dll in system32. A daemon started
+# under Wine keeps inherited pipes open, so the smoke session's output goes to files, and the
+# prefix's processes are ended with `wineserver -k` at the end.
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${DEBUGGER_CROSS_CACHE:-$HOME/.cache/debugger-cross}
@@ -66,13 +73,117 @@ for target in x86_64-pc-windows-gnu aarch64-apple-darwin; do
   fi
 done
 
-echo "== cargo build --target x86_64-pc-windows-gnu (debugger.exe)"
+echo "== cargo build --target x86_64-pc-windows-gnu (debugger.exe, the mock adapter, the unit tests)"
 log=$CACHE/build-windows.log
-if ( cd "$TOP" && "$CARGO" build "${BUILD_STD[@]}" --target x86_64-pc-windows-gnu --bins --locked \
-      --message-format=short --target-dir "$TARGET_DIR" ) >"$log" 2>&1; then
+if ( cd "$TOP" && "$CARGO" build "${BUILD_STD[@]}" --target x86_64-pc-windows-gnu --bins --examples \
+      --locked --message-format=short --target-dir "$TARGET_DIR" &&
+     "$CARGO" test "${BUILD_STD[@]}" --target x86_64-pc-windows-gnu --lib --no-run --locked \
+      --message-format=json --target-dir "$TARGET_DIR" >"$CACHE/unit-tests.json" ) >"$log" 2>&1; then
   echo "   built: $TARGET_DIR/x86_64-pc-windows-gnu/debug/debugger.exe"
 else
-  status=1
   tail -5 "$log"
+  exit 1
 fi
+
+echo "== Wine 8 (unpacked into $CACHE/wine) with the ProcessPrng shim"
+WINE_DIR=$CACHE/wine
+if [ ! -x "$WINE_DIR/root/usr/lib/wine/wine64" ]; then
+  mkdir -p "$WINE_DIR/debs" "$WINE_DIR/root"
+  ( cd "$WINE_DIR/debs" && apt-get download -q wine64 libwine libz-mingw-w64 >/dev/null ) \
+    || { echo "Wine download failed"; exit 1; }
+  for deb in "$WINE_DIR"/debs/*.deb; do dpkg-deb -x "$deb" "$WINE_DIR/root"; done
+  sed -i "s#^wineserver64=.*#wineserver64=$WINE_DIR/root/usr/lib/wine/wineserver64#; s#^wineserver32=.*#wineserver32=/nonexistent#" \
+    "$WINE_DIR/root/usr/lib/wine/wineserver"
+fi
+export WINEPREFIX=$WINE_DIR/prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+export WINEDLLPATH=$WINE_DIR/root/usr/x86_64-w64-mingw32/lib
+WINE=$WINE_DIR/root/usr/lib/wine/wine64
+WINESERVER=$WINE_DIR/root/usr/lib/wine/wineserver64
+mkdir -p "$WINEPREFIX"
+$WINESERVER -p30 </dev/null >/dev/null 2>&1
+[ -d "$WINEPREFIX/drive_c/windows" ] || timeout 300 $WINE wineboot -i >/dev/null 2>&1
+if [ ! -f "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" ]; then
+  mkdir -p "$WINE_DIR/shim"
+  cat > "$WINE_DIR/shim/bcryptprimitives.c" <<'C'
+#include <windows.h>
+#define SystemFunction036 NTAPI SystemFunction036
+#include <ntsecapi.h>
+#undef SystemFunction036
+__declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {
+    while (len) {
+        ULONG n = len > 0x7fffffffu ? 0x7fffffffu : (ULONG)len;
+        if (!RtlGenRandom(data, n)) return FALSE;
+        data += n; len -= n;
+    }
+    return TRUE;
+}
+C
+  x86_64-w64-mingw32-gcc-posix -O2 -shared -o "$WINE_DIR/shim/bcryptprimitives.dll" \
+    "$WINE_DIR/shim/bcryptprimitives.c" -ladvapi32
+  cp "$WINE_DIR/shim/bcryptprimitives.dll" "$WINE_DIR/root/usr/x86_64-w64-mingw32/lib/zlib1.dll" \
+    "$WINEPREFIX/drive_c/windows/system32/"
+fi
+
+BIN=$TARGET_DIR/x86_64-pc-windows-gnu/debug
+windows_path() { echo "Z:${1//\//\\}"; }
+SMOKE=$(mktemp -d)
+trap '$WINESERVER -k >/dev/null 2>&1; rm -rf "$SMOKE"' EXIT
+
+echo "== under Wine: the library's unit tests"
+# The unit tests' executable, as cargo named it (the binary's own copy in deps/ looks alike).
+unit=$(grep -o '"executable":"[^"]*"' "$CACHE/unit-tests.json" | tail -1 | sed 's/"executable":"//; s/"$//')
+# Left out, each by name so the list can only shrink: two need a Python interpreter (there is
+# none in the Wine prefix), and three take Unix paths ("/app/main.js") as absolute, which they
+# are not on Windows (the node adapter's and the registry's handling of drive-letter paths is the
+# issue's remaining work).
+UNIX_ONLY=(
+  adapters::debugpy::breakpoints::tests::definitions_are_found_and_told_apart_by_python_itself
+  adapters::debugpy::tests::files_with_breakpoints_at_launch_are_the_users_code_under_just_my_code
+  adapters::node::breakpoints::tests::a_relative_file_names_the_loaded_script_it_is_a_suffix_of
+  adapters::node::breakpoints::tests::an_ambiguous_name_lists_its_candidates_and_a_longer_name
+  daemon::breakpoints::tests::a_name_the_adapter_placed_shows_the_file_it_bound_and_a_held_back_one_is_never_sent
+)
+skips=()
+for name in "${UNIX_ONLY[@]}"; do skips+=(--skip "$name"); done
+if ( cd "$SMOKE" && timeout 600 $WINE "$unit" --test-threads 1 --exact "${skips[@]}" \
+       >"$CACHE/wine-unit.log" 2>&1 ); then
+  grep -E '^test result' "$CACHE/wine-unit.log"
+else
+  status=1
+  grep -E '^test .* FAILED|^test result|panicked' "$CACHE/wine-unit.log" | head -20
+fi
+
+echo "== under Wine: a session with the mock adapter, through the named pipe"
+echo '{"exit_code_on_continue": 3}' >"$SMOKE/script.json"
+cat >"$SMOKE/config.toml" <<TOML
+[daemon]
+grace_period_secs = 60
+[adapters.mock]
+command = '$(windows_path "$BIN/examples/mock_adapter.exe")'
+args = ["--script", '$(windows_path "$SMOKE/script.json")']
+TOML
+export DEBUGGER_CONFIG
+DEBUGGER_CONFIG=$(windows_path "$SMOKE/config.toml")
+export DEBUGGER_SESSION=smoke
+# Each step: the command, then a text its one JSON line must hold.
+smoke() {
+  local expect=$1; shift
+  ( cd "$SMOKE" && timeout 60 $WINE "$BIN/debugger.exe" "$@" >"$SMOKE/out" 2>"$SMOKE/err" )
+  if grep -q -- "$expect" "$SMOKE/out"; then
+    echo "   ok: debugger $*"
+  else
+    status=1
+    echo "   FAILED: debugger $* (wanted $expect)"
+    head -c 600 "$SMOKE/out" "$SMOKE/err"
+  fi
+}
+smoke 'debugger 0' --version
+smoke 'Usage: debugger' --help
+smoke '"state":"running"' --json start --adapter mock 'C:\windows\notepad.exe'
+smoke '"session":"smoke"' --json status
+smoke '"function":"main"' --json backtrace
+smoke '"exit_code":3' --json continue --wait --timeout 30
+smoke '"session":"smoke"' --json sessions
+smoke '"ok":true' --json stop
+smoke '"code":"no_session"' --json status
 exit $status
