@@ -6,36 +6,22 @@ use super::args::Cli;
 
 /// Parses a one-shot process's command line. clap builds a tree of every command and flag for
 /// each parse; this process ends soon after, so the tree is left undropped: tearing it down was
-/// an eighth of what a `debugger --version` executed. (A caller that parses many command lines
-/// would pass [`Tree::Dropped`].)
+/// an eighth of what a `debugger --version` executed. So this parse is for the CLI alone: a
+/// front door that lives on builds its `CommandLine` values itself and calls `commands::run`.
 ///
 /// A breakpoint subcommand word left alone (`debugger break add`) names a function: see
-/// [`as_function_breakpoint`].
+/// [`as_function_breakpoint`]. When the rewritten arguments fail too, clap's error is about what
+/// the user wrote, so that is the one returned.
 pub(super) fn parse_for_this_process(args: &[OsString]) -> Result<Cli, clap::Error> {
-    parse_with(args, Tree::KeptForProcess)
-}
-
-/// What becomes of the clap tree built for one parse.
-#[derive(Clone, Copy)]
-enum Tree {
-    #[cfg_attr(not(test), allow(dead_code))]
-    Dropped,
-    /// Leaked: the process ends soon, and dropping it costs more than the parse's other work.
-    KeptForProcess,
-}
-
-/// The parse, with the function-breakpoint reading. When the rewritten arguments fail too,
-/// clap's error is about what the user wrote, so that is the one returned.
-fn parse_with(args: &[OsString], tree: Tree) -> Result<Cli, clap::Error> {
-    parse_from(args, tree).or_else(|error| match as_function_breakpoint(args, &error) {
-        Some(rewritten) => parse_from(&rewritten, tree).map_err(|_| error),
+    parse_from(args).or_else(|error| match as_function_breakpoint(args, &error) {
+        Some(rewritten) => parse_from(&rewritten).map_err(|_| error),
         None => Err(error),
     })
 }
 
 /// clap's parse of the arguments given, with the global flags placed as
 /// [`globals_where_used`] explains.
-fn parse_from(args: &[OsString], tree: Tree) -> Result<Cli, clap::Error> {
+fn parse_from(args: &[OsString]) -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     let mut command = globals_where_used(Cli::command(), args);
     let parsed = command
@@ -43,9 +29,7 @@ fn parse_from(args: &[OsString], tree: Tree) -> Result<Cli, clap::Error> {
         .and_then(|mut matches| {
             Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
         });
-    if let Tree::KeptForProcess = tree {
-        std::mem::forget(command);
-    }
+    std::mem::forget(command);
     parsed
 }
 
@@ -155,7 +139,7 @@ mod tests {
     use super::*;
 
     fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
-        parse_with(args, Tree::Dropped)
+        parse_for_this_process(args)
     }
     use clap::{CommandFactory, Parser};
 
@@ -337,7 +321,7 @@ mod tests {
                 .collect();
             let expected = outcome(Cli::try_parse_from(&argv));
             let argv: Vec<OsString> = argv.iter().map(OsString::from).collect();
-            let got = outcome(parse_from(&argv, Tree::Dropped));
+            let got = outcome(parse_from(&argv));
             assert_eq!(got, expected, "debugger {}", case.join(" "));
             successes += usize::from(expected.starts_with("Cli {"));
         }
