@@ -35,10 +35,12 @@ pub fn listen(path: &Path) -> io::Result<Listener> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
-    ListenerOptions::new()
-        .name(platform::local_socket_name(path)?)
-        .reclaim_name(false)
-        .create_tokio()
+    platform::private_listener(
+        ListenerOptions::new()
+            .name(platform::local_socket_name(path)?)
+            .reclaim_name(false),
+    )?
+    .create_tokio()
 }
 
 /// A session name held by a daemon: its lock and its socket file.

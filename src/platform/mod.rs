@@ -12,6 +12,7 @@
 //! | the daemon's files | umask 077, files 0600 | the runtime dir's inherited ACL |
 //! | the session socket | a Unix socket in the runtime dir | a named pipe named after that path |
 //! | runtime dir privacy | 0700, owned by the user, checked | under the user's profile (not checked yet) |
+//! | who may connect | the runtime dir's permissions | the pipe's DACL: this user's SID alone |
 //! | children dying with the daemon | `PR_SET_PDEATHSIG` (Linux), the reaper, the process group | a kill-on-close Job Object |
 //! | killing, start times, executables, children of a pid | signals and `/proc` (Linux) | process handles, Toolhelp |
 //! | asking to end | SIGINT, SIGTERM, SIGHUP | Ctrl-C, Ctrl-Break, console close |
@@ -35,8 +36,8 @@ pub use os::{
     detach_from_terminal, detach_standard_streams, die_with_parent, executable_of, exit_signal,
     is_executable, is_superuser, kill, kill_process_group, listening_ports, local_socket_name,
     mode_and_owner, open_node_inspector, own_group, own_process_group, prepare_process,
-    privacy_problem, private_file, process_exists, restrict_new_files, same_file, start_time,
-    user_tag,
+    privacy_problem, private_file, private_listener, process_exists, restrict_new_files, same_file,
+    start_time, user_tag,
 };
 
 /// The one child process of `parent`, or `None` when it has none or several.

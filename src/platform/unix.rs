@@ -1,6 +1,7 @@
-//! The platform layer on Linux and macOS. What `/proc` gives is read from it on Linux; macOS has
-//! no `/proc`, and there those answers are `None` (the callers then do without: a pid's start
-//! time, its executable, its children, its listening ports).
+//! The platform layer on Linux and macOS. What the kernel tells of another process is read from
+//! `/proc` on Linux and asked of libproc (`proc_pidinfo`, `proc_pidpath`, `proc_listchildpids`)
+//! on macOS; a pid's listening ports are read on Linux only (an attach by pid to a running Node
+//! elsewhere needs `--connect`).
 
 use std::fs::{self, Metadata, OpenOptions};
 use std::io;
@@ -9,7 +10,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 
-use interprocess::local_socket::{GenericFilePath, Name, ToFsName};
+use interprocess::local_socket::{GenericFilePath, ListenerOptions, Name, ToFsName};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 /// The file that reads as empty and swallows writes.
@@ -214,17 +215,104 @@ pub fn own_group(command: &mut std::process::Command) {
     command.process_group(0);
 }
 
-/// A process's start time (field 22 of /proc/PID/stat), which tells a pid from its reuse.
+/// A process's start time, which tells a pid from its reuse: field 22 of /proc/PID/stat on
+/// Linux, the BSD info's start time on macOS.
 pub fn start_time(pid: u32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(19)?.parse().ok()
+    #[cfg(target_os = "linux")]
+    {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+        let after_name = &stat[stat.rfind(')')? + 1..];
+        after_name.split_whitespace().nth(19)?.parse().ok()
+    }
+    #[cfg(target_os = "macos")]
+    {
+        let pid = libc::c_int::try_from(pid).ok()?;
+        // SAFETY: a zeroed plain-data struct, and its size, for proc_pidinfo to fill.
+        let mut info: libc::proc_bsdinfo = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<libc::proc_bsdinfo>() as libc::c_int;
+        // SAFETY: the buffer and its size are valid for the call.
+        let filled = unsafe {
+            libc::proc_pidinfo(
+                pid,
+                libc::PROC_PIDTBSDINFO,
+                0,
+                (&mut info as *mut libc::proc_bsdinfo).cast(),
+                size,
+            )
+        };
+        (filled == size).then(|| info.pbi_start_tvsec * 1_000_000 + info.pbi_start_tvusec)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
+    {
+        let _ = pid;
+        None
+    }
 }
 
 /// The executable process `pid` runs.
 pub fn executable_of(pid: u32) -> Option<PathBuf> {
-    fs::read_link(format!("/proc/{pid}/exe")).ok()
+    #[cfg(target_os = "linux")]
+    {
+        fs::read_link(format!("/proc/{pid}/exe")).ok()
+    }
+    #[cfg(target_os = "macos")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let pid = libc::c_int::try_from(pid).ok()?;
+        let mut buffer = vec![0u8; libc::PROC_PIDPATHINFO_MAXSIZE as usize];
+        // SAFETY: the buffer and its size are valid for the call.
+        let length =
+            unsafe { libc::proc_pidpath(pid, buffer.as_mut_ptr().cast(), buffer.len() as u32) };
+        let length = usize::try_from(length).ok().filter(|n| *n > 0)?;
+        Some(PathBuf::from(std::ffi::OsStr::from_bytes(
+            &buffer[..length],
+        )))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
+    {
+        let _ = pid;
+        None
+    }
+}
+
+/// The child processes of `parent`.
+pub fn children_of(parent: u32) -> Vec<u32> {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(entries) = fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|entry| {
+                let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+                let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
+                (parent_of(&stat)? == parent).then_some(pid)
+            })
+            .collect()
+    }
+    #[cfg(target_os = "macos")]
+    {
+        let Ok(parent) = libc::pid_t::try_from(parent) else {
+            return Vec::new();
+        };
+        let mut pids = vec![0 as libc::pid_t; 4096];
+        let size = (pids.len() * std::mem::size_of::<libc::pid_t>()) as libc::c_int;
+        // SAFETY: the buffer and its size in bytes are valid for the call, which returns the
+        // number of pids it wrote.
+        let count = unsafe { libc::proc_listchildpids(parent, pids.as_mut_ptr().cast(), size) };
+        let count = usize::try_from(count).unwrap_or(0).min(pids.len());
+        pids[..count]
+            .iter()
+            .filter_map(|pid| u32::try_from(*pid).ok())
+            .collect()
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
+    {
+        let _ = parent;
+        Vec::new()
+    }
 }
 
 /// Whether a process `pid` exists (signal 0 checks without sending; EPERM means it exists but is
@@ -238,23 +326,9 @@ pub fn process_exists(pid: u32) -> bool {
     sent || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
-/// The child processes of `parent`.
-pub fn children_of(parent: u32) -> Vec<u32> {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
-            (parent_of(&stat)? == parent).then_some(pid)
-        })
-        .collect()
-}
-
 /// The parent pid in a `/proc/PID/stat` line: "PID (COMM) STATE PPID ...", where COMM may hold
 /// spaces and parentheses, so the fields are counted from the last ')'.
+#[cfg(any(target_os = "linux", test))]
 fn parent_of(stat: &str) -> Option<u32> {
     let (_, rest) = stat.rsplit_once(')')?;
     rest.split_whitespace().nth(1)?.parse().ok()
@@ -437,6 +511,12 @@ pub fn acknowledge_now(stream: &tokio::net::TcpStream) {
 }
 
 // ---- the session socket ------------------------------------------------------------------
+
+/// Listener options as they are: the socket file is in the private runtime dir, whose
+/// permissions keep others out, and the daemon's umask makes the file the user's alone.
+pub fn private_listener(options: ListenerOptions<'_>) -> io::Result<ListenerOptions<'_>> {
+    Ok(options)
+}
 
 /// The local socket at `path` in the runtime dir: a Unix domain socket, a file whose directory's
 /// permissions keep others out.

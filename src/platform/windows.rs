@@ -13,9 +13,17 @@ use std::os::windows::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 
+use interprocess::local_socket::ListenerOptions;
 use interprocess::local_socket::{GenericNamespaced, Name, ToNsName};
+use interprocess::os::windows::local_socket::ListenerOptionsExt;
+use interprocess::os::windows::security_descriptor::SecurityDescriptor;
 use tokio::signal::windows::{CtrlBreak, CtrlC, CtrlClose, ctrl_break, ctrl_c, ctrl_close};
-use windows_sys::Win32::Foundation::{CloseHandle, FILETIME, HANDLE, INVALID_HANDLE_VALUE};
+use widestring::U16CString;
+use windows_sys::Win32::Foundation::{
+    CloseHandle, FILETIME, HANDLE, INVALID_HANDLE_VALUE, LocalFree,
+};
+use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
+use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
 use windows_sys::Win32::System::Console::{
     STD_ERROR_HANDLE, STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, SetStdHandle,
 };
@@ -29,7 +37,7 @@ use windows_sys::Win32::System::JobObjects::{
 };
 use windows_sys::Win32::System::Threading::{
     CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS, GetCurrentProcess, GetProcessTimes, OpenProcess,
-    PROCESS_NAME_WIN32, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE,
+    OpenProcessToken, PROCESS_NAME_WIN32, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE,
     QueryFullProcessImageNameW, TerminateProcess,
 };
 
@@ -252,7 +260,7 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
 }
 
 /// Not checked yet on Windows: the runtime dir's ACL is the one inherited from the user's
-/// profile.
+/// profile. The socket itself admits this user alone ([`private_listener`]).
 pub fn privacy_problem(dir: &Path, meta: &Metadata) -> Option<(String, String)> {
     let _ = (dir, meta);
     None
@@ -328,6 +336,58 @@ pub fn acknowledge_now(stream: &tokio::net::TcpStream) {
 
 // ---- the session socket ------------------------------------------------------------------
 
+/// Listener options that admit this user alone. A named pipe's default DACL lets everyone read
+/// it, and the pipe lets whoever writes to it run code as the user, so the session's pipe gets a
+/// protected DACL with one entry: full access for this process's user SID
+/// (`D:P(A;;GA;;;S-1-5-21-…)`).
+pub fn private_listener(options: ListenerOptions<'_>) -> io::Result<ListenerOptions<'_>> {
+    let sddl = format!("D:P(A;;GA;;;{})", current_user_sid()?);
+    let sddl = U16CString::from_str(&sddl)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let descriptor = SecurityDescriptor::deserialize(&sddl)?;
+    Ok(options.security_descriptor(descriptor))
+}
+
+/// This process's user, as an SID string (`S-1-5-21-…`).
+fn current_user_sid() -> io::Result<String> {
+    // SAFETY: the token handle is checked and closed; the buffer is sized by the first call and
+    // holds a TOKEN_USER after the second; the SID string is read up to its NUL and freed with
+    // LocalFree, as ConvertSidToStringSidW requires.
+    unsafe {
+        let mut token: HANDLE = std::ptr::null_mut();
+        if OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut needed = 0u32;
+        GetTokenInformation(token, TokenUser, std::ptr::null_mut(), 0, &mut needed);
+        // u64 elements keep the buffer aligned for TOKEN_USER.
+        let mut buffer = vec![0u64; (needed as usize).div_ceil(8).max(1)];
+        let read = GetTokenInformation(
+            token,
+            TokenUser,
+            buffer.as_mut_ptr().cast(),
+            (buffer.len() * 8) as u32,
+            &mut needed,
+        );
+        CloseHandle(token);
+        if read == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let user = &*(buffer.as_ptr() as *const TOKEN_USER);
+        let mut text: *mut u16 = std::ptr::null_mut();
+        if ConvertSidToStringSidW(user.User.Sid, &mut text) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut length = 0;
+        while *text.add(length) != 0 {
+            length += 1;
+        }
+        let sid = String::from_utf16_lossy(std::slice::from_raw_parts(text, length));
+        LocalFree(text.cast());
+        Ok(sid)
+    }
+}
+
 /// The local socket for the session whose socket path (in the runtime dir) is `path`: a named
 /// pipe, `\\.\pipe\debugger-…`, named after the path so that two runtime dirs (two users,
 /// or a test's own) never share one.
@@ -344,4 +404,34 @@ pub fn local_socket_name(path: &Path) -> io::Result<Name<'static>> {
         })
         .collect();
     format!("debugger{flat}").to_ns_name::<GenericNamespaced>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_users_sid_makes_a_pipe_descriptor() {
+        let sid = current_user_sid().expect("the user's SID");
+        assert!(sid.starts_with("S-1-"), "{sid}");
+        let sddl = U16CString::from_str(format!("D:P(A;;GA;;;{sid})")).expect("sddl");
+        SecurityDescriptor::deserialize(&sddl).expect("a descriptor from the SDDL");
+    }
+
+    #[test]
+    fn this_process_is_seen_with_its_start_time_and_executable() {
+        let me = std::process::id();
+        assert!(process_exists(me));
+        let started = start_time(me);
+        assert!(started.is_some());
+        assert_eq!(start_time(me), started, "stable");
+        let exe = executable_of(me).expect("our executable");
+        assert_eq!(
+            exe.file_name(),
+            std::env::current_exe()
+                .ok()
+                .as_deref()
+                .and_then(Path::file_name)
+        );
+    }
 }
