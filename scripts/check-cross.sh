@@ -89,6 +89,7 @@ echo "== Wine 8 (unpacked into $CACHE/wine) with the ProcessPrng shim"
 WINE_DIR=$CACHE/wine
 if [ ! -x "$WINE_DIR/root/usr/lib/wine/wine64" ]; then
   mkdir -p "$WINE_DIR/debs" "$WINE_DIR/root"
+  apt-get update -qq >/dev/null 2>&1
   ( cd "$WINE_DIR/debs" && apt-get download -q wine64 libwine libz-mingw-w64 >/dev/null ) \
     || { echo "Wine download failed"; exit 1; }
   for deb in "$WINE_DIR"/debs/*.deb; do dpkg-deb -x "$deb" "$WINE_DIR/root"; done
