@@ -133,16 +133,11 @@ trap '$WINESERVER -k >/dev/null 2>&1; rm -rf "$SMOKE"' EXIT
 echo "== under Wine: the library's unit tests"
 # The unit tests' executable, as cargo named it (the binary's own copy in deps/ looks alike).
 unit=$(grep -o '"executable":"[^"]*"' "$CACHE/unit-tests.json" | tail -1 | sed 's/"executable":"//; s/"$//')
-# Left out, each by name so the list can only shrink: two need a Python interpreter (there is
-# none in the Wine prefix), and three take Unix paths ("/app/main.js") as absolute, which they
-# are not on Windows (the node adapter's and the registry's handling of drive-letter paths is the
-# issue's remaining work).
+# Left out, each by name so the list can only shrink: these need a Python interpreter, and the
+# Wine prefix has none.
 UNIX_ONLY=(
   adapters::debugpy::breakpoints::tests::definitions_are_found_and_told_apart_by_python_itself
   adapters::debugpy::tests::files_with_breakpoints_at_launch_are_the_users_code_under_just_my_code
-  adapters::node::breakpoints::tests::a_relative_file_names_the_loaded_script_it_is_a_suffix_of
-  adapters::node::breakpoints::tests::an_ambiguous_name_lists_its_candidates_and_a_longer_name
-  daemon::breakpoints::tests::a_name_the_adapter_placed_shows_the_file_it_bound_and_a_held_back_one_is_never_sent
 )
 skips=()
 for name in "${UNIX_ONLY[@]}"; do skips+=(--skip "$name"); done

@@ -79,9 +79,24 @@ pub fn suffix_of(path: &Path) -> Option<PathBuf> {
 /// `evalmachine.<anonymous>` and the empty URL of an `eval` are not.
 pub fn path_of_url(url: &str) -> Option<PathBuf> {
     if let Some(rest) = url.strip_prefix("file://") {
-        return Some(PathBuf::from(percent_decode(rest)));
+        let path = percent_decode(rest);
+        // Windows: `file:///C:/app/main.js` names `C:/app/main.js`.
+        return Some(match path.strip_prefix('/') {
+            Some(drive) if is_drive_path(drive) => PathBuf::from(drive),
+            _ => PathBuf::from(path),
+        });
     }
-    url.starts_with('/').then(|| PathBuf::from(url))
+    (url.starts_with('/') || is_drive_path(url)).then(|| PathBuf::from(url))
+}
+
+/// A Windows absolute path (`C:\app\main.js`, `C:/app/main.js`), whichever OS reads it: Node on
+/// Windows names CommonJS scripts so, and ES modules `file:///C:/app/main.js`.
+fn is_drive_path(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() >= 3
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && matches!(bytes[2], b'\\' | b'/')
 }
 
 /// A `urlRegex` matching the script of `path` however Node names it: as a `file://` URL or a
@@ -96,10 +111,17 @@ pub fn url_regex(path: &Path) -> String {
     let mut alternatives = Vec::new();
     for form in forms {
         let text = form.to_string_lossy().to_string();
-        alternatives.push(regex::escape(&text));
-        let encoded = percent_encode(&text);
-        if encoded != text {
-            alternatives.push(regex::escape(&encoded));
+        let mut spellings = vec![text.clone()];
+        if is_drive_path(&text) {
+            // The URL's path: `/C:/app/main.js`.
+            spellings.push(format!("/{}", text.replace('\\', "/")));
+        }
+        for spelling in spellings {
+            alternatives.push(regex::escape(&spelling));
+            let encoded = percent_encode(&spelling);
+            if encoded != spelling {
+                alternatives.push(regex::escape(&encoded));
+            }
         }
     }
     format!("^(file://)?({})$", alternatives.join("|"))
@@ -109,13 +131,31 @@ pub fn url_regex(path: &Path) -> String {
 /// however Node spells its URL: so a breakpoint by a bare or relative name binds in a script that
 /// loads later, wherever it comes from.
 pub fn url_suffix_regex(suffix: &Path) -> String {
-    let text = suffix.to_string_lossy().to_string();
-    let mut alternatives = vec![regex::escape(&text)];
-    let encoded = percent_encode(&text);
-    if encoded != text {
-        alternatives.push(regex::escape(&encoded));
+    // Components joined by either separator: a URL has `/`, a Windows path `\`.
+    let parts: Vec<String> = suffix
+        .iter()
+        .map(|part| part.to_string_lossy().to_string())
+        .collect();
+    let joined = |encode: bool| {
+        parts
+            .iter()
+            .map(|part| {
+                let part = if encode {
+                    percent_encode(part)
+                } else {
+                    part.clone()
+                };
+                regex::escape(&part)
+            })
+            .collect::<Vec<_>>()
+            .join(r"[/\\]")
+    };
+    let mut alternatives = vec![joined(false)];
+    let encoded = joined(true);
+    if encoded != alternatives[0] {
+        alternatives.push(encoded);
     }
-    format!("(^|/)({})$", alternatives.join("|"))
+    format!(r"(^|[/\\])({})$", alternatives.join("|"))
 }
 
 fn percent_decode(text: &str) -> String {
@@ -141,7 +181,7 @@ fn percent_decode(text: &str) -> String {
 fn percent_encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+        if byte.is_ascii_alphanumeric() || b"/-._~:".contains(&byte) {
             out.push(byte as char);
         } else {
             out.push_str(&format!("%{byte:02X}"));
@@ -163,6 +203,29 @@ mod tests {
         assert_eq!(path_of_url("/tmp/c.js"), Some(PathBuf::from("/tmp/c.js")));
         assert_eq!(path_of_url("node:internal/main"), None);
         assert_eq!(path_of_url(""), None);
+        // Node on Windows: ES modules by URL, CommonJS scripts by path.
+        assert_eq!(
+            path_of_url("file:///C:/app/my%20lib/a.js"),
+            Some(PathBuf::from("C:/app/my lib/a.js"))
+        );
+        assert_eq!(
+            path_of_url("C:\\app\\main.js"),
+            Some(PathBuf::from("C:\\app\\main.js"))
+        );
+        assert_eq!(path_of_url("C:relative.js"), None);
+    }
+
+    #[test]
+    fn a_windows_path_matches_its_url_and_its_bare_spelling() {
+        let pattern =
+            regex::Regex::new(&url_regex(Path::new("C:\\app\\my lib\\main.js"))).expect("regex");
+        assert!(pattern.is_match("file:///C:/app/my%20lib/main.js"));
+        assert!(pattern.is_match("C:\\app\\my lib\\main.js"));
+        assert!(!pattern.is_match("file:///D:/app/my%20lib/main.js"));
+        let suffix = regex::Regex::new(&url_suffix_regex(Path::new("lib/util.js"))).expect("regex");
+        assert!(suffix.is_match("file:///C:/x/lib/util.js"));
+        assert!(suffix.is_match("C:\\x\\lib\\util.js"));
+        assert!(!suffix.is_match("C:\\x\\mylib\\util.js"));
     }
 
     #[test]

@@ -402,24 +402,41 @@ mod tests {
         assert!(HitRule::Every(2).allows(4));
     }
 
+    /// An absolute path on the OS the test runs on: `/app/x` here, `C:/app/x` on Windows, where a
+    /// path without a drive is not absolute.
+    fn abs(path: &str) -> PathBuf {
+        PathBuf::from(if cfg!(windows) {
+            format!("C:{path}")
+        } else {
+            path.to_string()
+        })
+    }
+
+    /// Node's URL for [`abs`]`(path)`.
+    fn url(path: &str) -> String {
+        if cfg!(windows) {
+            format!("file:///C:{path}")
+        } else {
+            format!("file://{path}")
+        }
+    }
+
     #[test]
     fn a_relative_file_names_the_loaded_script_it_is_a_suffix_of() {
         let mut scripts = Scripts::default();
-        scripts.add("1", "file:///app/lib/util.js");
-        scripts.add("2", "file:///app/vendor/util.js");
-        scripts.add("3", "file:///app/main.js");
+        scripts.add("1", &url("/app/lib/util.js"));
+        scripts.add("2", &url("/app/vendor/util.js"));
+        scripts.add("3", &url("/app/main.js"));
         let target = |path: &str| FileTarget::of(Path::new(path), &scripts);
-        assert_eq!(
-            target("main.js"),
-            FileTarget::File(PathBuf::from("/app/main.js"))
-        );
+        assert_eq!(target("main.js"), FileTarget::File(abs("/app/main.js")));
         assert_eq!(
             target("./lib/util.js"),
-            FileTarget::File(PathBuf::from("/app/lib/util.js"))
+            FileTarget::File(abs("/app/lib/util.js"))
         );
+        let elsewhere = abs("/elsewhere/main.js");
         assert_eq!(
-            target("/elsewhere/main.js"),
-            FileTarget::File(PathBuf::from("/elsewhere/main.js"))
+            FileTarget::of(&elsewhere, &scripts),
+            FileTarget::File(elsewhere.clone())
         );
         assert_eq!(
             target("ain.js"),
@@ -430,33 +447,45 @@ mod tests {
             target("util.js"),
             FileTarget::Ambiguous {
                 suffix: PathBuf::from("util.js"),
-                candidates: vec![
-                    PathBuf::from("/app/lib/util.js"),
-                    PathBuf::from("/app/vendor/util.js"),
-                ],
+                candidates: vec![abs("/app/lib/util.js"), abs("/app/vendor/util.js")],
             }
         );
     }
 
     #[test]
     fn an_ambiguous_name_lists_its_candidates_and_a_longer_name() {
-        let two = [
-            PathBuf::from("/app/lib/util.js"),
-            PathBuf::from("/app/vendor/util.js"),
-        ];
+        let two = [abs("/app/lib/util.js"), abs("/app/vendor/util.js")];
+        let lib_util = Path::new("lib").join("util.js");
         assert_eq!(
             ambiguity(Path::new("util.js"), &two),
-            "2 loaded scripts are named util.js: /app/lib/util.js, /app/vendor/util.js; \
-             give more of the path, e.g. lib/util.js"
+            format!(
+                "2 loaded scripts are named util.js: {}, {}; give more of the path, e.g. {}",
+                two[0].display(),
+                two[1].display(),
+                lib_util.display()
+            )
         );
         let many: Vec<PathBuf> = (0..12)
-            .map(|n| PathBuf::from(format!("/p{n:02}/x/util.js")))
+            .map(|n| abs(&format!("/p{n:02}/x/util.js")))
             .collect();
         let message = ambiguity(Path::new("x/util.js"), &many);
-        assert!(message.starts_with("12 loaded scripts are named x/util.js: /p00/x/util.js, "));
-        assert!(message.contains("/p09/x/util.js, and 2 more;"), "{message}");
+        assert!(
+            message.starts_with(&format!(
+                "12 loaded scripts are named x/util.js: {}, ",
+                many[0].display()
+            )),
+            "{message}"
+        );
+        assert!(
+            message.contains(&format!("{}, and 2 more;", many[9].display())),
+            "{message}"
+        );
         assert!(!message.contains("/p10/"), "{message}");
-        assert!(message.ends_with("e.g. p00/x/util.js"), "{message}");
+        let hint = Path::new("p00").join("x").join("util.js");
+        assert!(
+            message.ends_with(&format!("e.g. {}", hint.display())),
+            "{message}"
+        );
     }
 
     #[test]
