@@ -182,4 +182,25 @@ smoke '"exit_code":3' --json continue --wait --timeout 30
 smoke '"session":"smoke"' --json sessions
 smoke '"ok":true' --json stop
 smoke '"code":"no_session"' --json status
+
+# A script reads `start` through a pipe: the daemon it starts must not hold that pipe open, or
+# the reader waits forever. The reader must see the end within a minute.
+( cd "$SMOKE" && $WINE "$BIN/debugger.exe" --json start --adapter mock 'C:\windows\notepad.exe' \
+    | cat >"$SMOKE/piped" ) &
+reader=$!
+for _ in $(seq 60); do
+  kill -0 "$reader" 2>/dev/null || break
+  sleep 1
+done
+if kill -0 "$reader" 2>/dev/null; then
+  status=1
+  echo "   FAILED: 'debugger start | cat' did not end: the daemon holds the caller's pipe"
+  $WINESERVER -k >/dev/null 2>&1
+elif grep -q '"state":"running"' "$SMOKE/piped"; then
+  echo "   ok: debugger start | cat ends with the answer"
+else
+  status=1
+  echo "   FAILED: debugger start | cat: $(head -c 300 "$SMOKE/piped")"
+fi
+smoke '"ok":true' --json stop
 exit $status

@@ -20,12 +20,13 @@ use interprocess::os::windows::security_descriptor::SecurityDescriptor;
 use tokio::signal::windows::{CtrlBreak, CtrlC, CtrlClose, ctrl_break, ctrl_c, ctrl_close};
 use widestring::U16CString;
 use windows_sys::Win32::Foundation::{
-    CloseHandle, FILETIME, HANDLE, INVALID_HANDLE_VALUE, LocalFree,
+    CloseHandle, FILETIME, HANDLE, HANDLE_FLAG_INHERIT, INVALID_HANDLE_VALUE, LocalFree,
+    SetHandleInformation,
 };
 use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
 use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
 use windows_sys::Win32::System::Console::{
-    STD_ERROR_HANDLE, STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, SetStdHandle,
+    GetStdHandle, STD_ERROR_HANDLE, STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, SetStdHandle,
 };
 use windows_sys::Win32::System::Diagnostics::ToolHelp::{
     CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW, TH32CS_SNAPPROCESS,
@@ -64,10 +65,34 @@ pub fn detach_standard_streams() {
     };
     // The handle stays open for the process's life, as a standard handle must.
     let handle = null.into_raw_handle() as HANDLE;
+    let mut closed: Vec<HANDLE> = Vec::new();
     for which in [STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE] {
-        // SAFETY: a valid, open handle for a standard-handle slot.
+        // SAFETY: a valid, open handle for a standard-handle slot. The handle it replaces (the
+        // starter's pipe) is closed once, so the starter sees its end.
         unsafe {
+            let old = GetStdHandle(which);
             SetStdHandle(which, handle);
+            if !old.is_null() && old != INVALID_HANDLE_VALUE && !closed.contains(&old) {
+                CloseHandle(old);
+                closed.push(old);
+            }
+        }
+    }
+}
+
+/// Our standard handles, inherited from whoever started us (a shell's pipe, say), would pass
+/// to every process we start, since std starts children with handle inheritance on; a daemon
+/// holding that pipe keeps its reader waiting for an end that never comes, so
+/// `out=$(debugger start …)` would never return. They are made not inheritable; a child's own
+/// standard handles are std's explicit duplicates, which this does not touch.
+fn keep_standard_handles_from_children() {
+    for which in [STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE] {
+        // SAFETY: GetStdHandle has no preconditions; the flag is cleared only on a real handle.
+        unsafe {
+            let handle = GetStdHandle(which);
+            if !handle.is_null() && handle != INVALID_HANDLE_VALUE {
+                SetHandleInformation(handle, HANDLE_FLAG_INHERIT, 0);
+            }
         }
     }
 }
@@ -89,6 +114,7 @@ pub fn user_tag() -> String {
 /// never reaches the daemon it starts.
 pub fn detach_from_terminal(command: &mut std::process::Command) {
     command.creation_flags(DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP);
+    keep_standard_handles_from_children();
 }
 
 /// Nothing per process: the daemon holds its whole tree in a Job Object ([`contain_children`]).
