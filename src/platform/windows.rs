@@ -303,7 +303,8 @@ pub fn private_file(options: &mut OpenOptions) -> &mut OpenOptions {
     options
 }
 
-/// Whether a file is a program: a file with one of the extensions Windows runs.
+/// Whether a file is a program: any file, as Windows has no execute bit (what runs is decided
+/// by the name's extension, which callers do not check yet).
 pub fn is_executable(meta: &Metadata) -> bool {
     meta.is_file()
 }
