@@ -15,18 +15,12 @@
 
 mod common;
 
+use common::code_lines;
+
 /// The layer of a source file: the folder (or file) under `src/` it is in.
 fn layer(name: &str) -> &str {
     let rest = name.trim_start_matches("src/");
     rest.split(['/', '.']).next().unwrap_or(rest)
-}
-
-/// Each line of a file with its number, comments left out.
-fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines().enumerate().filter_map(|(i, line)| {
-        let code = line.split("//").next().unwrap_or("");
-        (!code.trim().is_empty()).then_some((i + 1, code))
-    })
 }
 
 /// What `from` may not name, and the one path into a forbidden layer it may use.

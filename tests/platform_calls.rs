@@ -44,10 +44,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
 /// The lines of a source file that are code: before its test module, comments left out.
 fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
-    code.lines().enumerate().filter_map(|(i, line)| {
-        let code = line.split("//").next().unwrap_or("");
-        (!code.trim().is_empty()).then_some((i + 1, code))
-    })
+    common::code_lines(code)
 }
 
 #[test]

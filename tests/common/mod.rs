@@ -492,6 +492,15 @@ impl Drop for Session {
     }
 }
 
+/// The lines of Rust source that hold code, numbered from 1, each cut at its `//` comment: what
+/// the source-layout tests scan (a plain scan, not a parser).
+pub fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let code = line.split("//").next().unwrap_or("");
+        (!code.trim().is_empty()).then_some((i + 1, code))
+    })
+}
+
 /// Every `.rs` file of the crate's `src/`, sorted, each with its name from the crate root
 /// (`src/daemon/mod.rs`, with `/` on every system): what the source-layout tests read.
 pub fn source_files() -> Vec<(String, PathBuf)> {
