@@ -20,7 +20,8 @@ pub mod source;
 pub mod variables;
 
 pub use boot::run;
-pub use dispatch::{ends_daemon, open_session};
+// For the daemon's own parts only: a command reaches a session through `in_process`.
+use dispatch::{ends_daemon, open_session};
 
 use std::sync::{Arc, Mutex};
 
