@@ -532,13 +532,17 @@ fn commands_without_a_session_exit_4() {
         all.extend_from_slice(args);
         let error = error_of(&s.run(&all), 4);
         assert_eq!(error["code"], "no_session", "{args:?}: {error}");
-        assert_eq!(error["message"], "no debug session is running", "{args:?}");
+        let expected = format!("no session '{}' is running", s.name);
+        assert_eq!(error["message"], expected.as_str(), "{args:?}");
     }
     let text = s.run(&["next"]);
     assert_eq!(text.code, 4);
     assert_eq!(
         text.stderr,
-        "error: no debug session is running\nhint: start one with 'debugger start <program>'\n"
+        format!(
+            "error: no session '{}' is running\nhint: start one with 'debugger start <program>'\n",
+            s.name
+        )
     );
 }
 

@@ -143,7 +143,9 @@ fn stop_ends_the_daemon_and_kills_the_launched_program() {
     let after = s.run(&["status"]);
     assert_eq!(after.code, 4, "{after:?}");
     assert!(
-        after.stderr.contains("no debug session is running"),
+        after
+            .stderr
+            .contains(&format!("no session '{}' is running", s.name)),
         "{after:?}"
     );
     assert!(
@@ -171,7 +173,9 @@ fn stale_socket_is_replaced(make_stale: impl FnOnce(&Path)) {
     let status = s.run(&["status"]);
     assert_eq!(status.code, 4, "{status:?}");
     assert!(
-        status.stderr.contains("no debug session is running"),
+        status
+            .stderr
+            .contains(&format!("no session '{}' is running", s.name)),
         "{status:?}"
     );
 
@@ -745,9 +749,27 @@ fn session_flag_and_env_select_independent_sessions() {
         "{sessions}"
     );
 
-    // Stopping one leaves the other alone.
+    // Flags after free text are flags: `raw` runs in the session named after its text.
+    let theirs = s.data(&["raw", "target list", "--session", &other]);
+    let targets = theirs["output"].as_str().unwrap_or_default();
+    assert!(
+        targets.contains("spin") && !targets.contains("ledger"),
+        "{theirs}"
+    );
+
+    // Stopping one leaves the other alone, and asking for it names it and the one running.
     s.data(&["--session", &other, "stop"]);
-    assert_eq!(s.run(&["--session", &other, "status"]).code, 4);
+    let gone = s.run(&["--session", &other, "status"]);
+    assert_eq!(gone.code, 4);
+    assert_eq!(
+        gone.stderr,
+        format!(
+            "error: no session '{other}' is running; running: {mine}\n\
+             hint: name a running one with --session {mine}, or start one with \
+             'debugger start --session {other} <program>'\n",
+            mine = s.name
+        )
+    );
     let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
     assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
 }

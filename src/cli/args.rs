@@ -20,7 +20,7 @@ pub struct Cli {
         long,
         global = true,
         env = "DEBUGGER_SESSION",
-        default_value = "default"
+        default_value = crate::common::paths::DEFAULT_SESSION
     )]
     pub session: String,
 

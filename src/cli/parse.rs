@@ -13,6 +13,9 @@ use super::args::Cli;
 /// [`as_function_breakpoint`]. When the rewritten arguments fail too, clap's error is about what
 /// the user wrote, so that is the one returned.
 pub(super) fn parse_for_this_process(args: &[OsString]) -> Result<Cli, clap::Error> {
+    if let Some(rewritten) = help_as_flag(args) {
+        return parse_from(&rewritten);
+    }
     parse_from(args).or_else(|error| match as_function_breakpoint(args, &error) {
         Some(rewritten) => parse_from(&rewritten).map_err(|_| error),
         None => Err(error),
@@ -31,6 +34,24 @@ fn parse_from(args: &[OsString]) -> Result<Cli, clap::Error> {
         });
     std::mem::forget(command);
     parsed
+}
+
+/// `debugger help [COMMAND...]` read as `debugger [COMMAND...] --help`, the same text.
+///
+/// clap's own `help` subcommand is off: it would be built into the tree of every parse, and it
+/// would list itself among the commands. `None` when the command is not `help`.
+fn help_as_flag(args: &[OsString]) -> Option<Vec<OsString>> {
+    let Invoked::Command {
+        index,
+        name: "help",
+    } = invoked_command(args)
+    else {
+        return None;
+    };
+    let mut rewritten = args.to_vec();
+    rewritten.remove(index);
+    rewritten.push(OsString::from("--help"));
+    Some(rewritten)
 }
 
 /// `debugger break add` read as `debugger break add add`: a breakpoint on the function `add`.
@@ -331,5 +352,86 @@ mod tests {
             "{successes} of {}",
             cases.len()
         );
+    }
+
+    fn argv(args: &[&str]) -> Vec<OsString> {
+        std::iter::once("debugger")
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect()
+    }
+
+    #[test]
+    fn help_names_a_command_as_the_help_flag_does() {
+        for (words, flagged) in [
+            (&["help"][..], &["--help"][..]),
+            (&["help", "start"], &["start", "--help"]),
+            (&["help", "break", "add"], &["break", "add", "--help"]),
+            (
+                &["--json", "help", "memory"],
+                &["--json", "memory", "--help"],
+            ),
+        ] {
+            let got = outcome(parse(&argv(words)));
+            assert_eq!(got, outcome(parse(&argv(flagged))), "{words:?}");
+            assert!(got.starts_with("DisplayHelp"), "{words:?}: {got}");
+        }
+        let unknown = outcome(parse(&argv(&["help", "nosuch"])));
+        assert!(
+            unknown.contains("unrecognized subcommand 'nosuch'"),
+            "{unknown}"
+        );
+    }
+
+    /// Free text (`raw`, `print`, `eval`, `set`, `memory read`) ends at a flag: the global flags
+    /// written after it are flags, never words of the text; a negative number is text.
+    #[test]
+    fn free_text_stops_at_the_flags_after_it() {
+        use crate::cli::args::Role;
+        use crate::commands::CommandLine;
+        use crate::commands::memory::MemoryAction;
+        let cases: [(&[&str], &[&str]); 6] = [
+            (&["raw", "p 1", "--session", "e3", "--json"], &["p 1"]),
+            (
+                &["raw", "process", "kill", "--session=e3", "--json"],
+                &["process", "kill"],
+            ),
+            (
+                &["print", "a", "+", "b", "--session", "e3", "--json"],
+                &["a", "+", "b"],
+            ),
+            (&["eval", "x", "--json", "--session", "e3"], &["x"]),
+            (
+                &["set", "x", "-1", "--session", "e3", "--json"],
+                &["x", "-1"],
+            ),
+            (
+                &["memory", "read", "&g", "--session", "e3", "--json"],
+                &["&g"],
+            ),
+        ];
+        for (args, text) in cases {
+            let cli = parse(&argv(args)).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            assert_eq!((cli.session.as_str(), cli.json), ("e3", true), "{args:?}");
+            let Role::Command(command) = cli.role else {
+                panic!("{args:?}: not a command");
+            };
+            let words: Vec<String> = match command {
+                CommandLine::Raw(raw) => raw.text,
+                CommandLine::Print(print) => print.expression,
+                CommandLine::Eval(eval) => eval.expression,
+                CommandLine::Set(set) => std::iter::once(set.name).chain(set.value).collect(),
+                CommandLine::Memory(memory) => match memory.action {
+                    MemoryAction::Read { target, .. } => target,
+                },
+                other => panic!("{args:?}: {other:?}"),
+            };
+            assert_eq!(words, text, "{args:?}");
+        }
+        // Text that starts with '-' (other than a number) comes after `--`.
+        let dashed = parse(&argv(&["raw", "--", "-h", "x"])).map(|cli| format!("{:?}", cli.role));
+        assert!(dashed.is_ok_and(|role| role.contains(r#"["-h", "x"]"#)));
+        let plain = parse(&argv(&["raw", "-h", "x"])).map_err(|e| e.kind());
+        assert!(plain.is_err(), "{plain:?}");
     }
 }

@@ -16,16 +16,18 @@ use crate::ipc::protocol::{CatchResult, Command, RawResult, SetResult};
 pub struct SetArgs {
     /// The variable, e.g. `amount` or `acct->balance`.
     pub name: String,
-    /// The new value, in the program's language (several words are joined with spaces).
-    #[arg(required = true, num_args = 1..)]
+    /// The new value, in the program's language (several words are joined with spaces; a
+    /// negative number is a value, other text that starts with '-' needs `--` before it).
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub value: Vec<String>,
 }
 
 // `raw`'s argument.
 #[derive(Debug, Args)]
 pub struct RawArgs {
-    /// The text (several words are joined with spaces).
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true, trailing_var_arg = true)]
+    /// The text (several words are joined with spaces; quote it, or put `--` before it, when a
+    /// word starts with '-'). Flags after the text are the command's own, as `--session`.
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub text: Vec<String>,
 }
 

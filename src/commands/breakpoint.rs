@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::session::breakpoint_spec;
-use super::{Outcome, data, render};
+use super::{Outcome, data, numbers, render};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::LineCounts;
 use crate::common::location::{DataAccess, Location};
@@ -33,7 +33,8 @@ pub struct BreakpointOptions {
     #[arg(long)]
     pub condition: Option<String>,
     /// Stop only from the Nth hit on.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, { u32::MAX }>)]
     pub hit_count: Option<u32>,
     /// A logpoint: log this message instead of stopping; `{expr}` parts are evaluated at each
     /// hit, e.g. --log "i={i} total={total}". The lines go to 'debugger output'.
@@ -89,7 +90,8 @@ pub struct WatchArgs {
     #[arg(long)]
     pub condition: Option<String>,
     /// Stop only from the Nth hit on.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, { u32::MAX }>)]
     pub hit_count: Option<u32>,
 }
 

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use clap::Args;
 
-use super::{Outcome, data, render};
+use super::{Outcome, data, numbers, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
@@ -24,7 +24,8 @@ pub struct DisassembleArgs {
     pub target: Vec<String>,
     /// How many instructions to show (1 to 1000).
     #[arg(long, value_name = "N", default_value_t = DISASSEMBLE_DEFAULT,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(DISASSEMBLE_MAX)))]
+          allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, DISASSEMBLE_MAX>)]
     pub count: u32,
 }
 

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::{Outcome, data, render};
+use super::{Outcome, data, numbers, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{Command, ExecutionResult, ResumeAction, StopReport, WaitSpec};
@@ -14,7 +14,8 @@ pub struct WaitArgs {
     #[arg(long, short = 'w')]
     pub wait: bool,
     /// Seconds to wait with --wait before giving up (exit code 3).
-    #[arg(long, default_value_t = 300.0, requires = "wait")]
+    #[arg(long, value_name = "S", default_value_t = 300.0, requires = "wait",
+          allow_negative_numbers = true, value_parser = numbers::seconds)]
     pub timeout: f64,
 }
 
@@ -22,20 +23,24 @@ pub struct WaitArgs {
 #[derive(Debug, Args)]
 pub struct AwaitArgs {
     /// Seconds to wait before giving up (exit code 3).
-    #[arg(long, default_value_t = 300.0)]
+    #[arg(long, value_name = "S", default_value_t = 300.0, allow_negative_numbers = true,
+          value_parser = numbers::seconds)]
     pub timeout: f64,
 }
 
-fn wait_spec(args: &WaitArgs) -> Option<WaitSpec> {
-    args.wait.then_some(WaitSpec {
-        timeout_secs: args.timeout,
-    })
+fn wait_spec(args: &WaitArgs) -> Result<Option<WaitSpec>, ErrorBody> {
+    if !args.wait {
+        return Ok(None);
+    }
+    Ok(Some(WaitSpec {
+        timeout_secs: numbers::checked_seconds("--timeout", args.timeout)?,
+    }))
 }
 
 pub fn resume(session: &str, action: ResumeAction, args: WaitArgs) -> Result<Outcome, ErrorBody> {
     let command = Command::Resume {
         action,
-        wait: wait_spec(&args),
+        wait: wait_spec(&args)?,
     };
     let result: ExecutionResult = DaemonClient::connect(session)?.request_as(command)?;
     Ok(execution_outcome(result))
@@ -43,7 +48,7 @@ pub fn resume(session: &str, action: ResumeAction, args: WaitArgs) -> Result<Out
 
 pub fn pause(session: &str, args: WaitArgs) -> Result<Outcome, ErrorBody> {
     let command = Command::Pause {
-        wait: wait_spec(&args),
+        wait: wait_spec(&args)?,
     };
     let result: ExecutionResult = DaemonClient::connect(session)?.request_as(command)?;
     Ok(execution_outcome(result))
@@ -63,7 +68,7 @@ fn execution_outcome(result: ExecutionResult) -> Outcome {
 pub fn await_stop(session: &str, args: AwaitArgs) -> Result<Outcome, ErrorBody> {
     let report: StopReport =
         DaemonClient::connect(session)?.request_as(Command::Await(WaitSpec {
-            timeout_secs: args.timeout,
+            timeout_secs: numbers::checked_seconds("--timeout", args.timeout)?,
         }))?;
     let text = render::stop_report(&report);
     Ok(Outcome::new(data(&report), text))

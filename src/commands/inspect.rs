@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use clap::Args;
 
-use super::{Outcome, data, render};
+use super::{Outcome, data, numbers, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
@@ -16,11 +16,12 @@ use crate::ipc::protocol::{
 // command's help text, which the command list in `commands/mod.rs` gives.)
 #[derive(Debug, Args)]
 pub struct BacktraceArgs {
-    /// The most frames to show.
-    #[arg(long, default_value_t = 20)]
+    /// The most frames to show (1 to 100000).
+    #[arg(long, value_name = "N", default_value_t = 20, allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, 100_000>)]
     pub limit: u32,
     /// A thread other than the selected one.
-    #[arg(long)]
+    #[arg(long, value_name = "ID", allow_negative_numbers = true, value_parser = numbers::thread_id)]
     pub thread: Option<i64>,
 }
 
@@ -28,6 +29,7 @@ pub struct BacktraceArgs {
 #[derive(Debug, Args)]
 pub struct ThreadArgs {
     /// The thread id, as 'debugger threads' shows it.
+    #[arg(allow_negative_numbers = true, value_parser = numbers::thread_id)]
     pub id: i64,
 }
 
@@ -35,6 +37,7 @@ pub struct ThreadArgs {
 #[derive(Debug, Args)]
 pub struct FrameArgs {
     /// The frame number, as 'debugger backtrace' shows it.
+    #[arg(allow_negative_numbers = true, value_parser = numbers::whole::<0, 100_000>)]
     pub index: u32,
 }
 
@@ -48,7 +51,8 @@ impl From<FrameArgs> for FrameSelection {
 #[derive(Debug, Args)]
 pub struct MoveArgs {
     /// How many frames to move.
-    #[arg(default_value_t = 1)]
+    #[arg(default_value_t = 1, allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, 100_000>)]
     pub count: u32,
 }
 
@@ -65,8 +69,9 @@ impl MoveArgs {
 // `locals`' flags.
 #[derive(Debug, Args)]
 pub struct LocalsArgs {
-    /// How many levels of children to expand.
-    #[arg(long, default_value_t = 1)]
+    /// How many levels of children to expand (0 to 32).
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = numbers::whole::<0, 32>)]
     pub depth: u32,
 }
 
@@ -74,11 +79,12 @@ pub struct LocalsArgs {
 #[derive(Debug, Args)]
 pub struct PrintArgs {
     /// The expression (several words are joined with spaces; put `--` before one that
-    /// starts with '-').
-    #[arg(required = true, num_args = 1..)]
+    /// starts with '-', unless it is a negative number).
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub expression: Vec<String>,
-    /// How many levels of children to expand.
-    #[arg(long, default_value_t = 1)]
+    /// How many levels of children to expand (0 to 32).
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = numbers::whole::<0, 32>)]
     pub depth: u32,
 }
 
@@ -86,8 +92,8 @@ pub struct PrintArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The expression (several words are joined with spaces; put `--` before one that
-    /// starts with '-').
-    #[arg(required = true, num_args = 1..)]
+    /// starts with '-', unless it is a negative number).
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub expression: Vec<String>,
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use clap::{Args, Subcommand};
 
-use super::{Outcome, data};
+use super::{Outcome, data, numbers};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{Command, MEMORY_READ_DEFAULT, MEMORY_READ_MAX, MemoryResult};
@@ -31,7 +31,8 @@ pub enum MemoryAction {
         target: Vec<String>,
         /// How many bytes to read (1 to 65536).
         #[arg(long, value_name = "N", default_value_t = MEMORY_READ_DEFAULT,
-              value_parser = clap::value_parser!(u32).range(1..=i64::from(MEMORY_READ_MAX)))]
+              allow_negative_numbers = true,
+              value_parser = numbers::whole::<1, MEMORY_READ_MAX>)]
         count: u32,
     },
 }

@@ -14,6 +14,7 @@ pub mod doctor;
 pub mod execution;
 pub mod inspect;
 pub mod memory;
+mod numbers;
 mod outcome;
 pub mod output;
 pub mod probe;

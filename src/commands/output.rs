@@ -7,7 +7,7 @@
 use clap::Args;
 use serde_json::json;
 
-use super::{Call, Outcome};
+use super::{Call, Outcome, numbers};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{Command, OutputChunk, OutputQuery};
@@ -16,8 +16,9 @@ use crate::ipc::protocol::{Command, OutputChunk, OutputQuery};
 // help text, which the command list in `commands/mod.rs` gives.)
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Only the last N lines.
-    #[arg(long)]
+    /// Only the last N lines (1 to 1000000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, 1_000_000>)]
     pub tail: Option<u32>,
     /// Discard what is shown from the buffer.
     #[arg(long)]

@@ -51,10 +51,11 @@ pub struct ProbeArgs {
     pub prints: Vec<String>,
     /// End the probe after this many hits.
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          allow_negative_numbers = true, value_parser = super::numbers::whole::<1, { u32::MAX }>)]
     pub hits: u32,
     /// Seconds the program may run before the probe ends it (exit code 3 if nothing was hit).
-    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    #[arg(long, value_name = "S", default_value_t = 60.0, allow_negative_numbers = true,
+          value_parser = super::numbers::seconds)]
     pub timeout: f64,
 }
 
@@ -66,12 +67,8 @@ struct Plan {
 }
 
 pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
-    let timeout = Duration::try_from_secs_f64(args.timeout).map_err(|_| {
-        ErrorBody::usage(
-            format!("invalid timeout {}", args.timeout),
-            "give a number of seconds, e.g. --timeout 30",
-        )
-    })?;
+    let timeout =
+        Duration::from_secs_f64(super::numbers::checked_seconds("--timeout", args.timeout)?);
     let spec = launch_spec(args.launch, &args.breakpoints, false, None)?;
     let config = Config::load()?;
     let plan = Plan {

@@ -10,7 +10,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::common::location::resolve::{self, LineCounts};
 use crate::common::paths;
-use crate::ipc::client::DaemonClient;
+use crate::ipc::client::{DaemonClient, SessionPaths, session_names};
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
 };
@@ -292,39 +292,18 @@ pub fn restart(session: &str) -> Result<Outcome, ErrorBody> {
     Ok(started(result, "Restarted"))
 }
 
-/// Lists the sessions whose daemons answer, removing the sockets of dead ones. Every daemon has
-/// a lock file in the runtime dir, and on Unix a socket file too (a Windows named pipe is no
-/// file), so both name candidates.
+/// Lists the sessions whose daemons answer, removing the sockets of dead ones.
 pub fn sessions() -> Result<Outcome, ErrorBody> {
     let dir = paths::ensure_runtime_dir()?;
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Ipc,
-                format!("cannot list {}: {e}", dir.display()),
-                "",
-            )
-        })?
-        .flatten()
-        .filter_map(|entry| {
-            entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.strip_suffix(".sock").or_else(|| n.strip_suffix(".lock")))
-                .map(str::to_string)
-        })
-        .collect();
-    names.sort();
-    names.dedup();
     let mut found = Vec::new();
-    for name in names {
-        let Ok(mut client) = DaemonClient::connect(&name) else {
+    for name in session_names(&dir)? {
+        let Ok(mut client) =
+            SessionPaths::for_session(&name).and_then(|p| DaemonClient::connect_at(&p))
+        else {
             continue;
         };
-        match client.request_as::<StatusResult>(Command::Status) {
-            Ok(status) => found.push(status),
-            Err(e) if e.code == ErrorCode::NoSession => {}
-            Err(_) => {}
+        if let Ok(status) = client.request_as::<StatusResult>(Command::Status) {
+            found.push(status);
         }
     }
     let mut text = String::new();

@@ -24,6 +24,9 @@ fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "debugger")
 }
 
+/// The session a command talks to when none is named.
+pub const DEFAULT_SESSION: &str = "default";
+
 /// The runtime directory without creating or checking it.
 pub fn runtime_dir_path() -> PathBuf {
     if let Some(dir) = std::env::var_os(RUNTIME_DIR_ENV).filter(|d| !d.is_empty()) {

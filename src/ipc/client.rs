@@ -2,7 +2,7 @@
 //! only for a connect, one write and one read.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -12,6 +12,7 @@ use crate::common::paths;
 use crate::ipc::framing::{FrameError, read_frame, write_frame};
 use crate::ipc::protocol::{Command, Request, Response};
 use crate::ipc::socket::{self, BlockingStream};
+use crate::platform;
 
 pub struct DaemonClient {
     stream: BlockingStream,
@@ -28,19 +29,115 @@ impl SessionPaths {
     pub fn for_session(session: &str) -> Result<SessionPaths, ErrorBody> {
         paths::validate_session_name(session)?;
         let dir = paths::ensure_runtime_dir()?;
+        SessionPaths::in_dir(&dir, session)
+    }
+
+    /// A socket path longer than the OS takes is refused here, before any daemon starts, with
+    /// the way out: the OS's own words ("name length exceeds capacity of sun_path") name neither.
+    fn in_dir(dir: &Path, session: &str) -> Result<SessionPaths, ErrorBody> {
+        let socket = paths::socket_path(dir, session);
+        let length = socket.as_os_str().len();
+        if length > platform::SOCKET_PATH_LIMIT {
+            return Err(ErrorBody::usage(
+                format!(
+                    "the session socket path {} is {length} bytes long, over this system's limit of {}",
+                    socket.display(),
+                    platform::SOCKET_PATH_LIMIT
+                ),
+                format!(
+                    "set {} to a shorter directory (e.g. /tmp/debugger-$USER), or use a shorter --session name",
+                    paths::RUNTIME_DIR_ENV
+                ),
+            ));
+        }
         Ok(SessionPaths {
-            socket: paths::socket_path(&dir, session),
-            lock: paths::lock_path(&dir, session),
+            socket,
+            lock: paths::lock_path(dir, session),
         })
     }
+}
+
+/// The names that may have a daemon in the runtime dir, sorted: every daemon holds a lock file
+/// there, and on Unix a socket file too (a Windows named pipe is no file), so both name one.
+pub fn session_names(dir: &Path) -> Result<Vec<String>, ErrorBody> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Ipc,
+            format!("cannot list {}: {e}", dir.display()),
+            "",
+        )
+    })?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let name = name.to_str()?;
+            let stem = name
+                .strip_suffix(".sock")
+                .or_else(|| name.strip_suffix(".lock"))?;
+            paths::validate_session_name(stem).ok()?;
+            Some(stem.to_string())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+/// The sessions whose daemons accept a connection now (stale sockets are removed on the way).
+fn running_sessions(dir: &Path) -> Vec<String> {
+    session_names(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|name| {
+            SessionPaths::in_dir(dir, name)
+                .and_then(|paths| DaemonClient::connect_at(&paths))
+                .is_ok()
+        })
+        .collect()
+}
+
+/// "No session": naming the one asked for and the ones that are running, since a wrong or
+/// forgotten `--session` (or `DEBUGGER_SESSION`) is the usual cause.
+fn missing_session(dir: &Path, session: &str) -> ErrorBody {
+    let running = running_sessions(dir);
+    if running.is_empty() {
+        return ErrorBody::new(
+            ErrorCode::NoSession,
+            format!("no session '{session}' is running"),
+            "start one with 'debugger start <program>'",
+        );
+    }
+    let list = running.join(", ");
+    let start = if session == paths::DEFAULT_SESSION {
+        "'debugger start <program>'".to_string()
+    } else {
+        format!("'debugger start --session {session} <program>'")
+    };
+    ErrorBody::new(
+        ErrorCode::NoSession,
+        format!("no session '{session}' is running; running: {list}"),
+        format!(
+            "name a running one with --session {}, or start one with {start}",
+            running[0]
+        ),
+    )
 }
 
 impl DaemonClient {
     /// Connects to the session's daemon; no daemon is [`ErrorCode::NoSession`] (a stale socket
     /// left by a dead daemon is removed on the way).
+    /// The error names the session and lists the running ones.
     pub fn connect(session: &str) -> Result<DaemonClient, ErrorBody> {
-        let paths = SessionPaths::for_session(session)?;
-        DaemonClient::connect_at(&paths)
+        paths::validate_session_name(session)?;
+        let dir = paths::ensure_runtime_dir()?;
+        DaemonClient::connect_at(&SessionPaths::in_dir(&dir, session)?).map_err(|e| {
+            if e.code == ErrorCode::NoSession {
+                missing_session(&dir, session)
+            } else {
+                e
+            }
+        })
     }
 
     pub fn connect_at(paths: &SessionPaths) -> Result<DaemonClient, ErrorBody> {

@@ -32,12 +32,12 @@ mod windows;
 use windows as os;
 
 pub use os::{
-    Interrupts, NULL_DEVICE, acknowledge_now, children_of, contain_children, create_private_dir,
-    detach_from_terminal, detach_standard_streams, die_with_parent, executable_of, exit_signal,
-    is_executable, is_superuser, kill, kill_process_group, listening_ports, local_socket_name,
-    mode_and_owner, open_node_inspector, own_group, own_process_group, prepare_process,
-    privacy_problem, private_file, private_listener, process_exists, restrict_new_files, same_file,
-    start_time, user_tag,
+    Interrupts, NULL_DEVICE, SOCKET_PATH_LIMIT, acknowledge_now, children_of, contain_children,
+    create_private_dir, detach_from_terminal, detach_standard_streams, die_with_parent,
+    executable_of, exit_signal, is_executable, is_superuser, kill, kill_process_group,
+    listening_ports, local_socket_name, mode_and_owner, open_node_inspector, own_group,
+    own_process_group, prepare_process, privacy_problem, private_file, private_listener,
+    process_exists, restrict_new_files, same_file, start_time, user_tag,
 };
 
 /// The one child process of `parent`, or `None` when it has none or several.

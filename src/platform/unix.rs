@@ -16,6 +16,13 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 /// The file that reads as empty and swallows writes.
 pub const NULL_DEVICE: &str = "/dev/null";
 
+/// The longest path, in bytes, a Unix socket can be bound or reached by: `sun_path` holds 108
+/// bytes on Linux and 104 on macOS, one of them the terminating NUL.
+#[cfg(target_os = "linux")]
+pub const SOCKET_PATH_LIMIT: usize = 107;
+#[cfg(not(target_os = "linux"))]
+pub const SOCKET_PATH_LIMIT: usize = 103;
+
 // ---- this process ------------------------------------------------------------------------
 
 /// What std's runtime would set up before `main` and `cli/startup.rs` keeps: a closed stdin,

@@ -418,6 +418,10 @@ fn current_user_sid() -> io::Result<String> {
 /// The local socket for the session whose socket path (in the runtime dir) is `path`: a named
 /// pipe, `\\.\pipe\debugger-…`, named after the path so that two runtime dirs (two users,
 /// or a test's own) never share one.
+/// The longest runtime path a session's pipe can be named after: a pipe name holds 256
+/// characters, of which `\\.\pipe\` and our `debugger` prefix take 17.
+pub const SOCKET_PATH_LIMIT: usize = 239;
+
 pub fn local_socket_name(path: &Path) -> io::Result<Name<'static>> {
     let flat: String = path
         .to_string_lossy()
