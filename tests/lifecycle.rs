@@ -600,6 +600,36 @@ fn a_relative_program_path_is_resolved_against_the_callers_cwd() {
 }
 
 #[test]
+fn a_bare_program_name_is_looked_for_on_path_when_no_such_file_is_here() {
+    require_lldb_dap();
+    let s = Session::new();
+    let tools = s.dir.path().join("tools");
+    std::fs::create_dir(&tools).expect("tools dir");
+    let on_path = tools.join("ledger-tool");
+    std::fs::copy(build("c/ledger.c"), &on_path).expect("copy program");
+    let path = std::env::join_paths(std::iter::once(tools.clone()).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .expect("PATH");
+    let run = Run::from(
+        s.command()
+            .env("PATH", &path)
+            .args(["--json", "start", "ledger-tool", "--break", "apply"])
+            .output()
+            .expect("start"),
+    );
+    let started = run.json();
+    assert_eq!(started["ok"], true, "{started}");
+    assert_eq!(
+        started["data"]["program"],
+        on_path.to_str().expect("utf-8"),
+        "{started}"
+    );
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+}
+
+#[test]
 fn a_missing_program_fails_at_once() {
     require_lldb_dap();
     let s = Session::new();

@@ -15,6 +15,7 @@ use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
 };
 use crate::ipc::spawn::connect_or_spawn;
+use crate::platform;
 
 // What a launched program is and how it runs: shared by `start` and `probe`, which build the
 // same launch from them. (A plain comment: a doc comment would become the help text of the
@@ -133,6 +134,32 @@ pub fn breakpoint_spec(
     })
 }
 
+/// A bare program name (no directory part, as a shell takes it: `start true`) found on `path`,
+/// a PATH-style list: the first executable file of that name (with the OS's executable suffix,
+/// `.exe` on Windows, when the name has none). `None` for a name with a directory part.
+fn program_on_path(name: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    let mut parts = name.components();
+    let bare = matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    );
+    if !bare {
+        return None;
+    }
+    let suffixed = {
+        let mut with_suffix = name.as_os_str().to_owned();
+        with_suffix.push(std::env::consts::EXE_SUFFIX);
+        PathBuf::from(with_suffix)
+    };
+    std::env::split_paths(path)
+        .filter(|dir| dir.is_absolute())
+        .flat_map(|dir| [dir.join(name), dir.join(&suffixed)])
+        .find(|candidate| {
+            std::fs::metadata(candidate)
+                .is_ok_and(|meta| meta.is_file() && platform::is_executable(&meta))
+        })
+}
+
 /// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (symlinks are kept,
 /// as the user named them).
 pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
@@ -149,14 +176,20 @@ pub fn launch_spec(
     connect: Option<String>,
 ) -> Result<LaunchSpec, ErrorBody> {
     let cwd = current_dir()?;
-    let program = absolute(&cwd, &args.program);
+    let mut program = absolute(&cwd, &args.program);
     // With --connect the program may live on another machine: the adapter checks it.
     if connect.is_none() && !program.exists() {
-        return Err(ErrorBody::new(
-            ErrorCode::Usage,
-            format!("program not found: {}", args.program.display()),
-            "check the path; relative paths are taken from the current directory",
-        ));
+        let on_path = std::env::var_os("PATH")
+            .and_then(|path| program_on_path(&args.program, &path))
+            .ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::Usage,
+                    format!("program not found: {}", args.program.display()),
+                    "check the path; relative paths are taken from the current directory, \
+                     and a bare name is also looked for on PATH",
+                )
+            })?;
+        program = on_path;
     }
     let run_dir = match &args.cwd {
         Some(dir) => absolute(&cwd, dir),
@@ -387,5 +420,29 @@ mod tests {
         let spec = breakpoint_spec(" here.c:3 ", dir.path(), &mut LineCounts::default())
             .expect("last line");
         assert_eq!(spec.requested.as_deref(), Some("here.c:3"));
+    }
+
+    #[test]
+    fn a_bare_name_is_found_on_path() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).expect("bin");
+        let tool = bin.join(format!("tool{}", std::env::consts::EXE_SUFFIX));
+        std::fs::write(&tool, "").expect("tool");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(&tool, mode).expect("chmod");
+        }
+        let path = std::env::join_paths([dir.path().join("missing"), bin.clone()]).expect("PATH");
+        assert_eq!(program_on_path(Path::new("tool"), &path), Some(tool));
+        assert_eq!(program_on_path(Path::new("nosuch"), &path), None);
+        // A name with a directory part is a path, never looked up.
+        assert_eq!(program_on_path(Path::new("./tool"), &path), None);
+        assert_eq!(program_on_path(Path::new("bin/tool"), &path), None);
+        // A relative PATH entry is skipped, as the name would then depend on the daemon's dir.
+        let relative = std::env::join_paths([Path::new("bin")]).expect("PATH");
+        assert_eq!(program_on_path(Path::new("tool"), &relative), None);
     }
 }
