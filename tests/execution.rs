@@ -627,3 +627,22 @@ fn a_pause_right_after_a_continue_always_stops_the_program() {
         assert_eq!(paused["stop"]["reason"], "pause", "round {round}: {paused}");
     }
 }
+
+#[test]
+fn a_stop_after_exec_names_the_new_program() {
+    require_lldb_dap();
+    let s = Session::new();
+    s.start(&build("c/exec_echo.c"), &[]);
+    let stop = stop_after(&s, &["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["reason"], "exec", "{stop}");
+    let echo = std::fs::canonicalize("/bin/echo").expect("/bin/echo");
+    assert_eq!(stop["description"], echo.to_str().expect("utf-8"), "{stop}");
+    let text = s.run(&["status"]);
+    assert!(
+        text.stdout
+            .contains(&format!("Stopped after exec of {}", echo.display())),
+        "{text:?}"
+    );
+    let end = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(end["stop"]["reason"], "exited", "{end}");
+}

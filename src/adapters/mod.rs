@@ -64,6 +64,12 @@ pub trait DebugAdapter: Send + Sync {
         reason == "pause" || reason == "entry"
     }
 
+    /// Whether a stop is the process's `exec` of another program (reported as a stop of its
+    /// own, `Stopped after exec of PATH`, not as the entry of the program launched).
+    fn is_exec_stop(&self, _reason: &str, _description: Option<&str>) -> bool {
+        false
+    }
+
     /// Whether the adapter reaches a `--connect` address itself (from its `attach` arguments)
     /// instead of being a DAP server listening there.
     fn connects_itself(&self) -> bool {

@@ -125,6 +125,10 @@ pub fn stop_headline(report: &StopReport) -> String {
         "step" => format!("Stepped to {place}{thread}"),
         "pause" => format!("Paused in {place}{thread}"),
         "entry" => format!("Stopped at entry in {place}{thread}"),
+        "exec" => format!(
+            "Stopped after exec of {} in {place}{thread}",
+            report.description.as_deref().unwrap_or("another program")
+        ),
         "exception" => format!(
             "Stopped on exception in {place}{thread}: {}",
             match &report.exception {

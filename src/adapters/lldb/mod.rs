@@ -213,6 +213,11 @@ impl DebugAdapter for LldbDap {
             || (reason == "step" && description == Some("trace"))
     }
 
+    /// lldb-dap reports an `exec` as an "entry" stop described "exec".
+    fn is_exec_stop(&self, reason: &str, description: Option<&str>) -> bool {
+        reason == "entry" && description == Some("exec")
+    }
+
     /// lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
         Some(self)

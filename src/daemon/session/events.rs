@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
-use super::{Shared, WATCHPOINT_REASON, brief_stop};
+use super::{EXEC_REASON, Shared, WATCHPOINT_REASON, brief_stop};
 use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
@@ -21,6 +21,7 @@ use crate::dap::types::{
     BreakpointEventBody, Event, ExitedEventBody, OutputEventBody, ProcessEventBody,
     StoppedEventBody,
 };
+use crate::platform;
 
 /// Lines of the adapter's own console/stderr output kept for the report of its death.
 const ADAPTER_LOG_TAIL: usize = 20;
@@ -125,6 +126,17 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         Some(label) => {
             reason = "exception".into();
             Some(label)
+        }
+        None if shared
+            .adapter
+            .is_exec_stop(&reason, body.description.as_deref()) =>
+        {
+            // The process now runs another program: the report names it, as the adapter's
+            // "entry" would say the program started over.
+            reason = EXEC_REASON.into();
+            let pid = shared.view().debuggee.pid;
+            pid.and_then(platform::executable_of)
+                .map(|program| program.display().to_string())
         }
         None => body.description,
     };

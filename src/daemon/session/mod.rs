@@ -55,6 +55,9 @@ use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 /// The stop reason of a watchpoint hit (DAP's "data breakpoint").
 const WATCHPOINT_REASON: &str = "watchpoint";
 
+/// The stop reason of an `exec`: the process replaced its program (lldb-dap calls it "entry").
+const EXEC_REASON: &str = "exec";
+
 /// How the session came to be, which decides restart and how `stop` treats the debuggee.
 #[derive(Debug, Clone)]
 pub enum Origin {
