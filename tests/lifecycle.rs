@@ -411,8 +411,16 @@ fn restart_runs_again_from_the_start_with_the_same_breakpoints_and_args() {
         serde_json::json!([2]),
         "{end}"
     );
+    // The second run's output follows a separator line, so the runs never read as one.
     let output = output_text(&s, &[]);
-    assert!(output.contains("arg: one\narg: two words\n"), "{output}");
+    let separator = "--- debugger: the program was restarted ---\n";
+    let (_, second_run) = output
+        .split_once(separator)
+        .unwrap_or_else(|| panic!("no restart separator: {output}"));
+    assert!(
+        second_run.contains("arg: one\narg: two words\n"),
+        "{output}"
+    );
     assert_eq!(
         s.data(&["breakpoint", "list"])["breakpoints"]
             .as_array()

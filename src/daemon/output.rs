@@ -46,6 +46,9 @@ pub struct OutputBuffer {
     partial: Mutex<Vec<(String, String)>>,
 }
 
+/// The line `restart` writes between one run's output and the next's.
+pub const RESTART_SEPARATOR: &str = "--- debugger: the program was restarted ---\n";
+
 /// An unfinished line longer than this is let through as it is.
 const PARTIAL_LINE_LIMIT: usize = 4096;
 
@@ -173,8 +176,19 @@ impl OutputBuffer {
         self.progress.send_modify(|p| p.1 = true);
     }
 
-    /// Opens the buffer again after a restart: the new run's output follows the old run's.
+    /// Opens the buffer again after a restart: the new run's output follows the old run's,
+    /// after [`RESTART_SEPARATOR`] on a line of its own, so the two runs never read as one.
     pub fn reopen(&self) {
+        self.flush_partial();
+        let ends_a_line = self
+            .held()
+            .chunks
+            .back()
+            .is_none_or(|last| last.text.ends_with('\n'));
+        if !ends_a_line {
+            self.push("\n");
+        }
+        self.push(RESTART_SEPARATOR);
         self.held().finished = false;
         self.progress.send_modify(|p| p.1 = false);
     }
@@ -305,6 +319,20 @@ fn discard_before(held: &mut Held, offset: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_restart_separates_the_runs_on_a_line_of_its_own() {
+        let buffer = OutputBuffer::new(1024);
+        buffer.push_stream("stdout", "first run, no newline");
+        buffer.finish();
+        buffer.reopen();
+        buffer.push_stream("stdout", "second run\n");
+        let text = buffer.read_now(&query(None, None, 1024, false)).text;
+        assert_eq!(
+            text,
+            format!("first run, no newline\n{RESTART_SEPARATOR}second run\n")
+        );
+    }
 
     fn query(from: Option<u64>, tail: Option<u32>, max: u32, clear: bool) -> OutputQuery {
         OutputQuery {
