@@ -97,8 +97,16 @@ fn commands_run_in_process_again_and_again_through_a_kept_sink() {
         assert_eq!(amount.data["value"], round.to_string(), "{}", amount.data);
         // The same question through the CLI gets the same answer.
         assert_eq!(s.data(&["print", "amount"]), amount.data);
-        let locals =
-            run(&s, CommandLine::Locals(LocalsArgs { depth: 1 }), &mut sink).expect("locals");
+        let locals = run(
+            &s,
+            CommandLine::Locals(LocalsArgs {
+                depth: 1,
+                full: false,
+                changed: false,
+            }),
+            &mut sink,
+        )
+        .expect("locals");
         assert!(locals.text.contains("amount (long) ="), "{}", locals.text);
     }
     let ended = run(&s, CommandLine::Continue(wait()), &mut sink).expect("continue to the end");

@@ -658,11 +658,23 @@ fn absurd_frame_numbers_are_clear_errors() {
     let s = Session::new();
     s.start(&build("c/ledger.c"), &["--break", "apply"]);
     s.data(&["continue", "--wait", "--timeout", "30"]);
+    // Past the accepted range: a usage error that says the range.
     let run = s.run(&["--json", "frame", "4294967295"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    let error = run.failure();
+    assert_eq!(error["code"], "usage");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("from 0 to 100000")),
+        "{error}"
+    );
+    // In range, past the stack: not found.
+    let run = s.run(&["--json", "frame", "100000"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(run.failure()["code"], "not_found");
     // `up` past the end stops at the outermost frame.
-    let up = s.data(&["up", "4294967295"]);
+    let up = s.data(&["up", "100000"]);
     assert_eq!(up["frame"]["function"], "_start", "{up}");
     // The daemon is unharmed.
     assert_eq!(s.data(&["status"])["state"], "stopped");

@@ -73,6 +73,13 @@ pub struct LocalsArgs {
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = numbers::whole::<0, 32>)]
     pub depth: u32,
+    /// Show each value whole (by default a value's text is cut at 200 characters, saying how
+    /// many more there are; `print` always shows all of it).
+    #[arg(long)]
+    pub full: bool,
+    /// Only the values that changed since this frame's previous stop (marked `*` in the list).
+    #[arg(long)]
+    pub changed: bool,
 }
 
 // `print`'s arguments.
@@ -204,9 +211,17 @@ pub fn select_frame(session: &str, selection: FrameSelection) -> Result<Outcome,
 }
 
 pub fn locals(session: &str, args: LocalsArgs) -> Result<Outcome, ErrorBody> {
-    let result: LocalsResult =
-        DaemonClient::connect(session)?.request_as(Command::Locals { depth: args.depth })?;
-    let text = if result.variables.is_empty() && result.omitted == 0 {
+    let result: LocalsResult = DaemonClient::connect(session)?.request_as(Command::Locals {
+        depth: args.depth,
+        full: args.full,
+        changed: args.changed,
+    })?;
+    let text = if result.compared == Some(false) {
+        "No earlier stop of this frame to compare with: 'debugger locals' lists them all\n"
+            .to_string()
+    } else if result.variables.is_empty() && result.compared == Some(true) {
+        "No locals changed since this frame's previous stop\n".to_string()
+    } else if result.variables.is_empty() && result.omitted == 0 {
         "No locals in this frame\n".to_string()
     } else {
         render::variables(&result.variables, result.omitted)
@@ -230,6 +245,8 @@ pub fn print(session: &str, args: PrintArgs) -> Result<Outcome, ErrorBody> {
         children: result.children.clone(),
         expandable: false,
         omitted_children: result.omitted_children,
+        children_count: None,
+        changed: false,
     };
     let text = render::variables(&[node], 0);
     Ok(Outcome::new(data(&result), text))

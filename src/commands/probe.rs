@@ -381,6 +381,7 @@ mod tests {
                 note: None,
                 exception: None,
                 watch: Vec::new(),
+                changed: None,
             },
             frames: Vec::new(),
             total_frames: None,

@@ -77,8 +77,30 @@ pub fn stop_report(report: &StopReport) -> String {
     if let Some(source) = &report.source {
         out.push_str(&source_lines(source));
     }
+    if let Some(changed) = &report.changed {
+        out.push_str(&changed_lines(changed));
+    }
     if let Some(note) = &report.note {
         let _ = writeln!(out, "note: {note}");
+    }
+    out
+}
+
+/// A step's changed locals, one per line (members inline), under `Changed:`.
+fn changed_lines(changed: &[VariableNode]) -> String {
+    if changed.is_empty() {
+        return "Changed: nothing in this frame since its previous stop\n".to_string();
+    }
+    let width = changed
+        .iter()
+        .map(|n| n.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::from("Changed:\n");
+    for node in changed {
+        for line in variable(node, width).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     out
 }
@@ -203,6 +225,8 @@ pub fn source_lines(source: &SourceSnippet) -> String {
 }
 
 /// Variables as aligned `name (type) = value` lines, children inline when short, else nested.
+/// When some changed since the frame's previous stop, every line gets a two-character gutter,
+/// `* ` on the changed ones.
 pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
     let mut out = String::new();
     let width = nodes
@@ -210,11 +234,16 @@ pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
         .map(|n| n.name.chars().count())
         .max()
         .unwrap_or(0);
+    let marks = nodes.iter().any(|n| n.changed);
     for node in nodes {
-        write_node(&mut out, node, 0, width);
+        write_node(&mut out, node, 0, width, marks);
     }
     if omitted > 0 {
-        let _ = writeln!(out, "… {omitted} more not shown");
+        let gutter = if marks { "  " } else { "" };
+        let _ = writeln!(
+            out,
+            "{gutter}… {omitted} more not shown ('debugger print NAME' shows any one)"
+        );
     }
     out
 }
@@ -223,7 +252,7 @@ pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
 /// list that mixes variables with other lines, aligned all the same.
 pub fn variable(node: &VariableNode, width: usize) -> String {
     let mut out = String::new();
-    write_node(&mut out, node, 0, width);
+    write_node(&mut out, node, 0, width, false);
     out
 }
 
@@ -273,12 +302,22 @@ fn inline_children(node: &VariableNode) -> Option<String> {
     (text.len() <= INLINE_WIDTH && !text.contains('\n')).then_some(text)
 }
 
-fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize) {
-    let pad = " ".repeat(indent);
-    let mut line = format!("{pad}{}", head(node, width));
+fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize, marks: bool) {
+    let gutter = match (marks, node.changed) {
+        (false, _) => "",
+        (true, true) => "* ",
+        (true, false) => "  ",
+    };
+    let pad = format!("{}{}", if marks { "  " } else { "" }, " ".repeat(indent));
+    let mut line = format!("{gutter}{}{}", " ".repeat(indent), head(node, width));
     if node.children.is_empty() {
         if node.omitted_children > 0 {
             let _ = write!(line, " {{… {} more}}", node.omitted_children);
+        }
+        // A collapsed value says how much is in it, where the adapter told (one child is a
+        // pointer's target, which its value already names).
+        if let Some(count) = node.children_count.filter(|c| *c > 1) {
+            let _ = write!(line, " ({count} children)");
         }
         out.push_str(&line);
         out.push('\n');
@@ -309,7 +348,7 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         .max()
         .unwrap_or(0);
     for child in &node.children {
-        write_node(out, child, indent + 2, child_width);
+        write_node(out, child, indent + 2, child_width, marks);
     }
     if node.omitted_children > 0 {
         let _ = writeln!(out, "{pad}  … {} more not shown", node.omitted_children);
@@ -373,6 +412,8 @@ mod tests {
             children: vec![],
             expandable: false,
             omitted_children: 0,
+            children_count: None,
+            changed: false,
         }
     }
 
@@ -387,8 +428,24 @@ mod tests {
             text,
             "acct   (struct account *) = 0x7ffc {id = 7, balance = 100, … 3 more}\n\
              amount (int) = 0\n\
-             … 2 more not shown\n"
+             … 2 more not shown ('debugger print NAME' shows any one)\n"
         );
+    }
+
+    #[test]
+    fn changed_values_get_a_gutter_mark() {
+        let mut acct = leaf("acct", "0x7ffc");
+        let mut balance = leaf("balance", "101");
+        balance.changed = true;
+        acct.children = vec![leaf("id", "7"), balance];
+        acct.changed = true;
+        let text = variables(&[acct, leaf("amount", "1")], 0);
+        assert_eq!(
+            text,
+            "* acct   (int) = 0x7ffc {id = 7, balance = 101}\n  amount (int) = 1\n"
+        );
+        // With nothing changed, no gutter at all.
+        assert_eq!(variables(&[leaf("n", "3")], 0), "n (int) = 3\n");
     }
 
     #[test]

@@ -101,7 +101,11 @@ impl Daemon {
             Command::SelectFrame(selection) => {
                 to_value(self.session()?.select_frame(selection).await?)
             }
-            Command::Locals { depth } => to_value(self.session()?.locals(depth).await?),
+            Command::Locals {
+                depth,
+                full,
+                changed,
+            } => to_value(self.session()?.locals(depth, full, changed).await?),
             Command::Evaluate { expression, depth } => {
                 to_value(self.session()?.evaluate(&expression, depth).await?)
             }

@@ -54,7 +54,7 @@ impl InProcessSession {
     }
 
     pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
-        self.session.locals(depth).await
+        self.session.locals(depth, false, false).await
     }
 
     pub async fn evaluate(

@@ -17,17 +17,39 @@ use crate::ipc::protocol::VariableNode;
 pub struct Limits {
     pub depth: u32,
     pub max_children: u64,
-    pub max_value_bytes: usize,
+    /// The characters of a value's text shown before the rest is cut, with its length said.
+    pub max_value_chars: usize,
     pub max_nodes: usize,
 }
 
+/// A value's text in `locals`: a line's worth. A 4 KB string in every local of every probe hit
+/// is what made a 3-hit probe print 36 KB; `locals --full` or `print` show all of it.
+pub const LOCALS_VALUE_CHARS: usize = 200;
+
+/// A value's text in `print` and `locals --full`: all of it, short of what could not cross the
+/// IPC in one frame.
+pub const FULL_VALUE_CHARS: usize = 1_000_000;
+
 impl Limits {
+    /// What `print` and `eval` show: the whole value, `depth` levels of children.
     pub fn with_depth(depth: u32) -> Limits {
         Limits {
             depth,
             max_children: 32,
-            max_value_bytes: 4096,
+            max_value_chars: FULL_VALUE_CHARS,
             max_nodes: 2000,
+        }
+    }
+
+    /// What `locals` shows: values cut at [`LOCALS_VALUE_CHARS`] unless `full`.
+    pub fn for_locals(depth: u32, full: bool) -> Limits {
+        Limits {
+            max_value_chars: if full {
+                FULL_VALUE_CHARS
+            } else {
+                LOCALS_VALUE_CHARS
+            },
+            ..Limits::with_depth(depth)
         }
     }
 }
@@ -54,6 +76,7 @@ pub async fn expand(
             reference,
             known_count,
             pointer: is_pointer(type_name),
+            name: None,
         },
         limits.depth,
         limits,
@@ -68,6 +91,147 @@ struct Parent {
     known_count: Option<u64>,
     /// A C or C++ pointer: GDB gives it one child, `value`, what it points at.
     pointer: bool,
+    /// Its name, for a child the adapter leaves unnamed (`None` for a scope).
+    name: Option<String>,
+}
+
+/// Whether a child is a group of others rather than a value: no value text and no type, only
+/// children (debugpy's "function variables", "special variables" and "class variables").
+fn is_group(v: &Variable) -> bool {
+    v.value.is_empty()
+        && v.type_name.as_deref().is_none_or(str::is_empty)
+        && v.variables_reference > 0
+}
+
+/// [`is_group`] for a node already built.
+fn is_group_node(node: &VariableNode) -> bool {
+    node.value.is_empty() && node.type_name.is_none() && node.expandable
+}
+
+/// A scope's variables with its groups' members in the groups' places: a local holding a
+/// function (debugpy files those under "function variables") is a local like any other.
+async fn ungroup(
+    dap: &DapClient,
+    variables: Vec<Variable>,
+    total: u64,
+    max: u64,
+) -> Result<(Vec<Variable>, u64), DapError> {
+    if !variables.iter().any(is_group) {
+        return Ok((variables, total));
+    }
+    let mut total = total;
+    let mut flat = Vec::with_capacity(variables.len());
+    for v in variables {
+        if is_group(&v) {
+            let (members, count) =
+                fetch_children(dap, v.variables_reference, known_child_count(&v), max).await?;
+            total = total - 1 + count;
+            flat.extend(members);
+        } else {
+            flat.push(v);
+        }
+    }
+    flat.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok((flat, total))
+}
+
+/// A child's name: an unnamed one is what its parent points at (Delve gives a pointer's target
+/// an empty name), so it is called `*parent` as the language writes it.
+fn child_name(name: &str, parent: Option<&str>) -> String {
+    match parent {
+        Some(parent) if name.is_empty() => format!("*{parent}"),
+        _ => name.to_string(),
+    }
+}
+
+/// Whether a value's text is an adapter's "could not read this" (lldb: `<error: parent is
+/// NULL>`, `<error: read memory from 0x… failed>`; or one already collapsed below).
+fn is_unreadable(node: &VariableNode) -> bool {
+    let value = node.value.trim();
+    node.children.is_empty() && (value.starts_with("<error:") || value.starts_with("<not readable"))
+}
+
+/// The one line a value with no readable member shows: `<not readable: 0x0>` for a pointer (its
+/// address short), `<not readable>` else.
+fn not_readable(value: &str) -> String {
+    let address = value
+        .split_whitespace()
+        .next()
+        .and_then(|word| word.strip_prefix("0x"))
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok());
+    match address {
+        Some(address) => format!("<not readable: {address:#x}>"),
+        None => "<not readable>".to_string(),
+    }
+}
+
+/// Whether `type_name` is a C character array (`char[1034]`, `unsigned char [8]`).
+fn is_char_array(type_name: Option<&str>) -> bool {
+    type_name.is_some_and(|t| {
+        let t = t.trim();
+        let Some((element, rest)) = t.split_once('[') else {
+            return false;
+        };
+        rest.ends_with(']')
+            && matches!(
+                element.trim(),
+                "char" | "signed char" | "unsigned char" | "const char"
+            )
+    })
+}
+
+fn is_char_array_string(v: &Variable) -> bool {
+    is_char_array_value(&v.value, v.type_name.as_deref())
+}
+
+/// Whether a value is a character array the adapter read as a string: that string is all it
+/// shows, its characters one per line say nothing more.
+pub fn is_char_array_value(value: &str, type_name: Option<&str>) -> bool {
+    is_char_array(type_name) && value.trim_start().starts_with('"')
+}
+
+/// A value as a reader wants it: a character array's string ends at its terminating NUL (the
+/// adapters print the whole buffer, stale bytes and all: lldb `"/tmp/x\0\0\U00000002…"`, GDB
+/// `"/tmp/x", '\000' <repeats 1019 times>`).
+pub fn readable_value(value: &str, type_name: Option<&str>) -> String {
+    if !is_char_array(type_name) {
+        return value.to_string();
+    }
+    c_string_prefix(value).unwrap_or_else(|| value.to_string())
+}
+
+/// The first quoted string of `value`, up to a NUL escape (`\0`, `\000`) or its closing
+/// quote, when what follows it is only padding; `None` when it is not such a string.
+fn c_string_prefix(value: &str) -> Option<String> {
+    let body = value.trim_start().strip_prefix('"')?;
+    let mut chars = body.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => {
+                let rest = body[at + 1..].trim_start();
+                let padding =
+                    rest.is_empty() || rest == "..." || rest.starts_with(", '\\000' <repeats");
+                return padding.then(|| format!("\"{}\"", &body[..at]));
+            }
+            '\\' => {
+                let mut octal = String::new();
+                while let Some((_, digit)) = chars.peek().copied().filter(|(_, d)| d.is_digit(8)) {
+                    if octal.len() == 3 {
+                        break;
+                    }
+                    octal.push(digit);
+                    chars.next();
+                }
+                if octal.is_empty() {
+                    chars.next();
+                } else if u32::from_str_radix(&octal, 8) == Ok(0) {
+                    return Some(format!("\"{}\"", &body[..at]));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether a value of this type is a C or C++ pointer (`struct account *`).
@@ -115,11 +279,16 @@ pub fn node_for(
 ) -> VariableNode {
     VariableNode {
         name: name.to_string(),
-        value: cap_value(value, limits.max_value_bytes),
+        value: cap_value(
+            &readable_value(value, type_name.as_deref()),
+            limits.max_value_chars,
+        ),
         type_name,
         children: Vec::new(),
         expandable: false,
         omitted_children: 0,
+        children_count: None,
+        changed: false,
     }
 }
 
@@ -161,6 +330,12 @@ fn expand_level<'a>(
             let (reference, known) = (target.variables_reference, known_child_count(target));
             (variables, total) = fetch_children(dap, reference, known, limits.max_children).await?;
         }
+        if parent.name.is_none() {
+            (variables, total) = ungroup(dap, variables, total, limits.max_children).await?;
+        } else {
+            // Groups of an object's members (its dunders, its methods) come after the members.
+            variables.sort_by_key(is_group);
+        }
         let returned = variables.len() as u64;
         let keep = (returned.min(limits.max_children) as usize).min(*budget);
         *budget -= keep;
@@ -170,17 +345,26 @@ fn expand_level<'a>(
         let mut nodes = Vec::with_capacity(variables.len());
         let mut to_expand = Vec::new();
         for (index, v) in variables.iter().enumerate() {
-            let expandable = v.variables_reference > 0;
+            let value = readable_value(&v.value, v.type_name.as_deref());
+            // A character array read as a string is that string: its characters one per line
+            // say nothing more.
+            let expandable = v.variables_reference > 0 && !is_char_array_string(v);
             if expandable && depth > 0 && *budget > 0 {
                 to_expand.push(index);
             }
             nodes.push(VariableNode {
-                name: v.name.clone(),
-                value: cap_value(&v.value, limits.max_value_bytes),
+                name: child_name(&v.name, parent.name.as_deref()),
+                value: cap_value(&value, limits.max_value_chars),
                 type_name: v.type_name.clone().filter(|t| !t.is_empty()),
                 children: Vec::new(),
                 expandable,
                 omitted_children: 0,
+                children_count: if expandable {
+                    known_child_count(v)
+                } else {
+                    None
+                },
+                changed: false,
             });
         }
         for index in to_expand {
@@ -194,6 +378,7 @@ fn expand_level<'a>(
                     reference: v.variables_reference,
                     known_count: known_child_count(v),
                     pointer: is_pointer(v.type_name.as_deref()),
+                    name: Some(nodes[index].name.clone()),
                 },
                 depth - 1,
                 limits,
@@ -203,7 +388,19 @@ fn expand_level<'a>(
             let node = &mut nodes[index];
             node.expandable = false;
             match child {
+                Ok(child) if !child.nodes.is_empty() && child.nodes.iter().all(is_unreadable) => {
+                    // A NULL or wild pointer's members, every one an error: one line says it.
+                    node.value = not_readable(&node.value);
+                    node.children_count = None;
+                }
+                Ok(child) if child.nodes.iter().all(is_group_node) && child.omitted == 0 => {
+                    // Only groups (a Python function's "special variables"): nothing a reader
+                    // looks for, so the value stays collapsed.
+                    node.expandable = !child.nodes.is_empty();
+                    node.children_count = Some(child.nodes.len() as u64).filter(|n| *n > 0);
+                }
                 Ok(child) => {
+                    node.children_count = None;
                     node.children = child.nodes;
                     node.omitted_children = child.omitted;
                 }
@@ -285,16 +482,15 @@ async fn count_children(dap: &DapClient, reference: i64, present: u64) -> u64 {
     low + 1
 }
 
-/// Shortens a value longer than `max` bytes, saying how much was cut.
+/// Shortens a value longer than `max` characters, saying how many were cut.
 pub fn cap_value(value: &str, max: usize) -> String {
-    if value.len() <= max {
-        return value.to_string();
+    match value.char_indices().nth(max) {
+        None => value.to_string(),
+        Some((cut, _)) => {
+            let left_out = value[cut..].chars().count();
+            format!("{}… ({left_out} more characters)", &value[..cut])
+        }
     }
-    let mut cut = max;
-    while !value.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}… ({} more bytes)", &value[..cut], value.len() - cut)
 }
 
 #[cfg(test)]
@@ -340,9 +536,62 @@ mod tests {
     #[test]
     fn long_values_are_capped_with_a_note() {
         assert_eq!(cap_value("short", 10), "short");
+        assert_eq!(cap_value(&"x".repeat(10), 10), "x".repeat(10));
         let capped = cap_value(&"x".repeat(100), 10);
-        assert_eq!(capped, format!("{}… (90 more bytes)", "x".repeat(10)));
-        let capped = cap_value("ééééé", 3);
-        assert!(capped.starts_with('é'));
+        assert_eq!(capped, format!("{}… (90 more characters)", "x".repeat(10)));
+        assert_eq!(cap_value("ééééé", 3), "ééé… (2 more characters)");
+    }
+
+    #[test]
+    fn a_char_array_reads_as_its_string_up_to_the_nul() {
+        let lldb = r#""/tmp/some/path\0\0\U00000002\0@\v\xfc"..."#;
+        let array = Some("char[1034]");
+        assert_eq!(readable_value(lldb, array), r#""/tmp/some/path""#);
+        let gdb = r#""/tmp/x", '\000' <repeats 1019 times>"#;
+        assert_eq!(readable_value(gdb, Some("char [1024]")), r#""/tmp/x""#);
+        assert_eq!(readable_value(r#""full""#, array), r#""full""#);
+        // Escapes that are not NUL stay, and so does a string with more after it.
+        assert_eq!(
+            readable_value(r#""a\"b\n\012c\0z""#, array),
+            r#""a\"b\n\012c""#
+        );
+        let runs = r#""ab", 'x' <repeats 20 times>, "cd""#;
+        assert_eq!(readable_value(runs, array), runs);
+        // Only character arrays: a `char *` is the adapter's as it is.
+        assert_eq!(readable_value(lldb, Some("char *")), lldb);
+        assert!(is_char_array(Some("unsigned char [8]")));
+        assert!(!is_char_array(Some("int[4]")));
+    }
+
+    #[test]
+    fn unreadable_members_collapse_into_one_line() {
+        assert_eq!(not_readable("0x0000000000000000"), "<not readable: 0x0>");
+        assert_eq!(
+            not_readable("0x00007ffff7e1b6a0 {...}"),
+            "<not readable: 0x7ffff7e1b6a0>"
+        );
+        assert_eq!(not_readable("node @ 0x10"), "<not readable>");
+        let node = |value: &str| VariableNode {
+            name: "m".into(),
+            value: value.into(),
+            type_name: None,
+            children: Vec::new(),
+            expandable: false,
+            omitted_children: 0,
+            children_count: None,
+            changed: false,
+        };
+        assert!(is_unreadable(&node("<error: parent is NULL>")));
+        assert!(is_unreadable(&node(
+            "<error: read memory from 0x10 failed (0 of 4 bytes read)>"
+        )));
+        assert!(!is_unreadable(&node("3")));
+    }
+
+    #[test]
+    fn an_unnamed_child_is_what_its_parent_points_at() {
+        assert_eq!(child_name("", Some("req")), "*req");
+        assert_eq!(child_name("Method", Some("req")), "Method");
+        assert_eq!(child_name("", None), "");
     }
 }

@@ -208,6 +208,8 @@ fn as_node(print: &ProbePrint) -> Option<VariableNode> {
         children: print.children.clone(),
         expandable: false,
         omitted_children: print.omitted_children,
+        children_count: None,
+        changed: false,
     })
 }
 

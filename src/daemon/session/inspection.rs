@@ -5,8 +5,8 @@
 //! written there, through scopes, variables and evaluation, with the adapter's error text cut
 //! down to what a reader needs.
 
-use super::Session;
 use super::frames::frame_info;
+use super::{Session, changes};
 use crate::adapters::console_answer;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::Phase;
@@ -39,7 +39,11 @@ impl Session {
             .zip(info.line)
             .and_then(|(f, l)| source::snippet(f, l, CONTEXT_LINES));
         let variables = if with_locals {
-            Some(self.frame_locals(&frame, 0).await?.variables)
+            Some(
+                self.frame_locals(&frame, Limits::for_locals(0, false))
+                    .await?
+                    .variables,
+            )
         } else {
             None
         };
@@ -68,17 +72,35 @@ impl Session {
         })
     }
 
-    pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
-        let (_, _, frame) = self.selected_frame().await?;
-        let result = self.frame_locals(&frame, depth).await?;
+    /// The selected frame's locals, `depth` levels deep; values cut at a line's worth unless
+    /// `full`. Each is marked when it changed since the frame's previous stop, and with
+    /// `changed_only` only those are listed.
+    pub async fn locals(
+        &self,
+        depth: u32,
+        full: bool,
+        changed_only: bool,
+    ) -> Result<LocalsResult, ErrorBody> {
+        let (thread_id, _, frame) = self.selected_frame().await?;
+        let generation = self.shared.run.get().generation;
+        let mut result = self
+            .frame_locals(&frame, Limits::for_locals(depth, full))
+            .await?;
+        let key = changes::FrameKey::of(thread_id, &frame);
+        let compared = self.remember_locals(key, generation, &mut result.variables);
+        if changed_only {
+            result.variables = changes::only_changed(std::mem::take(&mut result.variables));
+            result.omitted = 0;
+            result.compared = Some(compared);
+        }
         self.mark_seen();
         Ok(result)
     }
 
-    async fn frame_locals(
+    pub(super) async fn frame_locals(
         &self,
         frame: &StackFrame,
-        depth: u32,
+        limits: Limits,
     ) -> Result<LocalsResult, ErrorBody> {
         let scopes = self
             .dap
@@ -90,14 +112,9 @@ impl Session {
         let mut omitted = 0;
         for scope in &shown {
             let count = variables::child_count(scope.named_variables, scope.indexed_variables);
-            let expanded = variables::expand(
-                &self.dap,
-                scope.variables_reference,
-                count,
-                None,
-                Limits::with_depth(depth),
-            )
-            .await?;
+            let expanded =
+                variables::expand(&self.dap, scope.variables_reference, count, None, limits)
+                    .await?;
             variables.extend(expanded.nodes);
             omitted += expanded.omitted;
         }
@@ -106,6 +123,7 @@ impl Session {
             scope: names.join(", "),
             variables,
             omitted,
+            compared: None,
         })
     }
 
@@ -137,7 +155,10 @@ impl Session {
         let (_, _, frame) = self.selected_frame().await?;
         let body = self.evaluate_in(expression, frame.id).await?;
         let limits = Limits::with_depth(depth.saturating_sub(1));
-        let (children, omitted_children) = if body.variables_reference > 0 && depth > 0 {
+        let expand = body.variables_reference > 0
+            && depth > 0
+            && !variables::is_char_array_value(&body.result, body.type_name.as_deref());
+        let (children, omitted_children) = if expand {
             let known = variables::child_count(body.named_variables, body.indexed_variables);
             let expanded = variables::expand(
                 &self.dap,

@@ -17,6 +17,7 @@
 
 mod breakpoints;
 mod brief_stop;
+mod changes;
 mod disassembly;
 mod events;
 mod exception_filters;

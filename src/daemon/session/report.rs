@@ -36,6 +36,7 @@ impl Session {
             note: None,
             exception: None,
             watch: Vec::new(),
+            changed: None,
         };
         match &state.phase {
             Phase::Stopped(stop) => {

@@ -63,6 +63,12 @@ impl Session {
             return Ok(("stopped".into(), Some(report)));
         }
         let thread_id = self.current_thread().await?;
+        let step = action != ResumeAction::Continue;
+        if step && wait.is_some() {
+            // The step's report ends with what changed: the locals before it are the baseline.
+            // Unreadable locals only cost the report that list.
+            let _ = self.note_locals_before_step().await;
+        }
         let request = match action {
             ResumeAction::Continue => Resume::Continue,
             ResumeAction::Next => Resume::Next,
@@ -88,10 +94,17 @@ impl Session {
             self.shared.run.restore(&state, running);
             return Err(err.into());
         }
-        match wait {
-            Some(timeout) => self.wait_after(running, timeout).await,
-            None => Ok(("running".into(), None)),
+        let Some(timeout) = wait else {
+            return Ok(("running".into(), None));
+        };
+        let (state, mut stop) = self.wait_after(running, timeout).await?;
+        if step
+            && state == "stopped"
+            && let Some(report) = stop.as_mut()
+        {
+            report.changed = self.changed_locals_at_stop().await;
         }
+        Ok((state, stop))
     }
 
     /// Interrupts the program; with `wait`, reports the resulting stop.

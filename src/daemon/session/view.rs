@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use super::brief_stop;
+use super::changes::LocalsMemory;
 use super::frames::FrameCache;
 use crate::ipc::protocol::StopReport;
 
@@ -18,6 +19,8 @@ pub(super) struct View {
     pub(super) debuggee: Debuggee,
     pub(super) caches: Caches,
     pub(super) in_flight: InFlight,
+    /// Each frame's locals at its last stops, to mark what changed.
+    pub(super) locals_memory: LocalsMemory,
 }
 
 /// Where the user is looking, and what they have been shown.

@@ -77,6 +77,12 @@ pub enum Command {
     SelectFrame(FrameSelection),
     Locals {
         depth: u32,
+        /// Values whole, not cut at a line's worth.
+        #[serde(default)]
+        full: bool,
+        /// Only the values that changed since the frame's previous stop.
+        #[serde(default)]
+        changed: bool,
     },
     Evaluate {
         expression: String,

@@ -99,6 +99,11 @@ pub struct StopReport {
     /// For a stop on a watchpoint: the watched expressions' values before and now.
     #[serde(default)]
     pub watch: Vec<WatchChange>,
+    /// For a step waited for (`next`, `step`, `finish` with `--wait`): the locals of the frame
+    /// it stopped in that changed since that frame's previous stop. Absent when there was no
+    /// earlier stop of that frame to compare with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed: Option<Vec<VariableNode>>,
 }
 
 /// What a watchpoint saw change.
@@ -201,6 +206,14 @@ pub struct VariableNode {
     pub expandable: bool,
     /// How many children were left out because of the cap.
     pub omitted_children: u64,
+    /// How many children a value that was not expanded has, where the adapter says (absent for
+    /// an expanded value, whose `children` and `omitted_children` tell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub children_count: Option<u64>,
+    /// The value differs from the previous stop of the same frame (`locals` only; absent when
+    /// unchanged or unknown).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub changed: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -209,6 +222,10 @@ pub struct LocalsResult {
     pub variables: Vec<VariableNode>,
     /// Variables left out of the list because of the cap.
     pub omitted: u64,
+    /// With `--changed`: whether an earlier stop of this frame was there to compare with (when
+    /// not, no value can be called changed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compared: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

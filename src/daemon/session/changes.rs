@@ -1,0 +1,310 @@
+//! What changed since the last stop: `locals` marks the values that differ from the previous
+//! stop of the same frame, and a step's report (`next`, `step`, `finish` with `--wait`) ends with
+//! them, so one call answers "what did that line do".
+//!
+//! Apart from inspection because it keeps memory across stops: for each frame (by thread and
+//! function), the values seen at the last two stops where its locals were read. A value is
+//! compared by its text as the adapter gave it, members included, so a struct whose member
+//! changed is marked along with that member.
+
+use std::collections::HashMap;
+
+use super::Session;
+use crate::common::error::ErrorBody;
+use crate::daemon::variables::Limits;
+use crate::dap::types::StackFrame;
+use crate::ipc::protocol::VariableNode;
+
+/// How deep a step's report reads the locals, as `locals` does by default: a member changed
+/// through a pointer (`acct->balance`) shows.
+const STEP_DEPTH: u32 = 1;
+
+/// Frames whose locals are remembered; past this, the memory starts again (a long session
+/// through many functions must not grow without bound).
+const FRAMES_REMEMBERED: usize = 256;
+
+/// A frame across stops: its thread and function (DAP frame ids are new at every stop).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct FrameKey {
+    thread_id: i64,
+    function: String,
+    file: Option<String>,
+}
+
+impl FrameKey {
+    pub(super) fn of(thread_id: i64, frame: &StackFrame) -> FrameKey {
+        FrameKey {
+            thread_id,
+            function: frame.name.clone(),
+            file: frame.source.as_ref().and_then(|s| s.path.clone()),
+        }
+    }
+}
+
+/// Each value's text by its path (`acct`, `acct.balance`), at one stop.
+#[derive(Debug, Clone, Default)]
+struct Snapshot {
+    generation: u64,
+    values: HashMap<String, String>,
+}
+
+/// The last two stops' values of one frame: `current` is the newest stop's, `before` the one
+/// it is compared with.
+#[derive(Debug, Default)]
+struct Seen {
+    before: Option<Snapshot>,
+    current: Option<Snapshot>,
+}
+
+/// Locals seen per frame, kept by the session.
+#[derive(Debug, Default)]
+pub(super) struct LocalsMemory {
+    frames: HashMap<FrameKey, Seen>,
+}
+
+impl LocalsMemory {
+    /// Records `nodes` as the frame's locals at stop `generation` and marks those that differ
+    /// from the frame's previous stop (a name new since then counts as changed). Nothing is
+    /// marked when the frame's locals were never read at an earlier stop.
+    pub(super) fn observe(&mut self, key: FrameKey, generation: u64, nodes: &mut [VariableNode]) {
+        if !self.frames.contains_key(&key) && self.frames.len() >= FRAMES_REMEMBERED {
+            self.frames.clear();
+        }
+        let seen = self.frames.entry(key).or_default();
+        let mut values = HashMap::new();
+        collect(nodes, "", &mut values);
+        let now = Snapshot { generation, values };
+        match seen.current.take() {
+            Some(current) if current.generation == generation => {
+                // Read again at the same stop: compare with the same earlier stop as before,
+                // and keep what this read saw (deeper or fuller) where it saw more.
+                let mut merged = current;
+                merged.values.extend(now.values);
+                seen.current = Some(merged);
+            }
+            Some(current) if current.generation < generation => {
+                seen.before = Some(current);
+                seen.current = Some(now);
+            }
+            // A snapshot from the future: the session restarted its count. Start again.
+            _ => {
+                seen.before = None;
+                seen.current = Some(now);
+            }
+        }
+        if let Some(before) = &seen.before {
+            mark(nodes, "", before);
+        }
+    }
+}
+
+fn path(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else if name.starts_with('[') {
+        format!("{prefix}{name}")
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+fn collect(nodes: &[VariableNode], prefix: &str, into: &mut HashMap<String, String>) {
+    for node in nodes {
+        let at = path(prefix, &node.name);
+        collect(&node.children, &at, into);
+        into.insert(at, node.value.clone());
+    }
+}
+
+/// Marks the nodes that differ from `before`; a parent is marked when any member is. Returns
+/// whether any was.
+fn mark(nodes: &mut [VariableNode], prefix: &str, before: &Snapshot) -> bool {
+    let mut any = false;
+    for node in nodes.iter_mut() {
+        let at = path(prefix, &node.name);
+        let member_changed = mark(&mut node.children, &at, before);
+        // A local new since then changed; a member not read then (not expanded) is unknown.
+        let own_changed = match before.values.get(&at) {
+            Some(old) => *old != node.value,
+            None => prefix.is_empty(),
+        };
+        node.changed = own_changed || member_changed;
+        any |= node.changed;
+    }
+    any
+}
+
+/// Only the changed nodes, each with only its changed members.
+pub fn only_changed(nodes: Vec<VariableNode>) -> Vec<VariableNode> {
+    nodes
+        .into_iter()
+        .filter(|n| n.changed)
+        .map(|mut n| {
+            if n.children.iter().any(|c| c.changed) {
+                n.children = only_changed(n.children);
+                n.omitted_children = 0;
+            }
+            n
+        })
+        .collect()
+}
+
+impl Session {
+    /// The top frame's locals at the stop just reached, marked against the frame's previous
+    /// stop, keeping only the changed ones: the end of a step's report. `None` when they cannot
+    /// be read (the report goes out without them).
+    pub(super) async fn changed_locals_at_stop(&self) -> Option<Vec<VariableNode>> {
+        let (thread_id, _, frame) = self.selected_frame().await.ok()?;
+        let generation = self.shared.run.get().generation;
+        let result = self
+            .frame_locals(&frame, Limits::for_locals(STEP_DEPTH, false))
+            .await
+            .ok()?;
+        let mut nodes = result.variables;
+        let key = FrameKey::of(thread_id, &frame);
+        let had_before = self.remember_locals(key, generation, &mut nodes);
+        had_before.then(|| only_changed(nodes))
+    }
+
+    /// Reads the selected frame's locals now, so the stop a step leads to has something to be
+    /// compared with (when nothing has read them at this stop yet).
+    pub(super) async fn note_locals_before_step(&self) -> Result<(), ErrorBody> {
+        let (thread_id, _, frame) = self.selected_frame().await?;
+        let generation = self.shared.run.get().generation;
+        let key = FrameKey::of(thread_id, &frame);
+        if self.shared.view().locals_memory.has(&key, generation) {
+            return Ok(());
+        }
+        let mut nodes = self
+            .frame_locals(&frame, Limits::for_locals(STEP_DEPTH, false))
+            .await?
+            .variables;
+        self.remember_locals(key, generation, &mut nodes);
+        Ok(())
+    }
+
+    /// [`LocalsMemory::observe`] under the view's lock; whether an earlier stop was there to
+    /// compare with.
+    pub(super) fn remember_locals(
+        &self,
+        key: FrameKey,
+        generation: u64,
+        nodes: &mut [VariableNode],
+    ) -> bool {
+        let mut view = self.shared.view();
+        view.locals_memory.observe(key.clone(), generation, nodes);
+        view.locals_memory.compared(&key)
+    }
+}
+
+impl LocalsMemory {
+    /// Whether the frame's locals were read at stop `generation`.
+    fn has(&self, key: &FrameKey, generation: u64) -> bool {
+        self.frames
+            .get(key)
+            .and_then(|seen| seen.current.as_ref())
+            .is_some_and(|current| current.generation == generation)
+    }
+
+    /// Whether the frame's newest locals have an earlier stop's to be compared with.
+    fn compared(&self, key: &FrameKey) -> bool {
+        self.frames
+            .get(key)
+            .is_some_and(|seen| seen.before.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(name: &str, value: &str, children: Vec<VariableNode>) -> VariableNode {
+        VariableNode {
+            name: name.into(),
+            value: value.into(),
+            type_name: None,
+            children,
+            expandable: false,
+            omitted_children: 0,
+            children_count: None,
+            changed: false,
+        }
+    }
+
+    fn key() -> FrameKey {
+        FrameKey {
+            thread_id: 1,
+            function: "apply".into(),
+            file: None,
+        }
+    }
+
+    fn changed(nodes: &[VariableNode]) -> Vec<&str> {
+        nodes
+            .iter()
+            .filter(|n| n.changed)
+            .map(|n| n.name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn values_are_marked_against_the_frames_previous_stop() {
+        let mut memory = LocalsMemory::default();
+        let mut first = vec![node("a", "1", vec![]), node("b", "2", vec![])];
+        memory.observe(key(), 1, &mut first);
+        assert!(changed(&first).is_empty(), "nothing to compare with yet");
+
+        let mut second = vec![node("a", "1", vec![]), node("b", "3", vec![])];
+        memory.observe(key(), 2, &mut second);
+        assert_eq!(changed(&second), ["b"]);
+        // Read again at the same stop: the same answer.
+        let mut again = vec![node("a", "1", vec![]), node("b", "3", vec![])];
+        memory.observe(key(), 2, &mut again);
+        assert_eq!(changed(&again), ["b"]);
+
+        // A member not read at the earlier stop is not called changed.
+        let mut deeper = vec![
+            node("a", "1", vec![node("x", "5", vec![])]),
+            node("b", "3", vec![]),
+        ];
+        memory.observe(key(), 2, &mut deeper);
+        assert_eq!(changed(&deeper), ["b"]);
+        // A new local counts as changed; another frame is compared with itself only.
+        let mut third = vec![
+            node("a", "1", vec![]),
+            node("b", "3", vec![]),
+            node("c", "0", vec![]),
+        ];
+        memory.observe(key(), 3, &mut third);
+        assert_eq!(changed(&third), ["c"]);
+        let other = FrameKey {
+            function: "main".into(),
+            ..key()
+        };
+        let mut elsewhere = vec![node("a", "9", vec![])];
+        memory.observe(other, 3, &mut elsewhere);
+        assert!(changed(&elsewhere).is_empty());
+    }
+
+    #[test]
+    fn a_changed_member_marks_its_parent_and_only_changes_are_kept() {
+        let mut memory = LocalsMemory::default();
+        let acct = |balance: &str| {
+            node(
+                "acct",
+                "0x10",
+                vec![node("id", "7", vec![]), node("balance", balance, vec![])],
+            )
+        };
+        let mut first = vec![acct("100"), node("n", "1", vec![])];
+        memory.observe(key(), 1, &mut first);
+        let mut second = vec![acct("150"), node("n", "1", vec![])];
+        memory.observe(key(), 2, &mut second);
+        assert_eq!(changed(&second), ["acct"]);
+        assert_eq!(changed(&second[0].children), ["balance"]);
+        let kept = only_changed(second);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].children.len(), 1);
+        assert_eq!(kept[0].children[0].name, "balance");
+    }
+}
