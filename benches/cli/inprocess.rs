@@ -189,7 +189,11 @@ impl InProcess {
                 .send("next", json!({ "threadId": stopped.thread }));
             let thread = stopped.session.wait_stopped().await?;
             answer.response().await?;
-            stopped.session.stack_trace(thread, levels).await?;
+            let trace = stopped.session.stack_trace(thread, levels).await?;
+            // What a step's report reads besides the stack: the top frame's locals and their
+            // members, to list what changed.
+            let frame = trace["stackFrames"][0]["id"].as_i64().unwrap_or(0);
+            stopped.session.locals(frame).await?;
             Ok(began.elapsed())
         })
     }
@@ -359,6 +363,33 @@ impl DapSession {
                 json!({ "threadId": thread, "startFrame": 0, "levels": levels }),
             )
             .await?)
+    }
+
+    /// A frame's locals one level deep, as `locals` reads them: its scopes, the locals scope's
+    /// variables, and the members of each that has any.
+    async fn locals(&self, frame: i64) -> BenchResult<()> {
+        let scopes = self
+            .client
+            .request("scopes", json!({ "frameId": frame }))
+            .await?;
+        let Some(reference) = scopes["scopes"][0]["variablesReference"].as_i64() else {
+            return Ok(());
+        };
+        let variables = self
+            .client
+            .request("variables", json!({ "variablesReference": reference }))
+            .await?;
+        let members = variables["variables"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v["variablesReference"].as_i64().filter(|r| *r > 0));
+        for reference in members {
+            self.client
+                .request("variables", json!({ "variablesReference": reference }))
+                .await?;
+        }
+        Ok(())
     }
 
     /// Ends the debuggee and the adapter.

@@ -1,6 +1,7 @@
 //! `next --wait` against the same step driven in-process: the CLI call, its daemon round trip
 //! without a CLI process, and lldb-dap's own `next` → `stopped` → `stackTrace` (with levels 1,
-//! and with 32 as the daemon asks).
+//! and with 32 as the daemon asks) → the top frame's locals one level deep (what the step's
+//! report reads to list the changed locals).
 //!
 //! The CLI's session and the in-process one are two stopped runs of fixtures/c/steploop.c, a
 //! loop no number of steps finishes, stepped alternately so the in-process adapter idles
@@ -48,14 +49,14 @@ pub fn next_wait(ctx: &mut Context) -> BenchResult<()> {
         None,
     );
     table.row(
-        "  in-process next → stopped → stackTrace(1)",
+        "  in-process next → stopped → stackTrace(1) → locals",
         &inproc_step,
         "adapter's own time",
         "—",
         None,
     );
     table.row(
-        "  in-process, stackTrace(32) as the daemon asks",
+        "  in-process, stackTrace(32) as the daemon asks, → locals",
         &inproc_step32,
         "adapter's own time",
         "—",
