@@ -92,6 +92,7 @@ impl InProcess {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: true,
+            module: None,
         }
     }
 

@@ -64,6 +64,11 @@ pub trait DebugAdapter: Send + Sync {
         reason == "pause" || reason == "entry"
     }
 
+    /// Whether the adapter can launch a module by name (`start -m MODULE`, Python's `-m`).
+    fn runs_modules(&self) -> bool {
+        false
+    }
+
     /// Whether a stop is the process's `exec` of another program (reported as a stop of its
     /// own, `Stopped after exec of PATH`, not as the entry of the program launched).
     fn is_exec_stop(&self, _reason: &str, _description: Option<&str>) -> bool {

@@ -36,6 +36,10 @@ pub struct Cli {
 /// Built only when used (`defer`), as each command is.
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one value per process, parsed once: boxing the command would only add an allocation"
+)]
 pub enum Role {
     #[command(flatten)]
     Command(CommandLine),

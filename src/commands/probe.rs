@@ -97,7 +97,7 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
     // program once it is launched, or, if the signal killed the adapter too, explains why the
     // launch failed.
     let mut interrupts = Interrupts::install()?;
-    let program = spec.program.display().to_string();
+    let program = spec.label();
     let session = match InProcessSession::launch(config, spec).await {
         Ok(session) => session,
         Err(err) => {

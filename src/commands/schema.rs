@@ -236,7 +236,11 @@ mod tests {
                 .is_some_and(|d| d.contains("environment variable")),
             "{start}"
         );
-        assert_eq!(start["required"], json!(["program"]));
+        // A program or a module: neither alone is required.
+        assert!(start.get("required").is_none(), "{start}");
+        assert_eq!(properties["module"]["type"], "string");
+        let probe = schema("probe");
+        assert_eq!(probe["required"], json!(["breakpoints"]));
         assert!(
             properties.get("session").is_none(),
             "globals are the caller's: {start}"

@@ -23,7 +23,11 @@ use crate::platform;
 #[derive(Debug, Args)]
 pub struct LaunchArgs {
     /// The program to debug.
-    pub program: PathBuf,
+    #[arg(required_unless_present = "module")]
+    pub program: Option<PathBuf>,
+    /// Run a Python module as `python -m MODULE` does (e.g. `-m pytest`), under debugpy.
+    #[arg(short = 'm', long, value_name = "MODULE", conflicts_with = "program")]
+    pub module: Option<String>,
     /// The debug adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb, node (js), or
     /// one defined in the config (default: the config's, else chosen by the program).
     #[arg(long)]
@@ -176,21 +180,6 @@ pub fn launch_spec(
     connect: Option<String>,
 ) -> Result<LaunchSpec, ErrorBody> {
     let cwd = current_dir()?;
-    let mut program = absolute(&cwd, &args.program);
-    // With --connect the program may live on another machine: the adapter checks it.
-    if connect.is_none() && !program.exists() {
-        let on_path = std::env::var_os("PATH")
-            .and_then(|path| program_on_path(&args.program, &path))
-            .ok_or_else(|| {
-                ErrorBody::new(
-                    ErrorCode::Usage,
-                    format!("program not found: {}", args.program.display()),
-                    "check the path; relative paths are taken from the current directory, \
-                     and a bare name is also looked for on PATH",
-                )
-            })?;
-        program = on_path;
-    }
     let run_dir = match &args.cwd {
         Some(dir) => absolute(&cwd, dir),
         None => cwd.clone(),
@@ -201,6 +190,16 @@ pub fn launch_spec(
             "give the directory the program should run in",
         ));
     }
+    let program = match (&args.program, &args.module) {
+        (_, Some(module)) => module_program(module, &run_dir)?,
+        (Some(program), None) => program_path(&cwd, program, connect.is_some())?,
+        (None, None) => {
+            return Err(ErrorBody::usage(
+                "no program to debug",
+                "name one, e.g. 'debugger start ./app', or a Python module with -m",
+            ));
+        }
+    };
     let mut env: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .filter(|(k, _)| k != "DEBUGGER_SESSION")
@@ -225,6 +224,51 @@ pub fn launch_spec(
         breakpoints: breakpoint_specs(breakpoints, &cwd)?,
         connect,
         just_my_code: !args.no_just_my_code,
+        module: args.module,
+    })
+}
+
+/// The program file `program` names, relative to `cwd` or, for a bare name, on PATH. With
+/// `--connect` it may live on another machine, so it is not looked for: the adapter checks it.
+fn program_path(cwd: &Path, program: &Path, connecting: bool) -> Result<PathBuf, ErrorBody> {
+    let path = absolute(cwd, program);
+    if connecting || path.exists() {
+        return Ok(path);
+    }
+    std::env::var_os("PATH")
+        .and_then(|list| program_on_path(program, &list))
+        .ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::Usage,
+                format!("program not found: {}", program.display()),
+                "check the path; relative paths are taken from the current directory, \
+                 and a bare name is also looked for on PATH",
+            )
+        })
+}
+
+/// What stands for the program of `-m MODULE`: the module's source file where it lies under the
+/// run directory (`pkg/mod.py`), else the run directory; either way a path whose folder is where
+/// the program's own code is looked for. The name is checked as Python's `-m` would take it.
+fn module_program(module: &str, run_dir: &Path) -> Result<PathBuf, ErrorBody> {
+    let valid = !module.is_empty()
+        && module.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+    if !valid {
+        return Err(ErrorBody::usage(
+            format!("-m '{module}' is not a Python module name"),
+            "name a module as Python's -m takes it, e.g. -m pytest or -m http.server",
+        ));
+    }
+    let file = run_dir.join(format!("{}.py", module.replace('.', "/")));
+    Ok(if file.is_file() {
+        file
+    } else {
+        run_dir.to_path_buf()
     })
 }
 

@@ -219,6 +219,10 @@ impl DebugAdapter for Debugpy {
             "redirectOutput": true,
             "python": self.python,
         });
+        if let Some(module) = &spec.module {
+            // `python -m MODULE`: the program stands only for where the user's code is.
+            arguments["module"] = json!(module);
+        }
         let mut run = self.run();
         *run = RunFacts {
             program: Some(program),
@@ -231,7 +235,18 @@ impl DebugAdapter for Debugpy {
                 arguments["rules"] = include_rules(&run.included);
             }
         }
-        with_presentation_options(launch_with(spec, arguments))
+        let mut arguments = launch_with(spec, arguments);
+        if spec.module.is_some()
+            && let Some(fields) = arguments.as_object_mut()
+        {
+            // debugpy takes one of program, module and code.
+            fields.remove("program");
+        }
+        with_presentation_options(arguments)
+    }
+
+    fn runs_modules(&self) -> bool {
+        true
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
@@ -351,6 +366,7 @@ mod tests {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: false,
+            module: None,
         };
         let arguments = adapter().launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.py");
@@ -402,6 +418,7 @@ mod tests {
             breakpoints,
             connect: None,
             just_my_code,
+            module: None,
         }
     }
 

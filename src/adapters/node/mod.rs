@@ -181,6 +181,7 @@ mod tests {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: true,
+            module: None,
         };
         let arguments = adapter.launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.js");

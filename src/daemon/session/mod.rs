@@ -169,7 +169,7 @@ impl Session {
 
     pub fn program(&self) -> Option<String> {
         match &self.origin {
-            Origin::Launch(spec) => Some(spec.program.display().to_string()),
+            Origin::Launch(spec) => Some(spec.label()),
             Origin::Attach(spec) => match (spec.pid, &spec.connect) {
                 (Some(pid), _) => Some(format!("pid {pid}")),
                 (None, Some(address)) if self.adapter.connects_itself() => {

@@ -143,6 +143,20 @@ pub struct LaunchSpec {
     /// Step and stop only in the user's own code, where the adapter supports it (debugpy).
     #[serde(default = "yes")]
     pub just_my_code: bool,
+    /// A Python module to run (`-m MODULE`) instead of `program`, which then only says where
+    /// the program's own code is (the module's file, or the run directory).
+    #[serde(default)]
+    pub module: Option<String>,
+}
+
+impl LaunchSpec {
+    /// What reports call the launched program: its path, or `python -m MODULE`.
+    pub fn label(&self) -> String {
+        match &self.module {
+            Some(module) => format!("python -m {module}"),
+            None => self.program.display().to_string(),
+        }
+    }
 }
 
 fn yes() -> bool {
