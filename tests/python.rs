@@ -314,8 +314,8 @@ fn continue_without_wait_after_stop_on_entry_then_await() {
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_at(&stop, APP, "square", "@square_body");
 
-    // The module's frame: its globals, without debugpy's synthetic groups; functions are hidden
-    // and a class is shown like any value.
+    // The module's frame: its globals, without debugpy's synthetic groups; functions are listed
+    // like any value, and so is a class.
     let frame = s.data(&["frame", "2"]);
     assert_eq!(frame["frame"]["function"], "<module>", "{frame}");
     let locals = s.data(&["locals"]);
@@ -325,7 +325,11 @@ fn continue_without_wait_after_stop_on_entry_then_await() {
         .iter()
         .filter_map(|v| v["name"].as_str())
         .collect();
-    assert_eq!(names, ["Account", "json", "sys"], "{locals}");
+    assert_eq!(
+        names,
+        ["Account", "json", "main", "square", "sys"],
+        "{locals}"
+    );
     assert_eq!(variable(&locals["variables"], "Account")["type"], "type");
 }
 

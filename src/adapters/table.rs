@@ -46,6 +46,9 @@ pub enum Advice {
     FromError,
 }
 
+/// The adapter that runs a Python module by name (`start -m MODULE`).
+pub const MODULE_RUNNER: &str = "debugpy";
+
 /// Every built-in adapter, in the order `doctor` lists them.
 pub const ADAPTERS: &[AdapterKind] = &[
     AdapterKind {

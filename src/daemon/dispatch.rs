@@ -368,28 +368,11 @@ pub async fn open_session(
     requested_adapter: Option<&str>,
     carried: Carried,
 ) -> Result<Arc<Session>, ErrorBody> {
-    let (program, connecting, module) = match &origin {
-        Origin::Launch(spec) => (
-            Some(spec.program.clone()),
-            spec.connect.is_some(),
-            spec.module.as_deref(),
-        ),
-        Origin::Attach(spec) => (None, spec.connect.is_some(), None),
+    let (launch, connecting) = match &origin {
+        Origin::Launch(spec) => (Some(spec), spec.connect.is_some()),
+        Origin::Attach(spec) => (None, spec.connect.is_some()),
     };
-    // A module is Python's: debugpy, whatever the config's default, unless one is named.
-    let requested_adapter = requested_adapter.or(module.map(|_| "debugpy"));
-    let adapter = adapters::resolve(requested_adapter, config, program.as_deref(), connecting)?;
-    if let Some(module) = module
-        && !adapter.runs_modules()
-    {
-        return Err(ErrorBody::usage(
-            format!(
-                "-m {module} runs a Python module, which the {} adapter cannot",
-                adapter.name()
-            ),
-            "leave out --adapter (debugpy runs modules), or name the program's file",
-        ));
-    }
+    let adapter = adapters::resolve(requested_adapter, config, launch, connecting)?;
     let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
     Session::open(adapter, origin, carried, config.timeouts.clone(), extras).await
 }

@@ -54,7 +54,7 @@ impl InProcessSession {
     }
 
     pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
-        self.session.locals(depth, false, false).await
+        self.session.plain_locals(depth).await
     }
 
     pub async fn evaluate(

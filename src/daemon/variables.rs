@@ -333,8 +333,10 @@ fn expand_level<'a>(
         if parent.name.is_none() {
             (variables, total) = ungroup(dap, variables, total, limits.max_children).await?;
         } else {
-            // Groups of an object's members (its dunders, its methods) come after the members.
-            variables.sort_by_key(is_group);
+            // A group of an object's members that are not data (its methods) is left out of the
+            // listing, and counted with what else was left out: `print obj` at a greater depth
+            // shows it.
+            variables.retain(|v| !is_group(v));
         }
         let returned = variables.len() as u64;
         let keep = (returned.min(limits.max_children) as usize).min(*budget);

@@ -154,10 +154,11 @@ const LOADED_MODULE_FILES: &str = "\"\\n\".join(sorted({f for f in (getattr(m, '
 /// - `variablePresentation`: debugpy groups an object's dunder attributes under a synthetic
 ///   "special variables" child, its methods under "function variables" and attributes holding
 ///   classes under "class variables" (children with an empty value and type; no DAP
-///   `presentationHint` marks them). Dunders and functions stay grouped, so nothing is hidden
-///   without a trace: the session lists a frame's grouped locals among the others (a local
-///   holding a function is a local), and shows an object's groups as one collapsed line each
-///   after its members (`daemon::variables`). Classes are shown inline like any other value.
+///   `presentationHint` marks them). Dunders are Python's machinery, not the program's values:
+///   hidden (`print obj.__dict__` still reaches them). Functions stay grouped: the session lists a
+///   frame's grouped locals among the others (a local holding a function is a local) and counts
+///   an object's methods among what its listing left out (`daemon::variables`). Classes are
+///   shown inline like any other value.
 /// - `breakOnSystemExit: []`: with the `uncaught` exception filter, debugpy stops on
 ///   `sys.exit(N)` for any N other than 0 as if it were a crash. Here the program simply exits and
 ///   the exit code is reported, as it is for C. (A `sys.exit("message")` still stops. A debugpy
@@ -165,7 +166,7 @@ const LOADED_MODULE_FILES: &str = "\"\\n\".join(sorted({f for f in (getattr(m, '
 fn presentation_options() -> Map<String, Value> {
     let options = json!({
         "variablePresentation": {
-            "special": "group",
+            "special": "hide",
             "function": "group",
             "class": "inline",
             "protected": "inline",
@@ -373,7 +374,7 @@ mod tests {
         assert_eq!(arguments["justMyCode"], false);
         assert_eq!(arguments["console"], "internalConsole");
         assert_eq!(arguments["env"]["K"], "V");
-        assert_eq!(arguments["variablePresentation"]["special"], "group");
+        assert_eq!(arguments["variablePresentation"]["special"], "hide");
         assert_eq!(arguments["variablePresentation"]["function"], "group");
         assert_eq!(arguments["variablePresentation"]["class"], "inline");
         assert_eq!(arguments["breakOnSystemExit"], json!([]));
@@ -390,7 +391,7 @@ mod tests {
         let arguments = adapter().attach_arguments(&spec);
         assert_eq!(arguments["request"], "attach");
         assert!(arguments.get("processId").is_none());
-        assert_eq!(arguments["variablePresentation"]["special"], "group");
+        assert_eq!(arguments["variablePresentation"]["special"], "hide");
         assert_eq!(arguments["breakOnSystemExit"], json!([]));
     }
 

@@ -97,6 +97,17 @@ impl Session {
         Ok(result)
     }
 
+    /// The selected frame's locals as they are, neither marked nor remembered: for `probe`,
+    /// which tells each hit's changes its own way.
+    pub async fn plain_locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
+        let (_, _, frame) = self.selected_frame().await?;
+        let result = self
+            .frame_locals(&frame, Limits::for_locals(depth, false))
+            .await?;
+        self.mark_seen();
+        Ok(result)
+    }
+
     pub(super) async fn frame_locals(
         &self,
         frame: &StackFrame,

@@ -1,0 +1,253 @@
+//! Which adapter serves a launch or an attach: the one asked for, else the one the program calls
+//! for, judged from its name and its first bytes (a Python or Node script, Go build info, a
+//! native executable).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{ADAPTERS, DebugAdapter, MODULE_RUNNER, custom, gdb, kind, lldb, node};
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+
+/// Picks and locates the adapter: `--adapter` wins, then, for a module (`-m`), the adapter that
+/// runs modules, then the config's default, then the program itself (see [`detect`]). A name
+/// that is not built in is looked up in the config's `[adapters.NAME]` sections.
+pub fn resolve(
+    requested: Option<&str>,
+    config: &Config,
+    launch: Option<&LaunchSpec>,
+    connecting: bool,
+) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
+    let module = launch.and_then(|spec| spec.module.as_deref());
+    let program = launch.map(|spec| spec.program.as_path());
+    let requested = requested.or(module.map(|_| MODULE_RUNNER));
+    let wanted = match requested.or(config.defaults.adapter.as_deref()) {
+        Some(name) => name,
+        None => match program {
+            Some(program) => detect(program, config)?,
+            None => "lldb",
+        },
+    };
+    if let Some(kind) = kind(wanted) {
+        let adapter = match (connecting, kind.remote) {
+            (true, Some(remote)) => remote(),
+            _ => (kind.make)(config)?,
+        };
+        return match module {
+            Some(module) if !adapter.runs_modules() => Err(ErrorBody::usage(
+                format!("-m {module} runs a Python module, which the {wanted} adapter cannot"),
+                format!(
+                    "leave out --adapter ({MODULE_RUNNER} runs modules), or name the program's file"
+                ),
+            )),
+            _ => Ok(adapter),
+        };
+    }
+    if config.adapters.contains_key(wanted) {
+        return Ok(Arc::new(custom::CustomAdapter::from_config(
+            wanted,
+            &config.adapter(wanted),
+        )?));
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Usage,
+        format!("unknown adapter '{wanted}'"),
+        format!(
+            "{}; pick one with --adapter NAME, or define one under [adapters.NAME] in the config",
+            adapter_list(config)
+        ),
+    ))
+}
+
+/// The adapter for a process to attach to when none was named: a V8 inspector at the
+/// `--connect` address is Node; a process running `node` or `python` is Node or debugpy; another
+/// executable is judged like a program to launch (Go build info means Delve).
+pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<&'static str> {
+    if let Some(address) = &spec.connect {
+        return node::inspector::is_inspector(address)
+            .await
+            .then_some("node");
+    }
+    let exe = crate::platform::executable_of(spec.pid?)?;
+    let name = exe.file_name()?.to_string_lossy().to_string();
+    if name.starts_with("node") {
+        return Some("node");
+    }
+    if name.starts_with("python") {
+        return Some("debugpy");
+    }
+    detect(&exe, config).ok()
+}
+
+/// "the adapters are: lldb (C, C++, Rust), debugpy (Python), ..." for hints.
+fn adapter_list(config: &Config) -> String {
+    let mut names: Vec<String> = ADAPTERS
+        .iter()
+        .map(|k| format!("{} ({})", k.name, k.languages.join(", ")))
+        .collect();
+    names.extend(
+        config
+            .adapters
+            .keys()
+            .filter(|n| kind(n).is_none())
+            .cloned(),
+    );
+    format!("the adapters are: {}", names.join(", "))
+}
+
+/// Chooses the adapter for a program: `.py` is debugpy; a `.go` file, a directory of Go sources,
+/// or a binary carrying Go build info is Delve; `.js`/`.mjs`/`.cjs` is Node; another native
+/// executable is lldb, or gdb when lldb-dap is missing and gdb speaks DAP.
+pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody> {
+    let extension = program
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("py" | "pyw") => return Ok("debugpy"),
+        Some("go") => return Ok("delve"),
+        Some("js" | "mjs" | "cjs") => return Ok("node"),
+        _ => {}
+    }
+    if program.is_dir() {
+        let has_go = std::fs::read_dir(program).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "go"))
+        });
+        if has_go {
+            return Ok("delve");
+        }
+    }
+    let head = read_head(program, 64 * 1024);
+    if head.starts_with(b"#!") {
+        let first_line = head.split(|b| *b == b'\n').next().unwrap_or_default();
+        if String::from_utf8_lossy(first_line).contains("python") {
+            return Ok("debugpy");
+        }
+        if String::from_utf8_lossy(first_line).contains("node") {
+            return Ok("node");
+        }
+    }
+    if is_native_executable(&head) {
+        if carries_go_build_info(program) {
+            return Ok("delve");
+        }
+        if lldb::find_on_system().is_some() || config.adapter("lldb").path.is_some() {
+            return Ok("lldb");
+        }
+        if gdb::has_dap(&config.adapter("gdb")) {
+            return Ok("gdb");
+        }
+        return Ok("lldb");
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Usage,
+        format!("no adapter fits {}", program.display()),
+        format!("{}; pick one with --adapter NAME", adapter_list(config)),
+    ))
+}
+
+fn read_head(path: &Path, limit: usize) -> Vec<u8> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Ok(file) = std::fs::File::open(path) {
+        let _ = file.take(limit as u64).read_to_end(&mut head);
+    }
+    head
+}
+
+fn is_native_executable(head: &[u8]) -> bool {
+    head.starts_with(b"\x7fELF")
+        || head.starts_with(&[0xcf, 0xfa, 0xed, 0xfe])
+        || head.starts_with(&[0xfe, 0xed, 0xfa, 0xcf])
+        || head.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
+        || head.starts_with(b"MZ")
+}
+
+/// Go binaries carry a build-info blob that starts with this magic (`go version -m` reads it).
+const GO_BUILD_INFO_MAGIC: &[u8] = b"\xff Go buildinf:";
+
+/// Whether `path` is a Go binary: its build-info header is the magic at a 16-byte boundary (the
+/// Go linker aligns it so), followed by the pointer size (4 or 8) and a flags byte with only its
+/// two low bits in use. Any program that looks for Go binaries holds the magic as a constant,
+/// ours included; the header around it is what tells the real one.
+fn carries_go_build_info(path: &Path) -> bool {
+    // The blob sits in its own section near the start of the data; scan a bounded prefix.
+    let bytes = read_head(path, 64 * 1024 * 1024);
+    let header = GO_BUILD_INFO_MAGIC.len() + 2;
+    (0..bytes.len().saturating_sub(header))
+        .step_by(16)
+        .any(|at| {
+            bytes[at..].starts_with(GO_BUILD_INFO_MAGIC)
+                && matches!(bytes[at + GO_BUILD_INFO_MAGIC.len()], 4 | 8)
+                && bytes[at + GO_BUILD_INFO_MAGIC.len() + 1] & !0b11 == 0
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_pick_their_adapter() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = Config::default();
+        let py = dir.path().join("app.py");
+        std::fs::write(&py, "print(1)\n").expect("write");
+        assert_eq!(detect(&py, &config).ok(), Some("debugpy"));
+        assert_eq!(
+            detect(&dir.path().join("main.go"), &config).ok(),
+            Some("delve")
+        );
+        assert_eq!(
+            detect(&dir.path().join("app.mjs"), &config).ok(),
+            Some("node")
+        );
+        let script = dir.path().join("tool");
+        std::fs::write(&script, "#!/usr/bin/env python3\nprint(1)\n").expect("write");
+        assert_eq!(detect(&script, &config).ok(), Some("debugpy"));
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir(&pkg).expect("mkdir");
+        std::fs::write(pkg.join("main.go"), "package main\n").expect("write");
+        assert_eq!(detect(&pkg, &config).ok(), Some("delve"));
+        let go_binary = dir.path().join("gobin");
+        let mut bytes = b"\x7fELF".to_vec();
+        bytes.extend_from_slice(&[0; 108]);
+        bytes.extend_from_slice(GO_BUILD_INFO_MAGIC);
+        bytes.extend_from_slice(&[8, 2]);
+        bytes.extend_from_slice(&[0; 32]);
+        std::fs::write(&go_binary, &bytes).expect("write");
+        assert_eq!(detect(&go_binary, &config).ok(), Some("delve"));
+        // A program that merely holds the magic as a constant (a debugger does) is no Go binary.
+        let holder = dir.path().join("holder");
+        let at = 112 + GO_BUILD_INFO_MAGIC.len();
+        bytes[at..at + 2].copy_from_slice(b"go");
+        std::fs::write(&holder, &bytes).expect("write");
+        assert_ne!(detect(&holder, &config).ok(), Some("delve"));
+        let text = dir.path().join("notes.txt");
+        std::fs::write(&text, "hello").expect("write");
+        let err = detect(&text, &config).expect_err("no adapter fits text");
+        assert!(err.hint.contains("debugpy (Python)"), "{err:?}");
+    }
+
+    #[test]
+    fn aliases_name_their_adapter() {
+        assert_eq!(kind("python").map(|k| k.name), Some("debugpy"));
+        assert_eq!(kind("dlv").map(|k| k.name), Some("delve"));
+        assert_eq!(kind("go").map(|k| k.name), Some("delve"));
+        assert_eq!(kind("js").map(|k| k.name), Some("node"));
+        assert_eq!(kind("lldb-dap").map(|k| k.name), Some("lldb"));
+        assert!(kind("nosuch").is_none());
+    }
+
+    #[test]
+    fn unknown_adapter_lists_the_known_ones() {
+        let err = resolve(Some("nosuch"), &Config::default(), None, false)
+            .err()
+            .expect("must fail");
+        assert_eq!(err.code, ErrorCode::Usage);
+        assert!(err.hint.contains("lldb"), "{err:?}");
+    }
+}
