@@ -206,6 +206,9 @@ fn on_continued(shared: &Shared) {
 
 /// The program exited, with its code.
 fn on_exited(shared: &Shared, body: Value) {
+    if shared.lost_by_adapter(body.get("exitCode").and_then(Value::as_i64)) {
+        return;
+    }
     shared.view().in_flight.brief_stop = None;
     shared.view().debuggee.gone = true;
     if let Ok(body) = serde_json::from_value::<ExitedEventBody>(body) {
@@ -219,6 +222,9 @@ fn on_exited(shared: &Shared, body: Value) {
 
 /// The debug session of the program ended (after `exited`, or without one).
 fn on_terminated(shared: &Shared) {
+    if shared.lost_by_adapter(None) {
+        return;
+    }
     shared.view().in_flight.brief_stop = None;
     shared.view().debuggee.gone = true;
     let exit_code = shared.view().debuggee.exit_code;

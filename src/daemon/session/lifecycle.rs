@@ -64,11 +64,24 @@ impl Session {
     /// Launches or attaches through `adapter` and runs the DAP configuration sequence.
     pub async fn open(
         adapter: Arc<dyn DebugAdapter>,
-        origin: Origin,
+        mut origin: Origin,
         carried: Carried,
         timeouts: Timeouts,
         extras: RequestExtras,
     ) -> Result<Arc<Session>, ErrorBody> {
+        if let (Origin::Launch(spec), Some(tag)) = (
+            &mut origin,
+            carried.reaper.as_ref().and_then(|r| r.tree_tag()),
+        ) {
+            // The program gets the environment the caller gave (adapters do not pass on their
+            // own), so the tree's tag goes in it: every process the program starts inherits it.
+            spec.env
+                .retain(|(key, _)| key != crate::platform::TREE_TAG_VARIABLE);
+            spec.env.push((
+                crate::platform::TREE_TAG_VARIABLE.to_string(),
+                tag.to_string(),
+            ));
+        }
         let connect = match &origin {
             Origin::Launch(spec) => spec.connect.clone(),
             Origin::Attach(spec) => spec.connect.clone(),
@@ -146,7 +159,9 @@ impl Session {
     }
 
     /// Ends the session: the launched debuggee is terminated (or, with `detach`, left running),
-    /// an attached one is detached, and the adapter exits (or is killed).
+    /// an attached one is detached, and the adapter exits (or is killed). Unless detaching, what
+    /// is left of the tree the adapter started (the program's children) is killed too; an
+    /// attached process is not of it (neither our descendant nor carrying our tag).
     pub async fn end(&self, detach: bool) {
         self.shared.ending.store(true, Ordering::SeqCst);
         if self.process.has_exited() && !detach {
@@ -165,6 +180,14 @@ impl Session {
             self.dap.end_input();
         }
         self.process.shut_down(Duration::from_secs(2)).await;
+        if detach {
+            crate::platform::release_children();
+        } else if let Some(reaper) = self.shared.reaper.clone() {
+            // What the program started (children in its group, double forks after `setsid`, a
+            // shell's pipeline) is not the adapter's to end: the daemon ends it. It blocks for
+            // a few short rounds, so off the runtime's thread.
+            let _ = tokio::task::spawn_blocking(move || reaper.end_tree()).await;
+        }
         self.dap.close("the session has ended");
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {
@@ -191,6 +214,52 @@ impl Session {
         }
         tracing::info!(pid, "killing the debuggee left behind by the dead adapter");
         let _ = crate::platform::kill(pid);
+    }
+}
+
+impl Shared {
+    /// Whether the adapter's word that the launched program ended (`exited` with `exit_code`,
+    /// or `terminated`) is false: the program still runs. That is what an adapter says when its
+    /// helper that ran the program (a debug server the adapter talks to) died: the program lives
+    /// on, unparented, while the adapter reports an exit (lldb-dap: code -1). Then the program is
+    /// killed and the session's end is told as the adapter's death, never as an exit.
+    ///
+    /// Only a code the program cannot exit with (none, or negative) is doubted: an adapter that
+    /// reports a real code may do so a moment before the process is gone.
+    pub(super) fn lost_by_adapter(&self, exit_code: Option<i64>) -> bool {
+        if !self.owns_local_debuggee
+            || self.ending.load(Ordering::SeqCst)
+            || exit_code.is_some_and(|code| code >= 0)
+        {
+            return false;
+        }
+        let (pid, started, gone) = {
+            let view = self.view();
+            (view.debuggee.pid, view.debuggee.started, view.debuggee.gone)
+        };
+        let Some(pid) = pid.filter(|_| !gone) else {
+            return false;
+        };
+        if started.is_none()
+            || crate::platform::start_time(pid) != started
+            || !crate::platform::is_running(pid)
+        {
+            return false;
+        }
+        tracing::warn!(
+            pid,
+            "the adapter reported an exit, but the program still runs"
+        );
+        let _ = crate::platform::kill(pid);
+        self.view().debuggee.gone = true;
+        self.output.finish();
+        let detail = format!(
+            "its helper that ran the program died; the program (pid {pid}) was still running \
+             and has been killed"
+        );
+        self.run
+            .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
+        true
     }
 }
 
