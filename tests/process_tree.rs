@@ -282,6 +282,15 @@ fn a_dead_adapter_helper_under_a_stopped_program_is_told_by_continue() {
     let stop = s.data(&["await", "--timeout", "60"]);
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     let program = kill_the_programs_parent(&s);
+    // The stopped program dies with its tracer; the adapter reports `exited -1`.
+    let mut status = Value::Null;
+    let ended = eventually(LIMIT, || {
+        status = s.data(&["status"]);
+        status["state"] != "stopped"
+    });
+    assert!(ended, "{status}");
+    assert_eq!(status["state"], "adapter_died", "{status}");
+    assert_eq!(status["exit_code"], Value::Null, "{status}");
     let failure = s
         .run(&["--json", "continue", "--wait", "--timeout", "60"])
         .failure();

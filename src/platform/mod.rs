@@ -37,7 +37,7 @@ pub use os::{
     detach_from_terminal, detach_standard_streams, die_with_parent, executable_of, exit_signal,
     is_executable, is_running, is_superuser, kill, kill_process_group, listening_ports,
     local_socket_name, mode_and_owner, open_node_inspector, own_group, own_process_group,
-    prepare_process, privacy_problem, private_file, private_listener, process_exists,
+    parent_pid, prepare_process, privacy_problem, private_file, private_listener, process_exists,
     release_children, restrict_new_files, same_file, start_time, tagged_processes, user_tag,
 };
 

@@ -14,7 +14,7 @@ use interprocess::local_socket::{GenericFilePath, ListenerOptions, Name, ToFsNam
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 mod tree;
-pub use tree::{contain_children, is_running, release_children, tagged_processes};
+pub use tree::{contain_children, is_running, parent_pid, release_children, tagged_processes};
 
 /// The file that reads as empty and swallows writes.
 pub const NULL_DEVICE: &str = "/dev/null";

@@ -283,6 +283,31 @@ pub fn tagged_processes(variable: &str, tag: &str) -> Vec<u32> {
     Vec::new()
 }
 
+/// The parent of process `pid`, from a snapshot of every process (Windows keeps the pid of a
+/// parent that has ended).
+pub fn parent_pid(pid: u32) -> Option<u32> {
+    let mut parent = None;
+    // SAFETY: a snapshot handle, checked, walked with a correctly sized entry, then closed.
+    unsafe {
+        let snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+        if snapshot == INVALID_HANDLE_VALUE {
+            return None;
+        }
+        let mut entry: PROCESSENTRY32W = std::mem::zeroed();
+        entry.dwSize = std::mem::size_of::<PROCESSENTRY32W>() as u32;
+        let mut more = Process32FirstW(snapshot, &mut entry) != 0;
+        while more {
+            if entry.th32ProcessID == pid {
+                parent = Some(entry.th32ParentProcessID);
+                break;
+            }
+            more = Process32NextW(snapshot, &mut entry) != 0;
+        }
+        CloseHandle(snapshot);
+    }
+    parent
+}
+
 /// The child processes of `parent`, from a snapshot of every process.
 pub fn children_of(parent: u32) -> Vec<u32> {
     let mut children = Vec::new();

@@ -279,10 +279,12 @@ fn on_process(shared: &Shared, body: Value) {
         view.debuggee.pid = pid;
         view.debuggee.gone = false;
         view.debuggee.started = None;
+        view.debuggee.runner = None;
         if shared.owns_local_debuggee
             && let Some(pid) = pid
         {
             view.debuggee.started = crate::platform::start_time(pid);
+            view.debuggee.runner = super::lifecycle::runner_of(pid);
             if let Some(reaper) = &shared.reaper {
                 reaper.watch(pid);
             }

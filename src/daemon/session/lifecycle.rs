@@ -217,12 +217,21 @@ impl Session {
     }
 }
 
+/// The process running the launched program `pid` (its parent), unless that is this process
+/// (an adapter of ours that starts the program itself): recorded when the program is reported,
+/// to tell later whether the helper that ran it died.
+pub(super) fn runner_of(pid: u32) -> Option<(u32, Option<u64>)> {
+    let parent = crate::platform::parent_pid(pid).filter(|p| *p != std::process::id())?;
+    Some((parent, crate::platform::start_time(parent)))
+}
+
 impl Shared {
     /// Whether the adapter's word that the launched program ended (`exited` with `exit_code`,
-    /// or `terminated`) is false: the program still runs. That is what an adapter says when its
-    /// helper that ran the program (a debug server the adapter talks to) died: the program lives
-    /// on, unparented, while the adapter reports an exit (lldb-dap: code -1). Then the program is
-    /// killed and the session's end is told as the adapter's death, never as an exit.
+    /// or `terminated`) hides its own helper's death. An adapter whose helper that ran the
+    /// program died (a debug server it talks to) reports an exit (lldb-dap: code -1), while the
+    /// program lives on, unparented, if it was running, or died with its tracer if it was
+    /// stopped. So when the program still runs, or the process that ran it is gone, the program
+    /// is killed and the session's end is told as the adapter's death, never as an exit.
     ///
     /// Only a code the program cannot exit with (none, or negative) is doubted: an adapter that
     /// reports a real code may do so a moment before the process is gone.
@@ -233,30 +242,41 @@ impl Shared {
         {
             return false;
         }
-        let (pid, started, gone) = {
+        let (pid, started, gone, runner) = {
             let view = self.view();
-            (view.debuggee.pid, view.debuggee.started, view.debuggee.gone)
+            let d = &view.debuggee;
+            (d.pid, d.started, d.gone, d.runner)
         };
-        let Some(pid) = pid.filter(|_| !gone) else {
+        let Some(pid) = pid.filter(|_| !gone && started.is_some()) else {
             return false;
         };
-        if started.is_none()
-            || crate::platform::start_time(pid) != started
-            || !crate::platform::is_running(pid)
-        {
+        let lives = |pid: u32, started: Option<u64>| {
+            crate::platform::start_time(pid) == started && crate::platform::is_running(pid)
+        };
+        let program_runs = lives(pid, started);
+        let runner_died = runner.is_some_and(|(runner, since)| !lives(runner, since));
+        if !program_runs && !runner_died {
             return false;
         }
-        tracing::warn!(
-            pid,
-            "the adapter reported an exit, but the program still runs"
-        );
-        let _ = crate::platform::kill(pid);
+        let detail = if program_runs {
+            tracing::warn!(
+                pid,
+                "the adapter reported an exit, but the program still runs"
+            );
+            let _ = crate::platform::kill(pid);
+            format!(
+                "its helper that ran the program died; the program (pid {pid}) was still \
+                 running and has been killed"
+            )
+        } else {
+            tracing::warn!(
+                pid,
+                "the process that ran the program died, and the program too"
+            );
+            format!("its helper that ran the program died, and the program (pid {pid}) with it")
+        };
         self.view().debuggee.gone = true;
         self.output.finish();
-        let detail = format!(
-            "its helper that ran the program died; the program (pid {pid}) was still running \
-             and has been killed"
-        );
         self.run
             .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
         true

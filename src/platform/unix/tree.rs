@@ -71,6 +71,38 @@ pub fn is_running(pid: u32) -> bool {
     }
 }
 
+/// The parent of process `pid`, as the kernel has it now.
+pub fn parent_pid(pid: u32) -> Option<u32> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        super::parent_of(&stat)
+    }
+    #[cfg(target_os = "macos")]
+    {
+        let raw = libc::c_int::try_from(pid).ok()?;
+        // SAFETY: a zeroed plain-data struct, and its size, for proc_pidinfo to fill.
+        let mut info: libc::proc_bsdinfo = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<libc::proc_bsdinfo>() as libc::c_int;
+        // SAFETY: the buffer and its size are valid for the call.
+        let filled = unsafe {
+            libc::proc_pidinfo(
+                raw,
+                libc::PROC_PIDTBSDINFO,
+                0,
+                (&mut info as *mut libc::proc_bsdinfo).cast(),
+                size,
+            )
+        };
+        (filled == size).then_some(info.pbi_ppid)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
+    {
+        let _ = pid;
+        None
+    }
+}
+
 /// The processes of this user whose environment holds `variable=tag`: a session's tree, found
 /// after its daemon is gone. Processes of other users cannot be read, and are never listed.
 pub fn tagged_processes(variable: &str, tag: &str) -> Vec<u32> {
@@ -204,6 +236,10 @@ mod tests {
     #[test]
     fn this_process_runs_and_a_tag_finds_only_its_holders() {
         assert!(is_running(std::process::id()));
+        assert_eq!(
+            parent_pid(std::process::id()),
+            Some(std::os::unix::process::parent_id())
+        );
         assert!(!is_running(u32::MAX));
         let mut child = std::process::Command::new("sleep")
             .arg("30")
