@@ -37,9 +37,10 @@ use windows_sys::Win32::System::JobObjects::{
     SetInformationJobObject,
 };
 use windows_sys::Win32::System::Threading::{
-    CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS, GetCurrentProcess, GetProcessTimes, OpenProcess,
-    OpenProcessToken, PROCESS_NAME_WIN32, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE,
-    QueryFullProcessImageNameW, TerminateProcess,
+    CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS, GetCurrentProcess, GetExitCodeProcess,
+    GetProcessTimes, OpenProcess, OpenProcessToken, PROCESS_NAME_WIN32,
+    PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE, QueryFullProcessImageNameW,
+    TerminateProcess,
 };
 
 /// The file that reads as empty and swallows writes.
@@ -270,9 +271,17 @@ pub fn process_exists(pid: u32) -> bool {
     Process::open(pid, PROCESS_QUERY_LIMITED_INFORMATION).is_some()
 }
 
-/// Whether `pid` is a live process (Windows keeps no zombies: one that ended is gone).
+/// Whether `pid` is a live process: not one that ended and is kept only by an open handle.
 pub fn is_running(pid: u32) -> bool {
-    process_exists(pid)
+    /// `STILL_ACTIVE`: the exit code of a process that has not ended.
+    const STILL_ACTIVE: u32 = 0x103;
+    let Some(process) = Process::open(pid, PROCESS_QUERY_LIMITED_INFORMATION) else {
+        return false;
+    };
+    let mut code = 0u32;
+    // SAFETY: a valid handle with query access, and a u32 to write.
+    let ok = unsafe { GetExitCodeProcess(process.0, &mut code) };
+    ok != 0 && code == STILL_ACTIVE
 }
 
 /// The processes carrying `variable=tag` in their environment: not read on Windows (it takes
