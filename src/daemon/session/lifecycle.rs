@@ -275,7 +275,11 @@ impl Shared {
             );
             format!("its helper that ran the program died, and the program (pid {pid}) with it")
         };
-        self.view().debuggee.gone = true;
+        {
+            let mut view = self.view();
+            view.in_flight.brief_stop = None;
+            view.debuggee.gone = true;
+        }
         self.output.finish();
         self.run
             .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
