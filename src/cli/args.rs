@@ -54,5 +54,11 @@ pub enum Role {
         /// The daemon's process group, killed if the daemon dies uncleanly.
         #[arg(long)]
         group: Option<i32>,
+        /// The tag of the daemon's process tree: processes carrying it are killed too.
+        #[arg(long)]
+        tree_tag: Option<String>,
+        /// The daemon's start time: no process of its tree started earlier.
+        #[arg(long)]
+        since: Option<u64>,
     },
 }

@@ -26,7 +26,11 @@ fn run(args: &[OsString]) -> i32 {
     };
     let command = match cli.role {
         Role::Daemon => return crate::daemon::run(&cli.session),
-        Role::Reaper { group } => return crate::daemon::reaper::run(group),
+        Role::Reaper {
+            group,
+            tree_tag,
+            since,
+        } => return crate::daemon::reaper::run(group, tree_tag.as_deref(), since),
         Role::Command(command) => command,
     };
     let mut sink = print::Terminal;

@@ -20,6 +20,11 @@ use crate::platform;
 
 /// Entry point of `debugger daemon`.
 pub fn run(session_name: &str) -> i32 {
+    // Everything this daemon starts inherits the tag, so the program's whole tree can be found
+    // and ended, even after this process is killed outright (see `reaper.rs`).
+    let tree_tag = platform::new_tree_tag();
+    // SAFETY: the daemon has one thread here: the runtime below is not built yet.
+    unsafe { platform::tag_this_tree(&tree_tag) };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -59,7 +64,13 @@ pub fn run(session_name: &str) -> i32 {
         };
         // Paths from the environment are resolved by now; hold no directory of the caller's open.
         let _ = std::env::set_current_dir("/");
-        let daemon = Arc::new(Daemon::new(session_name, config, config_error, guard));
+        let daemon = Arc::new(Daemon::new(
+            session_name,
+            config,
+            config_error,
+            guard,
+            &tree_tag,
+        ));
         announce_ready();
         server::serve(daemon.clone(), listener).await;
         daemon.release_name();

@@ -26,7 +26,7 @@ impl InProcessSession {
     /// Launches the program as `start` would. A reaper is started first and never disarmed:
     /// when this process ends, however it ends, the reaper kills the program if it still runs.
     pub async fn launch(config: &Config, spec: LaunchSpec) -> Result<InProcessSession, ErrorBody> {
-        let reaper = Reaper::start(false).map(Arc::new);
+        let reaper = Reaper::start(false, None).map(Arc::new);
         let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
         let requested = spec.adapter.clone();
         let session =

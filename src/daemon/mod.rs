@@ -50,6 +50,7 @@ impl Daemon {
         config: Config,
         config_error: Option<ErrorBody>,
         guard: NameGuard,
+        tree_tag: &str,
     ) -> Daemon {
         Daemon {
             name: name.to_string(),
@@ -58,7 +59,7 @@ impl Daemon {
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
             name_guard: Mutex::new(Some(guard)),
-            reaper: reaper::Reaper::start(true).map(Arc::new),
+            reaper: reaper::Reaper::start(true, Some(tree_tag)).map(Arc::new),
         }
     }
 
@@ -73,6 +74,16 @@ impl Daemon {
         if let Some(guard) = guard {
             guard.release();
         }
+    }
+
+    /// Whether this daemon still holds its session name: its lock and socket files are still at
+    /// their paths (true once it gave the name up on purpose).
+    pub fn holds_name(&self) -> bool {
+        self.name_guard
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_none_or(NameGuard::intact)
     }
 
     /// Asks the server to stop accepting and end the session.

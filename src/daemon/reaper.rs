@@ -8,6 +8,12 @@
 //! clean exit, the reaper kills the recorded processes (checking each one's start time, so a reused
 //! pid is never hit) and the daemon's process group, which holds the adapter and its helpers. An
 //! attached process is never recorded: it is not ours to kill.
+//!
+//! What the program started may have left both its group and its parent (`setsid`, a double
+//! fork). The daemon tags its environment (`platform::TREE_TAG_VARIABLE`), which every process
+//! it starts inherits; the reaper, told the tag, also kills every process that carries it and
+//! started after the daemon did. The same tree is what the daemon ends on `stop`
+//! ([`Reaper::end_tree`]).
 
 use std::io::{BufRead, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -17,8 +23,11 @@ use crate::platform;
 
 /// The daemon's side: a pipe to the reaper.
 pub struct Reaper {
-    _child: Child,
+    child: Child,
     stdin: Mutex<Option<ChildStdin>>,
+    /// The tag of the daemon's tree, and when the daemon started: no process of the tree is
+    /// older.
+    tree: Option<(String, Option<u64>)>,
 }
 
 impl Reaper {
@@ -27,7 +36,10 @@ impl Reaper {
     /// With `kill_group`, the caller's process group dies with it too, adapter helpers and all:
     /// right for the daemon, which leads a group of its own. `probe` runs in its caller's group
     /// (a shell pipeline's, say), which is not ours to kill: its reaper kills only the debuggee.
-    pub fn start(kill_group: bool) -> Option<Reaper> {
+    ///
+    /// With `tree_tag` (the daemon's, see [`crate::platform::tag_this_tree`]), every process
+    /// carrying the tag is killed too.
+    pub fn start(kill_group: bool, tree_tag: Option<&str>) -> Option<Reaper> {
         let exe = std::env::current_exe().ok()?;
         // Only a daemon that leads its own process group may have the group killed: never the
         // group of a shell the daemon was started from by hand.
@@ -36,6 +48,13 @@ impl Reaper {
         command.arg("reaper");
         if let Some(group) = group {
             command.args(["--group", &group.to_string()]);
+        }
+        let since = platform::start_time(std::process::id());
+        if let Some(tag) = tree_tag {
+            command.args(["--tree-tag", tag]);
+            if let Some(since) = since {
+                command.args(["--since", &since.to_string()]);
+            }
         }
         platform::own_group(&mut command);
         let mut child = command
@@ -47,9 +66,28 @@ impl Reaper {
             .ok()?;
         let stdin = child.stdin.take();
         Some(Reaper {
-            _child: child,
+            child,
             stdin: Mutex::new(stdin),
+            tree: tree_tag.map(|tag| (tag.to_string(), since)),
         })
+    }
+
+    /// The tag of the daemon's process tree, which the launched program's environment carries.
+    pub fn tree_tag(&self) -> Option<&str> {
+        self.tree.as_ref().map(|(tag, _)| tag.as_str())
+    }
+
+    /// Kills what is left of the session's process tree (see the module's doc): the program's
+    /// children and grandchildren, wherever they went. Never the reaper, nor the daemon.
+    pub fn end_tree(&self) {
+        let (tag, since) = match &self.tree {
+            Some((tag, since)) => (Some(tag.as_str()), *since),
+            None => (None, None),
+        };
+        let killed = platform::end_tree(tag, since, &[self.child.id()]);
+        if killed > 0 {
+            tracing::info!(killed, "ended what was left of the program's process tree");
+        }
     }
 
     fn send(&self, line: &str) {
@@ -75,7 +113,7 @@ impl Reaper {
 }
 
 /// Entry point of `debugger reaper`: reads the daemon's pipe until it ends.
-pub fn run(group: Option<i32>) -> i32 {
+pub fn run(group: Option<i32>, tree_tag: Option<&str>, since: Option<u64>) -> i32 {
     let mut watched: Vec<(u32, Option<u64>)> = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -97,6 +135,9 @@ pub fn run(group: Option<i32>) -> i32 {
     }
     if let Some(group) = group {
         platform::kill_process_group(group);
+    }
+    if tree_tag.is_some() {
+        platform::end_tree(tree_tag, since, &[]);
     }
     0
 }

@@ -16,14 +16,31 @@ use crate::ipc::socket::AsyncStream;
 /// How long to wait before accepting again after `accept` failed.
 const ACCEPT_RETRY_DELAY: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// How often the daemon checks that it still holds its session name (its lock and socket files
+/// in the runtime dir): well within the second the user may take to look again.
+const NAME_CHECK_PERIOD: std::time::Duration = std::time::Duration::from_millis(400);
+
 /// Serves until shutdown is asked for (by `stop`, the grace timer, or a signal), then ends the
 /// session so no adapter or launched debuggee outlives the daemon.
+///
+/// It also ends when the session's name is lost: the lock or socket file deleted or replaced
+/// under it (the runtime dir removed, say). Nobody can reach the daemon then, and a new `start`
+/// would take the name beside it, so it ends the session as `stop` does (the launched program
+/// killed) rather than recreate the files: a successor may already hold the name by a new lock
+/// file, and two daemons must never serve one name; whoever deleted the runtime dir meant the
+/// sessions in it to go.
 pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
     let mut shutdown = daemon.shutdown_signal();
     daemon.start_idle_timer();
     let signals = shutdown_on_signals(daemon.clone());
+    let mut name_check = tokio::time::interval(NAME_CHECK_PERIOD);
+    name_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = name_check.tick() => if !daemon.holds_name() {
+                tracing::warn!("the session's lock or socket file was deleted or replaced; ending");
+                break;
+            },
             accepted = listener.accept() => match accepted {
                 Ok(stream) => {
                     tokio::spawn(serve_client(daemon.clone(), stream));

@@ -44,28 +44,74 @@ pub fn listen(path: &Path) -> io::Result<Listener> {
 }
 
 /// A session name held by a daemon: its lock and its socket file.
+///
+/// Both are files in the runtime dir, which someone may delete (a `rm -rf` of the temp dir, a
+/// cleaner): the daemon would still run, but nobody could reach it, and a new daemon could take
+/// the name beside it. [`NameGuard::intact`] tells whether the files at the paths are still this
+/// daemon's, so the daemon can notice the loss and end (see `daemon/server.rs`).
 #[derive(Debug)]
 pub struct NameGuard {
     lock: SessionLock,
     socket: PathBuf,
+    /// The socket file as bound; `None` where the socket is no file (a Windows named pipe).
+    socket_file: Option<std::fs::Metadata>,
 }
 
 impl NameGuard {
+    /// Holds `lock` and the socket just bound at `socket`.
     pub fn new(lock: SessionLock, socket: PathBuf) -> NameGuard {
-        NameGuard { lock, socket }
+        let socket_file = std::fs::symlink_metadata(&socket).ok();
+        NameGuard {
+            lock,
+            socket,
+            socket_file,
+        }
+    }
+
+    /// Whether the lock file and the socket file at their paths are still the ones this daemon
+    /// holds: false once either was deleted or replaced.
+    pub fn intact(&self) -> bool {
+        let lock_held = self
+            .lock
+            .file
+            .metadata()
+            .is_ok_and(|held| still_at(&held, &self.lock.path));
+        let socket_held = self
+            .socket_file
+            .as_ref()
+            .is_none_or(|held| still_at(held, &self.socket));
+        lock_held && socket_held
     }
 
     /// Removes the socket, then releases the lock: from here on a new daemon may take the name.
+    /// A socket that is no longer ours (the runtime dir was deleted, and another daemon bound
+    /// the path since) is left alone.
     pub fn release(self) {
-        let _ = std::fs::remove_file(&self.socket);
+        let ours = self
+            .socket_file
+            .as_ref()
+            .is_none_or(|held| still_at(held, &self.socket));
+        if ours {
+            let _ = std::fs::remove_file(&self.socket);
+        }
         drop(self.lock);
     }
+}
+
+/// Whether the file at `path` is the one `held` describes. The modification time is compared
+/// too: a file system may give a new file the number of one just deleted, and the new file's
+/// time tells them apart.
+fn still_at(held: &std::fs::Metadata, path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|now| {
+        platform::same_file(held, &now) && held.modified().ok() == now.modified().ok()
+    })
 }
 
 /// The session lock, held by a live daemon for as long as it runs.
 #[derive(Debug)]
 pub struct SessionLock {
-    _file: File,
+    file: File,
+    path: PathBuf,
 }
 
 impl SessionLock {
@@ -75,7 +121,10 @@ impl SessionLock {
             platform::private_file(OpenOptions::new().create(true).truncate(false).write(true))
                 .open(path)?;
         match file.try_lock() {
-            Ok(()) => Ok(Some(SessionLock { _file: file })),
+            Ok(()) => Ok(Some(SessionLock {
+                file,
+                path: path.to_path_buf(),
+            })),
             Err(TryLockError::WouldBlock) => Ok(None),
             Err(TryLockError::Error(e)) => Err(e),
         }
@@ -108,6 +157,43 @@ mod tests {
         assert!(daemon_alive(&path));
         drop(first);
         assert!(!daemon_alive(&path));
+    }
+
+    #[test]
+    fn a_name_whose_files_are_deleted_or_replaced_is_no_longer_intact() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let (sock, lock) = (tmp.path().join("s.sock"), tmp.path().join("s.lock"));
+        std::fs::write(&sock, b"").expect("write");
+        // Bound a while ago, as a daemon's socket is by the time it is replaced.
+        let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        File::options()
+            .write(true)
+            .open(&sock)
+            .and_then(|f| f.set_modified(an_hour_ago))
+            .expect("set the time");
+        let held = SessionLock::try_acquire(&lock)
+            .expect("lock")
+            .expect("free");
+        let guard = NameGuard::new(held, sock.clone());
+        assert!(guard.intact());
+        std::fs::remove_file(&sock).expect("remove");
+        std::fs::write(&sock, b"another daemon's").expect("write");
+        assert!(!guard.intact());
+        guard.release();
+        assert!(sock.exists(), "a successor's socket is left alone");
+
+        // On Windows a deleted file that is open stays until its last handle closes (Wine
+        // keeps it at its path meanwhile): a live daemon's lock file cannot go.
+        #[cfg(unix)]
+        {
+            let held = SessionLock::try_acquire(&lock)
+                .expect("lock")
+                .expect("free");
+            let guard = NameGuard::new(held, sock.clone());
+            assert!(guard.intact());
+            std::fs::remove_file(&lock).expect("remove");
+            assert!(!guard.intact());
+        }
     }
 
     #[test]

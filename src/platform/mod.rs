@@ -14,6 +14,7 @@
 //! | runtime dir privacy | 0700, owned by the user, checked | under the user's profile (not checked yet) |
 //! | who may connect | the runtime dir's permissions | the pipe's DACL: this user's SID alone |
 //! | children dying with the daemon | `PR_SET_PDEATHSIG` (Linux), the reaper, the process group | a kill-on-close Job Object |
+//! | the program's whole tree (`tree.rs`) | a child subreaper (Linux), a tag in the environment | the Job Object |
 //! | killing, start times, executables, children of a pid | signals and `/proc` (Linux) | process handles, Toolhelp |
 //! | asking to end | SIGINT, SIGTERM, SIGHUP | Ctrl-C, Ctrl-Break, console close |
 //! | a running Node's inspector | SIGUSR1 | not available: `--inspect` and `--connect` |
@@ -34,11 +35,15 @@ use windows as os;
 pub use os::{
     Interrupts, NULL_DEVICE, SOCKET_PATH_LIMIT, acknowledge_now, children_of, contain_children,
     create_private_dir, detach_from_terminal, detach_standard_streams, die_with_parent,
-    executable_of, exit_signal, is_executable, is_superuser, kill, kill_process_group,
+    executable_of, exit_signal, is_executable, is_running, is_superuser, kill, kill_process_group,
     listening_ports, local_socket_name, mode_and_owner, open_node_inspector, own_group,
-    own_process_group, prepare_process, privacy_problem, private_file, private_listener,
-    process_exists, restrict_new_files, same_file, start_time, user_tag,
+    own_process_group, parent_pid, prepare_process, privacy_problem, private_file,
+    private_listener, process_exists, release_children, restrict_new_files, same_file, start_time,
+    tagged_processes, user_tag,
 };
+
+mod tree;
+pub use tree::{TREE_TAG_VARIABLE, descendants_of, end_tree, new_tree_tag, tag_this_tree};
 
 /// The one child process of `parent`, or `None` when it has none or several.
 pub fn only_child(parent: u32) -> Option<u32> {

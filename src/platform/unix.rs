@@ -13,6 +13,9 @@ use std::process::ExitStatus;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions, Name, ToFsName};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
+mod tree;
+pub use tree::{contain_children, is_running, parent_pid, release_children, tagged_processes};
+
 /// The file that reads as empty and swallows writes.
 pub const NULL_DEVICE: &str = "/dev/null";
 
@@ -175,10 +178,6 @@ pub fn die_with_parent(command: &mut tokio::process::Command) {
     #[cfg(not(target_os = "linux"))]
     let _ = command;
 }
-
-/// Nothing more to do here: each child dies with the daemon by [`die_with_parent`] (Linux) and
-/// the reaper, and the daemon leads a process group the reaper kills.
-pub fn contain_children() {}
 
 /// The signal that ended a process, if one did.
 pub fn exit_signal(status: &ExitStatus) -> Option<i32> {

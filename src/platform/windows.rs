@@ -37,9 +37,10 @@ use windows_sys::Win32::System::JobObjects::{
     SetInformationJobObject,
 };
 use windows_sys::Win32::System::Threading::{
-    CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS, GetCurrentProcess, GetProcessTimes, OpenProcess,
-    OpenProcessToken, PROCESS_NAME_WIN32, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE,
-    QueryFullProcessImageNameW, TerminateProcess,
+    CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS, GetCurrentProcess, GetExitCodeProcess,
+    GetProcessTimes, OpenProcess, OpenProcessToken, PROCESS_NAME_WIN32,
+    PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE, QueryFullProcessImageNameW,
+    TerminateProcess,
 };
 
 /// The file that reads as empty and swallows writes.
@@ -122,6 +123,10 @@ pub fn die_with_parent(command: &mut tokio::process::Command) {
     let _ = command;
 }
 
+/// The daemon's Job Object, kept for [`release_children`] (as an address: a `HANDLE` is a
+/// pointer, which a static cannot hold).
+static JOB: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
 /// Puts this process, and so every process it starts, in a Job Object that kills them all when
 /// its last handle closes: when the daemon ends, however it ends, nothing it started lives on.
 pub fn contain_children() {
@@ -132,17 +137,43 @@ pub fn contain_children() {
         if job.is_null() {
             return;
         }
+        if set_kill_on_close(job, true) && AssignProcessToJobObject(job, GetCurrentProcess()) != 0 {
+            let _ = JOB.set(job as usize);
+        } else {
+            CloseHandle(job);
+        }
+    }
+}
+
+/// After `detach`: the job no longer kills its processes when the daemon exits, so the program
+/// and all it started run on.
+pub fn release_children() {
+    if let Some(job) = JOB.get() {
+        // SAFETY: the handle was stored by `contain_children` and is never closed.
+        unsafe {
+            set_kill_on_close(*job as HANDLE, false);
+        }
+    }
+}
+
+/// Sets or clears the job's kill-on-close limit; false when Windows refused.
+///
+/// # Safety
+///
+/// `job` must be an open Job Object handle.
+unsafe fn set_kill_on_close(job: HANDLE, on: bool) -> bool {
+    // SAFETY: a zeroed plain-data struct, its size, and a valid handle.
+    unsafe {
         let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
-        limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-        let set = SetInformationJobObject(
+        if on {
+            limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+        }
+        SetInformationJobObject(
             job,
             JobObjectExtendedLimitInformation,
             (&limits as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast(),
             std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
-        );
-        if set == 0 || AssignProcessToJobObject(job, GetCurrentProcess()) == 0 {
-            CloseHandle(job);
-        }
+        ) != 0
     }
 }
 
@@ -238,6 +269,52 @@ pub fn executable_of(pid: u32) -> Option<PathBuf> {
 /// Whether a process `pid` exists.
 pub fn process_exists(pid: u32) -> bool {
     Process::open(pid, PROCESS_QUERY_LIMITED_INFORMATION).is_some()
+}
+
+/// Whether `pid` is a live process: not one that ended and is kept only by an open handle.
+pub fn is_running(pid: u32) -> bool {
+    /// `STILL_ACTIVE`: the exit code of a process that has not ended.
+    const STILL_ACTIVE: u32 = 0x103;
+    let Some(process) = Process::open(pid, PROCESS_QUERY_LIMITED_INFORMATION) else {
+        return false;
+    };
+    let mut code = 0u32;
+    // SAFETY: a valid handle with query access, and a u32 to write.
+    let ok = unsafe { GetExitCodeProcess(process.0, &mut code) };
+    ok != 0 && code == STILL_ACTIVE
+}
+
+/// The processes carrying `variable=tag` in their environment: not read on Windows (it takes
+/// reading another process's memory), and not needed there: the daemon's Job Object ends its
+/// whole tree when the daemon ends, however it ends.
+pub fn tagged_processes(variable: &str, tag: &str) -> Vec<u32> {
+    let _ = (variable, tag);
+    Vec::new()
+}
+
+/// The parent of process `pid`, from a snapshot of every process (Windows keeps the pid of a
+/// parent that has ended).
+pub fn parent_pid(pid: u32) -> Option<u32> {
+    let mut parent = None;
+    // SAFETY: a snapshot handle, checked, walked with a correctly sized entry, then closed.
+    unsafe {
+        let snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+        if snapshot == INVALID_HANDLE_VALUE {
+            return None;
+        }
+        let mut entry: PROCESSENTRY32W = std::mem::zeroed();
+        entry.dwSize = std::mem::size_of::<PROCESSENTRY32W>() as u32;
+        let mut more = Process32FirstW(snapshot, &mut entry) != 0;
+        while more {
+            if entry.th32ProcessID == pid {
+                parent = Some(entry.th32ParentProcessID);
+                break;
+            }
+            more = Process32NextW(snapshot, &mut entry) != 0;
+        }
+        CloseHandle(snapshot);
+    }
+    parent
 }
 
 /// The child processes of `parent`, from a snapshot of every process.

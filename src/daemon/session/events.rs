@@ -218,6 +218,9 @@ fn on_continued(shared: &Shared) {
 
 /// The program exited, with its code.
 fn on_exited(shared: &Shared, body: Value) {
+    if shared.lost_by_adapter(body.get("exitCode").and_then(Value::as_i64)) {
+        return;
+    }
     shared.view().in_flight.brief_stop = None;
     shared.view().debuggee.gone = true;
     if let Ok(body) = serde_json::from_value::<ExitedEventBody>(body) {
@@ -231,6 +234,9 @@ fn on_exited(shared: &Shared, body: Value) {
 
 /// The debug session of the program ended (after `exited`, or without one).
 fn on_terminated(shared: &Shared) {
+    if shared.lost_by_adapter(None) {
+        return;
+    }
     shared.view().in_flight.brief_stop = None;
     shared.view().debuggee.gone = true;
     let exit_code = shared.view().debuggee.exit_code;
@@ -285,10 +291,12 @@ fn on_process(shared: &Shared, body: Value) {
         view.debuggee.pid = pid;
         view.debuggee.gone = false;
         view.debuggee.started = None;
+        view.debuggee.runner = None;
         if shared.owns_local_debuggee
             && let Some(pid) = pid
         {
             view.debuggee.started = crate::platform::start_time(pid);
+            view.debuggee.runner = super::lifecycle::runner_of(pid);
             if let Some(reaper) = &shared.reaper {
                 reaper.watch(pid);
             }

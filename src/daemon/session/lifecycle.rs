@@ -64,11 +64,24 @@ impl Session {
     /// Launches or attaches through `adapter` and runs the DAP configuration sequence.
     pub async fn open(
         adapter: Arc<dyn DebugAdapter>,
-        origin: Origin,
+        mut origin: Origin,
         carried: Carried,
         timeouts: Timeouts,
         extras: RequestExtras,
     ) -> Result<Arc<Session>, ErrorBody> {
+        if let (Origin::Launch(spec), Some(tag)) = (
+            &mut origin,
+            carried.reaper.as_ref().and_then(|r| r.tree_tag()),
+        ) {
+            // The program gets the environment the caller gave (adapters do not pass on their
+            // own), so the tree's tag goes in it: every process the program starts inherits it.
+            spec.env
+                .retain(|(key, _)| key != crate::platform::TREE_TAG_VARIABLE);
+            spec.env.push((
+                crate::platform::TREE_TAG_VARIABLE.to_string(),
+                tag.to_string(),
+            ));
+        }
         let connect = match &origin {
             Origin::Launch(spec) => spec.connect.clone(),
             Origin::Attach(spec) => spec.connect.clone(),
@@ -146,7 +159,9 @@ impl Session {
     }
 
     /// Ends the session: the launched debuggee is terminated (or, with `detach`, left running),
-    /// an attached one is detached, and the adapter exits (or is killed).
+    /// an attached one is detached, and the adapter exits (or is killed). Unless detaching, what
+    /// is left of the tree the adapter started (the program's children) is killed too; an
+    /// attached process is not of it (neither our descendant nor carrying our tag).
     pub async fn end(&self, detach: bool) {
         self.shared.ending.store(true, Ordering::SeqCst);
         if self.process.has_exited() && !detach {
@@ -165,6 +180,14 @@ impl Session {
             self.dap.end_input();
         }
         self.process.shut_down(Duration::from_secs(2)).await;
+        if detach {
+            crate::platform::release_children();
+        } else if let Some(reaper) = self.shared.reaper.clone() {
+            // What the program started (children in its group, double forks after `setsid`, a
+            // shell's pipeline) is not the adapter's to end: the daemon ends it. It blocks for
+            // a few short rounds, so off the runtime's thread.
+            let _ = tokio::task::spawn_blocking(move || reaper.end_tree()).await;
+        }
         self.dap.close("the session has ended");
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {
@@ -191,6 +214,76 @@ impl Session {
         }
         tracing::info!(pid, "killing the debuggee left behind by the dead adapter");
         let _ = crate::platform::kill(pid);
+    }
+}
+
+/// The process running the launched program `pid` (its parent), unless that is this process
+/// (an adapter of ours that starts the program itself): recorded when the program is reported,
+/// to tell later whether the helper that ran it died.
+pub(super) fn runner_of(pid: u32) -> Option<(u32, Option<u64>)> {
+    let parent = crate::platform::parent_pid(pid).filter(|p| *p != std::process::id())?;
+    Some((parent, crate::platform::start_time(parent)))
+}
+
+impl Shared {
+    /// Whether the adapter's word that the launched program ended (`exited` with `exit_code`,
+    /// or `terminated`) hides its own helper's death. An adapter whose helper that ran the
+    /// program died (a debug server it talks to) reports an exit (lldb-dap: code -1), while the
+    /// program lives on, unparented, if it was running, or died with its tracer if it was
+    /// stopped. So when the program still runs, or the process that ran it is gone, the program
+    /// is killed and the session's end is told as the adapter's death, never as an exit.
+    ///
+    /// Only a code the program cannot exit with (none, or negative) is doubted: an adapter that
+    /// reports a real code may do so a moment before the process is gone.
+    pub(super) fn lost_by_adapter(&self, exit_code: Option<i64>) -> bool {
+        if !self.owns_local_debuggee
+            || self.ending.load(Ordering::SeqCst)
+            || exit_code.is_some_and(|code| code >= 0)
+        {
+            return false;
+        }
+        let (pid, started, gone, runner) = {
+            let view = self.view();
+            let d = &view.debuggee;
+            (d.pid, d.started, d.gone, d.runner)
+        };
+        let Some(pid) = pid.filter(|_| !gone && started.is_some()) else {
+            return false;
+        };
+        let lives = |pid: u32, started: Option<u64>| {
+            crate::platform::start_time(pid) == started && crate::platform::is_running(pid)
+        };
+        let program_runs = lives(pid, started);
+        let runner_died = runner.is_some_and(|(runner, since)| !lives(runner, since));
+        if !program_runs && !runner_died {
+            return false;
+        }
+        let detail = if program_runs {
+            tracing::warn!(
+                pid,
+                "the adapter reported an exit, but the program still runs"
+            );
+            let _ = crate::platform::kill(pid);
+            format!(
+                "its helper that ran the program died; the program (pid {pid}) was still \
+                 running and has been killed"
+            )
+        } else {
+            tracing::warn!(
+                pid,
+                "the process that ran the program died, and the program too"
+            );
+            format!("its helper that ran the program died, and the program (pid {pid}) with it")
+        };
+        {
+            let mut view = self.view();
+            view.in_flight.brief_stop = None;
+            view.debuggee.gone = true;
+        }
+        self.output.finish();
+        self.run
+            .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
+        true
     }
 }
 

@@ -41,6 +41,9 @@ pub(super) struct Debuggee {
     pub(super) started: Option<u64>,
     /// The program has exited or terminated: its pid is nobody's to kill any more.
     pub(super) gone: bool,
+    /// The process that ran the launched program (its parent when the adapter told of it) and
+    /// that process's start time: the adapter's helper, whose death the adapter misreports.
+    pub(super) runner: Option<(u32, Option<u64>)>,
 }
 
 /// Answers kept for the current stop.

@@ -1,0 +1,118 @@
+//! A session's process tree, the part every OS shares: the tag that marks it, the walk down its
+//! parent links, and the kill that ends it. The OS-specific pieces (the subreaper, reading
+//! another process's environment, the Job Object) are in `unix/tree.rs` and `windows.rs`.
+//!
+//! Everything the launched program starts must end with the session, whether it stayed in the
+//! program's process group or not. While the daemon lives its descendants are that tree (on
+//! Linux the daemon is a subreaper, so orphans stay its descendants); once it is killed outright
+//! the reaper finds the tree by the tag every process of it inherited.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use super::{children_of, is_running, kill, start_time, tagged_processes};
+
+/// The environment variable that marks every process a daemon starts, and so every process
+/// the program starts that keeps its environment (as Jenkins' ProcessTreeKiller marks builds).
+pub const TREE_TAG_VARIABLE: &str = "DEBUGGER_SESSION_TAG";
+
+/// How many times [`end_tree`] looks again for processes started while it was killing.
+const KILL_ROUNDS: usize = 5;
+
+/// How long [`end_tree`] lets the killed go before it looks again.
+const ROUND_PAUSE: Duration = Duration::from_millis(20);
+
+/// A tag no other session has: 128 random bits, from std's randomly keyed hasher (no crate is
+/// needed for a value that only has to be unguessable by accident, not by an adversary).
+pub fn new_tree_tag() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut halves = [0u64; 2];
+    for (i, half) in halves.iter_mut().enumerate() {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        hasher.write_usize(i);
+        if let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            hasher.write_u128(now.as_nanos());
+        }
+        *half = hasher.finish();
+    }
+    format!("{:016x}{:016x}", halves[0], halves[1])
+}
+
+/// Puts `tag` in this process's environment, so every process started from now on carries it.
+///
+/// # Safety
+///
+/// The process must have one thread: the environment is not guarded against a concurrent read.
+pub unsafe fn tag_this_tree(tag: &str) {
+    // SAFETY: the caller's contract is set_var's own.
+    unsafe { std::env::set_var(TREE_TAG_VARIABLE, tag) };
+}
+
+/// Every process below `root` by parent links, children before nothing in particular. A child
+/// that started before its supposed parent is a reused pid's, not a descendant, and is left out.
+pub fn descendants_of(root: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut seen = HashSet::from([root]);
+    let mut queue = vec![root];
+    while let Some(parent) = queue.pop() {
+        let parent_started = start_time(parent);
+        for child in children_of(parent) {
+            let plausible = match (parent_started, start_time(child)) {
+                (Some(parent), Some(child)) => child >= parent,
+                _ => true,
+            };
+            if plausible && seen.insert(child) {
+                found.push(child);
+                queue.push(child);
+            }
+        }
+    }
+    found
+}
+
+/// Kills a session's tree: every live descendant of this process and, with `tag`, every process
+/// carrying it that started no earlier than `since`, sparing this process and `spare` (the
+/// reaper). It looks again after each round, so a child forked while the kill ran goes too.
+/// Returns how many processes it killed.
+pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
+    let me = std::process::id();
+    let mut killed = HashSet::new();
+    for round in 0..KILL_ROUNDS {
+        let mut targets = descendants_of(me);
+        if let Some(tag) = tag {
+            targets.extend(
+                tagged_processes(TREE_TAG_VARIABLE, tag)
+                    .into_iter()
+                    .filter(|pid| {
+                        since.is_none_or(|since| start_time(*pid).is_some_and(|t| t >= since))
+                    }),
+            );
+        }
+        targets.retain(|pid| *pid != me && !spare.contains(pid) && is_running(*pid));
+        if targets.is_empty() {
+            break;
+        }
+        for pid in targets {
+            if kill(pid).is_ok() {
+                killed.insert(pid);
+            }
+        }
+        if round + 1 < KILL_ROUNDS {
+            std::thread::sleep(ROUND_PAUSE);
+        }
+    }
+    killed.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_differ() {
+        let (a, b) = (new_tree_tag(), new_tree_tag());
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, b);
+    }
+}
