@@ -366,10 +366,11 @@ fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
     match paths::check_private(dir) {
         Ok(()) => {
             report.private = true;
-            report.detail = format!(
-                "private (mode {}, owned by you)",
-                report.mode.as_deref().unwrap_or("?")
-            );
+            // Windows has no mode: its check is of the owner and the access list.
+            report.detail = match report.mode.as_deref() {
+                Some(mode) => format!("private (mode {mode}, owned by you)"),
+                None => "private (owned by you; its access list admits no one else)".to_string(),
+            };
         }
         Err(err) => {
             report.detail = format!("not private: {}", err.message);
@@ -490,5 +491,21 @@ mod tests {
         assert!(check_runtime_dir(&dir).private);
         let missing = check_runtime_dir(&tmp.path().join("nope"));
         assert!(!missing.exists && missing.private, "{missing:?}");
+    }
+
+    /// Windows reports no mode: the owner and the access list are what is checked.
+    #[cfg(windows)]
+    #[test]
+    fn a_private_runtime_dir_is_told_by_its_access_list() {
+        use super::*;
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("rt");
+        crate::platform::create_private_dir(&dir).expect("mkdir");
+        let report = check_runtime_dir(&dir);
+        assert!(report.private, "{report:?}");
+        assert_eq!(
+            report.detail,
+            "private (owned by you; its access list admits no one else)"
+        );
     }
 }
