@@ -341,7 +341,7 @@ fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             report.private = true;
-            report.detail = "not created yet; it is created private (mode 700) on first use".into();
+            report.detail = not_created_yet(crate::platform::Os::CURRENT).into();
             return report;
         }
         Err(e) => {
@@ -378,6 +378,16 @@ fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
         }
     }
     report
+}
+
+/// What doctor says of a runtime dir that is not there yet: how it will be made private.
+fn not_created_yet(os: crate::platform::Os) -> &'static str {
+    match os {
+        crate::platform::Os::Windows => {
+            "not created yet; it is created private (owned by you, with an access list of you alone) on first use"
+        }
+        _ => "not created yet; it is created private (mode 700) on first use",
+    }
 }
 
 const OK: &str = "ok";
@@ -473,6 +483,14 @@ fn render_text(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_runtime_dir_to_come_is_told_how_it_will_be_private() {
+        use crate::platform::Os;
+        assert!(super::not_created_yet(Os::Linux).contains("mode 700"));
+        assert!(super::not_created_yet(Os::MacOs).contains("mode 700"));
+        assert!(super::not_created_yet(Os::Windows).contains("access list of you alone"));
+    }
+
     /// Unix modes; Windows reports none.
     #[cfg(unix)]
     #[test]

@@ -138,8 +138,8 @@ fn xcrun_lldb_dap() -> Option<PathBuf> {
 
 /// LLDB's version for an lldb-dap executable ("19.1.7"), for `doctor`. lldb-dap 19 prints
 /// nothing for `--version`, so the `lldb` installed beside it is asked (beside the resolved file,
-/// e.g. /usr/lib/llvm-19/bin/lldb, or by name, lldb-dap-19 → lldb-19); failing that, the major
-/// version in the name (`lldb-dap-19` → "19").
+/// e.g. /usr/lib/llvm-19/bin/lldb, or by name, lldb-dap-19 → lldb-19, lldb-dap.exe →
+/// lldb.exe); failing that, the major version in the name (`lldb-dap-19` → "19").
 pub fn version(executable: &Path) -> Option<String> {
     let name = executable.file_name()?.to_str()?;
     let mut siblings = Vec::new();
@@ -147,7 +147,7 @@ pub fn version(executable: &Path) -> Option<String> {
         .ok()
         .and_then(|real| real.parent().map(Path::to_path_buf))
     {
-        siblings.push(dir.join("lldb"));
+        siblings.push(dir.join(Os::CURRENT.executable("lldb")));
     }
     if let Some(dir) = executable.parent() {
         let stem = name
