@@ -4,6 +4,7 @@
 #
 #   scripts/check-cross.sh            # both targets, --all-targets, -D warnings; the Windows .exe;
 #                                     # under Wine: the library's unit tests and a smoke session
+#   DEBUGGER_CROSS_TARGET=DIR scripts/check-cross.sh   # builds in DIR (default: the cache's)
 #
 # Debian ships no prebuilt standard library for those targets for a current rustc, but
 # bookworm-security's rustc-web/cargo-web come with rust-web-src, the standard library's source,
@@ -56,7 +57,9 @@ export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=$ROOT/usr/bin/x86_64-w64-mingw3
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_AR=$ROOT/usr/bin/x86_64-w64-mingw32-ar
 export RUSTFLAGS="-D warnings"
 BUILD_STD=(-Zbuild-std=std,panic_abort)
-TARGET_DIR=$CACHE/target
+# Checkouts that run this at the same time need target dirs of their own: one's build of
+# debugger.exe would otherwise replace the other's between its build and its smoke session.
+TARGET_DIR=${DEBUGGER_CROSS_TARGET:-$CACHE/target}
 status=0
 
 for target in x86_64-pc-windows-gnu aarch64-apple-darwin; do
