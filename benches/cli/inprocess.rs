@@ -63,7 +63,7 @@ impl InProcess {
             format!(
                 "lldb-dap is needed: {} ({})",
                 e.message,
-                debugger::adapters::lldb::INSTALL_HINT
+                debugger::adapters::lldb::install_hint(debugger::platform::Os::CURRENT)
             )
         })?;
         let runtime = tokio::runtime::Builder::new_current_thread()

@@ -14,6 +14,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
 use crate::dap::types::BreakpointsBody;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::platform::Os;
 
 /// The first GDB with a DAP interpreter.
 pub const MIN_DAP_VERSION: u32 = 14;
@@ -23,11 +24,26 @@ pub struct Gdb {
     extra_args: Vec<String>,
 }
 
-/// What to do for GDB, which `setup` cannot fix: DAP needs GDB 14, and a distribution ships the
-/// GDB it ships.
-pub const ADVICE: &str = "install GDB 14 or newer from your distribution ('apt-get install gdb' \
-on Debian 13 or Ubuntu 24.04 and later, 'dnf install gdb' on Fedora, 'brew install gdb' on macOS); \
-meanwhile 'debugger setup lldb' covers C, C++ and Rust";
+/// What to do for GDB on `os`, which `setup` cannot fix: DAP needs GDB 14 with Python. A Linux
+/// distribution ships the GDB it ships; Homebrew's runs on Intel Macs only; on Windows the
+/// package managers' GDB is old (Scoop's is 7.9), and MSYS2's is current and has Python.
+pub fn advice(os: Os) -> String {
+    let how = match os {
+        Os::Linux => {
+            "install GDB 14 or newer from your distribution ('apt-get install gdb' \
+on Debian 13 or Ubuntu 24.04 and later, 'dnf install gdb' on Fedora)"
+        }
+        Os::MacOs => {
+            "install GDB 14 or newer with 'brew install gdb' (Intel Macs only: GDB does \
+not run on Apple silicon)"
+        }
+        Os::Windows => {
+            "install GDB 14 or newer from MSYS2 ('pacman -S mingw-w64-ucrt-x86_64-gdb' \
+in its shell) and put its ucrt64\\bin on PATH"
+        }
+    };
+    format!("{how}; meanwhile 'debugger setup lldb' covers C, C++ and Rust")
+}
 
 /// GDB's path: the config's, else `gdb` on PATH.
 pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
@@ -230,6 +246,27 @@ fn is_gdb_message(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_advice_names_where_each_os_gets_a_gdb_with_dap() {
+        assert!(
+            advice(Os::Linux).starts_with(
+                "install GDB 14 or newer from your distribution ('apt-get install gdb'"
+            )
+        );
+        assert!(advice(Os::MacOs).contains("'brew install gdb' (Intel Macs only"));
+        let windows = advice(Os::Windows);
+        assert!(
+            windows.contains("'pacman -S mingw-w64-ucrt-x86_64-gdb'"),
+            "{windows}"
+        );
+        assert!(windows.contains(r"ucrt64\bin"), "{windows}");
+        assert!(
+            Os::ALL
+                .iter()
+                .all(|os| advice(*os).ends_with("'debugger setup lldb' covers C, C++ and Rust"))
+        );
+    }
 
     #[test]
     fn gdbs_breakpoint_messages_are_told_from_program_output() {

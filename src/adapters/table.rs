@@ -9,6 +9,7 @@ use super::install::{self, Recipe};
 use super::{DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
+use crate::platform::Os;
 
 /// One built-in adapter: its names, what it debugs, and how to make it from the config.
 pub struct AdapterKind {
@@ -33,14 +34,15 @@ pub struct AdapterKind {
     pub unusable: Option<fn(&Config) -> Option<PathBuf>>,
 }
 
-/// What to do about a missing adapter (see [`AdapterKind::fix`]).
+/// What to do about a missing adapter (see [`AdapterKind::fix`]). The texts take the OS, as
+/// each has its own package managers.
 #[derive(Debug, Clone, Copy)]
 pub enum Advice {
     /// This text, whatever the error said.
-    Text(&'static str),
+    Text(fn(Os) -> String),
     /// Run `setup`, or install it as this hint says (the hint's own mention of `setup` is left
     /// out, so it is not said twice).
-    SetupOr(&'static str),
+    SetupOr(fn(Os) -> String),
     /// The error's hint, led by "run 'debugger setup NAME'" when setup can install the adapter
     /// and the hint does not say so already.
     FromError,
@@ -59,7 +61,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         remote: Some(|| Arc::new(lldb::LldbDap::remote())),
         version: lldb::version,
         install: Some(install::lldb::install),
-        advice: Advice::SetupOr(lldb::INSTALL_HINT),
+        advice: Advice::SetupOr(lldb::install_hint),
         unusable: None,
     },
     AdapterKind {
@@ -85,7 +87,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         remote: Some(|| Arc::new(delve::Delve::remote())),
         version: delve::version,
         install: Some(install::delve::install),
-        advice: Advice::SetupOr(delve::INSTALL_HINT),
+        advice: Advice::SetupOr(delve::install_hint),
         unusable: None,
     },
     AdapterKind {
@@ -99,7 +101,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
                 .and_then(|(line, _)| line.split_whitespace().last().map(str::to_string))
         },
         install: None,
-        advice: Advice::Text(gdb::ADVICE),
+        advice: Advice::Text(gdb::advice),
         unusable: Some(|config| gdb::find(&config.adapter("gdb"))),
     },
     AdapterKind {
@@ -146,10 +148,10 @@ impl AdapterKind {
         }
         let name = self.name;
         match self.advice {
-            Advice::Text(text) => text.to_string(),
+            Advice::Text(text) => text(Os::CURRENT),
             Advice::SetupOr(hint) => format!(
                 "run 'debugger setup {name}', or {}",
-                hint.trim_end_matches(&format!("; or run 'debugger setup {name}'"))
+                hint(Os::CURRENT).trim_end_matches(&format!("; or run 'debugger setup {name}'"))
             ),
             Advice::FromError if err.hint.contains("debugger setup") => err.hint.clone(),
             Advice::FromError if self.install.is_some() => {
@@ -170,13 +172,30 @@ mod tests {
         let fix_for = |name: &str, err: &ErrorBody, config: &Config| {
             kind(name).expect("built in").fix(err, config)
         };
-        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", lldb::INSTALL_HINT);
+        let err = ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            "x",
+            lldb::install_hint(Os::CURRENT),
+        );
         let fix = fix_for("lldb", &err, &Config::default());
         assert!(fix.starts_with("run 'debugger setup lldb'"), "{fix}");
-        let err = ErrorBody::new(ErrorCode::AdapterNotFound, "x", debugpy::INSTALL_HINT);
+        let err = ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            "x",
+            debugpy::install_hint(Os::CURRENT),
+        );
         assert_eq!(
             fix_for("debugpy", &err, &Config::default()),
-            debugpy::INSTALL_HINT
+            debugpy::install_hint(Os::CURRENT)
+        );
+        let fix = fix_for("delve", &err, &Config::default());
+        assert!(
+            fix.starts_with("run 'debugger setup delve', or install"),
+            "{fix}"
+        );
+        assert!(
+            !fix.ends_with("or run 'debugger setup delve'"),
+            "said once: {fix}"
         );
     }
 }

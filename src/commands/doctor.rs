@@ -341,7 +341,7 @@ fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             report.private = true;
-            report.detail = "not created yet; it is created private (mode 700) on first use".into();
+            report.detail = not_created_yet(crate::platform::Os::CURRENT).into();
             return report;
         }
         Err(e) => {
@@ -366,10 +366,11 @@ fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
     match paths::check_private(dir) {
         Ok(()) => {
             report.private = true;
-            report.detail = format!(
-                "private (mode {}, owned by you)",
-                report.mode.as_deref().unwrap_or("?")
-            );
+            // Windows has no mode: its check is of the owner and the access list.
+            report.detail = match report.mode.as_deref() {
+                Some(mode) => format!("private (mode {mode}, owned by you)"),
+                None => "private (owned by you; its access list admits no one else)".to_string(),
+            };
         }
         Err(err) => {
             report.detail = format!("not private: {}", err.message);
@@ -377,6 +378,16 @@ fn check_runtime_dir(dir: &Path) -> RuntimeDirReport {
         }
     }
     report
+}
+
+/// What doctor says of a runtime dir that is not there yet: how it will be made private.
+fn not_created_yet(os: crate::platform::Os) -> &'static str {
+    match os {
+        crate::platform::Os::Windows => {
+            "not created yet; it is created private (owned by you, with an access list of you alone) on first use"
+        }
+        _ => "not created yet; it is created private (mode 700) on first use",
+    }
 }
 
 const OK: &str = "ok";
@@ -472,6 +483,14 @@ fn render_text(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_runtime_dir_to_come_is_told_how_it_will_be_private() {
+        use crate::platform::Os;
+        assert!(super::not_created_yet(Os::Linux).contains("mode 700"));
+        assert!(super::not_created_yet(Os::MacOs).contains("mode 700"));
+        assert!(super::not_created_yet(Os::Windows).contains("access list of you alone"));
+    }
+
     /// Unix modes; Windows reports none.
     #[cfg(unix)]
     #[test]
@@ -490,5 +509,21 @@ mod tests {
         assert!(check_runtime_dir(&dir).private);
         let missing = check_runtime_dir(&tmp.path().join("nope"));
         assert!(!missing.exists && missing.private, "{missing:?}");
+    }
+
+    /// Windows reports no mode: the owner and the access list are what is checked.
+    #[cfg(windows)]
+    #[test]
+    fn a_private_runtime_dir_is_told_by_its_access_list() {
+        use super::*;
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("rt");
+        crate::platform::create_private_dir(&dir).expect("mkdir");
+        let report = check_runtime_dir(&dir);
+        assert!(report.private, "{report:?}");
+        assert_eq!(
+            report.detail,
+            "private (owned by you; its access list admits no one else)"
+        );
     }
 }

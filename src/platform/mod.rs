@@ -9,19 +9,22 @@
 //! | --- | --- | --- |
 //! | process set-up before `main` | standard descriptors reopened, SIGPIPE ignored | nothing |
 //! | starting the daemon detached | `setsid` | `DETACHED_PROCESS \| CREATE_NEW_PROCESS_GROUP` |
-//! | the daemon's files | umask 077, files 0600 | the runtime dir's inherited ACL |
+//! | the daemon's files | umask 077, files 0600 | the runtime dir's ACL, inherited |
 //! | the session socket | a Unix socket in the runtime dir | a named pipe named after that path |
-//! | runtime dir privacy | 0700, owned by the user, checked | under the user's profile (not checked yet) |
+//! | runtime dir privacy | 0700, owned by the user, checked | made with a protected DACL for the user's SID; owner and DACL checked (`acl.rs`) |
 //! | who may connect | the runtime dir's permissions | the pipe's DACL: this user's SID alone |
 //! | children dying with the daemon | `PR_SET_PDEATHSIG` (Linux), the reaper, the process group | a kill-on-close Job Object |
 //! | the program's whole tree (`tree.rs`) | a child subreaper (Linux), a tag in the environment | the Job Object |
 //! | killing, start times, executables, children of a pid | signals and `/proc` (Linux) | process handles, Toolhelp |
 //! | asking to end | SIGINT, SIGTERM, SIGHUP | Ctrl-C, Ctrl-Break, console close |
-//! | a running Node's inspector | SIGUSR1 | not available: `--inspect` and `--connect` |
+//! | a pid's listening ports | `/proc` (Linux), `lsof` (macOS) | `GetExtendedTcpTable` |
+//! | a running Node's inspector | SIGUSR1 | `node -e "process._debugProcess(PID)"` |
 //!
 //! The session lock needs no platform code: `File::try_lock` is `flock` on Unix and
 //! `LockFileEx` on Windows, and either is dropped by the OS when the process dies.
 
+#[cfg(any(windows, test))]
+mod acl;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
@@ -44,6 +47,39 @@ pub use os::{
 
 mod tree;
 pub use tree::{TREE_TAG_VARIABLE, descendants_of, end_tree, new_tree_tag, tag_this_tree};
+
+/// An OS family, for what differs by OS outside this layer and is only text or a search (package
+/// managers, install hints, executable names): a value, not a `cfg`, so that Linux's test run
+/// checks the Windows and macOS forms too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    /// Linux, and any Unix other than macOS.
+    Linux,
+    MacOs,
+    Windows,
+}
+
+impl Os {
+    /// The OS this runs on.
+    pub const CURRENT: Os = if cfg!(windows) {
+        Os::Windows
+    } else if cfg!(target_os = "macos") {
+        Os::MacOs
+    } else {
+        Os::Linux
+    };
+
+    /// Every family, for tests of text per OS.
+    pub const ALL: [Os; 3] = [Os::Linux, Os::MacOs, Os::Windows];
+
+    /// The file name of the program `stem`: `stem.exe` on Windows.
+    pub fn executable(self, stem: &str) -> String {
+        match self {
+            Os::Windows => format!("{stem}.exe"),
+            _ => stem.to_string(),
+        }
+    }
+}
 
 /// The one child process of `parent`, or `None` when it has none or several.
 pub fn only_child(parent: u32) -> Option<u32> {

@@ -1,7 +1,7 @@
 //! The platform layer on Linux and macOS. What the kernel tells of another process is read from
 //! `/proc` on Linux and asked of libproc (`proc_pidinfo`, `proc_pidpath`, `proc_listchildpids`)
-//! on macOS; a pid's listening ports are read on Linux only (an attach by pid to a running Node
-//! elsewhere needs `--connect`).
+//! on macOS; a pid's listening ports are read from `/proc` on Linux and asked of `lsof` on
+//! macOS.
 
 use std::fs::{self, Metadata, OpenOptions};
 use std::io;
@@ -15,6 +15,9 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 
 mod tree;
 pub use tree::{contain_children, is_running, parent_pid, release_children, tagged_processes};
+mod network;
+
+pub use network::listening_ports;
 
 /// The file that reads as empty and swallows writes.
 pub const NULL_DEVICE: &str = "/dev/null";
@@ -340,52 +343,6 @@ fn parent_of(stat: &str) -> Option<u32> {
     rest.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// The TCP ports process `pid` listens on, read from /proc: its socket inodes matched against the
-/// LISTEN entries of its network namespace's tables.
-pub fn listening_ports(pid: u32) -> Vec<u16> {
-    let inodes: std::collections::HashSet<String> = fs::read_dir(format!("/proc/{pid}/fd"))
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|e| fs::read_link(e.path()).ok())
-                .filter_map(|target| {
-                    let target = target.to_string_lossy().to_string();
-                    target
-                        .strip_prefix("socket:[")
-                        .and_then(|rest| rest.strip_suffix(']'))
-                        .map(str::to_string)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut ports = Vec::new();
-    for table in ["tcp", "tcp6"] {
-        let Ok(text) = fs::read_to_string(format!("/proc/{pid}/net/{table}")) else {
-            continue;
-        };
-        ports.extend(listening_in_table(&text, &inodes));
-    }
-    ports
-}
-
-/// The LISTEN ports in a /proc/net/tcp table whose socket inode is one of `inodes`.
-fn listening_in_table(table: &str, inodes: &std::collections::HashSet<String>) -> Vec<u16> {
-    const LISTEN: &str = "0A";
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let (local, state, inode) = (fields.get(1)?, fields.get(3)?, fields.get(9)?);
-            if *state != LISTEN || !inodes.contains(*inode) {
-                return None;
-            }
-            let port = local.rsplit_once(':')?.1;
-            u16::from_str_radix(port, 16).ok()
-        })
-        .collect()
-}
-
 /// Asks a running Node to open its inspector, as `node inspect -p PID` does: SIGUSR1.
 pub fn open_node_inspector(pid: u32) -> Result<(), String> {
     let raw = libc::pid_t::try_from(pid).map_err(|_| format!("pid {pid} is out of range"))?;
@@ -539,17 +496,6 @@ mod tests {
         assert_eq!(parent_of("4242 (go-ledger) t 4200 4242 1 0 -1"), Some(4200));
         assert_eq!(parent_of("7 (a (b) c) S 1 7 7 0"), Some(1));
         assert_eq!(parent_of("garbage"), None);
-    }
-
-    #[test]
-    fn listen_entries_of_the_process_are_found() {
-        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
-   0: 0100007F:2405 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4242 1 0\n\
-   1: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 999 1 0\n\
-   2: 0100007F:2406 0100007F:A000 01 00000000:00000000 00:00000000 00000000     0        0 4243 1 0\n";
-        let inodes: std::collections::HashSet<String> =
-            ["4242", "4243"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(listening_in_table(table, &inodes), vec![9221]);
     }
 
     #[test]

@@ -3,28 +3,26 @@
 //! Processes are reached through their handles (`OpenProcess`), a pid's children through a
 //! Toolhelp snapshot, and the daemon's whole tree is held in a Job Object that kills every
 //! process in it when the daemon's handle closes, however the daemon ends. A session's socket is
-//! a named pipe; the runtime dir lives under the user's local application data, whose ACL
-//! admits the user alone.
+//! a named pipe. Who may reach the session (the runtime dir's owner and DACL, the pipe's DACL)
+//! is `windows/security.rs`'s.
 
-use std::fs::{self, Metadata, OpenOptions};
+use std::fs::{Metadata, OpenOptions};
 use std::io;
 use std::os::windows::io::IntoRawHandle;
 use std::os::windows::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 
-use interprocess::local_socket::ListenerOptions;
 use interprocess::local_socket::{GenericNamespaced, Name, ToNsName};
-use interprocess::os::windows::local_socket::ListenerOptionsExt;
-use interprocess::os::windows::security_descriptor::SecurityDescriptor;
 use tokio::signal::windows::{CtrlBreak, CtrlC, CtrlClose, ctrl_break, ctrl_c, ctrl_close};
-use widestring::U16CString;
 use windows_sys::Win32::Foundation::{
-    CloseHandle, FILETIME, HANDLE, HANDLE_FLAG_INHERIT, INVALID_HANDLE_VALUE, LocalFree,
-    SetHandleInformation,
+    CloseHandle, ERROR_INSUFFICIENT_BUFFER, FILETIME, HANDLE, HANDLE_FLAG_INHERIT,
+    INVALID_HANDLE_VALUE, NO_ERROR, SetHandleInformation,
 };
-use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
-use windows_sys::Win32::Security::{GetTokenInformation, TOKEN_QUERY, TOKEN_USER, TokenUser};
+use windows_sys::Win32::NetworkManagement::IpHelper::{
+    GetExtendedTcpTable, MIB_TCP6ROW_OWNER_PID, MIB_TCPROW_OWNER_PID, TCP_TABLE_OWNER_PID_LISTENER,
+};
+use windows_sys::Win32::Networking::WinSock::{AF_INET, AF_INET6};
 use windows_sys::Win32::System::Console::{
     GetStdHandle, STD_ERROR_HANDLE, STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, SetStdHandle,
 };
@@ -42,6 +40,10 @@ use windows_sys::Win32::System::Threading::{
     PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE, QueryFullProcessImageNameW,
     TerminateProcess,
 };
+
+mod security;
+
+pub use security::{create_private_dir, privacy_problem, private_listener};
 
 /// The file that reads as empty and swallows writes.
 pub const NULL_DEVICE: &str = "NUL";
@@ -98,10 +100,10 @@ fn keep_standard_handles_from_children() {
     }
 }
 
-/// Whether this process runs as the superuser. Windows package managers install for the user
-/// without one, so this is never assumed.
+/// Whether this process runs elevated (as an administrator), which Chocolatey needs to install;
+/// winget and Scoop install for the user without it.
 pub fn is_superuser() -> bool {
-    false
+    security::is_elevated()
 }
 
 /// What names this user in a shared place: the user name.
@@ -340,34 +342,114 @@ pub fn children_of(parent: u32) -> Vec<u32> {
     children
 }
 
-/// The TCP ports process `pid` listens on: not read on Windows yet, so an attach by pid finds
-/// an inspector only where the caller says (`--connect`).
+/// The TCP ports process `pid` listens on, IPv4 and IPv6, from the system's tables of listening
+/// sockets and their owners (`GetExtendedTcpTable`, `TCP_TABLE_OWNER_PID_LISTENER`).
 pub fn listening_ports(pid: u32) -> Vec<u16> {
-    let _ = pid;
-    Vec::new()
+    let mut ports: Vec<u16> = listeners()
+        .into_iter()
+        .filter(|(owner, _)| *owner == pid)
+        .map(|(_, port)| port)
+        .collect();
+    ports.sort_unstable();
+    ports.dedup();
+    ports
 }
 
-/// Node opens its inspector on SIGUSR1, which Windows does not have.
+/// Every listening TCP socket, IPv4 and IPv6, as (owner's pid, port).
+fn listeners() -> Vec<(u32, u16)> {
+    let mut found = Vec::new();
+    for family in [AF_INET, AF_INET6] {
+        let Some(table) = listener_table(family) else {
+            continue;
+        };
+        // A table is a row count, then its rows: both row types hold u32s only, so they start
+        // at the next u32 and the buffer (of u32s) keeps them aligned.
+        let count = table.first().copied().unwrap_or(0) as usize;
+        let bytes = table.len() * 4;
+        let rows = |row_size: usize| {
+            (0..count)
+                .map(move |i| 4 + i * row_size)
+                .take_while(move |at| at + row_size <= bytes)
+                .map(|at| table.as_ptr().cast::<u8>().wrapping_add(at))
+        };
+        if family == AF_INET {
+            for row in rows(std::mem::size_of::<MIB_TCPROW_OWNER_PID>()) {
+                // SAFETY: a whole row inside the table, aligned (see above).
+                let row = unsafe { &*row.cast::<MIB_TCPROW_OWNER_PID>() };
+                found.push((row.dwOwningPid, port_of(row.dwLocalPort)));
+            }
+        } else {
+            for row in rows(std::mem::size_of::<MIB_TCP6ROW_OWNER_PID>()) {
+                // SAFETY: as above.
+                let row = unsafe { &*row.cast::<MIB_TCP6ROW_OWNER_PID>() };
+                found.push((row.dwOwningPid, port_of(row.dwLocalPort)));
+            }
+        }
+    }
+    found
+}
+
+/// A port as the TCP tables hold it: in network byte order, in the low 16 bits.
+fn port_of(raw: u32) -> u16 {
+    u16::from_be(raw as u16)
+}
+
+/// The table of listening TCP sockets of one address family, with their owners' pids, as u32s
+/// (the alignment of its rows), or `None` when it cannot be read.
+fn listener_table(family: u16) -> Option<Vec<u32>> {
+    let mut size = 0u32;
+    for _ in 0..4 {
+        let mut buffer = vec![0u32; (size as usize).div_ceil(4).max(1)];
+        size = (buffer.len() * 4) as u32;
+        // SAFETY: a writable buffer of `size` bytes, and its size to update.
+        let status = unsafe {
+            GetExtendedTcpTable(
+                buffer.as_mut_ptr().cast(),
+                &mut size,
+                0,
+                u32::from(family),
+                TCP_TABLE_OWNER_PID_LISTENER,
+                0,
+            )
+        };
+        match status {
+            NO_ERROR => return Some(buffer),
+            // The table grew between the calls: try again with the size it gave.
+            ERROR_INSUFFICIENT_BUFFER => continue,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Asks a running Node to open its inspector. Windows has no SIGUSR1, so Node's own route is
+/// taken, the one `node inspect -p PID` takes there: another Node runs
+/// `process._debugProcess(PID)`, which opens the target's inspector through a remote thread.
+/// That Node is the target's own executable, so its version knows how.
 pub fn open_node_inspector(pid: u32) -> Result<(), String> {
+    let node =
+        executable_of(pid).ok_or_else(|| format!("cannot find the executable of process {pid}"))?;
+    let output = std::process::Command::new(&node)
+        .args(["-e", &format!("process._debugProcess({pid})")])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", node.display()))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&output.stderr);
+    let said = said
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no message");
     Err(format!(
-        "a running Node cannot be asked to open its inspector on Windows (process {pid}): start it with --inspect=127.0.0.1:PORT and use 'debugger attach --connect 127.0.0.1:PORT'"
+        "process {pid} could not be asked to open its inspector ({}: {said}): start it with --inspect=127.0.0.1:PORT and use 'debugger attach --connect 127.0.0.1:PORT'",
+        node.display()
     ))
 }
 
 // ---- files and privacy -------------------------------------------------------------------
-
-/// Creates `dir` and its parents. Under the user's local application data (where the runtime
-/// dir is), a new directory inherits an ACL that admits the user, SYSTEM and administrators.
-pub fn create_private_dir(dir: &Path) -> io::Result<()> {
-    fs::create_dir_all(dir)
-}
-
-/// Not checked yet on Windows: the runtime dir's ACL is the one inherited from the user's
-/// profile. The socket itself admits this user alone ([`private_listener`]).
-pub fn privacy_problem(dir: &Path, meta: &Metadata) -> Option<(String, String)> {
-    let _ = (dir, meta);
-    None
-}
 
 /// Windows has neither permission bits nor uids: an ACL instead.
 pub fn mode_and_owner(meta: &Metadata) -> (Option<String>, Option<u32>) {
@@ -440,58 +522,6 @@ pub fn acknowledge_now(stream: &tokio::net::TcpStream) {
 
 // ---- the session socket ------------------------------------------------------------------
 
-/// Listener options that admit this user alone. A named pipe's default DACL lets everyone read
-/// it, and the pipe lets whoever writes to it run code as the user, so the session's pipe gets a
-/// protected DACL with one entry: full access for this process's user SID
-/// (`D:P(A;;GA;;;S-1-5-21-…)`).
-pub fn private_listener(options: ListenerOptions<'_>) -> io::Result<ListenerOptions<'_>> {
-    let sddl = format!("D:P(A;;GA;;;{})", current_user_sid()?);
-    let sddl = U16CString::from_str(&sddl)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    let descriptor = SecurityDescriptor::deserialize(&sddl)?;
-    Ok(options.security_descriptor(descriptor))
-}
-
-/// This process's user, as an SID string (`S-1-5-21-…`).
-fn current_user_sid() -> io::Result<String> {
-    // SAFETY: the token handle is checked and closed; the buffer is sized by the first call and
-    // holds a TOKEN_USER after the second; the SID string is read up to its NUL and freed with
-    // LocalFree, as ConvertSidToStringSidW requires.
-    unsafe {
-        let mut token: HANDLE = std::ptr::null_mut();
-        if OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) == 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let mut needed = 0u32;
-        GetTokenInformation(token, TokenUser, std::ptr::null_mut(), 0, &mut needed);
-        // u64 elements keep the buffer aligned for TOKEN_USER.
-        let mut buffer = vec![0u64; (needed as usize).div_ceil(8).max(1)];
-        let read = GetTokenInformation(
-            token,
-            TokenUser,
-            buffer.as_mut_ptr().cast(),
-            (buffer.len() * 8) as u32,
-            &mut needed,
-        );
-        CloseHandle(token);
-        if read == 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let user = &*(buffer.as_ptr() as *const TOKEN_USER);
-        let mut text: *mut u16 = std::ptr::null_mut();
-        if ConvertSidToStringSidW(user.User.Sid, &mut text) == 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let mut length = 0;
-        while *text.add(length) != 0 {
-            length += 1;
-        }
-        let sid = String::from_utf16_lossy(std::slice::from_raw_parts(text, length));
-        LocalFree(text.cast());
-        Ok(sid)
-    }
-}
-
 /// The local socket for the session whose socket path (in the runtime dir) is `path`: a named
 /// pipe, `\\.\pipe\debugger-…`, named after the path so that two runtime dirs (two users,
 /// or a test's own) never share one.
@@ -519,14 +549,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn this_users_sid_makes_a_pipe_descriptor() {
-        let sid = current_user_sid().expect("the user's SID");
-        assert!(sid.starts_with("S-1-"), "{sid}");
-        let sddl = U16CString::from_str(format!("D:P(A;;GA;;;{sid})")).expect("sddl");
-        SecurityDescriptor::deserialize(&sddl).expect("a descriptor from the SDDL");
-    }
-
-    #[test]
     fn this_process_is_seen_with_its_start_time_and_executable() {
         let me = std::process::id();
         assert!(process_exists(me));
@@ -541,5 +563,29 @@ mod tests {
                 .as_deref()
                 .and_then(Path::file_name)
         );
+    }
+
+    #[test]
+    fn the_listener_tables_hold_a_listening_socket() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        assert!(listeners().iter().any(|(_, p)| *p == port));
+        assert_eq!(port_of(u32::from(0x2405u16.to_be())), 0x2405);
+    }
+
+    /// Left out under Wine (scripts/check-cross.sh says why): Wine 8 gives every socket the
+    /// owner pid 0.
+    #[test]
+    fn a_listening_socket_of_this_process_is_found_by_its_port() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        assert!(listening_ports(std::process::id()).contains(&port));
+        assert!(!listening_ports(u32::MAX - 3).contains(&port));
+    }
+
+    #[test]
+    fn a_node_inspector_is_not_asked_of_a_process_that_is_gone() {
+        let err = open_node_inspector(u32::MAX - 3).expect_err("no such process");
+        assert!(err.contains("cannot find the executable"), "{err}");
     }
 }

@@ -1,8 +1,8 @@
 //! debugpy, Microsoft's adapter for Python: `python -m debugpy.adapter` over stdio.
 //!
 //! The Python is the config's (`adapters.debugpy.path`), else the active virtual environment's,
-//! else the private one `debugger setup debugpy` creates, else `python3` on PATH; it must be able
-//! to import debugpy.
+//! else the private one `debugger setup debugpy` creates, else the system's Python 3 (`python3`,
+//! `python`; on Windows the `py` launcher's); it must be able to import debugpy.
 //!
 //! Breakpoints debugpy accepts, calls verified or merely pending, and then never stops at are set
 //! differently here (see `prepare_breakpoint` and `review_breakpoints` below):
@@ -42,6 +42,7 @@ use crate::common::paths;
 use crate::dap::requests::BreakpointList;
 use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
 
 pub struct Debugpy {
@@ -66,8 +67,52 @@ struct RunFacts {
     unfound: HashMap<String, String>,
 }
 
-/// How to get debugpy when it is missing.
-pub const INSTALL_HINT: &str = "run 'debugger setup debugpy' (a private virtual environment), or 'python3 -m pip install debugpy'";
+/// How to get debugpy on `os` when it is missing.
+pub fn install_hint(os: Os) -> String {
+    let python = python_commands(os)[0].join(" ");
+    format!(
+        "run 'debugger setup debugpy' (a private virtual environment), or '{python} -m pip install debugpy'"
+    )
+}
+
+/// The Python of a virtual environment: `bin/python`, `Scripts\python.exe` on Windows.
+pub fn venv_python(os: Os, venv: &Path) -> PathBuf {
+    match os {
+        Os::Windows => venv.join("Scripts").join(os.executable("python")),
+        _ => venv.join("bin").join("python"),
+    }
+}
+
+/// The commands that may run the system's Python 3, best first: `python3`, else `python`; on
+/// Windows the `py` launcher's newest Python 3, else `python` (`python3.exe` there is most often
+/// the Microsoft Store's stand-in, which opens the Store instead of running).
+fn python_commands(os: Os) -> &'static [&'static [&'static str]] {
+    match os {
+        Os::Windows => &[&["py", "-3"], &["python"]],
+        _ => &[&["python3"], &["python"]],
+    }
+}
+
+/// The system's Python 3 interpreter, as a path (the `py` launcher asked for the one it runs).
+pub fn system_python() -> Option<PathBuf> {
+    python_commands(Os::CURRENT)
+        .iter()
+        .find_map(|command| match command {
+            [program] => which::which(program).ok(),
+            [program, args @ ..] => {
+                let output = std::process::Command::new(which::which(program).ok()?)
+                    .args(args)
+                    .args(["-c", "import sys; print(sys.executable)"])
+                    .stdin(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .output()
+                    .ok()?;
+                let path = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+                (output.status.success() && path.is_file()).then_some(path)
+            }
+            [] => None,
+        })
+}
 
 /// The private virtual environment `debugger setup debugpy` creates.
 pub fn private_venv() -> PathBuf {
@@ -82,10 +127,10 @@ pub fn candidate_pythons(config: &AdapterConfig) -> Vec<PathBuf> {
         return candidates;
     }
     if let Some(venv) = std::env::var_os("VIRTUAL_ENV").filter(|v| !v.is_empty()) {
-        candidates.push(PathBuf::from(venv).join("bin").join("python"));
+        candidates.push(venv_python(Os::CURRENT, Path::new(&venv)));
     }
-    candidates.push(private_venv().join("bin").join("python"));
-    if let Ok(python) = which::which("python3") {
+    candidates.push(venv_python(Os::CURRENT, &private_venv()));
+    if let Some(python) = system_python() {
         candidates.push(python);
     }
     candidates
@@ -136,7 +181,7 @@ impl Debugpy {
                 ErrorBody::new(
                     ErrorCode::AdapterNotFound,
                     format!("debugpy not found (tried: {})", tried.join(", ")),
-                    INSTALL_HINT,
+                    install_hint(Os::CURRENT),
                 )
             })?;
         Ok(Debugpy::with(python, config.args.clone()))
@@ -345,6 +390,26 @@ impl DebugAdapter for Debugpy {
 mod tests {
     use super::breakpoints::*;
     use super::*;
+
+    #[test]
+    fn pythons_are_looked_for_as_each_os_lays_them_out() {
+        let venv = Path::new("venv");
+        assert_eq!(
+            venv_python(Os::Linux, venv),
+            venv.join("bin").join("python")
+        );
+        assert_eq!(
+            venv_python(Os::MacOs, venv),
+            venv.join("bin").join("python")
+        );
+        assert_eq!(
+            venv_python(Os::Windows, venv),
+            venv.join("Scripts").join("python.exe")
+        );
+        assert_eq!(python_commands(Os::Windows)[0], ["py", "-3"]);
+        assert!(install_hint(Os::Windows).ends_with("'py -3 -m pip install debugpy'"));
+        assert!(install_hint(Os::Linux).ends_with("'python3 -m pip install debugpy'"));
+    }
     use crate::dap::requests::{
         BreakpointOptions, BreakpointSource, FunctionBreakpoint, SetBreakpointsArguments,
         SetFunctionBreakpointsArguments, SourceBreakpoint,

@@ -19,11 +19,13 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
-use super::{DebugAdapter, SourceLookup, launch_with};
+use super::{DebugAdapter, SourceLookup, env_var, first_file, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::platform::Os;
 use relay::relay;
 
 pub struct Delve {
@@ -31,19 +33,50 @@ pub struct Delve {
     extra_args: Vec<String>,
 }
 
-pub const INSTALL_HINT: &str = "install Delve: 'apt-get install delve' (Debian/Ubuntu), \
-'brew install delve' (macOS), or 'go install github.com/go-delve/delve/cmd/dlv@latest'; or run 'debugger setup delve'";
+/// How to get Delve on `os`: its packages where there are some, else Go's `go install` (with
+/// Go's packages on Windows, where no package manager holds Delve).
+pub fn install_hint(os: Os) -> String {
+    let go_install = format!("'go install {DELVE_MODULE}'");
+    let how = match os {
+        Os::Windows => format!(
+            "install Go ({}) and run {go_install}",
+            install::install_hint(Software::Go, os)
+        ),
+        _ => format!(
+            "install Delve: {}, or {go_install}",
+            install::install_hint(Software::Delve, os)
+        ),
+    };
+    format!("{how}; or run 'debugger setup delve'")
+}
 
-/// Where Delve is: the config's path, else `dlv` on PATH, else `~/go/bin/dlv`.
+/// What `go install` builds: the dlv command, at its latest release.
+pub const DELVE_MODULE: &str = "github.com/go-delve/delve/cmd/dlv@latest";
+
+/// Where Delve is: the config's path, else `dlv` on PATH (`dlv.exe` on Windows), else where
+/// `go install` puts it by default, `~/go/bin` (`%USERPROFILE%\go\bin`).
 pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
     if let Some(path) = &config.path {
         return path.is_file().then(|| path.clone());
     }
-    which::which("dlv").ok().or_else(|| {
-        let home = std::env::var_os("HOME")?;
-        let path = PathBuf::from(home).join("go").join("bin").join("dlv");
-        path.is_file().then_some(path)
-    })
+    which::which("dlv")
+        .ok()
+        .or_else(|| first_file(default_go_bin(Os::CURRENT, env_var).into_iter().collect()))
+}
+
+/// `dlv` in Go's default GOPATH, `~/go/bin` (`HOME`; `USERPROFILE` on Windows).
+fn default_go_bin(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    let home = env(if os == Os::Windows {
+        "USERPROFILE"
+    } else {
+        "HOME"
+    })?;
+    Some(
+        PathBuf::from(home)
+            .join("go")
+            .join("bin")
+            .join(os.executable("dlv")),
+    )
 }
 
 /// Delve's version ("1.20.2"), from the "Version: 1.20.2" line of `dlv version`, for `doctor`.
@@ -76,7 +109,7 @@ impl Delve {
             ErrorBody::new(
                 ErrorCode::AdapterNotFound,
                 "Delve (dlv) not found",
-                INSTALL_HINT,
+                install_hint(Os::CURRENT),
             )
         })?;
         Ok(Delve {
@@ -199,6 +232,38 @@ impl DebugAdapter for Delve {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn delve_is_looked_for_and_installed_as_each_os_does() {
+        let env = |name: &str| match name {
+            "HOME" => Some(OsString::from("/home/ada")),
+            "USERPROFILE" => Some(OsString::from(r"C:\Users\ada")),
+            _ => None,
+        };
+        assert_eq!(
+            default_go_bin(Os::Linux, env),
+            Some(PathBuf::from("/home/ada/go/bin/dlv"))
+        );
+        let windows = default_go_bin(Os::Windows, env).expect("a path");
+        assert!(windows.starts_with(r"C:\Users\ada"), "{windows:?}");
+        assert!(windows.ends_with(Path::new("go").join("bin").join("dlv.exe")));
+        assert_eq!(
+            install_hint(Os::Linux),
+            format!(
+                "install Delve: 'apt-get install delve' (Debian/Ubuntu), 'dnf install delve' (Fedora), or 'go install {DELVE_MODULE}'; or run 'debugger setup delve'"
+            )
+        );
+        assert!(
+            install_hint(Os::MacOs)
+                .starts_with("install Delve: 'brew install delve', or 'go install")
+        );
+        assert_eq!(
+            install_hint(Os::Windows),
+            format!(
+                "install Go ('winget install -e --id GoLang.Go', 'scoop install go', 'choco install -y golang' (as administrator)) and run 'go install {DELVE_MODULE}'; or run 'debugger setup delve'"
+            )
+        );
+    }
 
     #[test]
     fn source_programs_build_in_their_own_directory() {

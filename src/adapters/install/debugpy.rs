@@ -4,10 +4,12 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use super::packages::{Software, install_hint};
 use super::{SetupResult, already, configured_path_error, installed, run_logged};
 use crate::adapters::{DebugAdapter, debugpy};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::platform::Os;
 
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     let adapter_config = config.adapter("debugpy");
@@ -23,10 +25,8 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
         Err(_) => {}
     }
     let venv = debugpy::private_venv();
-    let python = venv.join("bin").join("python");
-    let base = which::which("python3")
-        .or_else(|_| which::which("python"))
-        .ok();
+    let python = debugpy::venv_python(Os::CURRENT, &venv);
+    let base = debugpy::system_python();
     if !python.is_file() {
         create_venv(&venv, base.as_deref())?;
     }
@@ -58,6 +58,22 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
             ),
         )),
     }
+}
+
+/// The error for a machine without Python 3, with the commands that install it on `os`.
+fn no_python(os: Os) -> ErrorBody {
+    let looked = match os {
+        Os::Windows => "neither the py launcher nor python is on PATH",
+        _ => "neither python3 nor python is on PATH",
+    };
+    ErrorBody::new(
+        ErrorCode::AdapterNotFound,
+        format!("debugpy needs Python 3, and {looked}"),
+        format!(
+            "install Python 3 ({}), then run 'debugger setup debugpy' again",
+            install_hint(Software::Python, os)
+        ),
+    )
 }
 
 /// Whether `python -m MODULE` is there (`pip`, say).
@@ -92,14 +108,7 @@ fn pip_install_command(python: &Path, base: Option<&Path>) -> Vec<String> {
 /// replaced). Where Python's `ensurepip` is missing (Debian and Ubuntu without python3-venv),
 /// the environment is made without pip, and the base Python's pip installs into it.
 fn create_venv(venv: &Path, base: Option<&Path>) -> Result<(), ErrorBody> {
-    let base = base.ok_or_else(|| {
-        ErrorBody::new(
-            ErrorCode::AdapterNotFound,
-            "debugpy needs Python 3, and neither python3 nor python is on PATH",
-            "install Python 3 ('apt-get install python3 python3-venv' on Debian/Ubuntu, \
-'dnf install python3', 'brew install python'), then run 'debugger setup debugpy' again",
-        )
-    })?;
+    let base = base.ok_or_else(|| no_python(Os::CURRENT))?;
     if let Some(parent) = venv.parent() {
         std::fs::create_dir_all(parent).map_err(|e| {
             ErrorBody::new(
@@ -119,8 +128,9 @@ fn create_venv(venv: &Path, base: Option<&Path>) -> Result<(), ErrorBody> {
         command.push(venv.display().to_string());
         command
     };
-    let made =
-        |command: &[String]| run_logged(command, &[]) && venv.join("bin").join("python").is_file();
+    let made = |command: &[String]| {
+        run_logged(command, &[]) && debugpy::venv_python(Os::CURRENT, venv).is_file()
+    };
     let command = venv_command(&[]);
     if made(&command) {
         return Ok(());
@@ -141,4 +151,37 @@ fn create_venv(venv: &Path, base: Option<&Path>) -> Result<(), ErrorBody> {
         ),
         "install Python's venv module ('apt-get install python3-venv' on Debian/Ubuntu), then run 'debugger setup debugpy' again",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_python_is_told_with_each_oss_commands() {
+        let linux = no_python(Os::Linux);
+        assert!(
+            linux
+                .message
+                .ends_with("neither python3 nor python is on PATH")
+        );
+        assert_eq!(
+            linux.hint,
+            "install Python 3 ('apt-get install python3-venv' (Debian/Ubuntu), 'dnf install python3' (Fedora)), then run 'debugger setup debugpy' again"
+        );
+        let windows = no_python(Os::Windows);
+        assert!(
+            windows.message.contains("py launcher"),
+            "{}",
+            windows.message
+        );
+        assert!(
+            windows
+                .hint
+                .contains("'winget install -e --id Python.Python.3.12'"),
+            "{}",
+            windows.hint
+        );
+        assert!(no_python(Os::MacOs).hint.contains("'brew install python'"));
+    }
 }

@@ -1,17 +1,16 @@
 //! `debugger setup delve`: Delve from apt, dnf or Homebrew (`delve`), else `go install` when Go
-//! is there (which needs no rights).
+//! is there (which needs no rights). No Windows package manager holds Delve: there it is `go
+//! install` alone.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::packages::PackageManager;
+use super::packages::{PackageManager, Software};
 use super::{SetupResult, already, configured_path_error, installed, run_logged};
-use crate::adapters::delve;
+use crate::adapters::delve::{self, DELVE_MODULE};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
-
-/// What `go install` builds when no package manager can: the dlv command, at its latest release.
-const DELVE_MODULE: &str = "github.com/go-delve/delve/cmd/dlv@latest";
+use crate::platform::Os;
 
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     let adapter_config = config.adapter("delve");
@@ -27,12 +26,13 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
         Err(_) => {}
     }
     let go = which::which("go").ok();
-    let manager = PackageManager::detect();
+    // A manager that holds Delve: none on Windows.
+    let manager = PackageManager::detect().filter(|m| !m.packages(Software::Delve).is_empty());
     // The package manager when it can run (brew needs no root); else `go install`, which needs no
     // rights; else the command for the user.
     let package_error = match manager {
         Some(manager) if go.is_none() || manager.may_run() => {
-            match manager.install("Delve", &["delve"]) {
+            match manager.install("Delve", manager.packages(Software::Delve)) {
                 Ok(_) => match delve::find(&adapter_config) {
                     Some(path) => {
                         let version = delve::version(&path);
@@ -55,8 +55,11 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
         return Err(package_error.unwrap_or_else(|| {
             ErrorBody::new(
                 ErrorCode::AdapterNotFound,
-                "Delve is not installed, and neither a package manager this knows (apt-get, dnf, brew) nor Go is here",
-                delve::INSTALL_HINT,
+                format!(
+                    "Delve is not installed, and neither a package manager that holds it ({}) nor Go is here",
+                    PackageManager::names(Os::CURRENT)
+                ),
+                delve::install_hint(Os::CURRENT),
             )
         }));
     };
@@ -68,7 +71,7 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     if !run_logged(&command, &[]) {
         let otherwise = match manager {
             Some(manager) => format!("or run: {}", manager.user_command("delve", false)),
-            None => delve::INSTALL_HINT
+            None => delve::install_hint(Os::CURRENT)
                 .trim_end_matches("; or run 'debugger setup delve'")
                 .to_string(),
         };
@@ -84,7 +87,7 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
         let version = delve::version(&path);
         return Ok(installed("delve", &path, version));
     }
-    match go_installed_binary(&go, "dlv") {
+    match go_installed_binary(&go, &Os::CURRENT.executable("dlv")) {
         Some(path) => Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
             format!(
@@ -100,7 +103,7 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
         None => Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
             "'go install' finished, but dlv is not found",
-            delve::INSTALL_HINT,
+            delve::install_hint(Os::CURRENT),
         )),
     }
 }

@@ -1,13 +1,16 @@
-//! `debugger setup lldb`: lldb-dap from apt (`lldb-19`, else `lldb`), dnf (`lldb`) or Homebrew
-//! (`llvm`, whose keg-only lldb-dap is not put on PATH), and the same for `debugger demo`.
+//! `debugger setup lldb`: lldb-dap from apt (`lldb-19`, else `lldb`), dnf (`lldb`), Homebrew
+//! (`llvm`, whose keg-only lldb-dap is not put on PATH), winget (`LLVM.LLVM`), Scoop or
+//! Chocolatey (`llvm`), and the same for `debugger demo`. Where a package leaves lldb-dap off
+//! PATH, the adapter's own search looks in its folder.
 
 use std::path::PathBuf;
 
-use super::packages::PackageManager;
+use super::packages::{PackageManager, Software};
 use super::{SetupResult, already, configured_path_error, installed};
 use crate::adapters::{DebugAdapter, lldb};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::platform::Os;
 
 /// Makes sure lldb-dap is there for `debugger demo`: the one already found (or configured), else
 /// installed as `debugger setup lldb` would.
@@ -36,16 +39,14 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     let Some(manager) = PackageManager::detect() else {
         return Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
-            "lldb-dap is not installed, and no package manager this knows (apt-get, dnf, brew) is here",
-            lldb::INSTALL_HINT,
+            format!(
+                "lldb-dap is not installed, and no package manager this knows ({}) is here",
+                PackageManager::names(Os::CURRENT)
+            ),
+            lldb::install_hint(Os::CURRENT),
         ));
     };
-    let packages: &[&str] = match manager {
-        PackageManager::Apt => &["lldb-19", "lldb"],
-        PackageManager::Dnf => &["lldb"],
-        PackageManager::Brew => &["llvm"],
-    };
-    let package = manager.install("lldb-dap", packages)?;
+    let package = manager.install("lldb-dap", manager.packages(Software::Lldb))?;
     if let Some(path) = lldb::find_on_system() {
         let version = lldb::version(&path);
         return Ok(installed("lldb", &path, version));

@@ -11,6 +11,8 @@ pub mod lldb;
 pub mod node;
 mod packages;
 
+pub use packages::{Software, install_hint};
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -46,7 +48,11 @@ pub fn setup(kind: &AdapterKind, config: &Config) -> Result<SetupResult, ErrorBo
             Ok(already(kind.name, path, (kind.version)(path)))
         }
         Err(err) => match kind.advice {
-            Advice::Text(advice) => Err(ErrorBody::new(err.code, err.message, advice)),
+            Advice::Text(advice) => Err(ErrorBody::new(
+                err.code,
+                err.message,
+                advice(crate::platform::Os::CURRENT),
+            )),
             _ => Err(err),
         },
     }
@@ -88,7 +94,10 @@ fn run_logged(command: &[String], env: &[(String, String)]) -> bool {
         return false;
     };
     eprintln!("running: {}", command.join(" "));
-    match Command::new(program)
+    // Found as a shell would (PATHEXT on Windows): Scoop is `scoop.cmd`, which std's own search,
+    // looking for `.exe` alone, would miss.
+    let resolved = which::which(program).unwrap_or_else(|_| program.into());
+    match Command::new(resolved)
         .args(args)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())

@@ -1,11 +1,12 @@
-//! `debugger setup node`: Node.js from apt or dnf (`nodejs`) or Homebrew (`node`); the adapter
-//! itself is built in.
+//! `debugger setup node`: Node.js from apt or dnf (`nodejs`), Homebrew (`node`), winget
+//! (`OpenJS.NodeJS.LTS`), Scoop or Chocolatey (`nodejs-lts`); the adapter itself is built in.
 
-use super::packages::PackageManager;
+use super::packages::{PackageManager, Software};
 use super::{SetupResult, already, configured_path_error, installed};
 use crate::adapters::{DebugAdapter, node};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::platform::Os;
 
 /// Node.js from the package manager: the node adapter runs inside the daemon and needs only the
 /// `node` executable.
@@ -24,15 +25,14 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     let Some(manager) = PackageManager::detect() else {
         return Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
-            "Node.js is not installed, and no package manager this knows (apt-get, dnf, brew) is here",
-            node::INSTALL_HINT,
+            format!(
+                "Node.js is not installed, and no package manager this knows ({}) is here",
+                PackageManager::names(Os::CURRENT)
+            ),
+            node::install_hint(Os::CURRENT),
         ));
     };
-    let packages: &[&str] = match manager {
-        PackageManager::Apt | PackageManager::Dnf => &["nodejs"],
-        PackageManager::Brew => &["node"],
-    };
-    let package = manager.install("Node.js", packages)?;
+    let package = manager.install("Node.js", manager.packages(Software::Node))?;
     match node::find(&adapter_config) {
         Some(path) => {
             let version = node::version(&path);

@@ -8,8 +8,11 @@ use serde_json::{Value, json};
 
 mod function_patterns;
 
+use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{Console, ConsoleMemory, DebugAdapter, Requests, highest_versioned_on_path};
+use super::{
+    Console, ConsoleMemory, DebugAdapter, Requests, env_var, first_file, highest_versioned_on_path,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::scratch::ScratchFile;
@@ -18,6 +21,7 @@ use crate::dap::requests::{
 };
 use crate::dap::types::BreakpointsBody;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::platform::Os;
 use function_patterns::{FunctionSpec, PatternBreakpoints};
 
 pub struct LldbDap {
@@ -28,9 +32,16 @@ pub struct LldbDap {
     patterns: tokio::sync::Mutex<PatternBreakpoints>,
 }
 
-/// The packages that provide lldb-dap, for the "not found" hint.
-pub const INSTALL_HINT: &str = "install LLDB: 'apt-get install lldb-19' (Debian/Ubuntu), \
-'dnf install lldb' (Fedora), 'brew install llvm' (macOS), or set adapters.lldb.path in the config";
+/// How to get lldb-dap on `os`, for the "not found" hint: the packages that provide it.
+pub fn install_hint(os: Os) -> String {
+    let packages = install::install_hint(Software::Lldb, os);
+    let how = match os {
+        Os::Linux => packages,
+        Os::MacOs => format!("'xcode-select --install' (Xcode's lldb-dap), {packages}"),
+        Os::Windows => format!("{packages} (lldb-dap.exe lands in %ProgramFiles%\\LLVM\\bin)"),
+    };
+    format!("install LLDB: {how}, or set adapters.lldb.path in the config")
+}
 
 impl LldbDap {
     /// The adapter at the far end of `--connect`: nothing is started, so nothing need be
@@ -43,8 +54,9 @@ impl LldbDap {
         }
     }
 
-    /// Finds lldb-dap: the config's path, else `lldb-dap` on PATH, else the highest
-    /// `lldb-dap-NN`, else `lldb-vscode(-NN)`, else `xcrun --find lldb-dap` on macOS.
+    /// Finds lldb-dap: the config's path, else `lldb-dap` on PATH (`lldb-dap.exe` on Windows),
+    /// else the highest `lldb-dap-NN`, else `lldb-vscode(-NN)`, else `xcrun --find lldb-dap` on
+    /// macOS, else where an LLVM install puts it off PATH ([`install_locations`]).
     pub fn locate(config: &AdapterConfig) -> Result<LldbDap, ErrorBody> {
         let executable = match &config.path {
             Some(path) if path.is_file() => path.clone(),
@@ -62,7 +74,7 @@ impl LldbDap {
                 ErrorBody::new(
                     ErrorCode::AdapterNotFound,
                     "lldb-dap not found",
-                    INSTALL_HINT,
+                    install_hint(Os::CURRENT),
                 )
             })?,
         };
@@ -82,6 +94,34 @@ pub fn find_on_system() -> Option<PathBuf> {
         .or_else(|| which::which("lldb-vscode").ok())
         .or_else(|| highest_versioned_on_path("lldb-vscode"))
         .or_else(xcrun_lldb_dap)
+        .or_else(|| first_file(install_locations(Os::CURRENT, env_var)))
+}
+
+/// Where an LLVM install keeps lldb-dap off PATH on `os` (`env` reads the environment):
+/// Homebrew's keg-only `llvm` on macOS (the Apple-silicon prefix, then the Intel one), and on
+/// Windows the LLVM installer's folder (winget's `LLVM.LLVM` and Chocolatey's `llvm` run that
+/// installer), then Scoop's.
+pub fn install_locations(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Vec<PathBuf> {
+    match os {
+        Os::Linux => Vec::new(),
+        Os::MacOs => ["/opt/homebrew/opt/llvm/bin", "/usr/local/opt/llvm/bin"]
+            .iter()
+            .map(|dir| Path::new(dir).join("lldb-dap"))
+            .collect(),
+        Os::Windows => {
+            let exe = os.executable("lldb-dap");
+            let under = |var: &str, dirs: &[&str]| {
+                env(var).map(|root| dirs.iter().fold(PathBuf::from(root), |p, d| p.join(d)))
+            };
+            let installer = under("ProgramFiles", &["LLVM", "bin"]);
+            let scoop = under("USERPROFILE", &["scoop", "apps", "llvm", "current", "bin"]);
+            [installer, scoop]
+                .into_iter()
+                .flatten()
+                .map(|dir| dir.join(&exe))
+                .collect()
+        }
+    }
 }
 
 /// Xcode's lldb-dap, which is not on PATH: `xcrun` finds it (only macOS has `xcrun`).
@@ -98,8 +138,8 @@ fn xcrun_lldb_dap() -> Option<PathBuf> {
 
 /// LLDB's version for an lldb-dap executable ("19.1.7"), for `doctor`. lldb-dap 19 prints
 /// nothing for `--version`, so the `lldb` installed beside it is asked (beside the resolved file,
-/// e.g. /usr/lib/llvm-19/bin/lldb, or by name, lldb-dap-19 → lldb-19); failing that, the major
-/// version in the name (`lldb-dap-19` → "19").
+/// e.g. /usr/lib/llvm-19/bin/lldb, or by name, lldb-dap-19 → lldb-19, lldb-dap.exe →
+/// lldb.exe); failing that, the major version in the name (`lldb-dap-19` → "19").
 pub fn version(executable: &Path) -> Option<String> {
     let name = executable.file_name()?.to_str()?;
     let mut siblings = Vec::new();
@@ -107,7 +147,7 @@ pub fn version(executable: &Path) -> Option<String> {
         .ok()
         .and_then(|real| real.parent().map(Path::to_path_buf))
     {
-        siblings.push(dir.join("lldb"));
+        siblings.push(dir.join(Os::CURRENT.executable("lldb")));
     }
     if let Some(dir) = executable.parent() {
         let stem = name
@@ -359,6 +399,55 @@ fn console_error(reply: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lldb_dap_is_looked_for_where_each_oss_llvm_puts_it() {
+        let env = |name: &str| match name {
+            "ProgramFiles" => Some(OsString::from(r"C:\Program Files")),
+            "USERPROFILE" => Some(OsString::from(r"C:\Users\ada")),
+            _ => None,
+        };
+        let windows = install_locations(Os::Windows, env);
+        assert_eq!(windows.len(), 2, "{windows:?}");
+        assert!(windows[0].starts_with(r"C:\Program Files"), "{windows:?}");
+        assert!(windows[0].ends_with(Path::new("LLVM").join("bin").join("lldb-dap.exe")));
+        assert!(
+            windows[1].ends_with(
+                Path::new("llvm")
+                    .join("current")
+                    .join("bin")
+                    .join("lldb-dap.exe")
+            )
+        );
+        assert!(install_locations(Os::Windows, |_| None).is_empty());
+        assert_eq!(
+            install_locations(Os::MacOs, env),
+            vec![
+                PathBuf::from("/opt/homebrew/opt/llvm/bin/lldb-dap"),
+                PathBuf::from("/usr/local/opt/llvm/bin/lldb-dap")
+            ]
+        );
+        assert!(install_locations(Os::Linux, env).is_empty());
+    }
+
+    #[test]
+    fn the_install_hint_names_each_oss_packages() {
+        assert_eq!(
+            install_hint(Os::Linux),
+            "install LLDB: 'apt-get install lldb-19' (Debian/Ubuntu), 'dnf install lldb' (Fedora), or set adapters.lldb.path in the config"
+        );
+        let mac = install_hint(Os::MacOs);
+        assert!(
+            mac.contains("'xcode-select --install'") && mac.contains("'brew install llvm'"),
+            "{mac}"
+        );
+        let windows = install_hint(Os::Windows);
+        assert!(
+            windows.contains("'winget install -e --id LLVM.LLVM'"),
+            "{windows}"
+        );
+        assert!(windows.contains(r"%ProgramFiles%\LLVM\bin"), "{windows}");
+    }
 
     #[test]
     fn memory_read_command_quotes_our_path_and_refuses_what_lldb_would_interpret() {

@@ -214,8 +214,8 @@ pub async fn is_inspector(address: &str) -> bool {
         })
 }
 
-/// Opens the inspector of the running Node process `pid` (SIGUSR1, as `node inspect -p` does)
-/// and returns its WebSocket. A process whose inspector is already open is not signalled again.
+/// Opens the inspector of the running Node process `pid` (as `node inspect -p` does: SIGUSR1 on
+/// Unix, `process._debugProcess` on Windows) and returns its WebSocket. A process whose inspector is already open is not signalled again.
 pub async fn attach_to_pid(pid: u32, timeout: Duration) -> Result<String, String> {
     if !platform::process_exists(pid) {
         return Err(format!("no process has pid {pid}"));
@@ -227,7 +227,10 @@ pub async fn attach_to_pid(pid: u32, timeout: Duration) -> Result<String, String
     if let Some(url) = first_inspector(&before).await {
         return Ok(url);
     }
-    platform::open_node_inspector(pid)?;
+    // On Windows this runs a second Node for a moment: off the runtime's thread.
+    tokio::task::spawn_blocking(move || platform::open_node_inspector(pid))
+        .await
+        .map_err(|e| format!("cannot ask process {pid} to open its inspector: {e}"))??;
     let deadline = tokio::time::Instant::now() + timeout;
     loop {
         let ports: Vec<u16> = platform::listening_ports(pid)

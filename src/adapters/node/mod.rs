@@ -20,20 +20,27 @@ mod server;
 mod sources;
 mod values;
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter};
-use super::{DebugAdapter, SourceLookup, launch_with};
+use super::{DebugAdapter, SourceLookup, env_var, first_file, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::platform::Os;
 
-/// How to get Node when it is missing.
-pub const INSTALL_HINT: &str =
-    "install Node.js (e.g. 'apt install nodejs'), or set adapters.node.path in the config";
+/// How to get Node on `os` when it is missing.
+pub fn install_hint(os: Os) -> String {
+    format!(
+        "install Node.js ({}), or set adapters.node.path in the config",
+        install::install_hint(Software::Node, os)
+    )
+}
 
 /// How long Node may take to open its inspector, or a running process to open it on SIGUSR1.
 const INSPECTOR_TIMEOUT: Duration = Duration::from_secs(30);
@@ -43,7 +50,10 @@ pub struct Node {
     runtime_args: Vec<String>,
 }
 
-/// The `node` executable: the config's, else the first `node` (or Debian's `nodejs`) on PATH.
+/// The `node` executable: the config's, else the first `node` (`node.exe` on Windows, or
+/// Debian's `nodejs`) on PATH, else where Node's Windows installer puts it (winget's and
+/// Chocolatey's packages run that installer), which a shell started before the install does
+/// not have on its PATH.
 pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
     if let Some(path) = &config.path {
         return Some(path.clone());
@@ -51,6 +61,22 @@ pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
     which::which("node")
         .or_else(|_| which::which("nodejs"))
         .ok()
+        .or_else(|| first_file(install_locations(Os::CURRENT, env_var)))
+}
+
+/// Where Node's installer puts `node` off PATH on `os`: `%ProgramFiles%\nodejs` on Windows.
+fn install_locations(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Vec<PathBuf> {
+    match os {
+        Os::Windows => env("ProgramFiles")
+            .map(|dir| {
+                PathBuf::from(dir)
+                    .join("nodejs")
+                    .join(os.executable("node"))
+            })
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// `node --version` without its leading "v" ("20.20.2").
@@ -71,14 +97,14 @@ impl Node {
             ErrorBody::new(
                 ErrorCode::AdapterNotFound,
                 "node not found on PATH",
-                INSTALL_HINT,
+                install_hint(Os::CURRENT),
             )
         })?;
         if !node.is_file() {
             return Err(ErrorBody::new(
                 ErrorCode::AdapterNotFound,
                 format!("node not found at {}", node.display()),
-                INSTALL_HINT,
+                install_hint(Os::CURRENT),
             ));
         }
         Ok(Node {
@@ -164,6 +190,25 @@ impl DebugAdapter for Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_is_looked_for_and_installed_as_each_os_does() {
+        let env =
+            |name: &str| (name == "ProgramFiles").then(|| OsString::from(r"C:\Program Files"));
+        let windows = install_locations(Os::Windows, env);
+        assert_eq!(windows.len(), 1);
+        assert!(
+            windows[0].ends_with(Path::new("nodejs").join("node.exe")),
+            "{windows:?}"
+        );
+        assert!(install_locations(Os::Linux, env).is_empty());
+        assert_eq!(
+            install_hint(Os::Linux),
+            "install Node.js ('apt-get install nodejs' (Debian/Ubuntu), 'dnf install nodejs' (Fedora)), or set adapters.node.path in the config"
+        );
+        assert!(install_hint(Os::MacOs).contains("'brew install node'"));
+        assert!(install_hint(Os::Windows).contains("'winget install -e --id OpenJS.NodeJS.LTS'"));
+    }
 
     #[test]
     fn launch_runs_the_program_under_the_located_node() {
