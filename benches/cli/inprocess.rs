@@ -92,6 +92,9 @@ impl InProcess {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: true,
+            tty: false,
+            stdin: None,
+            stdio: None,
         }
     }
 

@@ -53,6 +53,41 @@ pub trait DebugAdapter: Send + Sync {
         matches!(category, Some("stdout") | Some("stderr"))
     }
 
+    /// Whether the adapter can be told where the program's stdin, stdout and stderr go (the
+    /// launch spec's `stdio`, filled in by the session): the daemon then reads the program's
+    /// streams itself, apart and from pipes. Otherwise the program's output comes in the
+    /// adapter's `output` events (debugpy, Delve and Node keep the two streams apart and use
+    /// pipes themselves).
+    fn redirects_program_stdio(&self) -> bool {
+        false
+    }
+
+    /// Whether the adapter reports a death by a signal as an exit with the signal's number
+    /// (lldb-dap): the session then tells such an exit after a stop on that signal as the death
+    /// by it.
+    fn reports_signal_as_exit_code(&self) -> bool {
+        false
+    }
+
+    /// What an exit code from this adapter may mean besides an exit with that code, for the
+    /// report (lldb-dap gives a death by a signal it did not stop on, SIGKILL, as its number).
+    fn exit_code_note(&self, _code: i64) -> Option<String> {
+        None
+    }
+
+    /// An expression the adapter evaluates to the number of the signal that killed the program,
+    /// or to something else after a normal exit (GDB's `$_exitsignal`), for an adapter whose
+    /// `exited` event does not tell (GDB sends code 0 for both).
+    fn exit_signal_expression(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// An expression giving the number of the signal the program stopped on, for an adapter
+    /// whose `signal` stop does not name it (GDB's `$_siginfo.si_signo`).
+    fn stop_signal_expression(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Undoes what the adapter's transport did to program output (e.g. a pty's `\r\n`).
     fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
         Cow::Borrowed(text)

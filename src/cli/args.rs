@@ -38,7 +38,7 @@ pub struct Cli {
 #[command(defer = true)]
 pub enum Role {
     #[command(flatten)]
-    Command(CommandLine),
+    Command(Box<CommandLine>),
 
     /// Run the session daemon (started by 'start' and 'attach').
     #[command(hide = true)]

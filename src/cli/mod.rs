@@ -27,7 +27,7 @@ fn run(args: &[OsString]) -> i32 {
     let command = match cli.role {
         Role::Daemon => return crate::daemon::run(&cli.session),
         Role::Reaper { group } => return crate::daemon::reaper::run(group),
-        Role::Command(command) => command,
+        Role::Command(command) => *command,
     };
     let mut sink = print::Terminal;
     let mut call = Call {

@@ -20,8 +20,8 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::protocol::{
-    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, StartResult,
-    StatusResult, WaitSpec,
+    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
+    StartResult, StatusResult, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -273,6 +273,7 @@ impl Daemon {
                     debuggee_pid: None,
                     stop: None,
                     exit_code: None,
+                    signal: None,
                     detail: None,
                     log_file,
                 });
@@ -300,6 +301,7 @@ impl Daemon {
             debuggee_pid: session.debuggee_pid(),
             stop,
             exit_code: session.exit_code(),
+            signal: session.exit_signal().map(SignalInfo::of),
             detail,
             log_file,
         })

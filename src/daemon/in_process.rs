@@ -98,7 +98,7 @@ impl InProcessSession {
         let from = lines_start.max(output.end().saturating_sub(bytes));
         let chunk = output.read(&query(Some(from), None)).await;
         ProbeOutput {
-            tail: chunk.text,
+            tail: chunk.text(),
             omitted_bytes: chunk.start,
         }
     }

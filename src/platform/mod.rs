@@ -17,10 +17,14 @@
 //! | killing, start times, executables, children of a pid | signals and `/proc` (Linux) | process handles, Toolhelp |
 //! | asking to end | SIGINT, SIGTERM, SIGHUP | Ctrl-C, Ctrl-Break, console close |
 //! | a running Node's inspector | SIGUSR1 | not available: `--inspect` and `--connect` |
+//! | the launched program's stdout and stderr | two FIFOs, or a pty (`--tty`) | not yet: the adapter's own output |
+//! | signal names | the C library's numbers | none |
 //!
 //! The session lock needs no platform code: `File::try_lock` is `flock` on Unix and
 //! `LockFileEx` on Windows, and either is dropped by the OS when the process dies.
 
+mod program_stdio;
+mod signals;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
@@ -39,6 +43,8 @@ pub use os::{
     privacy_problem, private_file, private_listener, process_exists, restrict_new_files, same_file,
     start_time, user_tag,
 };
+pub use program_stdio::{ProgramStdio, StreamReader};
+pub use signals::{signal_name, signal_number};
 
 /// The one child process of `parent`, or `None` when it has none or several.
 pub fn only_child(parent: u32) -> Option<u32> {

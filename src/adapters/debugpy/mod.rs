@@ -189,6 +189,18 @@ impl DebugAdapter for Debugpy {
         "debugpy"
     }
 
+    /// debugpy reports a Python killed by signal N as code 256 - N (the negative return code
+    /// Python's `subprocess` gives, as a byte): say what it may have been.
+    fn exit_code_note(&self, code: i64) -> Option<String> {
+        let signal = i32::try_from(256 - code)
+            .ok()
+            .filter(|n| (1..64).contains(n))?;
+        let name = crate::platform::signal_name(signal)?;
+        Some(format!(
+            "debugpy reports a death by signal N as 256-N: this may have been {name} ({signal})"
+        ))
+    }
+
     fn executable(&self) -> &Path {
         &self.python
     }
@@ -350,6 +362,9 @@ mod tests {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: false,
+            tty: false,
+            stdin: None,
+            stdio: None,
         };
         let arguments = adapter().launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.py");
@@ -401,6 +416,9 @@ mod tests {
             breakpoints,
             connect: None,
             just_my_code,
+            tty: false,
+            stdin: None,
+            stdio: None,
         }
     }
 

@@ -181,6 +181,9 @@ mod tests {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: true,
+            tty: false,
+            stdin: None,
+            stdio: None,
         };
         let arguments = adapter.launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.js");
