@@ -281,6 +281,9 @@ pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
     if let Some(stop) = &result.stop {
         text.push_str(&render::stop_report(stop));
     }
+    if let Some(signal) = &result.signal {
+        text.push_str(&format!("Program {}\n", render::killed_by(signal)));
+    }
     if let Some(code) = result.exit_code {
         text.push_str(&format!("Exit code: {code}\n"));
     }

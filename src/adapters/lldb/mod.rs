@@ -220,20 +220,20 @@ impl DebugAdapter for LldbDap {
     }
 
     /// LLDB reports a death by a signal as an exit with the signal's number, and a death while
-    /// the program was stopped (SIGKILL while at a breakpoint) as -1: say so, where the number
-    /// is one. (A signal LLDB stopped on first is told from its stop, see `events::on_exited`.)
+    /// the program was stopped as -1. LLDB stops on every fatal signal a program can be sent,
+    /// and such a death is then told from that stop (see `events::on_exited`), except SIGKILL,
+    /// which no debugger sees coming: so an exit with code 9 may be SIGKILL's, and -1 a kill
+    /// while stopped. Other codes are exits.
     fn exit_code_note(&self, code: i64) -> Option<String> {
-        if code == -1 {
-            return Some(
+        match code {
+            -1 => Some(
                 "lldb-dap reports -1 when the program died while stopped (killed, e.g. by SIGKILL); it does not say how".into(),
-            );
+            ),
+            9 => Some(
+                "lldb-dap reports a death by SIGKILL, which it cannot stop on, as code 9: this may have been SIGKILL (9)".into(),
+            ),
+            _ => None,
         }
-        let name = i32::try_from(code)
-            .ok()
-            .and_then(crate::platform::signal_name)?;
-        Some(format!(
-            "lldb-dap reports a death by a signal it did not stop on as the signal's number: this may have been {name} ({code})"
-        ))
     }
 
     /// Program output comes as events only when lldb-dap runs the program on a pty of its own

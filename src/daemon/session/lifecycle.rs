@@ -173,6 +173,7 @@ impl Session {
         }
         self.process.shut_down(Duration::from_secs(2)).await;
         self.dap.close("the session has ended");
+        self.shared.take_program_output();
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {
             let (exit_code, signal) = {
