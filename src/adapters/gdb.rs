@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, Requests, launch_with};
+use super::{DebugAdapter, Requests, SignalReporting, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
@@ -145,14 +145,14 @@ impl DebugAdapter for Gdb {
         true
     }
 
-    /// GDB's `exited` event says code 0 for a death by a signal; `$_exitsignal` tells.
-    fn exit_signal_expression(&self) -> Option<&'static str> {
-        Some("$_exitsignal")
-    }
-
-    /// GDB's `signal` stop does not name the signal; the stopped thread's siginfo does.
-    fn stop_signal_expression(&self) -> Option<&'static str> {
-        Some("$_siginfo.si_signo")
+    /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
+    /// name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting {
+            exit_signal_expression: Some("$_exitsignal"),
+            stop_signal_expression: Some("$_siginfo.si_signo"),
+            ..SignalReporting::default()
+        }
     }
 
     /// GDB sends its own messages ("Breakpoint 2 at 0x…: file f.c, line 9.") down the same pipe as

@@ -12,7 +12,9 @@ pub mod install;
 pub mod lldb;
 pub mod node;
 pub mod process;
+mod signals;
 mod table;
+mod versioned;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -30,7 +32,9 @@ use crate::dap::requests::{
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use process::{BoxFuture, SpawnedAdapter};
+pub use signals::SignalReporting;
 pub use table::{ADAPTERS, AdapterKind, Advice, kind};
+pub use versioned::{highest_versioned_in, highest_versioned_on_path};
 
 /// What the session needs from an adapter.
 pub trait DebugAdapter: Send + Sync {
@@ -53,39 +57,15 @@ pub trait DebugAdapter: Send + Sync {
         matches!(category, Some("stdout") | Some("stderr"))
     }
 
-    /// Whether the adapter can be told where the program's stdin, stdout and stderr go (the
-    /// launch spec's `stdio`, filled in by the session): the daemon then reads the program's
-    /// streams itself, apart and from pipes. Otherwise the program's output comes in the
-    /// adapter's `output` events (debugpy, Delve and Node keep the two streams apart and use
-    /// pipes themselves).
+    /// Whether the adapter can be told where the program's streams go (the launch spec's
+    /// `stdio`): the daemon then reads them itself. Else they come in `output` events.
     fn redirects_program_stdio(&self) -> bool {
         false
     }
 
-    /// Whether the adapter reports a death by a signal as an exit with the signal's number
-    /// (lldb-dap): the session then tells such an exit after a stop on that signal as the death
-    /// by it.
-    fn reports_signal_as_exit_code(&self) -> bool {
-        false
-    }
-
-    /// What an exit code from this adapter may mean besides an exit with that code, for the
-    /// report (lldb-dap gives a death by a signal it did not stop on, SIGKILL, as its number).
-    fn exit_code_note(&self, _code: i64) -> Option<String> {
-        None
-    }
-
-    /// An expression the adapter evaluates to the number of the signal that killed the program,
-    /// or to something else after a normal exit (GDB's `$_exitsignal`), for an adapter whose
-    /// `exited` event does not tell (GDB sends code 0 for both).
-    fn exit_signal_expression(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// An expression giving the number of the signal the program stopped on, for an adapter
-    /// whose `signal` stop does not name it (GDB's `$_siginfo.si_signo`).
-    fn stop_signal_expression(&self) -> Option<&'static str> {
-        None
+    /// How the adapter tells signals: stops on them, deaths by them.
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting::default()
     }
 
     /// Undoes what the adapter's transport did to program output (e.g. a pty's `\r\n`).
@@ -480,70 +460,9 @@ fn carries_go_build_info(path: &Path) -> bool {
         })
 }
 
-/// Finds the highest-versioned `<stem>-NN` executable on PATH (e.g. `lldb-dap-19`).
-pub fn highest_versioned_on_path(stem: &str) -> Option<PathBuf> {
-    highest_versioned_in(stem, &std::env::var_os("PATH")?)
-}
-
-/// [`highest_versioned_on_path`] over an explicit PATH-style list.
-pub fn highest_versioned_in(stem: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
-    let prefix = format!("{stem}-");
-    let mut best: Option<(u32, PathBuf)> = None;
-    for dir in std::env::split_paths(path) {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(version) = name
-                .to_str()
-                .and_then(|n| n.strip_prefix(&prefix))
-                .and_then(|v| v.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            if best.as_ref().is_none_or(|(v, _)| version > *v) && is_executable(&entry.path()) {
-                best = Some((version, entry.path()));
-            }
-        }
-    }
-    best.map(|(_, path)| path)
-}
-
-fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| crate::platform::is_executable(&m))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Unix execute bits mark the candidates.
-    #[cfg(unix)]
-    #[test]
-    fn highest_version_wins() {
-        use std::os::unix::fs::PermissionsExt;
-        let a = tempfile::tempdir().expect("tempdir");
-        let b = tempfile::tempdir().expect("tempdir");
-        for (dir, name) in [
-            (&a, "tool-9"),
-            (&a, "tool-18"),
-            (&b, "tool-19"),
-            (&b, "tool-x"),
-        ] {
-            let path = dir.path().join(name);
-            std::fs::write(&path, "").expect("write");
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        }
-        // Not executable: never chosen, however high.
-        std::fs::write(b.path().join("tool-99"), "").expect("write");
-        let path = std::env::join_paths([a.path(), b.path()]).expect("join");
-        assert_eq!(
-            highest_versioned_in("tool", &path),
-            Some(b.path().join("tool-19"))
-        );
-        assert_eq!(highest_versioned_in("nothing", &path), None);
-    }
 
     #[test]
     fn configured_request_fields_are_laid_over_any_adapters() {

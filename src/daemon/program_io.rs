@@ -169,7 +169,7 @@ pub fn for_launch(
                         ""
                     }
                 ),
-                "they work with lldb and gdb launching on this machine; without them the program's stdin is empty and its stdout and stderr are pipes",
+                "they work with the adapters of native programs launched on this machine; without them the program's stdin is empty and its stdout and stderr are pipes",
             ));
         }
         return Ok(None);

@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 mod function_patterns;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{Console, ConsoleMemory, DebugAdapter, Requests, highest_versioned_on_path};
+use super::{
+    Console, ConsoleMemory, DebugAdapter, Requests, SignalReporting, highest_versioned_on_path,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::scratch::ScratchFile;
@@ -174,6 +176,23 @@ fn init_commands(spec: &LaunchSpec) -> Value {
     json!(commands)
 }
 
+/// LLDB reports a death by a signal as an exit with the signal's number, and a death while
+/// the program was stopped as -1. LLDB stops on every fatal signal a program can be sent,
+/// and such a death is then told from that stop (see `events::on_exited`), except SIGKILL,
+/// which no debugger sees coming: so an exit with code 9 may be SIGKILL's, and -1 a kill
+/// while stopped. Other codes are exits.
+fn exit_code_note(code: i64) -> Option<String> {
+    match code {
+        -1 => Some(
+            "lldb-dap reports -1 when the program died while stopped (killed, e.g. by SIGKILL); it does not say how".into(),
+        ),
+        9 => Some(
+            "lldb-dap reports a death by SIGKILL, which it cannot stop on, as code 9: this may have been SIGKILL (9)".into(),
+        ),
+        _ => None,
+    }
+}
+
 /// `text` as one argument of an LLDB command: in double quotes, with `\` and `"` escaped.
 fn lldb_quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
@@ -215,24 +234,11 @@ impl DebugAdapter for LldbDap {
     }
 
     /// LLDB's exit status of a program killed by a signal is the signal's number.
-    fn reports_signal_as_exit_code(&self) -> bool {
-        true
-    }
-
-    /// LLDB reports a death by a signal as an exit with the signal's number, and a death while
-    /// the program was stopped as -1. LLDB stops on every fatal signal a program can be sent,
-    /// and such a death is then told from that stop (see `events::on_exited`), except SIGKILL,
-    /// which no debugger sees coming: so an exit with code 9 may be SIGKILL's, and -1 a kill
-    /// while stopped. Other codes are exits.
-    fn exit_code_note(&self, code: i64) -> Option<String> {
-        match code {
-            -1 => Some(
-                "lldb-dap reports -1 when the program died while stopped (killed, e.g. by SIGKILL); it does not say how".into(),
-            ),
-            9 => Some(
-                "lldb-dap reports a death by SIGKILL, which it cannot stop on, as code 9: this may have been SIGKILL (9)".into(),
-            ),
-            _ => None,
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting {
+            signal_as_exit_code: true,
+            exit_code_note,
+            ..SignalReporting::default()
         }
     }
 

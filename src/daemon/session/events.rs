@@ -257,10 +257,10 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
         // the death by it.
         let signal = body.signal.or_else(|| {
             view.debuggee.stopped_on_signal.filter(|signal| {
-                shared.adapter.reports_signal_as_exit_code() && i64::from(*signal) == code
+                shared.adapter.signal_reporting().signal_as_exit_code && i64::from(*signal) == code
             })
         });
-        match shared.adapter.exit_signal_expression() {
+        match shared.adapter.signal_reporting().exit_signal_expression {
             Some(expression) if signal.is_none() => {
                 view.debuggee.exit_code = Some(code);
                 view.debuggee.end_pending = true;
@@ -282,7 +282,7 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
 }
 
 /// Asks the adapter whether a signal killed the program (see
-/// [`crate::adapters::DebugAdapter::exit_signal_expression`]), then reports the end. An adapter
+/// [`crate::adapters::SignalReporting::exit_signal_expression`]), then reports the end. An adapter
 /// that does not answer within a second leaves the code it sent.
 async fn ask_exit_signal(dap: DapClient, shared: Arc<Shared>, expression: &'static str) {
     let answer = tokio::time::timeout(

@@ -75,7 +75,7 @@ impl Session {
             Phase::Exited { exit_code, signal } => {
                 report.exit_code = *exit_code;
                 report.signal = signal.map(SignalInfo::of);
-                report.note = exit_code.and_then(|code| self.adapter.exit_code_note(code));
+                report.note = exit_code.and_then(self.adapter.signal_reporting().exit_code_note);
                 let mut view = self.shared.view();
                 view.selection.seen_generation =
                     view.selection.seen_generation.max(state.generation);
@@ -90,7 +90,10 @@ impl Session {
     /// for its expression (GDB's `$_siginfo.si_signo`); the description says it where the
     /// adapter gave none ("signal SIGSEGV").
     async fn name_signal(&self, known: Option<i32>, report: &mut StopReport) {
-        let signal = match (known, self.adapter.stop_signal_expression()) {
+        let signal = match (
+            known,
+            self.adapter.signal_reporting().stop_signal_expression,
+        ) {
             (Some(signal), _) => Some(signal),
             (None, Some(expression)) => {
                 let answer = tokio::time::timeout(
