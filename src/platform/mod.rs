@@ -18,7 +18,7 @@
 //! | asking to end | SIGINT, SIGTERM, SIGHUP | Ctrl-C, Ctrl-Break, console close |
 //! | a running Node's inspector | SIGUSR1 | not available: `--inspect` and `--connect` |
 //! | the launched program's stdout and stderr | two FIFOs, or a pty (`--tty`) | not yet: the adapter's own output |
-//! | signal names | the C library's numbers | none |
+//! | signal names; how an unreaped process ended | the C library's numbers; `/proc` (Linux) | none |
 //!
 //! The session lock needs no platform code: `File::try_lock` is `flock` on Unix and
 //! `LockFileEx` on Windows, and either is dropped by the OS when the process dies.
@@ -44,7 +44,7 @@ pub use os::{
     start_time, user_tag,
 };
 pub use program_stdio::{ProgramStdio, StreamReader};
-pub use signals::{signal_name, signal_number};
+pub use signals::{Ended, signal_name, signal_number, unreaped_end};
 
 /// The one child process of `parent`, or `None` when it has none or several.
 pub fn only_child(parent: u32) -> Option<u32> {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
-use super::{Shared, WATCHPOINT_REASON, brief_stop};
+use super::{Shared, WATCHPOINT_REASON, brief_stop, liveness};
 use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
@@ -42,6 +42,9 @@ pub(super) async fn handle_events(
             }
             Some(FollowUp::AskExitSignal(expression)) => {
                 tokio::spawn(ask_exit_signal(dap.clone(), shared.clone(), expression));
+            }
+            Some(FollowUp::WatchProgram(pid)) => {
+                tokio::spawn(liveness::watch(Arc::downgrade(&shared), pid));
             }
             None => {}
         }
@@ -76,6 +79,8 @@ enum FollowUp {
     Logpoints(logpoints::Hit),
     /// The program ended, and this expression tells whether a signal killed it.
     AskExitSignal(&'static str),
+    /// The launched program has this pid: watch for a death its adapter may not tell.
+    WatchProgram(u32),
 }
 
 /// Applies one event; returns what is left to do that needs the adapter.
@@ -88,7 +93,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
         "terminated" => on_terminated(shared),
         "output" => on_output(shared, event.body),
         "breakpoint" => on_breakpoint(shared, event.body),
-        "process" => on_process(shared, event.body),
+        "process" => return on_process(shared, event.body).map(FollowUp::WatchProgram),
         other => tracing::debug!(event = other, "event ignored"),
     }
     None
@@ -369,8 +374,10 @@ fn on_breakpoint(shared: &Shared, body: Value) {
     }
 }
 
-/// The debuggee's process: its pid, for `status` and, when we launched it, for the reaper.
-fn on_process(shared: &Shared, body: Value) {
+/// The debuggee's process: its pid, for `status` and, when we launched it, for the reaper and
+/// the watch on its end (the pid returned).
+fn on_process(shared: &Shared, body: Value) -> Option<u32> {
+    let mut launched = None;
     if let Ok(body) = serde_json::from_value::<ProcessEventBody>(body) {
         let pid = body.system_process_id;
         let mut view = shared.view();
@@ -384,6 +391,8 @@ fn on_process(shared: &Shared, body: Value) {
             if let Some(reaper) = &shared.reaper {
                 reaper.watch(pid);
             }
+            launched = Some(pid);
         }
     }
+    launched
 }

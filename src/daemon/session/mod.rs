@@ -23,6 +23,7 @@ mod exception_filters;
 mod frames;
 mod inspection;
 mod lifecycle;
+mod liveness;
 mod memory;
 mod report;
 mod run_control;
