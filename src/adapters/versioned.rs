@@ -39,12 +39,11 @@ fn is_executable(path: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// Unix execute bits mark the candidates.
     #[cfg(unix)]
     #[test]
     fn highest_version_wins() {
+        use super::highest_versioned_in;
         use std::os::unix::fs::PermissionsExt;
         let a = tempfile::tempdir().expect("tempdir");
         let b = tempfile::tempdir().expect("tempdir");
