@@ -466,12 +466,16 @@ fn output_shows_stdout_and_stderr_with_tail_and_clear() {
     );
     assert!(all.contains("total: 10 counter: 5\n"), "{all}");
     assert!(all.contains("ledger: done\n"), "stderr is captured: {all}");
+    // In text, the stderr line beside stdout carries its stream's mark.
     let text = s.run(&["output"]);
-    assert_eq!(text.ok(), all);
+    assert_eq!(
+        text.ok(),
+        all.replace("ledger: done\n", "[stderr] ledger: done\n")
+    );
 
     assert_eq!(output_text(&s, &["--tail", "1"]), "ledger: done\n");
     let two = s.run(&["output", "--tail", "2"]);
-    assert_eq!(two.ok(), "total: 10 counter: 5\nledger: done\n");
+    assert_eq!(two.ok(), "total: 10 counter: 5\n[stderr] ledger: done\n");
 
     let cleared = output_text(&s, &["--clear"]);
     assert_eq!(cleared, all);

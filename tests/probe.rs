@@ -287,7 +287,7 @@ fn c_probe_that_outlives_the_program_reports_its_hits_and_exit_code() {
     assert_eq!(data["hits"].as_array().map(Vec::len), Some(5), "{data}");
     assert_eq!(
         data["ended"],
-        json!({"reason": "exited", "exit_code": 3, "message": "the program exited with code 3"})
+        json!({"reason": "exited", "exit_code": 3, "signal": null, "message": "the program exited with code 3"})
     );
     let tail = data["output"]["tail"].as_str().unwrap_or("");
     assert!(

@@ -229,7 +229,13 @@ fn log_files(s: &Session) -> Vec<(String, u64)> {
 fn the_daemon_log_stays_bounded_under_a_flood_at_debug_level() {
     require_lldb_dap();
     let _one_at_a_time = FLOOD.lock().unwrap_or_else(|p| p.into_inner());
-    let s = Session::with_config(&flood_config());
+    // lldb-dap told to leave the program's streams alone (its `initCommands` laid over ours):
+    // it then runs the program on its own pty and sends the flood as output events, which the
+    // daemon logs at debug (the daemon's own pipes log nothing per read).
+    let s = Session::with_config(&format!(
+        "{}[adapters.lldb.launch]\ninitCommands = [\"settings set target.inherit-env false\"]\n",
+        flood_config()
+    ));
     // Start near the limit, with an old rotation in place, so the flood's log must rotate (how
     // much a flood logs depends on how the adapter chunks output) and the old one must go.
     let log = s.state_dir().join(format!("daemon-{}.log", s.name));

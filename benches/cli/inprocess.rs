@@ -93,6 +93,9 @@ impl InProcess {
             connect: None,
             just_my_code: true,
             module: None,
+            tty: false,
+            stdin: None,
+            stdio: None,
         }
     }
 

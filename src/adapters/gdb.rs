@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, Requests, launch_with};
+use super::{DebugAdapter, Requests, SignalReporting, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
@@ -144,15 +144,31 @@ impl DebugAdapter for Gdb {
     }
 
     /// GDB stops at `main` rather than at the program's first instruction (its `starti`), which
-    /// is inside the dynamic loader.
+    /// is inside the dynamic loader. The program's streams go where the session says (`stdio`)
+    /// by redirections in its command line (see [`shell_arguments`]).
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        launch_with(
-            spec,
-            json!({
-                "stopOnEntry": false,
-                "stopAtBeginningOfMainSubprogram": spec.stop_on_entry,
-            }),
-        )
+        let mut extra = json!({
+            "stopOnEntry": false,
+            "stopAtBeginningOfMainSubprogram": spec.stop_on_entry,
+        });
+        if let Some(stdio) = &spec.stdio {
+            extra["args"] = Value::String(shell_arguments(&spec.args, stdio));
+        }
+        launch_with(spec, extra)
+    }
+
+    fn redirects_program_stdio(&self) -> bool {
+        true
+    }
+
+    /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
+    /// name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting {
+            exit_signal_expression: Some("$_exitsignal"),
+            stop_signal_expression: Some("$_siginfo.si_signo"),
+            ..SignalReporting::default()
+        }
     }
 
     /// GDB sends its own messages ("Breakpoint 2 at 0x…: file f.c, line 9.") down the same pipe as
@@ -200,6 +216,21 @@ impl DebugAdapter for Gdb {
             Ok(body)
         })
     }
+}
+
+/// The program's arguments as one line for the shell GDB starts it with, each quoted, followed by
+/// the redirections of its standard streams. GDB's DAP takes a string for `args` as it is (a list
+/// it quotes itself), and starts the program through `/bin/sh` (`startup-with-shell`, on by
+/// default), so the shell opens the daemon's FIFOs for the program: GDB 16 has no other way to
+/// give the program's stdout and stderr each their own file (`set inferior-tty` takes one
+/// terminal for all three).
+fn shell_arguments(args: &[String], stdio: &crate::ipc::protocol::StdioPaths) -> String {
+    let quote = |text: &str| format!("'{}'", text.replace('\'', "'\\''"));
+    let mut line: Vec<String> = args.iter().map(|a| quote(a)).collect();
+    line.push(format!("<{}", quote(&stdio.stdin.to_string_lossy())));
+    line.push(format!(">{}", quote(&stdio.stdout.to_string_lossy())));
+    line.push(format!("2>{}", quote(&stdio.stderr.to_string_lossy())));
+    line.join(" ")
 }
 
 /// Why a function breakpoint GDB left pending may stay so (see
@@ -292,6 +323,20 @@ mod tests {
         ] {
             assert!(!is_gdb_message(line), "{line}");
         }
+    }
+
+    #[test]
+    fn arguments_are_quoted_for_the_shell_and_the_streams_redirected() {
+        let stdio = crate::ipc::protocol::StdioPaths {
+            stdin: PathBuf::from("/dev/null"),
+            stdout: PathBuf::from("/run/d io/stdout"),
+            stderr: PathBuf::from("/run/d io/stderr"),
+        };
+        let args = vec!["it's".to_string(), "$HOME > x".to_string()];
+        assert_eq!(
+            shell_arguments(&args, &stdio),
+            "'it'\\''s' '$HOME > x' <'/dev/null' >'/run/d io/stdout' 2>'/run/d io/stderr'"
+        );
     }
 
     #[test]

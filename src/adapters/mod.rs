@@ -14,6 +14,7 @@ pub mod lldb;
 pub mod node;
 pub mod process;
 pub mod search;
+mod signals;
 mod table;
 
 use std::borrow::Cow;
@@ -32,6 +33,7 @@ use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 pub use choice::{detect, detect_attach_target, resolve};
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
+pub use signals::SignalReporting;
 pub use table::{ADAPTERS, AdapterKind, Advice, MODULE_RUNNER, kind};
 
 /// What the session needs from an adapter.
@@ -53,6 +55,17 @@ pub trait DebugAdapter: Send + Sync {
     /// output buffer) rather than the adapter's (logged).
     fn is_program_output(&self, category: Option<&str>) -> bool {
         matches!(category, Some("stdout") | Some("stderr"))
+    }
+
+    /// Whether the adapter can be told where the program's streams go (the launch spec's
+    /// `stdio`): the daemon then reads them itself. Else they come in `output` events.
+    fn redirects_program_stdio(&self) -> bool {
+        false
+    }
+
+    /// How the adapter tells signals: stops on them, deaths by them.
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting::default()
     }
 
     /// Undoes what the adapter's transport did to program output (e.g. a pty's `\r\n`).

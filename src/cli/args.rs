@@ -36,12 +36,9 @@ pub struct Cli {
 /// Built only when used (`defer`), as each command is.
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
-// One value per process, parsed once: boxing the command would only add an allocation. (An
-// allow, not an expect: whether the lint fires moves with the size of the commands' flags.)
-#[allow(clippy::large_enum_variant)]
 pub enum Role {
     #[command(flatten)]
-    Command(CommandLine),
+    Command(Box<CommandLine>),
 
     /// Run the session daemon (started by 'start' and 'attach').
     #[command(hide = true)]

@@ -31,7 +31,7 @@ fn run(args: &[OsString]) -> i32 {
             tree_tag,
             since,
         } => return crate::daemon::reaper::run(group, tree_tag.as_deref(), since),
-        Role::Command(command) => command,
+        Role::Command(command) => *command,
     };
     let mut sink = print::Terminal;
     let mut call = Call {

@@ -218,8 +218,11 @@ mod tests {
             .map(OsString::from)
             .collect();
         let cli = parse(&argv).map_err(|e| e.kind())?;
-        let Role::Command(CommandLine::Breakpoint(breakpoint)) = cli.role else {
-            panic!("not a breakpoint command: {cli:?}");
+        let Role::Command(command) = cli.role else {
+            panic!("not a command: {cli:?}");
+        };
+        let CommandLine::Breakpoint(breakpoint) = *command else {
+            panic!("not a breakpoint command");
         };
         let (locations, options) = match breakpoint.action {
             Some(BreakpointAction::Add { locations, options }) => (locations, options),
@@ -416,7 +419,7 @@ mod tests {
             let Role::Command(command) = cli.role else {
                 panic!("{args:?}: not a command");
             };
-            let words: Vec<String> = match command {
+            let words: Vec<String> = match *command {
                 CommandLine::Raw(raw) => raw.text,
                 CommandLine::Print(print) => print.expression,
                 CommandLine::Eval(eval) => eval.expression,

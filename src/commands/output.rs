@@ -10,7 +10,7 @@ use serde_json::json;
 use super::{Call, Outcome, numbers};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
-use crate::ipc::protocol::{Command, OutputChunk, OutputQuery};
+use crate::ipc::protocol::{Command, OutputChunk, OutputQuery, OutputSegment};
 
 // `output`'s flags. (Plain comments on the flag sets: a doc comment would replace the command's
 // help text, which the command list in `commands/mod.rs` gives.)
@@ -39,7 +39,8 @@ pub fn run(args: OutputArgs, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> 
     } = args;
     let json_mode = call.data_only;
     let mut client = DaemonClient::connect(call.session)?;
-    let mut collected = String::new();
+    let mut collected: Vec<OutputSegment> = Vec::new();
+    let mut lines = LineState::default();
     let mut skipped = 0;
     let mut dropped_total;
     let mut from: Option<u64> = None;
@@ -69,9 +70,16 @@ pub fn run(args: OutputArgs, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> 
         skipped += chunk.skipped;
         dropped_total = chunk.dropped_total;
         if json_mode {
-            collected.push_str(&chunk.text);
-        } else if !chunk.text.is_empty() {
-            call.sink.text(&chunk.text);
+            for segment in chunk.segments {
+                match collected.last_mut() {
+                    Some(last) if last.stream == segment.stream => {
+                        last.text.push_str(&segment.text)
+                    }
+                    _ => collected.push(segment),
+                }
+            }
+        } else if !chunk.is_empty() {
+            call.sink.text(&lines.render(&chunk.segments));
         }
         from = Some(chunk.next);
         if chunk.more {
@@ -81,13 +89,79 @@ pub fn run(args: OutputArgs, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> 
             break;
         }
     }
+    let text: String = collected.iter().map(|s| s.text.as_str()).collect();
     Ok(Outcome::new(
         json!({
-            "text": collected,
+            "text": text,
+            "segments": collected,
             "next": from,
             "skipped": skipped,
             "dropped_total": dropped_total,
         }),
         String::new(),
     ))
+}
+
+/// Where text output stands between pages: whether the last byte shown ended a line, and on
+/// which stream.
+#[derive(Debug, Default)]
+struct LineState {
+    mid_line: bool,
+    stream: String,
+    /// Another stream than stderr has been shown (on an earlier page, or this one).
+    beside_other: bool,
+}
+
+impl LineState {
+    /// The segments as text for a reader: a line the program's stderr wrote is marked
+    /// `[stderr] ` where stdout is shown beside it (output of stderr alone needs no mark), and a
+    /// line one stream left unfinished is ended before the other stream's bytes, so lines of the
+    /// two are never spliced.
+    fn render(&mut self, segments: &[OutputSegment]) -> String {
+        self.beside_other |= segments.iter().any(|s| s.stream != "stderr");
+        let mixed = self.beside_other;
+        let mut out = String::new();
+        for segment in segments {
+            if self.mid_line && segment.stream != self.stream {
+                out.push('\n');
+                self.mid_line = false;
+            }
+            let mark = mixed && segment.stream == "stderr";
+            for piece in segment.text.split_inclusive('\n') {
+                if mark && !(self.mid_line && segment.stream == self.stream) {
+                    out.push_str("[stderr] ");
+                }
+                out.push_str(piece);
+                self.mid_line = !piece.ends_with('\n');
+                self.stream.clone_from(&segment.stream);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segment(stream: &str, text: &str) -> OutputSegment {
+        OutputSegment {
+            stream: stream.into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn stderr_lines_are_marked_beside_stdout_and_never_spliced() {
+        let mut lines = LineState::default();
+        let text = lines.render(&[
+            segment("stdout", "partial"),
+            segment("stderr", "ERR\nmore"),
+            segment("stderr", " of it\n"),
+            segment("stdout", " rest\n"),
+        ]);
+        assert_eq!(text, "partial\n[stderr] ERR\n[stderr] more of it\n rest\n");
+        let mut alone = LineState::default();
+        assert_eq!(alone.render(&[segment("stderr", "a\nb\n")]), "a\nb\n");
+    }
 }

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use clap::Args;
 
 use super::session::{LaunchArgs, launch_spec};
-use super::{Outcome, data};
+use super::{Outcome, data, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::in_process::InProcessSession;
@@ -178,6 +178,7 @@ fn interrupted(name: &str) -> ProbeEnd {
     ProbeEnd {
         reason: "interrupted".into(),
         exit_code: None,
+        signal: None,
         message: format!("interrupted by {name}"),
     }
 }
@@ -203,7 +204,7 @@ impl Recorded {
                 Err(err) => return ended_by(err, plan.timeout),
             };
             match report.reason.as_str() {
-                "exited" | "terminated" => return ended_with(report.exit_code),
+                "exited" | "terminated" => return ended_with(&report),
                 "breakpoint" => {
                     let stop = record(session, report, &plan.prints).await;
                     self.hits.push(stop);
@@ -211,6 +212,7 @@ impl Recorded {
                         return ProbeEnd {
                             reason: "hits_reached".into(),
                             exit_code: None,
+                            signal: None,
                             message: format!("--hits {} reached", plan.hits_wanted),
                         };
                     }
@@ -232,16 +234,26 @@ impl Recorded {
     }
 }
 
-fn ended_with(exit_code: Option<i64>) -> ProbeEnd {
-    match exit_code {
+fn ended_with(report: &StopReport) -> ProbeEnd {
+    if let Some(signal) = &report.signal {
+        return ProbeEnd {
+            reason: "exited".into(),
+            exit_code: None,
+            signal: Some(signal.clone()),
+            message: format!("the program was {}", render::killed_by(signal)),
+        };
+    }
+    match report.exit_code {
         Some(code) => ProbeEnd {
             reason: "exited".into(),
             exit_code: Some(code),
+            signal: None,
             message: format!("the program exited with code {code}"),
         },
         None => ProbeEnd {
             reason: "terminated".into(),
             exit_code: None,
+            signal: None,
             message: "the program terminated".into(),
         },
     }
@@ -263,6 +275,7 @@ fn ended_by(err: ErrorBody, timeout: Duration) -> ProbeEnd {
     ProbeEnd {
         reason: reason.into(),
         exit_code: None,
+        signal: None,
         message,
     }
 }
@@ -382,6 +395,7 @@ mod tests {
                 exception: None,
                 watch: Vec::new(),
                 changed: None,
+                signal: None,
             },
             frames: Vec::new(),
             total_frames: None,
@@ -400,6 +414,7 @@ mod tests {
             ended: ProbeEnd {
                 reason: ended.into(),
                 exit_code: None,
+                signal: None,
                 message: format!("ended by {ended}"),
             },
             breakpoints: vec![BreakpointInfo {

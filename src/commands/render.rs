@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::ipc::protocol::{
-    BreakpointInfo, ExceptionInfo, FrameInfo, SourceSnippet, StopReport, VariableNode,
+    BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport, VariableNode,
 };
 
 /// Inline children only while the whole line stays this short.
@@ -120,9 +120,12 @@ pub fn stop_headline(report: &StopReport) -> String {
         })
         .unwrap_or_default();
     match report.reason.as_str() {
-        "exited" => match report.exit_code {
-            Some(code) => format!("Program exited with code {code}"),
-            None => "Program exited".to_string(),
+        "exited" => match (&report.signal, report.exit_code) {
+            (Some(signal), _) => format!("Program {}", killed_by(signal)),
+            (None, Some(code)) => {
+                format!("Program exited with code {code}{}", shell_code_note(code))
+            }
+            (None, None) => "Program exited".to_string(),
         },
         "terminated" => "Program terminated".to_string(),
         "adapter_died" => format!(
@@ -151,6 +154,10 @@ pub fn stop_headline(report: &StopReport) -> String {
             "Stopped after exec of {} in {place}{thread}",
             report.description.as_deref().unwrap_or("another program")
         ),
+        "signal" => format!(
+            "Stopped on {} in {place}{thread}",
+            report.description.as_deref().unwrap_or("a signal")
+        ),
         "exception" => format!(
             "Stopped on exception in {place}{thread}: {}",
             match &report.exception {
@@ -162,6 +169,27 @@ pub fn stop_headline(report: &StopReport) -> String {
             }
         ),
         other => format!("Stopped ({other}) in {place}{thread}"),
+    }
+}
+
+/// "killed by signal SIGSEGV (11)".
+pub fn killed_by(signal: &SignalInfo) -> String {
+    match &signal.name {
+        Some(name) => format!("killed by signal {name} ({})", signal.number),
+        None => format!("killed by signal {}", signal.number),
+    }
+}
+
+/// For an exit code a shell gives a program killed by a signal (128 + N), what it would mean
+/// there; the adapter told a code, so that is all we know.
+pub fn shell_code_note(code: i64) -> String {
+    let signal = i32::try_from(code - 128).ok().filter(|n| *n > 0);
+    match signal.and_then(crate::platform::signal_name) {
+        Some(name) => format!(
+            " (a shell reports a death by {name} so: 128+{})",
+            code - 128
+        ),
+        None => String::new(),
     }
 }
 

@@ -41,6 +41,13 @@ pub struct LaunchArgs {
     /// Step into and stop in library code too (debugpy's justMyCode off).
     #[arg(long)]
     pub no_just_my_code: bool,
+    /// Give the program a terminal for its stdout and stderr, for programs that behave
+    /// differently on one (default: two pipes, as in a script; lldb and gdb).
+    #[arg(long)]
+    pub tty: bool,
+    /// A file the program reads as its stdin (default: none, reads see end-of-file; lldb and gdb).
+    #[arg(long, value_name = "FILE")]
+    pub stdin: Option<PathBuf>,
     /// The program's arguments, after '--'.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -214,6 +221,19 @@ pub fn launch_spec(
         env.retain(|(k, _)| k != key);
         env.push((key.to_string(), value.to_string()));
     }
+    let stdin = match &args.stdin {
+        Some(file) => {
+            let file = absolute(&cwd, file);
+            if !file.is_file() {
+                return Err(ErrorBody::usage(
+                    format!("--stdin {} is not a file", file.display()),
+                    "give a file for the program to read as its standard input",
+                ));
+            }
+            Some(file)
+        }
+        None => None,
+    };
     Ok(LaunchSpec {
         program,
         args: args.args,
@@ -224,6 +244,9 @@ pub fn launch_spec(
         breakpoints: breakpoint_specs(breakpoints, &cwd)?,
         connect,
         just_my_code: !args.no_just_my_code,
+        tty: args.tty,
+        stdin,
+        stdio: None,
         module: args.module,
     })
 }
@@ -334,6 +357,9 @@ pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
     text.push('\n');
     if let Some(stop) = &result.stop {
         text.push_str(&render::stop_report(stop));
+    }
+    if let Some(signal) = &result.signal {
+        text.push_str(&format!("Program {}\n", render::killed_by(signal)));
     }
     if let Some(code) = result.exit_code {
         text.push_str(&format!("Exit code: {code}\n"));

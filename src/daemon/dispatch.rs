@@ -20,8 +20,8 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::protocol::{
-    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, StartResult,
-    StatusResult, WaitSpec,
+    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
+    StartResult, StatusResult, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -44,7 +44,7 @@ fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> 
 impl Daemon {
     pub async fn handle(self: &Arc<Self>, command: Command) -> Result<Value, ErrorBody> {
         match command {
-            Command::Start(spec) => self.start(Origin::Launch(spec)).await,
+            Command::Start(spec) => self.start(Origin::Launch(Box::new(spec))).await,
             Command::Attach(spec) => self.start(Origin::Attach(spec)).await,
             Command::Status => self.status().await,
             Command::Stop => self.end(false).await,
@@ -277,6 +277,7 @@ impl Daemon {
                     debuggee_pid: None,
                     stop: None,
                     exit_code: None,
+                    signal: None,
                     detail: None,
                     log_file,
                 });
@@ -304,6 +305,7 @@ impl Daemon {
             debuggee_pid: session.debuggee_pid(),
             stop,
             exit_code: session.exit_code(),
+            signal: session.exit_signal().map(SignalInfo::of),
             detail,
             log_file,
         })
@@ -369,7 +371,7 @@ pub async fn open_session(
     carried: Carried,
 ) -> Result<Arc<Session>, ErrorBody> {
     let (launch, connecting) = match &origin {
-        Origin::Launch(spec) => (Some(spec), spec.connect.is_some()),
+        Origin::Launch(spec) => (Some(&**spec), spec.connect.is_some()),
         Origin::Attach(spec) => (None, spec.connect.is_some()),
     };
     let adapter = adapters::resolve(requested_adapter, config, launch, connecting)?;

@@ -29,8 +29,13 @@ impl InProcessSession {
         let reaper = Reaper::start(false, None).map(Arc::new);
         let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
         let requested = spec.adapter.clone();
-        let session =
-            open_session(config, Origin::Launch(spec), requested.as_deref(), carried).await?;
+        let session = open_session(
+            config,
+            Origin::Launch(Box::new(spec)),
+            requested.as_deref(),
+            carried,
+        )
+        .await?;
         Ok(InProcessSession { session })
     }
 
@@ -98,7 +103,7 @@ impl InProcessSession {
         let from = lines_start.max(output.end().saturating_sub(bytes));
         let chunk = output.read(&query(Some(from), None)).await;
         ProbeOutput {
-            tail: chunk.text,
+            tail: chunk.text(),
             omitted_bytes: chunk.start,
         }
     }

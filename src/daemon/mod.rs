@@ -11,6 +11,7 @@ pub mod in_process;
 pub mod logging;
 pub mod logpoints;
 pub mod output;
+pub mod program_io;
 pub mod reaper;
 pub mod run_state;
 pub mod server;

@@ -1,4 +1,6 @@
 //! The program's captured stdout and stderr: a byte-bounded buffer addressed by stream offsets.
+//! Each run of bytes keeps the name of the stream it came on (`stdout`, `stderr`, `log`), so a
+//! reader can tell them apart.
 //!
 //! Every byte the program prints gets an offset (bytes since the session started), so readers can
 //! page through output larger than one IPC frame and `--follow` can resume exactly where it left
@@ -10,7 +12,7 @@ use std::sync::Mutex;
 
 use tokio::sync::watch;
 
-use crate::ipc::protocol::{OutputChunk, OutputQuery};
+use crate::ipc::protocol::{OutputChunk, OutputQuery, OutputSegment};
 
 /// Writes are appended to the newest chunk while it stays under this size.
 const COALESCE_BYTES: usize = 64 * 1024;
@@ -19,6 +21,8 @@ const COALESCE_BYTES: usize = 64 * 1024;
 struct Chunk {
     /// Offset of the chunk's first byte.
     start: u64,
+    /// The stream it came on.
+    stream: String,
     text: String,
 }
 
@@ -66,8 +70,8 @@ impl OutputBuffer {
         self.held.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Appends program output, dropping the oldest bytes beyond the capacity.
-    pub fn push(&self, text: &str) {
+    /// Appends output of `stream` as it is, dropping the oldest bytes beyond the capacity.
+    fn push(&self, stream: &str, text: &str) {
         if text.is_empty() {
             return;
         }
@@ -90,11 +94,14 @@ impl OutputBuffer {
         // Coalesce small writes (a line per event is typical) so the per-chunk overhead stays a
         // small fraction of the bound, however the program prints.
         match held.chunks.back_mut() {
-            Some(last) if last.text.len() + text.len() <= COALESCE_BYTES => {
+            Some(last)
+                if last.stream == stream && last.text.len() + text.len() <= COALESCE_BYTES =>
+            {
                 last.text.push_str(text)
             }
             _ => held.chunks.push_back(Chunk {
                 start,
+                stream: stream.to_string(),
                 text: text.to_string(),
             }),
         }
@@ -149,23 +156,23 @@ impl OutputBuffer {
             }
         };
         if let Some(lines) = complete {
-            self.push(&lines);
+            self.push(stream, &lines);
         }
     }
 
     /// Lets every stream's unfinished line through (the program stopped or ended: it will not
     /// finish the line soon, and the user should see the prompt it printed).
     pub fn flush_partial(&self) {
-        let pending: Vec<String> = {
+        let pending: Vec<(String, String)> = {
             let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
             partial
                 .iter_mut()
-                .map(|(_, text)| std::mem::take(text))
-                .filter(|text| !text.is_empty())
+                .map(|(stream, text)| (stream.clone(), std::mem::take(text)))
+                .filter(|(_, text)| !text.is_empty())
                 .collect()
         };
-        for text in pending {
-            self.push(&text);
+        for (stream, text) in pending {
+            self.push(&stream, &text);
         }
     }
 
@@ -180,15 +187,16 @@ impl OutputBuffer {
     /// after [`RESTART_SEPARATOR`] on a line of its own, so the two runs never read as one.
     pub fn reopen(&self) {
         self.flush_partial();
-        let ends_a_line = self
+        let unfinished = self
             .held()
             .chunks
             .back()
-            .is_none_or(|last| last.text.ends_with('\n'));
-        if !ends_a_line {
-            self.push("\n");
+            .filter(|last| !last.text.ends_with('\n'))
+            .map(|last| last.stream.clone());
+        if let Some(stream) = unfinished {
+            self.push(&stream, "\n");
         }
-        self.push(RESTART_SEPARATOR);
+        self.push("stdout", RESTART_SEPARATOR);
         self.held().finished = false;
         self.progress.send_modify(|p| p.1 = false);
     }
@@ -221,13 +229,14 @@ impl OutputBuffer {
         let from = requested.max(held.start).min(held.end);
         let skipped = from.saturating_sub(requested);
         let max = (query.max_bytes.max(1)) as u64;
-        let mut text = String::new();
+        let mut segments: Vec<OutputSegment> = Vec::new();
+        let mut taken = 0u64;
         for chunk in &held.chunks {
             let chunk_end = chunk.start + chunk.text.len() as u64;
             if chunk_end <= from {
                 continue;
             }
-            let wanted = max - text.len() as u64;
+            let wanted = max - taken;
             if wanted == 0 {
                 break;
             }
@@ -243,19 +252,27 @@ impl OutputBuffer {
             while !chunk.text.is_char_boundary(begin) {
                 begin += 1;
             }
-            text.push_str(&chunk.text[begin..stop]);
+            let piece = &chunk.text[begin..stop];
+            taken += piece.len() as u64;
+            match segments.last_mut() {
+                Some(last) if last.stream == chunk.stream => last.text.push_str(piece),
+                _ => segments.push(OutputSegment {
+                    stream: chunk.stream.clone(),
+                    text: piece.to_string(),
+                }),
+            }
             if stop < chunk.text.len() {
                 break;
             }
         }
-        let next = from + text.len() as u64;
+        let next = from + taken;
         if query.clear {
             discard_before(&mut held, next);
         }
         OutputChunk {
             more: next < held.end,
             finished: held.finished && next >= held.end,
-            text,
+            segments,
             start: from,
             next,
             skipped,
@@ -327,7 +344,7 @@ mod tests {
         buffer.finish();
         buffer.reopen();
         buffer.push_stream("stdout", "second run\n");
-        let text = buffer.read_now(&query(None, None, 1024, false)).text;
+        let text = buffer.read_now(&query(None, None, 1024, false)).text();
         assert_eq!(
             text,
             format!("first run, no newline\n{RESTART_SEPARATOR}second run\n")
@@ -351,11 +368,11 @@ mod tests {
     #[test]
     fn keeps_order_across_chunks() {
         let b = OutputBuffer::new(1024);
-        b.push("one\n");
-        b.push("two\nthr");
-        b.push("ee\n");
+        b.push("stdout", "one\n");
+        b.push("stdout", "two\nthr");
+        b.push("stdout", "ee\n");
         let got = all(&b);
-        assert_eq!(got.text, "one\ntwo\nthree\n");
+        assert_eq!(got.text(), "one\ntwo\nthree\n");
         assert_eq!(got.dropped_total, 0);
         assert!(!got.more);
     }
@@ -363,37 +380,40 @@ mod tests {
     #[test]
     fn tail_counts_lines_not_chunks() {
         let b = OutputBuffer::new(1024);
-        b.push("a\nb\n");
-        b.push("c");
-        b.push("\nd\n");
-        assert_eq!(b.read_now(&query(None, Some(1), 100, false)).text, "d\n");
-        assert_eq!(b.read_now(&query(None, Some(2), 100, false)).text, "c\nd\n");
+        b.push("stdout", "a\nb\n");
+        b.push("stdout", "c");
+        b.push("stdout", "\nd\n");
+        assert_eq!(b.read_now(&query(None, Some(1), 100, false)).text(), "d\n");
         assert_eq!(
-            b.read_now(&query(None, Some(10), 100, false)).text,
+            b.read_now(&query(None, Some(2), 100, false)).text(),
+            "c\nd\n"
+        );
+        assert_eq!(
+            b.read_now(&query(None, Some(10), 100, false)).text(),
             "a\nb\nc\nd\n"
         );
-        b.push("partial");
+        b.push("stdout", "partial");
         assert_eq!(
-            b.read_now(&query(None, Some(1), 100, false)).text,
+            b.read_now(&query(None, Some(1), 100, false)).text(),
             "partial"
         );
-        assert_eq!(b.read_now(&query(None, Some(0), 100, false)).text, "");
+        assert_eq!(b.read_now(&query(None, Some(0), 100, false)).text(), "");
     }
 
     #[test]
     fn overflow_drops_oldest_and_says_how_much() {
         let b = OutputBuffer::new(10);
-        b.push("0123456789");
-        b.push("abcd");
+        b.push("stdout", "0123456789");
+        b.push("stdout", "abcd");
         let got = all(&b);
-        assert_eq!(got.text, "456789abcd");
+        assert_eq!(got.text(), "456789abcd");
         assert_eq!(got.dropped_total, 4);
         let from_start = b.read_now(&query(Some(0), None, 100, false));
         assert_eq!(from_start.skipped, 4);
         assert_eq!(from_start.start, 4);
-        b.push(&"z".repeat(25));
+        b.push("stdout", &"z".repeat(25));
         let got = all(&b);
-        assert_eq!(got.text, "z".repeat(10));
+        assert_eq!(got.text(), "z".repeat(10));
         assert_eq!(got.dropped_total, 29);
     }
 
@@ -402,13 +422,13 @@ mod tests {
         let b = OutputBuffer::new(1 << 20);
         let line = "x".repeat(99) + "\n";
         for _ in 0..100 {
-            b.push(&line);
+            b.push("stdout", &line);
         }
         let mut text = String::new();
         let mut from = None;
         loop {
             let page = b.read_now(&query(from, None, 333, false));
-            text.push_str(&page.text);
+            text.push_str(&page.text());
             from = Some(page.next);
             if !page.more {
                 break;
@@ -420,25 +440,25 @@ mod tests {
     #[test]
     fn clear_discards_only_what_was_read() {
         let b = OutputBuffer::new(1024);
-        b.push("hello world");
+        b.push("stdout", "hello world");
         let first = b.read_now(&query(None, None, 5, true));
-        assert_eq!(first.text, "hello");
-        assert_eq!(all(&b).text, " world");
+        assert_eq!(first.text(), "hello");
+        assert_eq!(all(&b).text(), " world");
         b.read_now(&query(None, None, 100, true));
-        assert_eq!(all(&b).text, "");
-        b.push("again");
-        assert_eq!(all(&b).text, "again");
+        assert_eq!(all(&b).text(), "");
+        b.push("stdout", "again");
+        assert_eq!(all(&b).text(), "again");
     }
 
     #[test]
     fn multibyte_text_is_never_split() {
         let b = OutputBuffer::new(5);
-        b.push("héllo→");
+        b.push("stdout", "héllo→");
         let got = all(&b);
-        assert!(got.text.len() <= 5 || got.text.is_char_boundary(0));
-        assert!(std::str::from_utf8(got.text.as_bytes()).is_ok());
+        assert!(got.text().len() <= 5 || got.text().is_char_boundary(0));
+        assert!(std::str::from_utf8(got.text().as_bytes()).is_ok());
         let page = b.read_now(&query(None, None, 2, false));
-        assert!(page.text.len() <= 2);
+        assert!(page.text().len() <= 2);
     }
 
     #[test]
@@ -447,11 +467,34 @@ mod tests {
         b.push_stream("stdout", "total: ");
         b.push_stream("stderr", "app: done\n");
         b.push_stream("stdout", "10\n");
-        assert_eq!(all(&b).text, "app: done\ntotal: 10\n");
+        assert_eq!(all(&b).text(), "app: done\ntotal: 10\n");
         b.push_stream("stdout", "Enter a number: ");
-        assert_eq!(all(&b).text, "app: done\ntotal: 10\n");
+        assert_eq!(all(&b).text(), "app: done\ntotal: 10\n");
         b.flush_partial();
-        assert_eq!(all(&b).text, "app: done\ntotal: 10\nEnter a number: ");
+        assert_eq!(all(&b).text(), "app: done\ntotal: 10\nEnter a number: ");
+    }
+
+    #[test]
+    fn each_run_of_bytes_keeps_its_stream() {
+        let b = OutputBuffer::new(1024);
+        b.push_stream("stdout", "partial");
+        b.flush_partial();
+        b.push_stream("stderr", "ERR\n");
+        b.push_stream("stdout", " rest\n");
+        let streams: Vec<(String, String)> = all(&b)
+            .segments
+            .into_iter()
+            .map(|s| (s.stream, s.text))
+            .collect();
+        let want = [
+            ("stdout", "partial"),
+            ("stderr", "ERR\n"),
+            ("stdout", " rest\n"),
+        ];
+        assert_eq!(
+            streams,
+            want.map(|(s, t)| (s.to_string(), t.to_string())).to_vec()
+        );
     }
 
     #[tokio::test]
@@ -469,9 +512,9 @@ mod tests {
             reader.read(&q).await
         });
         tokio::task::yield_now().await;
-        b.push("late\n");
+        b.push("stdout", "late\n");
         let got = task.await.expect("join");
-        assert_eq!(got.text, "late\n");
+        assert_eq!(got.text(), "late\n");
         b.finish();
         let q = OutputQuery {
             from: Some(got.next),
@@ -482,6 +525,6 @@ mod tests {
         };
         let end = b.read(&q).await;
         assert!(end.finished);
-        assert_eq!(end.text, "");
+        assert_eq!(end.text(), "");
     }
 }

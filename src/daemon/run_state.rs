@@ -16,6 +16,9 @@ pub struct StopInfo {
     pub text: Option<String>,
     pub thread_id: Option<i64>,
     pub hit_breakpoint_ids: Vec<i64>,
+    /// The signal the program stopped on, for a stop of reason `signal`, when the adapter named
+    /// it.
+    pub signal: Option<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,9 +27,11 @@ pub enum Phase {
     Starting,
     Running,
     Stopped(StopInfo),
-    /// The debuggee ended; the code is known when the adapter sent `exited`.
+    /// The debuggee ended: with a code (the adapter sent `exited`), killed by a signal (the
+    /// adapter told which), or neither known.
     Exited {
         exit_code: Option<i64>,
+        signal: Option<i32>,
     },
     /// The adapter died or broke the protocol.
     AdapterDied {
@@ -41,8 +46,11 @@ impl Phase {
             Phase::Starting => "starting",
             Phase::Running => "running",
             Phase::Stopped(_) => "stopped",
-            Phase::Exited { exit_code: Some(_) } => "exited",
-            Phase::Exited { exit_code: None } => "terminated",
+            Phase::Exited {
+                exit_code: None,
+                signal: None,
+            } => "terminated",
+            Phase::Exited { .. } => "exited",
             Phase::AdapterDied { .. } => "adapter_died",
         }
     }
@@ -163,6 +171,7 @@ mod tests {
             text: None,
             thread_id: Some(1),
             hit_breakpoint_ids: vec![],
+            signal: None,
         })
     }
 

@@ -248,6 +248,10 @@ pub struct OutputEventBody {
 #[serde(rename_all = "camelCase")]
 pub struct ExitedEventBody {
     pub exit_code: i64,
+    /// The signal that killed the program: not DAP's, sent by our own Node adapter, which is
+    /// the program's parent and so knows.
+    #[serde(default)]
+    pub signal: Option<i32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -19,12 +19,16 @@
 //! | asking to end | SIGINT, SIGTERM, SIGHUP | Ctrl-C, Ctrl-Break, console close |
 //! | a pid's listening ports | `/proc` (Linux), `lsof` (macOS) | `GetExtendedTcpTable` |
 //! | a running Node's inspector | SIGUSR1 | `node -e "process._debugProcess(PID)"` |
+//! | the launched program's stdout and stderr | two FIFOs, or a pty (`--tty`) | not yet: the adapter's own output |
+//! | signal names; how an unreaped process ended | the C library's numbers; `/proc` (Linux) | none |
 //!
 //! The session lock needs no platform code: `File::try_lock` is `flock` on Unix and
 //! `LockFileEx` on Windows, and either is dropped by the OS when the process dies.
 
 #[cfg(any(windows, test))]
 mod acl;
+mod program_stdio;
+mod signals;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
@@ -44,6 +48,8 @@ pub use os::{
     private_listener, process_exists, release_children, restrict_new_files, same_file, start_time,
     tagged_processes, user_tag,
 };
+pub use program_stdio::{ProgramStdio, StreamReader};
+pub use signals::{Ended, signal_name, signal_number, unreaped_end};
 
 mod tree;
 pub use tree::{TREE_TAG_VARIABLE, descendants_of, end_tree, new_tree_tag, tag_this_tree};

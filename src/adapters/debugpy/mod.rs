@@ -34,7 +34,7 @@ use serde_json::{Map, Value, json};
 mod breakpoints;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, Requests, SourceLookup, launch_with};
+use super::{DebugAdapter, Requests, SignalReporting, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
@@ -231,9 +231,28 @@ fn with_presentation_options(mut arguments: Value) -> Value {
     arguments
 }
 
+/// debugpy reports a Python killed by signal N as code 256 - N (the negative return code
+/// Python's `subprocess` gives, as a byte): say what it may have been.
+fn exit_code_note(code: i64) -> Option<String> {
+    let signal = i32::try_from(256 - code)
+        .ok()
+        .filter(|n| (1..64).contains(n))?;
+    let name = crate::platform::signal_name(signal)?;
+    Some(format!(
+        "debugpy reports a death by signal N as 256-N: this may have been {name} ({signal})"
+    ))
+}
+
 impl DebugAdapter for Debugpy {
     fn name(&self) -> &'static str {
         "debugpy"
+    }
+
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting {
+            exit_code_note,
+            ..SignalReporting::default()
+        }
     }
 
     fn executable(&self) -> &Path {
@@ -433,6 +452,9 @@ mod tests {
             connect: None,
             just_my_code: false,
             module: None,
+            tty: false,
+            stdin: None,
+            stdio: None,
         };
         let arguments = adapter().launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.py");
@@ -485,6 +507,9 @@ mod tests {
             connect: None,
             just_my_code,
             module: None,
+            tty: false,
+            stdin: None,
+            stdio: None,
         }
     }
 

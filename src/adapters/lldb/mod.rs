@@ -11,7 +11,8 @@ mod function_patterns;
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::{
-    Console, ConsoleMemory, DebugAdapter, Requests, env_var, first_file, highest_versioned_on_path,
+    Console, ConsoleMemory, DebugAdapter, Requests, SignalReporting, env_var, first_file,
+    highest_versioned_on_path,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -186,16 +187,54 @@ fn lldb_version(lldb: &Path) -> Option<String> {
 }
 
 /// LLDB settings that make the debuggee run as the user asked: only the environment we pass
-/// (the caller's, not the daemon's), and stdin from the null device so a program that reads
-/// input sees end-of-file instead of waiting forever on a terminal nobody types into.
-fn init_commands() -> Value {
-    json!([
-        "settings set target.inherit-env false",
-        format!(
+/// (the caller's, not the daemon's), and its standard streams on the files the session made
+/// (`stdio`): stdin from a file or the null device (a program that reads sees end-of-file
+/// instead of waiting on a terminal nobody types into), stdout and stderr to the daemon's two
+/// FIFOs, or its pty. Without them (an lldb-dap at `--connect`, whose machine has none of our
+/// files) lldb-dap runs the program on a pty of its own and sends its output as events.
+fn init_commands(spec: &LaunchSpec) -> Value {
+    let mut commands = vec!["settings set target.inherit-env false".to_string()];
+    match &spec.stdio {
+        Some(stdio) => {
+            for (setting, path) in [
+                ("input-path", &stdio.stdin),
+                ("output-path", &stdio.stdout),
+                ("error-path", &stdio.stderr),
+            ] {
+                commands.push(format!(
+                    "settings set target.{setting} {}",
+                    lldb_quoted(&path.to_string_lossy())
+                ));
+            }
+        }
+        None => commands.push(format!(
             "settings set target.input-path {}",
             crate::platform::NULL_DEVICE
+        )),
+    }
+    json!(commands)
+}
+
+/// LLDB reports a death by a signal as an exit with the signal's number, and a death while
+/// the program was stopped as -1. LLDB stops on every fatal signal a program can be sent,
+/// and such a death is then told from that stop (see `events::on_exited`), except SIGKILL,
+/// which no debugger sees coming: so an exit with code 9 may be SIGKILL's, and -1 a kill
+/// while stopped. Other codes are exits.
+fn exit_code_note(code: i64) -> Option<String> {
+    match code {
+        -1 => Some(
+            "lldb-dap reports -1 when the program died while stopped (killed, e.g. by SIGKILL); it does not say how".into(),
         ),
-    ])
+        9 => Some(
+            "lldb-dap reports a death by SIGKILL, which it cannot stop on, as code 9: this may have been SIGKILL (9)".into(),
+        ),
+        _ => None,
+    }
+}
+
+/// `text` as one argument of an LLDB command: in double quotes, with `\` and `"` escaped.
+fn lldb_quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 impl DebugAdapter for LldbDap {
@@ -219,20 +258,38 @@ impl DebugAdapter for LldbDap {
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
         let env: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         // lldb-dap takes the environment as "KEY=VALUE" strings.
-        super::launch_with(spec, json!({ "env": env, "initCommands": init_commands() }))
+        super::launch_with(
+            spec,
+            json!({ "env": env, "initCommands": init_commands(spec) }),
+        )
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         json!({ "pid": spec.pid })
     }
 
-    /// lldb-dap runs the debuggee on a pty, so the program's stdout and stderr both arrive as
-    /// `stdout`; its `stderr` category carries lldb-dap's own stderr (and its crash reports).
+    fn redirects_program_stdio(&self) -> bool {
+        true
+    }
+
+    /// LLDB's exit status of a program killed by a signal is the signal's number.
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting {
+            signal_as_exit_code: true,
+            exit_code_note,
+            ..SignalReporting::default()
+        }
+    }
+
+    /// Program output comes as events only when lldb-dap runs the program on a pty of its own
+    /// (see [`init_commands`]): its stdout and stderr then both arrive as `stdout`; the `stderr`
+    /// category carries lldb-dap's own stderr (and its crash reports).
     fn is_program_output(&self, category: Option<&str>) -> bool {
         category == Some("stdout")
     }
 
-    /// The pty turns each `\n` the program writes into `\r\n`; give the user back their `\n`.
+    /// lldb-dap's own pty (see [`init_commands`]) turns each `\n` the program writes into
+    /// `\r\n`; give the user back their `\n`.
     fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
         if text.contains("\r\n") {
             Cow::Owned(text.replace("\r\n", "\n"))

@@ -227,6 +227,9 @@ mod tests {
             connect: None,
             just_my_code: true,
             module: None,
+            tty: false,
+            stdin: None,
+            stdio: None,
         };
         let arguments = adapter.launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.js");

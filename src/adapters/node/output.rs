@@ -17,6 +17,14 @@ use super::server::Outbox;
 use super::values;
 use crate::adapters::process::next_line;
 
+/// How the launched Node ended: its code, or the signal that killed it (the code is then the
+/// shell's 128 + N, for a client that reads only the code).
+#[derive(Debug, Clone, Copy)]
+pub struct ProcessEnd {
+    pub code: i32,
+    pub signal: Option<i32>,
+}
+
 /// What Node prints when the program has finished and it waits for its debugger to leave.
 const PROGRAM_FINISHED: &str = "Waiting for the debugger to disconnect...";
 
@@ -29,7 +37,7 @@ pub fn watch_process(
     launched: Launched,
     out: Outbox,
     inspector: Cdp,
-) -> (oneshot::Sender<()>, oneshot::Receiver<Option<i32>>) {
+) -> (oneshot::Sender<()>, oneshot::Receiver<Option<ProcessEnd>>) {
     let Launched {
         mut child,
         stdout,
@@ -59,11 +67,16 @@ pub fn watch_process(
             let _ = stderr_done.await;
         })
         .await;
-        let code = status.ok().and_then(|s| {
-            s.code()
-                .or_else(|| crate::platform::exit_signal(&s).map(|signal| 128 + signal))
-        });
-        let _ = exit_tx.send(code);
+        let end = status
+            .ok()
+            .and_then(|s| match crate::platform::exit_signal(&s) {
+                Some(signal) => Some(ProcessEnd {
+                    code: 128 + signal,
+                    signal: Some(signal),
+                }),
+                None => s.code().map(|code| ProcessEnd { code, signal: None }),
+            });
+        let _ = exit_tx.send(end);
     });
     (kill_tx, exit_rx)
 }

@@ -10,6 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::cdp::{CdpEvent, Events};
 use super::debuggee::{Debuggee, Flow, Settings};
+use super::output::ProcessEnd;
 use crate::adapters::process::{AdapterProcess, InProcessControl, SpawnedAdapter};
 use crate::dap::codec::encode;
 use crate::dap::reader::MessageReader;
@@ -80,7 +81,7 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
 
     let mut debuggee = Debuggee::new(Outbox { tx: out_tx }, settings);
     let mut events: Option<Events> = None;
-    let mut process_exit: Option<oneshot::Receiver<Option<i32>>> = None;
+    let mut process_exit: Option<oneshot::Receiver<Option<ProcessEnd>>> = None;
     let reason = loop {
         tokio::select! {
             _ = &mut kill => {
@@ -139,7 +140,7 @@ async fn next_event(events: &mut Option<Events>) -> Option<CdpEvent> {
     }
 }
 
-async fn wait_exit(exit: &mut Option<oneshot::Receiver<Option<i32>>>) -> Option<i32> {
+async fn wait_exit(exit: &mut Option<oneshot::Receiver<Option<ProcessEnd>>>) -> Option<ProcessEnd> {
     match exit {
         Some(exit) => exit.await.ok().flatten(),
         None => std::future::pending().await,

@@ -11,12 +11,13 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
-use super::{EXEC_REASON, Shared, WATCHPOINT_REASON, brief_stop};
+use super::{EXEC_REASON, Shared, WATCHPOINT_REASON, brief_stop, liveness};
 use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
 use crate::daemon::run_state::{Phase, StopInfo};
 use crate::dap::DapClient;
+use crate::dap::requests::{Evaluate, EvaluateArguments};
 use crate::dap::types::{
     BreakpointEventBody, Event, ExitedEventBody, OutputEventBody, ProcessEventBody,
     StoppedEventBody,
@@ -34,10 +35,19 @@ pub(super) async fn handle_events(
     process: Arc<AdapterProcess>,
 ) {
     while let Some(event) = events.recv().await {
-        if let Some(logpoints) = apply_event(&shared, event) {
-            // Its own task: this one must keep draining events while the emulation waits for
-            // the adapter's answers (the adapter's reader stops when events back up).
-            tokio::spawn(logpoints::emulate(dap.clone(), shared.clone(), logpoints));
+        // Their own tasks: this one must keep draining events while they wait for the
+        // adapter's answers (the adapter's reader stops when events back up).
+        match apply_event(&shared, event) {
+            Some(FollowUp::Logpoints(hit)) => {
+                tokio::spawn(logpoints::emulate(dap.clone(), shared.clone(), hit));
+            }
+            Some(FollowUp::AskExitSignal(expression)) => {
+                tokio::spawn(ask_exit_signal(dap.clone(), shared.clone(), expression));
+            }
+            Some(FollowUp::WatchProgram(pid)) => {
+                tokio::spawn(liveness::watch(Arc::downgrade(&shared), pid));
+            }
+            None => {}
         }
     }
     // No more messages will be read: an adapter still running (it broke the protocol) goes.
@@ -64,18 +74,27 @@ pub(super) async fn handle_events(
         .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
 }
 
-/// Applies one event; returns the logpoint hits the session must emulate (the program is then
-/// stopped, and nobody is told).
-fn apply_event(shared: &Shared, event: Event) -> Option<logpoints::Hit> {
+/// What an event leaves to do that needs the adapter's answers.
+enum FollowUp {
+    /// Logpoint hits to emulate (the program is stopped, and nobody is told).
+    Logpoints(logpoints::Hit),
+    /// The program ended, and this expression tells whether a signal killed it.
+    AskExitSignal(&'static str),
+    /// The launched program has this pid: watch for a death its adapter may not tell.
+    WatchProgram(u32),
+}
+
+/// Applies one event; returns what is left to do that needs the adapter.
+fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
     match event.event.as_str() {
         "initialized" => shared.initialized.notify_one(),
-        "stopped" => return on_stopped(shared, event.body),
+        "stopped" => return on_stopped(shared, event.body).map(FollowUp::Logpoints),
         "continued" => on_continued(shared),
-        "exited" => on_exited(shared, event.body),
+        "exited" => return on_exited(shared, event.body),
         "terminated" => on_terminated(shared),
         "output" => on_output(shared, event.body),
         "breakpoint" => on_breakpoint(shared, event.body),
-        "process" => on_process(shared, event.body),
+        "process" => return on_process(shared, event.body).map(FollowUp::WatchProgram),
         other => tracing::debug!(event = other, "event ignored"),
     }
     None
@@ -89,6 +108,7 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         return None;
     };
     // What the program printed up to the stop is all there is for now: show it.
+    shared.take_program_output();
     shared.output.flush_partial();
     if body.preserve_focus_hint {
         // One stop of the process comes as one event per thread that has a reason; the
@@ -146,6 +166,7 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         text: body.text,
         thread_id: body.thread_id,
         hit_breakpoint_ids: body.hit_breakpoint_ids,
+        signal: None,
     };
     let ends_a_step = std::mem::take(&mut shared.view().in_flight.step_requested);
     let mut logged = None;
@@ -204,7 +225,21 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         view.selection.frame = 0;
         view.caches.frames = None;
     }
-    shared.run.set(Phase::Stopped(StopInfo { reason, ..stop }));
+    // lldb-dap tells a signal as an exception, "signal SIGSEGV: address not mapped...".
+    let signal = stop
+        .description
+        .as_deref()
+        .and_then(signal_in_description)
+        .filter(|_| matches!(reason.as_str(), "exception" | "signal"));
+    if signal.is_some() {
+        reason = "signal".into();
+    }
+    shared.view().debuggee.stopped_on_signal = signal;
+    shared.run.set(Phase::Stopped(StopInfo {
+        reason,
+        signal,
+        ..stop
+    }));
     logged
 }
 
@@ -216,33 +251,108 @@ fn on_continued(shared: &Shared) {
         .set_if(Phase::Running, |s| matches!(s.phase, Phase::Stopped(_)));
 }
 
-/// The program exited, with its code.
-fn on_exited(shared: &Shared, body: Value) {
+/// The signal a stop's description names first ("signal SIGSEGV: address not mapped").
+fn signal_in_description(description: &str) -> Option<i32> {
+    let name = description.strip_prefix("signal ")?;
+    let end = name
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(name.len());
+    crate::platform::signal_number(&name[..end])
+}
+
+/// The program exited, with its code; or a signal killed it, which the adapter may have to be
+/// asked about (returned as the follow-up). An end the adapter's dead helper made up is told as
+/// the adapter's death instead (see `Shared::lost_by_adapter`).
+fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
+    shared.take_program_output();
     if shared.lost_by_adapter(body.get("exitCode").and_then(Value::as_i64)) {
-        return;
+        return None;
     }
     shared.view().in_flight.brief_stop = None;
     shared.view().debuggee.gone = true;
+    let mut follow_up = None;
     if let Ok(body) = serde_json::from_value::<ExitedEventBody>(body) {
-        shared.view().debuggee.exit_code = Some(body.exit_code);
-        shared.run.set(Phase::Exited {
-            exit_code: Some(body.exit_code),
+        let code = body.exit_code;
+        let mut view = shared.view();
+        // An adapter that gives a signal's number as the code, after a stop on that signal:
+        // the death by it.
+        let signal = body.signal.or_else(|| {
+            view.debuggee.stopped_on_signal.filter(|signal| {
+                shared.adapter.signal_reporting().signal_as_exit_code && i64::from(*signal) == code
+            })
         });
+        match shared.adapter.signal_reporting().exit_signal_expression {
+            Some(expression) if signal.is_none() => {
+                view.debuggee.exit_code = Some(code);
+                view.debuggee.end_pending = true;
+                follow_up = Some(FollowUp::AskExitSignal(expression));
+            }
+            _ => {
+                let exit_code = signal.is_none().then_some(code);
+                view.debuggee.exit_code = exit_code;
+                view.debuggee.signal = signal;
+                drop(view);
+                shared.run.set(Phase::Exited { exit_code, signal });
+            }
+        }
     }
+    if follow_up.is_none() {
+        shared.program_ended();
+    }
+    follow_up
+}
+
+/// Asks the adapter whether a signal killed the program (see
+/// [`crate::adapters::SignalReporting::exit_signal_expression`]), then reports the end. An adapter
+/// that does not answer within a second leaves the code it sent.
+async fn ask_exit_signal(dap: DapClient, shared: Arc<Shared>, expression: &'static str) {
+    let answer = tokio::time::timeout(
+        std::time::Duration::from_secs(1),
+        dap.request_typed::<Evaluate>(&EvaluateArguments::watch(expression, None)),
+    )
+    .await;
+    let signal = match answer {
+        Ok(Ok(body)) => body.result.trim().parse::<i32>().ok(),
+        _ => None,
+    };
+    let exit_code = {
+        let mut view = shared.view();
+        view.debuggee.end_pending = false;
+        if signal.is_some() {
+            view.debuggee.exit_code = None;
+        }
+        view.debuggee.signal = signal;
+        view.debuggee.exit_code
+    };
+    shared
+        .run
+        .set_if(Phase::Exited { exit_code, signal }, |s| !s.phase.is_ended());
     shared.program_ended();
 }
 
 /// The debug session of the program ended (after `exited`, or without one).
 fn on_terminated(shared: &Shared) {
+    shared.take_program_output();
     if shared.lost_by_adapter(None) {
         return;
     }
     shared.view().in_flight.brief_stop = None;
     shared.view().debuggee.gone = true;
-    let exit_code = shared.view().debuggee.exit_code;
+    let (exit_code, signal, pending) = {
+        let view = shared.view();
+        (
+            view.debuggee.exit_code,
+            view.debuggee.signal,
+            view.debuggee.end_pending,
+        )
+    };
+    if pending {
+        // The adapter is being asked how the program ended; its answer reports the end.
+        return;
+    }
     shared
         .run
-        .set_if(Phase::Exited { exit_code }, |s| !s.phase.is_ended());
+        .set_if(Phase::Exited { exit_code, signal }, |s| !s.phase.is_ended());
     shared.program_ended();
 }
 
@@ -255,7 +365,7 @@ fn on_output(shared: &Shared, body: Value) {
     let category = body.category.as_deref();
     if let Some((id, message)) = registry::logpoint_line(&body.output) {
         logpoints::record(&shared.output, id, message);
-    } else if shared.adapter.is_program_output(category) {
+    } else if shared.program_io.is_none() && shared.adapter.is_program_output(category) {
         shared.output.push_stream(
             category.unwrap_or("stdout"),
             &shared.adapter.clean_program_output(&body.output),
@@ -283,8 +393,10 @@ fn on_breakpoint(shared: &Shared, body: Value) {
     }
 }
 
-/// The debuggee's process: its pid, for `status` and, when we launched it, for the reaper.
-fn on_process(shared: &Shared, body: Value) {
+/// The debuggee's process: its pid, for `status` and, when we launched it, for the reaper and
+/// the watch on its end (the pid returned).
+fn on_process(shared: &Shared, body: Value) -> Option<u32> {
+    let mut launched = None;
     if let Ok(body) = serde_json::from_value::<ProcessEventBody>(body) {
         let pid = body.system_process_id;
         let mut view = shared.view();
@@ -300,6 +412,8 @@ fn on_process(shared: &Shared, body: Value) {
             if let Some(reaper) = &shared.reaper {
                 reaper.watch(pid);
             }
+            launched = Some(pid);
         }
     }
+    launched
 }

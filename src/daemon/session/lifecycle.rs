@@ -29,7 +29,7 @@ use crate::dap::requests::{
 };
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
-use crate::ipc::protocol::BreakpointSpec;
+use crate::ipc::protocol::{BreakpointSpec, LaunchSpec};
 
 /// Where a session's breakpoints and output live; passed on to the next session on restart.
 #[derive(Clone)]
@@ -86,6 +86,12 @@ impl Session {
             Origin::Launch(spec) => spec.connect.clone(),
             Origin::Attach(spec) => spec.connect.clone(),
         };
+        let program_io = match &origin {
+            Origin::Launch(spec) => {
+                crate::daemon::program_io::for_launch(spec, &*adapter, &carried.output)?
+            }
+            Origin::Attach(_) => None,
+        };
         let spawned = match &connect {
             Some(address) if !adapter.connects_itself() => {
                 process::connect_remote(address, timeouts.launch()).await?
@@ -112,6 +118,7 @@ impl Session {
             owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
             reaper: carried.reaper,
             sources: sources::ProgramSources::new(adapter.as_ref(), &origin),
+            program_io,
         });
         if let Origin::Launch(spec) = &origin {
             shared.view().in_flight.entry_expected = spec.stop_on_entry;
@@ -189,10 +196,14 @@ impl Session {
             let _ = tokio::task::spawn_blocking(move || reaper.end_tree()).await;
         }
         self.dap.close("the session has ended");
+        self.shared.take_program_output();
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {
-            let code = self.shared.view().debuggee.exit_code;
-            self.shared.run.set(Phase::Exited { exit_code: code });
+            let (exit_code, signal) = {
+                let view = self.shared.view();
+                (view.debuggee.exit_code, view.debuggee.signal)
+            };
+            self.shared.run.set(Phase::Exited { exit_code, signal });
         }
     }
 
@@ -311,7 +322,15 @@ async fn configure(
         .reset_adapter_state(caps.supports("supportsLogPoints"));
 
     let (command, arguments) = match origin {
-        Origin::Launch(spec) => ("launch", adapter.launch_arguments(spec)),
+        Origin::Launch(spec) => {
+            // Where the program's streams go is the session's, not the user's, to say.
+            let stdio = shared.program_io.as_ref().map(|io| io.paths().clone());
+            let spec = LaunchSpec {
+                stdio,
+                ..(**spec).clone()
+            };
+            ("launch", adapter.launch_arguments(&spec))
+        }
         Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
     };
     let arguments = extras.apply(command, arguments);

@@ -24,6 +24,7 @@ mod exception_filters;
 mod frames;
 mod inspection;
 mod lifecycle;
+mod liveness;
 mod memory;
 mod report;
 mod run_control;
@@ -44,6 +45,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::Notify;
 
 use super::output::OutputBuffer;
+use super::program_io::ProgramIo;
 use super::reaper::Reaper;
 use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
 use crate::adapters::DebugAdapter;
@@ -62,7 +64,7 @@ const EXEC_REASON: &str = "exec";
 /// How the session came to be, which decides restart and how `stop` treats the debuggee.
 #[derive(Debug, Clone)]
 pub enum Origin {
-    Launch(LaunchSpec),
+    Launch(Box<LaunchSpec>),
     Attach(AttachSpec),
 }
 
@@ -86,14 +88,26 @@ pub(super) struct Shared {
     reaper: Option<Arc<Reaper>>,
     /// The program's files, for placing breakpoints given by a relative file name.
     sources: sources::ProgramSources,
+    /// The program's stdout and stderr as the daemon reads them, when the adapter was told to
+    /// send them to the daemon's channels: the adapter's output events are then its own.
+    program_io: Option<ProgramIo>,
 }
 
 impl Shared {
     /// Marks the output complete, unless we are ending the session ourselves (`end()` does it,
     /// and a restart may already have reopened the buffer for the next run).
     fn program_ended(&self) {
+        self.take_program_output();
         if !self.ending.load(Ordering::SeqCst) {
             self.output.finish();
+        }
+    }
+
+    /// Takes in what the program has written to the daemon's channels so far, so that a stop
+    /// or an end is reported after the output that came before it.
+    fn take_program_output(&self) {
+        if let Some(io) = &self.program_io {
+            io.drain();
         }
     }
 
@@ -116,9 +130,18 @@ impl Shared {
             text: None,
             thread_id: Some(thread_id),
             hit_breakpoint_ids: Vec::new(),
+            signal: None,
         };
         self.run
             .set_if(Phase::Stopped(stop), |s| matches!(s.phase, Phase::Running));
+    }
+}
+
+/// "killed by signal SIGSEGV (11)", or the bare number on an OS that has no name for it.
+pub(crate) fn killed_by(signal: i32) -> String {
+    match crate::platform::signal_name(signal) {
+        Some(name) => format!("killed by signal {name} ({signal})"),
+        None => format!("killed by signal {signal}"),
     }
 }
 
@@ -200,16 +223,30 @@ impl Session {
         self.shared.view().debuggee.exit_code
     }
 
+    /// The signal that killed the program, when one did and the adapter told.
+    pub fn exit_signal(&self) -> Option<i32> {
+        self.shared.view().debuggee.signal
+    }
+
     fn not_running_error(&self, phase: &Phase) -> ErrorBody {
         match phase {
             Phase::Exited {
+                signal: Some(signal),
+                ..
+            } => ErrorBody::new(
+                ErrorCode::NotRunning,
+                format!("the program was {}", killed_by(*signal)),
+                "run it again with 'debugger restart', or read its output with 'debugger output'",
+            ),
+            Phase::Exited {
                 exit_code: Some(code),
+                ..
             } => ErrorBody::new(
                 ErrorCode::NotRunning,
                 format!("the program has exited with code {code}"),
                 "run it again with 'debugger restart', or read its output with 'debugger output'",
             ),
-            Phase::Exited { exit_code: None } => ErrorBody::new(
+            Phase::Exited { .. } => ErrorBody::new(
                 ErrorCode::NotRunning,
                 "the program has terminated",
                 "run it again with 'debugger restart', or read its output with 'debugger output'",

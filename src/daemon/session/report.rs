@@ -13,7 +13,7 @@ use super::{Session, WATCHPOINT_REASON};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::daemon::source;
 use crate::dap::requests::{self, ThreadArguments};
-use crate::ipc::protocol::{ExceptionInfo, StopReport};
+use crate::ipc::protocol::{ExceptionInfo, SignalInfo, StopReport};
 
 /// Source lines shown either side of a stop.
 const STOP_CONTEXT_LINES: u32 = 2;
@@ -37,6 +37,7 @@ impl Session {
             exception: None,
             watch: Vec::new(),
             changed: None,
+            signal: None,
         };
         match &state.phase {
             Phase::Stopped(stop) => {
@@ -61,6 +62,9 @@ impl Session {
                 let thread_id = stop.thread_id.or(self.shared.view().selection.thread);
                 report.thread_id = thread_id;
                 report.breakpoint_ids = hit_breakpoints(&self.shared, stop);
+                if report.reason == "signal" {
+                    self.name_signal(stop.signal, &mut report).await;
+                }
                 if let Some(thread_id) = thread_id {
                     self.locate_stop(thread_id, &mut report).await;
                     if report.reason == WATCHPOINT_REASON {
@@ -69,8 +73,10 @@ impl Session {
                 }
                 self.shared.view().caches.report = Some((state.generation, report.clone()));
             }
-            Phase::Exited { exit_code } => {
+            Phase::Exited { exit_code, signal } => {
                 report.exit_code = *exit_code;
+                report.signal = signal.map(SignalInfo::of);
+                report.note = exit_code.and_then(self.adapter.signal_reporting().exit_code_note);
                 let mut view = self.shared.view();
                 view.selection.seen_generation =
                     view.selection.seen_generation.max(state.generation);
@@ -79,6 +85,43 @@ impl Session {
             Phase::Running | Phase::Starting => {}
         }
         report
+    }
+
+    /// Names the signal of a `signal` stop: the one the adapter named, else the one it answers
+    /// for its expression (GDB's `$_siginfo.si_signo`); the description says it where the
+    /// adapter gave none ("signal SIGSEGV").
+    async fn name_signal(&self, known: Option<i32>, report: &mut StopReport) {
+        let signal = match (
+            known,
+            self.adapter.signal_reporting().stop_signal_expression,
+        ) {
+            (Some(signal), _) => Some(signal),
+            (None, Some(expression)) => {
+                let answer = tokio::time::timeout(
+                    REPORT_LOOKUP_TIMEOUT,
+                    self.dap.request_typed::<requests::Evaluate>(
+                        &requests::EvaluateArguments::watch(expression, None),
+                    ),
+                )
+                .await;
+                match answer {
+                    Ok(Ok(body)) => body.result.trim().parse::<i32>().ok(),
+                    _ => None,
+                }
+            }
+            (None, None) => None,
+        };
+        let Some(signal) = signal else {
+            return;
+        };
+        let info = SignalInfo::of(signal);
+        if report.description.is_none() {
+            report.description = Some(match &info.name {
+                Some(name) => format!("signal {name}"),
+                None => format!("signal {signal}"),
+            });
+        }
+        report.signal = Some(info);
     }
 
     /// Fills in the stop's thread name, frame and source. Both lookups go out at once and get

@@ -42,10 +42,14 @@ impl Session {
                 // `continue` because its only breakpoint never bound). Like an unseen stop, that
                 // end is the answer, once; the next resume is the "has exited" error.
                 let mut report = self.report(&state).await;
-                report.note = Some(format!(
+                let already = format!(
                     "the program had already ended before this {}",
                     action.verb()
-                ));
+                );
+                report.note = Some(match report.note.take() {
+                    Some(note) => format!("{already}; {note}"),
+                    None => already,
+                });
                 return Ok((state.phase.name().to_string(), Some(report)));
             }
             _ => return Err(self.not_running_error(&state.phase)),

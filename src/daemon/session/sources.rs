@@ -45,7 +45,7 @@ pub(super) struct ProgramSources {
 impl ProgramSources {
     pub(super) fn new(adapter: &dyn DebugAdapter, origin: &Origin) -> ProgramSources {
         let launch = match origin {
-            Origin::Launch(spec) => Some(spec.clone()),
+            Origin::Launch(spec) => Some((**spec).clone()),
             Origin::Attach(_) => None,
         };
         let program_dir = launch.as_ref().and_then(|spec| {

@@ -37,6 +37,14 @@ pub(super) struct Selection {
 pub(super) struct Debuggee {
     pub(super) pid: Option<u32>,
     pub(super) exit_code: Option<i64>,
+    /// The signal that killed it, when the adapter told (then `exit_code` is `None`).
+    pub(super) signal: Option<i32>,
+    /// The signal of the last stop on one (reason `signal`): an adapter that reports a death by
+    /// a signal as an exit with its number is read by it (see `events::on_exited`).
+    pub(super) stopped_on_signal: Option<i32>,
+    /// The end is being asked of the adapter (see `events::ask_exit_signal`): `terminated`
+    /// must not report it first.
+    pub(super) end_pending: bool,
     /// The launched debuggee's start time, which tells it from a later process with its pid.
     pub(super) started: Option<u64>,
     /// The program has exited or terminated: its pid is nobody's to kill any more.

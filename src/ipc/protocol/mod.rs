@@ -147,6 +147,16 @@ pub struct LaunchSpec {
     /// the program's own code is (the module's file, or the run directory).
     #[serde(default)]
     pub module: Option<String>,
+    /// Give the program a terminal for its stdout and stderr (`start --tty`).
+    #[serde(default)]
+    pub tty: bool,
+    /// A file the program reads as its stdin (`start --stdin`); none: the null device.
+    #[serde(default)]
+    pub stdin: Option<PathBuf>,
+    /// Where the session has the adapter send the program's stdout and stderr: filled in by the
+    /// daemon for an adapter that redirects them, never sent by a client.
+    #[serde(skip)]
+    pub stdio: Option<StdioPaths>,
 }
 
 impl LaunchSpec {
@@ -157,6 +167,14 @@ impl LaunchSpec {
             None => self.program.display().to_string(),
         }
     }
+}
+
+/// The files the program's standard streams are opened on (FIFOs the daemon reads, or a pty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StdioPaths {
+    pub stdin: PathBuf,
+    pub stdout: PathBuf,
+    pub stderr: PathBuf,
 }
 
 fn yes() -> bool {

@@ -72,6 +72,9 @@ pub struct ProbeEnd {
     pub reason: String,
     /// The program's exit code, when it exited by itself.
     pub exit_code: Option<i64>,
+    /// The signal that killed the program, when one did.
+    #[serde(default)]
+    pub signal: Option<super::SignalInfo>,
     /// One line for people: e.g. "the program exited with code 3".
     pub message: String,
 }

@@ -31,6 +31,9 @@ pub struct StatusResult {
     pub debuggee_pid: Option<u32>,
     pub stop: Option<StopReport>,
     pub exit_code: Option<i64>,
+    /// The signal that killed the program, when one did.
+    #[serde(default)]
+    pub signal: Option<SignalInfo>,
     /// Why the session ended, when the adapter died.
     pub detail: Option<String>,
     pub log_file: String,
@@ -104,6 +107,26 @@ pub struct StopReport {
     /// earlier stop of that frame to compare with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<Vec<VariableNode>>,
+    /// For a stop on a signal, or an end by one: which (then `exit_code` is null).
+    #[serde(default)]
+    pub signal: Option<SignalInfo>,
+}
+
+/// A signal the program stopped on or was killed by.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SignalInfo {
+    pub number: i32,
+    /// `SIGSEGV`; absent when this OS has no name for the number.
+    pub name: Option<String>,
+}
+
+impl SignalInfo {
+    pub fn of(number: i32) -> SignalInfo {
+        SignalInfo {
+            number,
+            name: crate::platform::signal_name(number).map(str::to_string),
+        }
+    }
 }
 
 /// What a watchpoint saw change.
@@ -240,7 +263,8 @@ pub struct EvaluateResult {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OutputChunk {
-    pub text: String,
+    /// The bytes read, in order, each run with the stream it came on.
+    pub segments: Vec<OutputSegment>,
     /// The offset of `text`'s first byte.
     pub start: u64,
     /// The offset to read from next.
@@ -253,6 +277,29 @@ pub struct OutputChunk {
     pub more: bool,
     /// The program has ended and everything has been read.
     pub finished: bool,
+}
+
+impl OutputChunk {
+    /// The text of every segment, in order.
+    pub fn text(&self) -> String {
+        self.segments.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    /// Bytes read.
+    pub fn len(&self) -> usize {
+        self.segments.iter().map(|s| s.text.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A run of output from one stream: `stdout`, `stderr`, or `log` (a logpoint's line).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct OutputSegment {
+    pub stream: String,
+    pub text: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

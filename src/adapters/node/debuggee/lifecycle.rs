@@ -153,12 +153,19 @@ impl Debuggee {
     }
 
     /// The launched process ended with `code`.
-    pub async fn process_exited(&mut self, code: Option<i32>) {
+    pub async fn process_exited(&mut self, end: Option<super::super::output::ProcessEnd>) {
         self.cdp = None;
         self.paused = None;
         self.forget_pause_objects();
-        if let Some(code) = code {
-            self.out.event("exited", json!({ "exitCode": code })).await;
+        if let Some(end) = end {
+            // `signal` is ours, beside DAP's `exitCode`: the session reads it (see
+            // `ExitedEventBody`).
+            self.out
+                .event(
+                    "exited",
+                    json!({ "exitCode": end.code, "signal": end.signal }),
+                )
+                .await;
         }
         self.out.event("terminated", json!({})).await;
     }

@@ -62,7 +62,7 @@ pub enum Flow {
     /// Connected to an inspector: its events, and the launched process's exit.
     Connected {
         events: Events,
-        exit: Option<oneshot::Receiver<Option<i32>>>,
+        exit: Option<oneshot::Receiver<Option<super::output::ProcessEnd>>>,
     },
     /// The client disconnected: the adapter ends.
     Finish,

@@ -1,0 +1,33 @@
+//! How an adapter tells the signals a program stops on or dies of, which each does its own way:
+//! lldb-dap names a stop's signal in its description and gives a death by one as an exit with
+//! its number; GDB names neither, but answers for them in expressions; debugpy gives 256 − N.
+//! The session reads [`SignalReporting`] to tell an end truly (see `session::events`).
+
+/// What the session needs to know of an adapter's way with signals.
+#[derive(Clone, Copy)]
+pub struct SignalReporting {
+    /// A death by a signal is reported as an exit with the signal's number (lldb-dap): such an
+    /// exit after a stop on that signal is the death by it.
+    pub signal_as_exit_code: bool,
+    /// An expression that evaluates, once the program has ended, to the number of the signal
+    /// that killed it, or to something else after an exit (GDB's `$_exitsignal`), for an adapter
+    /// whose `exited` event cannot tell (GDB says code 0 for both).
+    pub exit_signal_expression: Option<&'static str>,
+    /// An expression giving the number of the signal the program stopped on, for an adapter
+    /// whose `signal` stop does not name it (GDB's `$_siginfo.si_signo`).
+    pub stop_signal_expression: Option<&'static str>,
+    /// What an exit code may mean besides an exit with it, for the report's note (lldb-dap's 9
+    /// may be SIGKILL's).
+    pub exit_code_note: fn(i64) -> Option<String>,
+}
+
+impl Default for SignalReporting {
+    fn default() -> Self {
+        SignalReporting {
+            signal_as_exit_code: false,
+            exit_signal_expression: None,
+            stop_signal_expression: None,
+            exit_code_note: |_| None,
+        }
+    }
+}
