@@ -135,7 +135,10 @@ impl Session {
         depth: u32,
     ) -> Result<EvaluateResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
-        let body = self.evaluate_in(expression, frame.id).await?;
+        let body = match self.variable_at_path(expression, frame.id).await {
+            Some(body) => body,
+            None => self.evaluate_in(expression, frame.id).await?,
+        };
         let limits = Limits::with_depth(depth.saturating_sub(1));
         let (children, omitted_children) = if body.variables_reference > 0 && depth > 0 {
             let known = variables::child_count(body.named_variables, body.indexed_variables);
