@@ -501,6 +501,7 @@ mod unit_tests;
 /// `mod tests` may use.
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use super::*;
 
     /// Unix execute bits mark the candidates.

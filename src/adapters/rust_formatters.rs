@@ -138,9 +138,13 @@ fn lldb_summaries() -> Vec<String> {
     commands
 }
 
-/// A path in LLDB's double quotes, unless it holds what LLDB interprets there.
+/// A path in LLDB's double quotes, unless it holds what LLDB interprets there. Windows paths take
+/// `/` for their `\\` (which LLDB would read as an escape); Windows reads both alike.
 fn lldb_quoted(path: &Path) -> Option<String> {
-    let text = path.to_str()?;
+    let mut text = path.to_str()?.to_string();
+    if std::path::MAIN_SEPARATOR == '\\' {
+        text = text.replace('\\', "/");
+    }
     (!text
         .chars()
         .any(|c| matches!(c, '"' | '\\' | '`') || c.is_control()))
@@ -327,8 +331,15 @@ mod tests {
             lldb_quoted(Path::new("/a b/lldb_lookup.py")).as_deref(),
             Some("\"/a b/lldb_lookup.py\"")
         );
-        for bad in ["/a\"b", "/a`b`", "/a\\b", "/a\nb"] {
+        for bad in ["/a\"b", "/a`b`", "/a\nb"] {
             assert_eq!(lldb_quoted(Path::new(bad)), None, "{bad}");
+        }
+        // A backslash is an escape to LLDB: refused in a Unix name, a separator on Windows.
+        let backslashed = lldb_quoted(Path::new("C:\\a\\b"));
+        if std::path::MAIN_SEPARATOR == '\\' {
+            assert_eq!(backslashed.as_deref(), Some("\"C:/a/b\""));
+        } else {
+            assert_eq!(backslashed, None);
         }
     }
 
@@ -360,17 +371,12 @@ mod tests {
             std::fs::write(etc.join(file), "").expect("write");
         }
         let found = Formatters::in_sysroot(dir.path()).expect("complete sysroot");
+        let quoted = |file: &str| lldb_quoted(&etc.join(file)).expect("plain path");
         assert_eq!(
             found.lldb_commands().expect("plain path")[..2],
             [
-                format!(
-                    "command script import \"{}\"",
-                    etc.join("lldb_lookup.py").display()
-                ),
-                format!(
-                    "command source -s 1 \"{}\"",
-                    etc.join("lldb_commands").display()
-                ),
+                format!("command script import {}", quoted("lldb_lookup.py")),
+                format!("command source -s 1 {}", quoted("lldb_commands")),
             ]
         );
     }
