@@ -12,4 +12,6 @@ fn the_example_config_parses_to_the_defaults() {
     assert_eq!(config.timeouts.launch(), defaults.timeouts.launch());
     assert_eq!(config.output.buffer_bytes, defaults.output.buffer_bytes);
     assert_eq!(config.daemon.grace_period(), defaults.daemon.grace_period());
+    assert_eq!(config.rust.sysroot, defaults.rust.sysroot);
+    assert_eq!(config.rust.formatters, defaults.rust.formatters);
 }

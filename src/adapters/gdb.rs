@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::rust_formatters::{self, Formatters};
 use super::{DebugAdapter, Requests, SignalReporting, launch_with};
-use crate::common::config::AdapterConfig;
+use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
 use crate::dap::types::BreakpointsBody;
@@ -22,6 +23,8 @@ pub const MIN_DAP_VERSION: u32 = 14;
 pub struct Gdb {
     executable: PathBuf,
     extra_args: Vec<String>,
+    /// Whose Rust pretty printers a Rust program gets (see [`DebugAdapter::program_setup`]).
+    rust: RustConfig,
 }
 
 /// What to do for GDB on `os`, which `setup` cannot fix: DAP needs GDB 14 with Python. A Linux
@@ -89,6 +92,15 @@ impl Gdb {
         Gdb {
             executable: PathBuf::from("gdb"),
             extra_args: Vec::new(),
+            rust: RustConfig::default(),
+        }
+    }
+
+    /// The adapter with the config's `[rust]` settings.
+    pub fn with_rust(self, rust: &RustConfig) -> Gdb {
+        Gdb {
+            rust: rust.clone(),
+            ..self
         }
     }
 
@@ -120,6 +132,7 @@ impl Gdb {
         Ok(Gdb {
             executable,
             extra_args: config.args.clone(),
+            rust: RustConfig::default(),
         })
     }
 }
@@ -183,6 +196,12 @@ impl DebugAdapter for Gdb {
                 .filter(|line| !is_gdb_message(line.trim_end_matches(['\n', '\r'])))
                 .collect(),
         )
+    }
+
+    /// Rust's GDB pretty printers, for a Rust program: GDB's DAP takes CLI commands in the
+    /// console, and its `launch` has no field for commands of its own.
+    fn program_setup(&self, program: &Path) -> BoxFuture<'static, Vec<String>> {
+        rust_formatters::setup_in_background(program, &self.rust, Formatters::gdb_commands)
     }
 
     fn stops_on_attach(&self) -> bool {

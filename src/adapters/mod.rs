@@ -13,6 +13,7 @@ pub mod install;
 pub mod lldb;
 pub mod node;
 pub mod process;
+pub mod rust_formatters;
 pub mod search;
 mod signals;
 mod table;
@@ -148,6 +149,14 @@ pub trait DebugAdapter: Send + Sync {
     /// hold the file.
     fn source_roots(&self, _spec: &LaunchSpec) -> Vec<PathBuf> {
         Vec::new()
+    }
+
+    /// Console commands (DAP `evaluate`, `repl` context) to run once the adapter has read
+    /// `program` and before the program runs (after `initialized`, before `configurationDone`):
+    /// Rust's value formatters for a Rust program (see [`rust_formatters`]). Called before
+    /// `initialize`, so that whatever the look-up costs overlaps the adapter's start.
+    fn program_setup(&self, _program: &Path) -> BoxFuture<'static, Vec<String>> {
+        Box::pin(async { Vec::new() })
     }
 
     /// Sets the function breakpoints `arguments` lists and returns the answer: one breakpoint

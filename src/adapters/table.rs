@@ -57,7 +57,11 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "lldb",
         aliases: &["lldb-dap", "lldb-vscode"],
         languages: &["C", "C++", "Rust"],
-        make: |config| Ok(Arc::new(lldb::LldbDap::locate(&config.adapter("lldb"))?)),
+        make: |config| {
+            Ok(Arc::new(
+                lldb::LldbDap::locate(&config.adapter("lldb"))?.with_rust(&config.rust),
+            ))
+        },
         remote: Some(|| Arc::new(lldb::LldbDap::remote())),
         version: lldb::version,
         install: Some(install::lldb::install),
@@ -94,7 +98,11 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "gdb",
         aliases: &[],
         languages: &["C", "C++", "Rust", "Fortran", "Ada"],
-        make: |config| Ok(Arc::new(gdb::Gdb::locate(&config.adapter("gdb"))?)),
+        make: |config| {
+            Ok(Arc::new(
+                gdb::Gdb::locate(&config.adapter("gdb"))?.with_rust(&config.rust),
+            ))
+        },
         remote: Some(|| Arc::new(gdb::Gdb::remote())),
         version: |path| {
             gdb::version(path)

@@ -59,6 +59,19 @@ struct RuntimeDirReport {
     fix: Option<String>,
 }
 
+/// Whether Rust programs get the value formatters of a Rust toolchain (see
+/// `adapters::rust_formatters`): without them their values read as the layouts inside.
+#[derive(Debug, Serialize)]
+struct RustReport {
+    /// The formatters were found (or are turned off in the config, `enabled` false).
+    found: bool,
+    enabled: bool,
+    /// The toolchain whose formatters are loaded.
+    sysroot: Option<String>,
+    detail: String,
+    fix: Option<String>,
+}
+
 #[derive(Debug, Serialize)]
 struct ConfigReport {
     path: Option<String>,
@@ -73,25 +86,35 @@ struct Report {
     adapters: Vec<AdapterReport>,
     ptrace: PtraceReport,
     runtime_dir: RuntimeDirReport,
+    rust: RustReport,
     config: ConfigReport,
 }
 
 pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
     let (config, config_report) = load_config();
     // Each check runs a process or two (`--version`, a Python import); run them side by side.
-    let mut adapters: Vec<AdapterReport> = std::thread::scope(|scope| {
+    let (mut adapters, rust): (Vec<AdapterReport>, RustReport) = std::thread::scope(|scope| {
+        let rust = scope.spawn(|| check_rust(&config.rust));
         let checks: Vec<_> = adapters::ADAPTERS
             .iter()
             .map(|kind| (kind, scope.spawn(|| check_builtin(kind, &config))))
             .collect();
-        checks
+        let adapters = checks
             .into_iter()
             .map(|(kind, check)| {
                 check
                     .join()
                     .unwrap_or_else(|_| panicked_check(kind.name, kind.languages))
             })
-            .collect()
+            .collect();
+        let rust = rust.join().unwrap_or_else(|_| RustReport {
+            found: false,
+            enabled: true,
+            sysroot: None,
+            detail: "the check failed".into(),
+            fix: None,
+        });
+        (adapters, rust)
     });
     adapters.extend(
         config
@@ -104,6 +127,7 @@ pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
         adapters,
         ptrace: check_ptrace(),
         runtime_dir: check_runtime_dir(&paths::runtime_dir_path()),
+        rust,
         config: config_report,
     };
     let text = render_text(&report);
@@ -237,6 +261,41 @@ fn check_custom(name: &str, config: &crate::common::config::AdapterConfig) -> Ad
 
 /// CAP_SYS_PTRACE, which lets a process attach regardless of the Yama scope (below 3).
 const CAP_SYS_PTRACE: u32 = 19;
+
+fn check_rust(config: &crate::common::config::RustConfig) -> RustReport {
+    if !config.formatters {
+        return RustReport {
+            found: false,
+            enabled: false,
+            sysroot: None,
+            detail: "Rust formatters turned off (rust.formatters = false in the config)".into(),
+            fix: None,
+        };
+    }
+    match adapters::rust_formatters::locate(config) {
+        Ok(found) => RustReport {
+            found: true,
+            enabled: true,
+            sysroot: Some(found.sysroot.display().to_string()),
+            detail: format!(
+                "Rust formatters found in {} (loaded for Rust programs)",
+                found.sysroot.display()
+            ),
+            fix: None,
+        },
+        Err(adapters::rust_formatters::NotFound(why)) => RustReport {
+            found: false,
+            enabled: true,
+            sysroot: None,
+            detail: format!("no Rust formatters: {why}"),
+            fix: Some(
+                "install Rust (https://rustup.rs), or set rust.sysroot in the config to a toolchain; \
+                 meanwhile Rust values show their raw layout"
+                    .into(),
+            ),
+        },
+    }
+}
 
 fn check_ptrace() -> PtraceReport {
     if !cfg!(target_os = "linux") {
@@ -465,6 +524,13 @@ fn render_text(report: &Report) -> String {
         "runtime",
         &runtime_detail,
         &report.runtime_dir.fix,
+    );
+    check(
+        &mut out,
+        report.rust.found || !report.rust.enabled,
+        "rust",
+        &report.rust.detail,
+        &report.rust.fix,
     );
     if !report.config.ok {
         check(

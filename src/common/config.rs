@@ -20,6 +20,8 @@ pub struct Config {
     pub timeouts: Timeouts,
     pub output: OutputConfig,
     pub daemon: DaemonConfig,
+    /// How Rust programs are shown: whose value formatters are loaded.
+    pub rust: RustConfig,
     /// Per-adapter settings, keyed by adapter name (`lldb`, ...).
     pub adapters: BTreeMap<String, AdapterConfig>,
 }
@@ -91,6 +93,27 @@ impl Default for DaemonConfig {
 impl DaemonConfig {
     pub fn grace_period(&self) -> Duration {
         secs(self.grace_period_secs)
+    }
+}
+
+/// `[rust]`: a Rust program's values are shown through the formatters of a Rust toolchain (its
+/// `lib/rustlib/etc`), which know how `String`, `Vec` or `Option` are laid out in that release.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RustConfig {
+    /// The toolchain whose formatters are loaded; unset, the one `rustc --print sysroot` names.
+    pub sysroot: Option<PathBuf>,
+    /// Whether the formatters are loaded at all (off: values as the debugger's own Rust support
+    /// shows them).
+    pub formatters: bool,
+}
+
+impl Default for RustConfig {
+    fn default() -> Self {
+        RustConfig {
+            sysroot: None,
+            formatters: true,
+        }
     }
 }
 

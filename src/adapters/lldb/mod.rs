@@ -10,11 +10,12 @@ mod function_patterns;
 
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::rust_formatters::{self, Formatters};
 use super::{
     Console, ConsoleMemory, DebugAdapter, Requests, SignalReporting, env_var, first_file,
     highest_versioned_on_path,
 };
-use crate::common::config::AdapterConfig;
+use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::scratch::ScratchFile;
 use crate::dap::requests::{
@@ -31,6 +32,8 @@ pub struct LldbDap {
     /// The function breakpoints this run binds by pattern (see [`PatternBreakpoints`]). Each
     /// run has an adapter of its own, so these never outlive the lldb-dap that holds them.
     patterns: tokio::sync::Mutex<PatternBreakpoints>,
+    /// Whose Rust formatters a Rust program gets (see [`DebugAdapter::program_setup`]).
+    rust: RustConfig,
 }
 
 /// How to get lldb-dap on `os`, for the "not found" hint: the packages that provide it.
@@ -52,6 +55,15 @@ impl LldbDap {
             executable: PathBuf::from("lldb-dap"),
             extra_args: Vec::new(),
             patterns: Default::default(),
+            rust: RustConfig::default(),
+        }
+    }
+
+    /// The adapter with the config's `[rust]` settings.
+    pub fn with_rust(self, rust: &RustConfig) -> LldbDap {
+        LldbDap {
+            rust: rust.clone(),
+            ..self
         }
     }
 
@@ -83,6 +95,7 @@ impl LldbDap {
             executable,
             extra_args: config.args.clone(),
             patterns: Default::default(),
+            rust: RustConfig::default(),
         })
     }
 }
@@ -315,6 +328,11 @@ impl DebugAdapter for LldbDap {
         reason == "entry" && description == Some("exec")
     }
 
+    /// Rust's LLDB formatters, for a Rust program, as LLDB commands through the console.
+    fn program_setup(&self, program: &Path) -> BoxFuture<'static, Vec<String>> {
+        rust_formatters::setup_in_background(program, &self.rust, rust_setup)
+    }
+
     /// lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
         Some(self)
@@ -364,6 +382,17 @@ impl DebugAdapter for LldbDap {
 /// lldb-dap's default `commandEscapePrefix`: console text that starts with it is always an LLDB
 /// command, never an expression, whatever the repl mode and whatever variables are in scope.
 const COMMAND_ESCAPE: &str = "`";
+
+/// The LLDB commands that load Rust's formatters, escaped as commands for the console.
+fn rust_setup(formatters: &Formatters) -> Option<Vec<String>> {
+    Some(
+        formatters
+            .lldb_commands()?
+            .into_iter()
+            .map(|command| format!("{COMMAND_ESCAPE}{command}"))
+            .collect(),
+    )
+}
 
 /// Reads memory with LLDB's `memory read --binary`, which writes the raw bytes to a file: a
 /// scratch file of ours (new, 0600, removed after), so the bytes travel without a text format to

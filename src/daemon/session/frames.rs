@@ -301,17 +301,6 @@ impl Session {
     }
 }
 
-/// Rust symbols carry a hash (`counter::Counter::bump::h6090cb8eda62bfe9`) that means nothing to
-/// a reader; drop it.
-fn without_rust_hash(name: &str) -> &str {
-    match name.rsplit_once("::h") {
-        Some((path, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
-            path
-        }
-        _ => name,
-    }
-}
-
 pub(super) fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
     let file = frame
         .source
@@ -319,25 +308,10 @@ pub(super) fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
         .and_then(|s| s.path.clone().or_else(|| s.name.clone()));
     FrameInfo {
         index,
-        function: without_rust_hash(&frame.name).to_string(),
+        function: super::symbol_names::readable(&frame.name).into_owned(),
         line: file.as_ref().and(Some(frame.line)).filter(|l| *l > 0),
         column: Some(frame.column).filter(|c| *c > 0),
         file,
         address: frame.instruction_pointer_reference.clone(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rust_symbol_hashes_are_dropped() {
-        assert_eq!(
-            without_rust_hash("counter::Counter::bump::h6090cb8eda62bfe9"),
-            "counter::Counter::bump"
-        );
-        assert_eq!(without_rust_hash("ns::hello"), "ns::hello");
-        assert_eq!(without_rust_hash("main"), "main");
     }
 }

@@ -164,7 +164,10 @@ impl Session {
         depth: u32,
     ) -> Result<EvaluateResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
-        let body = self.evaluate_in(expression, frame.id).await?;
+        let body = match self.variable_at_path(expression, frame.id).await {
+            Some(body) => body,
+            None => self.evaluate_in(expression, frame.id).await?,
+        };
         let limits = Limits::with_depth(depth.saturating_sub(1));
         let expand = body.variables_reference > 0
             && depth > 0

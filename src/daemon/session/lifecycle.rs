@@ -24,8 +24,9 @@ use crate::daemon::output::OutputBuffer;
 use crate::daemon::reaper::Reaper;
 use crate::daemon::run_state::{Phase, RunStateCell};
 use crate::dap::requests::{
-    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Initialize, InitializeArguments,
-    NoArguments, SetExceptionBreakpoints, SetExceptionBreakpointsArguments, ThreadArguments,
+    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
+    Initialize, InitializeArguments, NoArguments, SetExceptionBreakpoints,
+    SetExceptionBreakpointsArguments, ThreadArguments,
 };
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
@@ -309,6 +310,7 @@ async fn configure(
     shared: &Arc<Shared>,
     timeouts: &Timeouts,
 ) -> Result<Capabilities, ErrorBody> {
+    let setup = program_of(origin).map(|program| adapter.program_setup(&program));
     let caps = dap
         .send_typed::<Initialize>(&InitializeArguments::new(adapter.adapter_id()))
         .response_within(timeouts.launch())
@@ -357,6 +359,9 @@ async fn configure(
         }
     }
 
+    if let Some(setup) = setup {
+        run_program_setup(dap, setup.await).await;
+    }
     place_initial_breakpoints(dap, shared).await;
     let targets = shared.breakpoints.registry().all_targets();
     for target in &targets {
@@ -396,6 +401,35 @@ async fn configure(
         .run
         .set_if(Phase::Running, |s| s.phase == Phase::Starting);
     Ok(caps)
+}
+
+/// The program file a session debugs, where it is on this machine (not behind `--connect`).
+fn program_of(origin: &Origin) -> Option<std::path::PathBuf> {
+    match origin {
+        Origin::Launch(spec) if spec.connect.is_none() => Some(spec.program.clone()),
+        Origin::Attach(spec) if spec.connect.is_none() => {
+            spec.pid.and_then(crate::platform::executable_of)
+        }
+        _ => None,
+    }
+}
+
+/// Runs the adapter's set-up commands for the program (see `DebugAdapter::program_setup`) in its
+/// console. A failure costs the session only what the commands would have added (e.g. Rust
+/// values shown raw), so it is logged, not fatal.
+async fn run_program_setup(dap: &DapClient, commands: Vec<String>) {
+    for command in commands {
+        let answer = dap
+            .request_typed::<Evaluate>(&EvaluateArguments::repl(&command, None))
+            .await;
+        match crate::adapters::console_answer(answer) {
+            Ok(output) if output.contains("error:") || output.contains("Error") => {
+                tracing::warn!(command, output, "the program's set-up command failed");
+            }
+            Ok(_) => tracing::debug!(command, "ran the program's set-up command"),
+            Err(e) => tracing::warn!(command, "the program's set-up command failed: {e}"),
+        }
+    }
 }
 
 /// Continues a program its adapter stopped on attaching (GDB does), so that after `attach` the

@@ -29,6 +29,8 @@ mod memory;
 mod report;
 mod run_control;
 mod sources;
+mod symbol_names;
+mod variable_path;
 mod view;
 mod watchpoints;
 
