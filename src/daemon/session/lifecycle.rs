@@ -270,6 +270,13 @@ impl Shared {
         if !program_runs && !runner_died {
             return false;
         }
+        // A dead program and a dead runner: which died first? A program killed by the user is
+        // reaped by its runner, which then ends its own work (lldb-server exits 0): the
+        // program's end. A runner killed first takes its traced program with it, and the
+        // program's remains come to the daemon, its subreaper: the adapter's death.
+        if !program_runs && crate::platform::parent_pid(pid) != Some(std::process::id()) {
+            return false;
+        }
         let detail = if program_runs {
             tracing::warn!(
                 pid,

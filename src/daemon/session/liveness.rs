@@ -48,6 +48,11 @@ pub(super) async fn watch(shared: Weak<Shared>, pid: u32) {
             ?end,
             "the program ended and its adapter did not say so"
         );
+        // Ended because the adapter's helper that ran it died (it takes a traced program with
+        // it): that is the adapter's death, not the program's end.
+        if shared.lost_by_adapter(None) {
+            return;
+        }
         let (exit_code, signal) = match end {
             Ended::Code(code) => (Some(i64::from(code)), None),
             Ended::Signal(signal) => (None, Some(signal)),
