@@ -143,7 +143,7 @@ fn python_locals_list_functions_and_cut_long_strings() {
         .unwrap_or_default();
     assert_eq!(
         names,
-        ["action", "big", "cart", "n", "rexmatch"],
+        ["action", "big", "cart", "n", "rexmatch", "table"],
         "{locals}"
     );
     assert_eq!(locals["omitted"], 0);
@@ -158,6 +158,24 @@ fn python_locals_list_functions_and_cut_long_strings() {
     let big = variable(variables, "big");
     let expected = format!("'{}… (3898 more characters)", "x".repeat(199));
     assert_eq!(big["value"], expected.as_str(), "{big}");
+    // A collection whose text was cut still reads as the summary of its members: no line per
+    // member after it.
+    let text = s.run(&["locals"]).stdout;
+    let table = text
+        .lines()
+        .position(|l| l.starts_with("table "))
+        .unwrap_or_else(|| panic!("no table line: {text}"));
+    assert!(
+        text.lines()
+            .nth(table)
+            .is_some_and(|l| l.ends_with(" more characters)")),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().count(),
+        table + 1,
+        "nothing after the last local: {text}"
+    );
     // An object's data members are listed; its methods are counted as left out.
     let cart = variable(variables, "cart");
     let members: Vec<&str> = cart["children"]

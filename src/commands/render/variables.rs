@@ -1,0 +1,256 @@
+//! Variables as text: aligned `name (type) = value` lines, children inline when short, and the
+//! `* ` gutter of what changed since the frame's previous stop.
+
+use std::fmt::Write as _;
+
+use crate::ipc::protocol::VariableNode;
+
+/// Inline children only while the whole line stays this short.
+const INLINE_WIDTH: usize = 100;
+
+/// Variables as aligned `name (type) = value` lines, children inline when short, else nested.
+/// When some changed since the frame's previous stop, every line gets a two-character gutter,
+/// `* ` on the changed ones.
+pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
+    let mut out = String::new();
+    let width = nodes
+        .iter()
+        .map(|n| n.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let marks = nodes.iter().any(|n| n.changed);
+    for node in nodes {
+        write_node(&mut out, node, 0, width, marks);
+    }
+    if omitted > 0 {
+        let gutter = if marks { "  " } else { "" };
+        let _ = writeln!(
+            out,
+            "{gutter}… {omitted} more not shown ('debugger print NAME' shows any one)"
+        );
+    }
+    out
+}
+
+/// One variable (and its children) as `variables` shows it, its name padded to `width`: for a
+/// list that mixes variables with other lines, aligned all the same.
+pub fn variable(node: &VariableNode, width: usize) -> String {
+    let mut out = String::new();
+    write_node(&mut out, node, 0, width, false);
+    out
+}
+
+fn head(node: &VariableNode, width: usize) -> String {
+    let name = format!("{:<width$}", node.name);
+    let head = match &node.type_name {
+        Some(t) => format!("{name} ({t}) ="),
+        None => format!("{name} ="),
+    };
+    // GDB gives a struct no value text of its own: its members follow the `=`, or `{…}` when
+    // they were not fetched.
+    if node.value.is_empty() {
+        if node.expandable && node.children.is_empty() {
+            format!("{head} {{…}}")
+        } else {
+            head
+        }
+    } else {
+        format!("{head} {}", node.value)
+    }
+}
+
+/// A child's value as its parent's inline summary shows it: `{…}` for one with members not
+/// fetched and no value text of its own (GDB's structs).
+fn inline_value(child: &VariableNode) -> &str {
+    if child.value.is_empty() && child.expandable {
+        "{…}"
+    } else {
+        &child.value
+    }
+}
+
+/// `{a = 1, b = 2, … 5 more}` when every child is a leaf and it fits, else `None`.
+fn inline_children(node: &VariableNode) -> Option<String> {
+    if node.children.iter().any(|c| !c.children.is_empty()) {
+        return None;
+    }
+    let mut parts: Vec<String> = node
+        .children
+        .iter()
+        .map(|c| format!("{} = {}", c.name, inline_value(c)))
+        .collect();
+    if node.omitted_children > 0 {
+        parts.push(format!("… {} more", node.omitted_children));
+    }
+    let text = format!("{{{}}}", parts.join(", "));
+    (text.len() <= INLINE_WIDTH && !text.contains('\n')).then_some(text)
+}
+
+fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize, marks: bool) {
+    let gutter = match (marks, node.changed) {
+        (false, _) => "",
+        (true, true) => "* ",
+        (true, false) => "  ",
+    };
+    let pad = format!("{}{}", if marks { "  " } else { "" }, " ".repeat(indent));
+    let mut line = format!("{gutter}{}{}", " ".repeat(indent), head(node, width));
+    if node.children.is_empty() {
+        if node.omitted_children > 0 {
+            let _ = write!(line, " {{… {} more}}", node.omitted_children);
+        }
+        // A collapsed value says how much is in it, where the adapter told (one child is a
+        // pointer's target, which its value already names).
+        if let Some(count) = node.children_count.filter(|c| *c > 1) {
+            let _ = write!(line, " ({count} children)");
+        }
+        out.push_str(&line);
+        out.push('\n');
+        return;
+    }
+    // Adapters that already summarise the children in the value (Go's `main.Point {X: 2}`,
+    // Python's `[1, 2]`, JavaScript's `[1, 2, …]`) get no second, inline copy; a summary that
+    // hides nested values (JavaScript's `{a: {…}}`) is not the whole story, and the children
+    // follow.
+    if summarises_children(&node.value) {
+        out.push_str(&line);
+        out.push('\n');
+        return;
+    }
+    if let Some(inline) = inline_children(node) {
+        let _ = writeln!(out, "{line} {inline}");
+        return;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    let child_width = node
+        .children
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for child in &node.children {
+        write_node(out, child, indent + 2, child_width, marks);
+    }
+    if node.omitted_children > 0 {
+        let _ = writeln!(out, "{pad}  … {} more not shown", node.omitted_children);
+    }
+}
+
+/// Whether a value's text already shows its children: a collection as the language writes it
+/// (`[1, 2]`, `{'k': 1}`, Python's tuple `(1, 2)`, Go's `main.Point {X: 2}`), also when the text
+/// was cut (`[(1, 2), (3, …` and `… (N more characters)`), since the cut only says less of the
+/// same. A summary that hides nested values (JavaScript's `{a: {…}}`) is not the whole story.
+fn summarises_children(value: &str) -> bool {
+    let value = value.trim_end();
+    let (shown, cut) = match value.rsplit_once("… (") {
+        Some((shown, rest)) if rest.ends_with(" more characters)") => (shown, true),
+        _ => (value, false),
+    };
+    let collection = if cut {
+        shown.starts_with(['[', '{', '(']) || shown.contains(" {") || shown.contains(" [")
+    } else {
+        shown.ends_with(['}', ']']) || (shown.starts_with('(') && shown.ends_with(')'))
+    };
+    collection && !shown.contains("{…}") && !shown.contains("[…]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(name: &str, value: &str) -> VariableNode {
+        VariableNode {
+            name: name.into(),
+            value: value.into(),
+            type_name: Some("int".into()),
+            children: vec![],
+            expandable: false,
+            omitted_children: 0,
+            children_count: None,
+            changed: false,
+        }
+    }
+
+    #[test]
+    fn short_children_go_inline_and_omissions_are_noted() {
+        let mut parent = leaf("acct", "0x7ffc");
+        parent.type_name = Some("struct account *".into());
+        parent.children = vec![leaf("id", "7"), leaf("balance", "100")];
+        parent.omitted_children = 3;
+        let text = variables(&[parent, leaf("amount", "0")], 2);
+        assert_eq!(
+            text,
+            "acct   (struct account *) = 0x7ffc {id = 7, balance = 100, … 3 more}\n\
+             amount (int) = 0\n\
+             … 2 more not shown ('debugger print NAME' shows any one)\n"
+        );
+    }
+
+    #[test]
+    fn a_summary_of_the_children_is_recognised_whole_or_cut() {
+        assert!(summarises_children("[1, 2]"));
+        assert!(summarises_children("main.Point {X: 2}"));
+        assert!(summarises_children("('root',)"));
+        assert!(summarises_children(
+            "{'root': [(1, 2), (3, 4)]… (2838 more characters)"
+        ));
+        assert!(summarises_children(
+            "[(<built-in method match>, 1)… (5 more characters)"
+        ));
+        assert!(!summarises_children("{a: {…}}"));
+        assert!(!summarises_children("0x00007fffffffe6c0"));
+        assert!(!summarises_children("node @ 0x7fffffffe6c0"));
+        assert!(!summarises_children("'xxxx… (3898 more characters)"));
+    }
+
+    #[test]
+    fn changed_values_get_a_gutter_mark() {
+        let mut acct = leaf("acct", "0x7ffc");
+        let mut balance = leaf("balance", "101");
+        balance.changed = true;
+        acct.children = vec![leaf("id", "7"), balance];
+        acct.changed = true;
+        let text = variables(&[acct, leaf("amount", "1")], 0);
+        assert_eq!(
+            text,
+            "* acct   (int) = 0x7ffc {id = 7, balance = 101}\n  amount (int) = 1\n"
+        );
+        // With nothing changed, no gutter at all.
+        assert_eq!(variables(&[leaf("n", "3")], 0), "n (int) = 3\n");
+    }
+
+    #[test]
+    fn a_whole_summary_stands_alone_and_an_elided_one_is_followed_by_its_children() {
+        let mut list = leaf("items", "[1, 2, …]");
+        list.children = vec![leaf("0", "1"), leaf("1", "2")];
+        assert_eq!(variables(&[list], 0), "items (int) = [1, 2, …]\n");
+        let mut nested = leaf("tree", "{a: {…}}");
+        nested.children = vec![leaf("a", "{b: 1}")];
+        assert_eq!(
+            variables(&[nested], 0),
+            "tree (int) = {a: {…}} {a = {b: 1}}\n"
+        );
+    }
+
+    #[test]
+    fn a_struct_without_value_text_shows_its_members_after_the_equals_sign() {
+        let mut member = leaf("value", "");
+        member.type_name = Some("struct account".into());
+        member.expandable = true;
+        let mut pointer = leaf("acct", "0x7ffc");
+        pointer.type_name = Some("struct account *".into());
+        pointer.children = vec![member];
+        let mut record = leaf("acct", "");
+        record.type_name = Some("struct account".into());
+        record.children = vec![leaf("id", "7")];
+        let mut unexpanded = leaf("inner", "");
+        unexpanded.type_name = Some("struct inner".into());
+        unexpanded.expandable = true;
+        assert_eq!(
+            variables(&[pointer, record, unexpanded], 0),
+            "acct  (struct account *) = 0x7ffc {value = {…}}\n\
+             acct  (struct account) = {id = 7}\n\
+             inner (struct inner) = {…}\n"
+        );
+    }
+}
