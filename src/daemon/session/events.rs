@@ -265,7 +265,11 @@ fn signal_in_description(description: &str) -> Option<i32> {
 /// the adapter's death instead (see `Shared::lost_by_adapter`).
 fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
     shared.take_program_output();
-    if shared.lost_by_adapter(body.get("exitCode").and_then(Value::as_i64)) {
+    // The adapter's death was seen first (the program watch found its helper gone): the exit
+    // it reports after is that death's echo, not news.
+    if matches!(shared.run.get().phase, Phase::AdapterDied { .. })
+        || shared.lost_by_adapter(body.get("exitCode").and_then(Value::as_i64))
+    {
         return None;
     }
     shared.view().in_flight.brief_stop = None;
