@@ -15,7 +15,6 @@ use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
 };
 use crate::ipc::spawn::connect_or_spawn;
-use crate::platform;
 
 // What a launched program is and how it runs: shared by `start` and `probe`, which build the
 // same launch from them. (A plain comment: a doc comment would become the help text of the
@@ -146,9 +145,10 @@ pub fn breakpoint_spec(
 }
 
 /// A bare program name (no directory part, as a shell takes it: `start true`) found on `path`,
-/// a PATH-style list: the first executable file of that name (with the OS's executable suffix,
-/// `.exe` on Windows, when the name has none). `None` for a name with a directory part.
-fn program_on_path(name: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
+/// a PATH-style list, as a shell finds it (`which`: the first executable of that name, `.exe`
+/// and the other PATHEXT forms on Windows, relative entries taken from `cwd`). `None` for a
+/// name with a directory part.
+fn program_on_path(name: &Path, path: &std::ffi::OsStr, cwd: &Path) -> Option<PathBuf> {
     let mut parts = name.components();
     let bare = matches!(
         (parts.next(), parts.next()),
@@ -157,18 +157,7 @@ fn program_on_path(name: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
     if !bare {
         return None;
     }
-    let suffixed = {
-        let mut with_suffix = name.as_os_str().to_owned();
-        with_suffix.push(std::env::consts::EXE_SUFFIX);
-        PathBuf::from(with_suffix)
-    };
-    std::env::split_paths(path)
-        .filter(|dir| dir.is_absolute())
-        .flat_map(|dir| [dir.join(name), dir.join(&suffixed)])
-        .find(|candidate| {
-            std::fs::metadata(candidate)
-                .is_ok_and(|meta| meta.is_file() && platform::is_executable(&meta))
-        })
+    which::which_in(name, Some(path), cwd).ok()
 }
 
 /// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (symlinks are kept,
@@ -259,7 +248,7 @@ fn program_path(cwd: &Path, program: &Path, connecting: bool) -> Result<PathBuf,
         return Ok(path);
     }
     std::env::var_os("PATH")
-        .and_then(|list| program_on_path(program, &list))
+        .and_then(|list| program_on_path(program, &list, cwd))
         .ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::Usage,
@@ -506,13 +495,20 @@ mod tests {
             std::fs::set_permissions(&tool, mode).expect("chmod");
         }
         let path = std::env::join_paths([dir.path().join("missing"), bin.clone()]).expect("PATH");
-        assert_eq!(program_on_path(Path::new("tool"), &path), Some(tool));
-        assert_eq!(program_on_path(Path::new("nosuch"), &path), None);
+        let cwd = dir.path();
+        assert_eq!(
+            program_on_path(Path::new("tool"), &path, cwd),
+            Some(tool.clone())
+        );
+        assert_eq!(program_on_path(Path::new("nosuch"), &path, cwd), None);
         // A name with a directory part is a path, never looked up.
-        assert_eq!(program_on_path(Path::new("./tool"), &path), None);
-        assert_eq!(program_on_path(Path::new("bin/tool"), &path), None);
-        // A relative PATH entry is skipped, as the name would then depend on the daemon's dir.
+        assert_eq!(program_on_path(Path::new("./tool"), &path, cwd), None);
+        assert_eq!(program_on_path(Path::new("bin/tool"), &path, cwd), None);
+        // A relative PATH entry is taken from the caller's directory, as a shell takes it.
         let relative = std::env::join_paths([Path::new("bin")]).expect("PATH");
-        assert_eq!(program_on_path(Path::new("tool"), &relative), None);
+        assert_eq!(
+            program_on_path(Path::new("tool"), &relative, cwd),
+            Some(tool)
+        );
     }
 }
