@@ -45,6 +45,8 @@ pub struct Stopped {
 pub enum Probe {
     StackTrace,
     Locals,
+    /// `locals` as the daemon reads them: the locals and the members of each that has any.
+    LocalsWithMembers,
     Evaluate,
 }
 
@@ -99,14 +101,15 @@ impl InProcess {
         }
     }
 
-    /// Spawn → initialize → launch → initialized → breakpoints → configurationDone → launch
-    /// response → stopped → stackTrace(1): the daemon's launch, timed end to end.
-    pub fn launch_to_breakpoint(&self, program: &Path) -> BenchResult<Duration> {
+    /// Spawn → initialize → launch → initialized → the program's set-up (Rust's formatters, for
+    /// a Rust program) → breakpoints → configurationDone → launch response → stopped →
+    /// stackTrace(1): the daemon's launch, timed end to end, to a function breakpoint.
+    pub fn launch_to_breakpoint(&self, program: &Path, function: &str) -> BenchResult<Duration> {
         self.runtime.block_on(async {
             let began = Instant::now();
             let lldb = LldbDap::locate(&AdapterConfig::default())
                 .map_err(|e| format!("lldb-dap: {}", e.message))?;
-            let mut session = DapSession::launch(&lldb, &self.spec(program), &["apply"]).await?;
+            let mut session = DapSession::launch(&lldb, &self.spec(program), &[function]).await?;
             let thread = session.wait_stopped().await?;
             session.stack_trace(thread, 1).await?;
             let elapsed = began.elapsed();
@@ -167,6 +170,7 @@ impl InProcess {
                         )
                         .await?;
                 }
+                Probe::LocalsWithMembers => stopped.session.locals(frame_id).await?,
                 Probe::Evaluate => {
                     let value = client
                         .request(
@@ -262,6 +266,8 @@ impl DapSession {
         spec: &LaunchSpec,
         functions: &[&str],
     ) -> BenchResult<DapSession> {
+        // Asked for before the adapter starts, as the daemon does, so the look-up overlaps it.
+        let setup = lldb.program_setup(&spec.program);
         let spawned = lldb
             .spawn()
             .await
@@ -295,6 +301,15 @@ impl DapSession {
             .0;
         let launch = session.client.send("launch", lldb.launch_arguments(spec));
         session.wait_event("initialized").await?;
+        for command in setup.await {
+            session
+                .client
+                .request(
+                    "evaluate",
+                    json!({ "expression": command, "context": "repl" }),
+                )
+                .await?;
+        }
         let breakpoints: Vec<Value> = functions.iter().map(|f| json!({ "name": f })).collect();
         session
             .client

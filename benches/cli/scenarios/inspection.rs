@@ -153,7 +153,7 @@ fn report(table: &mut Table, series: [Stats; SERIES]) {
 
 /// `fn main() { println!("hello") }` built with `rustc -O` in `dir`: the cheapest process a
 /// call could be, which the CLI rows are set against.
-fn hello_world(dir: &Path) -> BenchResult<PathBuf> {
+pub(super) fn hello_world(dir: &Path) -> BenchResult<PathBuf> {
     let source = dir.join("hello.rs");
     std::fs::write(&source, "fn main() {\n    println!(\"hello\");\n}\n")
         .map_err(|e| format!("write {}: {e}", source.display()))?;
@@ -171,7 +171,7 @@ fn hello_world(dir: &Path) -> BenchResult<PathBuf> {
 }
 
 /// Runs a command to completion with its output captured, and times it.
-fn timed_output(command: &mut Command, what: &str) -> BenchResult<Duration> {
+pub(super) fn timed_output(command: &mut Command, what: &str) -> BenchResult<Duration> {
     let began = Instant::now();
     let out = command.output().map_err(|e| format!("run {what}: {e}"))?;
     let elapsed = began.elapsed();

@@ -22,7 +22,7 @@ pub fn start_to_breakpoint(ctx: &mut Context) -> BenchResult<()> {
         let elapsed = began.elapsed();
         expect_contains(&stopped, "in apply", "continue --wait to apply")?;
         drop(session);
-        let in_process = ctx.inproc.launch_to_breakpoint(&ledger)?;
+        let in_process = ctx.inproc.launch_to_breakpoint(&ledger, "apply")?;
         // The first of each is a warm-up (page cache, lldb's symbol caches).
         if i > 0 {
             cli_launch.push(elapsed);

@@ -10,6 +10,7 @@ mod breakpoints;
 mod inspection;
 mod launch;
 mod memory;
+mod rust;
 mod scale;
 mod stepping;
 
@@ -71,6 +72,11 @@ const SCENARIOS: &[Scenario] = &[
         name: "memory",
         needs: &[],
         run: memory::idle_and_flood,
+    },
+    Scenario {
+        name: "rust",
+        needs: &[],
+        run: rust::rust_values,
     },
 ];
 
