@@ -10,8 +10,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::{
-    Session, build, eventually, line_of, require_debugpy, require_gdb, require_lldb_dap,
-    require_node,
+    Session, build, eventually, line_of, require_debugpy, require_delve, require_gdb,
+    require_lldb_dap, require_node,
 };
 use serde_json::Value;
 
@@ -210,4 +210,20 @@ fn debugpy_and_node_deaths_by_signal() {
     s.start(&script, &[]);
     let end = s.data(&["await", "--timeout", "60"]);
     assert_killed_by(&end, 11, "SIGSEGV", "node");
+}
+
+/// Delve tells a death by signal N as an exit with status −N: the report says the signal.
+#[test]
+fn delve_death_by_signal() {
+    require_delve();
+    let s = Session::new();
+    let source = s.cwd.join("die.go");
+    std::fs::write(
+        &source,
+        "package main\n\nimport \"syscall\"\n\nfunc main() {\n\tprintln(\"going\")\n\tsyscall.Kill(syscall.Getpid(), syscall.SIGKILL)\n}\n",
+    )
+    .expect("write program");
+    s.start(&source, &[]);
+    let end = s.data(&["await", "--timeout", "120"]);
+    assert_killed_by(&end, 9, "SIGKILL", "delve");
 }

@@ -9,6 +9,9 @@ pub struct SignalReporting {
     /// A death by a signal is reported as an exit with the signal's number (lldb-dap): such an
     /// exit after a stop on that signal is the death by it.
     pub signal_as_exit_code: bool,
+    /// A death by signal N is reported as an exit with code −N (Delve: "has exited with status
+    /// -9" after a SIGKILL), which no program can exit with on Unix.
+    pub signal_as_negative_code: bool,
     /// An expression that evaluates, once the program has ended, to the number of the signal
     /// that killed it, or to something else after an exit (GDB's `$_exitsignal`), for an adapter
     /// whose `exited` event cannot tell (GDB says code 0 for both).
@@ -25,6 +28,7 @@ impl Default for SignalReporting {
     fn default() -> Self {
         SignalReporting {
             signal_as_exit_code: false,
+            signal_as_negative_code: false,
             exit_signal_expression: None,
             stop_signal_expression: None,
             exit_code_note: |_| None,

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
-use super::{DebugAdapter, SourceLookup, env_var, first_file, launch_with};
+use super::{DebugAdapter, SignalReporting, SourceLookup, env_var, first_file, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -142,6 +142,14 @@ fn build_dir(program: &Path) -> Option<&Path> {
 impl DebugAdapter for Delve {
     fn name(&self) -> &'static str {
         "delve"
+    }
+
+    /// Delve tells a death by signal N as an exit with status −N.
+    fn signal_reporting(&self) -> SignalReporting {
+        SignalReporting {
+            signal_as_negative_code: true,
+            ..SignalReporting::default()
+        }
     }
 
     fn executable(&self) -> &Path {

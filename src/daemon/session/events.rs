@@ -280,11 +280,19 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
         let mut view = shared.view();
         // An adapter that gives a signal's number as the code, after a stop on that signal:
         // the death by it.
-        let signal = body.signal.or_else(|| {
-            view.debuggee.stopped_on_signal.filter(|signal| {
-                shared.adapter.signal_reporting().signal_as_exit_code && i64::from(*signal) == code
+        let reporting = shared.adapter.signal_reporting();
+        let signal = body
+            .signal
+            .or_else(|| {
+                view.debuggee
+                    .stopped_on_signal
+                    .filter(|signal| reporting.signal_as_exit_code && i64::from(*signal) == code)
             })
-        });
+            .or_else(|| {
+                (reporting.signal_as_negative_code && (-64..0).contains(&code))
+                    .then(|| i32::try_from(-code).ok())
+                    .flatten()
+            });
         match shared.adapter.signal_reporting().exit_signal_expression {
             Some(expression) if signal.is_none() => {
                 view.debuggee.exit_code = Some(code);
