@@ -236,27 +236,33 @@ pub fn start_time(pid: u32) -> Option<u64> {
     }
     #[cfg(target_os = "macos")]
     {
-        let pid = libc::c_int::try_from(pid).ok()?;
-        // SAFETY: a zeroed plain-data struct, and its size, for proc_pidinfo to fill.
-        let mut info: libc::proc_bsdinfo = unsafe { std::mem::zeroed() };
-        let size = std::mem::size_of::<libc::proc_bsdinfo>() as libc::c_int;
-        // SAFETY: the buffer and its size are valid for the call.
-        let filled = unsafe {
-            libc::proc_pidinfo(
-                pid,
-                libc::PROC_PIDTBSDINFO,
-                0,
-                (&mut info as *mut libc::proc_bsdinfo).cast(),
-                size,
-            )
-        };
-        (filled == size).then(|| info.pbi_start_tvsec * 1_000_000 + info.pbi_start_tvusec)
+        bsd_info(pid).map(|info| info.pbi_start_tvsec * 1_000_000 + info.pbi_start_tvusec)
     }
     #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     {
         let _ = pid;
         None
     }
+}
+
+/// macOS's BSD facts of process `pid` (start time, parent, status), from libproc.
+#[cfg(target_os = "macos")]
+fn bsd_info(pid: u32) -> Option<libc::proc_bsdinfo> {
+    let pid = libc::c_int::try_from(pid).ok()?;
+    // SAFETY: a zeroed plain-data struct, and its size, for proc_pidinfo to fill.
+    let mut info: libc::proc_bsdinfo = unsafe { std::mem::zeroed() };
+    let size = std::mem::size_of::<libc::proc_bsdinfo>() as libc::c_int;
+    // SAFETY: the buffer and its size are valid for the call.
+    let filled = unsafe {
+        libc::proc_pidinfo(
+            pid,
+            libc::PROC_PIDTBSDINFO,
+            0,
+            (&mut info as *mut libc::proc_bsdinfo).cast(),
+            size,
+        )
+    };
+    (filled == size).then_some(info)
 }
 
 /// The executable process `pid` runs.

@@ -47,23 +47,7 @@ pub fn is_running(pid: u32) -> bool {
     {
         /// `SZOMB` of <sys/proc.h>: a process that exited and was not waited for.
         const ZOMBIE: u32 = 5;
-        let Ok(raw) = libc::c_int::try_from(pid) else {
-            return false;
-        };
-        // SAFETY: a zeroed plain-data struct, and its size, for proc_pidinfo to fill.
-        let mut info: libc::proc_bsdinfo = unsafe { std::mem::zeroed() };
-        let size = std::mem::size_of::<libc::proc_bsdinfo>() as libc::c_int;
-        // SAFETY: the buffer and its size are valid for the call.
-        let filled = unsafe {
-            libc::proc_pidinfo(
-                raw,
-                libc::PROC_PIDTBSDINFO,
-                0,
-                (&mut info as *mut libc::proc_bsdinfo).cast(),
-                size,
-            )
-        };
-        filled == size && info.pbi_status != ZOMBIE
+        super::bsd_info(pid).is_some_and(|info| info.pbi_status != ZOMBIE)
     }
     #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     {
@@ -80,21 +64,7 @@ pub fn parent_pid(pid: u32) -> Option<u32> {
     }
     #[cfg(target_os = "macos")]
     {
-        let raw = libc::c_int::try_from(pid).ok()?;
-        // SAFETY: a zeroed plain-data struct, and its size, for proc_pidinfo to fill.
-        let mut info: libc::proc_bsdinfo = unsafe { std::mem::zeroed() };
-        let size = std::mem::size_of::<libc::proc_bsdinfo>() as libc::c_int;
-        // SAFETY: the buffer and its size are valid for the call.
-        let filled = unsafe {
-            libc::proc_pidinfo(
-                raw,
-                libc::PROC_PIDTBSDINFO,
-                0,
-                (&mut info as *mut libc::proc_bsdinfo).cast(),
-                size,
-            )
-        };
-        (filled == size).then_some(info.pbi_ppid)
+        super::bsd_info(pid).map(|info| info.pbi_ppid)
     }
     #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     {
