@@ -10,7 +10,7 @@ mod common;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, eventually};
+use common::{Run, Session, alive, eventually};
 use serde_json::{Value, json};
 
 /// A session on the scripted mock, after checking the mock binary is not older than its source:
@@ -73,18 +73,6 @@ fn timed(s: &Session, args: &[&str]) -> (Run, Duration) {
     let began = Instant::now();
     let run = s.run(args);
     (run, began.elapsed())
-}
-
-/// Whether `pid` is a live process (a zombie waiting for its reaper counts as gone).
-fn alive(pid: u64) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // The state follows the parenthesised command name: "pid (comm) S ...".
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
-    }
 }
 
 /// Waits up to `limit` for `pid` to be gone; true when it is.

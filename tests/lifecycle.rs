@@ -9,20 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, at, build, eventually, line_of, require_lldb_dap};
+use common::{Run, Session, alive, at, build, eventually, line_of, require_lldb_dap};
 use serde_json::Value;
-
-/// True while `pid` is a live (not zombie) process.
-fn alive(pid: u64) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // The state is the first field after the parenthesised command name.
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
-    }
-}
 
 fn pid(value: &Value, field: &str) -> u64 {
     value[field]

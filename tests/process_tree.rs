@@ -12,22 +12,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Session, build, eventually, require_gdb, require_lldb_dap};
+use common::{Session, alive, build, eventually, require_gdb, require_lldb_dap};
 use serde_json::Value;
 
 const FORKS: &str = "c/forks.c";
 const LIMIT: Duration = Duration::from_secs(30);
-
-/// True while `pid` is a live (not zombie) process.
-fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
-    }
-}
 
 /// The live processes whose environment holds `TREE_MARK=mark`.
 fn marked(mark: &str) -> Vec<u32> {

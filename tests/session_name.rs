@@ -7,21 +7,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Session, build, eventually, require_lldb_dap};
+use common::{Session, alive, build, eventually, require_lldb_dap};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(30);
-
-/// True while `pid` is a live (not zombie) process.
-fn alive(pid: u64) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
-    }
-}
 
 fn pid(value: &Value, field: &str) -> u64 {
     value[field]

@@ -100,6 +100,12 @@ pub fn require_gdb() -> PathBuf {
     })
 }
 
+/// Whether `pid` is a live process: a zombie waiting for its reaper counts as gone (the
+/// library's own check, `platform::is_running`).
+pub fn alive(pid: impl Into<u64>) -> bool {
+    u32::try_from(pid.into()).is_ok_and(debugger::platform::is_running)
+}
+
 /// Polls `check` until it holds or `limit` passes; returns whether it held.
 pub fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + limit;
