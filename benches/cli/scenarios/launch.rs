@@ -2,6 +2,7 @@
 //! the CLI, against the daemon's launch sequence driven in-process, alternately. Its median is
 //! kept in the context: the 1,000-breakpoint start and the 20 sessions are set against it.
 
+use std::path::Path;
 use std::time::Instant;
 
 use super::Context;
@@ -12,25 +13,7 @@ use crate::stats::Stats;
 
 pub fn start_to_breakpoint(ctx: &mut Context) -> BenchResult<()> {
     let ledger = build("c/ledger.c");
-    let mut cli_launch = Vec::new();
-    let mut inproc_launch = Vec::new();
-    for i in 0..ctx.plan.launches + 1 {
-        let session = ctx.session();
-        let began = Instant::now();
-        session.run(&["start", path_str(&ledger)?, "--break", "apply"])?;
-        let stopped = session.run(&["continue", "--wait"])?;
-        let elapsed = began.elapsed();
-        expect_contains(&stopped, "in apply", "continue --wait to apply")?;
-        drop(session);
-        let in_process = ctx.inproc.launch_to_breakpoint(&ledger, "apply")?;
-        // The first of each is a warm-up (page cache, lldb's symbol caches).
-        if i > 0 {
-            cli_launch.push(elapsed);
-            inproc_launch.push(in_process);
-        }
-    }
-    let cli_launch = Stats::of(cli_launch);
-    let inproc_launch = Stats::of(inproc_launch);
+    let (cli_launch, inproc_launch) = launches(ctx, &ledger, "apply")?;
     let ratio = cli_launch.median_ratio(&inproc_launch);
     ctx.table.row(
         "start --break apply + continue --wait",
@@ -48,4 +31,32 @@ pub fn start_to_breakpoint(ctx: &mut Context) -> BenchResult<()> {
     );
     ctx.launch = Some(cli_launch);
     Ok(())
+}
+
+/// `start PROGRAM --break FUNCTION` + `continue --wait` through the CLI, and the same launch
+/// in-process, alternately, `plan.launches` times each after one warm-up of each (page cache,
+/// lldb's symbol caches).
+pub(super) fn launches(
+    ctx: &Context,
+    program: &Path,
+    function: &str,
+) -> BenchResult<(Stats, Stats)> {
+    let mut cli_launch = Vec::new();
+    let mut inproc_launch = Vec::new();
+    for i in 0..ctx.plan.launches + 1 {
+        let session = ctx.session();
+        let began = Instant::now();
+        session.run(&["start", path_str(program)?, "--break", function])?;
+        let stopped = session.run(&["continue", "--wait"])?;
+        let elapsed = began.elapsed();
+        // A Rust function is named with its path (`values::inspect`).
+        expect_contains(&stopped, function, "continue --wait to the breakpoint")?;
+        drop(session);
+        let in_process = ctx.inproc.launch_to_breakpoint(program, function)?;
+        if i > 0 {
+            cli_launch.push(elapsed);
+            inproc_launch.push(in_process);
+        }
+    }
+    Ok((Stats::of(cli_launch), Stats::of(inproc_launch)))
 }

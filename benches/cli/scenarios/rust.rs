@@ -6,7 +6,6 @@
 //! hello-world floor measured in the same rounds.
 
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 use super::Context;
 use super::inspection::{hello_world, timed_output};
@@ -22,25 +21,7 @@ const FUNCTION: &str = "inspect";
 pub fn rust_values(ctx: &mut Context) -> BenchResult<()> {
     let values = build(FIXTURE);
     let program = path_str(&values)?;
-    let mut cli_launch = Vec::new();
-    let mut inproc_launch = Vec::new();
-    for i in 0..ctx.plan.launches + 1 {
-        let session = ctx.session();
-        let began = Instant::now();
-        session.run(&["start", program, "--break", FUNCTION])?;
-        let stopped = session.run(&["continue", "--wait"])?;
-        let elapsed = began.elapsed();
-        expect_contains(&stopped, "inspect", "continue --wait to inspect")?;
-        drop(session);
-        let in_process = ctx.inproc.launch_to_breakpoint(&values, FUNCTION)?;
-        // The first of each is a warm-up (page cache, lldb's symbol caches, rustc's sysroot).
-        if i > 0 {
-            cli_launch.push(elapsed);
-            inproc_launch.push(in_process);
-        }
-    }
-    let cli_launch = Stats::of(cli_launch);
-    let inproc_launch = Stats::of(inproc_launch);
+    let (cli_launch, inproc_launch) = super::launch::launches(ctx, &values, FUNCTION)?;
     let ratio = cli_launch.median_ratio(&inproc_launch);
     ctx.table.row(
         "Rust: start --break inspect + continue --wait",
