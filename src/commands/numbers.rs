@@ -15,21 +15,35 @@ pub const MAX_SECONDS: f64 = 30.0 * 24.0 * 3600.0;
 
 use crate::common::error::ErrorBody;
 
+/// What `--timeout` accepts, said in every error about it.
+fn seconds_accepted() -> String {
+    format!("expected a number of seconds from 0 to {MAX_SECONDS} (30 days), e.g. 30 or 0.5")
+}
+
+/// Whether `value` is a number of seconds a wait may take: finite, from 0 to [`MAX_SECONDS`].
+fn seconds_in_range(value: f64) -> bool {
+    value.is_finite() && (0.0..=MAX_SECONDS).contains(&value)
+}
+
 /// A number of seconds to wait: finite, from 0 to [`MAX_SECONDS`], fractions allowed.
 pub fn seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(value) if value.is_finite() && (0.0..=MAX_SECONDS).contains(&value) => Ok(value),
-        _ => Err(format!(
-            "expected a number of seconds from 0 to {MAX_SECONDS} (30 days), e.g. 30 or 0.5"
-        )),
+        Ok(value) if seconds_in_range(value) => Ok(value),
+        _ => Err(seconds_accepted()),
     }
 }
 
 /// The same check for a value that did not come through clap (a front door that builds its
 /// `CommandLine` values itself): a usage error naming the flag.
 pub fn checked_seconds(flag: &str, value: f64) -> Result<f64, ErrorBody> {
-    seconds(&value.to_string())
-        .map_err(|accepted| ErrorBody::usage(format!("invalid value {value} for {flag}"), accepted))
+    if seconds_in_range(value) {
+        Ok(value)
+    } else {
+        Err(ErrorBody::usage(
+            format!("invalid value {value} for {flag}"),
+            seconds_accepted(),
+        ))
+    }
 }
 
 /// A whole number from `MIN` to `MAX`.

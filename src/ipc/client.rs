@@ -129,11 +129,10 @@ impl DaemonClient {
     /// left by a dead daemon is removed on the way).
     /// The error names the session and lists the running ones.
     pub fn connect(session: &str) -> Result<DaemonClient, ErrorBody> {
-        paths::validate_session_name(session)?;
-        let dir = paths::ensure_runtime_dir()?;
-        DaemonClient::connect_at(&SessionPaths::in_dir(&dir, session)?).map_err(|e| {
+        let at = SessionPaths::for_session(session)?;
+        DaemonClient::connect_at(&at).map_err(|e| {
             if e.code == ErrorCode::NoSession {
-                missing_session(&dir, session)
+                missing_session(&paths::runtime_dir_path(), session)
             } else {
                 e
             }
