@@ -151,13 +151,21 @@ fn stdin_is_empty_unless_a_file_is_given() {
 
 #[test]
 fn tty_and_stdin_are_refused_where_the_adapter_cannot_be_told() {
-    require_debugpy();
-    let s = Session::new();
+    // An adapter from the config is a DAP server we know nothing of: it cannot be told.
+    require_lldb_dap();
+    let lldb = debugger::adapters::lldb::find_on_system().expect("lldb-dap");
+    let s = Session::with_config(&format!(
+        "[daemon]\ngrace_period_secs = 60\n[adapters.mine]\ncommand = {:?}\n",
+        lldb.display().to_string()
+    ));
+    let program = build(STREAMS);
     let failure = s
         .run(&[
             "--json",
             "start",
-            fixture_path("python/app.py").to_str().expect("path"),
+            program.to_str().expect("path"),
+            "--adapter",
+            "mine",
             "--tty",
         ])
         .failure();
@@ -165,9 +173,71 @@ fn tty_and_stdin_are_refused_where_the_adapter_cannot_be_told() {
     assert!(
         failure["message"]
             .as_str()
-            .is_some_and(|m| m.contains("debugpy")),
+            .is_some_and(|m| m.contains("--tty and --stdin are not supported with mine")),
         "{failure}"
     );
+}
+
+/// The programs debugpy, Node and Delve run, each the same `streams` fixture in its language.
+fn other_adapters() -> Vec<(&'static str, std::path::PathBuf)> {
+    require_debugpy();
+    require_node();
+    require_delve();
+    vec![
+        ("debugpy", fixture_path("python/streams.py")),
+        ("node", fixture_path("javascript/streams.js")),
+        ("delve", build_go("go/streams/main.go")),
+    ]
+}
+
+/// Runs `program MODE` with `extra` start flags to its end and returns its stdout.
+#[track_caller]
+fn stdout_of(s: &Session, adapter: &str, program: &Path, mode: &str, extra: &[&str]) -> String {
+    let mut args = extra.to_vec();
+    args.extend_from_slice(&["--", mode]);
+    s.start(program, &args);
+    let end = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(end["reason"], "exited", "{adapter}: {end}\n{}", s.log());
+    let needle = if mode == "tty" { "isatty:" } else { "stdin:" };
+    s.output_containing(&[needle], WAIT);
+    let output = s.data(&["output"]);
+    s.run(&["stop"]);
+    stream_text(&output, "stdout")
+}
+
+#[test]
+fn debugpy_node_and_delve_take_tty_and_stdin_too() {
+    for (adapter, program) in other_adapters() {
+        let s = Session::new();
+        let input = s.cwd.join("input.txt");
+        std::fs::write(&input, "hello from a file\nsecond line\n").expect("write input");
+        assert_eq!(
+            stdout_of(&s, adapter, &program, "stdin", &[]),
+            "stdin: (eof)\n",
+            "{adapter}"
+        );
+        assert_eq!(
+            stdout_of(&s, adapter, &program, "stdin", &["--stdin", "input.txt"]),
+            "stdin: hello from a file\n",
+            "{adapter}"
+        );
+        assert_eq!(
+            stdout_of(&s, adapter, &program, "tty", &[]),
+            "isatty: in=0 out=0 err=0\n",
+            "{adapter}"
+        );
+        // Node's stderr carries its inspector's greeting, so only stdout is the terminal.
+        let with_tty = if adapter == "node" {
+            "isatty: in=0 out=1 err=0\n"
+        } else {
+            "isatty: in=0 out=1 err=1\n"
+        };
+        assert_eq!(
+            stdout_of(&s, adapter, &program, "tty", &["--tty"]),
+            with_tty,
+            "{adapter}"
+        );
+    }
 }
 
 /// Starts `program` (run by its own adapter), waits for its end, and returns the streams it

@@ -170,8 +170,12 @@ impl DebugAdapter for Gdb {
         launch_with(spec, extra)
     }
 
-    fn redirects_program_stdio(&self) -> bool {
-        true
+    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
+        Some(crate::adapters::StdioSupport {
+            route: crate::adapters::StdioRoute::Told,
+            by_default: true,
+            stderr: true,
+        })
     }
 
     /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not

@@ -30,12 +30,39 @@ use crate::dap::requests::{
     self, BreakpointList, Encoded, Request, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
 };
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 pub use choice::{detect, detect_attach_target, resolve};
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::SignalReporting;
 pub use table::{ADAPTERS, AdapterKind, Advice, MODULE_RUNNER, kind};
+
+/// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)
+/// reach a program its adapter runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StdioRoute {
+    /// The adapter is told their paths in `launch` (the spec's `stdio`) and the program opens
+    /// them (LLDB's target settings, GDB's shell redirection, Node's spawn).
+    Told,
+    /// The adapter asks the daemon to start the program (`runInTerminal`), and the daemon starts
+    /// it on them (debugpy's launcher).
+    StartedByDaemon,
+    /// The program inherits the adapter's own streams, so the adapter is started on them
+    /// (Delve, whose DAP launch takes no redirection).
+    AdapterStreams,
+}
+
+/// An adapter's way with the program's channels.
+#[derive(Clone, Copy, Debug)]
+pub struct StdioSupport {
+    pub route: StdioRoute,
+    /// Used for every launch; else only for `--tty` and `--stdin`, the adapter's own pipes
+    /// (and `output` events) serving otherwise.
+    pub by_default: bool,
+    /// The program's stderr goes to the channels too; else it still comes in `output` events
+    /// (Node's, which carries the inspector's greeting).
+    pub stderr: bool,
+}
 
 /// What the session needs from an adapter.
 pub trait DebugAdapter: Send + Sync {
@@ -58,10 +85,24 @@ pub trait DebugAdapter: Send + Sync {
         matches!(category, Some("stdout") | Some("stderr"))
     }
 
-    /// Whether the adapter can be told where the program's streams go (the launch spec's
-    /// `stdio`): the daemon then reads them itself. Else they come in `output` events.
-    fn redirects_program_stdio(&self) -> bool {
-        false
+    /// How the daemon's channels for the program's streams (`program_io`) reach the program,
+    /// for an adapter that can use them; `None`: its streams come only in `output` events, and
+    /// `--tty`/`--stdin` cannot be had.
+    fn program_stdio(&self) -> Option<StdioSupport> {
+        None
+    }
+
+    /// Starts the adapter with `stdio` as its own standard streams, for an adapter whose program
+    /// inherits them ([`StdioRoute::AdapterStreams`]).
+    fn spawn_on<'a>(
+        &'a self,
+        _stdio: &'a StdioPaths,
+    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
+        Box::pin(async {
+            Err(ErrorBody::internal(
+                "this adapter cannot be started on the program's channels",
+            ))
+        })
     }
 
     /// How the adapter tells signals: stops on them, deaths by them.

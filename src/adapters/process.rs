@@ -24,6 +24,7 @@ use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::protocol::StdioPaths;
 
 /// How many stderr lines of the adapter are kept for error reports.
 const STDERR_TAIL_LINES: usize = 20;
@@ -206,6 +207,87 @@ pub async fn spawn_tcp(
         reader: Box::new(reader),
         writer: Box::new(writer),
         program_output: Some(output_rx),
+    })
+}
+
+/// The program's three streams opened on the channels at `paths`, for a process the daemon (or
+/// an adapter it starts) runs: stdin for reading, stdout and stderr for writing (the same
+/// terminal for both with `--tty`). The daemon holds the reading ends, so no open blocks.
+pub fn open_program_streams(paths: &StdioPaths) -> std::io::Result<[Stdio; 3]> {
+    let open_write = |path: &Path| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    };
+    let stdin = std::fs::File::open(&paths.stdin)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", paths.stdin.display())))?;
+    Ok([
+        stdin.into(),
+        open_write(&paths.stdout)?.into(),
+        open_write(&paths.stderr)?.into(),
+    ])
+}
+
+/// Starts an adapter that dials in to us (`--client-addr=ADDRESS` is added to `args`, Delve's
+/// way) with `streams` as its stdin, stdout and stderr: what its debuggee inherits. Nothing of
+/// the adapter's own is read (its streams are the program's), so its last words are not kept.
+pub async fn spawn_dialing_in(
+    name: &str,
+    program: &Path,
+    args: &[OsString],
+    streams: [Stdio; 3],
+    timeout: Duration,
+) -> Result<SpawnedAdapter, ErrorBody> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| ErrorBody::internal(format!("cannot listen for {name}: {e}")))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| ErrorBody::internal(format!("cannot listen for {name}: {e}")))?;
+    let [stdin, stdout, stderr] = streams;
+    let mut command = command_for(program, args);
+    command
+        .arg(format!("--client-addr={address}"))
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr);
+    let child = command.spawn().map_err(|e| spawn_error(name, program, e))?;
+    let process = monitor_child(name, child, new_tail(), tokio::spawn(async {}));
+    let accepted = tokio::select! {
+        accepted = tokio::time::timeout(timeout, listener.accept()) => accepted,
+        detail = process.exit_detail() => {
+            return Err(ErrorBody::new(
+                ErrorCode::AdapterDied,
+                format!("{name} ended before it connected: {detail}"),
+                "run the adapter by hand to see why, or check 'debugger doctor'",
+            ));
+        }
+    };
+    let stream = match accepted {
+        Ok(Ok((stream, _))) => stream,
+        Ok(Err(e)) => {
+            process.kill();
+            return Err(ErrorBody::internal(format!(
+                "cannot accept {name}'s connection: {e}"
+            )));
+        }
+        Err(_) => {
+            process.kill();
+            return Err(ErrorBody::new(
+                ErrorCode::AdapterTimeout,
+                format!("{name} did not connect within {} s", timeout.as_secs()),
+                "raise timeouts.launch_secs in the config, or check 'debugger doctor'",
+            ));
+        }
+    };
+    let _ = stream.set_nodelay(true);
+    let (reader, writer) = stream.into_split();
+    Ok(SpawnedAdapter {
+        process,
+        reader: Box::new(reader),
+        writer: Box::new(writer),
+        program_output: None,
     })
 }
 

@@ -12,6 +12,7 @@ pub mod logging;
 pub mod logpoints;
 pub mod output;
 pub mod program_io;
+mod program_start;
 pub mod reaper;
 pub mod run_state;
 pub mod server;

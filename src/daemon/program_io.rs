@@ -61,6 +61,8 @@ impl Pump {
 /// the channels.
 pub struct ProgramIo {
     pump: Arc<Pump>,
+    /// The program's stderr comes through the channels (else in the adapter's `output` events).
+    carries_stderr: bool,
     paths: StdioPaths,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -71,6 +73,7 @@ impl ProgramIo {
     pub fn start(
         tty: bool,
         stdin: Option<PathBuf>,
+        carries_stderr: bool,
         output: Arc<OutputBuffer>,
     ) -> io::Result<ProgramIo> {
         let dir = paths::runtime_dir_path().join(format!(
@@ -96,7 +99,18 @@ impl ProgramIo {
         let tasks = (0..pump.readers.len())
             .map(|index| tokio::spawn(read_stream(pump.clone(), index)))
             .collect();
-        Ok(ProgramIo { pump, paths, tasks })
+        Ok(ProgramIo {
+            pump,
+            carries_stderr,
+            paths,
+            tasks,
+        })
+    }
+
+    /// Whether the program's output of `category` (`stdout`, `stderr`) comes through the
+    /// channels, so an `output` event of it would say it twice.
+    pub fn carries(&self, category: Option<&str>) -> bool {
+        category != Some("stderr") || self.carries_stderr
     }
 
     /// Where the adapter is to open the program's streams.
@@ -148,16 +162,18 @@ async fn read_stream(pump: Arc<Pump>, index: usize) {
 }
 
 /// The channels for a launch, when the adapter takes them: `None` for a session whose adapter
-/// runs the program with pipes of its own (or a program on another machine, `--connect`). Asking
-/// for `--tty` or `--stdin` of an adapter that cannot be told is a usage error; where the OS has
-/// no such channels (Windows), the default launch falls back to the adapter's own output.
+/// runs the program with pipes of its own (or a program on another machine, `--connect`), and
+/// for one that takes them only when asked (`StdioSupport::by_default`) and was not. Asking for
+/// `--tty` or `--stdin` of an adapter that cannot take them is a usage error; where the OS has no
+/// such channels (Windows), the default launch falls back to the adapter's own output.
 pub fn for_launch(
     spec: &LaunchSpec,
     adapter: &dyn DebugAdapter,
     output: &Arc<OutputBuffer>,
 ) -> Result<Option<ProgramIo>, ErrorBody> {
     let asked = spec.tty || spec.stdin.is_some();
-    if spec.connect.is_some() || !adapter.redirects_program_stdio() {
+    let support = adapter.program_stdio().filter(|_| spec.connect.is_none());
+    let Some(support) = support else {
         if asked {
             return Err(ErrorBody::usage(
                 format!(
@@ -169,12 +185,15 @@ pub fn for_launch(
                         ""
                     }
                 ),
-                "they work with the adapters of native programs launched on this machine; without them the program's stdin is empty and its stdout and stderr are pipes",
+                "they work with the adapters of programs launched on this machine; without them the program's stdin is empty and its stdout and stderr are pipes",
             ));
         }
         return Ok(None);
+    };
+    if !asked && !support.by_default {
+        return Ok(None);
     }
-    match ProgramIo::start(spec.tty, spec.stdin.clone(), output.clone()) {
+    match ProgramIo::start(spec.tty, spec.stdin.clone(), support.stderr, output.clone()) {
         Ok(io) => Ok(Some(io)),
         Err(e) if !asked => {
             tracing::warn!("the program's output comes through the adapter: {e}");

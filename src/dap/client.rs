@@ -135,7 +135,13 @@ struct Inner {
     next_seq: AtomicI64,
     pending: Mutex<Pending>,
     request_timeout: Duration,
+    /// Who starts the program when the adapter asks with `runInTerminal`; none: refused.
+    terminal: Mutex<Option<TerminalRunner>>,
 }
+
+/// Starts the command of a `runInTerminal` request (its arguments) and answers the process id,
+/// or why it could not.
+pub type TerminalRunner = Arc<dyn Fn(&Value) -> Result<u32, String> + Send + Sync>;
 
 impl Inner {
     fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
@@ -274,10 +280,21 @@ impl DapClient {
             next_seq: AtomicI64::new(1),
             pending: Mutex::new(Pending::Open(HashMap::new())),
             request_timeout,
+            terminal: Mutex::new(None),
         });
         tokio::spawn(write_loop(writer, outgoing_rx, inner.clone()));
         tokio::spawn(read_loop(reader, events_tx, inner.clone(), closed_detail));
         (DapClient { inner }, events_rx)
+    }
+
+    /// Serves the adapter's `runInTerminal` requests with `runner` from now on (set before
+    /// `launch`, for an adapter that asks us to start the program on our channels).
+    pub fn serve_run_in_terminal(&self, runner: TerminalRunner) {
+        *self
+            .inner
+            .terminal
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(runner);
     }
 
     /// Sends the typed request `R` now; its answer is awaited later through the returned handle.
@@ -536,22 +553,38 @@ fn answer_reverse_request(request: ReverseRequest, inner: &Inner) {
         command = request.command,
         "reverse request from the adapter"
     );
-    let message = match request.command.as_str() {
-        "runInTerminal" => {
+    let runner = inner
+        .terminal
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let answer = match (request.command.as_str(), runner) {
+        ("runInTerminal", Some(runner)) => runner(&request.arguments)
+            .map(|pid| json!({ "processId": pid, "shellProcessId": Value::Null })),
+        ("runInTerminal", None) => Err(
             "debugger captures program output itself and does not run programs in a terminal"
+                .to_string(),
+        ),
+        ("startDebugging", _) => {
+            Err("child debug sessions are not supported by this adapter integration".to_string())
         }
-        "startDebugging" => "child debug sessions are not supported by this adapter integration",
-        _ => "unsupported reverse request",
+        _ => Err("unsupported reverse request".to_string()),
     };
     let seq = inner.next_seq.fetch_add(1, Ordering::Relaxed);
-    let response = json!({
+    let mut response = json!({
         "seq": seq,
         "type": "response",
         "request_seq": request.seq,
         "command": request.command,
-        "success": false,
-        "message": message,
+        "success": answer.is_ok(),
     });
+    match answer {
+        Ok(body) => response["body"] = body,
+        Err(message) => {
+            tracing::warn!("reverse request {} refused: {message}", request.command);
+            response["message"] = json!(message);
+        }
+    }
     let _ = inner
         .outgoing
         .send(codec::encode(response.to_string().as_bytes()));

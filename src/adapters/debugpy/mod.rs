@@ -32,18 +32,21 @@ use std::sync::Mutex;
 use serde_json::{Map, Value, json};
 
 mod breakpoints;
+mod python;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::{DebugAdapter, Requests, SignalReporting, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
-use crate::common::paths;
 use crate::dap::requests::BreakpointList;
 use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
+pub use python::{
+    candidate_pythons, debugpy_version, install_hint, private_venv, system_python, venv_python,
+};
 
 pub struct Debugpy {
     python: PathBuf,
@@ -65,89 +68,6 @@ struct RunFacts {
     /// library): under justMyCode a breakpoint on one stops only if it is the user's code after
     /// all, which debugpy's `verified` does not tell. Each with the message that says so.
     unfound: HashMap<String, String>,
-}
-
-/// How to get debugpy on `os` when it is missing.
-pub fn install_hint(os: Os) -> String {
-    let python = python_commands(os)[0].join(" ");
-    format!(
-        "run 'debugger setup debugpy' (a private virtual environment), or '{python} -m pip install debugpy'"
-    )
-}
-
-/// The Python of a virtual environment: `bin/python`, `Scripts\python.exe` on Windows.
-pub fn venv_python(os: Os, venv: &Path) -> PathBuf {
-    match os {
-        Os::Windows => venv.join("Scripts").join(os.executable("python")),
-        _ => venv.join("bin").join("python"),
-    }
-}
-
-/// The commands that may run the system's Python 3, best first: `python3`, else `python`; on
-/// Windows the `py` launcher's newest Python 3, else `python` (`python3.exe` there is most often
-/// the Microsoft Store's stand-in, which opens the Store instead of running).
-fn python_commands(os: Os) -> &'static [&'static [&'static str]] {
-    match os {
-        Os::Windows => &[&["py", "-3"], &["python"]],
-        _ => &[&["python3"], &["python"]],
-    }
-}
-
-/// The system's Python 3 interpreter, as a path (the `py` launcher asked for the one it runs).
-pub fn system_python() -> Option<PathBuf> {
-    python_commands(Os::CURRENT)
-        .iter()
-        .find_map(|command| match command {
-            [program] => which::which(program).ok(),
-            [program, args @ ..] => {
-                let output = std::process::Command::new(which::which(program).ok()?)
-                    .args(args)
-                    .args(["-c", "import sys; print(sys.executable)"])
-                    .stdin(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .output()
-                    .ok()?;
-                let path = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-                (output.status.success() && path.is_file()).then_some(path)
-            }
-            [] => None,
-        })
-}
-
-/// The private virtual environment `debugger setup debugpy` creates.
-pub fn private_venv() -> PathBuf {
-    paths::data_dir().join("venvs").join("debugpy")
-}
-
-/// The Pythons to try, in order.
-pub fn candidate_pythons(config: &AdapterConfig) -> Vec<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(path) = &config.path {
-        candidates.push(path.clone());
-        return candidates;
-    }
-    if let Some(venv) = std::env::var_os("VIRTUAL_ENV").filter(|v| !v.is_empty()) {
-        candidates.push(venv_python(Os::CURRENT, Path::new(&venv)));
-    }
-    candidates.push(venv_python(Os::CURRENT, &private_venv()));
-    if let Some(python) = system_python() {
-        candidates.push(python);
-    }
-    candidates
-}
-
-/// Whether `python` can import debugpy (its version when it can).
-pub fn debugpy_version(python: &Path) -> Option<String> {
-    let output = std::process::Command::new(python)
-        .args(["-c", "import debugpy; print(debugpy.__version__)"])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
 
 impl Debugpy {
@@ -269,6 +189,14 @@ impl DebugAdapter for Debugpy {
         "debugpy"
     }
 
+    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
+        Some(crate::adapters::StdioSupport {
+            route: crate::adapters::StdioRoute::StartedByDaemon,
+            by_default: false,
+            stderr: true,
+        })
+    }
+
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
         let program = if spec.program.is_absolute() {
             spec.program.clone()
@@ -284,6 +212,12 @@ impl DebugAdapter for Debugpy {
             "redirectOutput": true,
             "python": self.python,
         });
+        if spec.stdio.is_some() {
+            // `--tty`/`--stdin`: debugpy's launch takes no stdin; asked to run its launcher "in
+            // a terminal", it leaves the program the launcher's streams, which are ours.
+            arguments["console"] = json!("integratedTerminal");
+            arguments["redirectOutput"] = json!(false);
+        }
         if let Some(module) = &spec.module {
             // `python -m MODULE`: the program stands only for where the user's code is.
             arguments["module"] = json!(module);
@@ -425,7 +359,7 @@ mod tests {
             venv_python(Os::Windows, venv),
             venv.join("Scripts").join("python.exe")
         );
-        assert_eq!(python_commands(Os::Windows)[0], ["py", "-3"]);
+        assert_eq!(python::python_commands(Os::Windows)[0], ["py", "-3"]);
         assert!(install_hint(Os::Windows).ends_with("'py -3 -m pip install debugpy'"));
         assert!(install_hint(Os::Linux).ends_with("'python3 -m pip install debugpy'"));
     }

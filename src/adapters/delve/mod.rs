@@ -20,11 +20,13 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::install::{self, Software};
-use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
+use super::process::{
+    BoxFuture, SpawnedAdapter, open_program_streams, spawn_dialing_in, spawn_tcp,
+};
 use super::{DebugAdapter, SignalReporting, SourceLookup, env_var, first_file, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 use relay::relay;
 
@@ -169,6 +171,42 @@ impl DebugAdapter for Delve {
             )
             .await?;
             Ok(relay(spawned))
+        })
+    }
+
+    /// Delve's DAP launch takes no redirection (`-r` is ignored by `dlv dap`): the program
+    /// inherits dlv's own streams, so for `--tty` and `--stdin` dlv is started on the session's
+    /// channels, and dials in to us since its stdout can no longer say where it listens.
+    fn spawn_on<'a>(
+        &'a self,
+        stdio: &'a StdioPaths,
+    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
+        let mut args: Vec<OsString> = vec!["dap".into()];
+        args.extend(self.extra_args.iter().map(OsString::from));
+        Box::pin(async move {
+            let streams = open_program_streams(stdio).map_err(|e| {
+                ErrorBody::usage(
+                    format!("the program's channels cannot be opened: {e}"),
+                    "start the program without --tty and --stdin",
+                )
+            })?;
+            let spawned = spawn_dialing_in(
+                "dlv",
+                &self.executable,
+                &args,
+                streams,
+                Duration::from_secs(20),
+            )
+            .await?;
+            Ok(relay(spawned))
+        })
+    }
+
+    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
+        Some(crate::adapters::StdioSupport {
+            route: crate::adapters::StdioRoute::AdapterStreams,
+            by_default: false,
+            stderr: true,
         })
     }
 

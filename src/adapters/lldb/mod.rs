@@ -281,8 +281,12 @@ impl DebugAdapter for LldbDap {
         json!({ "pid": spec.pid })
     }
 
-    fn redirects_program_stdio(&self) -> bool {
-        true
+    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
+        Some(crate::adapters::StdioSupport {
+            route: crate::adapters::StdioRoute::Told,
+            by_default: true,
+            stderr: true,
+        })
     }
 
     /// LLDB's exit status of a program killed by a signal is the signal's number.

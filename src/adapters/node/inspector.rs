@@ -12,6 +12,7 @@ use tokio::net::TcpStream;
 use tokio::process::{Child, ChildStderr, ChildStdout, Command};
 
 use crate::adapters::process::next_line;
+use crate::ipc::protocol::StdioPaths;
 use crate::platform;
 
 /// What Node prints when its inspector is up: "Debugger listening on ws://127.0.0.1:PORT/UUID".
@@ -36,7 +37,8 @@ pub fn is_inspector_chatter(line: &str) -> bool {
 pub struct Launched {
     pub child: Child,
     pub websocket: String,
-    pub stdout: ChildStdout,
+    /// None when node's stdout is the session's channel.
+    pub stdout: Option<ChildStdout>,
     /// The rest of stderr, after the inspector's greeting.
     pub stderr: BufReader<ChildStderr>,
     /// Program stderr lines read while looking for the greeting.
@@ -51,6 +53,9 @@ pub struct LaunchPlan<'a> {
     pub args: &'a [String],
     pub cwd: Option<&'a Path>,
     pub env: Option<&'a [(String, String)]>,
+    /// The session's channels: node's stdin and stdout are opened on them (its stderr carries
+    /// the inspector's greeting, so it stays our pipe).
+    pub stdio: Option<&'a StdioPaths>,
 }
 
 /// Starts `node --inspect-brk=127.0.0.1:0 PROGRAM ARGS...` (port 0: the OS picks a free one, so
@@ -69,6 +74,13 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
     if let Some(cwd) = plan.cwd {
         command.current_dir(cwd);
     }
+    let mut stdout_piped = true;
+    if let Some(paths) = plan.stdio {
+        let [stdin, stdout, _stderr] = crate::adapters::process::open_program_streams(paths)
+            .map_err(|e| format!("the program's channels cannot be opened: {e}"))?;
+        command.stdin(stdin).stdout(stdout);
+        stdout_piped = false;
+    }
     if let Some(env) = plan.env {
         command.env_clear();
         command.envs(env.iter().map(|(k, v)| (k, v)));
@@ -77,7 +89,8 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
     let mut child = command
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", plan.node.display()))?;
-    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+    let stdout = child.stdout.take();
+    let (true, Some(stderr)) = (stdout.is_some() || !stdout_piped, child.stderr.take()) else {
         return Err("node's pipes were not created".into());
     };
     let mut stderr = BufReader::new(stderr);

@@ -156,6 +156,8 @@ impl DebugAdapter for Node {
             "runtimeExecutable": self.node,
             "runtimeArgs": self.runtime_args,
             "connect": spec.connect,
+            // The session's channels, given only for `--tty` and `--stdin`.
+            "stdio": spec.stdio,
             }),
         )
     }
@@ -169,6 +171,17 @@ impl DebugAdapter for Node {
             arguments["address"] = json!(address);
         }
         arguments
+    }
+
+    /// Node is started by this adapter, on the channels when they are given: stdin and stdout
+    /// (a terminal with `--tty`). Its stderr stays a pipe: the inspector says there where it
+    /// listens, and its chatter is kept out of the program's stderr.
+    fn program_stdio(&self) -> Option<super::StdioSupport> {
+        Some(super::StdioSupport {
+            route: super::StdioRoute::Told,
+            by_default: false,
+            stderr: false,
+        })
     }
 
     fn exception_filters(&self) -> Vec<&'static str> {

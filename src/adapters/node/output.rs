@@ -45,7 +45,14 @@ pub fn watch_process(
         early_stderr,
         ..
     } = launched;
-    let stdout_done = tokio::spawn(forward_chunks(stdout, out.clone()));
+    let stdout_done = tokio::spawn({
+        let out = out.clone();
+        async move {
+            if let Some(stdout) = stdout {
+                forward_chunks(stdout, out).await;
+            }
+        }
+    });
     let stderr_done = tokio::spawn(async move {
         for line in early_stderr {
             out.output("stderr", &line).await;

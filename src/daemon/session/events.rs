@@ -377,7 +377,12 @@ fn on_output(shared: &Shared, body: Value) {
     let category = body.category.as_deref();
     if let Some((id, message)) = registry::logpoint_line(&body.output) {
         logpoints::record(&shared.output, id, message);
-    } else if shared.program_io.is_none() && shared.adapter.is_program_output(category) {
+    } else if shared.adapter.is_program_output(category)
+        && !shared
+            .program_io
+            .as_ref()
+            .is_some_and(|io| io.carries(category))
+    {
         shared.output.push_stream(
             category.unwrap_or("stdout"),
             &shared.adapter.clean_program_output(&body.output),

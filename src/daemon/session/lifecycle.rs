@@ -17,10 +17,11 @@ use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
 use super::events::handle_events;
 use super::{Origin, Session, Shared, View, sources};
 use crate::adapters::process;
-use crate::adapters::{DebugAdapter, RequestExtras};
+use crate::adapters::{DebugAdapter, RequestExtras, StdioRoute};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::output::OutputBuffer;
+use crate::daemon::program_start;
 use crate::daemon::reaper::Reaper;
 use crate::daemon::run_state::{Phase, RunStateCell};
 use crate::dap::requests::{
@@ -93,10 +94,15 @@ impl Session {
             }
             Origin::Attach(_) => None,
         };
-        let spawned = match &connect {
-            Some(address) if !adapter.connects_itself() => {
+        let route = program_io
+            .as_ref()
+            .and_then(|_| adapter.program_stdio())
+            .map(|support| support.route);
+        let spawned = match (&connect, route, &program_io) {
+            (Some(address), _, _) if !adapter.connects_itself() => {
                 process::connect_remote(address, timeouts.launch()).await?
             }
+            (_, Some(StdioRoute::AdapterStreams), Some(io)) => adapter.spawn_on(io.paths()).await?,
             _ => adapter.spawn().await?,
         };
         let process = spawned.process.clone();
@@ -106,6 +112,11 @@ impl Session {
             timeouts.request(),
             process.exit_detail(),
         );
+        if let (Origin::Launch(spec), Some(StdioRoute::StartedByDaemon), Some(io)) =
+            (&origin, route, &program_io)
+        {
+            dap.serve_run_in_terminal(program_start::runner(io.paths().clone(), spec.env.clone()));
+        }
         let shared = Arc::new(Shared {
             run: RunStateCell::default(),
             view: Mutex::new(View::default()),
@@ -319,7 +330,14 @@ async fn configure(
 ) -> Result<Capabilities, ErrorBody> {
     let setup = program_of(origin).map(|program| adapter.program_setup(&program));
     let caps = dap
-        .send_typed::<Initialize>(&InitializeArguments::new(adapter.adapter_id()))
+        .send_typed::<Initialize>(&InitializeArguments {
+            // Only an adapter that starts the program through us is told it may ask.
+            supports_run_in_terminal_request: shared.program_io.is_some()
+                && adapter
+                    .program_stdio()
+                    .is_some_and(|s| s.route == StdioRoute::StartedByDaemon),
+            ..InitializeArguments::new(adapter.adapter_id())
+        })
         .response_within(timeouts.launch())
         .await?;
 

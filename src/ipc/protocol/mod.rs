@@ -170,7 +170,7 @@ impl LaunchSpec {
 }
 
 /// The files the program's standard streams are opened on (FIFOs the daemon reads, or a pty).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StdioPaths {
     pub stdin: PathBuf,
     pub stdout: PathBuf,

@@ -32,6 +32,9 @@ impl Debuggee {
                 .collect()
         });
         let cwd = arguments["cwd"].as_str().map(PathBuf::from);
+        let stdio: Option<crate::ipc::protocol::StdioPaths> =
+            serde_json::from_value(arguments["stdio"].clone())
+                .map_err(|e| format!("launch's stdio not understood: {e}"))?;
         let node = arguments["runtimeExecutable"]
             .as_str()
             .map(PathBuf::from)
@@ -44,6 +47,7 @@ impl Debuggee {
                 args: &args,
                 cwd: cwd.as_deref(),
                 env: env.as_deref(),
+                stdio: stdio.as_ref(),
             },
             self.settings.launch_timeout,
         )
