@@ -19,6 +19,14 @@ pub struct SignalReporting {
     /// An expression giving the number of the signal the program stopped on, for an adapter
     /// whose `signal` stop does not name it (GDB's `$_siginfo.si_signo`).
     pub stop_signal_expression: Option<&'static str>,
+    /// Reads a line of the adapter's console output that records how the program ended, sent
+    /// before its `exited` event: `Some(Some(n))` a death by signal n, `Some(None)` an exit,
+    /// `None` not such a line. (LLDB's gdb-remote log, which its launch turns on, holds
+    /// lldb-server's exit packet: `X09` for SIGKILL, where the `exited` event says only 9.)
+    pub end_in_console: Option<fn(&str) -> Option<Option<i32>>>,
+    /// Whether a console line is the adapter's own log (kept out of the daemon's log at `info`,
+    /// and out of the adapter's last words), as opposed to what it means to tell.
+    pub is_log_line: fn(&str) -> bool,
     /// What an exit code may mean besides an exit with it, for the report's note (lldb-dap's 9
     /// may be SIGKILL's).
     pub exit_code_note: fn(i64) -> Option<String>,
@@ -31,6 +39,8 @@ impl Default for SignalReporting {
             signal_as_negative_code: false,
             exit_signal_expression: None,
             stop_signal_expression: None,
+            end_in_console: None,
+            is_log_line: |_| false,
             exit_code_note: |_| None,
         }
     }

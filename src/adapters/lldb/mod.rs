@@ -206,7 +206,13 @@ fn lldb_version(lldb: &Path) -> Option<String> {
 /// FIFOs, or its pty. Without them (an lldb-dap at `--connect`, whose machine has none of our
 /// files) lldb-dap runs the program on a pty of its own and sends its output as events.
 fn init_commands(spec: &LaunchSpec) -> Value {
-    let mut commands = vec!["settings set target.inherit-env false".to_string()];
+    let mut commands = vec![
+        "settings set target.inherit-env false".to_string(),
+        // The gdb-remote `process` log holds lldb-server's exit packet, the one place LLDB 19
+        // keeps whether an end was a signal; lldb-dap sends its lines as console output
+        // (about eight a resume), where the session reads it (`end_in_gdb_remote_log`).
+        "log enable -h circular -b 64 gdb-remote process".to_string(),
+    ];
     match &spec.stdio {
         Some(stdio) => {
             for (setting, path) in [
@@ -243,6 +249,31 @@ fn exit_code_note(code: i64) -> Option<String> {
         ),
         _ => None,
     }
+}
+
+/// An exit packet of lldb-server in LLDB's gdb-remote log: "... got packet: X09;process:6b90" is
+/// a death by signal 9 (hex), "... got packet: W09" an exit with code 9.
+fn end_in_gdb_remote_log(line: &str) -> Option<Option<i32>> {
+    let (_, packet) = line.split_once("got packet: ")?;
+    let hex = |rest: &str| -> Option<i32> {
+        let digits: String = rest.chars().take_while(char::is_ascii_hexdigit).collect();
+        i32::from_str_radix(&digits, 16).ok()
+    };
+    match packet.chars().next()? {
+        'X' => Some(Some(hex(&packet[1..])?)),
+        'W' => hex(&packet[1..]).map(|_| None),
+        _ => None,
+    }
+}
+
+/// A line of LLDB's log, as lldb-dap forwards it to the console: "1795497639.966 intern-state
+/// ProcessGDBRemote::Resume()", a timestamp first.
+fn is_lldb_log_line(line: &str) -> bool {
+    line.split_whitespace().next().is_some_and(|first| {
+        first
+            .split_once('.')
+            .is_some_and(|(s, f)| !s.is_empty() && s.bytes().chain(f.bytes()).all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// `text` as one argument of an LLDB command: in double quotes, with `\` and `"` escaped.
@@ -293,6 +324,8 @@ impl DebugAdapter for LldbDap {
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting {
             signal_as_exit_code: true,
+            end_in_console: Some(end_in_gdb_remote_log),
+            is_log_line: is_lldb_log_line,
             exit_code_note,
             ..SignalReporting::default()
         }
@@ -489,6 +522,19 @@ fn console_error(reply: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exit_packet_in_the_gdb_remote_log_tells_a_signal_from_a_code() {
+        let line = "1795497639.97 b-remote.async>  GDBRemoteClientBase::SendContinuePacketAndWaitForResponse () got packet: X09;process:6b90";
+        assert_eq!(end_in_gdb_remote_log(line), Some(Some(9)));
+        assert_eq!(end_in_gdb_remote_log("got packet: X0b"), Some(Some(11)));
+        assert_eq!(end_in_gdb_remote_log("got packet: W09;process:1"), Some(None));
+        assert_eq!(end_in_gdb_remote_log("got packet: T05thread:1;"), None);
+        assert_eq!(end_in_gdb_remote_log("Process 5 exited with status = 9"), None);
+        assert!(is_lldb_log_line(line));
+        assert!(!is_lldb_log_line("Process 27536 exited with status = 9 (0x00000009)"));
+        assert!(!is_lldb_log_line(""));
+    }
 
     #[test]
     fn lldb_dap_is_looked_for_where_each_oss_llvm_puts_it() {

@@ -292,7 +292,8 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
                 (reporting.signal_as_negative_code && (-64..0).contains(&code))
                     .then(|| i32::try_from(-code).ok())
                     .flatten()
-            });
+            })
+            .or_else(|| view.debuggee.logged_end.flatten());
         match shared.adapter.signal_reporting().exit_signal_expression {
             Some(expression) if signal.is_none() => {
                 view.debuggee.exit_code = Some(code);
@@ -389,6 +390,14 @@ fn on_output(shared: &Shared, body: Value) {
         );
     } else if category != Some("telemetry") {
         let text = body.output.trim_end();
+        let reporting = shared.adapter.signal_reporting();
+        if let Some(end) = reporting.end_in_console.and_then(|read| read(text)) {
+            shared.view().debuggee.logged_end = Some(end);
+        }
+        if (reporting.is_log_line)(text) {
+            tracing::debug!("adapter log: {text}");
+            return;
+        }
         tracing::info!("adapter {}: {text}", category.unwrap_or("console"));
         let mut log = shared.adapter_log.lock().unwrap_or_else(|p| p.into_inner());
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
