@@ -89,4 +89,3 @@ pub fn debugpy_version(python: &Path) -> Option<String> {
         .success()
         .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
-

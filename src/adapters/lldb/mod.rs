@@ -211,7 +211,7 @@ fn init_commands(spec: &LaunchSpec) -> Value {
         // The gdb-remote `process` log holds lldb-server's exit packet, the one place LLDB 19
         // keeps whether an end was a signal; lldb-dap sends its lines as console output
         // (about eight a resume), where the session reads it (`end_in_gdb_remote_log`).
-        "log enable -h circular -b 64 gdb-remote process".to_string(),
+        "log enable gdb-remote process".to_string(),
     ];
     match &spec.stdio {
         Some(stdio) => {
@@ -235,17 +235,14 @@ fn init_commands(spec: &LaunchSpec) -> Value {
 }
 
 /// LLDB reports a death by a signal as an exit with the signal's number, and a death while
-/// the program was stopped as -1. LLDB stops on every fatal signal a program can be sent,
-/// and such a death is then told from that stop (see `events::on_exited`), except SIGKILL,
-/// which no debugger sees coming: so an exit with code 9 may be SIGKILL's, and -1 a kill
-/// while stopped. Other codes are exits.
+/// the program was stopped as -1. A death by a signal it stopped on is told from that stop, and
+/// one it never saw coming (SIGKILL) from lldb-server's exit packet in the gdb-remote log (see
+/// `events::on_exited`); but when the program is killed while stopped, lldb-server exits without
+/// a word, and -1 is all there is.
 fn exit_code_note(code: i64) -> Option<String> {
     match code {
         -1 => Some(
             "lldb-dap reports -1 when the program died while stopped (killed, e.g. by SIGKILL); it does not say how".into(),
-        ),
-        9 => Some(
-            "lldb-dap reports a death by SIGKILL, which it cannot stop on, as code 9: this may have been SIGKILL (9)".into(),
         ),
         _ => None,
     }
@@ -270,9 +267,9 @@ fn end_in_gdb_remote_log(line: &str) -> Option<Option<i32>> {
 /// ProcessGDBRemote::Resume()", a timestamp first.
 fn is_lldb_log_line(line: &str) -> bool {
     line.split_whitespace().next().is_some_and(|first| {
-        first
-            .split_once('.')
-            .is_some_and(|(s, f)| !s.is_empty() && s.bytes().chain(f.bytes()).all(|b| b.is_ascii_digit()))
+        first.split_once('.').is_some_and(|(s, f)| {
+            !s.is_empty() && s.bytes().chain(f.bytes()).all(|b| b.is_ascii_digit())
+        })
     })
 }
 
@@ -528,11 +525,19 @@ mod tests {
         let line = "1795497639.97 b-remote.async>  GDBRemoteClientBase::SendContinuePacketAndWaitForResponse () got packet: X09;process:6b90";
         assert_eq!(end_in_gdb_remote_log(line), Some(Some(9)));
         assert_eq!(end_in_gdb_remote_log("got packet: X0b"), Some(Some(11)));
-        assert_eq!(end_in_gdb_remote_log("got packet: W09;process:1"), Some(None));
+        assert_eq!(
+            end_in_gdb_remote_log("got packet: W09;process:1"),
+            Some(None)
+        );
         assert_eq!(end_in_gdb_remote_log("got packet: T05thread:1;"), None);
-        assert_eq!(end_in_gdb_remote_log("Process 5 exited with status = 9"), None);
+        assert_eq!(
+            end_in_gdb_remote_log("Process 5 exited with status = 9"),
+            None
+        );
         assert!(is_lldb_log_line(line));
-        assert!(!is_lldb_log_line("Process 27536 exited with status = 9 (0x00000009)"));
+        assert!(!is_lldb_log_line(
+            "Process 27536 exited with status = 9 (0x00000009)"
+        ));
         assert!(!is_lldb_log_line(""));
     }
 
