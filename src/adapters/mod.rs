@@ -34,7 +34,7 @@ use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 pub use choice::{detect, detect_attach_target, resolve};
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
-pub use signals::SignalReporting;
+pub use signals::{LoggedEnd, SignalReporting};
 pub use table::{ADAPTERS, AdapterKind, Advice, MODULE_RUNNER, kind};
 
 /// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)

@@ -3,6 +3,15 @@
 //! its number; GDB names neither, but answers for them in expressions; debugpy gives 256 − N.
 //! The session reads [`SignalReporting`] to tell an end truly (see `session::events`).
 
+/// How an adapter's own log said the program ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoggedEnd {
+    /// It exited (with the code the `exited` event gives).
+    Exited,
+    /// A signal killed it.
+    Signal(i32),
+}
+
 /// What the session needs to know of an adapter's way with signals.
 #[derive(Clone, Copy)]
 pub struct SignalReporting {
@@ -20,10 +29,9 @@ pub struct SignalReporting {
     /// whose `signal` stop does not name it (GDB's `$_siginfo.si_signo`).
     pub stop_signal_expression: Option<&'static str>,
     /// Reads a line of the adapter's console output that records how the program ended, sent
-    /// before its `exited` event: `Some(Some(n))` a death by signal n, `Some(None)` an exit,
-    /// `None` not such a line. (LLDB's gdb-remote log, which its launch turns on, holds
+    /// before its `exited` event; `None`: not such a line. (LLDB's gdb-remote log, which its launch turns on, holds
     /// lldb-server's exit packet: `X09` for SIGKILL, where the `exited` event says only 9.)
-    pub end_in_console: Option<fn(&str) -> Option<Option<i32>>>,
+    pub end_in_console: Option<fn(&str) -> Option<LoggedEnd>>,
     /// Whether a console line is the adapter's own log (kept out of the daemon's log at `info`,
     /// and out of the adapter's last words), as opposed to what it means to tell.
     pub is_log_line: fn(&str) -> bool,

@@ -12,8 +12,8 @@ use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::rust_formatters::{self, Formatters};
 use super::{
-    Console, ConsoleMemory, DebugAdapter, Requests, SignalReporting, env_var, first_file,
-    highest_versioned_on_path,
+    Console, ConsoleMemory, DebugAdapter, LoggedEnd, Requests, SignalReporting, env_var,
+    first_file, highest_versioned_on_path,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -250,15 +250,15 @@ fn exit_code_note(code: i64) -> Option<String> {
 
 /// An exit packet of lldb-server in LLDB's gdb-remote log: "... got packet: X09;process:6b90" is
 /// a death by signal 9 (hex), "... got packet: W09" an exit with code 9.
-fn end_in_gdb_remote_log(line: &str) -> Option<Option<i32>> {
+fn end_in_gdb_remote_log(line: &str) -> Option<LoggedEnd> {
     let (_, packet) = line.split_once("got packet: ")?;
     let hex = |rest: &str| -> Option<i32> {
         let digits: String = rest.chars().take_while(char::is_ascii_hexdigit).collect();
         i32::from_str_radix(&digits, 16).ok()
     };
     match packet.chars().next()? {
-        'X' => Some(Some(hex(&packet[1..])?)),
-        'W' => hex(&packet[1..]).map(|_| None),
+        'X' => hex(&packet[1..]).map(LoggedEnd::Signal),
+        'W' => hex(&packet[1..]).map(|_| LoggedEnd::Exited),
         _ => None,
     }
 }
@@ -523,11 +523,14 @@ mod tests {
     #[test]
     fn an_exit_packet_in_the_gdb_remote_log_tells_a_signal_from_a_code() {
         let line = "1795497639.97 b-remote.async>  GDBRemoteClientBase::SendContinuePacketAndWaitForResponse () got packet: X09;process:6b90";
-        assert_eq!(end_in_gdb_remote_log(line), Some(Some(9)));
-        assert_eq!(end_in_gdb_remote_log("got packet: X0b"), Some(Some(11)));
+        assert_eq!(end_in_gdb_remote_log(line), Some(LoggedEnd::Signal(9)));
+        assert_eq!(
+            end_in_gdb_remote_log("got packet: X0b"),
+            Some(LoggedEnd::Signal(11))
+        );
         assert_eq!(
             end_in_gdb_remote_log("got packet: W09;process:1"),
-            Some(None)
+            Some(LoggedEnd::Exited)
         );
         assert_eq!(end_in_gdb_remote_log("got packet: T05thread:1;"), None);
         assert_eq!(

@@ -293,7 +293,10 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
                     .then(|| i32::try_from(-code).ok())
                     .flatten()
             })
-            .or_else(|| view.debuggee.logged_end.flatten());
+            .or_else(|| match view.debuggee.logged_end {
+                Some(crate::adapters::LoggedEnd::Signal(signal)) => Some(signal),
+                _ => None,
+            });
         match shared.adapter.signal_reporting().exit_signal_expression {
             Some(expression) if signal.is_none() => {
                 view.debuggee.exit_code = Some(code);

@@ -43,9 +43,8 @@ pub(super) struct Debuggee {
     /// a signal as an exit with its number is read by it (see `events::on_exited`).
     pub(super) stopped_on_signal: Option<i32>,
     /// How the adapter's own log said the program ended, read from its console output before
-    /// its `exited` event (`SignalReporting::end_in_console`): `Some(None)` an exit,
-    /// `Some(Some(n))` a death by signal n.
-    pub(super) logged_end: Option<Option<i32>>,
+    /// its `exited` event (`SignalReporting::end_in_console`).
+    pub(super) logged_end: Option<crate::adapters::LoggedEnd>,
     /// The end is being asked of the adapter (see `events::ask_exit_signal`): `terminated`
     /// must not report it first.
     pub(super) end_pending: bool,
