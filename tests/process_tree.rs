@@ -149,6 +149,42 @@ fn stop_ends_a_shell_pipeline_the_program_started() {
     stop_ends("pipeline");
 }
 
+/// Whether `pid` is a zombie whose parent is `parent`: ended, never collected.
+fn zombie_of(pid: u32, parent: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    fields.first() == Some(&"Z") && fields.get(1) == Some(&parent.to_string().as_str())
+}
+
+#[test]
+fn restart_leaves_no_zombie_of_the_programs_orphans_in_the_daemon() {
+    // The daemon adopts the program's orphans (a subreaper) and kills them when the run ends;
+    // across a restart it lives on, so it must also collect them.
+    require_lldb_dap();
+    let s = Session::new();
+    let tree = start_tree(&s, "setsid", &[]);
+    let daemon = pid_of(&s.data(&["status"]), "daemon_pid");
+    s.run(&["restart"]).ok();
+    // The restarted program carries the same mark: only the first run's processes must go.
+    assert!(
+        eventually(LIMIT, || tree.pids.iter().all(|pid| !alive(*pid))),
+        "after restart, alive: {:?}",
+        tree.pids
+    );
+    let zombies: Vec<u32> = tree
+        .pids
+        .iter()
+        .copied()
+        .filter(|pid| zombie_of(*pid, daemon))
+        .collect();
+    assert_eq!(zombies, Vec::<u32>::new(), "zombies of the daemon {daemon}");
+}
+
 #[test]
 fn sigkill_to_the_daemon_ends_the_whole_tree() {
     require_lldb_dap();

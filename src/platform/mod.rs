@@ -45,8 +45,8 @@ pub use os::{
     executable_of, exit_signal, is_executable, is_running, is_superuser, kill, kill_process_group,
     listening_ports, local_socket_name, mode_and_owner, open_node_inspector, own_group,
     own_process_group, parent_pid, prepare_process, privacy_problem, private_file,
-    private_listener, process_exists, release_children, restrict_new_files, same_file, start_time,
-    tagged_processes, user_tag,
+    private_listener, process_exists, reap, release_children, restrict_new_files, same_file,
+    start_time, tagged_processes, user_tag,
 };
 pub use program_stdio::{ProgramStdio, StreamReader};
 pub use signals::{Ended, signal_name, signal_number, unreaped_end};

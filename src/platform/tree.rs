@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use super::{children_of, is_running, kill, start_time, tagged_processes};
+use super::{children_of, is_running, kill, parent_pid, reap, start_time, tagged_processes};
 
 /// The environment variable that marks every process a daemon starts, and so every process
 /// the program starts that keeps its environment (as Jenkins' ProcessTreeKiller marks builds).
@@ -102,7 +102,26 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
             std::thread::sleep(ROUND_PAUSE);
         }
     }
+    collect_zombies(&killed, me);
     killed.len()
+}
+
+/// Collects the exits of the killed processes that are this process's children now (orphans it
+/// adopted as a subreaper), a few rounds while SIGKILL takes effect, so none stays a zombie for
+/// the daemon's life (a `restart` keeps the daemon).
+fn collect_zombies(killed: &HashSet<u32>, me: u32) {
+    let mut waiting: Vec<u32> = killed
+        .iter()
+        .copied()
+        .filter(|pid| parent_pid(*pid) == Some(me))
+        .collect();
+    for _ in 0..KILL_ROUNDS {
+        waiting.retain(|pid| !reap(*pid) && parent_pid(*pid) == Some(me));
+        if waiting.is_empty() {
+            return;
+        }
+        std::thread::sleep(ROUND_PAUSE);
+    }
 }
 
 #[cfg(test)]

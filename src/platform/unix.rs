@@ -201,6 +201,18 @@ pub fn kill(pid: u32) -> io::Result<()> {
     }
 }
 
+/// Collects the exit of `pid` if it is a child of this process that has ended (a zombie), so it
+/// leaves the process table; true when it did. A process the daemon adopted as a subreaper and
+/// killed would otherwise stay a zombie until the daemon exits.
+pub fn reap(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    let mut status = 0;
+    // SAFETY: waitpid with WNOHANG only reads our own children's state into `status`.
+    unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) == pid }
+}
+
 /// This process's group, when this process leads it (a daemon started in a session of its own).
 pub fn own_process_group() -> Option<i32> {
     // SAFETY: getpgrp and getpid have no preconditions.

@@ -221,6 +221,11 @@ pub fn own_process_group() -> Option<i32> {
     None
 }
 
+/// A Windows process leaves no zombie to collect: its handle's holders keep only its exit code.
+pub fn reap(_pid: u32) -> bool {
+    false
+}
+
 /// No process groups: see [`own_process_group`].
 pub fn kill_process_group(group: i32) {
     let _ = group;
