@@ -186,6 +186,31 @@ fn restart_leaves_no_zombie_of_the_programs_orphans_in_the_daemon() {
 }
 
 #[test]
+fn a_probe_ends_the_programs_whole_tree() {
+    require_lldb_dap();
+    let s = Session::new();
+    let mark = format!("{}-probe", s.name);
+    let env = format!("TREE_MARK={mark}");
+    let program = build(FORKS);
+    let report = s.data(&[
+        "probe",
+        program.to_str().expect("path"),
+        "-b",
+        &common::at(FORKS, "@started"),
+        "--env",
+        &env,
+        "--",
+        "setsid",
+    ]);
+    assert_eq!(report["hits"].as_array().map(Vec::len), Some(1), "{report}");
+    assert!(
+        eventually(LIMIT, || marked(&mark).is_empty()),
+        "after the probe, alive: {:?}",
+        marked(&mark)
+    );
+}
+
+#[test]
 fn sigkill_to_the_daemon_ends_the_whole_tree() {
     require_lldb_dap();
     for mode in ["setsid", "pipeline", "fork"] {

@@ -24,9 +24,13 @@ pub struct InProcessSession {
 
 impl InProcessSession {
     /// Launches the program as `start` would. A reaper is started first and never disarmed:
-    /// when this process ends, however it ends, the reaper kills the program if it still runs.
+    /// when this process ends, however it ends, the reaper kills the program if it still runs,
+    /// and every process the program started (they carry the reaper's tree tag).
     pub async fn launch(config: &Config, spec: LaunchSpec) -> Result<InProcessSession, ErrorBody> {
-        let reaper = Reaper::start(false, None).map(Arc::new);
+        // The program's tree carries a tag of its own, so what it starts ends with the probe,
+        // and with the reaper should the probe be killed.
+        let tag = crate::platform::new_tree_tag();
+        let reaper = Reaper::start(false, Some(&tag)).map(Arc::new);
         let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
         let requested = spec.adapter.clone();
         let session = open_session(
