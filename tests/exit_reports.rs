@@ -10,8 +10,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::{
-    Session, build, eventually, line_of, require_debugpy, require_delve, require_gdb,
-    require_lldb_dap, require_node,
+    Session, build, line_of, require_debugpy, require_delve, require_gdb, require_lldb_dap,
+    require_node,
 };
 use serde_json::Value;
 
@@ -144,16 +144,10 @@ fn sigkill_while_stopped_is_never_an_unexplained_code() {
         let stop = s.data(&["await", "--timeout", "60"]);
         assert_eq!(stop["reason"], "breakpoint", "{adapter}: {stop}");
         kill_debuggee(&s);
-        // lldb-server reaps the program and lldb-dap tells of its end by itself (resumed before
-        // then, lldb-dap 19 dies of a SIGPIPE: not ours to test here); GDB 16 never notices, and
-        // the daemon sees the program's end itself.
-        assert!(
-            eventually(Duration::from_secs(30), || {
-                s.data(&["status"])["state"] == "exited"
-            }),
-            "{adapter}: {}",
-            s.log()
-        );
+        // At once, before the adapter has told of the end: lldb-dap tells of it by itself
+        // within about half a second (resumed before then, lldb-dap 19 dies of a SIGPIPE, so the
+        // daemon does not resume a dead program); GDB 16 never notices, and the daemon sees
+        // the program's end itself. Either way the continue answers with the end.
         let end = s.data(&["continue", "--wait", "--timeout", "60"]);
         let end = &end["stop"];
         if adapter == "gdb" {

@@ -16,6 +16,9 @@ use crate::ipc::protocol::{ResumeAction, StopReport};
 /// How many times, and how often, a pause that has not stopped the program is sent again.
 const PAUSE_RETRIES: u32 = 5;
 const PAUSE_RETRY_AFTER: Duration = Duration::from_millis(300);
+/// How long a resume of a program found dead waits for its end to be told (lldb-dap tells
+/// within about half a second, the program watch within two of its rounds).
+const END_TOLD_WITHIN: Duration = Duration::from_secs(5);
 
 impl Session {
     /// `continue`, `next`, `step`, `finish`, optionally waiting for the next stop.
@@ -65,6 +68,12 @@ impl Session {
                     .into(),
             );
             return Ok(("stopped".into(), Some(report)));
+        }
+        if self.launched_program_died() {
+            // Killed while stopped (SIGKILL): its adapter will tell of the end, or the program
+            // watch will. Resuming first would have lldb-dap 19 write to its helper, gone with
+            // the program, and die of SIGPIPE: the end is the answer.
+            return self.wait_after(state.generation, END_TOLD_WITHIN).await;
         }
         let thread_id = self.current_thread().await?;
         let step = action != ResumeAction::Continue;
@@ -212,6 +221,25 @@ impl Session {
                 ),
                 "wait longer with 'debugger await --timeout S', or stop it with 'debugger pause'",
             )),
+        }
+    }
+
+    /// Whether the program this session launched here has died (the same process: its start
+    /// time unchanged, so not a later one with its pid).
+    fn launched_program_died(&self) -> bool {
+        if !self.shared.owns_local_debuggee {
+            return false;
+        }
+        let (pid, started) = {
+            let view = self.shared.view();
+            (view.debuggee.pid, view.debuggee.started)
+        };
+        match (pid, started) {
+            (Some(pid), Some(started)) => {
+                !crate::platform::is_running(pid)
+                    || crate::platform::start_time(pid).is_some_and(|t| t != started)
+            }
+            _ => false,
         }
     }
 
