@@ -75,6 +75,15 @@ impl Adapter {
         );
     }
 
+    /// Says on the console (the daemon logs it) that a request is held, so a test can see it
+    /// in flight instead of sleeping for it to get there.
+    fn holding(&mut self, command: &str) {
+        self.event(
+            "output",
+            json!({ "category": "console", "output": format!("mock adapter: holding {command}\n") }),
+        );
+    }
+
     /// Runs the scripted fault for `command`, if any. Returns true when the request is handled.
     fn fault(&mut self, request: &Value) -> bool {
         let command = request["command"].as_str().unwrap_or_default();
@@ -100,8 +109,12 @@ impl Adapter {
                 let _ = out.flush();
                 true
             }
-            Some("hang") => true,
+            Some("hang") => {
+                self.holding(command);
+                true
+            }
             Some("slow") => {
+                self.holding(command);
                 std::thread::sleep(Duration::from_millis(action["ms"].as_u64().unwrap_or(1000)));
                 false
             }

@@ -32,6 +32,17 @@ fn mock_session(script: &Value, extra: &str) -> Session {
     Session::with_mock(script, extra)
 }
 
+/// Waits until the mock adapter says it holds a `command` request (see its `holding`).
+#[track_caller]
+fn held_by_the_adapter(s: &Session, command: &str) {
+    let said = format!("mock adapter: holding {command}");
+    assert!(
+        eventually(Duration::from_secs(20), || s.log().contains(&said)),
+        "the adapter never got the {command} request: {}",
+        s.log()
+    );
+}
+
 /// Kills a process the test made the mock launch, should the product leave it behind, so a
 /// failing test does not leak a `sleep 600`.
 struct Reap(u64);
@@ -327,7 +338,7 @@ fn an_unanswered_request_times_out_while_the_daemon_keeps_serving() {
 
     let began = Instant::now();
     let mut hanging = spawn(&s, &["--json", "print", "x"]);
-    std::thread::sleep(Duration::from_millis(200));
+    held_by_the_adapter(&s, "evaluate");
     // Another client is served while the request waits.
     let (status, status_took) = timed(&s, &["--json", "status"]);
     assert_eq!(status.json()["ok"], true, "{status:?}");
@@ -399,7 +410,7 @@ fn a_slow_answer_arrives_while_other_clients_are_served() {
 
     let began = Instant::now();
     let mut slow = spawn(&s, &["--json", "print", "x"]);
-    std::thread::sleep(Duration::from_millis(300));
+    held_by_the_adapter(&s, "evaluate");
     let (status, status_took) = timed(&s, &["--json", "status"]);
     assert_eq!(status.json()["ok"], true, "{status:?}");
     assert!(
