@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, lldb-dap,
-# Delve, Go and Node.js (apt), and debugpy (pip). Idempotent: does nothing when everything is present.
+# Delve, Go, Node.js and npm (apt), debugpy (pip), and the TypeScript fixture's tools (npm). Idempotent: does nothing when everything is present.
 # Uses apt as root (or through sudo).
 set -euo pipefail
 
@@ -16,6 +16,7 @@ command -v dlv >/dev/null 2>&1 || need+=(delve)
 command -v go >/dev/null 2>&1 || need+=(golang-go)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 
 if ((${#need[@]} > 0)); then
   if [ "$(id -u)" -eq 0 ]; then
@@ -35,6 +36,13 @@ if ! python3 -c 'import debugpy' >/dev/null 2>&1; then
   echo "installing: debugpy (pip)"
   python3 -m pip install --quiet debugpy 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages debugpy
+fi
+
+# The TypeScript fixture's compiler and bundler, at the versions its package-lock pins.
+typescript_fixture="$(dirname "$0")/../fixtures/typescript"
+if [ ! -x "$typescript_fixture/node_modules/.bin/tsc" ] || [ ! -x "$typescript_fixture/node_modules/.bin/esbuild" ]; then
+  echo "installing: the TypeScript fixture's tools (npm ci)"
+  (cd "$typescript_fixture" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 # A GDB with DAP (14+): Debian 12's is 13.1, so this may fetch Debian 13's into a private root.

@@ -17,6 +17,7 @@ mod objects;
 mod output;
 mod scripts;
 mod server;
+mod source_maps;
 mod sources;
 mod values;
 

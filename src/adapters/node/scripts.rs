@@ -7,6 +7,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::source_maps::{MapTarget, MappedScript, ScriptMap};
 
 /// One parsed script.
 #[derive(Debug, Clone)]
@@ -14,6 +17,8 @@ pub struct Script {
     pub url: String,
     /// The file on disk, for scripts that came from one (not `node:internal/...`).
     pub path: Option<PathBuf>,
+    /// Its source map, when it names one that could be read: its code in the code written.
+    pub map: Option<Arc<ScriptMap>>,
 }
 
 #[derive(Debug, Default)]
@@ -27,6 +32,7 @@ impl Scripts {
         let script = Script {
             url: url.to_string(),
             path: path_of_url(url),
+            map: None,
         };
         self.by_id.insert(id.to_string(), script);
         self.by_id.get(id).filter(|s| s.path.is_some())
@@ -34,6 +40,38 @@ impl Scripts {
 
     pub fn get(&self, id: &str) -> Option<&Script> {
         self.by_id.get(id)
+    }
+
+    /// Gives script `id` its source map.
+    pub fn set_map(&mut self, id: &str, map: Arc<ScriptMap>) {
+        if let Some(script) = self.by_id.get_mut(id) {
+            script.map = Some(map);
+        }
+    }
+
+    /// The loaded scripts whose source maps name the original file `path` (absolute, or a
+    /// relative name matched on whole components), each with its map and the source's index.
+    pub fn mapping(&self, path: &Path) -> Vec<MappedScript> {
+        let mut found: Vec<MappedScript> = self
+            .by_id
+            .iter()
+            .filter_map(|(id, script)| Some((id, script, script.map.as_ref()?)))
+            .flat_map(|(id, script, map)| {
+                map.sources_named(path)
+                    .into_iter()
+                    .map(move |source| MappedScript {
+                        key: script
+                            .path
+                            .as_ref()
+                            .map_or_else(|| id.clone(), |p| p.display().to_string()),
+                        target: MapTarget::Loaded(id.clone()),
+                        map: map.clone(),
+                        source,
+                    })
+            })
+            .collect();
+        found.sort_by(|a, b| a.key.cmp(&b.key).then(a.source.cmp(&b.source)));
+        found
     }
 
     /// The user's files among the parsed scripts (Node's own `node:` modules excluded).
@@ -158,7 +196,7 @@ pub fn url_suffix_regex(suffix: &Path) -> String {
     format!(r"(^|[/\\])({})$", alternatives.join("|"))
 }
 
-fn percent_decode(text: &str) -> String {
+pub fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -24,11 +24,15 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use std::sync::Arc;
+
 use super::cdp::Cdp;
 use super::functions;
 use super::scripts::{Script, Scripts, suffix_of, url_regex, url_suffix_regex};
+use super::source_maps::ScriptMap;
 use super::sources;
 
+mod mapped;
 mod placing;
 use placing::*;
 
@@ -100,6 +104,8 @@ struct Entry {
     /// Set by a file-name suffix that no script had loaded yet: once it binds, it is pinned to
     /// the script it bound in (see [`Breakpoints::resolved`]).
     by_suffix: bool,
+    /// The scripts it was placed in through their source maps (see `mapped`).
+    mapped_in: HashSet<String>,
 }
 
 impl Entry {
@@ -132,7 +138,13 @@ pub struct Breakpoints {
     functions: Vec<Entry>,
     /// The launched program's folder, whose source files are searched for function definitions.
     source_root: Option<PathBuf>,
+    /// The generated files with source maps in the program's folder, searched once, when a
+    /// breakpoint is first set in an original file (see `mapped`).
+    maps_on_disk: Option<Arc<MapsOnDisk>>,
 }
+
+/// Generated files on disk with their source maps.
+type MapsOnDisk = Vec<(PathBuf, Arc<ScriptMap>)>;
 
 /// A requested breakpoint: one already placed, or a new one to place.
 enum Kept {
@@ -182,6 +194,7 @@ impl Breakpoints {
             resolved: None,
             message: None,
             by_suffix: false,
+            mapped_in: HashSet::new(),
         })
     }
 
@@ -195,6 +208,12 @@ impl Breakpoints {
         requested: &[Value],
     ) -> Vec<Value> {
         let target = FileTarget::of(path, scripts);
+        let on_disk = self.mapped_on_disk(scripts, path).await;
+        let mapping = mapped::is_original(path, scripts, &on_disk).then(|| {
+            let mut mapping = scripts.mapping(path);
+            mapping.extend(on_disk);
+            mapping
+        });
         let mut old = self.by_file.remove(path).unwrap_or_default();
         let mut kept = Vec::with_capacity(requested.len());
         for request in requested {
@@ -209,7 +228,10 @@ impl Breakpoints {
                 }
                 Kept::New(entry) => entry,
             };
-            place_line(cdp, &target, line, &mut entry).await;
+            match &mapping {
+                Some(mapping) => mapped::place_mapped(cdp, mapping, path, line, &mut entry).await,
+                None => place_line(cdp, &target, line, &mut entry).await,
+            }
             kept.push(entry);
         }
         for gone in old {
@@ -307,11 +329,12 @@ impl Breakpoints {
 
     /// A newly parsed file may define functions that have breakpoints: places them, and returns
     /// the DAP `breakpoint` events for those that became verified.
-    pub async fn script_loaded(&mut self, cdp: &Cdp, script: &Script) -> Vec<Value> {
+    pub async fn script_loaded(&mut self, cdp: &Cdp, id: &str, script: &Script) -> Vec<Value> {
         let mut changed = Vec::new();
         let Some(path) = &script.path else {
             return changed;
         };
+        changed.extend(self.place_in_mapped_script(cdp, id, path, script).await);
         for entry in &mut self.functions {
             let was_verified = entry.resolved.is_some();
             place_function(cdp, path, Some(&script.url), entry).await;
@@ -334,7 +357,7 @@ impl Breakpoints {
         cdp: &Cdp,
         v8_id: &str,
         script: Option<&Script>,
-        line: u32,
+        (line, column): (u32, u32),
     ) -> Option<Value> {
         let entry = self
             .entries_mut()
@@ -347,7 +370,15 @@ impl Breakpoints {
         if entry.by_suffix {
             pin(cdp, entry, &script.url).await;
         }
-        entry.resolved = Some((path, line));
+        // Placed through a source map: where it landed is told in the original file.
+        let original = (!entry.mapped_in.is_empty())
+            .then_some(script.map.as_ref())
+            .flatten()
+            .and_then(|map| {
+                let original = map.original(line.saturating_sub(1), column.saturating_sub(1))?;
+                Some((original.source.path.clone()?, original.line))
+            });
+        entry.resolved = Some(original.unwrap_or((path, line)));
         entry.message = None;
         Some(entry.to_dap(None))
     }
@@ -504,6 +535,7 @@ mod tests {
             resolved: None,
             message: None,
             by_suffix: false,
+            mapped_in: HashSet::new(),
         });
         let first = table.hit(&["v8:1".into()]);
         assert!(!first.stop);

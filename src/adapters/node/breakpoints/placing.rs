@@ -170,7 +170,7 @@ pub(super) async fn pin(cdp: &Cdp, entry: &mut Entry, url: &str) {
 }
 
 /// V8's refusal in the user's terms.
-fn placement_failure(error: &str) -> String {
+pub(super) fn placement_failure(error: &str) -> String {
     if error.contains("already exists") {
         "another breakpoint is already set at this place (V8 holds one per place; that one stops here)"
             .into()

@@ -13,13 +13,14 @@ impl Debuggee {
                 let script = params["location"]["scriptId"].as_str().unwrap_or_default();
                 let script = self.scripts.get(script).cloned();
                 let line = params["location"]["lineNumber"].as_u64().unwrap_or(0) + 1;
+                let column = params["location"]["columnNumber"].as_u64().unwrap_or(0) + 1;
                 let id = params["breakpointId"].as_str().unwrap_or_default();
                 let Some(cdp) = self.cdp.clone() else {
                     return;
                 };
                 if let Some(breakpoint) = self
                     .breakpoints
-                    .resolved(&cdp, id, script.as_ref(), line as u32)
+                    .resolved(&cdp, id, script.as_ref(), (line as u32, column as u32))
                     .await
                 {
                     self.out
@@ -61,6 +62,24 @@ impl Debuggee {
         let Some(script) = self.scripts.add(id, url).cloned() else {
             return;
         };
+        let map_url = params["sourceMapURL"].as_str().filter(|u| !u.is_empty());
+        let script = match (map_url, script.path.clone()) {
+            (Some(map_url), Some(path)) => {
+                let map_url = map_url.to_string();
+                let read = tokio::task::spawn_blocking(move || {
+                    let (text, folder) = source_maps::read_map(&map_url, &path)?;
+                    source_maps::ScriptMap::parse(&text, folder.as_deref())
+                })
+                .await;
+                match read {
+                    Ok(Ok(map)) => self.scripts.set_map(id, std::sync::Arc::new(map)),
+                    Ok(Err(e)) => tracing::info!(url, "source map not used: {e}"),
+                    Err(e) => tracing::warn!(url, "source map not read: {e}"),
+                }
+                self.scripts.get(id).cloned().unwrap_or(script)
+            }
+            _ => script,
+        };
         let Some(cdp) = self.cdp.clone() else {
             return;
         };
@@ -68,7 +87,7 @@ impl Debuggee {
             // Attached: the first of the program's files names its folder.
             self.breakpoints.adopt_source_root(&cdp, folder).await;
         }
-        for breakpoint in self.breakpoints.script_loaded(&cdp, &script).await {
+        for breakpoint in self.breakpoints.script_loaded(&cdp, id, &script).await {
             self.out
                 .event(
                     "breakpoint",

@@ -68,12 +68,65 @@ impl Debuggee {
                     Some(name) if !name.is_empty() => name.to_string(),
                     _ => "(anonymous)".to_string(),
                 };
+                let line = frame["location"]["lineNumber"].as_u64().unwrap_or(0);
+                let column = frame["location"]["columnNumber"].as_u64().unwrap_or(0);
                 let mut shown = json!({
                     "id": index + 1,
                     "name": name,
-                    "line": frame["location"]["lineNumber"].as_u64().unwrap_or(0) + 1,
-                    "column": frame["location"]["columnNumber"].as_u64().unwrap_or(0) + 1,
+                    "line": line + 1,
+                    "column": column + 1,
                 });
+                let original = self
+                    .scripts
+                    .get(script)
+                    .and_then(|s| s.map.as_ref())
+                    .and_then(|map| {
+                        let original = map.original(line as u32, column as u32)?;
+                        Some((
+                            original.line,
+                            original.column,
+                            original.source.path.clone(),
+                            original.source.written.clone(),
+                        ))
+                    });
+                if let Some((line, column, path, written)) = original {
+                    // The code the user wrote; where V8 runs it, for whoever wants it.
+                    let function = &frame["functionLocation"];
+                    let named = frame["functionName"]
+                        .as_str()
+                        .is_some_and(|n| !n.is_empty());
+                    if let Some(name) = named
+                        .then_some(())
+                        .and_then(|()| self.scripts.get(script))
+                        .and_then(|s| s.map.as_ref())
+                        .and_then(|map| {
+                            map.function_name(
+                                function["lineNumber"].as_u64()? as u32,
+                                function["columnNumber"].as_u64()? as u32,
+                            )
+                        })
+                    {
+                        // A minifier's `n` is the map's `total`.
+                        shown["name"] = json!(name);
+                    }
+                    shown["line"] = json!(line);
+                    shown["column"] = json!(column);
+                    shown["generated"] = json!({
+                        "file": path_of_url(&url).map_or(url.clone(), |p| p.display().to_string()),
+                        "line": shown_line(frame),
+                        "column": column_of(frame),
+                    });
+                    let name = path
+                        .as_deref()
+                        .and_then(|p| p.file_name())
+                        .map(|n| n.to_string_lossy().to_string())
+                        .unwrap_or(written);
+                    shown["source"] = match path {
+                        Some(path) => json!({ "name": name, "path": path }),
+                        None => json!({ "name": name }),
+                    };
+                    return shown;
+                }
                 match path_of_url(&url) {
                     Some(path) => {
                         let file = path.file_name().map(|n| n.to_string_lossy().to_string());
@@ -100,4 +153,13 @@ impl Debuggee {
             .ok_or("no such frame (the program has moved on)")?;
         Ok((index, frame))
     }
+}
+
+/// A CDP call frame's 1-based line and column.
+fn shown_line(frame: &Value) -> u64 {
+    frame["location"]["lineNumber"].as_u64().unwrap_or(0) + 1
+}
+
+fn column_of(frame: &Value) -> u64 {
+    frame["location"]["columnNumber"].as_u64().unwrap_or(0) + 1
 }

@@ -18,6 +18,7 @@ use super::objects::{array_page, call_argument, exception_message, own_propertie
 use super::output;
 use super::scripts::{Scripts, path_of_url};
 use super::server::Outbox;
+use super::source_maps;
 use super::values;
 
 mod breakpoints;

@@ -1,0 +1,222 @@
+//! Line breakpoints in the code the user wrote when V8 runs something else (`app.ts:12` for a
+//! `tsc` output, an esbuild bundle, what `tsx` compiled): placed through the source maps of the
+//! generated scripts whose maps name the file, at every generated position the line became (one
+//! V8 breakpoint each: a line inlined twice stops in both). Until one such script is known the
+//! breakpoint is pending.
+//!
+//! A script's breakpoints must be in place before its code runs, and V8 runs a `require`d
+//! module's code the moment it parses it, before we could place anything from its
+//! `scriptParsed`. So the program's folder is searched for generated files with maps
+//! (`source_maps::on_disk`), and those not loaded yet get their breakpoints by URL, which V8
+//! binds as it parses them; a script that loads from elsewhere with a map naming the file (a
+//! bundle in `node_modules`, what `tsx` compiles in memory) is placed by id as it is parsed.
+
+use super::*;
+use crate::adapters::node::source_maps::{self, MapTarget, MappedScript};
+
+/// A file of a language Node runs only compiled (TypeScript, JSX, Vue, CoffeeScript, ...): its
+/// lines are never a script's, only a source map's.
+pub(super) fn is_compiled_source(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| !matches!(e, "js" | "mjs" | "cjs" | "json" | "node"))
+}
+
+/// Whether a line breakpoint in `path` goes through source maps: a compiled language's file, or
+/// a file some known map names that no loaded script is (a `.js` source of a bundle).
+pub(super) fn is_original(path: &Path, scripts: &Scripts, on_disk: &[MappedScript]) -> bool {
+    is_compiled_source(path)
+        || ((!scripts.mapping(path).is_empty() || !on_disk.is_empty())
+            && scripts
+                .files()
+                .filter_map(|s| s.path.as_deref())
+                .all(|p| p != path && !(path.is_relative() && p.ends_with(path))))
+}
+
+/// Places `entry` (1-based `line` of the original `file`) in each of the `mapping` scripts it is
+/// not placed in yet. Sets why not, when it is placed nowhere.
+pub(super) async fn place_mapped(
+    cdp: &Cdp,
+    mapping: &[MappedScript],
+    file: &Path,
+    line: u32,
+    entry: &mut Entry,
+) {
+    if line == 0 {
+        entry.message = Some("line numbers start at 1".into());
+        return;
+    }
+    if file.is_relative() {
+        let mut candidates: Vec<PathBuf> = mapping
+            .iter()
+            .filter_map(|m| m.map.sources[m.source].path.clone())
+            .collect();
+        candidates.sort();
+        candidates.dedup();
+        if candidates.len() > 1 {
+            entry.message = Some(ambiguity(file, &candidates));
+            return;
+        }
+    }
+    for script in mapping {
+        if !entry.mapped_in.insert(script.key.clone()) {
+            continue;
+        }
+        let Some(generated) = script.map.generated(script.source, line) else {
+            continue;
+        };
+        let mut bound = false;
+        for (generated_line, generated_column) in &generated.positions {
+            let (method, mut params) = match &script.target {
+                MapTarget::Loaded(id) => (
+                    "Debugger.setBreakpoint",
+                    json!({ "location": {
+                        "scriptId": id,
+                        "lineNumber": generated_line,
+                        "columnNumber": generated_column,
+                    } }),
+                ),
+                MapTarget::File(path) => (
+                    "Debugger.setBreakpointByUrl",
+                    json!({
+                        "urlRegex": url_regex(path),
+                        "lineNumber": generated_line,
+                        "columnNumber": generated_column,
+                    }),
+                ),
+            };
+            if let Some(condition) = &entry.wish.condition {
+                params["condition"] = json!(condition);
+            }
+            match cdp.call(method, params).await {
+                Ok(answer) => {
+                    if let Some(id) = answer["breakpointId"].as_str() {
+                        entry.v8_ids.push(id.to_string());
+                    }
+                    // By id it is bound; by URL once V8 has the script (`locations`), else
+                    // when it parses it (`Debugger.breakpointResolved`).
+                    bound |= matches!(script.target, MapTarget::Loaded(_))
+                        || answer["locations"]
+                            .as_array()
+                            .is_some_and(|l| !l.is_empty());
+                }
+                Err(e) => entry.message = Some(placement_failure(&e)),
+            }
+        }
+        if bound {
+            entry.resolved = Some((original_path(script, file), generated.line));
+            entry.message = None;
+        }
+    }
+    if entry.resolved.is_none() && entry.message.is_none() {
+        entry.message = Some(if mapping.is_empty() {
+            format!(
+                "not loaded yet: it binds when a script whose source map names {} loads",
+                file.display()
+            )
+        } else if entry.v8_ids.is_empty() {
+            "no code on this line or the lines after it in the source map".to_string()
+        } else {
+            "not loaded yet, or no code on this line".to_string()
+        });
+    }
+}
+
+/// The original file `script`'s map names for `file`: its path, else the name asked for.
+pub(super) fn original_path(script: &MappedScript, file: &Path) -> PathBuf {
+    script.map.sources[script.source]
+        .path
+        .clone()
+        .unwrap_or_else(|| file.to_path_buf())
+}
+
+impl Breakpoints {
+    /// The generated files on disk, not loaded yet, whose maps name the original `file` (only
+    /// for a compiled language's file: a `.js` file is its own script).
+    pub(super) async fn mapped_on_disk(
+        &mut self,
+        scripts: &Scripts,
+        file: &Path,
+    ) -> Vec<MappedScript> {
+        if !mapped::is_compiled_source(file) {
+            return Vec::new();
+        }
+        let on_disk = match (&self.maps_on_disk, &self.source_root) {
+            (Some(found), _) => found.clone(),
+            (None, Some(root)) => {
+                let root = root.clone();
+                let found = tokio::task::spawn_blocking(move || source_maps::on_disk(&root))
+                    .await
+                    .unwrap_or_default();
+                let found = Arc::new(
+                    found
+                        .into_iter()
+                        .map(|(path, map)| (path, Arc::new(map)))
+                        .collect::<Vec<_>>(),
+                );
+                self.maps_on_disk = Some(found.clone());
+                found
+            }
+            (None, None) => return Vec::new(),
+        };
+        let loaded: HashSet<&Path> = scripts.files().filter_map(|s| s.path.as_deref()).collect();
+        on_disk
+            .iter()
+            .filter(|(path, _)| !loaded.contains(path.as_path()))
+            .flat_map(|(path, map)| {
+                map.sources_named(file)
+                    .into_iter()
+                    .map(move |source| MappedScript {
+                        key: path.display().to_string(),
+                        target: MapTarget::File(path.clone()),
+                        map: map.clone(),
+                        source,
+                    })
+            })
+            .collect()
+    }
+
+    /// A newly parsed script with a source map: places the pending lines of the original files
+    /// it names, and returns the DAP `breakpoint` events of those that became verified.
+    pub(super) async fn place_in_mapped_script(
+        &mut self,
+        cdp: &Cdp,
+        id: &str,
+        path: &Path,
+        script: &Script,
+    ) -> Vec<Value> {
+        let mut changed = Vec::new();
+        let Some(map) = &script.map else {
+            return changed;
+        };
+        {
+            // Lines of the files its map names, written in a language V8 does not run.
+            for (file, entries) in &mut self.by_file {
+                let sources = map.sources_named(file);
+                if sources.is_empty() || !mapped::is_compiled_source(file) {
+                    continue;
+                }
+                let mapping: Vec<MappedScript> = sources
+                    .into_iter()
+                    .map(|source| MappedScript {
+                        key: path.display().to_string(),
+                        target: MapTarget::Loaded(id.to_string()),
+                        map: map.clone(),
+                        source,
+                    })
+                    .collect();
+                for entry in entries.iter_mut() {
+                    let Place::Line(line) = entry.wish.place else {
+                        continue;
+                    };
+                    let was_verified = entry.resolved.is_some();
+                    mapped::place_mapped(cdp, &mapping, file, line, entry).await;
+                    if !was_verified && entry.resolved.is_some() {
+                        changed.push(entry.to_dap(Some(file)));
+                    }
+                }
+            }
+        }
+        changed
+    }
+}

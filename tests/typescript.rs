@@ -1,0 +1,191 @@
+//! TypeScript on the node adapter, through source maps: the fixture in `fixtures/typescript`
+//! compiled by its own `tsc` (a `.js.map` beside each file) and bundled and minified by its own
+//! esbuild (one file, its map inline), both at the versions its package-lock pins
+//! (`scripts/install-test-deps.sh` installs them). Breakpoints are given by `.ts` line, and
+//! every location the user sees is a `.ts` one.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{Session, at, fixture_path, frame_lines, line_of, require_node};
+use serde_json::Value;
+
+const UTIL: &str = "typescript/src/util.ts";
+const APP: &str = "typescript/src/app.ts";
+
+/// One of the fixture's tools, which must be installed.
+fn tool(name: &str) -> PathBuf {
+    let path = fixture_path("typescript/node_modules/.bin").join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run scripts/install-test-deps.sh (npm ci in fixtures/typescript)",
+        path.display()
+    );
+    path
+}
+
+/// Runs `command` and asserts it succeeded.
+fn run(mut command: Command, what: &str) {
+    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Where this test process builds the fixture.
+fn build_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("typescript")
+        .join(std::process::id().to_string())
+}
+
+/// `dist/app.js`, compiled by `tsc` with a map beside each file.
+fn compiled() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            require_node();
+            let out = build_dir().join("dist");
+            let mut tsc = Command::new(tool("tsc"));
+            tsc.arg("-p")
+                .arg(fixture_path("typescript/tsconfig.json"))
+                .arg("--outDir")
+                .arg(&out);
+            run(tsc, "tsc");
+            out.join("app.js")
+        })
+        .clone()
+}
+
+/// `bundle/app.js`: the program in one minified file, its map inline.
+fn bundled() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            require_node();
+            let out = build_dir().join("bundle").join("app.js");
+            let mut esbuild = Command::new(tool("esbuild"));
+            esbuild
+                .arg(fixture_path(APP))
+                .args([
+                    "--bundle",
+                    "--minify",
+                    "--sourcemap=inline",
+                    "--platform=node",
+                    "--log-level=warning",
+                ])
+                .arg(format!("--outfile={}", out.display()));
+            run(esbuild, "esbuild");
+            out
+        })
+        .clone()
+}
+
+/// Starts `program` with a breakpoint at `location` and returns the first stop.
+#[track_caller]
+fn stop_at(s: &Session, program: &Path, location: &str) -> Value {
+    s.start(program, &["--break", location]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    let stop = stop.get("stop").cloned().unwrap_or(stop);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}\n{}", s.log());
+    stop
+}
+
+#[test]
+fn a_ts_line_stops_in_tsc_output_by_bare_name_suffix_and_path() {
+    let add = line_of(UTIL, "@add");
+    for location in [
+        format!("util.ts:{add}"),
+        format!("src/util.ts:{add}"),
+        at(UTIL, "@add"),
+    ] {
+        let s = Session::new();
+        let stop = stop_at(&s, &compiled(), &location);
+        assert_eq!(stop["frame"]["line"], add, "{location}: {stop}");
+        assert!(
+            stop["frame"]["file"]
+                .as_str()
+                .is_some_and(|f| f.ends_with("src/util.ts")),
+            "{location}: {stop}"
+        );
+        let breakpoints = s.data(&["breakpoint", "list"]);
+        let first = &breakpoints["breakpoints"][0];
+        assert_eq!(first["verified"], true, "{location}: {breakpoints}");
+        assert_eq!(first["line"], add, "{location}: {breakpoints}");
+        s.run(&["stop"]);
+    }
+}
+
+#[test]
+fn stops_backtraces_locals_and_steps_read_in_typescript() {
+    let s = Session::new();
+    stop_at(
+        &s,
+        &compiled(),
+        &format!("util.ts:{}", line_of(UTIL, "@add")),
+    );
+    let backtrace = s.data(&["backtrace"]);
+    assert_eq!(
+        frame_lines(&backtrace)[..2],
+        [
+            ("total", u64::from(line_of(UTIL, "@add"))),
+            ("main", u64::from(line_of(APP, "@call")))
+        ],
+        "{backtrace}"
+    );
+    assert!(
+        backtrace["frames"][1]["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("src/app.ts")),
+        "{backtrace}"
+    );
+    assert_eq!(s.value_of("price"), "3");
+    // A step goes by TypeScript lines: from the addition back to the loop's head.
+    let step = s.data(&["next", "--wait"]);
+    assert_eq!(
+        step["stop"]["frame"]["line"],
+        line_of(UTIL, "@loop"),
+        "{step}"
+    );
+    let context = s.run(&["context"]).ok().to_string();
+    assert!(
+        context.contains("for (const price of prices)"),
+        "the source shown is not the TypeScript: {context}"
+    );
+}
+
+#[test]
+fn a_minified_bundle_reads_as_its_sources_with_their_names() {
+    let s = Session::new();
+    stop_at(&s, &bundled(), &at(UTIL, "@add"));
+    let backtrace = s.data(&["backtrace"]);
+    assert_eq!(
+        frame_lines(&backtrace)[..2],
+        [
+            ("total", u64::from(line_of(UTIL, "@add"))),
+            ("main", u64::from(line_of(APP, "@call")))
+        ],
+        "esbuild renamed them n and m; the map names them: {backtrace}"
+    );
+}
+
+#[test]
+fn a_ts_line_no_script_maps_stays_pending_and_says_why() {
+    let s = Session::new();
+    let program = fixture_path("javascript/app.js");
+    let started = s.start(&program, &["--break", "nowhere.ts:3"]);
+    let breakpoint = &started["breakpoints"][0];
+    assert_eq!(breakpoint["verified"], false, "{started}");
+    assert!(
+        breakpoint["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("source map names nowhere.ts")),
+        "{started}"
+    );
+}
