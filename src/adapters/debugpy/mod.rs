@@ -186,6 +186,11 @@ impl Debugpy {
             })?;
         Ok(Debugpy::with(python, config.args.clone()))
     }
+
+    /// The Python the program runs in: a test runner (`debugger test`) is looked for in it.
+    pub fn python(&self) -> &Path {
+        &self.python
+    }
 }
 
 /// The files of the modules the program has loaded so far, one per line (debugpy's own left
@@ -371,6 +376,13 @@ impl DebugAdapter for Debugpy {
         vec!["uncaught"]
     }
 
+    /// A test's failed assertion is caught by its runner (pytest, unittest), so it is never
+    /// uncaught: `userUnhandled` stops where it leaves the user's code for the runner's, which is
+    /// in the test function's frame, at the line that failed.
+    fn failure_exception_filters(&self) -> Vec<&'static str> {
+        vec!["userUnhandled"]
+    }
+
     /// debugpy wants the exact path, so a relative name is placed by us: a Python program is
     /// the `.py` files of its folder tree.
     fn source_lookup(&self) -> SourceLookup {
@@ -455,6 +467,7 @@ mod tests {
             tty: false,
             stdin: None,
             stdio: None,
+            test: None,
         };
         let arguments = adapter().launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.py");
@@ -510,6 +523,7 @@ mod tests {
             tty: false,
             stdin: None,
             stdio: None,
+            test: None,
         }
     }
 
