@@ -10,9 +10,7 @@ use crate::common::error::ErrorBody;
 
 /// The Python the Python adapter runs programs in.
 pub fn python(config: &Config) -> Result<PathBuf, ErrorBody> {
-    Ok(debugpy::Debugpy::locate(&config.adapter(MODULE_RUNNER))?
-        .python()
-        .to_path_buf())
+    Ok(debugpy::Debugpy::locate(&config.adapter(MODULE_RUNNER))?.python)
 }
 
 /// The Node.js the JavaScript adapter runs programs in.

@@ -46,7 +46,7 @@ use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
 
 pub struct Debugpy {
-    python: PathBuf,
+    pub(super) python: PathBuf,
     extra_args: Vec<String>,
     /// What the launch or attach asked for, which [`DebugAdapter::prepare_breakpoint`] needs.
     run: Mutex<RunFacts>,
@@ -185,11 +185,6 @@ impl Debugpy {
                 )
             })?;
         Ok(Debugpy::with(python, config.args.clone()))
-    }
-
-    /// The Python the program runs in: a test runner (`debugger test`) is looked for in it.
-    pub fn python(&self) -> &Path {
-        &self.python
     }
 }
 
@@ -376,9 +371,8 @@ impl DebugAdapter for Debugpy {
         vec!["uncaught"]
     }
 
-    /// A test's failed assertion is caught by its runner (pytest, unittest), so it is never
-    /// uncaught: `userUnhandled` stops where it leaves the user's code for the runner's, which is
-    /// in the test function's frame, at the line that failed.
+    /// A failed assertion is caught by the test runner, so it is never uncaught: `userUnhandled`
+    /// stops where it leaves the user's code for the runner's, at the test's failing line.
     fn failure_exception_filters(&self) -> Vec<&'static str> {
         vec!["userUnhandled"]
     }
@@ -463,11 +457,7 @@ mod tests {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: false,
-            module: None,
-            tty: false,
-            stdin: None,
-            stdio: None,
-            test: None,
+            ..launch_spec(false, Vec::new())
         };
         let arguments = adapter().launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.py");
@@ -509,22 +499,14 @@ mod tests {
     }
 
     fn launch_spec(just_my_code: bool, breakpoints: Vec<BreakpointSpec>) -> LaunchSpec {
-        LaunchSpec {
-            program: PathBuf::from("/nonexistent/app.py"),
-            args: Vec::new(),
-            cwd: PathBuf::from("/nonexistent"),
-            env: Vec::new(),
-            adapter: None,
-            stop_on_entry: false,
-            breakpoints,
-            connect: None,
-            just_my_code,
-            module: None,
-            tty: false,
-            stdin: None,
-            stdio: None,
-            test: None,
-        }
+        let mut spec: LaunchSpec = serde_json::from_value(json!({
+            "program": "/nonexistent/app.py", "args": [], "cwd": "/nonexistent", "env": [],
+            "adapter": null, "stop_on_entry": false, "breakpoints": [],
+        }))
+        .expect("launch spec");
+        spec.just_my_code = just_my_code;
+        spec.breakpoints = breakpoints;
+        spec
     }
 
     #[test]

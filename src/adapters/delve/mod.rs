@@ -296,10 +296,10 @@ mod tests {
         assert_eq!(from_dir["mode"], "debug");
         assert_eq!(from_dir["dlvCwd"], json!(dir.path()));
         let mut tests = spec(dir.path());
-        tests.test = Some(crate::ipc::protocol::TestLaunch {
+        tests.test = Some(Box::new(crate::ipc::protocol::TestLaunch {
             package: true,
             ..Default::default()
-        });
+        }));
         let tests = delve.launch_arguments(&tests);
         assert_eq!(tests["mode"], "test");
         assert_eq!(tests["dlvCwd"], json!(dir.path()));

@@ -25,7 +25,7 @@ use super::session::{absolute, breakpoint_specs};
 use super::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{LaunchSpec, TestLaunch};
+use crate::ipc::protocol::LaunchSpec;
 
 // `test`'s flags.
 #[derive(Debug, Args)]
@@ -104,7 +104,7 @@ pub(crate) fn base_spec(
         stdin: None,
         stdio: None,
         module: None,
-        test: Some(TestLaunch::default()),
+        test: Some(Box::default()),
     })
 }
 

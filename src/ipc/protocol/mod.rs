@@ -159,7 +159,7 @@ pub struct LaunchSpec {
     pub stdio: Option<StdioPaths>,
     /// The program is a test run (`debugger test`, `probe --test`), with how it is one.
     #[serde(default)]
-    pub test: Option<TestLaunch>,
+    pub test: Option<Box<TestLaunch>>,
 }
 
 /// How a launch runs a test rather than a program.
