@@ -285,3 +285,24 @@ fn a_breakpoint_inside_a_node_test_stops_there() {
     );
     assert_eq!(local(&answer["data"], "discounted"), "360");
 }
+
+#[test]
+fn a_failing_node_test_stops_at_its_assertion_in_the_test() {
+    common::require_node();
+    let s = project("javascript");
+    let answer = json(
+        &s,
+        &["test", "total applies discount", "--break-on-failure"],
+    );
+    let data = failed_at(&answer, "tests/javascript/cart.test.js", "@js_fail");
+    assert_eq!(local(&data, "discounted"), "360");
+    assert!(
+        data["message"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("AssertionError")
+    );
+    s.run(&["stop"]);
+    let passing = json(&s, &["test", "total adds prices", "--break-on-failure"]);
+    assert_eq!(passing["data"]["outcome"], "passed", "{passing}");
+}

@@ -165,6 +165,8 @@ impl DebugAdapter for Node {
             "runtimeExecutable": self.node,
             "runtimeArgs": runtime_args,
             "connect": spec.connect,
+            // A test's failed assertion is thrown in `node:assert`: pause there too.
+            "pauseInAssertions": spec.test.as_ref().is_some_and(|t| t.break_on_failure),
             }),
         )
     }
