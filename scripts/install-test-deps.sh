@@ -37,5 +37,12 @@ if ! python3 -c 'import debugpy' >/dev/null 2>&1; then
     || python3 -m pip install --quiet --break-system-packages debugpy
 fi
 
+# pytest, for `debugger test` on the Python fixture project.
+if ! python3 -c 'import pytest' >/dev/null 2>&1; then
+  echo "installing: pytest (pip)"
+  python3 -m pip install --quiet pytest 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages pytest
+fi
+
 # A GDB with DAP (14+): Debian 12's is 13.1, so this may fetch Debian 13's into a private root.
 "$(dirname "$0")/install-test-gdb.sh"

@@ -186,9 +186,23 @@ fn probe_test_exits_0_on_the_caught_failure_and_1_when_the_test_passes() {
     assert_eq!(passing.status.code(), Some(1));
 }
 
+/// Fails the test with instructions when `python3` (the adapter's Python here) lacks pytest.
+fn require_pytest() {
+    require_debugpy();
+    let works = Command::new("python3")
+        .args(["-c", "import pytest"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        works,
+        "pytest is required: install it with 'python3 -m pip install pytest' \
+         (scripts/install-test-deps.sh does)"
+    );
+}
+
 #[test]
 fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
-    require_debugpy();
+    require_pytest();
     let s = project("python");
     let answer = json(
         &s,
@@ -217,7 +231,7 @@ fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
 
 #[test]
 fn pytest_lists_parametrised_tests() {
-    require_debugpy();
+    require_pytest();
     let s = project("python");
     let list = json(&s, &["test", "--list"]);
     let tests: Vec<&str> = list["data"]["tests"]
