@@ -241,6 +241,18 @@ fn pytest_lists_parametrised_tests() {
         .filter_map(Value::as_str)
         .collect();
     assert!(tests.contains(&"test_cart.py::test_counts[2]"), "{tests:?}");
+    // A selector in either form lists what it names: here the TestCase's two tests.
+    for selector in ["test_cart.py::CartTest", "test_cart.CartTest"] {
+        let list = json(&s, &["test", "--list", selector]);
+        assert_eq!(
+            list["data"]["tests"],
+            serde_json::json!([
+                "test_cart.py::CartTest::test_empty",
+                "test_cart.py::CartTest::test_half"
+            ]),
+            "{selector}"
+        );
+    }
 }
 
 #[test]

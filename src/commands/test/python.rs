@@ -121,8 +121,16 @@ pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
         "-p",
         "no:cacheprovider",
     ]);
-    if let Some(selector) = project.selector {
-        command.args(["-k", selector]);
+    match project.selector {
+        // A path (`test_cart.py::CartTest`) or a dotted name is a node to collect under...
+        Some(selector) if selector.contains("::") || selector.contains('.') => {
+            command.arg(pytest_form(selector, project.root));
+        }
+        // ... a bare word a keyword expression, as `-k` takes it.
+        Some(selector) => {
+            command.args(["-k", selector]);
+        }
+        None => {}
     }
     command.args(project.runner_args);
     // pytest exits 5 when nothing was collected: that is an empty list, not a failure.
