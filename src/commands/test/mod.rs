@@ -4,8 +4,9 @@
 //! One file per toolchain turns a selector into a launch ([`TestPlan`]) and lists tests through
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
 //! mode), `node.rs` (`node:test` files) and `native.rs` (a test executable by path, C and C++).
-//! `failure.rs` tells a failure's stop from another and picks the test's frame in it; `probe
-//! --test` (`commands/probe/test.rs`) uses the same plan and the same judgement.
+//! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
+//! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
+//! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
 
 mod cargo;
 pub(crate) mod failure;
