@@ -45,5 +45,12 @@ if [ ! -x "$typescript_fixture/node_modules/.bin/tsc" ] || [ ! -x "$typescript_f
   (cd "$typescript_fixture" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+# pytest, for `debugger test` on the Python fixture project.
+if ! python3 -c 'import pytest' >/dev/null 2>&1; then
+  echo "installing: pytest (pip)"
+  python3 -m pip install --quiet pytest 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages pytest
+fi
+
 # A GDB with DAP (14+): Debian 12's is 13.1, so this may fetch Debian 13's into a private root.
 "$(dirname "$0")/install-test-gdb.sh"

@@ -17,12 +17,20 @@ const NAMES: &[&str] = &[
 
 /// Literals that may name an adapter: (file relative to the crate root, the literal as written
 /// between its quotes, why it cannot come from the table).
-const ALLOWED: &[(&str, &str, &str)] = &[(
-    "src/daemon/dispatch.rs",
-    "e.g. 'debugger attach --connect 127.0.0.1:5678 --adapter debugpy'",
-    "an example command line for a user who gave no --adapter: it must name one real adapter, \
+const ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "src/commands/test/node.rs",
+        "node --test",
+        "the name of Node.js's own test runner as users type it, a command and not the adapter: \
+         `debugger test` reports which runner ran the test",
+    ),
+    (
+        "src/daemon/dispatch.rs",
+        "e.g. 'debugger attach --connect 127.0.0.1:5678 --adapter debugpy'",
+        "an example command line for a user who gave no --adapter: it must name one real adapter, \
      and 5678 is the port debugpy's own documentation listens on, so the two go together",
-)];
+    ),
+];
 
 /// One string literal: the line it starts on and its text as written (escapes kept).
 struct Literal {

@@ -98,6 +98,7 @@ impl InProcess {
             tty: false,
             stdin: None,
             stdio: None,
+            test: None,
         }
     }
 

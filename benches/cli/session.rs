@@ -40,6 +40,11 @@ impl CliSession {
         }
     }
 
+    /// The folder the session's commands run in (private to it).
+    pub fn cwd(&self) -> &Path {
+        &self.session.cwd
+    }
+
     /// `debugger ARGS` in the session's environment. The tests' daemon logs at debug level for
     /// their failure messages; the bench turns that off, since writing the log is not part of
     /// what a call costs a user.

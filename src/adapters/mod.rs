@@ -17,6 +17,7 @@ pub mod rust_formatters;
 pub mod search;
 mod signals;
 mod table;
+pub mod test_runtimes;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -147,6 +148,13 @@ pub trait DebugAdapter: Send + Sync {
     /// The exception filters set in the configuration phase (from the adapter's own list).
     fn exception_filters(&self) -> Vec<&'static str> {
         Vec::new()
+    }
+
+    /// The exception filters that stop where a test fails (`test --break-on-failure`), in place
+    /// of [`DebugAdapter::exception_filters`]: a test runner catches the failure, so a filter for
+    /// uncaught exceptions never sees it. By default the usual ones.
+    fn failure_exception_filters(&self) -> Vec<&'static str> {
+        self.exception_filters()
     }
 
     /// Readies a breakpoint the adapter has not been sent yet, for an adapter that would accept

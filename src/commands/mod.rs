@@ -23,6 +23,7 @@ pub mod schema;
 pub mod session;
 pub mod setup;
 mod sink;
+pub mod test;
 
 use clap::Subcommand;
 
@@ -53,6 +54,10 @@ pub enum CommandLine {
     /// Run a program without a session, record each breakpoint hit (location, stack, locals,
     /// --print values), and print one report.
     Probe(probe::ProbeArgs),
+    /// Debug one test of the project here, found through its own runner (cargo, pytest or
+    /// unittest, go test, node --test, a test executable); --break-on-failure stops where it
+    /// fails.
+    Test(test::TestArgs),
     /// Attach to a running process.
     Attach(session::AttachArgs),
     /// Show the session's state.
@@ -143,6 +148,7 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
     match command {
         CommandLine::Start(args) => session::start(session, args),
         CommandLine::Probe(args) => probe::run(args),
+        CommandLine::Test(args) => test::run(session, args),
         CommandLine::Attach(args) => session::attach(session, args),
         CommandLine::Status => session::status(session),
         CommandLine::Stop => session::stop(session, false),

@@ -6,6 +6,7 @@
 //! (`await`, `backtrace`, `locals`, `print`, `continue --wait`). So a continue never runs past a
 //! stop the probe has not recorded, and nothing here talks DAP itself.
 
+mod test;
 mod text;
 
 use std::time::Duration;
@@ -43,9 +44,19 @@ const SIGNAL_DELIVERY: Duration = Duration::from_millis(100);
 pub struct ProbeArgs {
     #[command(flatten)]
     pub launch: LaunchArgs,
-    /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one.
-    #[arg(short = 'b', long = "break", value_name = "LOC", required = true)]
+    /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one
+    /// (with --test, --break-on-failure may stand for them).
+    #[arg(short = 'b', long = "break", value_name = "LOC",
+          required_unless_present_any = ["test", "break_on_failure"])]
     pub breakpoints: Vec<String>,
+    /// Run one test of the project in the current directory, found as `debugger test` finds it
+    /// (the runner's arguments after '--'), instead of a program.
+    #[arg(long, value_name = "SELECTOR", conflicts_with_all = ["program", "module"])]
+    pub test: Option<String>,
+    /// With --test: record the test's failure at its failing line. Exits 0 when the failure was
+    /// caught, 1 when the test passed.
+    #[arg(long, requires = "test")]
+    pub break_on_failure: bool,
     /// An expression to evaluate at each hit; repeatable. One that fails records its error.
     #[arg(short = 'p', long = "print", value_name = "EXPR")]
     pub prints: Vec<String>,
@@ -67,6 +78,9 @@ struct Plan {
 }
 
 pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
+    if args.test.is_some() {
+        return test::run(args);
+    }
     let timeout =
         Duration::from_secs_f64(super::numbers::checked_seconds("--timeout", args.timeout)?);
     let spec = launch_spec(args.launch, &args.breakpoints, false, None)?;

@@ -21,8 +21,7 @@ use crate::ipc::spawn::connect_or_spawn;
 // commands that flatten it.)
 #[derive(Debug, Args)]
 pub struct LaunchArgs {
-    /// The program to debug.
-    #[arg(required_unless_present = "module")]
+    /// The program to debug (`probe --test` names a test instead).
     pub program: Option<PathBuf>,
     /// Run a Python module as `python -m MODULE` does (e.g. `-m pytest`), under debugpy.
     #[arg(short = 'm', long, value_name = "MODULE", conflicts_with = "program")]
@@ -236,6 +235,7 @@ pub fn launch_spec(
         tty: args.tty,
         stdin,
         stdio: None,
+        test: None,
         module: args.module,
     })
 }

@@ -14,8 +14,8 @@ use super::session::{Carried, Origin, Session};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{
-    BacktraceResult, BreakpointInfo, EvaluateResult, LaunchSpec, LocalsResult, OutputQuery,
-    ProbeOutput, ResumeAction, StopReport,
+    BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, FrameSelection, LaunchSpec,
+    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopReport,
 };
 
 pub struct InProcessSession {
@@ -55,6 +55,13 @@ impl InProcessSession {
             .resume(ResumeAction::Continue, Some(timeout))
             .await?;
         report.ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))
+    }
+
+    /// Selects a frame of the stopped thread (`frame N`): later locals and prints read it.
+    pub async fn select_frame(&self, index: u32) -> Result<ContextResult, ErrorBody> {
+        self.session
+            .select_frame(FrameSelection::Index { index })
+            .await
     }
 
     /// The stopped thread's innermost `limit` frames.

@@ -13,6 +13,7 @@ mod memory;
 mod rust;
 mod scale;
 mod stepping;
+mod test_command;
 
 use std::path::{Path, PathBuf};
 
@@ -77,6 +78,11 @@ const SCENARIOS: &[Scenario] = &[
         name: "rust",
         needs: &[],
         run: rust::rust_values,
+    },
+    Scenario {
+        name: "test-command",
+        needs: &[],
+        run: test_command::failing_cargo_test,
     },
 ];
 

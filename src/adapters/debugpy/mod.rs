@@ -49,7 +49,7 @@ pub use python::{
 };
 
 pub struct Debugpy {
-    python: PathBuf,
+    pub(super) python: PathBuf,
     extra_args: Vec<String>,
     /// What the launch or attach asked for, which [`DebugAdapter::prepare_breakpoint`] needs.
     run: Mutex<RunFacts>,
@@ -305,6 +305,12 @@ impl DebugAdapter for Debugpy {
         vec!["uncaught"]
     }
 
+    /// A failed assertion is caught by the test runner, so it is never uncaught: `userUnhandled`
+    /// stops where it leaves the user's code for the runner's, at the test's failing line.
+    fn failure_exception_filters(&self) -> Vec<&'static str> {
+        vec!["userUnhandled"]
+    }
+
     /// debugpy wants the exact path, so a relative name is placed by us: a Python program is
     /// the `.py` files of its folder tree.
     fn source_lookup(&self) -> SourceLookup {
@@ -385,10 +391,7 @@ mod tests {
             breakpoints: Vec::new(),
             connect: None,
             just_my_code: false,
-            module: None,
-            tty: false,
-            stdin: None,
-            stdio: None,
+            ..launch_spec(false, Vec::new())
         };
         let arguments = adapter().launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.py");
@@ -430,21 +433,14 @@ mod tests {
     }
 
     fn launch_spec(just_my_code: bool, breakpoints: Vec<BreakpointSpec>) -> LaunchSpec {
-        LaunchSpec {
-            program: PathBuf::from("/nonexistent/app.py"),
-            args: Vec::new(),
-            cwd: PathBuf::from("/nonexistent"),
-            env: Vec::new(),
-            adapter: None,
-            stop_on_entry: false,
-            breakpoints,
-            connect: None,
-            just_my_code,
-            module: None,
-            tty: false,
-            stdin: None,
-            stdio: None,
-        }
+        let mut spec: LaunchSpec = serde_json::from_value(json!({
+            "program": "/nonexistent/app.py", "args": [], "cwd": "/nonexistent", "env": [],
+            "adapter": null, "stop_on_entry": false, "breakpoints": [],
+        }))
+        .expect("launch spec");
+        spec.just_my_code = just_my_code;
+        spec.breakpoints = breakpoints;
+        spec
     }
 
     #[test]

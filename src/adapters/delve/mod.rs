@@ -215,13 +215,13 @@ impl DebugAdapter for Delve {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
-        let mut arguments = launch_with(
-            spec,
-            json!({
-                "request": "launch",
-                "mode": if is_go_source(&spec.program) { "debug" } else { "exec" },
-            }),
-        );
+        let tests = spec.test.as_ref().is_some_and(|test| test.package);
+        let mode = match (tests, is_go_source(&spec.program)) {
+            (true, _) => "test",
+            (false, true) => "debug",
+            (false, false) => "exec",
+        };
+        let mut arguments = launch_with(spec, json!({ "request": "launch", "mode": mode }));
         if is_go_source(&spec.program) {
             // Build into our private runtime directory: not as __debug_bin in the user's source
             // tree, nor at a guessable path in the shared temp dir.
@@ -333,6 +333,14 @@ mod tests {
         let from_dir = delve.launch_arguments(&spec(dir.path()));
         assert_eq!(from_dir["mode"], "debug");
         assert_eq!(from_dir["dlvCwd"], json!(dir.path()));
+        let mut tests = spec(dir.path());
+        tests.test = Some(Box::new(crate::ipc::protocol::TestLaunch {
+            package: true,
+            ..Default::default()
+        }));
+        let tests = delve.launch_arguments(&tests);
+        assert_eq!(tests["mode"], "test");
+        assert_eq!(tests["dlvCwd"], json!(dir.path()));
         let binary = delve.launch_arguments(&spec(&dir.path().join("app")));
         assert_eq!(binary["mode"], "exec");
         assert!(binary.get("dlvCwd").is_none());

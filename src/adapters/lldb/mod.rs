@@ -6,14 +6,16 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+mod exits;
 mod function_patterns;
+use exits::{end_in_gdb_remote_log, exit_code_note, is_lldb_log_line};
 
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::rust_formatters::{self, Formatters};
 use super::{
-    Console, ConsoleMemory, DebugAdapter, LoggedEnd, Requests, SignalReporting, env_var,
-    first_file, highest_versioned_on_path,
+    Console, ConsoleMemory, DebugAdapter, Requests, SignalReporting, env_var, first_file,
+    highest_versioned_on_path,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -232,45 +234,6 @@ fn init_commands(spec: &LaunchSpec) -> Value {
         )),
     }
     json!(commands)
-}
-
-/// LLDB reports a death by a signal as an exit with the signal's number, and a death while
-/// the program was stopped as -1. A death by a signal it stopped on is told from that stop, and
-/// one it never saw coming (SIGKILL) from lldb-server's exit packet in the gdb-remote log (see
-/// `events::on_exited`); but when the program is killed while stopped, lldb-server exits without
-/// a word, and -1 is all there is.
-fn exit_code_note(code: i64) -> Option<String> {
-    match code {
-        -1 => Some(
-            "lldb-dap reports -1 when the program died while stopped (killed, e.g. by SIGKILL); it does not say how".into(),
-        ),
-        _ => None,
-    }
-}
-
-/// An exit packet of lldb-server in LLDB's gdb-remote log: "... got packet: X09;process:6b90" is
-/// a death by signal 9 (hex), "... got packet: W09" an exit with code 9.
-fn end_in_gdb_remote_log(line: &str) -> Option<LoggedEnd> {
-    let (_, packet) = line.split_once("got packet: ")?;
-    let hex = |rest: &str| -> Option<i32> {
-        let digits: String = rest.chars().take_while(char::is_ascii_hexdigit).collect();
-        i32::from_str_radix(&digits, 16).ok()
-    };
-    match packet.chars().next()? {
-        'X' => hex(&packet[1..]).map(LoggedEnd::Signal),
-        'W' => hex(&packet[1..]).map(|_| LoggedEnd::Exited),
-        _ => None,
-    }
-}
-
-/// A line of LLDB's log, as lldb-dap forwards it to the console: "1795497639.966 intern-state
-/// ProcessGDBRemote::Resume()", a timestamp first.
-fn is_lldb_log_line(line: &str) -> bool {
-    line.split_whitespace().next().is_some_and(|first| {
-        first.split_once('.').is_some_and(|(s, f)| {
-            !s.is_empty() && s.bytes().chain(f.bytes()).all(|b| b.is_ascii_digit())
-        })
-    })
 }
 
 /// `text` as one argument of an LLDB command: in double quotes, with `\` and `"` escaped.
@@ -519,30 +482,6 @@ fn console_error(reply: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_exit_packet_in_the_gdb_remote_log_tells_a_signal_from_a_code() {
-        let line = "1795497639.97 b-remote.async>  GDBRemoteClientBase::SendContinuePacketAndWaitForResponse () got packet: X09;process:6b90";
-        assert_eq!(end_in_gdb_remote_log(line), Some(LoggedEnd::Signal(9)));
-        assert_eq!(
-            end_in_gdb_remote_log("got packet: X0b"),
-            Some(LoggedEnd::Signal(11))
-        );
-        assert_eq!(
-            end_in_gdb_remote_log("got packet: W09;process:1"),
-            Some(LoggedEnd::Exited)
-        );
-        assert_eq!(end_in_gdb_remote_log("got packet: T05thread:1;"), None);
-        assert_eq!(
-            end_in_gdb_remote_log("Process 5 exited with status = 9"),
-            None
-        );
-        assert!(is_lldb_log_line(line));
-        assert!(!is_lldb_log_line(
-            "Process 27536 exited with status = 9 (0x00000009)"
-        ));
-        assert!(!is_lldb_log_line(""));
-    }
 
     #[test]
     fn lldb_dap_is_looked_for_where_each_oss_llvm_puts_it() {

@@ -93,6 +93,11 @@ pub fn version(node: &Path) -> Option<String> {
 }
 
 impl Node {
+    /// The `node` the program runs in: the one a test file (`debugger test`) is run with.
+    pub fn runtime(&self) -> &Path {
+        &self.node
+    }
+
     pub fn locate(config: &AdapterConfig) -> Result<Node, ErrorBody> {
         let node = find(config).ok_or_else(|| {
             ErrorBody::new(
@@ -149,16 +154,22 @@ impl DebugAdapter for Node {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+        let mut runtime_args = self.runtime_args.clone();
+        if let Some(test) = &spec.test {
+            runtime_args.extend(test.runtime_args.iter().cloned());
+        }
         launch_with(
             spec,
             json!({
             "type": "node",
             "request": "launch",
             "runtimeExecutable": self.node,
-            "runtimeArgs": self.runtime_args,
+            "runtimeArgs": runtime_args,
             "connect": spec.connect,
             // The session's channels, given only for `--tty` and `--stdin`.
             "stdio": spec.stdio,
+            // A test's failed assertion is thrown in `node:assert`: pause there too.
+            "pauseInAssertions": spec.test.as_ref().is_some_and(|t| t.break_on_failure),
             }),
         )
     }
@@ -187,6 +198,12 @@ impl DebugAdapter for Node {
 
     fn exception_filters(&self) -> Vec<&'static str> {
         vec!["uncaught"]
+    }
+
+    /// `node:test` catches a failed assertion, so only the filter for every exception sees it;
+    /// the stop is at the throw, with the test's frame below it.
+    fn failure_exception_filters(&self) -> Vec<&'static str> {
+        vec!["all"]
     }
 
     /// A script program is the scripts of its folder tree, searched first so two files of one
@@ -244,6 +261,7 @@ mod tests {
             tty: false,
             stdin: None,
             stdio: None,
+            test: None,
         };
         let arguments = adapter.launch_arguments(&spec);
         assert_eq!(arguments["program"], "/tmp/app.js");

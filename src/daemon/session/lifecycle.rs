@@ -398,8 +398,14 @@ async fn configure(
             .as_array()
             .map(|list| list.iter().filter_map(|f| f["filter"].as_str()).collect())
             .unwrap_or_default();
-        let filters: Vec<String> = adapter
-            .exception_filters()
+        let breaks_on_failure = matches!(origin, Origin::Launch(spec)
+            if spec.test.as_ref().is_some_and(|test| test.break_on_failure));
+        let wanted = if breaks_on_failure {
+            adapter.failure_exception_filters()
+        } else {
+            adapter.exception_filters()
+        };
+        let filters: Vec<String> = wanted
             .into_iter()
             .filter(|f| offered.contains(f))
             .map(str::to_string)

@@ -157,6 +157,24 @@ pub struct LaunchSpec {
     /// daemon for an adapter that redirects them, never sent by a client.
     #[serde(skip)]
     pub stdio: Option<StdioPaths>,
+    /// The program is a test run (`debugger test`, `probe --test`), with how it is one.
+    #[serde(default)]
+    pub test: Option<Box<TestLaunch>>,
+}
+
+/// How a launch runs a test rather than a program.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestLaunch {
+    /// `program` is a package whose tests the adapter builds and runs (Go's `go test`), not a
+    /// program to run as it is.
+    pub package: bool,
+    /// Stop where the test fails: the adapter's exception filters for a failing test replace
+    /// its usual ones (a failure a test runner catches is no uncaught exception).
+    pub break_on_failure: bool,
+    /// Options for the language's runtime before the program (node's `--test-name-pattern`),
+    /// for a runtime that takes its test filter there rather than from the program's arguments.
+    #[serde(default)]
+    pub runtime_args: Vec<String>,
 }
 
 impl LaunchSpec {

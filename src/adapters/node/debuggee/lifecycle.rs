@@ -61,7 +61,8 @@ impl Debuggee {
             self.breakpoints.set_source_root(folder);
         }
         self.stop_on_entry = arguments["stopOnEntry"].as_bool().unwrap_or(false);
-        self.enable(&cdp).await?;
+        let assertions = arguments["pauseInAssertions"].as_bool().unwrap_or(false);
+        self.enable(&cdp, assertions).await?;
         self.cdp = Some(cdp);
         if let Some(pid) = pid {
             self.out.event(
@@ -89,7 +90,7 @@ impl Debuggee {
             (None, None) => return Err("attach needs a process id or an inspector address".into()),
         };
         let (cdp, events) = Cdp::connect(&websocket).await?;
-        self.enable(&cdp).await?;
+        self.enable(&cdp, false).await?;
         self.cdp = Some(cdp);
         if let Some(pid) = arguments["processId"].as_u64() {
             self.out.event(
@@ -103,17 +104,24 @@ impl Debuggee {
     /// Turns on what the adapter listens to. The Runtime domain's events are only needed for an
     /// attached program's console output: for a launched one they would double every line it
     /// prints (its stdout is read directly), and make Node send each line over the inspector.
-    pub(super) async fn enable(&self, cdp: &Cdp) -> Result<(), String> {
+    pub(super) async fn enable(&self, cdp: &Cdp, assertions: bool) -> Result<(), String> {
         if !self.launched {
             cdp.call("Runtime.enable", json!({})).await?;
         }
         cdp.call("Debugger.enable", json!({})).await?;
         // Stepping never stops in Node's own JavaScript (`step` into `require`, `finish` out of
-        // the main module): it runs through it to the user's code.
+        // the main module): it runs through it to the user's code. V8 never pauses on a caught
+        // exception thrown there either, so a test's failed assertion (thrown in `node:assert`,
+        // caught by the test runner) is seen only when `node:assert` is left out.
+        let pattern = if assertions {
+            "^node:(?!assert)"
+        } else {
+            "^node:"
+        };
         let _ = cdp
             .call(
                 "Debugger.setBlackboxPatterns",
-                json!({ "patterns": ["^node:"] }),
+                json!({ "patterns": [pattern] }),
             )
             .await;
         // Uncaught exceptions stop unless the client says otherwise in the configuration phase.

@@ -1,0 +1,21 @@
+//! The language runtimes `debugger test` runs a project's test runner with (listing tests,
+//! asking whether pytest is installed): the ones the adapters would launch the tests in, so a
+//! listing and a debugged run see the same packages.
+
+use std::path::PathBuf;
+
+use super::{MODULE_RUNNER, debugpy, node};
+use crate::common::config::Config;
+use crate::common::error::ErrorBody;
+
+/// The Python the Python adapter runs programs in.
+pub fn python(config: &Config) -> Result<PathBuf, ErrorBody> {
+    Ok(debugpy::Debugpy::locate(&config.adapter(MODULE_RUNNER))?.python)
+}
+
+/// The Node.js the JavaScript adapter runs programs in.
+pub fn node(config: &Config) -> Result<PathBuf, ErrorBody> {
+    Ok(node::Node::locate(&config.adapter("node"))?
+        .runtime()
+        .to_path_buf())
+}

@@ -1,0 +1,131 @@
+//! `probe --test SELECTOR [--break-on-failure]`: "why does this test fail?" in one call, for
+//! CI. The test is found as `debugger test` finds it; the probe runs it in process, and at the
+//! failure (or at a `-b` breakpoint) records the test's frame (selected at the failing line),
+//! the stack, the locals and each `--print`. It exits 0 when it recorded a stop, and 1 when the
+//! test ran to its end without one (it passed, or failed where nothing stopped it).
+
+use std::time::Duration;
+
+use super::{OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, record};
+use crate::commands::test::failure::{failure_ids, is_end, is_failure, test_frame};
+use crate::commands::test::{self, TestArgs, TestPlan};
+use crate::commands::{Outcome, data};
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::in_process::InProcessSession;
+use crate::ipc::protocol::{ProbeEnd, ProbeReport};
+
+/// Frames looked through for the test's own.
+const FRAMES_SEARCHED: u32 = 64;
+/// Stops on exceptions outside the project's code passed over before the failure.
+const FOREIGN_STOPS: usize = 50;
+
+pub(super) fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
+    let timeout = Duration::from_secs_f64(super::super::numbers::checked_seconds(
+        "--timeout",
+        args.timeout,
+    )?);
+    let config = Config::load()?;
+    let root = test::current_dir()?;
+    let test_args = TestArgs {
+        selector: args.test.clone(),
+        adapter: args.launch.adapter.clone(),
+        breakpoints: args.breakpoints.clone(),
+        break_on_failure: args.break_on_failure,
+        list: false,
+        timeout: args.timeout,
+        runner_args: args.launch.args.clone(),
+    };
+    let plan = test::plan(&test_args, &root, &config, args.break_on_failure)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ErrorBody::internal(format!("cannot start the async runtime: {e}")))?;
+    let report = runtime.block_on(probe(&config, plan, &args.prints, timeout));
+    runtime.shutdown_background();
+    let report = report?;
+    let outcome = Outcome::new(data(&report), super::text::report(&report));
+    Ok(if report.hits.is_empty() {
+        let passed = report.ended.exit_code == Some(0);
+        outcome.failed(ErrorBody::new(
+            ErrorCode::NotHit,
+            if passed {
+                "the test passed: there was no failure to record".to_string()
+            } else {
+                format!(
+                    "the test ended with no stop to record ({})",
+                    report.ended.message
+                )
+            },
+            if passed {
+                "check the selector names the failing test"
+            } else {
+                "add --break-on-failure, or a -b breakpoint inside the test"
+            },
+        ))
+    } else {
+        outcome
+    })
+}
+
+async fn probe(
+    config: &Config,
+    plan: TestPlan,
+    prints: &[String],
+    timeout: Duration,
+) -> Result<ProbeReport, ErrorBody> {
+    let session = InProcessSession::launch(config, plan.spec.clone()).await?;
+    let failures = failure_ids(&session.breakpoints(), plan.failure_functions);
+    let mut next = session.await_stop(timeout).await;
+    let mut hits = Vec::new();
+    let mut passed_over = 0;
+    let ended = loop {
+        let mut stop = match next {
+            Ok(stop) => stop,
+            Err(err) => break super::ended_by(err, timeout),
+        };
+        if is_end(&stop) {
+            break super::ended_with(&stop);
+        }
+        if is_failure(&stop, &failures) {
+            let frame = match session.backtrace(FRAMES_SEARCHED).await {
+                Ok(trace) => test_frame(&trace.frames, &plan.root),
+                Err(_) => None,
+            };
+            if frame.is_none() && stop.reason == "exception" && passed_over < FOREIGN_STOPS {
+                passed_over += 1;
+                next = session.continue_to_stop(timeout).await;
+                continue;
+            }
+            if let Some(index) = frame
+                && let Ok(context) = session.select_frame(index).await
+            {
+                // The report shows the test's line, where the frame is now selected, not the
+                // failure machinery's innermost frame.
+                stop.frame = Some(context.frame);
+                stop.source = context.source;
+            }
+        }
+        hits.push(record(&session, stop, prints).await);
+        break ProbeEnd {
+            reason: "hits_reached".into(),
+            exit_code: None,
+            signal: None,
+            message: format!("stopped in test {}", plan.test),
+        };
+    };
+    if !session.has_ended() {
+        session.end().await;
+    }
+    Ok(ProbeReport {
+        program: format!("{} ({})", plan.test, plan.runner),
+        adapter: session.adapter_name().to_string(),
+        hits_wanted: 1,
+        hits,
+        other_stops: Vec::new(),
+        other_stops_omitted: 0,
+        ended,
+        breakpoints: session.breakpoints(),
+        output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
+    })
+}

@@ -1,0 +1,314 @@
+//! `test`: start a session on one test of the project in the working directory, found through
+//! the project's own test runner, and (with `--break-on-failure`) stop where it fails.
+//!
+//! One file per toolchain turns a selector into a launch ([`TestPlan`]) and lists tests through
+//! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
+//! mode), `node.rs` (`node:test` files) and `native.rs` (a test executable by path, C and C++).
+//! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
+//! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
+//! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
+
+mod cargo;
+pub(crate) mod failure;
+mod go;
+mod native;
+mod node;
+mod python;
+mod report;
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::session::{absolute, breakpoint_specs};
+use super::{Outcome, data};
+use crate::common::config::Config;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::protocol::LaunchSpec;
+
+// `test`'s flags.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The test: its name as the runner writes it (`tests::parses`, `test_cart.py::test_total`,
+    /// `test_cart.CartTest.test_x`, `TestTotal/case`), or a test executable's path (C, C++).
+    pub selector: Option<String>,
+    /// The debug adapter (default: the one the project's language calls for).
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// A breakpoint to set before the test runs (FILE:LINE or FUNCTION); repeatable.
+    #[arg(short = 'b', long = "break", value_name = "LOC")]
+    pub breakpoints: Vec<String>,
+    /// Stop where the test fails (a panic, a failed assertion, t.Error/t.Fatal), with the test's
+    /// frame selected at the failing line.
+    #[arg(long)]
+    pub break_on_failure: bool,
+    /// List the tests the selector matches, through the runner's own listing, and run none.
+    #[arg(long, conflicts_with_all = ["breakpoints", "break_on_failure"])]
+    pub list: bool,
+    /// Seconds to wait for the test to stop or end (exit code 3 when it still runs).
+    #[arg(long, value_name = "S", default_value_t = 300.0, allow_negative_numbers = true,
+          value_parser = super::numbers::seconds)]
+    pub timeout: f64,
+    /// Arguments for the runner, after '--': cargo's `-p`, `--test`, `--lib`; pytest's options;
+    /// the test binary's for Go; the program's for a test executable.
+    #[arg(last = true)]
+    pub runner_args: Vec<String>,
+}
+
+/// A test, ready to launch: what runs it, and how its failure is caught.
+#[derive(Debug, Clone)]
+pub struct TestPlan {
+    /// The runner, as a user would name it (`cargo test`, `pytest`, `go test`...).
+    pub runner: &'static str,
+    /// The test as reports name it.
+    pub test: String,
+    /// The launch (its breakpoints are the user's, then [`TestPlan::failure_functions`]).
+    pub spec: LaunchSpec,
+    /// Functions every failure of this toolchain passes through (a Rust panic, Go's
+    /// `testing.(*common).Fail`): breakpoints set with `--break-on-failure`.
+    pub failure_functions: &'static [&'static str],
+    /// The project's folder: the test's frame is the first one whose file is under it.
+    pub root: PathBuf,
+}
+
+/// What a toolchain's discovery is given.
+pub(crate) struct Project<'a> {
+    pub root: &'a Path,
+    pub config: &'a Config,
+    pub selector: Option<&'a str>,
+    pub runner_args: &'a [String],
+}
+
+/// The launch every toolchain starts from: the caller's environment (less `DEBUGGER_SESSION`),
+/// run in the project's folder, with the user's breakpoints and the failure filters asked for.
+pub(crate) fn base_spec(
+    project: &Project<'_>,
+    program: PathBuf,
+    args: Vec<String>,
+) -> Result<LaunchSpec, ErrorBody> {
+    Ok(LaunchSpec {
+        program,
+        args,
+        cwd: project.root.to_path_buf(),
+        env: std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .filter(|(k, _)| k != "DEBUGGER_SESSION")
+            .collect(),
+        adapter: None,
+        stop_on_entry: false,
+        breakpoints: Vec::new(),
+        connect: None,
+        just_my_code: true,
+        tty: false,
+        stdin: None,
+        stdio: None,
+        module: None,
+        test: Some(Box::default()),
+    })
+}
+
+/// The tests a selector matches, as `--list` reports them.
+#[derive(Debug, Serialize)]
+pub struct TestList {
+    pub runner: &'static str,
+    pub selector: Option<String>,
+    pub tests: Vec<String>,
+}
+
+/// Which toolchain the project (or the selector) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Toolchain {
+    Rust,
+    Python,
+    Go,
+    Node,
+    Native,
+}
+
+/// The toolchain: a selector that is an executable file is a test executable; a `.py` or `.js`
+/// selector is its language's; else the project's marker files decide, in this order.
+fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody> {
+    if let Some(selector) = selector {
+        let file = root.join(selector.split("::").next().unwrap_or(selector));
+        if file.is_file() {
+            match file.extension().and_then(|e| e.to_str()) {
+                Some("py") => return Ok(Toolchain::Python),
+                Some("js" | "mjs" | "cjs") => return Ok(Toolchain::Node),
+                _ if file
+                    .metadata()
+                    .is_ok_and(|m| crate::platform::is_executable(&m)) =>
+                {
+                    return Ok(Toolchain::Native);
+                }
+                _ => {}
+            }
+        }
+    }
+    let has = |name: &str| root.join(name).exists();
+    if has("Cargo.toml") {
+        return Ok(Toolchain::Rust);
+    }
+    if has("go.mod") {
+        return Ok(Toolchain::Go);
+    }
+    if has("package.json") || node::test_files(root).next().is_some() {
+        return Ok(Toolchain::Node);
+    }
+    let python_markers = [
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "pytest.ini",
+        "tox.ini",
+        "conftest.py",
+    ];
+    if python_markers.iter().any(|m| has(m)) || python::test_files(root).next().is_some() {
+        return Ok(Toolchain::Python);
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Usage,
+        format!("no tests found in {}", root.display()),
+        "run 'debugger test' in a project's folder (Cargo.toml, go.mod, package.json, a Python \
+         test_*.py), or name a test executable: 'debugger test ./build/tests -- FILTER'",
+    ))
+}
+
+/// The plan for the selected test.
+pub(crate) fn plan(
+    args: &TestArgs,
+    root: &Path,
+    config: &Config,
+    break_on_failure: bool,
+) -> Result<TestPlan, ErrorBody> {
+    let project = Project {
+        root,
+        config,
+        selector: args.selector.as_deref(),
+        runner_args: &args.runner_args,
+    };
+    let mut plan = match toolchain(root, project.selector)? {
+        Toolchain::Rust => cargo::plan(&project)?,
+        Toolchain::Python => python::plan(&project)?,
+        Toolchain::Go => go::plan(&project)?,
+        Toolchain::Node => node::plan(&project)?,
+        Toolchain::Native => native::plan(&project)?,
+    };
+    plan.spec.adapter.clone_from(&args.adapter);
+    let mut locations = args.breakpoints.clone();
+    if break_on_failure {
+        locations.extend(plan.failure_functions.iter().map(|f| f.to_string()));
+    }
+    plan.spec.breakpoints = breakpoint_specs(&locations, &current_dir()?)?;
+    if let Some(test) = &mut plan.spec.test {
+        test.break_on_failure = break_on_failure;
+    }
+    Ok(plan)
+}
+
+pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
+    let root = current_dir()?;
+    let config = Config::load()?;
+    if args.list {
+        let project = Project {
+            root: &root,
+            config: &config,
+            selector: args.selector.as_deref(),
+            runner_args: &args.runner_args,
+        };
+        let list = match toolchain(&root, project.selector)? {
+            Toolchain::Rust => cargo::list(&project)?,
+            Toolchain::Python => python::list(&project)?,
+            Toolchain::Go => go::list(&project)?,
+            Toolchain::Node | Toolchain::Native => {
+                return Err(ErrorBody::usage(
+                    "this runner has no listing of its tests",
+                    "name the test to run: 'debugger test SELECTOR'",
+                ));
+            }
+        };
+        return Ok(list_outcome(list));
+    }
+    let timeout = super::numbers::checked_seconds("--timeout", args.timeout)?;
+    let plan = plan(&args, &root, &config, args.break_on_failure)?;
+    report::start_and_report(session, plan, timeout)
+}
+
+fn list_outcome(list: TestList) -> Outcome {
+    let mut text = match &list.selector {
+        Some(selector) => format!(
+            "{} test(s) matching '{selector}' ({}):\n",
+            list.tests.len(),
+            list.runner
+        ),
+        None => format!("{} test(s) ({}):\n", list.tests.len(), list.runner),
+    };
+    for test in &list.tests {
+        text.push_str(&format!("  {test}\n"));
+    }
+    if list.tests.is_empty() {
+        text.push_str("hint: 'debugger test --list' without a selector lists every test\n");
+    }
+    Outcome::new(data(&list), text)
+}
+
+pub(crate) fn current_dir() -> Result<PathBuf, ErrorBody> {
+    std::env::current_dir().map_err(|e| {
+        ErrorBody::usage(
+            format!("cannot read the current directory: {e}"),
+            "run the command from a directory that exists",
+        )
+    })
+}
+
+/// Runs a runner's helper process (a build, a listing) in the project and returns its stdout;
+/// a failure is an error carrying the end of its stderr.
+pub(crate) fn run_tool(mut command: Process, what: &str) -> Result<String, ErrorBody> {
+    let output = command
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Usage,
+                format!("cannot run {what}: {e}"),
+                "check that the project's toolchain is installed and on PATH",
+            )
+        })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let lines: Vec<&str> = stderr.lines().collect();
+        let tail = lines[lines.len().saturating_sub(12)..].join("\n");
+        return Err(ErrorBody::new(
+            ErrorCode::Usage,
+            format!("{what} failed:\n{tail}"),
+            "fix the build, then run 'debugger test' again",
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The error for a selector that matches nothing.
+pub(crate) fn no_match(selector: &str, runner: &str) -> ErrorBody {
+    ErrorBody::usage(
+        format!("no test matches '{selector}' ({runner})"),
+        "'debugger test --list' lists the tests",
+    )
+}
+
+/// The error for a selector that matches several tests.
+pub(crate) fn ambiguous(selector: &str, matches: &[String]) -> ErrorBody {
+    ErrorBody::usage(
+        format!(
+            "'{selector}' matches {} tests:\n  {}",
+            matches.len(),
+            matches.join("\n  ")
+        ),
+        "name one of them in full (and, for cargo, pick its target with -- --lib or -- --test NAME)",
+    )
+}
+
+/// `path` made absolute against the project root.
+pub(crate) fn in_project(root: &Path, path: &Path) -> PathBuf {
+    absolute(root, path)
+}

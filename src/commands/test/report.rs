@@ -1,0 +1,218 @@
+//! `test`'s run through the daemon: start the test's session, wait for its first stop or its
+//! end, and, when the stop is the failure, select the test's frame and report the failure there
+//! (the message, the failing line in the test's source, the test's locals).
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::TestPlan;
+use super::failure::{failure_ids, is_end, is_failure, panic_message, test_frame};
+use crate::commands::{Outcome, data, render};
+use crate::common::error::ErrorBody;
+use crate::ipc::client::DaemonClient;
+use crate::ipc::protocol::{
+    BacktraceResult, Command, ContextResult, ExceptionInfo, ExecutionResult, FrameSelection,
+    LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport, VariableNode,
+    WaitSpec,
+};
+use crate::ipc::spawn::connect_or_spawn;
+
+/// Frames looked through for the test's own.
+const FRAMES_SEARCHED: u32 = 64;
+/// Stops on exceptions outside the project's code passed over before the failure (a runtime
+/// that throws and catches for itself while it starts); past this the stop is reported as it is.
+const FOREIGN_STOPS: usize = 50;
+/// How long a panic's message may trail the stop in the program's output (the hook writes it
+/// just before the stop, and the daemon reads the program's output on its own time).
+const MESSAGE_LAG: Duration = Duration::from_secs(1);
+
+/// What `test` reports.
+#[derive(Debug, Serialize)]
+pub struct TestReport {
+    pub test: String,
+    pub runner: &'static str,
+    pub program: String,
+    /// `failed` (stopped at the failure), `stopped` (at a breakpoint or another stop),
+    /// `passed` (ended with status 0) or `ended` (ended otherwise, with no stop).
+    pub outcome: &'static str,
+    /// What the failure said: a panic's message, an exception's.
+    pub message: Option<String>,
+    pub stop: StopReport,
+    /// The test's frame, selected, at a failure.
+    pub frame: Option<ContextResult>,
+    pub locals: Vec<VariableNode>,
+}
+
+pub(super) fn start_and_report(
+    session: &str,
+    plan: TestPlan,
+    timeout_secs: f64,
+) -> Result<Outcome, ErrorBody> {
+    let deadline = Instant::now() + Duration::from_secs_f64(timeout_secs);
+    let left = || WaitSpec {
+        timeout_secs: deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64(),
+    };
+    let mut client = connect_or_spawn(session)?;
+    let started: StartResult = client.request_as(Command::Start(plan.spec.clone()))?;
+    let failures = failure_ids(&started.breakpoints, plan.failure_functions);
+    let mut stop = match started.stop {
+        Some(stop) => stop,
+        None => client.request_as(Command::Await(left()))?,
+    };
+    let mut passed_over = 0;
+    let (outcome, frame) = loop {
+        if is_end(&stop) {
+            let outcome = if stop.exit_code == Some(0) {
+                "passed"
+            } else {
+                "ended"
+            };
+            break (outcome, None);
+        }
+        if !is_failure(&stop, &failures) {
+            break ("stopped", None);
+        }
+        let trace: BacktraceResult = client.request_as(Command::Backtrace {
+            limit: FRAMES_SEARCHED,
+            thread: None,
+        })?;
+        match test_frame(&trace.frames, &plan.root) {
+            Some(index) => {
+                let context: ContextResult =
+                    client.request_as(Command::SelectFrame(FrameSelection::Index { index }))?;
+                break ("failed", Some(context));
+            }
+            None if stop.reason == "exception" && passed_over < FOREIGN_STOPS => {
+                passed_over += 1;
+                let resumed: ExecutionResult = client.request_as(Command::Resume {
+                    action: ResumeAction::Continue,
+                    wait: Some(left()),
+                })?;
+                stop = resumed
+                    .stop
+                    .ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))?;
+            }
+            None => break ("failed", None),
+        }
+    };
+    let locals = if outcome == "failed" || outcome == "stopped" {
+        client
+            .request_as::<LocalsResult>(Command::Locals {
+                depth: 1,
+                full: false,
+                changed: false,
+            })
+            .map(|l| l.variables)
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let message = match (&stop.exception, outcome) {
+        (Some(exception), _) => Some(exception_message(exception)),
+        (None, "failed") if !failures.is_empty() => panic_of(&mut client),
+        _ => None,
+    };
+    let report = TestReport {
+        test: plan.test,
+        runner: plan.runner,
+        program: plan.spec.label(),
+        outcome,
+        message,
+        stop,
+        frame,
+        locals,
+    };
+    Ok(Outcome::new(data(&report), text(&report)))
+}
+
+/// An exception's type and message, without the remark an adapter may add to its type
+/// (debugpy: `(note: full exception trace is shown but execution is paused at: …)`).
+fn exception_message(exception: &ExceptionInfo) -> String {
+    let type_name = exception
+        .type_name
+        .split("(note:")
+        .next()
+        .unwrap_or(&exception.type_name)
+        .trim();
+    match &exception.message {
+        Some(message) => format!("{type_name}: {message}"),
+        None => type_name.to_string(),
+    }
+}
+
+/// The panic message in the program's output, waited for a moment (see [`MESSAGE_LAG`]).
+fn panic_of(client: &mut DaemonClient) -> Option<String> {
+    let until = Instant::now() + MESSAGE_LAG;
+    loop {
+        let chunk: OutputChunk = client
+            .request_as(Command::OutputRead(OutputQuery {
+                from: None,
+                tail_lines: Some(60),
+                max_bytes: 16 * 1024,
+                clear: false,
+                wait: false,
+            }))
+            .ok()?;
+        if let Some(message) = panic_message(&chunk.text()) {
+            return Some(message);
+        }
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The report as text: the verdict first, then where, the source, and the locals.
+pub fn text(report: &TestReport) -> String {
+    let mut text = String::new();
+    let test = &report.test;
+    let runner = report.runner;
+    match report.outcome {
+        "failed" => {
+            let _ = writeln!(text, "Test {test} failed ({runner})");
+            if let Some(message) = &report.message {
+                for line in message.lines() {
+                    let _ = writeln!(text, "  {}", render::terminal_safe(line));
+                }
+            }
+            match &report.frame {
+                Some(context) => {
+                    let _ = writeln!(
+                        text,
+                        "Stopped at the failure in {}, frame {} selected",
+                        render::frame_location(&context.frame),
+                        context.frame.index
+                    );
+                    if let Some(source) = &context.source {
+                        text.push_str(&render::source_lines(source));
+                    }
+                }
+                None => text.push_str(&render::stop_report(&report.stop)),
+            }
+        }
+        "stopped" => {
+            let _ = writeln!(text, "Test {test} ({runner}):");
+            text.push_str(&render::stop_report(&report.stop));
+        }
+        "passed" => {
+            let _ = writeln!(
+                text,
+                "Test {test} passed ({runner}): it ended with exit code 0 and nothing stopped it"
+            );
+        }
+        _ => {
+            let _ = writeln!(text, "Test {test} ended without a stop ({runner})");
+            text.push_str(&render::stop_report(&report.stop));
+        }
+    }
+    if !report.locals.is_empty() {
+        text.push_str("Locals:\n");
+        text.push_str(&render::variables(&report.locals, 0));
+    }
+    text
+}

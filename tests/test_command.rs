@@ -1,0 +1,334 @@
+//! `debugger test` and `probe --test` on the fixture projects of fixtures/tests/ (a cargo crate,
+//! a pytest suite, a Go package, a node:test file, a C test executable), each copied into the
+//! session's own folder, where the command runs as a user runs it in their project.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{Session, fixture_path, line_of, require_debugpy, require_delve, require_lldb_dap};
+use serde_json::Value;
+
+/// Copies the fixture project `name` (a folder of fixtures/tests/) into the session's folder.
+fn project(name: &str) -> Session {
+    let s = Session::new();
+    copy_dir(&fixture_path(&format!("tests/{name}")), &s.cwd);
+    s
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy fixture file");
+        }
+    }
+}
+
+/// One target dir for the cargo fixture across tests and runs: built once, reused after.
+fn cargo_target() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-cart")
+}
+
+/// `debugger --json ARGS` in the session's folder, with the Go and cargo environments set.
+fn json(s: &Session, args: &[&str]) -> Value {
+    common::Run::from(command(s, args).output().expect("run debugger")).json()
+}
+
+fn command(s: &Session, args: &[&str]) -> Command {
+    let mut command = s.command();
+    common::with_go_env(&mut command);
+    command
+        .env("CARGO_TARGET_DIR", cargo_target())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .arg("--json")
+        .args(args);
+    command
+}
+
+/// The data of a `test` that stopped at the failure, checked to be at `marker` in `file`.
+#[track_caller]
+fn failed_at(answer: &Value, file: &str, marker: &str) -> Value {
+    assert_eq!(answer["ok"], true, "{answer}");
+    let data = answer["data"].clone();
+    assert_eq!(data["outcome"], "failed", "{data}");
+    let frame = &data["frame"]["frame"];
+    assert_eq!(
+        frame["line"].as_u64(),
+        Some(u64::from(line_of(file, marker))),
+        "{data}"
+    );
+    data
+}
+
+/// The value of the local `name` in a test report.
+fn local<'a>(data: &'a Value, name: &str) -> &'a str {
+    data["locals"]
+        .as_array()
+        .and_then(|l| l.iter().find(|v| v["name"] == name))
+        .and_then(|v| v["value"].as_str())
+        .unwrap_or_else(|| panic!("no local {name} in {data}"))
+}
+
+#[test]
+fn a_failing_rust_unit_test_stops_at_its_assertion_with_the_panic_message() {
+    require_lldb_dap();
+    let s = project("rust");
+    let answer = json(
+        &s,
+        &["test", "total_applies_discount", "--break-on-failure"],
+    );
+    let data = failed_at(&answer, "tests/rust/src/lib.rs", "@unit_fail");
+    assert_eq!(data["test"], "tests::total_applies_discount");
+    assert_eq!(local(&data, "discounted"), "360");
+    let message = data["message"].as_str().expect("message");
+    assert!(
+        message.contains("10% off") && message.contains("360"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_failing_rust_integration_test_is_picked_with_cargos_own_flags() {
+    require_lldb_dap();
+    let s = project("rust");
+    let answer = json(
+        &s,
+        &[
+            "test",
+            "checkout_counts_items",
+            "--break-on-failure",
+            "--",
+            "--test",
+            "checkout",
+        ],
+    );
+    let data = failed_at(&answer, "tests/rust/tests/checkout.rs", "@integration_fail");
+    assert_eq!(local(&data, "count"), "2");
+}
+
+#[test]
+fn a_breakpoint_inside_a_test_stops_there() {
+    require_lldb_dap();
+    let s = project("rust");
+    let line = line_of("tests/rust/src/lib.rs", "@unit_pass").to_string();
+    let at = format!("src/lib.rs:{line}");
+    let answer = json(&s, &["test", "tests::total_adds_prices", "-b", &at]);
+    assert_eq!(answer["data"]["outcome"], "stopped", "{answer}");
+    assert_eq!(answer["data"]["stop"]["reason"], "breakpoint");
+    assert_eq!(
+        answer["data"]["stop"]["frame"]["line"].as_u64(),
+        line.parse().ok()
+    );
+}
+
+#[test]
+fn rust_tests_are_listed_and_an_ambiguous_selector_names_each_match() {
+    require_lldb_dap();
+    let s = project("rust");
+    let list = json(&s, &["test", "--list"]);
+    let tests = list["data"]["tests"].as_array().expect("tests").len();
+    assert_eq!(tests, 6, "{list}");
+    let answer = json(&s, &["test", "rounding"]);
+    assert_eq!(answer["ok"], false, "{answer}");
+    let message = answer["error"]["message"].as_str().expect("message");
+    assert!(
+        message.contains("tests::rounding in cart") && message.contains("rounding in checkout"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_folder_without_tests_says_so() {
+    let s = Session::new();
+    let answer = json(&s, &["test", "anything"]);
+    assert_eq!(answer["ok"], false);
+    let message = answer["error"]["message"].as_str().expect("message");
+    assert!(message.starts_with("no tests found in"), "{message}");
+}
+
+#[test]
+fn probe_test_exits_0_on_the_caught_failure_and_1_when_the_test_passes() {
+    require_lldb_dap();
+    let s = project("rust");
+    let failing = command(
+        &s,
+        &[
+            "probe",
+            "--test",
+            "total_applies_discount",
+            "--break-on-failure",
+            "--print",
+            "discounted",
+        ],
+    )
+    .output()
+    .expect("run probe");
+    let report = common::Run::from(failing);
+    assert_eq!(report.code, 0, "{}{}", report.stdout, report.stderr);
+    let data = &report.json()["data"];
+    let hit = &data["hits"][0];
+    assert_eq!(hit["prints"][0]["value"], "360", "{data}");
+    assert_eq!(
+        hit["stop"]["frame"]["line"].as_u64(),
+        Some(u64::from(line_of("tests/rust/src/lib.rs", "@unit_fail")))
+    );
+    let passing = command(
+        &s,
+        &["probe", "--test", "total_adds_prices", "--break-on-failure"],
+    )
+    .output()
+    .expect("run probe");
+    assert_eq!(passing.status.code(), Some(1));
+}
+
+/// Fails the test with instructions when `python3` (the adapter's Python here) lacks pytest.
+fn require_pytest() {
+    require_debugpy();
+    let works = Command::new("python3")
+        .args(["-c", "import pytest"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        works,
+        "pytest is required: install it with 'python3 -m pip install pytest' \
+         (scripts/install-test-deps.sh does)"
+    );
+}
+
+#[test]
+fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
+    require_pytest();
+    let s = project("python");
+    let answer = json(
+        &s,
+        &[
+            "test",
+            "test_cart.py::test_total_discount",
+            "--break-on-failure",
+        ],
+    );
+    let data = failed_at(&answer, "tests/python/test_cart.py", "@py_fail");
+    assert_eq!(local(&data, "discounted"), "360");
+    assert!(
+        data["message"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("AssertionError")
+    );
+    s.run(&["stop"]);
+    let answer = json(
+        &s,
+        &["test", "test_cart.CartTest.test_half", "--break-on-failure"],
+    );
+    let data = failed_at(&answer, "tests/python/test_cart.py", "@py_unittest_fail");
+    assert_eq!(local(&data, "half"), "5");
+}
+
+#[test]
+fn pytest_lists_parametrised_tests() {
+    require_pytest();
+    let s = project("python");
+    let list = json(&s, &["test", "--list"]);
+    let tests: Vec<&str> = list["data"]["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(tests.contains(&"test_cart.py::test_counts[2]"), "{tests:?}");
+    // A selector in either form lists what it names: here the TestCase's two tests.
+    for selector in ["test_cart.py::CartTest", "test_cart.CartTest"] {
+        let list = json(&s, &["test", "--list", selector]);
+        assert_eq!(
+            list["data"]["tests"],
+            serde_json::json!([
+                "test_cart.py::CartTest::test_empty",
+                "test_cart.py::CartTest::test_half"
+            ]),
+            "{selector}"
+        );
+    }
+}
+
+#[test]
+fn a_failing_go_table_test_stops_at_t_errorf_in_the_test() {
+    require_delve();
+    let s = project("go");
+    let answer = json(&s, &["test", "TestTotalTable", "--break-on-failure"]);
+    let data = failed_at(&answer, "tests/go/cart_test.go", "@go_fail");
+    assert_eq!(local(&data, "got"), "360");
+    s.run(&["stop"]);
+    let list = json(&s, &["test", "--list"]);
+    assert_eq!(
+        list["data"]["tests"],
+        serde_json::json!(["TestTotalAdds", "TestTotalTable"])
+    );
+}
+
+#[test]
+fn a_failing_c_test_executable_stops_at_its_assert() {
+    require_lldb_dap();
+    let s = project("c");
+    let status = Command::new("cc")
+        .args(["-g", "-O0", "-o", "cart_tests", "cart_tests.c"])
+        .current_dir(&s.cwd)
+        .status()
+        .expect("run cc");
+    assert!(status.success());
+    let answer = json(
+        &s,
+        &[
+            "test",
+            "./cart_tests",
+            "--break-on-failure",
+            "--",
+            "total_discount",
+        ],
+    );
+    let data = failed_at(&answer, "tests/c/cart_tests.c", "@c_fail");
+    assert_eq!(local(&data, "discounted"), "360");
+}
+
+#[test]
+fn a_breakpoint_inside_a_node_test_stops_there() {
+    common::require_node();
+    let s = project("javascript");
+    let line = line_of("tests/javascript/cart.test.js", "@js_fail");
+    let at = format!("cart.test.js:{line}");
+    let answer = json(
+        &s,
+        &["test", "cart.test.js::total applies discount", "-b", &at],
+    );
+    assert_eq!(answer["data"]["outcome"], "stopped", "{answer}");
+    assert_eq!(
+        answer["data"]["stop"]["frame"]["line"].as_u64(),
+        Some(u64::from(line))
+    );
+    assert_eq!(local(&answer["data"], "discounted"), "360");
+}
+
+#[test]
+fn a_failing_node_test_stops_at_its_assertion_in_the_test() {
+    common::require_node();
+    let s = project("javascript");
+    let answer = json(
+        &s,
+        &["test", "total applies discount", "--break-on-failure"],
+    );
+    let data = failed_at(&answer, "tests/javascript/cart.test.js", "@js_fail");
+    assert_eq!(local(&data, "discounted"), "360");
+    assert!(
+        data["message"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("AssertionError")
+    );
+    s.run(&["stop"]);
+    let passing = json(&s, &["test", "total adds prices", "--break-on-failure"]);
+    assert_eq!(passing["data"]["outcome"], "passed", "{passing}");
+}
