@@ -173,6 +173,16 @@ fn a_minified_bundle_reads_as_its_sources_with_their_names() {
         ],
         "esbuild renamed them n and m; the map names them: {backtrace}"
     );
+    // Where V8 runs it: the bundle's one line.
+    let generated = &backtrace["frames"][0]["generated"];
+    assert_eq!(generated["line"], 1, "{backtrace}");
+    assert!(
+        generated["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("bundle/app.js")),
+        "{backtrace}"
+    );
+    assert!(generated["column"].as_u64().is_some_and(|c| c > 1), "{backtrace}");
 }
 
 #[test]

@@ -129,6 +129,7 @@ mod tests {
                 line: Some(22),
                 column: None,
                 address: Some("0x55555555517A".into()),
+                generated: None,
             }),
             instructions: vec![
                 instruction("0x555555555176", "movq %rsi, -0x20(%rbp)", None, false),

@@ -66,6 +66,17 @@ pub struct StackFrame {
     pub column: u32,
     #[serde(default)]
     pub instruction_pointer_reference: Option<String>,
+    /// Not DAP's: our node adapter's generated position of a frame it tells by its source map.
+    #[serde(default)]
+    pub generated: Option<GeneratedLocation>,
+}
+
+/// Where a source-mapped frame runs (1-based).
+#[derive(Debug, Clone, Deserialize)]
+pub struct GeneratedLocation {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]

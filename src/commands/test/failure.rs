@@ -103,6 +103,7 @@ mod tests {
             line: Some(1),
             column: None,
             address: None,
+            generated: None,
         }
     }
 

@@ -313,5 +313,13 @@ pub(super) fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
         column: Some(frame.column).filter(|c| *c > 0),
         file,
         address: frame.instruction_pointer_reference.clone(),
+        generated: frame
+            .generated
+            .as_ref()
+            .map(|g| crate::ipc::protocol::GeneratedPosition {
+                file: g.file.clone(),
+                line: g.line,
+                column: g.column,
+            }),
     }
 }

@@ -158,6 +158,18 @@ pub struct FrameInfo {
     pub line: Option<u32>,
     pub column: Option<u32>,
     pub address: Option<String>,
+    /// Where the code runs, when `file`/`line` are the source it was compiled from (a source
+    /// map's original: `app.ts:12` running as `dist/app.js:9`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<GeneratedPosition>,
+}
+
+/// A position in the generated code a source map maps from (1-based).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GeneratedPosition {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
