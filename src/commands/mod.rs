@@ -8,6 +8,7 @@
 
 pub mod adapter_console;
 pub mod breakpoint;
+pub mod core_dump;
 pub mod demo;
 pub mod disassemble;
 pub mod doctor;
@@ -55,6 +56,9 @@ pub enum CommandLine {
     Probe(probe::ProbeArgs),
     /// Attach to a running process.
     Attach(session::AttachArgs),
+    /// Open a core dump: why the program died, its threads, stacks, locals and memory, read
+    /// with the usual commands (nothing can run it).
+    Core(core_dump::CoreArgs),
     /// Show the session's state.
     Status,
     /// End the session (a launched program is terminated, an attached one detached).
@@ -144,6 +148,7 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
         CommandLine::Start(args) => session::start(session, args),
         CommandLine::Probe(args) => probe::run(args),
         CommandLine::Attach(args) => session::attach(session, args),
+        CommandLine::Core(args) => core_dump::run(session, args),
         CommandLine::Status => session::status(session),
         CommandLine::Stop => session::stop(session, false),
         CommandLine::Detach => session::stop(session, true),

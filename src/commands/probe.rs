@@ -396,6 +396,7 @@ mod tests {
                 watch: Vec::new(),
                 changed: None,
                 signal: None,
+                fault_address: None,
             },
             frames: Vec::new(),
             total_frames: None,

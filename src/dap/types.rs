@@ -66,6 +66,9 @@ pub struct StackFrame {
     pub column: u32,
     #[serde(default)]
     pub instruction_pointer_reference: Option<String>,
+    /// `subtle` or `deemphasize` for frames of little interest (Delve's Go runtime).
+    #[serde(default)]
+    pub presentation_hint: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -21,10 +21,12 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
-use super::{DebugAdapter, SignalReporting, SourceLookup, env_var, first_file, launch_with};
+use super::{
+    CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, first_file, launch_with,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
 use crate::platform::Os;
 use relay::relay;
 
@@ -201,6 +203,19 @@ impl DebugAdapter for Delve {
     /// their category, are its own (a build error comes as `stderr`).
     fn is_program_output(&self, _category: Option<&str>) -> bool {
         false
+    }
+
+    fn core_opening(&self, spec: &CoreSpec) -> Option<CoreOpening> {
+        Some(CoreOpening::Request {
+            command: "launch",
+            arguments: json!({
+                "request": "launch",
+                "mode": "core",
+                "program": spec.program,
+                "coreFilePath": spec.core,
+                "cwd": spec.cwd,
+            }),
+        })
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {

@@ -21,6 +21,8 @@ pub(super) struct View {
     pub(super) in_flight: InFlight,
     /// Each frame's locals at its last stops, to mark what changed.
     pub(super) locals_memory: LocalsMemory,
+    /// The address whose access killed the process, as its core dump holds it.
+    pub(super) core_fault_address: Option<u64>,
 }
 
 /// Where the user is looking, and what they have been shown.
