@@ -397,6 +397,7 @@ mod tests {
                 changed: None,
                 signal: None,
                 fault_address: None,
+                abort_message: None,
             },
             frames: Vec::new(),
             total_frames: None,

@@ -166,7 +166,12 @@ pub fn stop_headline(report: &StopReport) -> String {
                 .as_deref()
                 .map(|address| format!(" at address {address}"))
                 .unwrap_or_default();
-            format!("Core dump: {why}{fault}, in {place}{thread}")
+            let abort = report
+                .abort_message
+                .as_deref()
+                .map(|message| format!("\nAbort message: {message}"))
+                .unwrap_or_default();
+            format!("Core dump: {why}{fault}, in {place}{thread}{abort}")
         }
         "exception" => format!(
             "Stopped on exception in {place}{thread}: {}",

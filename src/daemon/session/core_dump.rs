@@ -24,6 +24,14 @@ use crate::ipc::protocol::CoreSpec;
 /// The stop reason of a core session's one stop.
 pub(crate) const CORE_REASON: &str = "core";
 
+/// glibc keeps the message of a failed `assert` (and of its other aborts) in `__abort_msg`, a
+/// pointer to `struct abort_msg_s { unsigned int size; char msg[]; }`: the text is 4 bytes in.
+/// Written without the struct's type, which a program without glibc's debug info lacks.
+const GLIBC_ABORT_MESSAGE: &str = "(char *)(*(char **)&__abort_msg + 4)";
+
+/// SIGABRT's number on Linux, the one system whose C library keeps an abort message.
+const SIGABRT: i32 = 6;
+
 /// Frames looked through for the crashing frame (the innermost with source of the program's).
 const CRASH_FRAME_SEARCH: u32 = 32;
 
@@ -233,12 +241,50 @@ impl Session {
                 id
             }
         };
+        let mut frame_id = None;
         if let Ok((frames, _)) = self.frames(thread_id, CRASH_FRAME_SEARCH).await {
             let index = crash_frame(&frames);
             self.shared.view().selection.frame = index;
+            frame_id = frames.get(index as usize).map(|f| f.id);
+        }
+        if signal == Some(SIGABRT) {
+            self.shared.view().core_abort_message = self.abort_message(frame_id).await;
         }
         Ok(())
     }
+
+    /// The C library's message of the abort, where the core has one (see
+    /// [`GLIBC_ABORT_MESSAGE`]); `None` for a program without it (Go, musl) or a plain abort().
+    /// lldb-dap evaluates only in a frame (`frame_id`), GDB anywhere.
+    async fn abort_message(&self, frame_id: Option<i64>) -> Option<String> {
+        let answer = self
+            .dap
+            .request_typed::<Evaluate>(&EvaluateArguments::watch(GLIBC_ABORT_MESSAGE, frame_id))
+            .await
+            .ok()?;
+        quoted_text(&answer.result).filter(|text| !text.is_empty())
+    }
+}
+
+/// The text of a C string as an adapter shows it (`0x7f… "text"` from lldb, `"text"` from GDB),
+/// its escapes undone and its trailing newline dropped.
+fn quoted_text(value: &str) -> Option<String> {
+    let start = value.find('"')?;
+    let end = value.rfind('"').filter(|end| *end > start)?;
+    let mut text = String::new();
+    let mut chars = value[start + 1..end].chars();
+    while let Some(c) = chars.next() {
+        match (c, c == '\\') {
+            (_, true) => match chars.next() {
+                Some('n') => text.push('\n'),
+                Some('t') => text.push('\t'),
+                Some(other) => text.push(other),
+                None => {}
+            },
+            (c, false) => text.push(c),
+        }
+    }
+    Some(text.trim_end().to_string())
 }
 
 /// The innermost frame of the program's own: one with a source file that is on this machine and
@@ -288,5 +334,17 @@ mod tests {
         ];
         assert_eq!(crash_frame(&frames), 3);
         assert_eq!(crash_frame(&frames[..2]), 0);
+    }
+
+    #[test]
+    fn abort_messages_are_read_from_either_adapters_string() {
+        let lldb = r#"0x00007eff75f19004 "a.c:14: f: Assertion `x >= 0' failed.\n" {*$0 = 'a'}"#;
+        let gdb = r#""say \"no\"\n""#;
+        assert_eq!(
+            quoted_text(lldb).as_deref(),
+            Some("a.c:14: f: Assertion `x >= 0' failed.")
+        );
+        assert_eq!(quoted_text(gdb).as_deref(), Some("say \"no\""));
+        assert_eq!(quoted_text("0x0"), None);
     }
 }

@@ -39,6 +39,7 @@ impl Session {
             changed: None,
             signal: None,
             fault_address: None,
+            abort_message: None,
         };
         match &state.phase {
             Phase::Stopped(stop) => {
@@ -68,11 +69,9 @@ impl Session {
                 }
                 if report.reason == core_dump::CORE_REASON {
                     report.signal = stop.signal.map(SignalInfo::of);
-                    report.fault_address = self
-                        .shared
-                        .view()
-                        .core_fault_address
-                        .map(|a| format!("{a:#x}"));
+                    let view = self.shared.view();
+                    report.fault_address = view.core_fault_address.map(|a| format!("{a:#x}"));
+                    report.abort_message = view.core_abort_message.clone();
                 }
                 if let Some(thread_id) = thread_id {
                     self.locate_stop(thread_id, &mut report).await;
