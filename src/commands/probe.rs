@@ -6,6 +6,7 @@
 //! (`await`, `backtrace`, `locals`, `print`, `continue --wait`). So a continue never runs past a
 //! stop the probe has not recorded, and nothing here talks DAP itself.
 
+mod on_crash;
 mod text;
 
 use std::time::Duration;
@@ -43,9 +44,19 @@ const SIGNAL_DELIVERY: Duration = Duration::from_millis(100);
 pub struct ProbeArgs {
     #[command(flatten)]
     pub launch: LaunchArgs,
-    /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one.
-    #[arg(short = 'b', long = "break", value_name = "LOC", required = true)]
+    /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one
+    /// (unless --on-crash).
+    #[arg(short = 'b', long = "break", value_name = "LOC", required_unless_present = "on_crash")]
     pub breakpoints: Vec<String>,
+    /// Record the crash instead of breakpoints: run until the program dies by a signal or an
+    /// uncaught exception or panic, and report why, every thread's stack, the crashing frame's
+    /// locals and each --print there. Exit 0 on a crash, 1 when the program exited normally.
+    #[arg(long, conflicts_with = "breakpoints")]
+    pub on_crash: bool,
+    /// With --on-crash: also write a core of the crashed program into DIR (lldb, gdb), for a
+    /// later 'debugger core'.
+    #[arg(long, value_name = "DIR", requires = "on_crash")]
+    pub core_dir: Option<std::path::PathBuf>,
     /// An expression to evaluate at each hit; repeatable. One that fails records its error.
     #[arg(short = 'p', long = "print", value_name = "EXPR")]
     pub prints: Vec<String>,
@@ -67,6 +78,9 @@ struct Plan {
 }
 
 pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
+    if args.on_crash {
+        return on_crash::run(args);
+    }
     let timeout =
         Duration::from_secs_f64(super::numbers::checked_seconds("--timeout", args.timeout)?);
     let spec = launch_spec(args.launch, &args.breakpoints, false, None)?;

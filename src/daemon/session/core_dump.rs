@@ -241,16 +241,57 @@ impl Session {
                 id
             }
         };
-        let mut frame_id = None;
-        if let Ok((frames, _)) = self.frames(thread_id, CRASH_FRAME_SEARCH).await {
-            let index = crash_frame(&frames);
-            self.shared.view().selection.frame = index;
-            frame_id = frames.get(index as usize).map(|f| f.id);
-        }
+        let frame_id = self.select_crash_frame_of(thread_id).await.map(|(_, id)| id);
         if signal == Some(SIGABRT) {
             self.shared.view().core_abort_message = self.abort_message(frame_id).await;
         }
         Ok(())
+    }
+
+    /// Selects the crashing frame of the stopped thread (see [`crash_frame`]) and returns its
+    /// index: what a crash report shows, rather than the C library's or the runtime's frames
+    /// that took the signal on the program's behalf.
+    pub async fn select_crash_frame(&self) -> Result<u32, ErrorBody> {
+        let thread_id = self.current_thread().await?;
+        Ok(self
+            .select_crash_frame_of(thread_id)
+            .await
+            .map_or(0, |(index, _)| index))
+    }
+
+    /// Selects `thread_id`'s crashing frame; its index and DAP id, `None` when the stack cannot
+    /// be read.
+    async fn select_crash_frame_of(&self, thread_id: i64) -> Option<(u32, i64)> {
+        let (frames, _) = self.frames(thread_id, CRASH_FRAME_SEARCH).await.ok()?;
+        let index = crash_frame(&frames);
+        self.shared.view().selection.frame = index;
+        Some((index, frames.get(index as usize)?.id))
+    }
+
+    /// Writes a core of the stopped program into `dir` through the adapter (lldb's
+    /// `process save-core`, GDB's `gcore`) and returns its path.
+    pub async fn save_core(&self, dir: &Path) -> Result<std::path::PathBuf, ErrorBody> {
+        let pid = self.shared.view().debuggee.pid;
+        let saving = self.adapter.core_saving(dir, pid).ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::Unsupported,
+                format!("the {} adapter cannot write core files", self.adapter.name()),
+                "drop --core-dir, or use --adapter lldb or --adapter gdb",
+            )
+        })?;
+        let answer = self.raw(&saving.command).await?;
+        if !saving.path.is_file() {
+            return Err(ErrorBody::new(
+                ErrorCode::Adapter,
+                format!(
+                    "the adapter wrote no core at {}: {}",
+                    saving.path.display(),
+                    answer.output.trim()
+                ),
+                "check that the directory is writable and has room",
+            ));
+        }
+        Ok(saving.path)
     }
 
     /// The C library's message of the abort, where the core has one (see

@@ -13,10 +13,12 @@ use serde_json::Value;
 use crate::common::error::ErrorBody;
 use crate::common::location::Location;
 
+mod crash;
 mod probe;
 mod results;
 
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
+pub use crash::*;
 pub use probe::*;
 pub use results::*;
 
