@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::core_dump::gdb_argument;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::rust_formatters::{self, Formatters};
-use super::core_dump::gdb_argument;
 use super::{CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting, launch_with};
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};

@@ -78,9 +78,8 @@ fn newest_stored_core(program: &Path) -> Result<PathBuf, ErrorBody> {
         ));
     };
     let dir = paths::state_dir().join("cores");
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        ErrorBody::internal(format!("cannot create {}: {e}", dir.display()))
-    })?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| ErrorBody::internal(format!("cannot create {}: {e}", dir.display())))?;
     let name = program
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

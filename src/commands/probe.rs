@@ -46,7 +46,12 @@ pub struct ProbeArgs {
     pub launch: LaunchArgs,
     /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one
     /// (unless --on-crash).
-    #[arg(short = 'b', long = "break", value_name = "LOC", required_unless_present = "on_crash")]
+    #[arg(
+        short = 'b',
+        long = "break",
+        value_name = "LOC",
+        required_unless_present = "on_crash"
+    )]
     pub breakpoints: Vec<String>,
     /// Record the crash instead of breakpoints: run until the program dies by a signal or an
     /// uncaught exception or panic, and report why, every thread's stack, the crashing frame's

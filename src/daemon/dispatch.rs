@@ -387,9 +387,12 @@ pub async fn open_session(
     carried: Carried,
 ) -> Result<Arc<Session>, ErrorBody> {
     let adapter = match &origin {
-        Origin::Launch(spec) => {
-            adapters::resolve(requested_adapter, config, Some(spec), spec.connect.is_some())?
-        }
+        Origin::Launch(spec) => adapters::resolve(
+            requested_adapter,
+            config,
+            Some(spec),
+            spec.connect.is_some(),
+        )?,
         Origin::Attach(spec) => {
             adapters::resolve(requested_adapter, config, None, spec.connect.is_some())?
         }

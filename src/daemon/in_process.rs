@@ -14,8 +14,8 @@ use super::session::{Carried, Origin, Session};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{
-    BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, LaunchSpec, LocalsResult, OutputQuery,
-    ProbeOutput, ResumeAction, StopReport, ThreadsResult,
+    BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, LaunchSpec, LocalsResult,
+    OutputQuery, ProbeOutput, ResumeAction, StopReport, ThreadsResult,
 };
 
 pub struct InProcessSession {

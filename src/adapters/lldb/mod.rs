@@ -12,8 +12,8 @@ use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::rust_formatters::{self, Formatters};
 use super::{
-    Console, ConsoleMemory, CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting, env_var, first_file,
-    highest_versioned_on_path,
+    Console, ConsoleMemory, CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting,
+    env_var, first_file, highest_versioned_on_path,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};

@@ -37,8 +37,10 @@ struct Plan {
 }
 
 pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
-    let timeout =
-        Duration::from_secs_f64(super::super::numbers::checked_seconds("--timeout", args.timeout)?);
+    let timeout = Duration::from_secs_f64(super::super::numbers::checked_seconds(
+        "--timeout",
+        args.timeout,
+    )?);
     let core_dir = match &args.core_dir {
         Some(dir) => Some(core_dir(dir)?),
         None => None,
@@ -154,7 +156,11 @@ fn meaning(stop: &StopReport) -> Meaning {
 }
 
 /// Continues through stops that are no crash until the program crashes or ends, or time is up.
-async fn until_crash(session: &InProcessSession, plan: &Plan, report: &mut CrashReport) -> ProbeEnd {
+async fn until_crash(
+    session: &InProcessSession,
+    plan: &Plan,
+    report: &mut CrashReport,
+) -> ProbeEnd {
     let deadline = Instant::now() + plan.timeout;
     let mut next = session.await_stop(plan.timeout).await;
     loop {
@@ -169,9 +175,9 @@ async fn until_crash(session: &InProcessSession, plan: &Plan, report: &mut Crash
                     // Killed by a signal the adapter let through without a stop: a crash, if
                     // one nothing could be read of.
                     report.crashed = true;
-                    report
-                        .errors
-                        .push("the adapter did not stop on the signal: no stack was recorded".into());
+                    report.errors.push(
+                        "the adapter did not stop on the signal: no stack was recorded".into(),
+                    );
                     end.reason = "crashed".into();
                 }
                 return end;
@@ -208,7 +214,12 @@ fn crash_words(stop: &StopReport) -> String {
 
 /// Everything of the crash: the stop, every thread's stack (the crashed one's first), the
 /// crashing frame with its locals and the prints, and the core when asked for.
-async fn record(session: &InProcessSession, stop: StopReport, plan: &Plan, report: &mut CrashReport) {
+async fn record(
+    session: &InProcessSession,
+    stop: StopReport,
+    plan: &Plan,
+    report: &mut CrashReport,
+) {
     let crashed_thread = stop.thread_id;
     report.crashed = true;
     report.stop = Some(stop);
@@ -228,7 +239,11 @@ async fn record(session: &InProcessSession, stop: StopReport, plan: &Plan, repor
     }
     match session.threads().await {
         Ok(threads) => {
-            for thread in threads.threads.iter().filter(|t| Some(t.id) != crashed_thread) {
+            for thread in threads
+                .threads
+                .iter()
+                .filter(|t| Some(t.id) != crashed_thread)
+            {
                 match session.backtrace_of(STACK_FRAMES, Some(thread.id)).await {
                     Ok(stack) => report.threads.push(stack),
                     Err(e) => report
@@ -247,17 +262,19 @@ async fn record(session: &InProcessSession, stop: StopReport, plan: &Plan, repor
         Err(e) => report.errors.push(format!("locals: {}", e.message)),
     }
     for expression in &plan.prints {
-        report.prints.push(match session.evaluate(expression, 1).await {
-            Ok(result) => printed(result),
-            Err(e) => ProbePrint {
-                expression: expression.clone(),
-                value: None,
-                type_name: None,
-                children: Vec::new(),
-                omitted_children: 0,
-                error: Some(e.message),
-            },
-        });
+        report
+            .prints
+            .push(match session.evaluate(expression, 1).await {
+                Ok(result) => printed(result),
+                Err(e) => ProbePrint {
+                    expression: expression.clone(),
+                    value: None,
+                    type_name: None,
+                    children: Vec::new(),
+                    omitted_children: 0,
+                    error: Some(e.message),
+                },
+            });
     }
     if let Some(dir) = &plan.core_dir {
         match session.save_core(dir).await {
@@ -286,7 +303,10 @@ fn verdict(report: &CrashReport) -> Option<ErrorBody> {
             ErrorCode::NoCrash,
             "the report ends with the program's output",
         ),
-        _ => (ErrorCode::Adapter, "the report ends with the program's output"),
+        _ => (
+            ErrorCode::Adapter,
+            "the report ends with the program's output",
+        ),
     };
     Some(ErrorBody::new(
         code,
@@ -344,7 +364,12 @@ fn text(report: &CrashReport) -> String {
             } else {
                 " "
             };
-            let _ = writeln!(out, "{marker} #{:<3} {}", frame.index, render::frame_location(frame));
+            let _ = writeln!(
+                out,
+                "{marker} #{:<3} {}",
+                frame.index,
+                render::frame_location(frame)
+            );
         }
     }
     if let Some(core) = &report.core_file {

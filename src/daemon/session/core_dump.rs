@@ -241,7 +241,10 @@ impl Session {
                 id
             }
         };
-        let frame_id = self.select_crash_frame_of(thread_id).await.map(|(_, id)| id);
+        let frame_id = self
+            .select_crash_frame_of(thread_id)
+            .await
+            .map(|(_, id)| id);
         if signal == Some(SIGABRT) {
             self.shared.view().core_abort_message = self.abort_message(frame_id).await;
         }
@@ -275,7 +278,10 @@ impl Session {
         let saving = self.adapter.core_saving(dir, pid).ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::Unsupported,
-                format!("the {} adapter cannot write core files", self.adapter.name()),
+                format!(
+                    "the {} adapter cannot write core files",
+                    self.adapter.name()
+                ),
                 "drop --core-dir, or use --adapter lldb or --adapter gdb",
             )
         })?;
@@ -370,7 +376,11 @@ mod tests {
         let frames = [
             frame("raise", None, None),
             frame("runtime.sigpanic", Some(&own), Some("subtle")),
-            frame("core::panicking", Some("/rustc/abc/library/core/src/panicking.rs"), None),
+            frame(
+                "core::panicking",
+                Some("/rustc/abc/library/core/src/panicking.rs"),
+                None,
+            ),
             frame("divide", Some(&own), None),
         ];
         assert_eq!(crash_frame(&frames), 3);
