@@ -229,6 +229,7 @@ impl Core {
         let mut facts = CoreFacts::default();
         let mut entry = None;
         let mut mappings = Vec::new();
+        let mut seen_siginfo = false;
         let notes: Vec<Segment> = self
             .segments
             .iter()
@@ -245,7 +246,10 @@ impl Core {
                         let cursig = u16_at(note.desc, 12).map(i32::from).filter(|s| *s > 0);
                         facts.signal = facts.signal.or(cursig);
                     }
-                    NT_SIGINFO => {
+                    // GDB's gcore writes one per thread, the thread that took the signal's
+                    // first (the others' say SIGSTOP, GDB's own stop); the kernel writes one.
+                    NT_SIGINFO if !seen_siginfo => {
+                        seen_siginfo = true;
                         let signal = i32_at(note.desc, 0).filter(|s| *s > 0);
                         if let Some(signal) = signal {
                             facts.signal = Some(signal);

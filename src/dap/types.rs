@@ -82,6 +82,9 @@ pub struct StackTraceBody {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Thread {
     pub id: i64,
+    /// Required by DAP, yet GDB leaves it out for a thread it knows no name of (a core's
+    /// threads without libthread_db): such a thread is kept, nameless.
+    #[serde(default)]
     pub name: String,
 }
 
