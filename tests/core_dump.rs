@@ -284,7 +284,10 @@ fn a_go_panic_is_explained_from_its_core_on_delve() {
     // Delve offers no DAP readMemory: the answer says so and points to `print`.
     let memory = s.run(&["--json", "memory", "read", "&a.Balance", "--count", "8"]);
     assert!(
-        memory.failure()["hint"].as_str().unwrap_or("").contains("print"),
+        memory.failure()["hint"]
+            .as_str()
+            .unwrap_or("")
+            .contains("print"),
         "{memory:?}"
     );
     assert_cannot_run(&s, &program);

@@ -60,7 +60,7 @@ pub struct ProbeArgs {
     pub on_crash: bool,
     /// With --on-crash: also write a core of the crashed program into DIR (lldb, gdb), for a
     /// later 'debugger core'.
-    #[arg(long, value_name = "DIR", requires = "on_crash")]
+    #[arg(long, value_name = "DIR")]
     pub core_dir: Option<std::path::PathBuf>,
     /// An expression to evaluate at each hit; repeatable. One that fails records its error.
     #[arg(short = 'p', long = "print", value_name = "EXPR")]
@@ -85,6 +85,13 @@ struct Plan {
 pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
     if args.on_crash {
         return on_crash::run(args);
+    }
+    if args.core_dir.is_some() {
+        // Checked here: clap takes an unset flag's default for "present" in `requires`.
+        return Err(ErrorBody::usage(
+            "--core-dir needs --on-crash",
+            "'debugger probe PROGRAM --on-crash --core-dir DIR'",
+        ));
     }
     let timeout =
         Duration::from_secs_f64(super::numbers::checked_seconds("--timeout", args.timeout)?);
