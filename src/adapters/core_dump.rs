@@ -6,6 +6,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// Which adapters open core dumps, for the hint of one that cannot.
+pub const CORE_OPENING_HINT: &str =
+    "use --adapter lldb or --adapter gdb (C, C++, Rust), or --adapter delve (Go)";
+
+/// Which adapters write core files, for the hint of one that cannot.
+pub const CORE_SAVING_HINT: &str = "drop --core-dir, or use --adapter lldb or --adapter gdb";
+
 /// How an adapter opens a core dump.
 pub enum CoreOpening {
     /// A `launch` or `attach` request, in the usual configuration sequence; the adapter then

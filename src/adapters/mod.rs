@@ -33,7 +33,7 @@ use crate::dap::requests::{
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
 pub use choice::{detect, detect_attach_target, resolve, resolve_for_core};
-pub use core_dump::{CoreOpening, CoreSaving};
+pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::SignalReporting;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Session, Shared, killed_by};
-use crate::adapters::{CoreOpening, DebugAdapter};
+use crate::adapters::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, DebugAdapter};
 use crate::common::elf::{self, CoreFacts, Dump, DumpError};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::{Phase, StopInfo};
@@ -127,7 +127,7 @@ pub(super) fn unsupported(adapter: &dyn DebugAdapter) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::Unsupported,
         format!("the {} adapter cannot open core dumps", adapter.name()),
-        "use --adapter lldb or --adapter gdb (C, C++, Rust), or --adapter delve (Go)",
+        CORE_OPENING_HINT,
     )
 }
 
@@ -282,7 +282,7 @@ impl Session {
                     "the {} adapter cannot write core files",
                     self.adapter.name()
                 ),
-                "drop --core-dir, or use --adapter lldb or --adapter gdb",
+                CORE_SAVING_HINT,
             )
         })?;
         let answer = self.raw(&saving.command).await?;
