@@ -449,3 +449,41 @@ fn a_core_the_kernel_wrote_opens_too_and_some_way_of_writing_cores_works() {
         }
     }
 }
+
+/// `doctor --json` run under the core size limit `ulimit` sets.
+fn doctor_under(s: &Session, ulimit: &str) -> Value {
+    let output = s
+        .command_running(Path::new("sh"))
+        .arg("-c")
+        .arg(format!("{ulimit} && exec \"$0\" --json doctor"))
+        .arg(common::bin())
+        .output()
+        .expect("run doctor");
+    common::Run::from(output).json()["data"]["cores"].clone()
+}
+
+#[test]
+fn doctor_tells_whether_a_crash_writes_a_core_and_how_to_make_it() {
+    let s = Session::new();
+    let none = doctor_under(&s, "ulimit -S -c 0");
+    assert_eq!(none["writes_cores"], false, "{none}");
+    assert_eq!(none["limit"], "0", "{none}");
+    let fix = none["fix"].as_str().unwrap_or("");
+    assert!(
+        fix.contains("ulimit -c unlimited") || fix.contains("limits.conf"),
+        "{none}"
+    );
+    if let Some(pattern) = debugger::platform::core_pattern() {
+        assert_eq!(none["pattern"], pattern.as_str(), "{none}");
+    }
+    let raised = doctor_under(&s, "ulimit -S -c \"$(ulimit -H -c)\"");
+    if raised["hard_limit"] != "0" {
+        assert_eq!(raised["writes_cores"], true, "{raised}");
+        assert!(
+            raised["fix"].is_null() || raised["systemd_coredump"] == false,
+            "{raised}"
+        );
+    }
+    let text = s.run(&["doctor"]);
+    assert!(text.stdout.lines().any(|l| l.contains("cores")), "{text:?}");
+}
