@@ -259,3 +259,19 @@ fn on_crash_takes_no_breakpoints_and_core_dir_needs_on_crash() {
         2
     );
 }
+
+#[test]
+fn uncaught_exceptions_in_python_and_javascript_are_crashes() {
+    common::require_debugpy();
+    common::require_node();
+    let s = Session::new();
+    for (fixture, function, marker, words) in [
+        ("python/raises.py", "ratio", "@divide", "ZeroDivisionError"),
+        ("javascript/raises.js", "shout", "@throw_site", "TypeError"),
+    ] {
+        let result = probe(&s, &common::fixture_path(fixture), &[]);
+        let report = assert_crash(result, "", function, fixture, marker);
+        let message = report["ended"]["message"].as_str().unwrap_or("");
+        assert!(message.contains(words), "{report}");
+    }
+}
