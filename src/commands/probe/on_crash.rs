@@ -26,6 +26,9 @@ use crate::ipc::protocol::{
 /// Frames of each thread's stack in the report.
 const STACK_FRAMES: u32 = 20;
 
+/// Threads whose stacks the text shows (the crashed one first); `--json` has them all.
+const THREADS_SHOWN: usize = 8;
+
 /// The signals that are a crash when the program stops on one; others (a `SIGUSR1` the program
 /// handles, a `SIGPIPE` it ignores) are let through, as the program would get them anyway.
 const CRASH_SIGNALS: [&str; 6] = ["SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGSYS"];
@@ -356,7 +359,7 @@ fn text(report: &CrashReport) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
-    for stack in &report.threads {
+    for stack in report.threads.iter().take(THREADS_SHOWN) {
         let _ = writeln!(out, "Thread {}:", stack.thread_id);
         for frame in &stack.frames {
             let marker = if stack.selected_frame == Some(frame.index) {
@@ -371,6 +374,13 @@ fn text(report: &CrashReport) -> String {
                 render::frame_location(frame)
             );
         }
+    }
+    if report.threads.len() > THREADS_SHOWN {
+        let _ = writeln!(
+            out,
+            "… {} more threads (--json has every stack)",
+            report.threads.len() - THREADS_SHOWN
+        );
     }
     if let Some(core) = &report.core_file {
         let _ = writeln!(out, "Core written to {core}");
