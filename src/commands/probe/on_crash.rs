@@ -396,3 +396,73 @@ fn text(report: &CrashReport) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ipc::protocol::{BacktraceResult, FrameInfo};
+
+    fn report(crashed: bool, ended: &str, threads: usize) -> CrashReport {
+        let stack = |id: i64| BacktraceResult {
+            thread_id: id,
+            frames: vec![FrameInfo {
+                index: 0,
+                function: "work".into(),
+                file: None,
+                line: None,
+                column: None,
+                address: None,
+            }],
+            total_frames: None,
+            selected_frame: None,
+        };
+        CrashReport {
+            program: "/src/app".into(),
+            adapter: "an adapter".into(),
+            crashed,
+            ended: ProbeEnd {
+                reason: ended.into(),
+                exit_code: (ended == "exited").then_some(4),
+                signal: None,
+                message: format!("ended: {ended}"),
+            },
+            stop: None,
+            crash_frame: None,
+            crash_source: None,
+            threads: (1..=threads as i64).map(stack).collect(),
+            locals: Vec::new(),
+            locals_omitted: 0,
+            prints: Vec::new(),
+            core_file: None,
+            errors: Vec::new(),
+            output: ProbeOutput {
+                tail: String::new(),
+                omitted_bytes: 0,
+            },
+        }
+    }
+
+    #[test]
+    fn the_text_shows_eight_stacks_and_counts_the_rest() {
+        let text = text(&report(true, "crashed", 10));
+        assert_eq!(text.matches("Thread ").count(), THREADS_SHOWN);
+        assert!(
+            text.contains("… 2 more threads (--json has every stack)"),
+            "{text}"
+        );
+        assert!(text.starts_with("app: ended: crashed"), "{text}");
+    }
+
+    #[test]
+    fn a_crash_is_success_a_normal_exit_is_no_crash_and_a_timeout_is_3() {
+        let status = |r: &CrashReport| verdict(r).map_or(0, |e| e.code.exit_code());
+        assert_eq!(status(&report(true, "crashed", 1)), 0);
+        let exited = verdict(&report(false, "exited", 0)).expect("a failure");
+        assert_eq!(
+            (exited.code, exited.code.exit_code()),
+            (ErrorCode::NoCrash, 1)
+        );
+        assert_eq!(status(&report(false, "timeout", 0)), 3);
+        assert_eq!(status(&report(false, "interrupted", 0)), 130);
+    }
+}
