@@ -165,26 +165,36 @@ fn a_worker_threads_crash_reports_every_threads_stack() {
 }
 
 #[test]
-fn a_rust_panic_is_reported_in_the_panicking_function() {
+fn a_rust_panic_is_reported_in_the_panicking_function_whether_it_aborts_or_unwinds() {
     require_lldb_dap();
     let s = session();
-    let program = s.cwd.join("panics");
+    let aborting = s.cwd.join("panics");
     let status = Command::new("rustc")
         .args(["-g", "-C", "opt-level=0", "-C", "panic=abort", "-o"])
-        .arg(&program)
+        .arg(&aborting)
         .arg(common::fixture_path(PANICS))
         .status()
         .expect("run rustc");
     assert!(status.success());
-    for adapter in ["lldb", "gdb"] {
-        let result = probe(
-            &s,
-            &program,
-            &["--adapter", adapter, "--print", "split.parts"],
-        );
-        let report = assert_crash(result, "SIGABRT", "panics::divide", PANICS, "@panic_line");
-        assert_eq!(local(&report, "total"), "10", "{adapter}: {report}");
-        assert_eq!(report["prints"][0]["value"], "0", "{adapter}: {report}");
+    // The default build unwinds: no signal, exit 101, unless the panic is stopped on. Both
+    // stop at the panic itself, before any unwinding or abort, with its message.
+    let unwinding = build(PANICS);
+    for program in [&aborting, &unwinding] {
+        for adapter in ["lldb", "gdb"] {
+            let result = probe(
+                &s,
+                program,
+                &["--adapter", adapter, "--print", "split.parts"],
+            );
+            let report = assert_crash(result, "", "panics::divide", PANICS, "@panic_line");
+            assert_eq!(local(&report, "total"), "10", "{adapter}: {report}");
+            assert_eq!(report["prints"][0]["value"], "0", "{adapter}: {report}");
+            let message = report["ended"]["message"].as_str().unwrap_or("");
+            assert!(
+                message.ends_with("a Rust panic: cannot split 10 into 0 parts"),
+                "{adapter}: {report}"
+            );
+        }
     }
 }
 

@@ -48,7 +48,16 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         Some(dir) => Some(core_dir(dir)?),
         None => None,
     };
-    let spec = launch_spec(args.launch, &[], false, None)?;
+    // A Rust panic unwinds (exit 101) with no signal to stop on: a breakpoint on the function
+    // every panic passes through makes it a stop.
+    let panic_breakpoint: Vec<String> = args
+        .launch
+        .program
+        .as_deref()
+        .and_then(rust_panic_function)
+        .map(|f| vec![f.to_string()])
+        .unwrap_or_default();
+    let spec = launch_spec(args.launch, &panic_breakpoint, false, None)?;
     let config = Config::load()?;
     let plan = Plan {
         prints: args.prints,
@@ -136,6 +145,47 @@ async fn watch(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<CrashRe
     Ok(report)
 }
 
+/// How far back the program's output is searched for a panic's message.
+const PANIC_LINES: u32 = 400;
+const PANIC_BYTES: u64 = 64 * 1024;
+
+/// The most bytes of a program read to tell whether it is Rust's.
+const PROGRAM_SCAN_LIMIT: u64 = 512 << 20;
+
+/// The function every Rust panic of `program` passes through, by the name the adapters bind:
+/// `__rustc::rust_panic` since Rust mangles std's internal symbols, plain `rust_panic` before.
+/// `None` for a program that is not Rust (or too big to scan).
+fn rust_panic_function(program: &Path) -> Option<&'static str> {
+    let size = std::fs::metadata(program).ok()?.len();
+    if size > PROGRAM_SCAN_LIMIT {
+        return None;
+    }
+    let bytes = std::fs::read(program).ok()?;
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    if has(b"7___rustc10rust_panic") {
+        Some("__rustc::rust_panic")
+    } else if has(b"rust_panic\0") && has(b"rust_begin_unwind") {
+        Some("rust_panic")
+    } else {
+        None
+    }
+}
+
+/// The message of a Rust panic, from the program's stderr: the lines after
+/// "thread 'main' panicked at FILE:LINE:COL:" (newer Rust: "thread 'main' (42) panicked at"), up
+/// to the `note:` or the backtrace that follows. The last panic's, should there be several.
+fn panic_message(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output.lines().collect();
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("thread '") && l.contains(" panicked at "))?;
+    let lines = lines[start + 1..].iter().copied();
+    let message: Vec<&str> = lines
+        .take_while(|l| !l.starts_with("note: ") && !l.starts_with("stack backtrace:"))
+        .collect();
+    Some(message.join("\n")).filter(|m| !m.trim().is_empty())
+}
+
 /// What a stop means to a crash probe.
 enum Meaning {
     Crash,
@@ -152,8 +202,9 @@ fn meaning(stop: &StopReport) -> Meaning {
             Some(name) if !CRASH_SIGNALS.contains(&name) => Meaning::Other,
             _ => Meaning::Crash,
         },
-        // Uncaught exceptions (debugpy, node, C++ where asked) and Go's panics (Delve).
-        "exception" | "panic" => Meaning::Crash,
+        // Uncaught exceptions (debugpy, node, C++ where asked), Go's panics (Delve), and a
+        // Rust panic's breakpoint, the only breakpoint a crash probe sets.
+        "exception" | "panic" | "breakpoint" => Meaning::Crash,
         _ => Meaning::Other,
     }
 }
@@ -186,7 +237,17 @@ async fn until_crash(
                 return end;
             }
             Meaning::Crash => {
-                let message = format!("the program crashed: {}", crash_words(&stop));
+                let words = if stop.reason == "breakpoint" {
+                    // Far enough back to pass a backtrace the panic printed (RUST_BACKTRACE).
+                    let output = session.output_tail(PANIC_LINES, PANIC_BYTES).await;
+                    match panic_message(&output.tail) {
+                        Some(message) => format!("a Rust panic: {message}"),
+                        None => "a Rust panic".into(),
+                    }
+                } else {
+                    crash_words(&stop)
+                };
+                let message = format!("the program crashed: {words}");
                 let signal = stop.signal.clone();
                 record(session, stop, plan, report).await;
                 return ProbeEnd {
@@ -440,6 +501,18 @@ mod tests {
                 omitted_bytes: 0,
             },
         }
+    }
+
+    #[test]
+    fn a_panics_message_is_read_from_the_programs_stderr() {
+        let output = "panics: planning\n\nthread 'main' (4242) panicked at src/main.rs:16:9:\ncannot split 10\ninto parts\nnote: run with `RUST_BACKTRACE=1`\n";
+        let traced = "thread 'main' panicked at a.rs:1:1:\nboom\nstack backtrace:\n   0: x\n";
+        assert_eq!(panic_message(traced).as_deref(), Some("boom"));
+        assert_eq!(
+            panic_message(output).as_deref(),
+            Some("cannot split 10\ninto parts")
+        );
+        assert_eq!(panic_message("no panic here\n"), None);
     }
 
     #[test]
