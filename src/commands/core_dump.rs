@@ -20,6 +20,7 @@ pub struct CoreArgs {
     /// The program that crashed (the very executable: a rebuild's build id differs).
     pub program: PathBuf,
     /// The core file (default: the program's newest core in systemd-coredump's store).
+    #[arg(value_name = "COREFILE")]
     pub core: Option<PathBuf>,
     /// The debug adapter: lldb, gdb (C, C++, Rust) or delve (Go) (default: the config's, else
     /// chosen by the program as for `start`).
