@@ -152,6 +152,8 @@ fn a_null_dereference_is_explained_from_its_core_on_lldb_and_gdb() {
         assert_stop(&stop, "SIGSEGV", "post", NULL, "@null_write");
         assert_eq!(stop["signal"]["number"], 11, "{stop}");
         assert_eq!(stop["fault_address"], "0x0", "{stop}");
+        // GDB names no thread of a core: none, rather than an empty name.
+        assert_ne!(stop["thread_name"], "", "{stop}");
         let text = s.run(&["context"]);
         assert!(text.ok().contains("*o->ledger = total"), "{text:?}");
 
