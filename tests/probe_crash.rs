@@ -133,6 +133,22 @@ fn a_null_dereference_is_reported_with_locals_prints_and_a_core_on_lldb_and_gdb(
         assert_eq!(opened["stop"]["frame"]["function"], "post", "{opened}");
         assert_eq!(s.value_of("o->amount"), "1000");
         s.run(&["stop"]).ok();
+        if adapter == "lldb" {
+            // LLDB writes a minidump, which GDB cannot read: said as the adapter's refusal.
+            let run = s.run(&[
+                "--json",
+                "core",
+                program.to_str().expect("utf-8"),
+                core.to_str().expect("utf-8"),
+                "--adapter",
+                "gdb",
+            ]);
+            let message = run.failure()["message"].as_str().unwrap_or("").to_string();
+            assert!(
+                message.starts_with("the gdb adapter could not open the core: "),
+                "{message}"
+            );
+        }
     }
 }
 

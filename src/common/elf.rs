@@ -94,6 +94,10 @@ pub fn read_dump(path: &Path) -> Result<Dump, DumpError> {
     let mut ident = [0u8; 64];
     let got = read_up_to(&mut file, 0, &mut ident)?;
     if got >= 4 && &ident[..4] == MINIDUMP_MAGIC {
+        let needed = minidump_extent(&mut file, &ident[..got])?;
+        if needed > size {
+            return Err(DumpError::Truncated { size, needed });
+        }
         return Ok(Dump::Minidump);
     }
     if got < 4 || &ident[..4] != ELF_MAGIC {
@@ -117,6 +121,30 @@ pub fn read_dump(path: &Path) -> Result<Dump, DumpError> {
     }
     let core = Core { file, segments };
     core.facts()
+}
+
+/// The bytes a minidump's streams reach to: its header gives the number of streams and where
+/// their directory is (12 bytes an entry: type, size, offset), which gives each stream's extent.
+fn minidump_extent(file: &mut File, header: &[u8]) -> Result<u64, DumpError> {
+    let (Some(count), Some(directory)) = (u32_at(header, 8), u32_at(header, 12)) else {
+        return Ok(u64::MAX);
+    };
+    let table_size = u64::from(count) * 12;
+    let table_end = u64::from(directory) + table_size;
+    let size = file
+        .metadata()
+        .map_err(|e| DumpError::Unreadable(e.to_string()))?
+        .len();
+    if table_end > size || table_size > MAX_NOTES {
+        return Ok(table_end);
+    }
+    let table = read_exact_at(file, u64::from(directory), table_size as usize)?;
+    Ok(table
+        .chunks_exact(12)
+        .filter_map(|entry| Some(u64::from(u32_at(entry, 4)?) + u64::from(u32_at(entry, 8)?)))
+        .chain([table_end])
+        .max()
+        .unwrap_or(table_end))
 }
 
 /// A program's build id (GNU's note, else Go's), `None` when it has none or is no 64-bit
@@ -486,9 +514,25 @@ mod tests {
         let text = dir.join("text");
         std::fs::write(&text, b"hello").expect("write");
         assert_eq!(read_dump(&text), Err(DumpError::NotADump));
+        // A minidump of one stream of 4 bytes at offset 28, its directory at 16.
+        let mut minidump = b"MDMP\x93\xa7\0\0".to_vec();
+        minidump.extend_from_slice(&1u32.to_le_bytes());
+        minidump.extend_from_slice(&16u32.to_le_bytes());
+        for field in [3u32, 4, 28] {
+            minidump.extend_from_slice(&field.to_le_bytes());
+        }
+        minidump.extend_from_slice(b"data");
         let mini = dir.join("mini");
-        std::fs::write(&mini, b"MDMP\x93\xa7").expect("write");
+        std::fs::write(&mini, &minidump).expect("write");
         assert_eq!(read_dump(&mini), Ok(Dump::Minidump));
+        std::fs::write(&mini, &minidump[..30]).expect("write");
+        assert_eq!(
+            read_dump(&mini),
+            Err(DumpError::Truncated {
+                size: 30,
+                needed: 32
+            })
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

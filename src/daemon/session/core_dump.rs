@@ -131,6 +131,19 @@ pub(super) fn unsupported(adapter: &dyn DebugAdapter) -> ErrorBody {
     )
 }
 
+/// An adapter's refusal of the core, said as one (its words kept), with what to check.
+pub(super) fn opening_failed(adapter: &dyn DebugAdapter, err: ErrorBody) -> ErrorBody {
+    ErrorBody::new(
+        err.code,
+        format!(
+            "the {} adapter could not open the core: {}",
+            adapter.name(),
+            err.message
+        ),
+        "check that COREFILE is a whole core of PROGRAM, in a format the adapter reads (ELF cores: all; minidumps: lldb)",
+    )
+}
+
 /// Opens the core through the adapter's console (see [`CoreOpening::Console`]), once the adapter
 /// is initialised. A command the console refuses fails the opening with its words.
 pub(super) async fn open_by_console(
@@ -149,16 +162,10 @@ pub(super) async fn open_by_console(
             )
         })?;
     for command in commands {
+        // A refusal is said by `opening_failed`, as every adapter's is.
         let answer = dap
             .request_typed::<Evaluate>(&EvaluateArguments::repl(command, None))
-            .await
-            .map_err(|e| {
-                ErrorBody::new(
-                    ErrorCode::Adapter,
-                    format!("the adapter could not open the core: {e}"),
-                    "check that the core is this program's and is whole",
-                )
-            })?;
+            .await?;
         tracing::debug!(command, answer = answer.result, "core opening command");
     }
     Ok(())

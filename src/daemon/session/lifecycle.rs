@@ -164,7 +164,10 @@ impl Session {
             Err(err) => {
                 dap.close("the session failed to start");
                 process.kill();
-                return Err(err);
+                return Err(match &origin {
+                    Origin::Core(_) => core_dump::opening_failed(&*adapter, err),
+                    _ => err,
+                });
             }
         };
         if let Some(facts) = core_facts
