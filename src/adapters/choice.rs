@@ -60,6 +60,21 @@ pub fn resolve(
     ))
 }
 
+/// The adapter for a core dump of `program`: `--adapter`, else the config's default, else the one
+/// `start` would pick for the program (a Go binary is Delve's; another native one lldb's, or
+/// GDB's where lldb-dap is missing).
+pub fn resolve_for_core(
+    requested: Option<&str>,
+    config: &Config,
+    program: &Path,
+) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
+    let wanted = match requested.or(config.defaults.adapter.as_deref()) {
+        Some(name) => name,
+        None => detect(program, config)?,
+    };
+    resolve(Some(wanted), config, None, false)
+}
+
 /// The adapter for a process to attach to when none was named: a V8 inspector at the
 /// `--connect` address is Node; a process running `node` or `python` is Node or debugpy; another
 /// executable is judged like a program to launch (Go build info means Delve).

@@ -7,14 +7,15 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::core_dump::gdb_argument;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::rust_formatters::{self, Formatters};
-use super::{DebugAdapter, Requests, SignalReporting, launch_with};
+use super::{CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting, launch_with};
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
 use crate::dap::types::BreakpointsBody;
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
 use crate::platform::Os;
 
 /// The first GDB with a DAP interpreter.
@@ -216,6 +217,32 @@ impl DebugAdapter for Gdb {
         json!({ "pid": spec.pid })
     }
 
+    /// GDB 16's DAP `attach` takes a pid or a remote target, never a core, so the core is
+    /// opened in its console. Its DAP side then counts the program as running (a new thread
+    /// seen, no stop after it) and refuses every request with `notStopped`; the same Python
+    /// command that loads the core says otherwise, before any request can be refused.
+    fn core_opening(&self, spec: &CoreSpec) -> Option<CoreOpening> {
+        let program = gdb_argument(&spec.program);
+        let core = gdb_argument(&spec.core);
+        let load = format!(
+            "python import gdb.dap.events; gdb.execute({}, to_string=True); \
+             gdb.execute({}, to_string=True); gdb.dap.events.inferior_running = False",
+            python_string(&format!("file {program}")),
+            python_string(&format!("core-file {core}")),
+        );
+        Some(CoreOpening::Console {
+            commands: vec![load],
+            thread_expression: "$_gthread",
+        })
+    }
+
+    fn core_saving(&self, dir: &Path, pid: Option<u32>) -> Option<CoreSaving> {
+        let stem = format!("core.{}", pid.unwrap_or(0));
+        let path = super::core_dump::saved_core_path(dir, &stem, "core");
+        let command = format!("gcore {}", gdb_argument(&path));
+        Some(CoreSaving { command, path })
+    }
+
     /// GDB says nothing of why a function breakpoint stays pending, and the likeliest reason in
     /// Rust is one GDB users do not expect: it knows a Rust function by its full path alone
     /// (`shapes::geometry::kind`, never `kind` or `geometry::kind`). A pending breakpoint
@@ -239,6 +266,11 @@ impl DebugAdapter for Gdb {
             Ok(body)
         })
     }
+}
+
+/// `text` as a Python string literal (JSON's escapes are Python's too).
+fn python_string(text: &str) -> String {
+    Value::String(text.to_string()).to_string()
 }
 
 /// The program's arguments as one line for the shell GDB starts it with, each quoted, followed by

@@ -5,6 +5,7 @@
 
 mod choice;
 pub mod codelldb;
+mod core_dump;
 pub mod custom;
 pub mod debugpy;
 pub mod delve;
@@ -31,8 +32,9 @@ use crate::dap::requests::{
     self, BreakpointList, Encoded, Request, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
 };
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
-pub use choice::{detect, detect_attach_target, resolve};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
+pub use choice::{detect, detect_attach_target, resolve, resolve_for_core};
+pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
@@ -79,6 +81,17 @@ pub trait DebugAdapter: Send + Sync {
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value;
     /// The `attach` request's arguments.
     fn attach_arguments(&self, spec: &AttachSpec) -> Value;
+
+    /// How the adapter opens the core dump `spec` names; `None`: it cannot.
+    fn core_opening(&self, _spec: &CoreSpec) -> Option<CoreOpening> {
+        None
+    }
+
+    /// How the adapter writes a core of the program it holds stopped (pid `pid`) into `dir`;
+    /// `None`: it cannot.
+    fn core_saving(&self, _dir: &Path, _pid: Option<u32>) -> Option<CoreSaving> {
+        None
+    }
 
     /// Whether an `output` event of this category is the program's own output (kept in the
     /// output buffer) rather than the adapter's (logged).

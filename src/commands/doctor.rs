@@ -1,7 +1,7 @@
 //! `debugger doctor`: which adapters work here (path, version, languages, and the fix for each
-//! one that does not), whether this user may attach to processes, and whether the runtime
-//! directory is private. It succeeds when at least one adapter works.
-
+//! one that does not), whether this user may attach to processes, whether the runtime dir is
+//! private, whether a crash writes a core (`cores.rs`). It succeeds when one adapter works.
+mod cores;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -88,6 +88,7 @@ struct Report {
     runtime_dir: RuntimeDirReport,
     rust: RustReport,
     config: ConfigReport,
+    cores: cores::CoreReport,
 }
 
 pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
@@ -129,6 +130,7 @@ pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
         runtime_dir: check_runtime_dir(&paths::runtime_dir_path()),
         rust,
         config: config_report,
+        cores: cores::check(),
     };
     let text = render_text(&report);
     if report.adapters.iter().any(|a| a.found) {
@@ -532,6 +534,7 @@ fn render_text(report: &Report) -> String {
         &report.rust.detail,
         &report.rust.fix,
     );
+    out.push_str(&cores::text(&report.cores, width));
     if !report.config.ok {
         check(
             &mut out,

@@ -23,6 +23,9 @@ pub struct BacktraceArgs {
     /// A thread other than the selected one.
     #[arg(long, value_name = "ID", allow_negative_numbers = true, value_parser = numbers::thread_id)]
     pub thread: Option<i64>,
+    /// Every thread's stack, the selected thread's first.
+    #[arg(long, conflicts_with = "thread")]
+    pub all: bool,
 }
 
 // `thread`'s argument.
@@ -146,11 +149,48 @@ fn context_text(result: &ContextResult) -> String {
 }
 
 pub fn backtrace(session: &str, args: BacktraceArgs) -> Result<Outcome, ErrorBody> {
-    let result: BacktraceResult =
-        DaemonClient::connect(session)?.request_as(Command::Backtrace {
-            limit: args.limit,
-            thread: args.thread,
-        })?;
+    let mut client = DaemonClient::connect(session)?;
+    if args.all {
+        return all_backtraces(&mut client, args.limit);
+    }
+    let result: BacktraceResult = client.request_as(Command::Backtrace {
+        limit: args.limit,
+        thread: args.thread,
+    })?;
+    Ok(Outcome::new(data(&result), stack_text(&result)))
+}
+
+/// `backtrace --all`: the selected thread's stack, then every other thread's, in the order the
+/// adapter lists them. A thread whose stack cannot be read says why in its place.
+fn all_backtraces(client: &mut DaemonClient, limit: u32) -> Result<Outcome, ErrorBody> {
+    let selected: BacktraceResult = client.request_as(Command::Backtrace {
+        limit,
+        thread: None,
+    })?;
+    let listed: ThreadsResult = client.request_as(Command::Threads)?;
+    let mut text = stack_text(&selected);
+    let mut stacks = vec![data(&selected)];
+    for thread in listed.threads.iter().filter(|t| t.id != selected.thread_id) {
+        text.push('\n');
+        match client.request_as::<BacktraceResult>(Command::Backtrace {
+            limit,
+            thread: Some(thread.id),
+        }) {
+            Ok(stack) => {
+                text.push_str(&stack_text(&stack));
+                stacks.push(data(&stack));
+            }
+            Err(e) => {
+                let _ = writeln!(text, "Thread {}: {}", thread.id, e.message);
+                stacks.push(serde_json::json!({ "thread_id": thread.id, "error": e.message }));
+            }
+        }
+    }
+    Ok(Outcome::new(serde_json::json!({ "threads": stacks }), text))
+}
+
+/// One thread's stack, a frame a line, the selected frame marked.
+fn stack_text(result: &BacktraceResult) -> String {
     let mut text = format!("Thread {}:\n", result.thread_id);
     for frame in &result.frames {
         let marker = if result.selected_frame == Some(frame.index) {
@@ -174,7 +214,7 @@ pub fn backtrace(session: &str, args: BacktraceArgs) -> Result<Outcome, ErrorBod
             total as usize - result.frames.len()
         );
     }
-    Ok(Outcome::new(data(&result), text))
+    text
 }
 
 pub fn threads(session: &str) -> Result<Outcome, ErrorBody> {

@@ -8,6 +8,7 @@
 
 pub mod adapter_console;
 pub mod breakpoint;
+pub mod core_dump;
 pub mod demo;
 pub mod disassemble;
 pub mod doctor;
@@ -60,6 +61,9 @@ pub enum CommandLine {
     Test(test::TestArgs),
     /// Attach to a running process.
     Attach(session::AttachArgs),
+    /// Open a core dump: why the program died, its threads, stacks, locals and memory, read
+    /// with the usual commands (nothing can run it).
+    Core(core_dump::CoreArgs),
     /// Show the session's state.
     Status,
     /// End the session (a launched program is terminated, an attached one detached).
@@ -150,6 +154,7 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
         CommandLine::Probe(args) => probe::run(args),
         CommandLine::Test(args) => test::run(session, args),
         CommandLine::Attach(args) => session::attach(session, args),
+        CommandLine::Core(args) => core_dump::run(session, args),
         CommandLine::Status => session::status(session),
         CommandLine::Stop => session::stop(session, false),
         CommandLine::Detach => session::stop(session, true),

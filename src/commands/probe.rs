@@ -6,6 +6,7 @@
 //! (`await`, `backtrace`, `locals`, `print`, `continue --wait`). So a continue never runs past a
 //! stop the probe has not recorded, and nothing here talks DAP itself.
 
+mod on_crash;
 mod test;
 mod text;
 
@@ -45,18 +46,27 @@ pub struct ProbeArgs {
     #[command(flatten)]
     pub launch: LaunchArgs,
     /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one
-    /// (with --test, --break-on-failure may stand for them).
+    /// (unless --on-crash; with --test, --break-on-failure may stand for them).
     #[arg(short = 'b', long = "break", value_name = "LOC",
-          required_unless_present_any = ["test", "break_on_failure"])]
+          required_unless_present_any = ["test", "break_on_failure", "on_crash"])]
     pub breakpoints: Vec<String>,
     /// Run one test of the project in the current directory, found as `debugger test` finds it
     /// (the runner's arguments after '--'), instead of a program.
-    #[arg(long, value_name = "SELECTOR", conflicts_with_all = ["program", "module"])]
+    #[arg(long, value_name = "SELECTOR", conflicts_with_all = ["program", "module", "on_crash"])]
     pub test: Option<String>,
     /// With --test: record the test's failure at its failing line. Exits 0 when the failure was
     /// caught, 1 when the test passed.
     #[arg(long, requires = "test")]
     pub break_on_failure: bool,
+    /// Record the crash instead of breakpoints: run until the program dies by a signal or an
+    /// uncaught exception or panic, and report why, every thread's stack, the crashing frame's
+    /// locals and each --print there. Exit 0 on a crash, 1 when the program exited normally.
+    #[arg(long, conflicts_with = "breakpoints")]
+    pub on_crash: bool,
+    /// With --on-crash: also write a core of the crashed program into DIR (lldb, gdb), for a
+    /// later 'debugger core'.
+    #[arg(long, value_name = "DIR")]
+    pub core_dir: Option<std::path::PathBuf>,
     /// An expression to evaluate at each hit; repeatable. One that fails records its error.
     #[arg(short = 'p', long = "print", value_name = "EXPR")]
     pub prints: Vec<String>,
@@ -80,6 +90,16 @@ struct Plan {
 pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
     if args.test.is_some() {
         return test::run(args);
+    }
+    if args.on_crash {
+        return on_crash::run(args);
+    }
+    if args.core_dir.is_some() {
+        // Checked here: clap takes an unset flag's default for "present" in `requires`.
+        return Err(ErrorBody::usage(
+            "--core-dir needs --on-crash",
+            "'debugger probe PROGRAM --on-crash --core-dir DIR'",
+        ));
     }
     let timeout =
         Duration::from_secs_f64(super::numbers::checked_seconds("--timeout", args.timeout)?);
@@ -410,6 +430,8 @@ mod tests {
                 watch: Vec::new(),
                 changed: None,
                 signal: None,
+                fault_address: None,
+                abort_message: None,
             },
             frames: Vec::new(),
             total_frames: None,

@@ -240,9 +240,11 @@ mod tests {
         assert!(start.get("required").is_none(), "{start}");
         assert_eq!(properties["module"]["type"], "string");
         let probe = schema("probe");
-        // Breakpoints, or a test (`--test`) whose failure stands for them: neither alone.
+        // Breakpoints, or a test (`--test`) whose failure stands for them, or --on-crash:
+        // none alone is required.
         assert!(probe.get("required").is_none(), "{probe}");
         assert_eq!(probe["properties"]["test"]["type"], "string");
+        assert_eq!(probe["properties"]["on_crash"]["type"], "boolean");
         assert!(
             properties.get("session").is_none(),
             "globals are the caller's: {start}"

@@ -43,6 +43,8 @@ pub enum ErrorCode {
     NotHit,
     /// `probe` was interrupted (SIGINT, SIGTERM); it ended the program and reports what it saw.
     Interrupted,
+    /// `probe --on-crash` saw the program end without crashing; its report has the exit code.
+    NoCrash,
 }
 
 impl ErrorCode {

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::Daemon;
 use super::run_state::Phase;
-use super::session::{Carried, Origin, Session};
+use super::session::{Carried, Origin, Session, cannot_run};
 use super::slot::{Slot, ending, still_starting};
 use crate::adapters::{self, RequestExtras};
 use crate::common::config::Config;
@@ -43,9 +43,18 @@ fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> 
 
 impl Daemon {
     pub async fn handle(self: &Arc<Self>, command: Command) -> Result<Value, ErrorBody> {
+        if would_run(&command)
+            && let Ok(session) = self.session()
+            && let Origin::Core(spec) = session.origin()
+        {
+            // Here rather than in each front door: every client (CLI, MCP) gets the same answer,
+            // and none of these reaches an adapter that might try.
+            return Err(cannot_run(&spec.program));
+        }
         match command {
             Command::Start(spec) => self.start(Origin::Launch(Box::new(spec))).await,
             Command::Attach(spec) => self.start(Origin::Attach(spec)).await,
+            Command::Core(spec) => self.start(Origin::Core(spec)).await,
             Command::Status => self.status().await,
             Command::Stop => self.end(false).await,
             Command::Detach => self.end(true).await,
@@ -157,9 +166,10 @@ impl Daemon {
         if let Slot::Active(finished) = previous {
             finished.end(false).await;
         }
-        let initial = match &origin {
+        let initial: &[_] = match &origin {
             Origin::Launch(spec) => &spec.breakpoints,
             Origin::Attach(spec) => &spec.breakpoints,
+            Origin::Core(_) => &[],
         };
         let carried = Carried::fresh(
             initial,
@@ -179,6 +189,7 @@ impl Daemon {
     ) -> Result<Value, ErrorBody> {
         let requested_adapter = match &origin {
             Origin::Launch(spec) => spec.adapter.clone(),
+            Origin::Core(spec) => spec.adapter.clone(),
             Origin::Attach(spec) => match (&spec.adapter, &self.config.defaults.adapter) {
                 (None, None) => adapters::detect_attach_target(spec, &self.config)
                     .await
@@ -219,7 +230,7 @@ impl Daemon {
         self.watch_lifetime(session.clone());
         tracing::info!(program = ?session.program(), "session started");
 
-        let stop = if stop_on_entry {
+        let stop = if stop_on_entry || session.is_core() {
             Some(session.await_stop(self.config.timeouts.launch()).await?)
         } else {
             None
@@ -318,10 +329,12 @@ impl Daemon {
         // which shuts down once the answer is written (see `ends_daemon`).
         self.release_name();
         let attached = matches!(session.origin(), Origin::Attach(_));
+        let core = session.is_core();
         let ended = session.run_state().phase.is_ended();
         session.end(detach).await;
         let message = match (detach, attached, ended) {
             (_, _, true) => "session ended".to_string(),
+            _ if core => "session ended; the core file is left as it was".to_string(),
             (true, _, false) | (false, true, false) => format!(
                 "detached from {}; it keeps running",
                 session.program().unwrap_or_else(|| "the program".into())
@@ -340,6 +353,9 @@ impl Daemon {
                 Slot::Ending => return Err(ending()),
                 Slot::Empty => return Err(ErrorBody::no_session()),
             };
+            if let Origin::Core(spec) = session.origin() {
+                return Err(cannot_run(&spec.program));
+            }
             if matches!(session.origin(), Origin::Attach(_)) {
                 return Err(ErrorBody::new(
                     ErrorCode::Unsupported,
@@ -370,13 +386,38 @@ pub async fn open_session(
     requested_adapter: Option<&str>,
     carried: Carried,
 ) -> Result<Arc<Session>, ErrorBody> {
-    let (launch, connecting) = match &origin {
-        Origin::Launch(spec) => (Some(&**spec), spec.connect.is_some()),
-        Origin::Attach(spec) => (None, spec.connect.is_some()),
+    let adapter = match &origin {
+        Origin::Launch(spec) => adapters::resolve(
+            requested_adapter,
+            config,
+            Some(spec),
+            spec.connect.is_some(),
+        )?,
+        Origin::Attach(spec) => {
+            adapters::resolve(requested_adapter, config, None, spec.connect.is_some())?
+        }
+        Origin::Core(spec) => adapters::resolve_for_core(requested_adapter, config, &spec.program)?,
     };
-    let adapter = adapters::resolve(requested_adapter, config, launch, connecting)?;
     let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
     Session::open(adapter, origin, carried, config.timeouts.clone(), extras).await
+}
+
+/// Whether a command would run the program, change it, or set it up to run (breakpoints,
+/// exception stops): what a core dump cannot do. `restart` is refused by `restart` itself.
+fn would_run(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Resume { .. }
+            | Command::Pause { .. }
+            | Command::SetVariable { .. }
+            | Command::BreakpointAdd(_)
+            | Command::BreakpointAddMany { .. }
+            | Command::BreakpointEnable { .. }
+            | Command::Catch {
+                filters: Some(_),
+                ..
+            }
+    )
 }
 
 /// Whether a request needs the daemon to shut down after answering.

@@ -15,7 +15,7 @@ use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{
     BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, FrameSelection, LaunchSpec,
-    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopReport,
+    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopReport, ThreadsResult,
 };
 
 pub struct InProcessSession {
@@ -67,6 +67,34 @@ impl InProcessSession {
     /// The stopped thread's innermost `limit` frames.
     pub async fn backtrace(&self, limit: u32) -> Result<BacktraceResult, ErrorBody> {
         self.session.backtrace(limit, None).await
+    }
+
+    /// `limit` frames of thread `thread` (the selected one when `None`).
+    pub async fn backtrace_of(
+        &self,
+        limit: u32,
+        thread: Option<i64>,
+    ) -> Result<BacktraceResult, ErrorBody> {
+        self.session.backtrace(limit, thread).await
+    }
+
+    pub async fn threads(&self) -> Result<ThreadsResult, ErrorBody> {
+        self.session.threads().await
+    }
+
+    /// Where the selection points: the selected frame and its source.
+    pub async fn context(&self) -> Result<ContextResult, ErrorBody> {
+        self.session.context(false).await
+    }
+
+    /// Selects the crashing frame of the stopped thread (the innermost of the program's own).
+    pub async fn select_crash_frame(&self) -> Result<u32, ErrorBody> {
+        self.session.select_crash_frame().await
+    }
+
+    /// Writes a core of the stopped program into `dir` through the adapter.
+    pub async fn save_core(&self, dir: &std::path::Path) -> Result<std::path::PathBuf, ErrorBody> {
+        self.session.save_core(dir).await
     }
 
     pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {

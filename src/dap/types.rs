@@ -66,6 +66,9 @@ pub struct StackFrame {
     pub column: u32,
     #[serde(default)]
     pub instruction_pointer_reference: Option<String>,
+    /// `subtle` or `deemphasize` for frames of little interest (Delve's Go runtime).
+    #[serde(default)]
+    pub presentation_hint: Option<String>,
     /// Not DAP's: our node adapter's generated position of a frame it tells by its source map.
     #[serde(default)]
     pub generated: Option<GeneratedLocation>,
@@ -90,6 +93,9 @@ pub struct StackTraceBody {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Thread {
     pub id: i64,
+    /// Required by DAP, yet GDB leaves it out for a thread it knows no name of (a core's
+    /// threads without libthread_db): such a thread is kept, nameless.
+    #[serde(default)]
     pub name: String,
 }
 

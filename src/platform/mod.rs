@@ -27,6 +27,7 @@
 
 #[cfg(any(windows, test))]
 mod acl;
+mod cores;
 mod program_stdio;
 mod signals;
 #[cfg(unix)]
@@ -39,6 +40,7 @@ mod windows;
 #[cfg(windows)]
 use windows as os;
 
+pub use cores::{Limit, core_pattern, core_size_limit};
 pub use os::{
     Interrupts, NULL_DEVICE, SOCKET_PATH_LIMIT, acknowledge_now, children_of, contain_children,
     create_private_dir, detach_from_terminal, detach_standard_streams, die_with_parent,

@@ -23,10 +23,12 @@ use super::install::{self, Software};
 use super::process::{
     BoxFuture, SpawnedAdapter, open_program_streams, spawn_dialing_in, spawn_tcp,
 };
-use super::{DebugAdapter, SignalReporting, SourceLookup, env_var, first_file, launch_with};
+use super::{
+    CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, first_file, launch_with,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 use relay::relay;
 
@@ -239,6 +241,19 @@ impl DebugAdapter for Delve {
     /// their category, are its own (a build error comes as `stderr`).
     fn is_program_output(&self, _category: Option<&str>) -> bool {
         false
+    }
+
+    fn core_opening(&self, spec: &CoreSpec) -> Option<CoreOpening> {
+        Some(CoreOpening::Request {
+            command: "launch",
+            arguments: json!({
+                "request": "launch",
+                "mode": "core",
+                "program": spec.program,
+                "coreFilePath": spec.core,
+                "cwd": spec.cwd,
+            }),
+        })
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {

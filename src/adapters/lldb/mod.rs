@@ -14,8 +14,8 @@ use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::rust_formatters::{self, Formatters};
 use super::{
-    Console, ConsoleMemory, DebugAdapter, Requests, SignalReporting, env_var, first_file,
-    highest_versioned_on_path,
+    Console, ConsoleMemory, CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting,
+    env_var, first_file, highest_versioned_on_path,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -24,7 +24,7 @@ use crate::dap::requests::{
     Evaluate, EvaluateArguments, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
 };
 use crate::dap::types::BreakpointsBody;
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
 use crate::platform::Os;
 use function_patterns::{FunctionSpec, PatternBreakpoints};
 
@@ -270,6 +270,21 @@ impl DebugAdapter for LldbDap {
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         json!({ "pid": spec.pid })
+    }
+
+    fn core_opening(&self, spec: &CoreSpec) -> Option<CoreOpening> {
+        Some(CoreOpening::Request {
+            command: "attach",
+            arguments: json!({ "program": spec.program, "coreFile": spec.core }),
+        })
+    }
+
+    /// LLDB 19 writes a minidump on Linux whatever the file is called, and reads it back.
+    fn core_saving(&self, dir: &Path, pid: Option<u32>) -> Option<CoreSaving> {
+        let stem = format!("core.{}", pid.unwrap_or(0));
+        let path = super::core_dump::saved_core_path(dir, &stem, "dmp");
+        let command = format!("process save-core \"{}\"", path.display());
+        Some(CoreSaving { command, path })
     }
 
     fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {

@@ -159,6 +159,20 @@ pub fn stop_headline(report: &StopReport) -> String {
             "Stopped on {} in {place}{thread}",
             report.description.as_deref().unwrap_or("a signal")
         ),
+        "core" => {
+            let why = report.description.as_deref().unwrap_or("the program died");
+            let fault = report
+                .fault_address
+                .as_deref()
+                .map(|address| format!(" at address {address}"))
+                .unwrap_or_default();
+            let abort = report
+                .abort_message
+                .as_deref()
+                .map(|message| format!("\nAbort message: {message}"))
+                .unwrap_or_default();
+            format!("Core dump: {why}{fault}, in {place}{thread}{abort}")
+        }
         "exception" => format!(
             "Stopped on exception in {place}{thread}: {}",
             match &report.exception {

@@ -78,7 +78,8 @@ impl Session {
         // and a list taken while it runs may hold placeholders: only keep names read at a stop.
         if matches!(self.shared.run.get().phase, Phase::Stopped(_)) {
             let mut view = self.shared.view();
-            for t in &threads {
+            // A nameless thread (GDB's in a core) has no name to show, rather than an empty one.
+            for t in threads.iter().filter(|t| !t.name.is_empty()) {
                 view.caches.thread_names.insert(t.id, t.name.clone());
             }
         }

@@ -15,9 +15,9 @@ use tokio::sync::Notify;
 
 use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
 use super::events::handle_events;
-use super::{Origin, Session, Shared, View, sources};
+use super::{Origin, Session, Shared, View, core_dump, sources};
 use crate::adapters::process;
-use crate::adapters::{DebugAdapter, RequestExtras, StdioRoute};
+use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, StdioRoute};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::output::OutputBuffer;
@@ -87,12 +87,23 @@ impl Session {
         let connect = match &origin {
             Origin::Launch(spec) => spec.connect.clone(),
             Origin::Attach(spec) => spec.connect.clone(),
+            Origin::Core(_) => None,
+        };
+        // A core is checked before any adapter sees it (see `core_dump::inspect`).
+        let core_facts = match &origin {
+            Origin::Core(spec) => {
+                if adapter.core_opening(spec).is_none() {
+                    return Err(core_dump::unsupported(&*adapter));
+                }
+                Some(core_dump::inspect(spec)?)
+            }
+            _ => None,
         };
         let program_io = match &origin {
             Origin::Launch(spec) => {
                 crate::daemon::program_io::for_launch(spec, &*adapter, &carried.output)?
             }
-            Origin::Attach(_) => None,
+            Origin::Attach(_) | Origin::Core(_) => None,
         };
         let route = program_io
             .as_ref()
@@ -152,21 +163,31 @@ impl Session {
         }
 
         let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts).await;
-        match result {
-            Ok(caps) => Ok(Arc::new(Session {
+        let session = match result {
+            Ok(caps) => Arc::new(Session {
                 adapter,
                 origin,
                 dap,
                 caps,
                 process,
                 shared,
-            })),
+            }),
             Err(err) => {
                 dap.close("the session failed to start");
                 process.kill();
-                Err(err)
+                return Err(match &origin {
+                    Origin::Core(_) => core_dump::opening_failed(&*adapter, err),
+                    _ => err,
+                });
             }
+        };
+        if let Some(facts) = core_facts
+            && let Err(err) = session.settle_core_stop(facts, timeouts.launch()).await
+        {
+            session.end(false).await;
+            return Err(err);
         }
+        Ok(session)
     }
 
     pub fn carried(&self) -> Carried {
@@ -359,6 +380,17 @@ async fn configure(
             ("launch", adapter.launch_arguments(&spec))
         }
         Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
+        Origin::Core(spec) => match adapter.core_opening(spec) {
+            Some(CoreOpening::Request { command, arguments }) => (command, arguments),
+            Some(CoreOpening::Console { commands, .. }) => {
+                core_dump::open_by_console(dap, shared, &commands, timeouts.launch()).await?;
+                if let Some(setup) = setup {
+                    run_program_setup(dap, setup.await).await;
+                }
+                return Ok(caps);
+            }
+            None => return Err(core_dump::unsupported(adapter)),
+        },
     };
     let arguments = extras.apply(command, arguments);
     // Untyped on purpose: each adapter phrases these its own way, and the user's config adds
@@ -438,6 +470,7 @@ async fn configure(
 fn program_of(origin: &Origin) -> Option<std::path::PathBuf> {
     match origin {
         Origin::Launch(spec) if spec.connect.is_none() => Some(spec.program.clone()),
+        Origin::Core(spec) => Some(spec.program.clone()),
         Origin::Attach(spec) if spec.connect.is_none() => {
             spec.pid.and_then(crate::platform::executable_of)
         }

@@ -18,6 +18,7 @@
 mod breakpoints;
 mod brief_stop;
 mod changes;
+mod core_dump;
 mod disassembly;
 mod events;
 mod exception_filters;
@@ -35,6 +36,7 @@ mod view;
 mod watchpoints;
 
 pub use breakpoints::Breakpoints;
+pub(crate) use core_dump::cannot_run;
 use exception_filters::ExceptionFilters;
 pub(super) use inspection::clean_evaluate_error;
 pub use lifecycle::Carried;
@@ -55,7 +57,7 @@ use crate::adapters::process::AdapterProcess;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::DapClient;
 use crate::dap::types::Capabilities;
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
 
 /// The stop reason of a watchpoint hit (DAP's "data breakpoint").
 const WATCHPOINT_REASON: &str = "watchpoint";
@@ -68,6 +70,8 @@ const EXEC_REASON: &str = "exec";
 pub enum Origin {
     Launch(Box<LaunchSpec>),
     Attach(AttachSpec),
+    /// A core dump: a stopped process that can be read but never run.
+    Core(CoreSpec),
 }
 
 /// State the event task and the commands share.
@@ -195,6 +199,7 @@ impl Session {
     pub fn program(&self) -> Option<String> {
         match &self.origin {
             Origin::Launch(spec) => Some(spec.label()),
+            Origin::Core(spec) => Some(spec.label()),
             Origin::Attach(spec) => match (spec.pid, &spec.connect) {
                 (Some(pid), _) => Some(format!("pid {pid}")),
                 (None, Some(address)) if self.adapter.connects_itself() => {
@@ -218,6 +223,8 @@ impl Session {
         match &self.origin {
             Origin::Attach(spec) => spec.pid.or(self.shared.view().debuggee.pid),
             Origin::Launch(_) => self.shared.view().debuggee.pid,
+            // The process is long gone; its pid may be another's by now.
+            Origin::Core(_) => None,
         }
     }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::breakpoints::hit_breakpoints;
 use super::frames::frame_info;
-use super::{Session, WATCHPOINT_REASON};
+use super::{Session, WATCHPOINT_REASON, core_dump};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::daemon::source;
 use crate::dap::requests::{self, ThreadArguments};
@@ -38,6 +38,8 @@ impl Session {
             watch: Vec::new(),
             changed: None,
             signal: None,
+            fault_address: None,
+            abort_message: None,
         };
         match &state.phase {
             Phase::Stopped(stop) => {
@@ -64,6 +66,12 @@ impl Session {
                 report.breakpoint_ids = hit_breakpoints(&self.shared, stop);
                 if report.reason == "signal" {
                     self.name_signal(stop.signal, &mut report).await;
+                }
+                if report.reason == core_dump::CORE_REASON {
+                    report.signal = stop.signal.map(SignalInfo::of);
+                    let view = self.shared.view();
+                    report.fault_address = view.core_fault_address.map(|a| format!("{a:#x}"));
+                    report.abort_message = view.core_abort_message.clone();
                 }
                 if let Some(thread_id) = thread_id {
                     self.locate_stop(thread_id, &mut report).await;
@@ -140,7 +148,13 @@ impl Session {
                 let _ = self.fetch_threads().await;
             }
         };
-        let top = async { self.frames(thread_id, 1).await.ok() };
+        // A core's stop shows the crashing frame it selected, not the C library's that raised.
+        let index = if report.reason == core_dump::CORE_REASON {
+            self.shared.view().selection.frame
+        } else {
+            0
+        };
+        let top = async { self.frames(thread_id, index + 1).await.ok() };
         let on_exception = report.reason == "exception";
         let exception = async {
             if on_exception {
@@ -168,8 +182,8 @@ impl Session {
         let Ok(Some((frames, _))) = looked_up else {
             return;
         };
-        if let Some(top) = frames.first() {
-            let info = frame_info(0, top);
+        if let Some(top) = frames.get(index as usize) {
+            let info = frame_info(index, top);
             report.source = info
                 .file
                 .as_deref()

@@ -46,7 +46,7 @@ impl ProgramSources {
     pub(super) fn new(adapter: &dyn DebugAdapter, origin: &Origin) -> ProgramSources {
         let launch = match origin {
             Origin::Launch(spec) => Some((**spec).clone()),
-            Origin::Attach(_) => None,
+            Origin::Attach(_) | Origin::Core(_) => None,
         };
         let program_dir = launch.as_ref().and_then(|spec| {
             if spec.program.is_dir() {

@@ -21,6 +21,10 @@ pub(super) struct View {
     pub(super) in_flight: InFlight,
     /// Each frame's locals at its last stops, to mark what changed.
     pub(super) locals_memory: LocalsMemory,
+    /// The address whose access killed the process, as its core dump holds it.
+    pub(super) core_fault_address: Option<u64>,
+    /// The C library's message of an abort, as the core dump holds it.
+    pub(super) core_abort_message: Option<String>,
 }
 
 /// Where the user is looking, and what they have been shown.

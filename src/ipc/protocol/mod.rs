@@ -13,10 +13,12 @@ use serde_json::Value;
 use crate::common::error::ErrorBody;
 use crate::common::location::Location;
 
+mod crash;
 mod probe;
 mod results;
 
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
+pub use crash::*;
 pub use probe::*;
 pub use results::*;
 
@@ -38,6 +40,8 @@ pub struct Response {
 pub enum Command {
     Start(LaunchSpec),
     Attach(AttachSpec),
+    /// Opens a core dump (`debugger core`): a session on a process that has already died.
+    Core(CoreSpec),
     Status,
     Stop,
     Detach,
@@ -208,6 +212,25 @@ pub struct AttachSpec {
     /// Talk to an adapter already listening at HOST:PORT instead of starting one.
     #[serde(default)]
     pub connect: Option<String>,
+}
+
+/// A core dump to open, and the program that wrote it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CoreSpec {
+    /// The executable that crashed (absolute; resolved by the CLI).
+    pub program: PathBuf,
+    /// The core file (absolute).
+    pub core: PathBuf,
+    pub adapter: Option<String>,
+    /// The CLI's working directory, where the adapter looks for relative source paths.
+    pub cwd: PathBuf,
+}
+
+impl CoreSpec {
+    /// What reports call a core session: the program and its core.
+    pub fn label(&self) -> String {
+        format!("{} (core {})", self.program.display(), self.core.display())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

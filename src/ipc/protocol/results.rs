@@ -110,6 +110,14 @@ pub struct StopReport {
     /// For a stop on a signal, or an end by one: which (then `exit_code` is null).
     #[serde(default)]
     pub signal: Option<SignalInfo>,
+    /// For a core dump's stop (reason `core`) on a memory fault: the address whose access
+    /// killed the process (`0x0` for a NULL dereference), when the core holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault_address: Option<String>,
+    /// For a core dump's stop on SIGABRT: the C library's message (a failed `assert`'s), when
+    /// the core holds one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort_message: Option<String>,
 }
 
 /// A signal the program stopped on or was killed by.
