@@ -1,0 +1,110 @@
+//! `debugger mcp`: the Model Context Protocol front door, over stdio. It is one more client of
+//! the same session daemons the CLI talks to, running the same commands (`commands::run`) with
+//! the same rendering, so a session started here reads the same from `debugger status`.
+//!
+//! The protocol surface is small and written here (`jsonrpc.rs`), not taken from an SDK: the
+//! server is a loop over lines of stdin, each `tools/call` on its own thread so that a waiting
+//! call never holds up another; the daemon client it calls is blocking, so no async runtime is
+//! needed at all, and the CLI's start-up path gains nothing.
+//!
+//! The layering is `mcp → commands → ipc`, as for the CLI (`tests/layers.rs`).
+
+mod budget;
+mod call;
+mod config;
+mod jsonrpc;
+mod naming;
+mod tools;
+
+use std::io::BufRead;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::commands::guide;
+use call::Connection;
+use jsonrpc::{INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, Outgoing};
+
+pub use config::print_config;
+
+/// The protocol revisions this server speaks through `initialize`, newest first: the current
+/// one and the one before it.
+pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// Serves one MCP connection on stdin and stdout until stdin ends; returns the exit status.
+/// `session` is a session named on the command line, the default of every call.
+pub fn run(session: Option<String>) -> i32 {
+    let out = Outgoing::new(Box::new(std::io::stdout()));
+    let connection = Arc::new(Connection::new(session));
+    let stdin = std::io::stdin();
+    let mut calls = Vec::new();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else {
+            break;
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        match jsonrpc::classify(&line) {
+            Incoming::Request { id, method, params } => {
+                if method == "tools/call" {
+                    let (out, connection) = (out.clone(), Arc::clone(&connection));
+                    calls.retain(|c: &std::thread::JoinHandle<()>| !c.is_finished());
+                    calls.push(std::thread::spawn(move || {
+                        let token = params["_meta"]["progressToken"].clone();
+                        let progress = (!token.is_null()).then(|| (token, out.clone()));
+                        match connection.call(&params, progress) {
+                            Ok(result) => out.result(&id, result),
+                            Err((code, message)) => out.error(&id, code, &message),
+                        }
+                    }));
+                } else {
+                    answer(&out, &connection, &id, &method, &params);
+                }
+            }
+            // `notifications/initialized`, `notifications/cancelled`: nothing to do (a call
+            // that runs ends by itself, within its timeout).
+            Incoming::Notification { .. } | Incoming::Response => {}
+            Incoming::Invalid { id, code, message } => out.error(&id, code, &message),
+        }
+    }
+    connection.end();
+    0
+}
+
+/// Answers a request other than `tools/call`.
+fn answer(out: &Outgoing, connection: &Connection, id: &Value, method: &str, params: &Value) {
+    match method {
+        "initialize" => {
+            if let Some(name) = params["clientInfo"]["name"].as_str() {
+                connection.set_client(name);
+            }
+            let asked = params["protocolVersion"].as_str().unwrap_or_default();
+            let version = PROTOCOL_VERSIONS
+                .iter()
+                .find(|v| **v == asked)
+                .unwrap_or(&PROTOCOL_VERSIONS[0]);
+            out.result(
+                id,
+                json!({
+                    "protocolVersion": version,
+                    "capabilities": { "tools": { "listChanged": false } },
+                    "serverInfo": {
+                        "name": "debugger",
+                        "title": "debugger",
+                        "version": env!("CARGO_PKG_VERSION"),
+                    },
+                    "instructions": guide::TEXT,
+                }),
+            );
+        }
+        "ping" => out.result(id, json!({})),
+        "tools/list" => {
+            let tools: Vec<Value> = tools::TOOLS.iter().map(tools::listing).collect();
+            out.result(id, json!({ "tools": tools }));
+        }
+        "logging/setLevel" if params.is_object() => out.result(id, json!({})),
+        "logging/setLevel" => out.error(id, INVALID_PARAMS, "params must be an object"),
+        _ => out.error(id, METHOD_NOT_FOUND, &format!("no method '{method}'")),
+    }
+}
