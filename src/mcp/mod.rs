@@ -68,6 +68,11 @@ pub fn run(session: Option<String>) -> i32 {
             Incoming::Invalid { id, code, message } => out.error(&id, code, &message),
         }
     }
+    // The input has ended, but calls still running are answered: a client may close its side
+    // of the pipe once it has sent its last request. Each ends within its own timeout.
+    for running in calls {
+        let _ = running.join();
+    }
     connection.end();
     0
 }

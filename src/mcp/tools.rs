@@ -117,7 +117,7 @@ pub const TOOLS: &[Tool] = &[
         &["watch"],
         Waits::No,
         false,
-        "A watchpoint: stop when a variable or lvalue is written (or read). Set it while stopped; native code on lldb.",
+        "A watchpoint: stop when a variable or lvalue is written (or read). Set it while stopped; native code, where the adapter supports data breakpoints.",
     ),
     tool(
         "execute",
@@ -208,7 +208,7 @@ pub const TOOLS: &[Tool] = &[
         &["raw"],
         Waits::No,
         false,
-        "Send text to the adapter's own console (lldb commands through lldb-dap, Python through debugpy, JavaScript through node).",
+        "Send text to the debug adapter's own console: its debugger's commands for native code, statements of the language for Python and JavaScript.",
     ),
     tool(
         "doctor",

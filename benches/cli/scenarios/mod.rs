@@ -9,6 +9,7 @@
 mod breakpoints;
 mod inspection;
 mod launch;
+mod mcp;
 mod memory;
 mod rust;
 mod scale;
@@ -77,6 +78,11 @@ const SCENARIOS: &[Scenario] = &[
         name: "rust",
         needs: &[],
         run: rust::rust_values,
+    },
+    Scenario {
+        name: "mcp",
+        needs: &[],
+        run: mcp::status_round_trip,
     },
 ];
 
