@@ -72,7 +72,75 @@ pub fn command_line(
     let parsed = root
         .try_get_matches_from_mut(&words)
         .and_then(|mut matches| CommandLine::from_arg_matches_mut(&mut matches));
-    parsed.map_err(|e| usage(clap_message(&e)))
+    parsed.map_err(|e| {
+        let mut message = clap_message(&e);
+        if let Some(command) = root.find_subcommand(&name) {
+            message = property_names(&message, command);
+        }
+        usage(message)
+    })
+}
+
+/// clap's message with each flag written as the property it is here: `'--limit <N>'` becomes
+/// `'limit'`, `<LOC>` becomes `'locations'`, so the message names what the caller sent.
+fn property_names(message: &str, command: &clap::Command) -> String {
+    let mut message = message.to_string();
+    let commands: Vec<&clap::Command> = std::iter::once(command)
+        .chain(command.get_subcommands())
+        .collect();
+    let arguments = || commands.iter().flat_map(|c| c.get_arguments());
+    let names_of = |arg: &clap::Arg| -> Vec<String> {
+        arg.get_value_names()
+            .map(|names| names.iter().map(|n| n.to_string()).collect())
+            .unwrap_or_else(|| vec![arg.get_id().as_str().to_uppercase()])
+    };
+    // Flags first, with their values as clap writes them; then positionals (`<LOC>...`,
+    // `[PROGRAM]`), quoted or not.
+    for arg in arguments() {
+        if let Some(long) = arg.get_long() {
+            let id = format!("'{}'", arg.get_id());
+            let values: Vec<String> = names_of(arg).iter().map(|n| format!("<{n}>")).collect();
+            let written = format!("--{long} {}", values.join(" "));
+            message = message.replace(&format!("'{written}'"), &id);
+            message = message.replace(&format!("'--{long}'"), &id);
+            message = replace_word(&message, &format!("--{long}"), &id);
+        }
+    }
+    for arg in arguments().filter(|a| a.is_positional()) {
+        let id = format!("'{}'", arg.get_id());
+        for name in names_of(arg) {
+            for form in [format!("<{name}>"), format!("[{name}]")] {
+                for written in [format!("'{form}...'"), format!("'{form}'")] {
+                    message = message.replace(&written, &id);
+                }
+                message = message.replace(&format!("{form}..."), &id);
+                message = message.replace(&form, &id);
+            }
+        }
+    }
+    message
+}
+
+/// `text` with each whole word `word` (not `--waits` for `--wait`) replaced by `with`.
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(word) {
+        let end = at + word.len();
+        let before_ok = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '-');
+        let after_ok = rest[end..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_');
+        out.push_str(&rest[..at]);
+        out.push_str(if before_ok && after_ok { with } else { word });
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The words for the arguments of `command` found in `arguments`, which are taken out of it.
@@ -248,10 +316,32 @@ mod tests {
             Err("'status' takes no argument 'bogus'".to_string())
         );
         let bad = parsed(&["backtrace"], json!({"limit": "many"}));
-        assert!(bad.is_err_and(|e| e.contains("many")), "clap's own message");
+        assert!(
+            bad.as_ref()
+                .is_err_and(|e| e.starts_with("invalid value 'many' for 'limit':")),
+            "clap's own message, naming the property: {bad:?}"
+        );
+        let missing = parsed(&["breakpoint"], json!({"action": "enable"}));
+        assert!(
+            missing.as_ref().is_err_and(|e| e.contains("'ids'")),
+            "{missing:?}"
+        );
         let flag = parsed(&["start"], json!({"program": "a", "stop_on_entry": "yes"}));
         assert!(flag.is_err_and(|e| e.contains("true or false")));
         let needs = parsed(&["continue"], json!({"timeout": 3}));
-        assert!(needs.is_err_and(|e| e.contains("--wait")), "requires holds");
+        assert_eq!(
+            needs,
+            Err("the following required arguments were not provided: 'wait'".to_string()),
+            "requires holds"
+        );
+        let both = parsed(&["start"], json!({"program": "x", "module": "y"}));
+        assert_eq!(
+            both,
+            Err("the argument 'module' cannot be used with 'program'".to_string())
+        );
+        assert_eq!(
+            replace_word("--wait, --waits", "--wait", "'w'"),
+            "'w', --waits"
+        );
     }
 }

@@ -1,4 +1,4 @@
-"""Errors: a failing command is a tool result with isError and our code, message and hint;
+"""Errors: a probe that hits nothing and a failing command is a tool result with isError and our code, message and hint;
 an unknown tool, an unknown method and bad arguments are JSON-RPC errors; the server keeps
 serving after each. ARGS: program, breakpoint."""
 
@@ -26,6 +26,13 @@ async def main():
         error = none.structured_content["error"]
         assert error["code"] == "no_session", error
         assert error["hint"] and "hint: " in text(none), text(none)
+
+        # probe: one call, no session; a breakpoint never hit is its error, with the report.
+        probed = await data(session, "probe", program=ARGS["program"], breakpoints=[ARGS["breakpoint"]])
+        assert len(probed["hits"]) == 1, probed
+        missed = await call(session, "probe", program=ARGS["program"], breakpoints=["nosuchfunction"])
+        assert missed.is_error and missed.structured_content["error"]["code"] == "not_hit", text(missed)
+        assert "no breakpoint was hit" in text(missed), text(missed)
 
         await data(session, "start", program=ARGS["program"], breakpoints=[ARGS["breakpoint"]])
         await data(session, "await", timeout=60)
