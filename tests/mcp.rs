@@ -75,6 +75,14 @@ fn ledger() -> (PathBuf, String) {
 fn tools_are_listed_with_valid_schemas_and_the_guide_as_instructions() {
     let s = Session::new();
     let guide = s.run(&["guide"]);
+    let written = std::fs::read_to_string(repo_root().join("docs").join("agents.md"));
+    assert_eq!(
+        guide.ok(),
+        written.expect("docs/agents.md"),
+        "`guide` is the file"
+    );
+    let json = s.data(&["guide"]);
+    assert_eq!(json["guide"].as_str(), Some(guide.ok()));
     let listed = scenario(&s, "tools", &json!({ "guide": guide.ok() }));
     assert!(
         listed["tools"].as_array().is_some_and(|t| t.len() > 20),

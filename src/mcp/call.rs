@@ -102,6 +102,8 @@ impl Connection {
             }
         };
         let session = match arguments.remove("session") {
+            // A tool with no session (probe, doctor) claims no name for the connection.
+            None | Some(Value::Null) if !tool.sessioned => paths::DEFAULT_SESSION.to_string(),
             None | Some(Value::Null) => self.default_session(),
             Some(Value::String(s)) => {
                 paths::validate_session_name(&s).map_err(|e| (INVALID_PARAMS, e.message))?;
@@ -146,6 +148,17 @@ impl Connection {
             .flatten();
         let answer = match kept {
             Some(answer) => answer,
+            // Running a command that changes state again would not continue its answer: it
+            // would resume, step or start once more.
+            None if offset > 0 && !tool.read_only => {
+                return Err((
+                    INVALID_PARAMS,
+                    format!(
+                        "no cut answer of this {} call is kept to continue (the server keeps the last {KEPT_ANSWERS}); call it without offset",
+                        tool.name
+                    ),
+                ));
+            }
             None => {
                 let command = json_args::command_line(tool.members, &arguments)
                     .map_err(|e| (INVALID_PARAMS, format!("{} ({})", e.message, e.hint)))?;
@@ -176,7 +189,7 @@ impl Connection {
             "content": [{ "type": "text", "text": cut.text }],
             "structuredContent": structured,
             "isError": answer.is_error,
-            "_meta": { "session": session },
+            "_meta": if tool.sessioned { json!({ "session": session }) } else { json!({}) },
         }))
     }
 

@@ -27,8 +27,11 @@ pub struct Tool {
     pub members: &'static [&'static str],
     pub description: &'static str,
     pub waits: Waits,
-    /// Reads state and changes nothing (MCP's `readOnlyHint`).
+    /// Reads state and changes nothing (MCP's `readOnlyHint`): its continuations (`offset`) may
+    /// run it again.
     pub read_only: bool,
+    /// Talks to a session (all but `probe`, `sessions` and `doctor`).
+    pub sessioned: bool,
 }
 
 const fn tool(
@@ -44,6 +47,7 @@ const fn tool(
         description,
         waits,
         read_only,
+        sessioned: !matches!(name.as_bytes(), b"probe" | b"sessions" | b"doctor"),
     }
 }
 
@@ -245,10 +249,12 @@ pub fn listing(tool: &Tool) -> Value {
     if tool.waits != Waits::No && properties.get("timeout").is_some() {
         properties["timeout"]["default"] = json!(DEFAULT_WAIT_SECS);
     }
-    properties["session"] = json!({
-        "type": "string",
-        "description": "The session to use (default: this connection's own, named after the client)."
-    });
+    if tool.sessioned {
+        properties["session"] = json!({
+            "type": "string",
+            "description": "The session to use (default: this connection's own, named after the client)."
+        });
+    }
     properties["max_bytes"] = json!({
         "type": "integer", "minimum": MIN_MAX_BYTES, "default": DEFAULT_MAX_BYTES,
         "description": "The most bytes of text to return; what is left is said, with the offset that shows it."
@@ -285,7 +291,12 @@ mod tests {
             let listing = listing(tool);
             let input = &listing["inputSchema"];
             assert_eq!(input["type"], "object", "{}", tool.name);
-            assert!(input["properties"]["session"].is_object(), "{}", tool.name);
+            assert_eq!(
+                input["properties"]["session"].is_object(),
+                tool.sessioned,
+                "{}",
+                tool.name
+            );
             if tool.members.len() > 1 {
                 assert_eq!(input["required"], json!(["action"]), "{}", tool.name);
                 assert_eq!(

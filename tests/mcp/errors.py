@@ -48,6 +48,9 @@ async def main():
         extra = await refused(call(session, "status", bogus=1), INVALID_PARAMS)
         assert "bogus" in extra, extra
         await refused(call(session, "execute", wait=True), INVALID_PARAMS)
+        # A continuation of an answer that was never cut would run the command again: refused.
+        again = await refused(call(session, "execute", action="next", offset=3), INVALID_PARAMS)
+        assert "without offset" in again, again
         await refused(session.list_resources(), METHOD_NOT_FOUND)
 
         still = await data(session, "status")

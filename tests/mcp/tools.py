@@ -30,7 +30,10 @@ async def main():
                 assert "type" in prop and prop.get("description"), f"{tool.name}.{name}: {prop}"
             # The arguments every tool takes are accepted by its schema.
             if not tool.input_schema.get("required"):
-                Draft202012Validator(tool.input_schema).validate({"session": "s", "max_bytes": 4096})
+                common = {"max_bytes": 4096, "offset": 0}
+                if tool.name not in ("probe", "sessions", "doctor"):
+                    common["session"] = "s"
+                Draft202012Validator(tool.input_schema).validate(common)
         by_name = {tool.name: tool for tool in listed}
         execute = by_name["execute"].input_schema
         assert execute["required"] == ["action"]
@@ -40,6 +43,7 @@ async def main():
         bp = by_name["breakpoint"].input_schema["properties"]
         assert {"log", "condition", "hit_count", "action"} <= set(bp), bp.keys()
         assert by_name["locals"].annotations.read_only_hint is True
+        assert "session" not in by_name["probe"].input_schema["properties"], "probe has no session"
         emit({"tools": sorted(names)})
 
 
