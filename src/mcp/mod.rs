@@ -5,7 +5,11 @@
 //! The protocol surface is small and written here (`jsonrpc.rs`), not taken from an SDK: the
 //! server is a loop over lines of stdin, each `tools/call` on its own thread so that a waiting
 //! call never holds up another; the daemon client it calls is blocking, so no async runtime is
-//! needed at all, and the CLI's start-up path gains nothing.
+//! needed at all, and the CLI's start-up path gains nothing. The official SDK, `rmcp` (3.11,
+//! MSRV 1.88), would build here and keeps to tokio's current-thread `rt`, but its server and
+//! stdio features add 31 crates to the lock (schemars and its derive, chrono, futures' executor,
+//! uuid, sha2, tokio-util, its macros) for the four methods this server answers, and its async
+//! handlers would have to move every blocking command onto `spawn_blocking`.
 //!
 //! The layering is `mcp → commands → ipc`, as for the CLI (`tests/layers.rs`).
 
