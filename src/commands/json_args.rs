@@ -9,11 +9,13 @@
 //! (repeated for an array), a `true` boolean becomes `--long`, positional values come after the
 //! flags in their order, and the program's own arguments (`args`) come after `--`.
 
+use std::sync::OnceLock;
+
 use clap::{ArgAction, FromArgMatches};
 use serde_json::{Map, Value};
 
 use super::CommandLine;
-use super::schema::root;
+use super::schema;
 use crate::common::error::ErrorBody;
 
 /// The command one call names: `members` is the one command a front-door tool stands for, or the
@@ -42,10 +44,8 @@ pub fn command_line(
             }
         },
     };
-    let mut root = root();
-    let command = root
-        .find_subcommand(&name)
-        .ok_or_else(|| usage(format!("'{name}' is not a command")))?;
+    let command = built(&name).ok_or_else(|| usage(format!("'{name}' is not a command")))?;
+    let command = &command;
     let mut words = vec!["debugger".to_string(), name.clone()];
     let action = match arguments.remove("action") {
         None => None,
@@ -69,15 +69,17 @@ pub fn command_line(
     if let Some(unknown) = arguments.keys().next() {
         return Err(usage(format!("'{name}' takes no argument '{unknown}'")));
     }
+    // A tree of the one command called, already built: building every command's flags for
+    // each call cost milliseconds.
+    let mut root = clap::Command::new("debugger")
+        .disable_help_subcommand(true)
+        .subcommand(command.clone());
     let parsed = root
         .try_get_matches_from_mut(&words)
         .and_then(|mut matches| CommandLine::from_arg_matches_mut(&mut matches));
     parsed.map_err(|e| {
-        let mut message = clap_message(&e);
-        if let Some(command) = root.find_subcommand(&name) {
-            message = property_names(&message, command);
-        }
-        usage(message)
+        let message = clap_message(&e);
+        usage(property_names(&message, command))
     })
 }
 
@@ -141,6 +143,14 @@ fn replace_word(text: &str, word: &str, with: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The command `name` with its flags built, from a tree built once per process.
+fn built(name: &str) -> Option<clap::Command> {
+    static ROOT: OnceLock<clap::Command> = OnceLock::new();
+    ROOT.get_or_init(schema::root)
+        .find_subcommand(name)
+        .cloned()
 }
 
 /// The words for the arguments of `command` found in `arguments`, which are taken out of it.

@@ -21,7 +21,7 @@ mod naming;
 mod tools;
 
 use std::io::BufRead;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 
@@ -109,8 +109,13 @@ fn answer(out: &Outgoing, connection: &Connection, id: &Value, method: &str, par
         }
         "ping" => out.result(id, json!({})),
         "tools/list" => {
-            let tools: Vec<Value> = tools::TOOLS.iter().map(tools::listing).collect();
-            out.result(id, json!({ "tools": tools }));
+            // Built once: the schemas come from every command's flags.
+            static LISTED: OnceLock<Value> = OnceLock::new();
+            let tools = LISTED.get_or_init(|| {
+                let tools: Vec<Value> = tools::TOOLS.iter().map(tools::listing).collect();
+                json!({ "tools": tools })
+            });
+            out.result(id, tools.clone());
         }
         "logging/setLevel" if params.is_object() => out.result(id, json!({})),
         "logging/setLevel" => out.error(id, INVALID_PARAMS, "params must be an object"),
