@@ -137,10 +137,14 @@ fn a_node_session_over_mcp() {
 }
 
 #[test]
-fn a_wait_that_times_out_answers_running_with_progress() {
+fn a_wait_that_times_out_answers_running_with_progress_and_the_next_stop_is_pushed() {
     common::require_lldb_dap();
     let s = Session::new();
-    let seen = scenario(&s, "timeout", &json!({ "program": build("c/spin.c") }));
+    let seen = scenario(
+        &s,
+        "timeout",
+        &json!({ "program": build("c/spin.c"), "breakpoint": at("c/spin.c", "@tick_body") }),
+    );
     assert!(seen["progress"].as_u64().is_some_and(|n| n >= 1), "{seen}");
 }
 

@@ -16,6 +16,7 @@ use super::budget::{self, DEFAULT_MAX_BYTES, MIN_MAX_BYTES};
 use super::jsonrpc::{INVALID_PARAMS, Outgoing};
 use super::naming::{self, Claim};
 use super::tools::{self, DEFAULT_WAIT_SECS, Tool, Waits};
+use super::watch::Watchers;
 use crate::commands::{self, Call, CommandLine, Kept, json_args};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
@@ -40,6 +41,8 @@ pub struct Connection {
     cut: Mutex<HashMap<String, Answer>>,
     /// Sessions started with `end_with_client`, and whether each is detached rather than stopped.
     owned: Mutex<Vec<(String, bool)>>,
+    /// The threads that push stops to a subscribed client.
+    pub watchers: Watchers,
 }
 
 /// A tool's answer before its text is cut.
@@ -62,6 +65,7 @@ impl Connection {
             claim: Mutex::new(None),
             cut: Mutex::new(HashMap::new()),
             owned: Mutex::new(Vec::new()),
+            watchers: Watchers::default(),
         }
     }
 
@@ -82,12 +86,10 @@ impl Connection {
             .clone()
     }
 
-    /// Runs one `tools/call`. `progress` is the client's progress token, if it wants progress.
-    pub fn call(
-        &self,
-        params: &Value,
-        progress: Option<(Value, Outgoing)>,
-    ) -> Result<Value, Refusal> {
+    /// Runs one `tools/call`; `out` carries its progress and the stops a watcher pushes.
+    pub fn call(&self, params: &Value, out: &Outgoing) -> Result<Value, Refusal> {
+        let token = &params["_meta"]["progressToken"];
+        let progress = (!token.is_null()).then(|| (token.clone(), out.clone()));
         let name = params["name"].as_str().unwrap_or_default();
         let tool =
             tools::find(name).ok_or_else(|| (INVALID_PARAMS, format!("unknown tool '{name}'")))?;
@@ -171,6 +173,9 @@ impl Connection {
                 );
                 if end_with_client && !answer.is_error {
                     lock(&self.owned).push((session.clone(), tool.name == "attach"));
+                }
+                if tool.sessioned && !answer.is_error {
+                    self.watchers.after_call(&session, &answer.structured, out);
                 }
                 answer
             }

@@ -19,6 +19,7 @@ mod config;
 mod jsonrpc;
 mod naming;
 mod tools;
+mod watch;
 
 use std::io::BufRead;
 use std::sync::{Arc, OnceLock};
@@ -55,9 +56,7 @@ pub fn run(session: Option<String>) -> i32 {
                     let (out, connection) = (out.clone(), Arc::clone(&connection));
                     calls.retain(|c: &std::thread::JoinHandle<()>| !c.is_finished());
                     calls.push(std::thread::spawn(move || {
-                        let token = params["_meta"]["progressToken"].clone();
-                        let progress = (!token.is_null()).then(|| (token, out.clone()));
-                        match connection.call(&params, progress) {
+                        match connection.call(&params, &out) {
                             Ok(result) => out.result(&id, result),
                             Err((code, message)) => out.error(&id, code, &message),
                         }
@@ -97,7 +96,7 @@ fn answer(out: &Outgoing, connection: &Connection, id: &Value, method: &str, par
                 id,
                 json!({
                     "protocolVersion": version,
-                    "capabilities": { "tools": { "listChanged": false } },
+                    "capabilities": { "tools": { "listChanged": false }, "logging": {} },
                     "serverInfo": {
                         "name": "debugger",
                         "title": "debugger",
@@ -117,8 +116,11 @@ fn answer(out: &Outgoing, connection: &Connection, id: &Value, method: &str, par
             });
             out.result(id, tools.clone());
         }
-        "logging/setLevel" if params.is_object() => out.result(id, json!({})),
-        "logging/setLevel" => out.error(id, INVALID_PARAMS, "params must be an object"),
+        "logging/setLevel" if params["level"].is_string() => {
+            connection.watchers.subscribe();
+            out.result(id, json!({}));
+        }
+        "logging/setLevel" => out.error(id, INVALID_PARAMS, "params.level must be a string"),
         _ => out.error(id, METHOD_NOT_FOUND, &format!("no method '{method}'")),
     }
 }
