@@ -22,13 +22,14 @@ mod tools;
 mod watch;
 
 use std::io::BufRead;
+use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 
 use crate::commands::guide;
 use call::Connection;
-use jsonrpc::{INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, Outgoing};
+use jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, Outgoing};
 
 pub use config::print_config;
 
@@ -41,12 +42,18 @@ pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 pub fn run(session: Option<String>) -> i32 {
     let out = Outgoing::new(Box::new(std::io::stdout()));
     let connection = Arc::new(Connection::new(session));
-    let stdin = std::io::stdin();
+    let mut input = std::io::stdin().lock();
     let mut calls = Vec::new();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else {
-            break;
-        };
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        // Bytes, not `lines()`: a line that is not UTF-8 is a parse error to answer, not the
+        // end of the connection.
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&bytes);
         if line.trim().is_empty() {
             continue;
         }
@@ -56,9 +63,16 @@ pub fn run(session: Option<String>) -> i32 {
                     let (out, connection) = (out.clone(), Arc::clone(&connection));
                     calls.retain(|c: &std::thread::JoinHandle<()>| !c.is_finished());
                     calls.push(std::thread::spawn(move || {
-                        match connection.call(&params, &out) {
-                            Ok(result) => out.result(&id, result),
-                            Err((code, message)) => out.error(&id, code, &message),
+                        // A call that panics (a bug) is still answered, and the server serves on.
+                        let called = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                            connection.call(&params, &out)
+                        }));
+                        match called {
+                            Ok(Ok(result)) => out.result(&id, result),
+                            Ok(Err((code, message))) => out.error(&id, code, &message),
+                            Err(_) => {
+                                out.error(&id, INTERNAL_ERROR, "the call failed: a bug in debugger")
+                            }
                         }
                     }));
                 } else {
