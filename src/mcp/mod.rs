@@ -85,12 +85,14 @@ pub fn run(session: Option<String>) -> i32 {
             Incoming::Invalid { id, code, message } => out.error(&id, code, &message),
         }
     }
-    // The input has ended, but calls still running are answered: a client may close its side
-    // of the pipe once it has sent its last request. Each ends within its own timeout.
+    // The input has ended. The sessions that end with the client end first: a client that
+    // closes its side soon sends a signal too, and a call waiting on such a session ends with
+    // it. Calls still running are then answered, for a client that closed its side once it had
+    // sent its last request; each ends within its own timeout.
+    connection.end();
     for running in calls {
         let _ = running.join();
     }
-    connection.end();
     0
 }
 
