@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, lldb-dap,
-# Delve, Go, Node.js and npm (apt), debugpy (pip), and the TypeScript fixture's tools (npm). Idempotent: does nothing when everything is present.
+# Delve, Go, Node.js and npm (apt), debugpy and pytest (pip), the TypeScript fixture's tools (npm),
+# and the official MCP Python SDK (pip, into a virtualenv of its own). Idempotent: does nothing
+# when everything is present.
 # Uses apt as root (or through sudo).
 set -euo pipefail
 
@@ -15,6 +17,7 @@ command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v dlv >/dev/null 2>&1 || need+=(delve)
 command -v go >/dev/null 2>&1 || need+=(golang-go)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 
@@ -50,6 +53,20 @@ if ! python3 -c 'import pytest' >/dev/null 2>&1; then
   echo "installing: pytest (pip)"
   python3 -m pip install --quiet pytest 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages pytest
+fi
+
+# The MCP Python SDK that tests/mcp.rs drives `debugger mcp` with, in a virtualenv of its own
+# (it needs a newer Python stack than the system's packages; tests/mcp.rs looks in the same place).
+mcp_venv="${DEBUGGER_TEST_MCP_VENV:-/opt/debugger-test/mcp-venv}"
+if ! "$mcp_venv/bin/python" -c 'import mcp, jsonschema' >/dev/null 2>&1; then
+  echo "installing: mcp (pip, into $mcp_venv)"
+  as_root=()
+  if ! mkdir -p "$mcp_venv" 2>/dev/null || [ ! -w "$mcp_venv" ]; then
+    as_root=(sudo)
+    sudo mkdir -p "$mcp_venv"
+  fi
+  "${as_root[@]}" python3 -m venv "$mcp_venv"
+  "${as_root[@]}" "$mcp_venv/bin/pip" install --quiet 'mcp>=1.10' jsonschema
 fi
 
 # A GDB with DAP (14+): Debian 12's is 13.1, so this may fetch Debian 13's into a private root.

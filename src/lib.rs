@@ -8,4 +8,5 @@ pub mod common;
 pub mod daemon;
 pub mod dap;
 pub mod ipc;
+pub mod mcp;
 pub mod platform;

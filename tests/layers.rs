@@ -1,6 +1,6 @@
 //! The layering rules of docs/architecture.md, checked on the source text.
 //!
-//! - **One direction**: `cli → commands → ipc`, and `daemon → ipc`. The CLI is one front door;
+//! - **One direction**: `cli → commands → ipc`, `mcp → commands → ipc`, and `daemon → ipc`. The CLI is one front door;
 //!   `commands` is what every front door calls, so it never reaches back into `cli`; `ipc` is the
 //!   protocol both sides speak, so it knows neither. The daemon serves the protocol and knows no
 //!   front door. A command that runs a session in its own process (`probe`) reaches the daemon
@@ -26,12 +26,13 @@ fn layer(name: &str) -> &str {
 /// What `from` may not name, and the one path into a forbidden layer it may use.
 fn forbidden(from: &str) -> (&'static [&'static str], Option<&'static str>) {
     match from {
-        "commands" => (&["cli", "daemon"], Some("crate::daemon::in_process")),
-        "ipc" => (&["cli", "commands", "daemon"], None),
-        "daemon" | "adapters" | "dap" | "common" => (&["cli", "commands"], None),
+        "commands" => (&["cli", "daemon", "mcp"], Some("crate::daemon::in_process")),
+        "mcp" => (&["cli", "daemon"], None),
+        "ipc" => (&["cli", "commands", "daemon", "mcp"], None),
+        "daemon" | "adapters" | "dap" | "common" => (&["cli", "commands", "mcp"], None),
         "platform" => (
             &[
-                "cli", "commands", "ipc", "daemon", "adapters", "dap", "common",
+                "cli", "commands", "ipc", "daemon", "adapters", "dap", "common", "mcp",
             ],
             None,
         ),
@@ -112,6 +113,8 @@ fn only_the_cli_reads_the_process_arguments() {
 fn the_rules_see_a_breach() {
     let (banned, door) = forbidden("commands");
     assert!(banned.contains(&"cli") && door.is_some());
+    assert!(forbidden("mcp").0.contains(&"daemon"));
+    assert!(forbidden("commands").0.contains(&"cli") && !forbidden("mcp").0.contains(&"commands"));
     assert_eq!(layer("src/commands/probe/text.rs"), "commands");
     assert_eq!(layer("src/lib.rs"), "lib");
     let lines: Vec<_> = code_lines("use crate::cli::x; // crate::daemon\n// crate::cli").collect();

@@ -48,7 +48,7 @@ impl CliSession {
     /// `debugger ARGS` in the session's environment. The tests' daemon logs at debug level for
     /// their failure messages; the bench turns that off, since writing the log is not part of
     /// what a call costs a user.
-    fn command(&self, args: &[&str]) -> Command {
+    pub fn command(&self, args: &[&str]) -> Command {
         let mut command = self.session.command_running(&self.bin);
         command
             .args(args)

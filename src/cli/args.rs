@@ -40,6 +40,15 @@ pub enum Role {
     #[command(flatten)]
     Command(Box<CommandLine>),
 
+    /// Serve the Model Context Protocol on stdin and stdout, for agents that speak MCP: one tool
+    /// per command family, on the same sessions as the CLI.
+    Mcp {
+        /// Print the lines that add this server to common agent clients' MCP configuration, and
+        /// exit.
+        #[arg(long)]
+        print_config: bool,
+    },
+
     /// Run the session daemon (started by 'start' and 'attach').
     #[command(hide = true)]
     Daemon,

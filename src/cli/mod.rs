@@ -11,7 +11,7 @@ use std::ffi::OsString;
 
 use args::Role;
 
-use crate::commands::{self, Call};
+use crate::commands::{self, Call, Sink};
 
 /// Runs the CLI on this process's arguments and returns its exit status.
 pub fn main() -> i32 {
@@ -31,6 +31,7 @@ fn run(args: &[OsString]) -> i32 {
             tree_tag,
             since,
         } => return crate::daemon::reaper::run(group, tree_tag.as_deref(), since),
+        Role::Mcp { print_config } => return mcp(&cli.session, print_config),
         Role::Command(command) => *command,
     };
     let mut sink = print::Terminal;
@@ -50,6 +51,26 @@ fn run(args: &[OsString]) -> i32 {
             err.code.exit_code()
         }
     }
+}
+
+/// `debugger mcp`: serve MCP on stdio, or print its client configuration. A session named on the
+/// command line (or by `DEBUGGER_SESSION`) is every call's default; else each connection has
+/// its own.
+fn mcp(session: &str, print_config: bool) -> i32 {
+    if print_config {
+        return match crate::mcp::print_config() {
+            Ok(text) => {
+                print::Terminal.text(&text);
+                0
+            }
+            Err(message) => {
+                print::error(false, &crate::common::error::ErrorBody::internal(message));
+                1
+            }
+        };
+    }
+    let named = (session != crate::common::paths::DEFAULT_SESSION).then(|| session.to_string());
+    crate::mcp::run(named)
 }
 
 /// Whether a command line that clap refused asked for `--json`: its usage error is then the one

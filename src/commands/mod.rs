@@ -13,7 +13,9 @@ pub mod demo;
 pub mod disassemble;
 pub mod doctor;
 pub mod execution;
+pub mod guide;
 pub mod inspect;
+pub mod json_args;
 pub mod memory;
 mod numbers;
 mod outcome;
@@ -144,6 +146,9 @@ pub enum CommandLine {
     Setup(setup::SetupArgs),
     /// Run a scripted session on a bundled C program (installs lldb-dap when missing).
     Demo,
+    /// The guide for coding agents: when to reach for the debugger, the commands that answer
+    /// most questions, how to read their answers (docs/agents.md).
+    Guide,
 }
 
 /// Runs one command.
@@ -187,5 +192,6 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
         CommandLine::Doctor => doctor::run(call),
         CommandLine::Setup(args) => setup::run(args),
         CommandLine::Demo => demo::run(call),
+        CommandLine::Guide => Ok(guide::outcome()),
     }
 }

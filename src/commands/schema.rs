@@ -21,11 +21,38 @@ use super::CommandLine;
 /// property naming one, and the properties of all of them, each described with the actions it
 /// belongs to (the command's own arguments hold for every action).
 pub fn arguments(name: &str) -> Option<Value> {
-    // As the CLI builds it: no generated `help` subcommand at any level.
+    let root = root();
+    let command = root.find_subcommand(name)?;
+    Some(described(command))
+}
+
+/// The schema of one front-door tool that stands for several commands (`execute` for
+/// `continue`, `next`, `step`, `finish` and `pause`): an `action` property names the command,
+/// and the properties of all of them are described with the commands that take them, as a
+/// command's subcommands are. `None` when one of `members` is not a command.
+pub fn family(name: &'static str, members: &[&str]) -> Option<Value> {
+    let root = root();
+    let mut family = clap::Command::new(name)
+        .disable_help_subcommand(true)
+        .subcommand_required(true);
+    for member in members {
+        family = family.subcommand(root.find_subcommand(member)?.clone());
+    }
+    family.build();
+    Some(described(&family))
+}
+
+/// The command tree as the CLI builds it: no generated `help` subcommand at any level, every
+/// command's flags built.
+pub(super) fn root() -> clap::Command {
     let mut root = clap::Command::new("debugger").disable_help_subcommand(true);
     root = <CommandLine as clap::Subcommand>::augment_subcommands(root);
     root.build();
-    let command = root.find_subcommand(name)?;
+    root
+}
+
+/// The schema of a built command: its own arguments, and its subcommands as an `action`.
+fn described(command: &clap::Command) -> Value {
     let mut schema = Schema::default();
     schema.add_arguments(command, None);
     let actions: Vec<&clap::Command> = command.get_subcommands().collect();
@@ -45,7 +72,7 @@ pub fn arguments(name: &str) -> Option<Value> {
             schema.add_arguments(sub, Some(sub.get_name()));
         }
     }
-    Some(schema.into_value())
+    schema.into_value()
 }
 
 /// The names of every command that has a schema, as the CLI lists them (aliases left out).
@@ -267,6 +294,39 @@ mod tests {
             json!(["write", "read", "readWrite"])
         );
         assert_eq!(watch["properties"]["access"]["default"], "write");
+    }
+
+    #[test]
+    fn a_family_of_commands_is_one_schema_with_an_action() {
+        let evaluate = family("evaluate", &["print", "eval", "set"]).expect("evaluate");
+        assert_eq!(evaluate["required"], json!(["action"]));
+        assert_eq!(
+            evaluate["properties"]["action"]["enum"],
+            json!(["print", "eval", "set"])
+        );
+        let action = evaluate["properties"]["action"]["description"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            action.starts_with("print: Evaluate an expression"),
+            "{action}"
+        );
+        let expression = &evaluate["properties"]["expression"];
+        assert_eq!(expression["type"], "array");
+        assert!(
+            expression["description"]
+                .as_str()
+                .is_some_and(|d| d.starts_with("(print, eval) ")),
+            "{expression}"
+        );
+        assert!(
+            evaluate["properties"]["value"]["description"]
+                .as_str()
+                .is_some_and(|d| d.starts_with("(set) "))
+        );
+        let execute = family("execute", &["continue", "pause"]).expect("execute");
+        assert_eq!(execute["properties"]["timeout"]["default"], 300.0);
+        assert!(family("x", &["continue", "no-such"]).is_none());
     }
 
     #[test]

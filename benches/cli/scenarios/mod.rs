@@ -9,6 +9,7 @@
 mod breakpoints;
 mod inspection;
 mod launch;
+mod mcp;
 mod memory;
 mod rust;
 mod scale;
@@ -83,6 +84,11 @@ const SCENARIOS: &[Scenario] = &[
         name: "test-command",
         needs: &[],
         run: test_command::failing_cargo_test,
+    },
+    Scenario {
+        name: "mcp",
+        needs: &[],
+        run: mcp::status_round_trip,
     },
 ];
 
