@@ -155,7 +155,10 @@ fn lldb_attach_to_a_rust_program_loads_the_formatters() {
     let owner = variable(&locals["variables"], "owner");
     assert_eq!(owner["value"], "Rc(\"me\") strong=2 weak=0", "{locals}");
     let path = variable(&locals["variables"], "path");
-    assert!(path["value"].as_str().unwrap_or("").starts_with('"'), "{locals}");
+    assert!(
+        path["value"].as_str().unwrap_or("").starts_with('"'),
+        "{locals}"
+    );
 }
 
 #[test]
@@ -166,7 +169,10 @@ fn gdb_attach_to_a_rust_program_loads_the_pretty_printers() {
     let owner = variable(&locals["variables"], "owner");
     assert_eq!(owner["value"], "Rc(\"me\") strong=2 weak=0", "{locals}");
     let path = variable(&locals["variables"], "path");
-    assert!(path["value"].as_str().unwrap_or("").starts_with('"'), "{locals}");
+    assert!(
+        path["value"].as_str().unwrap_or("").starts_with('"'),
+        "{locals}"
+    );
 }
 
 /// The breakpoint list and the stop name Rust functions by their Rust path, without rustc's
@@ -176,9 +182,15 @@ fn breakpoint_lists_and_stops_name_rust_functions_demangled() {
     require_lldb_dap();
     for (s, adapter) in [(Session::new(), "lldb"), (gdb_session(), "gdb")] {
         let program = build(PATHS);
-        s.start(&program, &["--adapter", adapter, "-b", VISIT, "-b", "paths::walk"]);
+        s.start(
+            &program,
+            &["--adapter", adapter, "-b", VISIT, "-b", "paths::walk"],
+        );
         let stop = s.data(&["continue", "--wait", "--timeout", WAIT])["stop"].clone();
-        assert_eq!(stop["frame"]["function"], "paths::walk", "{adapter}: {stop}");
+        assert_eq!(
+            stop["frame"]["function"], "paths::walk",
+            "{adapter}: {stop}"
+        );
         let list = s.run(&["breakpoint", "list"]).ok().to_string();
         let names: Vec<&str> = list
             .lines()
@@ -196,7 +208,11 @@ fn breakpoint_lists_and_stops_name_rust_functions_demangled() {
             .filter_map(|f| f["function"].as_str())
             .take(3)
             .collect();
-        assert_eq!(functions[..2], [VISIT, "paths::walk"], "{adapter}: {backtrace}");
+        assert_eq!(
+            functions[..2],
+            [VISIT, "paths::walk"],
+            "{adapter}: {backtrace}"
+        );
         s.run(&["stop"]);
     }
 }

@@ -1,7 +1,8 @@
 //! Rust values as a Rust programmer writes them, through the formatters of the toolchain that
 //! built the program, which the session loads into lldb-dap and into GDB before the program runs:
-//! `String`, `&str`, `Vec`, `VecDeque`, slices, `Option`, `Result`, `Rc`, `Arc`, `RefCell`,
-//! `HashMap`, `BTreeMap`, `PathBuf`, `OsString`, enums with data and tuples. `print` of a plain
+//! `String`, `&str`, `Vec`, `VecDeque`, slices, `Option`, `Result`, `Box`, `Rc`, `Arc`,
+//! `RefCell`, `HashMap`, `BTreeMap`, `PathBuf`, `OsString`, `Cow`, structs, enums with data and
+//! tuples; an `Option` whose `None` hides in a capacity (which LLDB 19 misreads by itself). `print` of a plain
 //! path is answered from the frame's variables, through a reference too (`args.paths.paths`,
 //! where lldb's expression parser read another vector); stacks are demangled.
 //!
@@ -62,7 +63,11 @@ fn assert_boxed(locals: &Value, child: &str) {
     let value = boxed["value"].as_str().unwrap_or_default();
     let (address, rest) = value.split_once(' ').unwrap_or_default();
     assert!(address.starts_with("0x") && rest == "7", "{boxed}");
-    assert_eq!(shown(locals, &["boxed"])["boxed"][1], json!([[child, "7"]]), "{boxed}");
+    assert_eq!(
+        shown(locals, &["boxed"])["boxed"][1],
+        json!([[child, "7"]]),
+        "{boxed}"
+    );
 }
 
 /// The `print` answers at `inspect`, where `args` and `shapes` are references, then in `main`.
@@ -82,7 +87,7 @@ fn lldb_shows_rust_values_through_the_toolchains_formatters() {
     let names = [
         "text", "word", "names", "queue", "numbers", "slice", "some", "none", "ok", "err",
         "shared", "atomic", "cell", "map", "tree", "path", "circle", "square", "empty", "shapes",
-        "pair", "args", "unset", "blank", "borrowed",
+        "pair", "args", "unset", "blank", "borrowed", "nested", "failed",
     ];
     assert_eq!(
         shown(&locals, &names),
@@ -103,7 +108,7 @@ fn lldb_shows_rust_values_through_the_toolchains_formatters() {
             "map": ["{\"k\": 1}", [["[0]", "(\"k\", 1)"]]],
             "tree": ["{1: \"one\", 2: \"two\"}", [["1", "\"one\""], ["2", "\"two\""]]],
             "path": ["\"./a.txt\"", []],
-            "circle": ["Circle{radius:2}", [["radius", "2"]]],
+            "circle": ["Circle { radius: 2 }", [["radius", "2"]]],
             "square": ["Square(3)", [["0", "3"]]],
             "empty": ["Empty", []],
             "shapes": ["[Square(1), Empty]", [["[0]", "Square(1)"], ["[1]", "Empty"]]],
@@ -115,6 +120,8 @@ fn lldb_shows_rust_values_through_the_toolchains_formatters() {
             "unset": ["None", []],
             "blank": ["Some(\"\")", [["0", "\"\""]]],
             "borrowed": ["Borrowed(\"b\")", [["0", "\"b\""]]],
+            "nested": ["None", []],
+            "failed": ["Err(4)", [["0", "4"]]],
         })
     );
     assert_boxed(&locals, "*boxed");
@@ -200,7 +207,7 @@ fn gdb_shows_rust_values_through_the_toolchains_pretty_printers() {
     let names = [
         "text", "word", "names", "queue", "numbers", "slice", "some", "none", "ok", "err",
         "shared", "atomic", "cell", "map", "tree", "os", "path", "circle", "square", "empty",
-        "pair", "shapes", "args", "unset", "blank", "borrowed",
+        "pair", "shapes", "args", "unset", "blank", "borrowed", "nested", "failed",
     ];
     // Rust's printers for the standard collections, and ours for what they leave to GDB (enums,
     // tuples, arrays), which GDB's DAP would show empty.
@@ -227,21 +234,28 @@ fn gdb_shows_rust_values_through_the_toolchains_pretty_printers() {
             "tree": ["{1: \"one\", 2: \"two\"}", [["1", "\"one\""], ["2", "\"two\""]]],
             "os": ["\"os\"", []],
             "path": ["\"./a.txt\"", []],
-            "circle": ["Circle{radius: 2}", [["radius", "2"]]],
+            "circle": ["Circle { radius: 2 }", [["radius", "2"]]],
             "square": ["Square(3)", [["__0", "3"]]],
             "empty": ["Empty", []],
             "pair": ["(1, \"two\")", [["__0", "1"], ["__1", "\"two\""]]],
-            "shapes": ["[values::Shape::Square(1), values::Shape::Empty]", [["[0]", "Square(1)"], ["[1]", "Empty"]]],
+            "shapes": ["[Square(1), Empty]", [["[0]", "Square(1)"], ["[1]", "Empty"]]],
             "args": [
-                "values::Args {paths: values::Paths {paths: [\".\", \"src\"]}, verbose: true}",
-                [["paths", "values::Paths {paths: [\".\", \"src\"]}"], ["verbose", "true"]]
+                "Args { paths: Paths { paths: [\".\", \"src\"] }, verbose: true }",
+                [["paths", "Paths { paths: [\".\", \"src\"] }"], ["verbose", "true"]]
             ],
             "unset": ["None", []],
             "blank": ["Some(\"\")", [["__0", "\"\""]]],
             "borrowed": ["Borrowed(\"b\")", [["__0", "\"b\""]]],
+            "nested": ["None", []],
+            "failed": ["Err(4)", [["__0", "4"]]],
         })
     );
     assert_boxed(&locals, "value");
+    // Without the types' module paths, as Rust's `{:?}` writes a struct.
+    assert_eq!(
+        variable(&locals["variables"], "points")["value"],
+        "[Point { x: 1, y: 2 }, Point { x: 3, y: 4 }]"
+    );
     let backtrace = s.data(&["backtrace"]);
     assert_eq!(
         backtrace["frames"][0]["function"], "values::main",

@@ -64,6 +64,7 @@ impl Formatters {
             format!("command source -s 1 {}", lldb_quoted(&self.lldb_commands)?),
         ];
         commands.extend(LLDB_BINDINGS.iter().map(lldb_binding));
+        commands.push(LLDB_BYTES.to_string());
         Some(commands)
     }
 
@@ -124,19 +125,45 @@ const LLDB_BINDINGS: &[(&str, &str)] = &[
         "-F debugger_rust_keyed_map",
         r"^(alloc::([a-z_]+::)+)BTreeMap<.+>$",
     ),
-    ("-l debugger_rust_btree", r"^(alloc::([a-z_]+::)+)BTreeMap<.+>$"),
-    ("-F debugger_rust_set", r"^(alloc::([a-z_]+::)+)BTreeSet<.+>$"),
-    ("-l debugger_rust_btree", r"^(alloc::([a-z_]+::)+)BTreeSet<.+>$"),
+    (
+        "-l debugger_rust_btree",
+        r"^(alloc::([a-z_]+::)+)BTreeMap<.+>$",
+    ),
+    (
+        "-F debugger_rust_set",
+        r"^(alloc::([a-z_]+::)+)BTreeSet<.+>$",
+    ),
+    (
+        "-l debugger_rust_btree",
+        r"^(alloc::([a-z_]+::)+)BTreeSet<.+>$",
+    ),
     ("-F debugger_rust_counted", r"^(alloc::([a-z_]+::)+)Rc<.+>$"),
-    ("-F debugger_rust_counted", r"^(alloc::([a-z_]+::)+)Arc<.+>$"),
-    ("-F debugger_rust_cell", r"^(core::([a-z_]+::)+)RefCell<.+>$"),
+    (
+        "-F debugger_rust_counted",
+        r"^(alloc::([a-z_]+::)+)Arc<.+>$",
+    ),
+    (
+        "-F debugger_rust_cell",
+        r"^(core::([a-z_]+::)+)RefCell<.+>$",
+    ),
     ("-F debugger_rust_pointee", r"^.+ \*$"),
     ("-l debugger_rust_leaf", r"^(alloc::([a-z_]+::)+)String$"),
     ("-l debugger_rust_leaf", r"^&(mut )?str$"),
-    ("-l debugger_rust_leaf", r"^(std::ffi::([a-z_]+::)+)OsString$"),
+    (
+        "-l debugger_rust_leaf",
+        r"^(std::ffi::([a-z_]+::)+)OsString$",
+    ),
     ("-l debugger_rust_leaf", r"^(std::([a-z_]+::)+)PathBuf$"),
-    ("-l debugger_rust_leaf", r"^&(mut )?(std::([a-z_]+::)+)Path$"),
+    (
+        "-l debugger_rust_leaf",
+        r"^&(mut )?(std::([a-z_]+::)+)Path$",
+    ),
 ];
+
+/// `u8` and `i8` as numbers, as Rust writes them (`Err(4)`, `[104, 105]`): LLDB reads rustc's
+/// one-byte integers as C's `unsigned char` and `signed char`, and would show `'\x04'`.
+const LLDB_BYTES: &str =
+    "type format add --category Rust --format decimal \"unsigned char\" \"signed char\"";
 
 /// Every struct's summary, `Point { x: 1, y: 2 }`, where LLDB has no other: the pattern matches
 /// every type.
@@ -363,7 +390,12 @@ mod tests {
         let script = format!("script exec({})", one_line_python(LLDB_SUMMARIES));
         assert!(script.starts_with("script exec(\"DEBUGGER_RUST_SHOWN = 16\\n"));
         let commands: Vec<String> = std::iter::once(script)
-            .chain(LLDB_BINDINGS.iter().chain([&LLDB_STRUCTS]).map(lldb_binding))
+            .chain(
+                LLDB_BINDINGS
+                    .iter()
+                    .chain([&LLDB_STRUCTS])
+                    .map(lldb_binding),
+            )
             .collect();
         for command in &commands {
             assert!(

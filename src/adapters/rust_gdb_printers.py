@@ -38,11 +38,57 @@ def debugger_rust_text(value):
     try:
         if not isinstance(value, gdb.Value):
             value = gdb.Value(value)
-        return value.format_string(styling=False)
+        return debugger_rust_plain(value.format_string(styling=False))
     except (gdb.error, gdb.MemoryError):
         return "<not readable>"
     finally:
         DebuggerRustState.depth -= 1
+
+
+# GDB writes a value with its types' full paths (`values::Point {x: 1}`,
+# `core::option::Option<alloc::string::String>::None`); Rust's `{:?}` writes `Point { x: 1 }` and
+# `None`. Text inside quotes is left as it is.
+DEBUGGER_RUST_QUOTED = re.compile(r"(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')")
+DEBUGGER_RUST_MODULE = re.compile(r"\b[a-z_][a-z0-9_]*::")
+
+
+def debugger_rust_plain(text):
+    parts = DEBUGGER_RUST_QUOTED.split(text)
+    for i in range(0, len(parts), 2):
+        part = DEBUGGER_RUST_MODULE.sub("", parts[i])
+        part = debugger_rust_without_enum_types(part)
+        part = re.sub(r"(\w) \(", r"\1(", part)
+        part = re.sub(r"(\w)\{", r"\1 {", part)
+        part = re.sub(r"\{(?=[^\s}…])", "{ ", part)
+        part = re.sub(r"(?<=[^\s{…])\}", " }", part)
+        parts[i] = part
+    return "".join(parts)
+
+
+def debugger_rust_without_enum_types(text):
+    # `Type::Variant` and `Type<Args>::Variant` become `Variant`.
+    at = text.find("::")
+    while at > 0:
+        start = at
+        open_count = 0
+        if text[start - 1] == ">":
+            while start > 0:
+                start -= 1
+                # The arrow of a `fn() -> T` is no bracket.
+                if text[start] == ">" and text[start - 1 : start] != "-":
+                    open_count += 1
+                elif text[start] == "<":
+                    open_count -= 1
+                    if open_count == 0:
+                        break
+        while open_count == 0 and start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        if open_count == 0 and at + 2 < len(text) and text[at + 2].isupper() and start < at:
+            text = text[:start] + text[at + 2:]
+            at = text.find("::", start)
+        else:
+            at = text.find("::", at + 2)
+    return text
 
 
 def debugger_rust_size(rust):
@@ -177,9 +223,7 @@ class DebuggerRustValue:
             text = self.value.format_string(styling=False)
         finally:
             DebuggerRustState.busy = False
-        # An enum's value starts with its type's path: "core::option::Option<u32>::Some(3)".
-        prefix = str(self.value.type.strip_typedefs()) + "::"
-        return text[len(prefix):] if text.startswith(prefix) else text
+        return debugger_rust_plain(text)
 
     def num_children(self):
         kind = self.value.type.strip_typedefs()

@@ -350,36 +350,78 @@ def debugger_rust_variant_index(self, all_variants):
         except ValueError:
             continue
         if dataful is not None and discr.GetByteSize() == 8:
-            if debugger_rust_in_capacity(all_variants, dataful, discr):
+            if debugger_rust_in_capacity(all_variants, dataful, i):
                 expected |= DEBUGGER_RUST_CAPACITY_NICHE
         if discr.GetValueAsUnsigned() == expected:
             return i
     return 0 if dataful is None else dataful
 
 
-def debugger_rust_in_capacity(all_variants, dataful, discr):
-    key = (all_variants.GetTypeName(), discr.GetLoadAddress() - all_variants.GetLoadAddress())
+def debugger_rust_in_capacity(all_variants, dataful, index):
+    # By the types' layout: a value inside a summarised one often has no address of its own.
+    kind = all_variants.GetType()
+    key = (kind.GetName(), index)
     if key not in DEBUGGER_RUST_NICHES:
-        value = all_variants.GetChildAtIndex(dataful).GetChildMemberWithName("value")
-        found = debugger_rust_member_at(value, discr.GetLoadAddress(), 0)
+        variant = kind.GetFieldAtIndex(index)
+        discr_at = variant.GetOffsetInBytes() + debugger_rust_field_offset(
+            variant.GetType(), "$discr$"
+        )
+        holder = kind.GetFieldAtIndex(dataful)
+        value = debugger_rust_field(holder.GetType(), "value")
+        found = None
+        if value is not None:
+            at = discr_at - holder.GetOffsetInBytes() - value.GetOffsetInBytes()
+            found = debugger_rust_type_at(value.GetType(), at, 0)
         DEBUGGER_RUST_NICHES[key] = found is not None and any(
             name in found for name in DEBUGGER_RUST_CAPACITY_TYPES
         )
     return DEBUGGER_RUST_NICHES[key]
 
 
-def debugger_rust_member_at(value, address, depth):
-    # The type names, outermost first, of the members of `value` that hold `address`.
-    value = value.GetNonSyntheticValue()
-    start = value.GetLoadAddress()
-    if depth > 16 or not start <= address < start + value.GetByteSize():
-        return None
-    names = value.GetTypeName() or ""
-    for i in range(value.GetNumChildren()):
-        inner = debugger_rust_member_at(value.GetChildAtIndex(i), address, depth + 1)
-        if inner is not None:
-            return names + " " + inner
+def debugger_rust_field(kind, name):
+    for i in range(kind.GetNumberOfFields()):
+        field = kind.GetFieldAtIndex(i)
+        if field.GetName() == name:
+            return field
+    return None
+
+
+def debugger_rust_field_offset(kind, name):
+    field = debugger_rust_field(kind, name)
+    return 0 if field is None else field.GetOffsetInBytes()
+
+
+def debugger_rust_type_at(kind, offset, depth):
+    # The type names, outermost first, of the nested fields of `kind` that hold byte `offset`.
+    # Through an enum inside (niches nest: Option<Result<DirEntry, Error>>), the variant that
+    # holds data, never a discriminant.
+    names = kind.GetName() or ""
+    if depth > 16:
+        return names
+    fields = [kind.GetFieldAtIndex(i) for i in range(kind.GetNumberOfFields())]
+    fields = [f for f in fields if f.GetName() != "$discr$"]
+    dataful = [f for f in fields if f.GetName() == "$variant$"]
+    for field in dataful or fields:
+        start = field.GetOffsetInBytes()
+        if start <= offset < start + field.GetType().GetByteSize():
+            return names + " " + debugger_rust_type_at(field.GetType(), offset - start, depth + 1)
     return names
 
 
 lldb_lookup.ClangEncodedEnumProvider._getCurrentVariantIndex = debugger_rust_variant_index
+
+
+# An enum's struct variant as Rust writes it, `Circle { radius: 2 }`, where Rust's provider
+# writes `Circle{radius:2}`.
+import lldb_providers
+
+
+def debugger_rust_variant_fields(valobj, _dict):
+    fields = lldb_providers.aggregate_field_summary(valobj, _dict)
+    shown = (
+        "%s: %s" % (valobj.GetChildAtIndex(i).GetName(), text) for i, text in enumerate(fields)
+    )
+    return " { " + ", ".join(shown) + " }"
+
+
+lldb_providers.StructSummaryProvider = debugger_rust_variant_fields
