@@ -106,6 +106,32 @@ def debugger_rust_map(valobj, _dict):
     return debugger_rust_items(valobj, debugger_rust_entry, "{", "}")
 
 
+# PathBuf and OsString read in one memory read: Rust's summary reads them a byte per child,
+# milliseconds for each path.
+def debugger_rust_bytes_text(valobj, _dict):
+    vec = valobj.GetNonSyntheticValue()
+    for _ in range(6):
+        if vec.GetChildMemberWithName("len").IsValid():
+            break
+        vec = vec.GetChildAtIndex(0).GetNonSyntheticValue()
+    length = vec.GetChildMemberWithName("len").GetValueAsUnsigned()
+    pointer = vec.GetChildMemberWithName("buf").GetNonSyntheticValue()
+    for _ in range(8):
+        if pointer.TypeIsPointerType():
+            break
+        pointer = pointer.GetChildAtIndex(0).GetNonSyntheticValue()
+    if not pointer.TypeIsPointerType():
+        return ""
+    if length == 0:
+        return '""'
+    shown = min(length, 4096)
+    error = lldb.SBError()
+    data = valobj.GetProcess().ReadMemory(pointer.GetValueAsUnsigned(), shown, error)
+    if error.Fail():
+        return ""
+    return '"' + data.decode("utf-8", "replace") + '"' + ("…" if shown < length else "")
+
+
 # A leaf still answers for its members by name, which Rust's summaries read (a path's length).
 class debugger_rust_leaf:
     def __init__(self, valobj, _dict):
