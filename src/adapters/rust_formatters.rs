@@ -69,7 +69,7 @@ impl Formatters {
     }
 
     /// The GDB commands that load them (GDB's `source` takes the rest of the line as the name),
-    /// then our printer for what they leave to GDB (see [`GDB_PRINTERS`]).
+    /// then our printers over and beside theirs (see [`GDB_PRINTERS`]).
     pub fn gdb_commands(&self) -> Option<Vec<String>> {
         let path = self.gdb_loader.to_str()?;
         (!path.contains(['\n', '\r'])).then(|| {
@@ -81,13 +81,17 @@ impl Formatters {
     }
 }
 
-/// Our summaries (rust_summaries.py), which make a collection read as Rust's `{:?}` writes it
-/// (`["a", "b"]`, `{"k": 1}`) where Rust's own say `size=2`, and strings and paths leaves rather
-/// than lists of characters. The elements stay children, for expansion.
+/// Our summaries (rust_summaries.py), which make a value read as Rust's `{:?}` writes it where
+/// Rust's own formatters say `size=2`, `strong=1, weak=0` or nothing: collections (`["a", "b"]`,
+/// `{"k": 1}`, a `BTreeMap`'s entries, which Rust's leave raw), `Rc("rc")`, `RefCell(4)`, structs,
+/// what a pointer points to; strings and paths as leaves rather than lists of characters. They
+/// also pick an enum's variant right where LLDB 19 truncates its discriminant values. The
+/// elements stay children, for expansion.
 const LLDB_SUMMARIES: &str = include_str!("rust_summaries.py");
 
-/// Our GDB printer (rust_gdb_printers.py) for the Rust values Rust's printers leave to GDB
-/// (enums, structs, tuples, arrays), which GDB's DAP shows with an empty value: with it, `Some(3)`.
+/// Our GDB printers (rust_gdb_printers.py), put before Rust's: collections, `Rc`, `RefCell` and
+/// paths as the LLDB summaries write them, and the values Rust's printers leave to GDB (enums,
+/// structs, tuples, arrays, pointers), which GDB's DAP shows with an empty value, as `Some(3)`.
 const GDB_PRINTERS: &str = include_str!("rust_gdb_printers.py");
 
 /// A Python program as one string literal on one line, without its comments (whose backticks
