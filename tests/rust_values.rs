@@ -105,7 +105,7 @@ fn lldb_shows_rust_values_through_the_toolchains_formatters() {
             "shared": ["Rc(\"rc\") strong=1 weak=0", [["value", "\"rc\""]]],
             "atomic": ["Arc(5) strong=1 weak=0", [["data", "5"]]],
             "cell": ["RefCell(4)", [["value", "4"]]],
-            "map": ["{\"k\": 1}", [["[0]", "(\"k\", 1)"]]],
+            "map": ["{\"k\": 1}", [["\"k\"", "1"]]],
             "tree": ["{1: \"one\", 2: \"two\"}", [["1", "\"one\""], ["2", "\"two\""]]],
             "path": ["\"./a.txt\"", []],
             "circle": ["Circle { radius: 2 }", [["radius", "2"]]],

@@ -118,7 +118,11 @@ const LLDB_BINDINGS: &[(&str, &str)] = &[
     ("-F debugger_rust_sequence", r"^&(mut )?\\[.+\\]$"),
     ("-F debugger_rust_sequence", r"^.+\\[[0-9]+\\]$"),
     (
-        "-F debugger_rust_map",
+        "-F debugger_rust_keyed_map",
+        r"^(std::collections::([a-z_]+::)+)HashMap<.+>$",
+    ),
+    (
+        "-l debugger_rust_hash_map",
         r"^(std::collections::([a-z_]+::)+)HashMap<.+>$",
     ),
     (

@@ -97,15 +97,6 @@ def debugger_rust_set(valobj, _dict):
     return debugger_rust_items(valobj, debugger_rust_item, "{", "}")
 
 
-def debugger_rust_entry(entry):
-    key = debugger_rust_item(entry.GetChildAtIndex(0))
-    return key + ": " + debugger_rust_item(entry.GetChildAtIndex(1))
-
-
-def debugger_rust_map(valobj, _dict):
-    return debugger_rust_items(valobj, debugger_rust_entry, "{", "}")
-
-
 # PathBuf and OsString read in one memory read: Rust's summary reads them a byte per child,
 # milliseconds for each path.
 def debugger_rust_bytes_text(valobj, _dict):
@@ -161,6 +152,41 @@ def debugger_rust_keyed(child):
 
 def debugger_rust_keyed_map(valobj, _dict):
     return debugger_rust_items(valobj, debugger_rust_keyed, "{", "}")
+
+
+# A HashMap's entries as its values named by their keys, as a BTreeMap's are (and GDB's), where
+# Rust's provider makes each entry a `("k", 1)` tuple named by its place in the table.
+class debugger_rust_hash_map:
+    def __init__(self, valobj, internal_dict):
+        self.inner = lldb_lookup.synthetic_lookup(valobj, internal_dict)
+        self.names = None
+
+    def update(self):
+        self.names = None
+        return self.inner.update()
+
+    def num_children(self, *_max):
+        return self.inner.num_children()
+
+    def get_child_at_index(self, index):
+        entry = self.inner.get_child_at_index(index)
+        if entry is None:
+            return None
+        # The tuple's own members, which have addresses (its synthetic children may not).
+        raw = entry.GetNonSyntheticValue()
+        key, value = raw.GetChildAtIndex(0), raw.GetChildAtIndex(1)
+        key.SetPreferSyntheticValue(True)
+        name = debugger_rust_item(key)
+        return value.CreateValueFromAddress(name, value.GetLoadAddress(), value.GetType())
+
+    def get_child_index(self, name):
+        if self.names is None:
+            count = self.num_children()
+            self.names = [self.get_child_at_index(i).GetName() for i in range(count)]
+        return self.names.index(name) if name in self.names else -1
+
+    def has_children(self):
+        return True
 
 
 # Rc, Arc and RefCell as Rust's `{:?}` shows what they hold, with what a debugger user also asks
