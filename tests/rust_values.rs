@@ -1,7 +1,8 @@
 //! Rust values as a Rust programmer writes them, through the formatters of the toolchain that
 //! built the program, which the session loads into lldb-dap and into GDB before the program runs:
-//! `String`, `&str`, `Vec`, `VecDeque`, slices, `Option`, `Result`, `Rc`, `Arc`, `RefCell`,
-//! `HashMap`, `BTreeMap`, `PathBuf`, `OsString`, enums with data and tuples. `print` of a plain
+//! `String`, `&str`, `Vec`, `VecDeque`, slices, `Option`, `Result`, `Box`, `Rc`, `Arc`,
+//! `RefCell`, `HashMap`, `BTreeMap`, `PathBuf`, `OsString`, `Cow`, structs, enums with data and
+//! tuples; an `Option` whose `None` hides in a capacity (which LLDB 19 misreads by itself). `print` of a plain
 //! path is answered from the frame's variables, through a reference too (`args.paths.paths`,
 //! where lldb's expression parser read another vector); stacks are demangled.
 //!
@@ -54,6 +55,21 @@ fn shown(locals: &Value, names: &[&str]) -> Value {
         .into()
 }
 
+/// A `Box<i32>`, which both debuggers read as a plain pointer (rustc's name for the pointer type
+/// is dropped): its address, then the value it holds, and that value as its one child (`child`).
+#[track_caller]
+fn assert_boxed(locals: &Value, child: &str) {
+    let boxed = variable(&locals["variables"], "boxed");
+    let value = boxed["value"].as_str().unwrap_or_default();
+    let (address, rest) = value.split_once(' ').unwrap_or_default();
+    assert!(address.starts_with("0x") && rest == "7", "{boxed}");
+    assert_eq!(
+        shown(locals, &["boxed"])["boxed"][1],
+        json!([[child, "7"]]),
+        "{boxed}"
+    );
+}
+
 /// The `print` answers at `inspect`, where `args` and `shapes` are references, then in `main`.
 #[track_caller]
 fn assert_path_prints(s: &Session, expected: &[(&str, &str)]) {
@@ -70,7 +86,8 @@ fn lldb_shows_rust_values_through_the_toolchains_formatters() {
     let locals = s.data(&["locals"]);
     let names = [
         "text", "word", "names", "queue", "numbers", "slice", "some", "none", "ok", "err",
-        "shared", "atomic", "cell", "map", "path", "circle", "square", "empty", "shapes", "pair",
+        "shared", "atomic", "cell", "map", "tree", "path", "circle", "square", "empty", "shapes",
+        "pair", "args", "unset", "blank", "borrowed", "nested", "failed",
     ];
     assert_eq!(
         shown(&locals, &names),
@@ -85,18 +102,29 @@ fn lldb_shows_rust_values_through_the_toolchains_formatters() {
             "none": ["None", []],
             "ok": ["Ok(\"x\")", [["0", "\"x\""]]],
             "err": ["Err(\"bad\")", [["0", "\"bad\""]]],
-            "shared": ["strong=1, weak=0", [["value", "\"rc\""]]],
-            "atomic": ["strong=1, weak=0", [["data", "5"]]],
-            "cell": ["borrow=0", [["value", "4"]]],
-            "map": ["{\"k\": 1}", [["[0]", "(\"k\", 1)"]]],
-            "path": ["\"./a.txt\"", [["inner", "\"./a.txt\""]]],
-            "circle": ["Circle{radius:2}", [["radius", "2"]]],
+            "shared": ["Rc(\"rc\") strong=1 weak=0", [["value", "\"rc\""]]],
+            "atomic": ["Arc(5) strong=1 weak=0", [["data", "5"]]],
+            "cell": ["RefCell(4)", [["value", "4"]]],
+            "map": ["{\"k\": 1}", [["\"k\"", "1"]]],
+            "tree": ["{1: \"one\", 2: \"two\"}", [["1", "\"one\""], ["2", "\"two\""]]],
+            "path": ["\"./a.txt\"", []],
+            "circle": ["Circle { radius: 2 }", [["radius", "2"]]],
             "square": ["Square(3)", [["0", "3"]]],
             "empty": ["Empty", []],
             "shapes": ["[Square(1), Empty]", [["[0]", "Square(1)"], ["[1]", "Empty"]]],
             "pair": ["(1, \"two\")", [["0", "1"], ["1", "\"two\""]]],
+            "args": [
+                "Args { paths: Paths { paths: [\".\", \"src\"] }, verbose: true }",
+                [["paths", "Paths { paths: [\".\", \"src\"] }"], ["verbose", "true"]]
+            ],
+            "unset": ["None", []],
+            "blank": ["Some(\"\")", [["0", "\"\""]]],
+            "borrowed": ["Borrowed(\"b\")", [["0", "\"b\""]]],
+            "nested": ["None", []],
+            "failed": ["Err(4)", [["0", "4"]]],
         })
     );
+    assert_boxed(&locals, "*boxed");
     assert_eq!(variable(&locals["variables"], "os")["value"], "\"os\"");
     // A struct inside a collection reads as Rust's `{:?}` writes it.
     assert_eq!(
@@ -178,8 +206,8 @@ fn gdb_shows_rust_values_through_the_toolchains_pretty_printers() {
     let locals = s.data(&["locals"]);
     let names = [
         "text", "word", "names", "queue", "numbers", "slice", "some", "none", "ok", "err",
-        "shared", "atomic", "cell", "map", "tree", "os", "circle", "square", "empty", "pair",
-        "shapes",
+        "shared", "atomic", "cell", "map", "tree", "os", "path", "circle", "square", "empty",
+        "pair", "shapes", "args", "unset", "blank", "borrowed", "nested", "failed",
     ];
     // Rust's printers for the standard collections, and ours for what they leave to GDB (enums,
     // tuples, arrays), which GDB's DAP would show empty.
@@ -188,26 +216,45 @@ fn gdb_shows_rust_values_through_the_toolchains_pretty_printers() {
         json!({
             "text": ["\"hello\"", []],
             "word": ["\"x\"", []],
-            "names": ["Vec(size=2)", [["[0]", "\"a\""], ["[1]", "\"b\""]]],
-            "queue": ["VecDeque(size=2)", [["[0]", "1"], ["[1]", "2"]]],
+            "names": ["[\"a\", \"b\"]", [["[0]", "\"a\""], ["[1]", "\"b\""]]],
+            "queue": ["[1, 2]", [["[0]", "1"], ["[1]", "2"]]],
             "numbers": ["[10, 20, 30]", [["[0]", "10"], ["[1]", "20"], ["[2]", "30"]]],
-            "slice": ["&[u32](size=2)", [["[0]", "10"], ["[1]", "20"]]],
+            "slice": ["[10, 20]", [["[0]", "10"], ["[1]", "20"]]],
             "some": ["Some(3)", [["__0", "3"]]],
             "none": ["None", []],
             "ok": ["Ok(\"x\")", [["__0", "\"x\""]]],
             "err": ["Err(\"bad\")", [["__0", "\"bad\""]]],
-            "shared": ["Rc(strong=1, weak=0)", [["value", "\"rc\""], ["strong", "1"], ["weak", "0"]]],
-            "atomic": ["Arc(strong=1, weak=0)", [["value", "5"], ["strong", "1"], ["weak", "0"]]],
-            "cell": ["RefCell(borrow=0)", [["value", "4"], ["borrow", "0"]]],
-            "map": ["HashMap(size=1)", [["key0", "\"k\""], ["val0", "1"]]],
-            "tree": ["BTreeMap(size=2)", [["key0", "1"], ["val0", "\"one\""], ["key1", "2"], ["val1", "\"two\""]]],
+            "shared": [
+                "Rc(\"rc\") strong=1 weak=0",
+                [["value", "\"rc\""], ["strong", "1"], ["weak", "0"]]
+            ],
+            "atomic": ["Arc(5) strong=1 weak=0", [["value", "5"], ["strong", "1"], ["weak", "0"]]],
+            "cell": ["RefCell(4)", [["value", "4"], ["borrow", "0"]]],
+            "map": ["{\"k\": 1}", [["\"k\"", "1"]]],
+            "tree": ["{1: \"one\", 2: \"two\"}", [["1", "\"one\""], ["2", "\"two\""]]],
             "os": ["\"os\"", []],
-            "circle": ["Circle{radius: 2}", [["radius", "2"]]],
+            "path": ["\"./a.txt\"", []],
+            "circle": ["Circle { radius: 2 }", [["radius", "2"]]],
             "square": ["Square(3)", [["__0", "3"]]],
             "empty": ["Empty", []],
             "pair": ["(1, \"two\")", [["__0", "1"], ["__1", "\"two\""]]],
-            "shapes": ["[values::Shape::Square(1), values::Shape::Empty]", [["[0]", "Square(1)"], ["[1]", "Empty"]]],
+            "shapes": ["[Square(1), Empty]", [["[0]", "Square(1)"], ["[1]", "Empty"]]],
+            "args": [
+                "Args { paths: Paths { paths: [\".\", \"src\"] }, verbose: true }",
+                [["paths", "Paths { paths: [\".\", \"src\"] }"], ["verbose", "true"]]
+            ],
+            "unset": ["None", []],
+            "blank": ["Some(\"\")", [["__0", "\"\""]]],
+            "borrowed": ["Borrowed(\"b\")", [["__0", "\"b\""]]],
+            "nested": ["None", []],
+            "failed": ["Err(4)", [["__0", "4"]]],
         })
+    );
+    assert_boxed(&locals, "value");
+    // Without the types' module paths, as Rust's `{:?}` writes a struct.
+    assert_eq!(
+        variable(&locals["variables"], "points")["value"],
+        "[Point { x: 1, y: 2 }, Point { x: 3, y: 4 }]"
     );
     let backtrace = s.data(&["backtrace"]);
     assert_eq!(
@@ -230,7 +277,7 @@ fn gdb_shows_rust_values_through_the_toolchains_pretty_printers() {
     assert_path_prints(
         &s,
         &[
-            ("args.paths.paths", "Vec(size=2)"),
+            ("args.paths.paths", "[\".\", \"src\"]"),
             ("args.paths.paths[1]", "\"src\""),
             ("args.verbose", "true"),
             ("shapes[0]", "Square(1)"),

@@ -182,7 +182,10 @@ fn a_minified_bundle_reads_as_its_sources_with_their_names() {
             .is_some_and(|f| f.ends_with("bundle/app.js")),
         "{backtrace}"
     );
-    assert!(generated["column"].as_u64().is_some_and(|c| c > 1), "{backtrace}");
+    assert!(
+        generated["column"].as_u64().is_some_and(|c| c > 1),
+        "{backtrace}"
+    );
 }
 
 #[test]

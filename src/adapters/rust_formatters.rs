@@ -51,20 +51,25 @@ impl Formatters {
         Ok(formatters)
     }
 
-    /// The LLDB commands that load them: the Python module, then its type bindings (`-s 1`:
-    /// without echoing each of the file's lines), then our summaries over theirs (see
-    /// [`LLDB_SUMMARIES`]). `None` for a path LLDB's quoting cannot carry.
+    /// The LLDB commands that load them: the Python module, our summaries (see
+    /// [`LLDB_SUMMARIES`]) with the catch-all one for structs, then Rust's type bindings (`-s 1`:
+    /// without echoing each of the file's lines), then ours over theirs. LLDB takes the binding
+    /// added last among those whose pattern matches, so the catch-all comes before every other.
+    /// `None` for a path LLDB's quoting cannot carry.
     pub fn lldb_commands(&self) -> Option<Vec<String>> {
         let mut commands = vec![
             format!("command script import {}", lldb_quoted(&self.lldb_lookup)?),
+            format!("script exec({})", one_line_python(LLDB_SUMMARIES)),
+            lldb_binding(&LLDB_STRUCTS),
             format!("command source -s 1 {}", lldb_quoted(&self.lldb_commands)?),
         ];
-        commands.extend(lldb_summaries());
+        commands.extend(LLDB_BINDINGS.iter().map(lldb_binding));
+        commands.push(LLDB_BYTES.to_string());
         Some(commands)
     }
 
     /// The GDB commands that load them (GDB's `source` takes the rest of the line as the name),
-    /// then our printer for what they leave to GDB (see [`GDB_PRINTERS`]).
+    /// then our printers over and beside theirs (see [`GDB_PRINTERS`]).
     pub fn gdb_commands(&self) -> Option<Vec<String>> {
         let path = self.gdb_loader.to_str()?;
         (!path.contains(['\n', '\r'])).then(|| {
@@ -76,13 +81,17 @@ impl Formatters {
     }
 }
 
-/// Our summaries (rust_summaries.py), which make a collection read as Rust's `{:?}` writes it
-/// (`["a", "b"]`, `{"k": 1}`) where Rust's own say `size=2`, and strings and paths leaves rather
-/// than lists of characters. The elements stay children, for expansion.
+/// Our summaries (rust_summaries.py), which make a value read as Rust's `{:?}` writes it where
+/// Rust's own formatters say `size=2`, `strong=1, weak=0` or nothing: collections (`["a", "b"]`,
+/// `{"k": 1}`, a `BTreeMap`'s entries, which Rust's leave raw), `Rc("rc")`, `RefCell(4)`, structs,
+/// what a pointer points to; strings and paths as leaves rather than lists of characters. They
+/// also pick an enum's variant right where LLDB 19 truncates its discriminant values. The
+/// elements stay children, for expansion.
 const LLDB_SUMMARIES: &str = include_str!("rust_summaries.py");
 
-/// Our GDB printer (rust_gdb_printers.py) for the Rust values Rust's printers leave to GDB
-/// (enums, structs, tuples, arrays), which GDB's DAP shows with an empty value: with it, `Some(3)`.
+/// Our GDB printers (rust_gdb_printers.py), put before Rust's: collections, `Rc`, `RefCell` and
+/// paths as the LLDB summaries write them, and the values Rust's printers leave to GDB (enums,
+/// structs, tuples, arrays, pointers), which GDB's DAP shows with an empty value, as `Some(3)`.
 const GDB_PRINTERS: &str = include_str!("rust_gdb_printers.py");
 
 /// A Python program as one string literal on one line, without its comments (whose backticks
@@ -104,38 +113,79 @@ const LLDB_BINDINGS: &[(&str, &str)] = &[
     ),
     (
         "-F debugger_rust_sequence",
-        r"^(alloc::([a-z_]+::)+)Vec<.+>$",
-    ),
-    (
-        "-F debugger_rust_sequence",
         r"^(alloc::([a-z_]+::)+)VecDeque<.+>$",
     ),
     ("-F debugger_rust_sequence", r"^&(mut )?\\[.+\\]$"),
     ("-F debugger_rust_sequence", r"^.+\\[[0-9]+\\]$"),
     (
-        "-F debugger_rust_map",
+        "-F debugger_rust_keyed_map",
+        r"^(std::collections::([a-z_]+::)+)HashMap<.+>$",
+    ),
+    (
+        "-l debugger_rust_hash_map",
         r"^(std::collections::([a-z_]+::)+)HashMap<.+>$",
     ),
     (
         "-F debugger_rust_set",
         r"^(std::collections::([a-z_]+::)+)HashSet<.+>$",
     ),
+    (
+        "-F debugger_rust_keyed_map",
+        r"^(alloc::([a-z_]+::)+)BTreeMap<.+>$",
+    ),
+    (
+        "-l debugger_rust_btree",
+        r"^(alloc::([a-z_]+::)+)BTreeMap<.+>$",
+    ),
+    (
+        "-F debugger_rust_set",
+        r"^(alloc::([a-z_]+::)+)BTreeSet<.+>$",
+    ),
+    (
+        "-l debugger_rust_btree",
+        r"^(alloc::([a-z_]+::)+)BTreeSet<.+>$",
+    ),
+    ("-F debugger_rust_counted", r"^(alloc::([a-z_]+::)+)Rc<.+>$"),
+    (
+        "-F debugger_rust_counted",
+        r"^(alloc::([a-z_]+::)+)Arc<.+>$",
+    ),
+    (
+        "-F debugger_rust_cell",
+        r"^(core::([a-z_]+::)+)RefCell<.+>$",
+    ),
+    ("-F debugger_rust_pointee", r"^.+ \*$"),
     ("-l debugger_rust_leaf", r"^(alloc::([a-z_]+::)+)String$"),
     ("-l debugger_rust_leaf", r"^&(mut )?str$"),
+    (
+        "-l debugger_rust_leaf",
+        r"^(std::ffi::([a-z_]+::)+)OsString$",
+    ),
+    ("-l debugger_rust_leaf", r"^(std::([a-z_]+::)+)PathBuf$"),
+    (
+        "-l debugger_rust_leaf",
+        r"^&(mut )?(std::([a-z_]+::)+)Path$",
+    ),
 ];
 
-/// The commands that define [`LLDB_SUMMARIES`] in LLDB's script session and bind them.
-fn lldb_summaries() -> Vec<String> {
-    let mut commands = vec![format!("script exec({})", one_line_python(LLDB_SUMMARIES))];
-    commands.extend(LLDB_BINDINGS.iter().map(|(provider, pattern)| {
-        let kind = if provider.starts_with("-F") {
-            "summary add -e -h"
-        } else {
-            "synthetic add"
-        };
-        format!("type {kind} --category Rust {provider} -x \"{pattern}\"")
-    }));
-    commands
+/// `u8` and `i8` as numbers, as Rust writes them (`Err(4)`, `[104, 105]`): LLDB reads rustc's
+/// one-byte integers as C's `unsigned char` and `signed char`, and would show `'\x04'`.
+const LLDB_BYTES: &str =
+    "type format add --category Rust --format decimal \"unsigned char\" \"signed char\"";
+
+/// Every struct's summary, `Point { x: 1, y: 2 }`, where LLDB has no other: the pattern matches
+/// every type with a Rust path in its name, so a number, which has none, costs no call into
+/// Python (LLDB 19 spends about a millisecond on each).
+const LLDB_STRUCTS: (&str, &str) = ("-F debugger_rust_struct", "::");
+
+/// The LLDB command that binds one of [`LLDB_SUMMARIES`]'s providers to a type pattern.
+fn lldb_binding((provider, pattern): &(&str, &str)) -> String {
+    let kind = if provider.starts_with("-F") {
+        "summary add -e -h"
+    } else {
+        "synthetic add"
+    };
+    format!("type {kind} --category Rust {provider} -x \"{pattern}\"")
 }
 
 /// A path in LLDB's double quotes, unless it holds what LLDB interprets there. Windows paths take
@@ -346,8 +396,16 @@ mod tests {
     /// LLDB runs what is between backticks on a command line as an expression.
     #[test]
     fn the_summaries_reach_lldb_on_one_line_without_backticks() {
-        let commands = lldb_summaries();
-        assert!(commands[0].starts_with("script exec(\"DEBUGGER_RUST_SHOWN = 16\\n"));
+        let script = format!("script exec({})", one_line_python(LLDB_SUMMARIES));
+        assert!(script.starts_with("script exec(\"DEBUGGER_RUST_SHOWN = 16\\n"));
+        let commands: Vec<String> = std::iter::once(script)
+            .chain(
+                LLDB_BINDINGS
+                    .iter()
+                    .chain([&LLDB_STRUCTS])
+                    .map(lldb_binding),
+            )
+            .collect();
         for command in &commands {
             assert!(
                 !command.contains('`') && !command.contains('\n'),
@@ -372,11 +430,14 @@ mod tests {
         }
         let found = Formatters::in_sysroot(dir.path()).expect("complete sysroot");
         let quoted = |file: &str| lldb_quoted(&etc.join(file)).expect("plain path");
+        let commands = found.lldb_commands().expect("plain path");
         assert_eq!(
-            found.lldb_commands().expect("plain path")[..2],
+            [&commands[0], &commands[2], &commands[3]],
             [
-                format!("command script import {}", quoted("lldb_lookup.py")),
-                format!("command source -s 1 {}", quoted("lldb_commands")),
+                &format!("command script import {}", quoted("lldb_lookup.py")),
+                // The catch-all before Rust's bindings, which LLDB then prefers to it.
+                &lldb_binding(&LLDB_STRUCTS),
+                &format!("command source -s 1 {}", quoted("lldb_commands")),
             ]
         );
     }
