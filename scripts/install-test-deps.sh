@@ -41,11 +41,13 @@ if ! python3 -c 'import debugpy' >/dev/null 2>&1; then
     || python3 -m pip install --quiet --break-system-packages debugpy
 fi
 
-# The TypeScript fixture's compiler and bundler, at the versions its package-lock pins.
+# The TypeScript fixture's compiler, bundler and loader (tsc, esbuild, tsx), at the versions its
+# package-lock pins: installed again whenever the lock changes.
 typescript_fixture="$(dirname "$0")/../fixtures/typescript"
-if [ ! -x "$typescript_fixture/node_modules/.bin/tsc" ] || [ ! -x "$typescript_fixture/node_modules/.bin/esbuild" ]; then
+if ! cmp -s "$typescript_fixture/package-lock.json" "$typescript_fixture/node_modules/.lock-installed" 2>/dev/null; then
   echo "installing: the TypeScript fixture's tools (npm ci)"
-  (cd "$typescript_fixture" && npm ci --no-audit --no-fund --loglevel=error)
+  (cd "$typescript_fixture" && npm ci --no-audit --no-fund --loglevel=error \
+    && cp package-lock.json node_modules/.lock-installed)
 fi
 
 # pytest, for `debugger test` on the Python fixture project.

@@ -202,3 +202,54 @@ fn a_ts_line_no_script_maps_stays_pending_and_says_why() {
         "{started}"
     );
 }
+
+#[test]
+fn a_ts_file_starts_with_the_projects_tsx_and_stops_at_its_lines() {
+    tool("tsx");
+    let s = Session::new();
+    // From another folder, by the file's bare name: the session finds the file on disk.
+    let stop = stop_at(
+        &s,
+        &fixture_path(APP),
+        &format!("util.ts:{}", line_of(UTIL, "@add")),
+    );
+    assert_eq!(stop["frame"]["line"], line_of(UTIL, "@add"), "{stop}");
+    assert_eq!(s.value_of("price"), "3");
+    let backtrace = s.data(&["backtrace"]);
+    assert_eq!(
+        frame_lines(&backtrace)[1],
+        ("main", u64::from(line_of(APP, "@call"))),
+        "{backtrace}"
+    );
+}
+
+#[test]
+fn a_ts_file_with_nothing_to_run_it_names_the_ways() {
+    require_node();
+    let s = Session::new();
+    let program = s.cwd.join("alone.ts");
+    std::fs::write(&program, "const n: number = 1;\nconsole.log(n);\n").expect("write");
+    let version = Command::new("node")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .expect("node --version");
+    let strips_types = version
+        .trim_start_matches('v')
+        .split('.')
+        .take(2)
+        .map(|p| p.parse::<u32>().unwrap_or(0))
+        .collect::<Vec<_>>()
+        >= vec![22, 6];
+    let run = s.run(&["--json", "start", program.to_str().expect("path")]);
+    if strips_types {
+        assert_eq!(run.code, 0, "{run:?}");
+    } else {
+        let failure = run.failure();
+        let message = failure["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("tsx or ts-node") && message.contains("Node 22.6"),
+            "{failure}"
+        );
+    }
+}

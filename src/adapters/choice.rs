@@ -112,7 +112,8 @@ fn adapter_list(config: &Config) -> String {
 }
 
 /// Chooses the adapter for a program: `.py` is debugpy; a `.go` file, a directory of Go sources,
-/// or a binary carrying Go build info is Delve; `.js`/`.mjs`/`.cjs` is Node; another native
+/// or a binary carrying Go build info is Delve; JavaScript and TypeScript (`.js`, `.mjs`, `.cjs`,
+/// `.ts`, `.mts`, `.cts`, `.tsx`) is Node; another native
 /// executable is lldb, or gdb when lldb-dap is missing and gdb speaks DAP.
 pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody> {
     let extension = program
@@ -122,7 +123,7 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
     match extension.as_deref() {
         Some("py" | "pyw") => return Ok("debugpy"),
         Some("go") => return Ok("delve"),
-        Some("js" | "mjs" | "cjs") => return Ok("node"),
+        Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "tsx") => return Ok("node"),
         _ => {}
     }
     if program.is_dir() {

@@ -19,6 +19,7 @@ mod scripts;
 mod server;
 mod source_maps;
 mod sources;
+mod typescript;
 mod values;
 
 use std::ffi::OsString;

@@ -219,4 +219,19 @@ impl Breakpoints {
         }
         changed
     }
+
+    /// Sets the entry guard of the original `file` (once): a breakpoint at the start of a
+    /// script of that URL, for a loader that runs the file itself compiled in memory (`tsx`,
+    /// `ts-node`), whose map is known only once it is parsed, the moment before it runs.
+    pub(super) async fn guard_entry(&mut self, cdp: &Cdp, file: &Path) {
+        if self.entry_guards.contains_key(file) {
+            return;
+        }
+        let params = json!({ "urlRegex": url_regex(file), "lineNumber": 0, "columnNumber": 0 });
+        if let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await
+            && let Some(id) = answer["breakpointId"].as_str()
+        {
+            self.entry_guards.insert(file.to_path_buf(), id.to_string());
+        }
+    }
 }

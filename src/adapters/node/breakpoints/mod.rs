@@ -141,6 +141,10 @@ pub struct Breakpoints {
     /// The generated files with source maps in the program's folder, searched once, when a
     /// breakpoint is first set in an original file (see `mapped`).
     maps_on_disk: Option<Arc<MapsOnDisk>>,
+    /// Per original file with breakpoints, V8's breakpoint at the start of the script of that
+    /// very URL (what `tsx` runs): a pause there, before the module's first line runs, lets its
+    /// breakpoints be placed from its source map (see `mapped`); it is no stop of the user's.
+    entry_guards: HashMap<PathBuf, String>,
 }
 
 /// Generated files on disk with their source maps.
@@ -209,6 +213,9 @@ impl Breakpoints {
     ) -> Vec<Value> {
         let target = FileTarget::of(path, scripts);
         let on_disk = self.mapped_on_disk(scripts, path).await;
+        if mapped::is_compiled_source(path) && path.is_absolute() {
+            self.guard_entry(cdp, path).await;
+        }
         let mapping = mapped::is_original(path, scripts, &on_disk).then(|| {
             let mut mapping = scripts.mapping(path);
             mapping.extend(on_disk);
@@ -289,6 +296,12 @@ impl Breakpoints {
         let answer = kept.iter().map(|e| e.to_dap(None)).collect();
         self.functions = kept;
         answer
+    }
+
+    /// Whether a line breakpoint in `path` is placed through source maps (a compiled language's
+    /// file), so the scripts that name it must be waited for before they run.
+    pub fn goes_through_source_maps(path: &Path) -> bool {
+        mapped::is_compiled_source(path)
     }
 
     /// Where the launched program lives: its files are searched for function definitions.
@@ -381,6 +394,15 @@ impl Breakpoints {
         entry.resolved = Some(original.unwrap_or((path, line)));
         entry.message = None;
         Some(entry.to_dap(None))
+    }
+
+    /// Whether a pause at the V8 breakpoints `v8_ids` is only at entry guards (see
+    /// `entry_guards`): the program goes on.
+    pub fn only_guards(&self, v8_ids: &[String]) -> bool {
+        !v8_ids.is_empty()
+            && v8_ids
+                .iter()
+                .all(|id| self.entry_guards.values().any(|guard| guard == id))
     }
 
     /// Counts a pause at the V8 breakpoints `v8_ids` and decides whether it is a stop.

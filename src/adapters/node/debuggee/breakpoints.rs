@@ -13,10 +13,23 @@ impl Debuggee {
             .cloned()
             .unwrap_or_default();
         let cdp = self.cdp()?.clone();
+        let path = PathBuf::from(path);
         let answer = self
             .breakpoints
-            .set_lines(&cdp, &self.scripts, &PathBuf::from(path), &requested)
+            .set_lines(&cdp, &self.scripts, &path, &requested)
             .await;
+        if !self.instrumented && Breakpoints::goes_through_source_maps(&path) {
+            // An ES module (what `tsx` compiles, a bundle) runs the moment it is parsed: V8 is
+            // to wait before each script with a source map runs, so its breakpoints are placed
+            // first (`on_paused` resumes it).
+            self.instrumented = cdp
+                .call(
+                    "Debugger.setInstrumentationBreakpoint",
+                    json!({ "instrumentation": "beforeScriptWithSourceMapExecution" }),
+                )
+                .await
+                .is_ok();
+        }
         Ok(json!({ "breakpoints": answer }))
     }
 

@@ -126,6 +126,12 @@ impl Debuggee {
             return;
         }
         self.internal_steps = 0;
+        if reason == "instrumentation" || self.breakpoints.only_guards(&hit_ids) {
+            // Before a script with a source map runs (or one compiled from a file with
+            // breakpoints): its `scriptParsed`, read before this, placed its breakpoints.
+            self.resume_silently().await;
+            return;
+        }
         let (dap_reason, description, text, dap_ids) = match reason.as_str() {
             // A launched program, or an attached one started with --inspect-brk, waiting at its
             // first line: it goes on unless the user asked to stop there.

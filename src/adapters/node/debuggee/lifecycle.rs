@@ -25,7 +25,18 @@ impl Debuggee {
                 .unwrap_or_default()
         };
         let args = strings("args");
-        let runtime_args = strings("runtimeArgs");
+        let mut runtime_args = strings("runtimeArgs");
+        let program_path = std::path::Path::new(program);
+        if typescript::is_typescript(program_path) {
+            // Ahead of the user's own runtime arguments, so theirs can still override it.
+            let node = arguments["runtimeExecutable"]
+                .as_str()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| self.settings.node.clone());
+            let version = super::super::version(&node);
+            let loader = typescript::loader_args(program_path, version.as_deref())?;
+            runtime_args.splice(0..0, loader);
+        }
         let env: Option<Vec<(String, String)>> = arguments["env"].as_object().map(|env| {
             env.iter()
                 .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))

@@ -19,6 +19,7 @@ use super::output;
 use super::scripts::{Scripts, path_of_url};
 use super::server::Outbox;
 use super::source_maps;
+use super::typescript;
 use super::values;
 
 mod breakpoints;
@@ -113,6 +114,8 @@ pub struct Debuggee {
     launched: bool,
     stop_on_entry: bool,
     entry_seen: bool,
+    /// V8 pauses before each script with a source map runs (see `set_breakpoints`).
+    instrumented: bool,
     scripts: Scripts,
     breakpoints: Breakpoints,
     paused: Option<Paused>,
@@ -137,6 +140,7 @@ impl Debuggee {
             launched: false,
             stop_on_entry: false,
             entry_seen: false,
+            instrumented: false,
             scripts: Scripts::default(),
             breakpoints: Breakpoints::default(),
             paused: None,
