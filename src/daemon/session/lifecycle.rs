@@ -209,17 +209,26 @@ impl Session {
             self.kill_launched_debuggee();
         }
         let terminate = !detach && matches!(self.origin, Origin::Launch(_));
+        let mut disconnected = false;
         if !self.process.has_exited() {
             let disconnect = self.dap.send_typed::<Disconnect>(&DisconnectArguments {
                 terminate_debuggee: terminate,
                 restart: false,
             });
-            if let Err(e) = disconnect.response_within(Duration::from_secs(5)).await {
-                tracing::warn!("disconnect failed: {e}");
+            match disconnect.response_within(Duration::from_secs(5)).await {
+                Ok(_) => disconnected = true,
+                Err(e) => tracing::warn!("disconnect failed: {e}"),
             }
             self.dap.end_input();
         }
-        self.process.shut_down(Duration::from_secs(2)).await;
+        if disconnected {
+            // The adapter has ended or left the program as asked: its own way out (lldb-dap
+            // takes 150-400 ms) is not waited for. Its exit is collected in the background,
+            // and what it leaves is the tree's, ended below.
+            self.process.kill();
+        } else {
+            self.process.shut_down(Duration::from_secs(2)).await;
+        }
         if detach {
             crate::platform::release_children();
         } else if let Some(reaper) = self.shared.reaper.clone() {
