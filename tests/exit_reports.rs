@@ -133,7 +133,7 @@ fn sigkill_while_running_is_a_death_by_sigkill() {
 }
 
 #[test]
-fn sigkill_while_stopped_is_never_an_unexplained_code() {
+fn sigkill_while_stopped_is_a_death_by_sigkill() {
     for (adapter, s) in native_sessions() {
         start(
             &s,
@@ -150,15 +150,9 @@ fn sigkill_while_stopped_is_never_an_unexplained_code() {
         // the program's end itself. Either way the continue answers with the end.
         let end = s.data(&["continue", "--wait", "--timeout", "60"]);
         let end = &end["stop"];
-        if adapter == "gdb" {
-            assert_killed_by(end, 9, "SIGKILL", adapter);
-        } else {
-            assert_eq!(end["exit_code"], -1, "{adapter}: {end}");
-            assert!(
-                end["note"].as_str().is_some_and(|n| n.contains("killed")),
-                "{adapter}: {end}"
-            );
-        }
+        // lldb-dap says -1 (lldb-server exits without a word); a stopped process can be ended
+        // by SIGKILL alone, and the report says so.
+        assert_killed_by(end, 9, "SIGKILL", adapter);
         s.run(&["stop"]);
     }
 }

@@ -35,8 +35,12 @@ pub struct SignalReporting {
     /// Whether a console line is the adapter's own log (kept out of the daemon's log at `info`,
     /// and out of the adapter's last words), as opposed to what it means to tell.
     pub is_log_line: fn(&str) -> bool,
-    /// What an exit code may mean besides an exit with it, for the report's note (lldb-dap's 9
-    /// may be SIGKILL's).
+    /// The code the adapter gives a program that died while it held it stopped (lldb-dap: -1,
+    /// its helper exiting without a word). On Linux a process stopped under a debugger (in
+    /// ptrace-stop) can be ended by SIGKILL alone, every other signal waiting until it runs
+    /// again: such an end is a death by SIGKILL.
+    pub death_while_stopped_code: Option<i64>,
+    /// What an exit code may mean besides an exit with it, for the report's note.
     pub exit_code_note: fn(i64) -> Option<String>,
 }
 
@@ -49,6 +53,7 @@ impl Default for SignalReporting {
             stop_signal_expression: None,
             end_in_console: None,
             is_log_line: |_| false,
+            death_while_stopped_code: None,
             exit_code_note: |_| None,
         }
     }

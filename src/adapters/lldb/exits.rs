@@ -5,10 +5,10 @@
 use crate::adapters::LoggedEnd;
 
 /// LLDB reports a death by a signal as an exit with the signal's number, and a death while
-/// the program was stopped as -1. A death by a signal it stopped on is told from that stop, and
-/// one it never saw coming (SIGKILL) from lldb-server's exit packet in the gdb-remote log (see
-/// `events::on_exited`); but when the program is killed while stopped, lldb-server exits without
-/// a word, and -1 is all there is.
+/// the program was stopped as -1. A death by a signal it stopped on is told from that stop, one
+/// it never saw coming (SIGKILL) from lldb-server's exit packet in the gdb-remote log, and a -1
+/// while stopped is SIGKILL's on Linux (see `SignalReporting::death_while_stopped_code`); a -1
+/// read any other way (macOS, Windows) is explained by this note.
 pub(super) fn exit_code_note(code: i64) -> Option<String> {
     match code {
         -1 => Some(

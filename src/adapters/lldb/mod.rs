@@ -301,6 +301,7 @@ impl DebugAdapter for LldbDap {
             signal_as_exit_code: true,
             end_in_console: Some(end_in_gdb_remote_log),
             is_log_line: is_lldb_log_line,
+            death_while_stopped_code: Some(-1),
             exit_code_note,
             ..SignalReporting::default()
         }

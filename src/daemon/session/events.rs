@@ -296,6 +296,14 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
             .or_else(|| match view.debuggee.logged_end {
                 Some(crate::adapters::LoggedEnd::Signal(signal)) => Some(signal),
                 _ => None,
+            })
+            .or_else(|| {
+                let stopped = matches!(shared.run.get().phase, Phase::Stopped(_));
+                (stopped
+                    && crate::platform::Os::CURRENT == crate::platform::Os::Linux
+                    && reporting.death_while_stopped_code == Some(code))
+                .then(|| crate::platform::signal_number("SIGKILL"))
+                .flatten()
             });
         match shared.adapter.signal_reporting().exit_signal_expression {
             Some(expression) if signal.is_none() => {
