@@ -140,7 +140,7 @@ impl Daemon {
 
     async fn start(self: &Arc<Self>, origin: Origin) -> Result<Value, ErrorBody> {
         if let Some(err) = &self.config_error {
-            self.exit_if_idle(Duration::from_millis(200));
+            self.exit_once_answered();
             return Err(err.clone());
         }
         let previous = {
@@ -220,7 +220,7 @@ impl Daemon {
                     }
                     None => {
                         *self.slot() = Slot::Empty;
-                        self.exit_if_idle(Duration::from_millis(200));
+                        self.exit_once_answered();
                     }
                 }
                 return Err(err);

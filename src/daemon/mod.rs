@@ -44,6 +44,9 @@ pub struct Daemon {
     name_guard: Mutex<Option<NameGuard>>,
     /// Ends launched debuggees if this process is killed outright.
     reaper: Option<Arc<reaper::Reaper>>,
+    /// A start failed and left no session: the daemon exits once that answer is written (see
+    /// `slot::exit_once_answered`).
+    exit_once_answered: std::sync::atomic::AtomicBool,
 }
 
 impl Daemon {
@@ -60,6 +63,7 @@ impl Daemon {
             config_error,
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
+            exit_once_answered: std::sync::atomic::AtomicBool::new(false),
             name_guard: Mutex::new(Some(guard)),
             reaper: reaper::Reaper::start(true, Some(tree_tag)).map(Arc::new),
         }

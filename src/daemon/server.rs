@@ -168,6 +168,7 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
         if ends && succeeded {
             daemon.shutdown();
         }
+        daemon.exit_if_asked_and_idle();
         if let Err(e) = written {
             tracing::debug!("client went away before its answer: {e}");
             return;

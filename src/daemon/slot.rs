@@ -61,6 +61,27 @@ impl Daemon {
         session.end(false).await;
     }
 
+    /// Exits the daemon once the answer at hand is written, if it still has no session then:
+    /// after a failed start, whose error must reach the client first (a timer here raced the
+    /// answer's write on a loaded machine).
+    pub(super) fn exit_once_answered(&self) {
+        self.exit_once_answered
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Called after each answer is written: shuts the daemon down if a failed start asked for
+    /// it and nothing has started since.
+    pub(super) fn exit_if_asked_and_idle(&self) {
+        if self
+            .exit_once_answered
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+            && matches!(*self.slot(), Slot::Empty)
+        {
+            tracing::info!("no session; exiting");
+            self.shutdown();
+        }
+    }
+
     /// Exits the daemon soon when it has no session, e.g. after a failed start.
     pub(super) fn exit_if_idle(self: &Arc<Self>, after: Duration) {
         let daemon = self.clone();

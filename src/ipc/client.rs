@@ -17,6 +17,8 @@ use crate::platform;
 pub struct DaemonClient {
     stream: BlockingStream,
     next_id: u64,
+    /// The daemon's socket: gone once it has exited on purpose (see [`DaemonClient::request`]).
+    socket: PathBuf,
 }
 
 /// Where a session's socket and lock live.
@@ -141,7 +143,11 @@ impl DaemonClient {
 
     pub fn connect_at(paths: &SessionPaths) -> Result<DaemonClient, ErrorBody> {
         match socket::connect_blocking(&paths.socket) {
-            Ok(stream) => Ok(DaemonClient { stream, next_id: 1 }),
+            Ok(stream) => Ok(DaemonClient {
+                stream,
+                next_id: 1,
+                socket: paths.socket.clone(),
+            }),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Err(ErrorBody::no_session()),
             Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
                 // A socket with no daemon behind it: stale, unless a daemon is just starting.
@@ -160,8 +166,9 @@ impl DaemonClient {
     pub fn request(&mut self, command: Command) -> Result<Value, ErrorBody> {
         let id = self.next_id;
         self.next_id += 1;
-        write_frame(&mut self.stream, &Request { id, command }).map_err(lost_daemon)?;
-        let response: Response = read_frame(&mut self.stream).map_err(lost_daemon)?;
+        write_frame(&mut self.stream, &Request { id, command })
+            .map_err(|e| self.lost_daemon(e))?;
+        let response: Response = read_frame(&mut self.stream).map_err(|e| self.lost_daemon(e))?;
         if response.id != id && response.id != 0 {
             return Err(ErrorBody::new(
                 ErrorCode::Ipc,
@@ -185,6 +192,28 @@ impl DaemonClient {
                 "the daemon may be from another version; stop the session and start again",
             )
         })
+    }
+}
+
+impl DaemonClient {
+    /// Why the daemon did not answer. A daemon that closed the connection and took its socket
+    /// away had ended on purpose (a failed start leaving nothing to serve, the grace period, a
+    /// `stop` from another client) just as this request came: the session is gone, as if it had
+    /// come a moment later. One that left its socket behind died (or still runs): that is said.
+    fn lost_daemon(&self, e: FrameError) -> ErrorBody {
+        if matches!(e, FrameError::Closed)
+            && matches!(
+                socket::connect_blocking(&self.socket),
+                Err(ref e) if e.kind() == io::ErrorKind::NotFound
+            )
+        {
+            return ErrorBody::new(
+                ErrorCode::NoSession,
+                "the session ended before it answered",
+                "start one with 'debugger start <program>'",
+            );
+        }
+        lost_daemon(e)
     }
 }
 
