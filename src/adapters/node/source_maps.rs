@@ -192,6 +192,19 @@ impl ScriptMap {
     /// The sources this map names that are the file `path` (absolute), or end with it (a
     /// relative name, matched on whole components).
     pub fn sources_named(&self, path: &Path) -> Vec<usize> {
+        // A relative name is a suffix: `../node_modules/x/src/a.ts` names `.../x/src/a.ts`.
+        let suffix;
+        let path = if path.is_absolute() {
+            path
+        } else {
+            match super::scripts::suffix_of(path) {
+                Some(s) => {
+                    suffix = s;
+                    suffix.as_path()
+                }
+                None => return Vec::new(),
+            }
+        };
         self.sources
             .iter()
             .enumerate()
@@ -355,6 +368,8 @@ mod tests {
         assert_eq!(map.sources_named(Path::new("app.ts")), vec![0]);
         assert_eq!(map.sources_named(Path::new("src/app.ts")), vec![0]);
         assert!(map.sources_named(Path::new("pp.ts")).is_empty());
+        assert_eq!(map.sources_named(Path::new("../src/app.ts")), vec![0]);
+        assert_eq!(map.sources_named(Path::new("./app.ts")), vec![0]);
     }
 
     #[test]
