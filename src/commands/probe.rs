@@ -127,25 +127,8 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
 
 /// Launches the program, records until the plan says stop, ends the program, and reports.
 async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeReport, ErrorBody> {
-    // Caught from before the launch: a signal that comes while the adapter starts ends the
-    // program once it is launched, or, if the signal killed the adapter too, explains why the
-    // launch failed.
-    let mut interrupts = Interrupts::install()?;
     let program = spec.label();
-    let session = match InProcessSession::launch(config, spec).await {
-        Ok(session) => session,
-        Err(err) => {
-            return Err(match interrupts.arrived().await {
-                Some(name) => ErrorBody::new(
-                    ErrorCode::Interrupted,
-                    format!("the probe was interrupted by {name} while the program started"),
-                    "nothing had run to record",
-                ),
-                None => err,
-            });
-        }
-    };
-
+    let (session, mut interrupts) = launch(config, spec).await?;
     let mut recorded = Recorded::default();
     let mut ended = tokio::select! {
         biased;
@@ -180,6 +163,27 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
         breakpoints,
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
     })
+}
+
+/// Launches the program for a probe, with the interrupts caught from before the launch: a
+/// signal that comes while the adapter starts ends the program once it is launched, or, if the
+/// signal killed the adapter too, explains why the launch failed.
+async fn launch(
+    config: &Config,
+    spec: LaunchSpec,
+) -> Result<(InProcessSession, Interrupts), ErrorBody> {
+    let mut interrupts = Interrupts::install()?;
+    match InProcessSession::launch(config, spec).await {
+        Ok(session) => Ok((session, interrupts)),
+        Err(err) => Err(match interrupts.arrived().await {
+            Some(name) => ErrorBody::new(
+                ErrorCode::Interrupted,
+                format!("the probe was interrupted by {name} while the program started"),
+                "nothing had run to record",
+            ),
+            None => err,
+        }),
+    }
 }
 
 /// SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows), which end the probe (and so the

@@ -166,8 +166,7 @@ impl DaemonClient {
     pub fn request(&mut self, command: Command) -> Result<Value, ErrorBody> {
         let id = self.next_id;
         self.next_id += 1;
-        write_frame(&mut self.stream, &Request { id, command })
-            .map_err(|e| self.lost_daemon(e))?;
+        write_frame(&mut self.stream, &Request { id, command }).map_err(|e| self.lost_daemon(e))?;
         let response: Response = read_frame(&mut self.stream).map_err(|e| self.lost_daemon(e))?;
         if response.id != id && response.id != 0 {
             return Err(ErrorBody::new(

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::{
-    Interrupts, OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, ended_by, ended_with, interrupted, printed,
+    OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, ended_by, ended_with, interrupted, launch, printed,
 };
 use crate::commands::session::{absolute, launch_spec};
 use crate::commands::{Outcome, data, render};
@@ -95,21 +95,8 @@ fn core_dir(dir: &Path) -> Result<PathBuf, ErrorBody> {
 
 /// Launches the program, waits for its crash or its end, records the crash, and ends it.
 async fn watch(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<CrashReport, ErrorBody> {
-    let mut interrupts = Interrupts::install()?;
     let program = spec.label();
-    let session = match InProcessSession::launch(config, spec).await {
-        Ok(session) => session,
-        Err(err) => {
-            return Err(match interrupts.arrived().await {
-                Some(name) => ErrorBody::new(
-                    ErrorCode::Interrupted,
-                    format!("the probe was interrupted by {name} while the program started"),
-                    "nothing had run to record",
-                ),
-                None => err,
-            });
-        }
-    };
+    let (session, mut interrupts) = launch(config, spec).await?;
     let mut report = CrashReport {
         program,
         adapter: session.adapter_name().to_string(),
