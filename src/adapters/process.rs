@@ -132,6 +132,23 @@ pub fn spawn_stdio(
     })
 }
 
+/// An adapter spoken to over the TCP `stream` (no Nagle delay: DAP messages are small and
+/// answered one by one).
+fn over_tcp(
+    process: Arc<AdapterProcess>,
+    stream: TcpStream,
+    program_output: Option<mpsc::UnboundedReceiver<StdioOutput>>,
+) -> SpawnedAdapter {
+    let _ = stream.set_nodelay(true);
+    let (reader, writer) = stream.into_split();
+    SpawnedAdapter {
+        process,
+        reader: Box::new(reader),
+        writer: Box::new(writer),
+        program_output,
+    }
+}
+
 /// Starts an adapter that listens on TCP and prints where (e.g. `dlv dap --listen=127.0.0.1:0`),
 /// waits for `listening(line)` to find the address in its stdout, and connects. Everything the
 /// process prints after that, on stdout and stderr, is the debuggee's output.
@@ -200,14 +217,7 @@ pub async fn spawn_tcp(
             "",
         )
     })?;
-    let _ = stream.set_nodelay(true);
-    let (reader, writer) = stream.into_split();
-    Ok(SpawnedAdapter {
-        process,
-        reader: Box::new(reader),
-        writer: Box::new(writer),
-        program_output: Some(output_rx),
-    })
+    Ok(over_tcp(process, stream, Some(output_rx)))
 }
 
 /// The program's three streams opened on the channels at `paths`, for a process the daemon (or
@@ -281,14 +291,7 @@ pub async fn spawn_dialing_in(
             ));
         }
     };
-    let _ = stream.set_nodelay(true);
-    let (reader, writer) = stream.into_split();
-    Ok(SpawnedAdapter {
-        process,
-        reader: Box::new(reader),
-        writer: Box::new(writer),
-        program_output: None,
-    })
+    Ok(over_tcp(process, stream, None))
 }
 
 /// Starts an adapter that listens on a TCP port we choose: `{port}` in its arguments becomes a
@@ -341,14 +344,7 @@ pub async fn spawn_on_port(
             Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
         }
     };
-    let _ = stream.set_nodelay(true);
-    let (reader, writer) = stream.into_split();
-    Ok(SpawnedAdapter {
-        process,
-        reader: Box::new(reader),
-        writer: Box::new(writer),
-        program_output: None,
-    })
+    Ok(over_tcp(process, stream, None))
 }
 
 /// Connects to an adapter that is already listening (`--connect HOST:PORT`).

@@ -110,14 +110,7 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         hits_wanted: args.hits,
         timeout,
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| ErrorBody::internal(format!("cannot start the async runtime: {e}")))?;
-    let report = runtime.block_on(probe(&config, spec, &plan));
-    // The session has ended; what its tasks still hold is nothing to wait for.
-    runtime.shutdown_background();
-    let report = report?;
+    let report = run_to_end(probe(&config, spec, &plan))?;
     let outcome = Outcome::new(data(&report), text::report(&report));
     Ok(match verdict(&report) {
         Some(err) => outcome.failed(err),
@@ -163,6 +156,20 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
         breakpoints,
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
     })
+}
+
+/// Runs a probe's work to its end on a runtime of its own. The session has ended by then: what
+/// its tasks still hold is nothing to wait for.
+fn run_to_end<T>(
+    work: impl std::future::Future<Output = Result<T, ErrorBody>>,
+) -> Result<T, ErrorBody> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ErrorBody::internal(format!("cannot start the async runtime: {e}")))?;
+    let result = runtime.block_on(work);
+    runtime.shutdown_background();
+    result
 }
 
 /// Launches the program for a probe, with the interrupts caught from before the launch: a

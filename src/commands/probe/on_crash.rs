@@ -13,6 +13,7 @@ use tokio::time::Instant;
 
 use super::{
     OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, ended_by, ended_with, interrupted, launch, printed,
+    run_to_end,
 };
 use crate::commands::session::{absolute, launch_spec};
 use crate::commands::{Outcome, data, render};
@@ -64,13 +65,7 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         timeout,
         core_dir,
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| ErrorBody::internal(format!("cannot start the async runtime: {e}")))?;
-    let report = runtime.block_on(watch(&config, spec, &plan));
-    runtime.shutdown_background();
-    let report = report?;
+    let report = run_to_end(watch(&config, spec, &plan))?;
     let outcome = Outcome::new(data(&report), text(&report));
     Ok(match verdict(&report) {
         Some(err) => outcome.failed(err),

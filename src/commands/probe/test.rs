@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::{OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, record};
+use super::{OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, record, run_to_end};
 use crate::commands::test::failure::{failure_ids, is_end, is_failure, test_frame};
 use crate::commands::test::{self, TestArgs, TestPlan};
 use crate::commands::{Outcome, data};
@@ -37,13 +37,7 @@ pub(super) fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         runner_args: args.launch.args.clone(),
     };
     let plan = test::plan(&test_args, &root, &config, args.break_on_failure)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| ErrorBody::internal(format!("cannot start the async runtime: {e}")))?;
-    let report = runtime.block_on(probe(&config, plan, &args.prints, timeout));
-    runtime.shutdown_background();
-    let report = report?;
+    let report = run_to_end(probe(&config, plan, &args.prints, timeout))?;
     let outcome = Outcome::new(data(&report), super::text::report(&report));
     Ok(if report.hits.is_empty() {
         let passed = report.ended.exit_code == Some(0);
