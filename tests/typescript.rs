@@ -253,3 +253,47 @@ fn a_ts_file_with_nothing_to_run_it_names_the_ways() {
         );
     }
 }
+
+#[test]
+fn a_source_only_the_map_holds_is_shown_from_it() {
+    // A bundle whose sources are gone from the disk (a package ships its bundle and its map,
+    // with the sources' text inside, not the sources): the stop still shows the TypeScript.
+    require_node();
+    let s = Session::new();
+    let project = s.cwd.join("shipped");
+    std::fs::create_dir_all(project.join("src")).expect("mkdir");
+    for file in ["src/app.ts", "src/util.ts"] {
+        std::fs::copy(
+            fixture_path(&format!("typescript/{file}")),
+            project.join(file),
+        )
+        .expect("copy");
+    }
+    let bundle = project.join("dist").join("app.js");
+    let mut esbuild = Command::new(tool("esbuild"));
+    esbuild
+        .arg(project.join("src/app.ts"))
+        .args([
+            "--bundle",
+            "--sourcemap",
+            "--platform=node",
+            "--log-level=warning",
+        ])
+        .arg(format!("--outfile={}", bundle.display()));
+    run(esbuild, "esbuild");
+    std::fs::remove_dir_all(project.join("src")).expect("remove the sources");
+    let add = line_of(UTIL, "@add");
+    let stop = stop_at(&s, &bundle, &format!("util.ts:{add}"));
+    let lines = stop["source"]["lines"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.as_str().is_some_and(|l| l.contains("sum += price"))),
+        "{stop}"
+    );
+    let context = s.run(&["context"]).ok().to_string();
+    assert!(context.contains("sum += price"), "{context}");
+}

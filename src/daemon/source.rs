@@ -21,7 +21,15 @@ pub fn snippet(file: &str, line: u32, context: u32) -> Option<SourceSnippet> {
         return None;
     }
     let text = std::fs::read(Path::new(file)).ok()?;
-    let text = String::from_utf8_lossy(&text);
+    snippet_of_text(file, &String::from_utf8_lossy(&text), line, context)
+}
+
+/// The same from the text of the file named `file` (one the adapter holds, not on disk: the
+/// `sourcesContent` of a source map).
+pub fn snippet_of_text(file: &str, text: &str, line: u32, context: u32) -> Option<SourceSnippet> {
+    if line == 0 {
+        return None;
+    }
     let first = line.saturating_sub(context).max(1);
     let last = line.saturating_add(context);
     let lines: Vec<String> = text

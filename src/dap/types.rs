@@ -51,6 +51,9 @@ pub struct Source {
     pub name: Option<String>,
     #[serde(default)]
     pub path: Option<String>,
+    /// The adapter holds the text (DAP's `source` request gives it): a source not on disk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_reference: Option<i64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

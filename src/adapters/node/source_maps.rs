@@ -31,6 +31,8 @@ struct Mapping {
 pub struct Source {
     pub path: Option<PathBuf>,
     pub written: String,
+    /// The text the map carries for it (`sourcesContent`), for a source not on this disk.
+    pub content: Option<String>,
 }
 
 /// Where a generated position was written: 1-based line and column, as DAP counts.
@@ -90,11 +92,13 @@ impl ScriptMap {
         let map = OwnedSourceMap::from_json_string(json)
             .map_err(|e| format!("the source map cannot be read: {e:?}"))?;
         let root = map.get_source_root().unwrap_or_default().to_string();
+        let mut contents = map.get_source_contents();
         let sources = map
             .get_sources()
             .map(|written| Source {
                 path: source_path(written, &root, folder),
                 written: written.to_string(),
+                content: contents.next().flatten().map(str::to_string),
             })
             .collect();
         let names = map.get_names().map(str::to_string).collect();
@@ -187,6 +191,11 @@ impl ScriptMap {
             line: bound + 1,
             positions,
         })
+    }
+
+    /// The index of `source`, one of this map's.
+    pub fn source_index(&self, source: &Source) -> Option<usize> {
+        self.sources.iter().position(|s| std::ptr::eq(s, source))
     }
 
     /// The sources this map names that are the file `path` (absolute), or end with it (a

@@ -114,7 +114,7 @@ mod tests {
         let args = loader_args(&dir.path().join("src/app.ts"), Some("20.20.2")).expect("ts-node");
         assert_eq!(args[0], "--require");
         assert!(
-            args[1].ends_with("node_modules/ts-node/register"),
+            Path::new(&args[1]).ends_with("node_modules/ts-node/register"),
             "{args:?}"
         );
     }

@@ -208,6 +208,7 @@ fn a_name_the_adapter_placed_shows_the_file_it_bound_and_a_held_back_one_is_neve
             source: Some(crate::dap::types::Source {
                 name: None,
                 path: Some(abs("/src/lib/util.js")),
+                source_reference: None,
             }),
             ..Default::default()
         },

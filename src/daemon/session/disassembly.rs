@@ -319,6 +319,7 @@ mod tests {
             location: Some(Source {
                 name: Some("ledger.c".into()),
                 path: None,
+                source_reference: None,
             }),
             line: Some(32),
         }

@@ -11,7 +11,8 @@ use crate::daemon::run_state::Phase;
 use crate::dap::requests::{NoArguments, StackTrace, StackTraceArguments, Threads};
 use crate::dap::types::StackFrame;
 use crate::ipc::protocol::{
-    BacktraceResult, ContextResult, FrameInfo, FrameSelection, ThreadInfo, ThreadsResult,
+    BacktraceResult, ContextResult, FrameInfo, FrameSelection, SourceSnippet, ThreadInfo,
+    ThreadsResult,
 };
 
 /// Frames fetched per `stackTrace` when the caller needs fewer: enough for `bt`, `up`, `frame N`.
@@ -299,6 +300,34 @@ impl Session {
         }
         self.shared.view().selection.frame = target;
         self.context(false).await
+    }
+}
+
+impl Session {
+    /// The source lines around `frame`'s line: from its file, or, for a source the adapter
+    /// holds and the disk does not (a source map's `sourcesContent`), through DAP's `source`.
+    pub(super) async fn frame_snippet(
+        &self,
+        frame: &StackFrame,
+        info: &FrameInfo,
+        context: u32,
+    ) -> Option<SourceSnippet> {
+        let (file, line) = (info.file.as_deref()?, info.line?);
+        if let Some(snippet) = crate::daemon::source::snippet(file, line, context) {
+            return Some(snippet);
+        }
+        let reference = frame.source.as_ref()?.source_reference.filter(|r| *r > 0)?;
+        let answer = self
+            .dap
+            .send(
+                "source",
+                serde_json::json!({ "sourceReference": reference, "source": frame.source }),
+            )
+            .response_within(std::time::Duration::from_secs(5))
+            .await
+            .ok()?;
+        let text = answer.get("content")?.as_str()?;
+        crate::daemon::source::snippet_of_text(file, text, line, context)
     }
 }
 

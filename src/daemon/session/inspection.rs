@@ -10,7 +10,6 @@ use super::{Session, changes};
 use crate::adapters::console_answer;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::Phase;
-use crate::daemon::source;
 use crate::daemon::variables::{self, Limits};
 use crate::dap::DapError;
 use crate::dap::requests::{
@@ -33,11 +32,7 @@ impl Session {
             _ => None,
         };
         let info = frame_info(index, &frame);
-        let source = info
-            .file
-            .as_deref()
-            .zip(info.line)
-            .and_then(|(f, l)| source::snippet(f, l, CONTEXT_LINES));
+        let source = self.frame_snippet(&frame, &info, CONTEXT_LINES).await;
         let variables = if with_locals {
             Some(
                 self.frame_locals(&frame, Limits::for_locals(0, false))

@@ -11,7 +11,6 @@ use super::breakpoints::hit_breakpoints;
 use super::frames::frame_info;
 use super::{Session, WATCHPOINT_REASON, core_dump};
 use crate::daemon::run_state::{Phase, RunState};
-use crate::daemon::source;
 use crate::dap::requests::{self, ThreadArguments};
 use crate::ipc::protocol::{ExceptionInfo, SignalInfo, StopReport};
 
@@ -184,11 +183,7 @@ impl Session {
         };
         if let Some(top) = frames.get(index as usize) {
             let info = frame_info(index, top);
-            report.source = info
-                .file
-                .as_deref()
-                .zip(info.line)
-                .and_then(|(f, l)| source::snippet(f, l, STOP_CONTEXT_LINES));
+            report.source = self.frame_snippet(top, &info, STOP_CONTEXT_LINES).await;
             report.frame = Some(info);
         }
     }

@@ -82,14 +82,21 @@ impl Debuggee {
                     .and_then(|s| s.map.as_ref())
                     .and_then(|map| {
                         let original = map.original(line as u32, column as u32)?;
+                        // A source the disk lacks and the map carries: ours to give.
+                        let held = original.source.content.is_some()
+                            && !original.source.path.as_deref().is_some_and(|p| p.is_file());
+                        let reference = held
+                            .then(|| source_reference(script, map.source_index(original.source)?))
+                            .flatten();
                         Some((
                             original.line,
                             original.column,
                             original.source.path.clone(),
                             original.source.written.clone(),
+                            reference,
                         ))
                     });
-                if let Some((line, column, path, written)) = original {
+                if let Some((line, column, path, written, reference)) = original {
                     // The code the user wrote; where V8 runs it, for whoever wants it.
                     let function = &frame["functionLocation"];
                     let named = frame["functionName"]
@@ -125,6 +132,9 @@ impl Debuggee {
                         Some(path) => json!({ "name": name, "path": path }),
                         None => json!({ "name": name }),
                     };
+                    if let Some(reference) = reference {
+                        shown["source"]["sourceReference"] = json!(reference);
+                    }
                     return shown;
                 }
                 match path_of_url(&url) {
@@ -162,4 +172,41 @@ fn shown_line(frame: &Value) -> u64 {
 
 fn column_of(frame: &Value) -> u64 {
     frame["location"]["columnNumber"].as_u64().unwrap_or(0) + 1
+}
+
+/// Sources a map can carry per script, in [`source_reference`]'s numbering.
+const SOURCES_PER_SCRIPT: i64 = 4096;
+
+/// DAP's `sourceReference` for source `index` of script `script` (V8 numbers its scripts):
+/// stateless, so `source` can turn it back into both.
+fn source_reference(script: &str, index: usize) -> Option<i64> {
+    let script: i64 = script.parse().ok()?;
+    let index = i64::try_from(index)
+        .ok()
+        .filter(|i| *i < SOURCES_PER_SCRIPT)?;
+    script
+        .checked_mul(SOURCES_PER_SCRIPT)?
+        .checked_add(index + 1)
+}
+
+impl Debuggee {
+    /// DAP `source`: the text a source map carries for a source the disk lacks.
+    pub(super) fn source(&self, arguments: &Value) -> Answer {
+        let reference = arguments["sourceReference"]
+            .as_i64()
+            .filter(|r| *r > 0)
+            .ok_or("no source is available for this frame")?;
+        let (script, index) = (
+            reference / SOURCES_PER_SCRIPT,
+            (reference % SOURCES_PER_SCRIPT - 1) as usize,
+        );
+        let content = self
+            .scripts
+            .get(&script.to_string())
+            .and_then(|s| s.map.as_ref())
+            .and_then(|map| map.sources.get(index))
+            .and_then(|source| source.content.clone())
+            .ok_or("no source is available for this frame")?;
+        Ok(json!({ "content": content }))
+    }
 }

@@ -221,7 +221,7 @@ impl Debuggee {
             "evaluate" => self.evaluate(arguments).await,
             "setVariable" => self.set_variable(arguments).await,
             "exceptionInfo" => self.exception_info(),
-            "source" => Err("no source is available for this frame".into()),
+            "source" => self.source(arguments),
             other => Err(format!("the node adapter does not support '{other}'")),
         }
     }
