@@ -6,17 +6,26 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use common::{Session, fixture_path, line_of, require_debugpy, require_delve, require_lldb_dap};
 use serde_json::Value;
 
 /// Copies the fixture project `name` (a folder of fixtures/tests/) into the session's folder.
+/// The cargo project is the exception: its tests share one copy beside their shared target dir
+/// (see [`cargo_project`]).
 fn project(name: &str) -> Session {
-    let s = Session::new();
-    copy_dir(&fixture_path(&format!("tests/{name}")), &s.cwd);
+    let mut s = Session::new();
+    if name == "rust" {
+        s.cwd = cargo_project();
+    } else {
+        copy_dir(&fixture_path(&format!("tests/{name}")), &s.cwd);
+    }
     s
 }
 
+/// Copies `from` into `to`, writing only the files whose content differs: a file rewritten
+/// under a build running in another test process would be read half written.
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create dir");
     for entry in std::fs::read_dir(from).expect("read fixture dir").flatten() {
@@ -24,7 +33,10 @@ fn copy_dir(from: &Path, to: &Path) {
         if entry.path().is_dir() {
             copy_dir(&entry.path(), &target);
         } else {
-            std::fs::copy(entry.path(), &target).expect("copy fixture file");
+            let content = std::fs::read(entry.path()).expect("read fixture file");
+            if std::fs::read(&target).ok().as_ref() != Some(&content) {
+                std::fs::write(&target, content).expect("copy fixture file");
+            }
         }
     }
 }
@@ -32,6 +44,20 @@ fn copy_dir(from: &Path, to: &Path) {
 /// One target dir for the cargo fixture across tests and runs: built once, reused after.
 fn cargo_target() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-cart")
+}
+
+/// The one copy of the cargo fixture its tests run in. Cargo takes two copies of a crate in one
+/// target dir for one crate, so a test in its own copy could run another copy's build, whose
+/// debug information names the other copy's files, and not find its own frame.
+fn cargo_project() -> PathBuf {
+    static COPIED: OnceLock<PathBuf> = OnceLock::new();
+    COPIED
+        .get_or_init(|| {
+            let dir = cargo_target().join("project");
+            copy_dir(&fixture_path("tests/rust"), &dir);
+            dir
+        })
+        .clone()
 }
 
 /// `debugger --json ARGS` in the session's folder, with the Go and cargo environments set.
@@ -109,6 +135,55 @@ fn a_failing_rust_integration_test_is_picked_with_cargos_own_flags() {
     );
     let data = failed_at(&answer, "tests/rust/tests/checkout.rs", "@integration_fail");
     assert_eq!(local(&data, "count"), "2");
+}
+
+/// A stand-in for cargo that builds a test executable, names it, and, before it ends, lets a
+/// second build replace it (as another cargo sharing the target dir does as soon as this one
+/// releases its lock); it waits for the pin to appear (up to 10 s), so the order is fixed.
+#[cfg(unix)]
+const REBUILDING_CARGO: &str = r#"#!/bin/sh
+out="$PWD/fake-target"
+mkdir -p "$out"
+build() {
+    printf '#!/bin/sh\necho "tests::%s: test"\n' "$1" > "$out/next"
+    chmod +x "$out/next"
+    mv "$out/next" "$out/cart-1"
+}
+build first_build
+echo '{"reason":"compiler-artifact","target":{"name":"cart"},"profile":{"test":true},"executable":"'"$out/cart-1"'"}'
+tries=0
+while [ "$(ls "$out" | wc -l)" -lt 2 ] && [ "$tries" -lt 1000 ]; do
+    tries=$((tries + 1))
+    sleep 0.01
+done
+build second_build
+"#;
+
+#[cfg(unix)]
+#[test]
+fn the_build_a_test_command_made_is_the_one_it_runs_though_the_target_is_rebuilt() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Session::new();
+    std::fs::write(s.cwd.join("Cargo.toml"), "[package]\nname = \"cart\"\n").expect("write");
+    let bin = s.dir.path().join("bin");
+    std::fs::create_dir(&bin).expect("bin dir");
+    let cargo = bin.join("cargo");
+    std::fs::write(&cargo, REBUILDING_CARGO).expect("write cargo");
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .expect("PATH");
+    let output = command(&s, &["test", "--list"])
+        .env("PATH", path)
+        .output()
+        .expect("run debugger");
+    let answer = common::Run::from(output).json();
+    assert_eq!(
+        answer["data"]["tests"],
+        serde_json::json!(["tests::first_build (cart)"]),
+        "{answer}"
+    );
 }
 
 #[test]

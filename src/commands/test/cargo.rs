@@ -1,14 +1,21 @@
 //! Rust: the test executables `cargo test --no-run --message-format=json` builds, each asked
 //! for its tests (`--list`), and the one holding the selected test launched with it as an exact
 //! filter, its output not captured and one test thread.
+//!
+//! Each executable is pinned (see `pin.rs`) as soon as cargo names it, while cargo still holds
+//! its lock on the target folder: what is listed and launched is the build this command made,
+//! even when another cargo (a second worktree or `debugger test` sharing the target folder,
+//! `cargo watch`) rebuilds the same file once the lock is released.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::Command as Process;
+use std::process::{Command as Process, Stdio};
 
 use serde_json::Value;
 
+use super::pin::pin;
 use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match, run_tool};
-use crate::common::error::ErrorBody;
+use crate::common::error::{ErrorBody, ErrorCode};
 
 const RUNNER: &str = "cargo test";
 
@@ -23,30 +30,74 @@ struct Executable {
 }
 
 /// Builds the tests (cargo's `-p`, `--test`, `--lib`... passed through) and returns their
-/// executables.
+/// executables, each pinned while cargo runs (see the module comment).
 fn build(project: &Project<'_>) -> Result<Vec<Executable>, ErrorBody> {
-    let mut command = Process::new("cargo");
-    command
+    const WHAT: &str = "cargo test --no-run";
+    let mut child = Process::new("cargo")
         .current_dir(project.root)
         .args(["test", "--no-run", "--message-format=json"])
-        .args(project.runner_args);
-    let stdout = run_tool(command, "cargo test --no-run")?;
-    Ok(executables(&stdout))
+        .args(project.runner_args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| cannot_run(WHAT, &e))?;
+    // Cargo's stderr (its progress, the compiler's warnings) is read aside, so that a full pipe
+    // never stalls the build while its messages are read here.
+    let stderr = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    });
+    let mut found = Vec::new();
+    let mut pin_error = None;
+    if let Some(stdout) = child.stdout.take() {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let Some(executable) = executable(&line) else {
+                continue;
+            };
+            match pin(&executable.path) {
+                Ok(path) => found.push(Executable { path, ..executable }),
+                Err(e) => pin_error = pin_error.or(Some((executable.path, e))),
+            }
+        }
+    }
+    let status = child.wait().map_err(|e| cannot_run(WHAT, &e))?;
+    let stderr = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
+    if !status.success() {
+        return Err(super::tool_failed(WHAT, &stderr));
+    }
+    if let Some((path, e)) = pin_error {
+        return Err(ErrorBody::new(
+            ErrorCode::Usage,
+            format!("cannot keep a copy of {} to debug: {e}", path.display()),
+            "check that the target folder is writable and has room",
+        ));
+    }
+    Ok(found)
 }
 
-/// The test executables in cargo's JSON messages.
-fn executables(messages: &str) -> Vec<Executable> {
-    messages
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["profile"]["test"] == true)
-        .filter_map(|m| {
-            Some(Executable {
-                target: m["target"]["name"].as_str()?.to_string(),
-                path: PathBuf::from(m["executable"].as_str()?),
-            })
-        })
-        .collect()
+fn cannot_run(what: &str, e: &std::io::Error) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Usage,
+        format!("cannot run {what}: {e}"),
+        "check that the project's toolchain is installed and on PATH",
+    )
+}
+
+/// The test executable one of cargo's JSON messages names, if it names one.
+fn executable(message: &str) -> Option<Executable> {
+    let m = serde_json::from_str::<Value>(message).ok()?;
+    if m["reason"] != "compiler-artifact" || m["profile"]["test"] != true {
+        return None;
+    }
+    Some(Executable {
+        target: m["target"]["name"].as_str()?.to_string(),
+        path: PathBuf::from(m["executable"].as_str()?),
+    })
 }
 
 /// The tests an executable holds, by its own `--list`.
@@ -140,7 +191,7 @@ mod tests {
             "\nnot json\n",
             r#"{"reason":"build-finished","success":true}"#,
         );
-        let found = executables(messages);
+        let found: Vec<Executable> = messages.lines().filter_map(executable).collect();
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].target, "cart");
         assert_eq!(found[0].path, PathBuf::from("/t/cart-1"));

@@ -13,6 +13,7 @@ pub(crate) mod failure;
 mod go;
 mod native;
 mod node;
+mod pin;
 mod python;
 mod report;
 
@@ -276,16 +277,20 @@ pub(crate) fn run_tool(mut command: Process, what: &str) -> Result<String, Error
             )
         })?;
     if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let lines: Vec<&str> = stderr.lines().collect();
-        let tail = lines[lines.len().saturating_sub(12)..].join("\n");
-        return Err(ErrorBody::new(
-            ErrorCode::Usage,
-            format!("{what} failed:\n{tail}"),
-            "fix the build, then run 'debugger test' again",
-        ));
+        return Err(tool_failed(what, &String::from_utf8_lossy(&output.stderr)));
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The error for a runner's helper process that failed: the end of its stderr.
+pub(crate) fn tool_failed(what: &str, stderr: &str) -> ErrorBody {
+    let lines: Vec<&str> = stderr.lines().collect();
+    let tail = lines[lines.len().saturating_sub(12)..].join("\n");
+    ErrorBody::new(
+        ErrorCode::Usage,
+        format!("{what} failed:\n{tail}"),
+        "fix the build, then run 'debugger test' again",
+    )
 }
 
 /// The error for a selector that matches nothing.
