@@ -105,6 +105,29 @@ fn a_c_session_over_mcp() {
     );
 }
 
+/// The 2026-07-28 revision (no `initialize`, the version in every request's `_meta`) through the
+/// SDK's default client, which probes `server/discover` first; and its errors, written raw.
+#[test]
+fn the_stateless_revision_is_discovered_and_served() {
+    let s = Session::new();
+    let (program, breakpoint) = ledger();
+    let seen = scenario(
+        &s,
+        "stateless",
+        &json!({
+            "guide": s.run(&["guide"]).ok(), "program": program, "breakpoint": breakpoint,
+            "line": line_of("c/ledger.c", "@apply_body"),
+        }),
+    );
+    assert!(
+        seen["session"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("stateless-agent-")),
+        "{seen}"
+    );
+    assert_eq!(seen["raw_answers"], 9, "{seen}");
+}
+
 #[test]
 fn a_python_session_over_mcp() {
     common::require_debugpy();

@@ -69,7 +69,8 @@ impl Connection {
         }
     }
 
-    /// The client's name from `initialize`, for the default session's name.
+    /// The client's name from `initialize`, or from a 2026-07-28 request's `_meta`, for the
+    /// default session's name (which is claimed, and so fixed, at its first use).
     pub fn set_client(&self, name: &str) {
         *lock(&self.client) = name.to_string();
     }

@@ -99,7 +99,15 @@ impl Outgoing {
     }
 
     pub fn error(&self, id: &Value, code: i64, message: &str) {
-        let error = json!({ "code": code, "message": message });
+        self.error_with(id, code, message, None);
+    }
+
+    /// An error with the `data` member some errors carry (the versions to retry with, say).
+    pub fn error_with(&self, id: &Value, code: i64, message: &str, data: Option<Value>) {
+        let mut error = json!({ "code": code, "message": message });
+        if let Some(data) = data {
+            error["data"] = data;
+        }
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "error": error }));
     }
 

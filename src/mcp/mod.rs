@@ -8,14 +8,18 @@
 //! needed at all, and the CLI's start-up path gains nothing. The official SDK, `rmcp` (3.11,
 //! MSRV 1.88), would build here and keeps to tokio's current-thread `rt`, but its server and
 //! stdio features add 31 crates to the lock (schemars and its derive, chrono, futures' executor,
-//! uuid, sha2, tokio-util, its macros) for the four methods this server answers, and its async
+//! uuid, sha2, tokio-util, its macros) for the few methods this server answers, and its async
 //! handlers would have to move every blocking command onto `spawn_blocking`.
+//!
+//! Protocol revisions: 2026-07-28 (stateless, the version in each request's `_meta`) and the
+//! `initialize` revisions 2025-11-25 and 2025-06-18, told apart per request (`era.rs`).
 //!
 //! The layering is `mcp → commands → ipc`, as for the CLI (`tests/layers.rs`).
 
 mod budget;
 mod call;
 mod config;
+mod era;
 mod jsonrpc;
 mod naming;
 mod tools;
@@ -28,14 +32,11 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value, json};
 
 use crate::commands::guide;
-use call::Connection;
+use call::{Connection, Refusal};
+use era::Era;
 use jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, Outgoing};
 
 pub use config::print_config;
-
-/// The protocol revisions this server speaks through `initialize`, newest first: the current
-/// one and the one before it.
-pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 
 /// Serves one MCP connection on stdin and stdout until stdin ends; returns the exit status.
 /// `session` is a session named on the command line, the default of every call.
@@ -59,6 +60,16 @@ pub fn run(session: Option<String>) -> i32 {
         }
         match jsonrpc::classify(&line) {
             Incoming::Request { id, method, params } => {
+                let era = match Era::of(&method, &params) {
+                    Ok(era) => era,
+                    Err(refused) => {
+                        out.error_with(&id, refused.code, &refused.message, refused.data);
+                        continue;
+                    }
+                };
+                if let Some(name) = era.client_name(&params) {
+                    connection.set_client(name);
+                }
                 if method == "tools/call" {
                     let (out, connection) = (out.clone(), Arc::clone(&connection));
                     calls.retain(|c: &std::thread::JoinHandle<()>| !c.is_finished());
@@ -68,7 +79,7 @@ pub fn run(session: Option<String>) -> i32 {
                             connection.call(&params, &out)
                         }));
                         match called {
-                            Ok(Ok(result)) => out.result(&id, result),
+                            Ok(Ok(result)) => out.result(&id, era.finish(result)),
                             Ok(Err((code, message))) => out.error(&id, code, &message),
                             Err(_) => {
                                 out.error(&id, INTERNAL_ERROR, "the call failed: a bug in debugger")
@@ -76,7 +87,10 @@ pub fn run(session: Option<String>) -> i32 {
                         }
                     }));
                 } else {
-                    answer(&out, &connection, &id, &method, &params);
+                    match answer(&connection, era, &method, &params) {
+                        Ok(result) => out.result(&id, era.finish(result)),
+                        Err((code, message)) => out.error(&id, code, &message),
+                    }
                 }
             }
             // `notifications/initialized`, `notifications/cancelled`: nothing to do (a call
@@ -96,47 +110,49 @@ pub fn run(session: Option<String>) -> i32 {
     0
 }
 
-/// Answers a request other than `tools/call`.
-fn answer(out: &Outgoing, connection: &Connection, id: &Value, method: &str, params: &Value) {
-    match method {
-        "initialize" => {
+/// Answers a request other than `tools/call`. The handshake revisions' methods (`initialize`,
+/// `ping`, `logging/setLevel`) are gone from 2026-07-28, which has `server/discover` instead.
+fn answer(
+    connection: &Connection,
+    era: Era,
+    method: &str,
+    params: &Value,
+) -> Result<Value, Refusal> {
+    match (era, method) {
+        (Era::Handshake, "initialize") => {
             if let Some(name) = params["clientInfo"]["name"].as_str() {
                 connection.set_client(name);
             }
             let asked = params["protocolVersion"].as_str().unwrap_or_default();
-            let version = PROTOCOL_VERSIONS
+            let version = era::HANDSHAKE_VERSIONS
                 .iter()
                 .find(|v| **v == asked)
-                .unwrap_or(&PROTOCOL_VERSIONS[0]);
-            out.result(
-                id,
-                json!({
-                    "protocolVersion": version,
-                    "capabilities": { "tools": { "listChanged": false }, "logging": {} },
-                    "serverInfo": {
-                        "name": "debugger",
-                        "title": "debugger",
-                        "version": env!("CARGO_PKG_VERSION"),
-                    },
-                    "instructions": guide::TEXT,
-                }),
-            );
+                .unwrap_or(&era::HANDSHAKE_VERSIONS[0]);
+            Ok(json!({
+                "protocolVersion": version,
+                "capabilities": { "tools": { "listChanged": false }, "logging": {} },
+                "serverInfo": era::server_info(),
+                "instructions": guide::TEXT,
+            }))
         }
-        "ping" => out.result(id, json!({})),
-        "tools/list" => {
+        (Era::Stateless, "server/discover") => Ok(era::discover(guide::TEXT)),
+        (Era::Handshake, "ping") => Ok(json!({})),
+        (_, "tools/list") => {
             // Built once: the schemas come from every command's flags.
             static LISTED: OnceLock<Value> = OnceLock::new();
             let tools = LISTED.get_or_init(|| {
                 let tools: Vec<Value> = tools::TOOLS.iter().map(tools::listing).collect();
                 json!({ "tools": tools })
             });
-            out.result(id, tools.clone());
+            Ok(era.cacheable(tools.clone()))
         }
-        "logging/setLevel" if params["level"].is_string() => {
+        (Era::Handshake, "logging/setLevel") if params["level"].is_string() => {
             connection.watchers.subscribe();
-            out.result(id, json!({}));
+            Ok(json!({}))
         }
-        "logging/setLevel" => out.error(id, INVALID_PARAMS, "params.level must be a string"),
-        _ => out.error(id, METHOD_NOT_FOUND, &format!("no method '{method}'")),
+        (Era::Handshake, "logging/setLevel") => {
+            Err((INVALID_PARAMS, "params.level must be a string".into()))
+        }
+        _ => Err((METHOD_NOT_FOUND, format!("no method '{method}'"))),
     }
 }
