@@ -297,3 +297,21 @@ fn a_source_only_the_map_holds_is_shown_from_it() {
     let context = s.run(&["context"]).ok().to_string();
     assert!(context.contains("sum += price"), "{context}");
 }
+
+#[test]
+fn a_module_tsx_loads_late_stops_at_a_bare_named_line() {
+    // `late.ts` is in a folder the session does not search, so the name goes to the adapter as
+    // typed: the script of that name is held at its start until its breakpoints are placed.
+    tool("tsx");
+    let line = line_of("typescript/src/lib/late.ts", "@score");
+    for _ in 0..3 {
+        let s = Session::new();
+        let stop = stop_at(
+            &s,
+            &fixture_path("typescript/src/dynamic.ts"),
+            &format!("late.ts:{line}"),
+        );
+        assert_eq!(stop["frame"]["line"], line, "{stop}");
+        assert_eq!(s.value_of("weight"), "3");
+    }
+}

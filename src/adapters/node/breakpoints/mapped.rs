@@ -227,7 +227,16 @@ impl Breakpoints {
         if self.entry_guards.contains_key(file) {
             return;
         }
-        let params = json!({ "urlRegex": url_regex(file), "lineNumber": 0, "columnNumber": 0 });
+        // A relative name guards every script whose URL ends with it, as a suffix binds.
+        let pattern = if file.is_absolute() {
+            url_regex(file)
+        } else {
+            match suffix_of(file) {
+                Some(suffix) => url_suffix_regex(&suffix),
+                None => return,
+            }
+        };
+        let params = json!({ "urlRegex": pattern, "lineNumber": 0, "columnNumber": 0 });
         if let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await
             && let Some(id) = answer["breakpointId"].as_str()
         {

@@ -213,7 +213,7 @@ impl Breakpoints {
     ) -> Vec<Value> {
         let target = FileTarget::of(path, scripts);
         let on_disk = self.mapped_on_disk(scripts, path).await;
-        if mapped::is_compiled_source(path) && path.is_absolute() {
+        if mapped::is_compiled_source(path) {
             self.guard_entry(cdp, path).await;
         }
         let mapping = mapped::is_original(path, scripts, &on_disk).then(|| {
