@@ -12,7 +12,7 @@ use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::protocol::{Command, CoreSpec, StartResult};
-use crate::ipc::spawn::connect_or_spawn;
+use crate::ipc::spawn::open_session;
 
 // `core`'s flags.
 #[derive(Debug, Args)]
@@ -52,8 +52,7 @@ pub fn run(session: &str, args: CoreArgs) -> Result<Outcome, ErrorBody> {
         adapter: args.adapter,
         cwd,
     };
-    let mut client = connect_or_spawn(session)?;
-    let result: StartResult = client.request_as(Command::Core(spec))?;
+    let (_, result): (_, StartResult) = open_session(session, Command::Core(spec))?;
     let mut text = format!(
         "Opened {} with {} (session '{}')\n",
         result.program.as_deref().unwrap_or("the core"),

@@ -14,7 +14,7 @@ use crate::ipc::client::{DaemonClient, SessionPaths, session_names};
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
 };
-use crate::ipc::spawn::connect_or_spawn;
+use crate::ipc::spawn::open_session;
 
 // What a launched program is and how it runs: shared by `start` and `probe`, which build the
 // same launch from them. (A plain comment: a doc comment would become the help text of the
@@ -291,8 +291,7 @@ pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
         args.stop_on_entry,
         args.connect,
     )?;
-    let mut client = connect_or_spawn(session)?;
-    let result: StartResult = client.request_as(Command::Start(spec))?;
+    let (_, result): (_, StartResult) = open_session(session, Command::Start(spec))?;
     Ok(started(result, "Started"))
 }
 
@@ -304,8 +303,7 @@ pub fn attach(session: &str, args: AttachArgs) -> Result<Outcome, ErrorBody> {
         breakpoints: breakpoint_specs(&args.breakpoints, &cwd)?,
         connect: args.connect,
     };
-    let mut client = connect_or_spawn(session)?;
-    let result: StartResult = client.request_as(Command::Attach(spec))?;
+    let (_, result): (_, StartResult) = open_session(session, Command::Attach(spec))?;
     Ok(started(result, "Attached to"))
 }
 

@@ -200,7 +200,16 @@ impl DaemonClient {
     /// `stop` from another client) just as this request came: the session is gone, as if it had
     /// come a moment later. One that left its socket behind died (or still runs): that is said.
     fn lost_daemon(&self, e: FrameError) -> ErrorBody {
-        if matches!(e, FrameError::Closed)
+        let hung_up = match &e {
+            FrameError::Closed => true,
+            // Closed with our request unread (it had stopped reading): a reset.
+            FrameError::Io(io) => matches!(
+                io.kind(),
+                io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe
+            ),
+            _ => false,
+        };
+        if hung_up
             && matches!(
                 socket::connect_blocking(&self.socket),
                 Err(ref e) if e.kind() == io::ErrorKind::NotFound

@@ -29,6 +29,28 @@ pub fn connect_or_spawn(session: &str) -> Result<DaemonClient, ErrorBody> {
     }
 }
 
+/// Sends `command`, one that opens a session (`start`, `attach`, `core`), to the session's
+/// daemon, starting one if none runs; returns the client (for what follows) and the answer.
+///
+/// A daemon that was ending as the command came (a failed start's daemon exits once it has
+/// answered) took its socket away without reading it: that is said as the session having ended
+/// (see `DaemonClient::request`), and then a new daemon is started and the command sent again,
+/// once. An ending daemon serves nothing new, so the command was never carried out.
+pub fn open_session<T: serde::de::DeserializeOwned>(
+    session: &str,
+    command: super::protocol::Command,
+) -> Result<(DaemonClient, T), ErrorBody> {
+    let mut client = connect_or_spawn(session)?;
+    match client.request_as::<T>(command.clone()) {
+        Err(e) if e.code == ErrorCode::NoSession => {
+            let mut client = connect_or_spawn(session)?;
+            let answer = client.request_as::<T>(command)?;
+            Ok((client, answer))
+        }
+        answer => answer.map(|answer| (client, answer)),
+    }
+}
+
 /// Waits briefly for a daemon that holds the session lock to start listening.
 fn connect_to_starting_daemon(paths: &SessionPaths) -> Result<DaemonClient, ErrorBody> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);

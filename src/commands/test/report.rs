@@ -17,7 +17,7 @@ use crate::ipc::protocol::{
     LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport, VariableNode,
     WaitSpec,
 };
-use crate::ipc::spawn::connect_or_spawn;
+use crate::ipc::spawn::open_session;
 
 /// Frames looked through for the test's own.
 const FRAMES_SEARCHED: u32 = 64;
@@ -56,8 +56,8 @@ pub(super) fn start_and_report(
             .saturating_duration_since(Instant::now())
             .as_secs_f64(),
     };
-    let mut client = connect_or_spawn(session)?;
-    let started: StartResult = client.request_as(Command::Start(plan.spec.clone()))?;
+    let (mut client, started): (_, StartResult) =
+        open_session(session, Command::Start(plan.spec.clone()))?;
     let failures = failure_ids(&started.breakpoints, plan.failure_functions);
     let mut stop = match started.stop {
         Some(stop) => stop,
