@@ -364,16 +364,22 @@ mod tests {
     /// `}` in `src/app.ts`, compiled to `dist/app.js` (the return indented by 4 there).
     const TSC_MAP: &str = r#"{"version":3,"file":"app.js","sourceRoot":"","sources":["../src/app.ts"],"names":[],"mappings":"AAAA,SAAS,GAAG,CAAC,CAAS;IACpB,OAAO,CAAC,GAAG,CAAC,CAAC;AACf,CAAC"}"#;
 
+    /// An absolute folder on any OS (`/p` is not one on Windows, where a path needs a drive).
+    fn project() -> PathBuf {
+        std::env::temp_dir().join("p")
+    }
+
     fn tsc_map() -> ScriptMap {
-        ScriptMap::parse(TSC_MAP, Some(Path::new("/p/dist"))).expect("parse")
+        ScriptMap::parse(TSC_MAP, Some(&project().join("dist"))).expect("parse")
     }
 
     #[test]
     fn a_relative_source_is_a_file_beside_the_map() {
         let map = tsc_map();
-        assert_eq!(map.sources[0].path, Some(PathBuf::from("/p/src/app.ts")));
+        let app = project().join("src").join("app.ts");
+        assert_eq!(map.sources[0].path.as_deref(), Some(app.as_path()));
         assert_eq!(map.sources[0].written, "../src/app.ts");
-        assert_eq!(map.sources_named(Path::new("/p/src/app.ts")), vec![0]);
+        assert_eq!(map.sources_named(&app), vec![0]);
         assert_eq!(map.sources_named(Path::new("app.ts")), vec![0]);
         assert_eq!(map.sources_named(Path::new("src/app.ts")), vec![0]);
         assert!(map.sources_named(Path::new("pp.ts")).is_empty());
@@ -434,8 +440,8 @@ mod tests {
     #[test]
     fn sources_under_a_root_and_in_a_bundlers_scheme() {
         assert_eq!(
-            source_path("a.ts", "../src", Some(Path::new("/p/dist"))),
-            Some(PathBuf::from("/p/src/a.ts"))
+            source_path("a.ts", "../src", Some(&project().join("dist"))),
+            Some(project().join("src").join("a.ts"))
         );
         assert_eq!(
             source_path("file:///p/x.ts", "", None),
