@@ -172,11 +172,7 @@ impl DebugAdapter for Gdb {
     }
 
     fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
-        Some(crate::adapters::StdioSupport {
-            route: crate::adapters::StdioRoute::Told,
-            by_default: true,
-            stderr: true,
-        })
+        Some(crate::adapters::StdioSupport::TOLD_ALWAYS)
     }
 
     /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not

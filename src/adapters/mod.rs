@@ -67,6 +67,15 @@ pub struct StdioSupport {
     pub stderr: bool,
 }
 
+impl StdioSupport {
+    /// A native adapter's: told the paths for every launch, both streams (LLDB, GDB).
+    pub const TOLD_ALWAYS: StdioSupport = StdioSupport {
+        route: StdioRoute::Told,
+        by_default: true,
+        stderr: true,
+    };
+}
+
 /// What the session needs from an adapter.
 pub trait DebugAdapter: Send + Sync {
     /// The adapter's canonical name (`lldb`).

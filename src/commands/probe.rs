@@ -344,17 +344,7 @@ async fn record(session: &InProcessSession, stop: StopReport, prints: &[String])
     };
     let mut values = Vec::with_capacity(prints.len());
     for expression in prints {
-        values.push(match session.evaluate(expression, 1).await {
-            Ok(result) => printed(result),
-            Err(e) => ProbePrint {
-                expression: expression.clone(),
-                value: None,
-                type_name: None,
-                children: Vec::new(),
-                omitted_children: 0,
-                error: Some(e.message),
-            },
-        });
+        values.push(print(session, expression).await);
     }
     ProbeStop {
         stop,
@@ -364,6 +354,21 @@ async fn record(session: &InProcessSession, stop: StopReport, prints: &[String])
         locals_omitted,
         prints: values,
         errors,
+    }
+}
+
+/// `expression` evaluated in the selected frame, or its error, as the report records it.
+async fn print(session: &InProcessSession, expression: &str) -> ProbePrint {
+    match session.evaluate(expression, 1).await {
+        Ok(result) => printed(result),
+        Err(e) => ProbePrint {
+            expression: expression.to_string(),
+            value: None,
+            type_name: None,
+            children: Vec::new(),
+            omitted_children: 0,
+            error: Some(e.message),
+        },
     }
 }
 

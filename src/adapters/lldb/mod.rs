@@ -288,11 +288,7 @@ impl DebugAdapter for LldbDap {
     }
 
     fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
-        Some(crate::adapters::StdioSupport {
-            route: crate::adapters::StdioRoute::Told,
-            by_default: true,
-            stderr: true,
-        })
+        Some(crate::adapters::StdioSupport::TOLD_ALWAYS)
     }
 
     /// LLDB's exit status of a program killed by a signal is the signal's number.

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::{
-    OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, ended_by, ended_with, interrupted, launch, printed,
+    OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, ended_by, ended_with, interrupted, launch, print,
     run_to_end,
 };
 use crate::commands::session::{absolute, launch_spec};
@@ -20,9 +20,7 @@ use crate::commands::{Outcome, data, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::in_process::InProcessSession;
-use crate::ipc::protocol::{
-    CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, ProbePrint, StopReport,
-};
+use crate::ipc::protocol::{CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, StopReport};
 
 /// Frames of each thread's stack in the report.
 const STACK_FRAMES: u32 = 20;
@@ -88,29 +86,36 @@ fn core_dir(dir: &Path) -> Result<PathBuf, ErrorBody> {
     Ok(dir)
 }
 
+impl CrashReport {
+    /// The report before anything is recorded: no crash, no stacks, no output.
+    fn nothing_yet(program: String, adapter: &str) -> CrashReport {
+        CrashReport {
+            program,
+            adapter: adapter.to_string(),
+            crashed: false,
+            ended: interrupted("nothing"),
+            stop: None,
+            crash_frame: None,
+            crash_source: None,
+            threads: Vec::new(),
+            locals: Vec::new(),
+            locals_omitted: 0,
+            prints: Vec::new(),
+            core_file: None,
+            errors: Vec::new(),
+            output: ProbeOutput {
+                tail: String::new(),
+                omitted_bytes: 0,
+            },
+        }
+    }
+}
+
 /// Launches the program, waits for its crash or its end, records the crash, and ends it.
 async fn watch(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<CrashReport, ErrorBody> {
     let program = spec.label();
     let (session, mut interrupts) = launch(config, spec).await?;
-    let mut report = CrashReport {
-        program,
-        adapter: session.adapter_name().to_string(),
-        crashed: false,
-        ended: interrupted("nothing"),
-        stop: None,
-        crash_frame: None,
-        crash_source: None,
-        threads: Vec::new(),
-        locals: Vec::new(),
-        locals_omitted: 0,
-        prints: Vec::new(),
-        core_file: None,
-        errors: Vec::new(),
-        output: ProbeOutput {
-            tail: String::new(),
-            omitted_bytes: 0,
-        },
-    };
+    let mut report = CrashReport::nothing_yet(program, session.adapter_name());
     let mut ended = tokio::select! {
         biased;
         name = interrupts.next() => interrupted(name),
@@ -308,19 +313,7 @@ async fn record(
         Err(e) => report.errors.push(format!("locals: {}", e.message)),
     }
     for expression in &plan.prints {
-        report
-            .prints
-            .push(match session.evaluate(expression, 1).await {
-                Ok(result) => printed(result),
-                Err(e) => ProbePrint {
-                    expression: expression.clone(),
-                    value: None,
-                    type_name: None,
-                    children: Vec::new(),
-                    omitted_children: 0,
-                    error: Some(e.message),
-                },
-            });
+        report.prints.push(print(session, expression).await);
     }
     if let Some(dir) = &plan.core_dir {
         match session.save_core(dir).await {
@@ -461,8 +454,6 @@ mod tests {
             selected_frame: None,
         };
         CrashReport {
-            program: "/src/app".into(),
-            adapter: "an adapter".into(),
             crashed,
             ended: ProbeEnd {
                 reason: ended.into(),
@@ -470,19 +461,8 @@ mod tests {
                 signal: None,
                 message: format!("ended: {ended}"),
             },
-            stop: None,
-            crash_frame: None,
-            crash_source: None,
             threads: (1..=threads as i64).map(stack).collect(),
-            locals: Vec::new(),
-            locals_omitted: 0,
-            prints: Vec::new(),
-            core_file: None,
-            errors: Vec::new(),
-            output: ProbeOutput {
-                tail: String::new(),
-                omitted_bytes: 0,
-            },
+            ..CrashReport::nothing_yet("/src/app".into(), "an adapter")
         }
     }
 
