@@ -21,10 +21,7 @@ const GO_PANICS: &str = "go/panics/main.go";
 
 /// A session whose GDB is one with DAP.
 fn session() -> Session {
-    Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        require_gdb().display().to_string()
-    ))
+    Session::with_gdb()
 }
 
 /// Runs `program` under GDB until it dies of a signal and writes its core with `gcore` into

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{
-    Session, build, build_go, fixture_path, require_debugpy, require_delve, require_gdb,
-    require_lldb_dap, require_node,
+    Session, build, build_go, fixture_path, require_debugpy, require_delve, require_lldb_dap,
+    require_node,
 };
 use serde_json::Value;
 
@@ -21,11 +21,7 @@ const WAIT: Duration = Duration::from_secs(60);
 /// The adapters the daemon's own channels serve, each with the session to use it in.
 fn native_sessions() -> Vec<(&'static str, Session)> {
     require_lldb_dap();
-    let gdb = require_gdb();
-    let gdb_session = Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        gdb.display().to_string()
-    ));
+    let gdb_session = Session::with_gdb();
     vec![("lldb", Session::new()), ("gdb", gdb_session)]
 }
 

@@ -10,8 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::{
-    Session, build, line_of, require_debugpy, require_delve, require_gdb, require_lldb_dap,
-    require_node,
+    Session, build, line_of, require_debugpy, require_delve, require_lldb_dap, require_node,
 };
 use serde_json::Value;
 
@@ -23,11 +22,7 @@ fn lldb_session() -> Session {
 }
 
 fn gdb_session() -> Session {
-    let gdb = require_gdb();
-    Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        gdb.display().to_string()
-    ))
+    Session::with_gdb()
 }
 
 fn native_sessions() -> Vec<(&'static str, Session)> {

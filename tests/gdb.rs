@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{Session, at, build, frame_lines, line_of, require_gdb, variable};
+use common::{Session, at, build, frame_lines, line_of, variable};
 use serde_json::{Value, json};
 
 const LEDGER: &str = "c/ledger.c";
@@ -22,11 +22,7 @@ const WAIT: &str = "60";
 
 /// A session whose config points the gdb adapter at a GDB with DAP.
 fn gdb_session() -> Session {
-    let gdb = require_gdb();
-    Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        gdb.display().to_string()
-    ))
+    Session::with_gdb()
 }
 
 /// Starts `program` under GDB and returns the start data.

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use common::{
     Run, Session, build, build_go, fixture_path, line_of, require_debugpy, require_delve,
-    require_gdb, require_lldb_dap, require_node, with_go_env,
+    require_lldb_dap, require_node, with_go_env,
 };
 use serde_json::Value;
 
@@ -279,13 +279,9 @@ fn an_ambiguous_name_at_start_is_held_back_from_an_adapter_that_places_names() {
 #[test]
 fn lldb_and_gdb_bind_a_bare_name_the_program_was_built_from() {
     require_lldb_dap();
-    let gdb = require_gdb();
     let line = line_of("c/ledger.c", "@apply_update");
     for adapter in ["lldb", "gdb"] {
-        let s = Session::with_config(&format!(
-            "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-            gdb.display().to_string()
-        ));
+        let s = Session::with_gdb();
         let program = build("c/ledger.c");
         start(
             &s,

@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{Session, build, build_go, line_of, require_delve, require_gdb, require_lldb_dap};
+use common::{Session, build, build_go, line_of, require_delve, require_lldb_dap};
 use serde_json::Value;
 
 const NULL: &str = "c/crash_null.c";
@@ -19,10 +19,7 @@ const PANICS: &str = "rust/panics.rs";
 const GO_PANICS: &str = "go/panics/main.go";
 
 fn session() -> Session {
-    Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        require_gdb().display().to_string()
-    ))
+    Session::with_gdb()
 }
 
 /// Runs `probe PROGRAM --on-crash EXTRA...` with `--json`; returns the exit code and the object.

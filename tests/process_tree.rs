@@ -12,7 +12,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Session, alive, build, eventually, require_gdb, require_lldb_dap};
+use common::{Session, alive, build, eventually, require_lldb_dap};
 use serde_json::Value;
 
 const FORKS: &str = "c/forks.c";
@@ -273,11 +273,7 @@ fn detach_leaves_the_whole_tree_running() {
 
 #[test]
 fn gdb_stop_ends_a_grandchild_double_forked_after_setsid() {
-    let gdb = require_gdb();
-    let s = Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        gdb.display().to_string()
-    ));
+    let s = Session::with_gdb();
     let tree = start_tree(&s, "setsid", &["--adapter", "gdb"]);
     s.data(&["stop"]);
     assert_all_gone(&tree, "stop under GDB");

@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{Session, build, line_of, require_gdb, require_lldb_dap, variable};
+use common::{Session, build, line_of, require_lldb_dap, variable};
 use serde_json::{Value, json};
 
 const SHAPES: &str = "rust/shapes_generic.rs";
@@ -243,11 +243,7 @@ fn lldb_binds_rust_paths_in_a_program_with_v0_mangling() {
 
 /// A session whose config points the gdb adapter at a GDB with DAP.
 fn gdb_session() -> Session {
-    let gdb = require_gdb();
-    Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        gdb.display().to_string()
-    ))
+    Session::with_gdb()
 }
 
 /// GDB knows a Rust function by its full path only (`kind` or `Rect::area` alone stay pending): a

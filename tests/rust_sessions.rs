@@ -10,7 +10,7 @@ mod common;
 
 use std::process::{Child, Command, Stdio};
 
-use common::{Session, build, require_gdb, require_lldb_dap, variable};
+use common::{Session, build, require_lldb_dap, variable};
 use serde_json::Value;
 
 const PATHS: &str = "rust/paths.rs";
@@ -18,11 +18,7 @@ const VISIT: &str = "paths::visit";
 const WAIT: &str = "60";
 
 fn gdb_session() -> Session {
-    let gdb = require_gdb();
-    Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        gdb.display().to_string()
-    ))
+    Session::with_gdb()
 }
 
 /// The text report of a three-hit probe of `visit` under `adapter`.

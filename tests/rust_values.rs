@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{Session, at, build, require_gdb, require_lldb_dap, variable};
+use common::{Session, at, build, require_lldb_dap, variable};
 use serde_json::{Value, json};
 
 const VALUES: &str = "rust/values.rs";
@@ -197,11 +197,7 @@ fn lldb_shows_rust_values_through_the_toolchains_formatters() {
 
 #[test]
 fn gdb_shows_rust_values_through_the_toolchains_pretty_printers() {
-    let gdb = require_gdb();
-    let s = Session::with_config(&format!(
-        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
-        gdb.display().to_string()
-    ));
+    let s = Session::with_gdb();
     stopped_in_main(&s, "gdb");
     let locals = s.data(&["locals"]);
     let names = [

@@ -382,6 +382,14 @@ impl Session {
 
     /// A session whose adapter `mock` is the scripted mock adapter running `script`, with `extra`
     /// TOML appended to the config (e.g. short timeouts).
+    /// A session whose GDB is one with DAP (the system's, or the one the test set-up fetched).
+    pub fn with_gdb() -> Session {
+        Session::with_config(&format!(
+            "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
+            require_gdb().display().to_string()
+        ))
+    }
+
     pub fn with_mock(script: &Value, extra: &str) -> Session {
         let s = Session::with_config("");
         let script_path = s.dir.path().join("script.json");
