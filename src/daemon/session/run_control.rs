@@ -110,14 +110,33 @@ impl Session {
         let Some(timeout) = wait else {
             return Ok(("running".into(), None));
         };
-        let (state, mut stop) = self.wait_after(running, timeout).await?;
-        if step
-            && state == "stopped"
-            && let Some(report) = stop.as_mut()
-        {
-            report.changed = self.changed_locals_at_stop().await;
+        if step {
+            self.wait_after_step(running, timeout).await
+        } else {
+            self.wait_after(running, timeout).await
         }
-        Ok((state, stop))
+    }
+
+    /// [`Self::wait_after`] for a step: its report ends with the locals that changed. Both read
+    /// the top frame, so the stack is fetched once first; then the report's source lines and
+    /// the locals' requests go out together, and a step's answer costs the adapter's work on
+    /// them, not the sum of ours and its.
+    async fn wait_after_step(
+        &self,
+        generation: u64,
+        timeout: Duration,
+    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        let state = self.settled_after(generation, timeout).await?;
+        if !matches!(state.phase, Phase::Stopped(_)) {
+            let report = self.report(&state).await;
+            return Ok((state.phase.name().to_string(), Some(report)));
+        }
+        // Fills the frame cache both read; a failure here only means neither has a frame.
+        let _ = self.selected_frame().await;
+        let (mut report, changed) =
+            tokio::join!(self.report(&state), self.changed_locals_at_stop());
+        report.changed = changed;
+        Ok((state.phase.name().to_string(), Some(report)))
     }
 
     /// Interrupts the program; with `wait`, reports the resulting stop.
@@ -200,6 +219,18 @@ impl Session {
         generation: u64,
         timeout: Duration,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
+        let state = self.settled_after(generation, timeout).await?;
+        let report = self.report(&state).await;
+        Ok((state.phase.name().to_string(), Some(report)))
+    }
+
+    /// The first settled state newer than `generation`, waited for up to `timeout`; the
+    /// adapter's death and the time running out are errors.
+    async fn settled_after(
+        &self,
+        generation: u64,
+        timeout: Duration,
+    ) -> Result<RunState, ErrorBody> {
         match self
             .shared
             .run
@@ -209,10 +240,7 @@ impl Session {
             Some(state) if matches!(state.phase, Phase::AdapterDied { .. }) => {
                 Err(self.not_running_error(&state.phase))
             }
-            Some(state) => {
-                let report = self.report(&state).await;
-                Ok((state.phase.name().to_string(), Some(report)))
-            }
+            Some(state) => Ok(state),
             None => Err(ErrorBody::new(
                 ErrorCode::Timeout,
                 format!(
