@@ -21,7 +21,7 @@ const RUNNER: &str = "cargo test";
 
 /// A Rust failure is a panic, and every panic passes through `rust_panic` once the panic hook
 /// has printed its message (on stderr, which `--nocapture` leaves uncaptured).
-const FAILURE_FUNCTIONS: &[&str] = &["rust_panic"];
+pub(super) const FAILURE_FUNCTIONS: &[&str] = &["rust_panic"];
 
 /// One test executable: what cargo calls its target, and its file.
 struct Executable {

@@ -14,6 +14,8 @@ const NOT_THE_PROJECTS: &[&str] = &[
     "venv",
     "site-packages",
     "vendor",
+    // CMake's FetchContent: a build's fetched dependencies (Google Test...).
+    "_deps",
 ];
 
 /// The ids of the breakpoints set on the toolchain's failure functions.
@@ -91,6 +93,51 @@ pub fn panic_message(output: &str) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
+/// The message of a Go test's failure (`t.Error`, `t.Fatal`...) in its output: `go test -v`
+/// prints each log line as it is made, `    FILE.go:LINE: MESSAGE`, its further lines indented
+/// by eight spaces, before the call to `Fail` the debugger stops in. The line logged from
+/// `file:line` (the test's frame) is the failure's; without one (a helper marked `t.Helper()`
+/// logs its caller's line), the last line logged.
+pub fn go_failure_message(output: &str, file: Option<&str>, line: Option<u32>) -> Option<String> {
+    let wanted = file
+        .and_then(|f| Path::new(f).file_name())
+        .zip(line)
+        .map(|(name, line)| format!("{}:{line}", name.to_string_lossy()));
+    let lines: Vec<&str> = output.lines().collect();
+    let logged: Vec<(usize, &str, &str)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, text)| {
+            let (place, message) = go_log_line(text)?;
+            Some((i, place, message))
+        })
+        .collect();
+    let (at, _, first) = logged
+        .iter()
+        .rev()
+        .find(|(_, place, _)| wanted.as_deref() == Some(*place))
+        .or(logged.last())?;
+    let mut message = vec![*first];
+    message.extend(
+        lines[at + 1..]
+            .iter()
+            .map_while(|line| line.strip_prefix("        ")),
+    );
+    Some(message.join("\n"))
+}
+
+/// A `go test` log line's `FILE.go:LINE` and message.
+fn go_log_line(line: &str) -> Option<(&str, &str)> {
+    let text = line.strip_prefix("    ")?.trim_start();
+    let (place, message) = text.split_once(": ")?;
+    let (file, number) = place.rsplit_once(':')?;
+    let is_place = file.ends_with(".go")
+        && !file.contains(char::is_whitespace)
+        && !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit());
+    is_place.then_some((place, message))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +181,21 @@ mod tests {
             Some("boom")
         );
         assert_eq!(panic_message("no panic here"), None);
+    }
+
+    #[test]
+    fn a_go_failure_message_is_the_line_logged_from_the_tests_frame() {
+        let output = "=== RUN   TestTable\n    cart_test.go:20: a log\n\
+                      === RUN   TestTable/tenth\n    cart_test.go:24: tenth: Total = 360,\n\
+                      \x20       want 400\n    helper.go:3: later\n";
+        assert_eq!(
+            go_failure_message(output, Some("/p/cart_test.go"), Some(24)).as_deref(),
+            Some("tenth: Total = 360,\nwant 400")
+        );
+        assert_eq!(
+            go_failure_message(output, Some("/p/other.go"), Some(1)).as_deref(),
+            Some("later")
+        );
+        assert_eq!(go_failure_message("PASS\n", None, None), None);
     }
 }

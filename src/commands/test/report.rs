@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::TestPlan;
-use super::failure::{failure_ids, is_end, is_failure, panic_message, test_frame};
+use super::failure::{
+    failure_ids, go_failure_message, is_end, is_failure, panic_message, test_frame,
+};
+use super::{MessageSource, TestPlan};
 use crate::commands::{Outcome, data, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
@@ -37,8 +39,11 @@ pub struct TestReport {
     /// `failed` (stopped at the failure), `stopped` (at a breakpoint or another stop),
     /// `passed` (ended with status 0) or `ended` (ended otherwise, with no stop).
     pub outcome: &'static str,
-    /// What the failure said: a panic's message, an exception's.
+    /// What the failure said: a panic's message, an exception's, a Go test's log line.
     pub message: Option<String>,
+    /// Why `--break-on-failure` did not stop a test that failed: it ended with a nonzero exit
+    /// status and nothing on its way was a failure the debugger stops at.
+    pub note: Option<String>,
     pub stop: StopReport,
     /// The test's frame, selected, at a failure.
     pub frame: Option<ContextResult>,
@@ -113,7 +118,17 @@ pub(super) fn start_and_report(
     };
     let message = match (&stop.exception, outcome) {
         (Some(exception), _) => Some(exception_message(exception)),
-        (None, "failed") if !failures.is_empty() => panic_of(&mut client),
+        (None, "failed") => failure_message(&mut client, &plan, &stop, frame.as_ref()),
+        _ => None,
+    };
+    let breaks_on_failure = plan.spec.test.as_ref().is_some_and(|t| t.break_on_failure);
+    let note = match stop.exit_code {
+        Some(code) if outcome == "ended" && code != 0 && breaks_on_failure => Some(format!(
+            "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
+             panic, exception or failure function. A failure told by the exit status alone (a C \
+             or C++ test's `return 1`) cannot be caught; set a breakpoint where the test checks, \
+             with -b FILE:LINE"
+        )),
         _ => None,
     };
     let report = TestReport {
@@ -122,6 +137,7 @@ pub(super) fn start_and_report(
         program: plan.spec.label(),
         outcome,
         message,
+        note,
         stop,
         frame,
         locals,
@@ -144,8 +160,36 @@ fn exception_message(exception: &ExceptionInfo) -> String {
     }
 }
 
-/// The panic message in the program's output, waited for a moment (see [`MESSAGE_LAG`]).
-fn panic_of(client: &mut DaemonClient) -> Option<String> {
+/// What the failure said, from where the toolchain's failures say it: a Rust panic's message,
+/// a Go test's log line (`runtime.gopanic`'s value is printed only when the panic ends the
+/// test, so a Go panic has none yet).
+fn failure_message(
+    client: &mut DaemonClient,
+    plan: &TestPlan,
+    stop: &StopReport,
+    frame: Option<&ContextResult>,
+) -> Option<String> {
+    match plan.message_source() {
+        MessageSource::RustPanic => from_output(client, panic_message),
+        MessageSource::GoLog => {
+            let panicking = stop
+                .frame
+                .as_ref()
+                .is_some_and(|f| f.function == "runtime.gopanic");
+            if panicking {
+                return None;
+            }
+            let file = frame.and_then(|c| c.frame.file.as_deref());
+            let line = frame.and_then(|c| c.frame.line);
+            from_output(client, |text| go_failure_message(text, file, line))
+        }
+        MessageSource::None => None,
+    }
+}
+
+/// A message found in the program's output by `find`, waited for a moment (see
+/// [`MESSAGE_LAG`]).
+fn from_output(client: &mut DaemonClient, find: impl Fn(&str) -> Option<String>) -> Option<String> {
     let until = Instant::now() + MESSAGE_LAG;
     loop {
         let chunk: OutputChunk = client
@@ -157,7 +201,7 @@ fn panic_of(client: &mut DaemonClient) -> Option<String> {
                 wait: false,
             }))
             .ok()?;
-        if let Some(message) = panic_message(&chunk.text()) {
+        if let Some(message) = find(&chunk.text()) {
             return Some(message);
         }
         if Instant::now() >= until {
@@ -208,6 +252,9 @@ pub fn text(report: &TestReport) -> String {
         _ => {
             let _ = writeln!(text, "Test {test} ended without a stop ({runner})");
             text.push_str(&render::stop_report(&report.stop));
+            if let Some(note) = &report.note {
+                let _ = writeln!(text, "note: {note}");
+            }
         }
     }
     if !report.locals.is_empty() {
