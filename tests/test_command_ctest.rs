@@ -1,5 +1,6 @@
-//! `debugger test` on a CMake project's tests through CTest (fixtures/tests/cmake), configured
-//! and built once per test process, run from its build folder and from its source folder.
+//! `debugger test` on a CMake project's tests through CTest (fixtures/tests/cmake: a C test
+//! executable and a Google Test one), configured and built once per test process, run from its
+//! build folder and from its source folder.
 
 mod common;
 
@@ -56,6 +57,25 @@ fn a_failing_ctest_stops_at_its_assert_run_with_the_tests_environment() {
     // CART_DISCOUNT comes from the test's ENVIRONMENT property alone.
     assert_eq!(local(&data, "discount"), "10");
     assert_eq!(local(&data, "discounted"), "360");
+    assert_eq!(
+        data["message"], "Assertion `discounted == 400' failed.",
+        "{data}"
+    );
+}
+
+#[test]
+fn a_failing_google_test_stops_at_its_expectation_with_its_message() {
+    require_lldb_dap();
+    let s = session_in(Some("build"));
+    let answer = json(&s, &["test", "AppliesDiscount", "--break-on-failure"]);
+    let data = failed_at(&answer, "tests/cmake/cart_gtest.cpp", "@gtest_fail");
+    assert_eq!(data["test"], "Cart.AppliesDiscount");
+    assert_eq!(local(&data, "discounted"), "360");
+    let message = data["message"].as_str().expect("a message");
+    assert!(
+        message.contains("Which is: 360") && message.contains("10% off"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -82,7 +102,13 @@ fn from_the_source_folder_ctests_are_listed_and_run_and_an_exit_status_failure_i
     let list = json(&s, &["test", "--list"]);
     assert_eq!(
         list["data"]["tests"],
-        serde_json::json!(["total_adds", "total_discount", "total_rounding"]),
+        serde_json::json!([
+            "Cart.AddsPrices",
+            "Cart.AppliesDiscount",
+            "total_adds",
+            "total_discount",
+            "total_rounding"
+        ]),
         "{list}"
     );
     let ambiguous = json(&s, &["test", "total"]);

@@ -15,6 +15,7 @@ use std::process::Command as Process;
 
 use serde_json::Value;
 
+use super::native::break_on_failure_env;
 use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match, run_tool};
 use crate::common::error::ErrorBody;
 
@@ -22,10 +23,6 @@ const RUNNER: &str = "ctest";
 
 /// The file CMake writes into every build folder that has tests.
 const TESTFILE: &str = "CTestTestfile.cmake";
-
-/// Google Test's switch for its break-on-failure mode (a trap at the failed assertion rather
-/// than a recorded failure), set with `--break-on-failure`; other programs ignore it.
-const GTEST_BREAK: (&str, &str) = ("GTEST_BREAK_ON_FAILURE", "1");
 
 /// The CTest build folder for `root`: `root` itself when it is one, else the one build folder
 /// among its sub-folders (and `out/build/*`, where CMake presets put theirs). `None` when there
@@ -175,7 +172,7 @@ fn source_dir(build: &Path) -> PathBuf {
 }
 
 /// Sets `name` to `value` in `env`, in place when it is there.
-fn set(env: &mut Vec<(String, String)>, name: &str, value: String) {
+pub(super) fn set(env: &mut Vec<(String, String)>, name: &str, value: String) {
     match env.iter_mut().find(|(k, _)| k == name) {
         Some(entry) => entry.1 = value,
         None => env.push((name.to_string(), value)),
@@ -259,7 +256,7 @@ pub(super) fn plan(
     spec.cwd = cwd.to_path_buf();
     spec.env = environment(std::mem::take(&mut spec.env), test);
     if break_on_failure {
-        set(&mut spec.env, GTEST_BREAK.0, GTEST_BREAK.1.to_string());
+        break_on_failure_env(&mut spec.env);
     }
     Ok(TestPlan {
         runner: RUNNER,

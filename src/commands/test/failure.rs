@@ -126,6 +126,37 @@ pub fn go_failure_message(output: &str, file: Option<&str>, line: Option<u32>) -
     Some(message.join("\n"))
 }
 
+/// The message of a C or C++ test's failure in its output, the later of: Google Test's
+/// (`FILE:LINE: Failure` and the lines after it, printed before its break-on-failure trap) and
+/// the C library's failed `assert` (`prog: FILE:LINE: func: Assertion `x' failed.`, printed
+/// before `abort`).
+pub fn native_failure_message(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|line| line.ends_with(": Failure") || is_assert_line(line))?;
+    let header = lines[at];
+    if let Some(start) = header
+        .find("Assertion `")
+        .filter(|_| is_assert_line(header))
+    {
+        return Some(header[start..].to_string());
+    }
+    let mut message: Vec<&str> = lines[at + 1..]
+        .iter()
+        .take_while(|line| !line.starts_with('['))
+        .copied()
+        .collect();
+    while message.last().is_some_and(|l| l.trim().is_empty()) {
+        message.pop();
+    }
+    (!message.is_empty()).then(|| message.join("\n"))
+}
+
+fn is_assert_line(line: &str) -> bool {
+    line.contains(": Assertion `") && line.ends_with("' failed.")
+}
+
 /// A `go test` log line's `FILE.go:LINE` and message.
 fn go_log_line(line: &str) -> Option<(&str, &str)> {
     let text = line.strip_prefix("    ")?.trim_start();
@@ -181,6 +212,26 @@ mod tests {
             Some("boom")
         );
         assert_eq!(panic_message("no panic here"), None);
+    }
+
+    #[test]
+    fn a_c_failure_message_is_googletests_or_the_c_librarys() {
+        let gtest = "[ RUN      ] Cart.AppliesDiscount\n/p/cart.cpp:18: Failure\n\
+                     Expected equality of these values:\n  discounted\n    Which is: 360\n\
+                     \x20 400\n10% off\n\n[  FAILED  ] Cart.AppliesDiscount (0 ms)\n";
+        assert_eq!(
+            native_failure_message(gtest).as_deref(),
+            Some(
+                "Expected equality of these values:\n  discounted\n    Which is: 360\n  400\n10% off"
+            )
+        );
+        let assert =
+            "test total\ncart: cart.c:26: test_total: Assertion `discounted == 400' failed.\n";
+        assert_eq!(
+            native_failure_message(assert).as_deref(),
+            Some("Assertion `discounted == 400' failed.")
+        );
+        assert_eq!(native_failure_message("all good\n"), None);
     }
 
     #[test]

@@ -230,7 +230,7 @@ pub(crate) fn plan(
         Toolchain::Python => python::plan(&project)?,
         Toolchain::Go => go::plan(&project)?,
         Toolchain::Node => node::plan(&project)?,
-        Toolchain::Native => native::plan(&project)?,
+        Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
     };
     plan.spec.adapter.clone_from(&args.adapter);

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::failure::{
-    failure_ids, go_failure_message, is_end, is_failure, panic_message, test_frame,
+    failure_ids, go_failure_message, is_end, is_failure, native_failure_message, panic_message,
+    test_frame,
 };
 use super::{MessageSource, TestPlan};
 use crate::commands::{Outcome, data, render};
@@ -162,7 +163,8 @@ fn exception_message(exception: &ExceptionInfo) -> String {
 
 /// What the failure said, from where the toolchain's failures say it: a Rust panic's message,
 /// a Go test's log line (`runtime.gopanic`'s value is printed only when the panic ends the
-/// test, so a Go panic has none yet).
+/// test, so a Go panic has none yet), a C or C++ test's failed `assert` (SIGABRT) or Google
+/// Test assertion (SIGTRAP, in its break-on-failure mode).
 fn failure_message(
     client: &mut DaemonClient,
     plan: &TestPlan,
@@ -183,7 +185,14 @@ fn failure_message(
             let line = frame.and_then(|c| c.frame.line);
             from_output(client, |text| go_failure_message(text, file, line))
         }
-        MessageSource::None => None,
+        MessageSource::None => {
+            let signal = stop.signal.as_ref().and_then(|s| s.name.as_deref());
+            if matches!(signal, Some("SIGABRT" | "SIGTRAP")) {
+                from_output(client, native_failure_message)
+            } else {
+                None
+            }
+        }
     }
 }
 
