@@ -40,11 +40,6 @@ impl CliSession {
         }
     }
 
-    /// The folder the session's commands run in (private to it).
-    pub fn cwd(&self) -> &Path {
-        &self.session.cwd
-    }
-
     /// Runs the session's commands in `dir` instead of its private folder: a project built there
     /// once, which every session must find as it was built (a fresh copy's files are newer than
     /// the build, and cargo rebuilds them).
