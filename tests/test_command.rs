@@ -270,7 +270,7 @@ fn pytest_lists_parametrised_tests() {
 }
 
 #[test]
-fn a_failing_go_table_test_stops_at_t_errorf_in_the_test_with_its_message() {
+fn a_failing_go_test_stops_at_t_errorf_or_its_panic_with_the_message() {
     require_delve();
     let s = project("go");
     let answer = json(&s, &["test", "TestTotalTable", "--break-on-failure"]);
@@ -279,10 +279,18 @@ fn a_failing_go_table_test_stops_at_t_errorf_in_the_test_with_its_message() {
     // The message t.Errorf logged, shown at the stop (before the test ends).
     assert_eq!(data["message"], "tenth: Total = 360, want 400", "{data}");
     s.run(&["stop"]);
+    let panicked = json(&s, &["test", "TestTotalOfNone", "--break-on-failure"]);
+    let data = failed_at(&panicked, "tests/go/cart_test.go", "@go_panic");
+    let message = data["message"].as_str().expect("a panic's message");
+    assert!(
+        message.starts_with("panic: runtime.boundsError"),
+        "{message}"
+    );
+    s.run(&["stop"]);
     let list = json(&s, &["test", "--list"]);
     assert_eq!(
         list["data"]["tests"],
-        serde_json::json!(["TestTotalAdds", "TestTotalTable"])
+        serde_json::json!(["TestTotalAdds", "TestTotalTable", "TestTotalOfNone"])
     );
 }
 

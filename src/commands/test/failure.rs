@@ -157,6 +157,24 @@ fn is_assert_line(line: &str) -> bool {
     line.contains(": Assertion `") && line.ends_with("' failed.")
 }
 
+/// A Go panic's message from the value `runtime.gopanic` was given, as Delve shows it
+/// (`interface {}(string) "boom"`): `panic: boom`, or `panic: TYPE VALUE` for a value that is not
+/// a string (an error's `Error()` is not called: the debugger does not run the program's code).
+pub fn go_panic_message(value: &str) -> String {
+    let Some(inner) = value.strip_prefix("interface {}(") else {
+        return format!("panic: {value}");
+    };
+    let Some((type_name, shown)) = inner.split_once(") ") else {
+        return format!("panic: {value}");
+    };
+    if type_name == "string"
+        && let Some(text) = shown.strip_prefix('"').and_then(|t| t.strip_suffix('"'))
+    {
+        return format!("panic: {text}");
+    }
+    format!("panic: {type_name} {shown}")
+}
+
 /// A `go test` log line's `FILE.go:LINE` and message.
 fn go_log_line(line: &str) -> Option<(&str, &str)> {
     let text = line.strip_prefix("    ")?.trim_start();
@@ -232,6 +250,18 @@ mod tests {
             Some("Assertion `discounted == 400' failed.")
         );
         assert_eq!(native_failure_message("all good\n"), None);
+    }
+
+    #[test]
+    fn a_go_panic_message_is_its_value() {
+        assert_eq!(
+            go_panic_message(r#"interface {}(string) "boom: bad total""#),
+            "panic: boom: bad total"
+        );
+        assert_eq!(
+            go_panic_message("interface {}(runtime.boundsError) {x: 5, y: 3}"),
+            "panic: runtime.boundsError {x: 5, y: 3}"
+        );
     }
 
     #[test]

@@ -8,17 +8,17 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::failure::{
-    failure_ids, go_failure_message, is_end, is_failure, native_failure_message, panic_message,
-    test_frame,
+    failure_ids, go_failure_message, go_panic_message, is_end, is_failure, native_failure_message,
+    panic_message, test_frame,
 };
 use super::{MessageSource, TestPlan};
 use crate::commands::{Outcome, data, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
-    BacktraceResult, Command, ContextResult, ExceptionInfo, ExecutionResult, FrameSelection,
-    LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport, VariableNode,
-    WaitSpec,
+    BacktraceResult, Command, ContextResult, EvaluateResult, ExceptionInfo, ExecutionResult,
+    FrameSelection, LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport,
+    VariableNode, WaitSpec,
 };
 use crate::ipc::spawn::open_session;
 
@@ -70,6 +70,7 @@ pub(super) fn start_and_report(
         None => client.request_as(Command::Await(left()))?,
     };
     let mut passed_over = 0;
+    let mut go_panic = None;
     let (outcome, frame) = loop {
         if is_end(&stop) {
             let outcome = if stop.exit_code == Some(0) {
@@ -81,6 +82,16 @@ pub(super) fn start_and_report(
         }
         if !is_failure(&stop, &failures) {
             break ("stopped", None);
+        }
+        if plan.message_source() == MessageSource::GoLog && is_go_panic(&stop) {
+            // The panic's value is read in `runtime.gopanic`'s frame, before the test's is selected.
+            go_panic = client
+                .request_as::<EvaluateResult>(Command::Evaluate {
+                    expression: "e".into(),
+                    depth: 0,
+                })
+                .ok()
+                .map(|value| go_panic_message(&value.value));
         }
         let trace: BacktraceResult = client.request_as(Command::Backtrace {
             limit: FRAMES_SEARCHED,
@@ -119,6 +130,7 @@ pub(super) fn start_and_report(
     };
     let message = match (&stop.exception, outcome) {
         (Some(exception), _) => Some(exception_message(exception)),
+        (None, "failed") if go_panic.is_some() => go_panic,
         (None, "failed") => failure_message(&mut client, &plan, &stop, frame.as_ref()),
         _ => None,
     };
@@ -162,8 +174,7 @@ fn exception_message(exception: &ExceptionInfo) -> String {
 }
 
 /// What the failure said, from where the toolchain's failures say it: a Rust panic's message,
-/// a Go test's log line (`runtime.gopanic`'s value is printed only when the panic ends the
-/// test, so a Go panic has none yet), a C or C++ test's failed `assert` (SIGABRT) or Google
+/// a Go test's log line (a Go panic's is its value, read at the stop), a C or C++ test's failed `assert` (SIGABRT) or Google
 /// Test assertion (SIGTRAP, in its break-on-failure mode).
 fn failure_message(
     client: &mut DaemonClient,
@@ -174,11 +185,7 @@ fn failure_message(
     match plan.message_source() {
         MessageSource::RustPanic => from_output(client, panic_message),
         MessageSource::GoLog => {
-            let panicking = stop
-                .frame
-                .as_ref()
-                .is_some_and(|f| f.function == "runtime.gopanic");
-            if panicking {
+            if is_go_panic(stop) {
                 return None;
             }
             let file = frame.and_then(|c| c.frame.file.as_deref());
@@ -194,6 +201,13 @@ fn failure_message(
             }
         }
     }
+}
+
+/// Whether a stop is in Go's `runtime.gopanic` (a panic starting).
+fn is_go_panic(stop: &StopReport) -> bool {
+    stop.frame
+        .as_ref()
+        .is_some_and(|f| f.function == "runtime.gopanic")
 }
 
 /// A message found in the program's output by `find`, waited for a moment (see
