@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, lldb-dap,
-# Delve, Go, Node.js and npm (apt), debugpy and pytest (pip), the TypeScript fixture's tools (npm),
-# and the official MCP Python SDK (pip, into a virtualenv of its own). Idempotent: does nothing
-# when everything is present.
+# Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
+# Google Test, lldb-dap, Delve, Go, Node.js and npm (apt), debugpy and pytest (pip), the
+# TypeScript fixture's tools (npm), and the official MCP Python SDK (pip, into a virtualenv of
+# its own). Idempotent: does nothing when everything is present.
 # Uses apt as root (or through sudo).
 set -euo pipefail
 
@@ -16,6 +16,8 @@ command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
 command -v dlv >/dev/null 2>&1 || need+=(delve)
 command -v go >/dev/null 2>&1 || need+=(golang-go)
+command -v ctest >/dev/null 2>&1 || need+=(cmake)
+[ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)

@@ -4,10 +4,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
+use common::test_project::{cargo_target, command, copy_dir, failed_at, json, local};
 use common::{Session, fixture_path, line_of, require_debugpy, require_delve, require_lldb_dap};
 use serde_json::Value;
 
@@ -24,28 +25,6 @@ fn project(name: &str) -> Session {
     s
 }
 
-/// Copies `from` into `to`, writing only the files whose content differs: a file rewritten
-/// under a build running in another test process would be read half written.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read fixture dir").flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            let content = std::fs::read(entry.path()).expect("read fixture file");
-            if std::fs::read(&target).ok().as_ref() != Some(&content) {
-                std::fs::write(&target, content).expect("copy fixture file");
-            }
-        }
-    }
-}
-
-/// One target dir for the cargo fixture across tests and runs: built once, reused after.
-fn cargo_target() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-cart")
-}
-
 /// The one copy of the cargo fixture its tests run in. Cargo takes two copies of a crate in one
 /// target dir for one crate, so a test in its own copy could run another copy's build, whose
 /// debug information names the other copy's files, and not find its own frame.
@@ -58,46 +37,6 @@ fn cargo_project() -> PathBuf {
             dir
         })
         .clone()
-}
-
-/// `debugger --json ARGS` in the session's folder, with the Go and cargo environments set.
-fn json(s: &Session, args: &[&str]) -> Value {
-    common::Run::from(command(s, args).output().expect("run debugger")).json()
-}
-
-fn command(s: &Session, args: &[&str]) -> Command {
-    let mut command = s.command();
-    common::with_go_env(&mut command);
-    command
-        .env("CARGO_TARGET_DIR", cargo_target())
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .arg("--json")
-        .args(args);
-    command
-}
-
-/// The data of a `test` that stopped at the failure, checked to be at `marker` in `file`.
-#[track_caller]
-fn failed_at(answer: &Value, file: &str, marker: &str) -> Value {
-    assert_eq!(answer["ok"], true, "{answer}");
-    let data = answer["data"].clone();
-    assert_eq!(data["outcome"], "failed", "{data}");
-    let frame = &data["frame"]["frame"];
-    assert_eq!(
-        frame["line"].as_u64(),
-        Some(u64::from(line_of(file, marker))),
-        "{data}"
-    );
-    data
-}
-
-/// The value of the local `name` in a test report.
-fn local<'a>(data: &'a Value, name: &str) -> &'a str {
-    data["locals"]
-        .as_array()
-        .and_then(|l| l.iter().find(|v| v["name"] == name))
-        .and_then(|v| v["value"].as_str())
-        .unwrap_or_else(|| panic!("no local {name} in {data}"))
 }
 
 #[test]
@@ -331,17 +270,27 @@ fn pytest_lists_parametrised_tests() {
 }
 
 #[test]
-fn a_failing_go_table_test_stops_at_t_errorf_in_the_test() {
+fn a_failing_go_test_stops_at_t_errorf_or_its_panic_with_the_message() {
     require_delve();
     let s = project("go");
     let answer = json(&s, &["test", "TestTotalTable", "--break-on-failure"]);
     let data = failed_at(&answer, "tests/go/cart_test.go", "@go_fail");
     assert_eq!(local(&data, "got"), "360");
+    // The message t.Errorf logged, shown at the stop (before the test ends).
+    assert_eq!(data["message"], "tenth: Total = 360, want 400", "{data}");
+    s.run(&["stop"]);
+    let panicked = json(&s, &["test", "TestTotalOfNone", "--break-on-failure"]);
+    let data = failed_at(&panicked, "tests/go/cart_test.go", "@go_panic");
+    let message = data["message"].as_str().expect("a panic's message");
+    assert!(
+        message.starts_with("panic: runtime.boundsError"),
+        "{message}"
+    );
     s.run(&["stop"]);
     let list = json(&s, &["test", "--list"]);
     assert_eq!(
         list["data"]["tests"],
-        serde_json::json!(["TestTotalAdds", "TestTotalTable"])
+        serde_json::json!(["TestTotalAdds", "TestTotalTable", "TestTotalOfNone"])
     );
 }
 

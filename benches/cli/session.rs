@@ -40,9 +40,11 @@ impl CliSession {
         }
     }
 
-    /// The folder the session's commands run in (private to it).
-    pub fn cwd(&self) -> &Path {
-        &self.session.cwd
+    /// Runs the session's commands in `dir` instead of its private folder: a project built there
+    /// once, which every session must find as it was built (a fresh copy's files are newer than
+    /// the build, and cargo rebuilds them).
+    pub fn run_in(&mut self, dir: &Path) {
+        self.session.cwd = dir.to_path_buf();
     }
 
     /// `debugger ARGS` in the session's environment. The tests' daemon logs at debug level for

@@ -58,8 +58,8 @@ pub enum CommandLine {
     /// --print values), and print one report.
     Probe(probe::ProbeArgs),
     /// Debug one test of the project here, found through its own runner (cargo, pytest or
-    /// unittest, go test, node --test, a test executable); --break-on-failure stops where it
-    /// fails.
+    /// unittest, go test, node --test, ctest, a test executable); --break-on-failure stops
+    /// where it fails.
     Test(test::TestArgs),
     /// Attach to a running process.
     Attach(session::AttachArgs),

@@ -21,7 +21,7 @@ const RUNNER: &str = "cargo test";
 
 /// A Rust failure is a panic, and every panic passes through `rust_panic` once the panic hook
 /// has printed its message (on stderr, which `--nocapture` leaves uncaptured).
-const FAILURE_FUNCTIONS: &[&str] = &["rust_panic"];
+pub(super) const FAILURE_FUNCTIONS: &[&str] = &["rust_panic"];
 
 /// One test executable: what cargo calls its target, and its file.
 struct Executable {
@@ -112,6 +112,30 @@ fn tests_of(executable: &Executable) -> Result<Vec<String>, ErrorBody> {
         .collect())
 }
 
+/// Each executable with its tests, asked of all at once: a crate's test executables are many
+/// (one per integration test file), and each takes a process start and a load of its symbols.
+fn listed(executables: Vec<Executable>) -> Result<Vec<(Executable, Vec<String>)>, ErrorBody> {
+    let answers: Vec<Result<Vec<String>, ErrorBody>> = std::thread::scope(|scope| {
+        let asked: Vec<_> = executables
+            .iter()
+            .map(|executable| scope.spawn(move || tests_of(executable)))
+            .collect();
+        asked
+            .into_iter()
+            .map(|asked| {
+                asked
+                    .join()
+                    .unwrap_or_else(|_| Err(ErrorBody::internal("a test listing thread panicked")))
+            })
+            .collect()
+    });
+    executables
+        .into_iter()
+        .zip(answers)
+        .map(|(executable, tests)| Ok((executable, tests?)))
+        .collect()
+}
+
 /// Whether `test` is the one `selector` names: the full path, or its last segments.
 fn names(test: &str, selector: &str) -> bool {
     test == selector || test.ends_with(&format!("::{selector}"))
@@ -125,8 +149,8 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         ));
     };
     let mut found = Vec::new();
-    for executable in build(project)? {
-        for test in tests_of(&executable)? {
+    for (executable, tests) in listed(build(project)?)? {
+        for test in tests {
             if names(&test, selector) {
                 found.push((executable.target.clone(), executable.path.clone(), test));
             }
@@ -161,8 +185,8 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
 
 pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
     let mut tests = Vec::new();
-    for executable in build(project)? {
-        for test in tests_of(&executable)? {
+    for (executable, in_executable) in listed(build(project)?)? {
+        for test in in_executable {
             let wanted = project
                 .selector
                 .is_none_or(|s| test.contains(s) || names(&test, s));

@@ -14,6 +14,8 @@ const NOT_THE_PROJECTS: &[&str] = &[
     "venv",
     "site-packages",
     "vendor",
+    // CMake's FetchContent: a build's fetched dependencies (Google Test...).
+    "_deps",
 ];
 
 /// The ids of the breakpoints set on the toolchain's failure functions.
@@ -91,6 +93,100 @@ pub fn panic_message(output: &str) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
+/// The message of a Go test's failure (`t.Error`, `t.Fatal`...) in its output: `go test -v`
+/// prints each log line as it is made, `    FILE.go:LINE: MESSAGE`, its further lines indented
+/// by eight spaces, before the call to `Fail` the debugger stops in. The line logged from
+/// `file:line` (the test's frame) is the failure's; without one (a helper marked `t.Helper()`
+/// logs its caller's line), the last line logged.
+pub fn go_failure_message(output: &str, file: Option<&str>, line: Option<u32>) -> Option<String> {
+    let wanted = file
+        .and_then(|f| Path::new(f).file_name())
+        .zip(line)
+        .map(|(name, line)| format!("{}:{line}", name.to_string_lossy()));
+    let lines: Vec<&str> = output.lines().collect();
+    let logged: Vec<(usize, &str, &str)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, text)| {
+            let (place, message) = go_log_line(text)?;
+            Some((i, place, message))
+        })
+        .collect();
+    let (at, _, first) = logged
+        .iter()
+        .rev()
+        .find(|(_, place, _)| wanted.as_deref() == Some(*place))
+        .or(logged.last())?;
+    let mut message = vec![*first];
+    message.extend(
+        lines[at + 1..]
+            .iter()
+            .map_while(|line| line.strip_prefix("        ")),
+    );
+    Some(message.join("\n"))
+}
+
+/// The message of a C or C++ test's failure in its output, the later of: Google Test's
+/// (`FILE:LINE: Failure` and the lines after it, printed before its break-on-failure trap) and
+/// the C library's failed `assert` (`prog: FILE:LINE: func: Assertion `x' failed.`, printed
+/// before `abort`).
+pub fn native_failure_message(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|line| line.ends_with(": Failure") || is_assert_line(line))?;
+    let header = lines[at];
+    if let Some(start) = header
+        .find("Assertion `")
+        .filter(|_| is_assert_line(header))
+    {
+        return Some(header[start..].to_string());
+    }
+    let mut message: Vec<&str> = lines[at + 1..]
+        .iter()
+        .take_while(|line| !line.starts_with('['))
+        .copied()
+        .collect();
+    while message.last().is_some_and(|l| l.trim().is_empty()) {
+        message.pop();
+    }
+    (!message.is_empty()).then(|| message.join("\n"))
+}
+
+fn is_assert_line(line: &str) -> bool {
+    line.contains(": Assertion `") && line.ends_with("' failed.")
+}
+
+/// A Go panic's message from the value `runtime.gopanic` was given, as Delve shows it
+/// (`interface {}(string) "boom"`): `panic: boom`, or `panic: TYPE VALUE` for a value that is not
+/// a string (an error's `Error()` is not called: the debugger does not run the program's code).
+pub fn go_panic_message(value: &str) -> String {
+    let Some(inner) = value.strip_prefix("interface {}(") else {
+        return format!("panic: {value}");
+    };
+    let Some((type_name, shown)) = inner.split_once(") ") else {
+        return format!("panic: {value}");
+    };
+    if type_name == "string"
+        && let Some(text) = shown.strip_prefix('"').and_then(|t| t.strip_suffix('"'))
+    {
+        return format!("panic: {text}");
+    }
+    format!("panic: {type_name} {shown}")
+}
+
+/// A `go test` log line's `FILE.go:LINE` and message.
+fn go_log_line(line: &str) -> Option<(&str, &str)> {
+    let text = line.strip_prefix("    ")?.trim_start();
+    let (place, message) = text.split_once(": ")?;
+    let (file, number) = place.rsplit_once(':')?;
+    let is_place = file.ends_with(".go")
+        && !file.contains(char::is_whitespace)
+        && !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit());
+    is_place.then_some((place, message))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +230,53 @@ mod tests {
             Some("boom")
         );
         assert_eq!(panic_message("no panic here"), None);
+    }
+
+    #[test]
+    fn a_c_failure_message_is_googletests_or_the_c_librarys() {
+        let gtest = "[ RUN      ] Cart.AppliesDiscount\n/p/cart.cpp:18: Failure\n\
+                     Expected equality of these values:\n  discounted\n    Which is: 360\n\
+                     \x20 400\n10% off\n\n[  FAILED  ] Cart.AppliesDiscount (0 ms)\n";
+        assert_eq!(
+            native_failure_message(gtest).as_deref(),
+            Some(
+                "Expected equality of these values:\n  discounted\n    Which is: 360\n  400\n10% off"
+            )
+        );
+        let assert =
+            "test total\ncart: cart.c:26: test_total: Assertion `discounted == 400' failed.\n";
+        assert_eq!(
+            native_failure_message(assert).as_deref(),
+            Some("Assertion `discounted == 400' failed.")
+        );
+        assert_eq!(native_failure_message("all good\n"), None);
+    }
+
+    #[test]
+    fn a_go_panic_message_is_its_value() {
+        assert_eq!(
+            go_panic_message(r#"interface {}(string) "boom: bad total""#),
+            "panic: boom: bad total"
+        );
+        assert_eq!(
+            go_panic_message("interface {}(runtime.boundsError) {x: 5, y: 3}"),
+            "panic: runtime.boundsError {x: 5, y: 3}"
+        );
+    }
+
+    #[test]
+    fn a_go_failure_message_is_the_line_logged_from_the_tests_frame() {
+        let output = "=== RUN   TestTable\n    cart_test.go:20: a log\n\
+                      === RUN   TestTable/tenth\n    cart_test.go:24: tenth: Total = 360,\n\
+                      \x20       want 400\n    helper.go:3: later\n";
+        assert_eq!(
+            go_failure_message(output, Some("/p/cart_test.go"), Some(24)).as_deref(),
+            Some("tenth: Total = 360,\nwant 400")
+        );
+        assert_eq!(
+            go_failure_message(output, Some("/p/other.go"), Some(1)).as_deref(),
+            Some("later")
+        );
+        assert_eq!(go_failure_message("PASS\n", None, None), None);
     }
 }

@@ -11,7 +11,7 @@ const RUNNER: &str = "go test";
 /// A failed test calls `testing.(*common).Fail` (from `t.Error`, `t.Fatal` and their kin), with
 /// the test's frame two calls up; a panic starts in `runtime.gopanic`, with the panicking line
 /// below it (the test runner's own recovery re-panics later, away from the test).
-const FAILURE_FUNCTIONS: &[&str] = &["testing.(*common).Fail", "runtime.gopanic"];
+pub(super) const FAILURE_FUNCTIONS: &[&str] = &["testing.(*common).Fail", "runtime.gopanic"];
 
 /// `-test.run`'s pattern for a selector: each `/`-separated level matched whole.
 fn run_pattern(selector: &str) -> String {

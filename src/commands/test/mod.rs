@@ -3,12 +3,14 @@
 //!
 //! One file per toolchain turns a selector into a launch ([`TestPlan`]) and lists tests through
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
-//! mode), `node.rs` (`node:test` files) and `native.rs` (a test executable by path, C and C++).
+//! mode), `node.rs` (`node:test` files), `ctest.rs` (a CMake build's tests, C and C++) and
+//! `native.rs` (a test executable by path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
 //! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
 
 mod cargo;
+mod ctest;
 pub(crate) mod failure;
 mod go;
 mod native;
@@ -74,6 +76,30 @@ pub struct TestPlan {
     pub root: PathBuf,
 }
 
+/// Where a failure's message is read from, beside an exception's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MessageSource {
+    None,
+    /// The panic hook's message in the program's output.
+    RustPanic,
+    /// The test's log line in `go test -v`'s output.
+    GoLog,
+}
+
+impl TestPlan {
+    /// Where this plan's failure message is read from: the toolchain is told by its failure
+    /// functions, which are each toolchain's own.
+    pub(crate) fn message_source(&self) -> MessageSource {
+        if self.failure_functions == cargo::FAILURE_FUNCTIONS {
+            MessageSource::RustPanic
+        } else if self.failure_functions == go::FAILURE_FUNCTIONS {
+            MessageSource::GoLog
+        } else {
+            MessageSource::None
+        }
+    }
+}
+
 /// What a toolchain's discovery is given.
 pub(crate) struct Project<'a> {
     pub root: &'a Path,
@@ -119,17 +145,20 @@ pub struct TestList {
 }
 
 /// Which toolchain the project (or the selector) is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Toolchain {
     Rust,
     Python,
     Go,
     Node,
     Native,
+    /// CTest, in this build folder.
+    Ctest(PathBuf),
 }
 
 /// The toolchain: a selector that is an executable file is a test executable; a `.py` or `.js`
-/// selector is its language's; else the project's marker files decide, in this order.
+/// selector is its language's; else the project's marker files decide, in this order (a CMake
+/// build folder with tests, or a CMake project with one, before JavaScript and Python).
 fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody> {
     if let Some(selector) = selector {
         let file = root.join(selector.split("::").next().unwrap_or(selector));
@@ -154,6 +183,9 @@ fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody
     if has("go.mod") {
         return Ok(Toolchain::Go);
     }
+    if let Some(build) = ctest::build_dir(root)? {
+        return Ok(Toolchain::Ctest(build));
+    }
     if has("package.json") || node::test_files(root).next().is_some() {
         return Ok(Toolchain::Node);
     }
@@ -168,11 +200,15 @@ fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody
     if python_markers.iter().any(|m| has(m)) || python::test_files(root).next().is_some() {
         return Ok(Toolchain::Python);
     }
+    if has("CMakeLists.txt") {
+        return Err(ctest::unbuilt(root));
+    }
     Err(ErrorBody::new(
         ErrorCode::Usage,
         format!("no tests found in {}", root.display()),
         "run 'debugger test' in a project's folder (Cargo.toml, go.mod, package.json, a Python \
-         test_*.py), or name a test executable: 'debugger test ./build/tests -- FILTER'",
+         test_*.py, a CMake build folder), or name a test executable: \
+         'debugger test ./build/tests -- FILTER'",
     ))
 }
 
@@ -194,7 +230,8 @@ pub(crate) fn plan(
         Toolchain::Python => python::plan(&project)?,
         Toolchain::Go => go::plan(&project)?,
         Toolchain::Node => node::plan(&project)?,
-        Toolchain::Native => native::plan(&project)?,
+        Toolchain::Native => native::plan(&project, break_on_failure)?,
+        Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
     };
     plan.spec.adapter.clone_from(&args.adapter);
     let mut locations = args.breakpoints.clone();
@@ -222,6 +259,7 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
             Toolchain::Rust => cargo::list(&project)?,
             Toolchain::Python => python::list(&project)?,
             Toolchain::Go => go::list(&project)?,
+            Toolchain::Ctest(build) => ctest::list(&project, &build)?,
             Toolchain::Node | Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",

@@ -1,13 +1,23 @@
 //! C and C++: a test executable named by its path (`debugger test ./build/tests -- FILTER`),
 //! run with the runner arguments as its own. Its failure is the crash a failed `assert` makes
-//! (`abort`'s signal), where the adapter stops by itself.
+//! (`abort`'s signal), or Google Test's trap in its break-on-failure mode, where the adapter
+//! stops by itself.
 
 use super::{Project, TestPlan, base_spec, in_project};
 use crate::common::error::ErrorBody;
 
 const RUNNER: &str = "test executable";
 
-pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
+/// Google Test's switch for its break-on-failure mode: a trap (SIGTRAP) at the failed assertion,
+/// after its message, rather than a failure recorded and run past; other programs ignore it.
+const GTEST_BREAK_ON_FAILURE: &str = "GTEST_BREAK_ON_FAILURE";
+
+/// What a C or C++ test's environment gets with `--break-on-failure`.
+pub(super) fn break_on_failure_env(env: &mut Vec<(String, String)>) {
+    super::ctest::set(env, GTEST_BREAK_ON_FAILURE, "1".to_string());
+}
+
+pub(super) fn plan(project: &Project<'_>, break_on_failure: bool) -> Result<TestPlan, ErrorBody> {
     let Some(selector) = project.selector else {
         return Err(ErrorBody::usage(
             "name the test executable",
@@ -15,7 +25,10 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         ));
     };
     let program = in_project(project.root, selector.as_ref());
-    let spec = base_spec(project, program, project.runner_args.to_vec())?;
+    let mut spec = base_spec(project, program, project.runner_args.to_vec())?;
+    if break_on_failure {
+        break_on_failure_env(&mut spec.env);
+    }
     let test = match project.runner_args.first() {
         Some(filter) => format!("{selector} {filter}"),
         None => selector.to_string(),

@@ -7,15 +7,18 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::TestPlan;
-use super::failure::{failure_ids, is_end, is_failure, panic_message, test_frame};
+use super::failure::{
+    failure_ids, go_failure_message, go_panic_message, is_end, is_failure, native_failure_message,
+    panic_message, test_frame,
+};
+use super::{MessageSource, TestPlan};
 use crate::commands::{Outcome, data, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
-    BacktraceResult, Command, ContextResult, ExceptionInfo, ExecutionResult, FrameSelection,
-    LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport, VariableNode,
-    WaitSpec,
+    BacktraceResult, Command, ContextResult, EvaluateResult, ExceptionInfo, ExecutionResult,
+    FrameSelection, LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport,
+    VariableNode, WaitSpec,
 };
 use crate::ipc::spawn::open_session;
 
@@ -37,8 +40,11 @@ pub struct TestReport {
     /// `failed` (stopped at the failure), `stopped` (at a breakpoint or another stop),
     /// `passed` (ended with status 0) or `ended` (ended otherwise, with no stop).
     pub outcome: &'static str,
-    /// What the failure said: a panic's message, an exception's.
+    /// What the failure said: a panic's message, an exception's, a Go test's log line.
     pub message: Option<String>,
+    /// Why `--break-on-failure` did not stop a test that failed: it ended with a nonzero exit
+    /// status and nothing on its way was a failure the debugger stops at.
+    pub note: Option<String>,
     pub stop: StopReport,
     /// The test's frame, selected, at a failure.
     pub frame: Option<ContextResult>,
@@ -64,6 +70,7 @@ pub(super) fn start_and_report(
         None => client.request_as(Command::Await(left()))?,
     };
     let mut passed_over = 0;
+    let mut go_panic = None;
     let (outcome, frame) = loop {
         if is_end(&stop) {
             let outcome = if stop.exit_code == Some(0) {
@@ -75,6 +82,16 @@ pub(super) fn start_and_report(
         }
         if !is_failure(&stop, &failures) {
             break ("stopped", None);
+        }
+        if plan.message_source() == MessageSource::GoLog && is_go_panic(&stop) {
+            // The panic's value is read in `runtime.gopanic`'s frame, before the test's is selected.
+            go_panic = client
+                .request_as::<EvaluateResult>(Command::Evaluate {
+                    expression: "e".into(),
+                    depth: 0,
+                })
+                .ok()
+                .map(|value| go_panic_message(&value.value));
         }
         let trace: BacktraceResult = client.request_as(Command::Backtrace {
             limit: FRAMES_SEARCHED,
@@ -113,7 +130,18 @@ pub(super) fn start_and_report(
     };
     let message = match (&stop.exception, outcome) {
         (Some(exception), _) => Some(exception_message(exception)),
-        (None, "failed") if !failures.is_empty() => panic_of(&mut client),
+        (None, "failed") if go_panic.is_some() => go_panic,
+        (None, "failed") => failure_message(&mut client, &plan, &stop, frame.as_ref()),
+        _ => None,
+    };
+    let breaks_on_failure = plan.spec.test.as_ref().is_some_and(|t| t.break_on_failure);
+    let note = match stop.exit_code {
+        Some(code) if outcome == "ended" && code != 0 && breaks_on_failure => Some(format!(
+            "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
+             panic, exception or failure function. A failure told by the exit status alone (a C \
+             or C++ test's `return 1`) cannot be caught; set a breakpoint where the test checks, \
+             with -b FILE:LINE"
+        )),
         _ => None,
     };
     let report = TestReport {
@@ -122,6 +150,7 @@ pub(super) fn start_and_report(
         program: plan.spec.label(),
         outcome,
         message,
+        note,
         stop,
         frame,
         locals,
@@ -144,8 +173,46 @@ fn exception_message(exception: &ExceptionInfo) -> String {
     }
 }
 
-/// The panic message in the program's output, waited for a moment (see [`MESSAGE_LAG`]).
-fn panic_of(client: &mut DaemonClient) -> Option<String> {
+/// What the failure said, from where the toolchain's failures say it: a Rust panic's message,
+/// a Go test's log line (a Go panic's is its value, read at the stop), a C or C++ test's failed `assert` (SIGABRT) or Google
+/// Test assertion (SIGTRAP, in its break-on-failure mode).
+fn failure_message(
+    client: &mut DaemonClient,
+    plan: &TestPlan,
+    stop: &StopReport,
+    frame: Option<&ContextResult>,
+) -> Option<String> {
+    match plan.message_source() {
+        MessageSource::RustPanic => from_output(client, panic_message),
+        MessageSource::GoLog => {
+            if is_go_panic(stop) {
+                return None;
+            }
+            let file = frame.and_then(|c| c.frame.file.as_deref());
+            let line = frame.and_then(|c| c.frame.line);
+            from_output(client, |text| go_failure_message(text, file, line))
+        }
+        MessageSource::None => {
+            let signal = stop.signal.as_ref().and_then(|s| s.name.as_deref());
+            if matches!(signal, Some("SIGABRT" | "SIGTRAP")) {
+                from_output(client, native_failure_message)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Whether a stop is in Go's `runtime.gopanic` (a panic starting).
+fn is_go_panic(stop: &StopReport) -> bool {
+    stop.frame
+        .as_ref()
+        .is_some_and(|f| f.function == "runtime.gopanic")
+}
+
+/// A message found in the program's output by `find`, waited for a moment (see
+/// [`MESSAGE_LAG`]).
+fn from_output(client: &mut DaemonClient, find: impl Fn(&str) -> Option<String>) -> Option<String> {
     let until = Instant::now() + MESSAGE_LAG;
     loop {
         let chunk: OutputChunk = client
@@ -157,7 +224,7 @@ fn panic_of(client: &mut DaemonClient) -> Option<String> {
                 wait: false,
             }))
             .ok()?;
-        if let Some(message) = panic_message(&chunk.text()) {
+        if let Some(message) = find(&chunk.text()) {
             return Some(message);
         }
         if Instant::now() >= until {
@@ -208,6 +275,9 @@ pub fn text(report: &TestReport) -> String {
         _ => {
             let _ = writeln!(text, "Test {test} ended without a stop ({runner})");
             text.push_str(&render::stop_report(&report.stop));
+            if let Some(note) = &report.note {
+                let _ = writeln!(text, "note: {note}");
+            }
         }
     }
     if !report.locals.is_empty() {
