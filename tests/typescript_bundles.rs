@@ -226,22 +226,38 @@ fn at(file: &str, marker: &str) -> (String, u64) {
 
 #[test]
 fn next_under_tsx_goes_by_typescript_lines_each_once() {
+    // tsx's code has two statements for a `for...of` head and several for a template literal
+    // with calls: V8 stopped twice and more on each.
     tool("tsx");
     let s = Session::new();
+    let util = "typescript/src/util.ts";
+    // `let sum = 0;`, the line before the loop.
+    let first = line_of(util, "@loop") - 1;
     s.start(
         &fixture_path("typescript/src/app.ts"),
-        &["--break", &common::at("typescript/src/util.ts", "@add")],
+        &["--break", &format!("util.ts:{first}")],
     );
     continue_to_breakpoint(&s);
-    let util = "typescript/src/util.ts";
     assert_eq!(
-        steps(&s, "next", 4),
+        steps(&s, "next", 6),
         [
+            at(util, "@loop"),
+            at(util, "@add"),
             at(util, "@loop"),
             at(util, "@add"),
             at(util, "@loop"),
             at(util, "@return"),
         ]
+    );
+    s.run(&["stop"]);
+    s.start(
+        &fixture_path(SHOP),
+        &["--break", &common::at(SHOP, "@shop_over")],
+    );
+    continue_to_breakpoint(&s);
+    assert_eq!(
+        steps(&s, "next", 2),
+        [at(SHOP, "@shop_title"), at(SHOP, "@shop_print")]
     );
 }
 
