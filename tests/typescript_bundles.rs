@@ -354,3 +354,38 @@ fn next_and_finish_from_a_return_inside_for_of_stop_in_the_caller() {
         assert_eq!(s.value_of("over"), "5", "{command}");
     }
 }
+
+#[test]
+fn a_function_breakpoint_binds_when_an_es_module_bundle_from_elsewhere_loads_and_calls_it() {
+    // An ES module bundle outside the program's folder and its package, found only as it
+    // loads, which calls the function as it runs: V8 waits before it runs.
+    require_node();
+    let s = Session::new();
+    let bundle = s.cwd.join("vendor").join("shop.mjs");
+    let mut esbuild = Command::new(tool("esbuild"));
+    esbuild
+        .arg(fixture_path(SHOP))
+        .args([
+            "--bundle",
+            "--minify",
+            "--format=esm",
+            "--sourcemap=inline",
+            "--platform=node",
+            "--log-level=warning",
+        ])
+        .arg(format!("--outfile={}", bundle.display()));
+    run(esbuild, "esbuild");
+    let program = s.cwd.join("app").join("main.mjs");
+    std::fs::create_dir_all(program.parent().expect("folder")).expect("mkdir");
+    std::fs::write(&program, "await import(\"../vendor/shop.mjs\");\n").expect("write");
+    let started = s.start(&program, &["--break", "escapeHtmlEntities"]);
+    assert_eq!(
+        started["breakpoints"][0]["message"],
+        "no function of this name in the program's files, its package or its node_modules yet; \
+         it binds when a script that defines it loads",
+        "{started}"
+    );
+    let stop = continue_to_breakpoint(&s);
+    assert_eq!(place(&stop), at(HTML, "@escape"), "{stop}");
+    assert_eq!(stop["frame"]["function"], "escapeHtmlEntities", "{stop}");
+}

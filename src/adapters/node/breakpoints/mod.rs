@@ -289,7 +289,7 @@ impl Breakpoints {
             if entry.v8_ids.is_empty() && entry.message.is_none() {
                 entry.message = Some(match self.source_root {
                     Some(_) => {
-                        "no function of this name in the program's files, its package or its node_modules"
+                        "no function of this name in the program's files, its package or its node_modules yet; it binds when a script that defines it loads"
                             .into()
                     }
                     None => "no function of this name in the scripts loaded so far".into(),
