@@ -389,3 +389,23 @@ fn a_function_breakpoint_binds_when_an_es_module_bundle_from_elsewhere_loads_and
     assert_eq!(place(&stop), at(HTML, "@escape"), "{stop}");
     assert_eq!(stop["frame"]["function"], "escapeHtmlEntities", "{stop}");
 }
+
+#[test]
+fn a_minifiers_locals_read_and_print_by_their_written_names() {
+    let s = Session::new();
+    s.start(&bundled(), &["--break", "Store.add"]);
+    continue_to_breakpoint(&s);
+    // esbuild made `add(name, price)` `add(t,r)`.
+    let locals = s.data(&["locals"]);
+    let mut names: Vec<&str> = locals["variables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["name", "price", "this"], "{locals}");
+    assert_eq!(s.value_of("name"), "\"apple\"");
+    assert_eq!(s.value_of("price * 2"), "6");
+    assert_eq!(s.value_of("'name'.length"), "4");
+}

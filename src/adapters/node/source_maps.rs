@@ -169,6 +169,25 @@ impl ScriptMap {
             })
     }
 
+    /// The names the map gives generated tokens from 0-based (line, column) `start` to `end`,
+    /// each with its generated position: a minifier's renamed identifiers and their own names.
+    pub fn named_between(
+        &self,
+        start: (u32, u32),
+        end: (u32, u32),
+    ) -> impl Iterator<Item = ((u32, u32), &str)> {
+        let from = self
+            .mappings
+            .partition_point(|m| (m.generated_line, m.generated_column) < start);
+        self.mappings[from..]
+            .iter()
+            .take_while(move |m| (m.generated_line, m.generated_column) <= end)
+            .filter_map(|m| {
+                let name = self.names.get(m.name? as usize)?;
+                Some(((m.generated_line, m.generated_column), name.as_str()))
+            })
+    }
+
     /// The name the map gives the function whose generated code starts at 0-based `line` and
     /// `column` (V8's `functionLocation`, the `(` of its parameters): the name of the token just
     /// before it, which is the function's own name in a bundler's map (`n` of `function n(` is

@@ -27,6 +27,7 @@ mod events;
 mod execution;
 mod inspection;
 mod lifecycle;
+mod original_names;
 mod smart_step;
 
 /// The one thread a Node program shows (workers are separate inspector targets).

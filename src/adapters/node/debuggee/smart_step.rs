@@ -11,8 +11,6 @@
 //! to its end. So a step from a `return`, and every `finish`, also sets a one-time breakpoint at
 //! the caller's next place: the step stops in the caller either way.
 
-use std::sync::Arc;
-
 use super::*;
 
 /// How many times one step is taken again before it stops wherever it is.
@@ -113,7 +111,7 @@ impl Debuggee {
         let frames = &self.paused.as_ref()?.call_frames;
         let (top, caller) = (frames.first()?.clone(), frames.get(1)?.clone());
         if self.is_internal(&caller)
-            || (method != "Debugger.stepOut" && !self.at_return(&cdp, &top["location"]).await)
+            || (method != "Debugger.stepOut" && !self.at_return(&top["location"]).await)
         {
             return None;
         }
@@ -140,25 +138,14 @@ impl Debuggee {
     }
 
     /// Whether the CDP `location` is at a `return` statement, read in its script's text (V8's
-    /// own text: what `tsx` compiled is not the file), fetched once per script.
-    async fn at_return(&mut self, cdp: &Cdp, location: &Value) -> bool {
+    /// own text: what `tsx` compiled is not the file).
+    async fn at_return(&mut self, location: &Value) -> bool {
         let Some(script) = location["scriptId"].as_str() else {
             return false;
         };
-        if !self.script_texts.contains_key(script) {
-            let Ok(answer) = cdp
-                .call("Debugger.getScriptSource", json!({ "scriptId": script }))
-                .await
-            else {
-                return false;
-            };
-            let text = answer["scriptSource"].as_str().unwrap_or_default();
-            self.script_texts
-                .insert(script.to_string(), Arc::from(text));
-        }
-        self.script_texts.get(script).is_some_and(|text| {
+        self.script_text(script).await.is_some_and(|text| {
             return_at(
-                text,
+                &text,
                 location["lineNumber"].as_u64().unwrap_or(0),
                 location["columnNumber"].as_u64().unwrap_or(0),
             )
