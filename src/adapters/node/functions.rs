@@ -13,6 +13,11 @@
 //! Bundled and minified files hold many definitions on one line (`}blockTokens(e){`), so a
 //! definition is recognised by what may come before it, not by where its line starts, and each
 //! place found is a line and a column.
+//!
+//! TypeScript sources (the originals a source map names, searched when the code V8 runs is a
+//! bundle whose names a minifier changed) are read with their types: type parameters
+//! (`f<T>(`), return types (`): number {`, `): T =>`), and a signature without a body
+//! (`f(a: string): void;`, an overload) is no definition.
 
 use regex::Regex;
 
@@ -62,11 +67,18 @@ pub struct Finder {
     patterns: Vec<(Shape, Regex)>,
     /// For `Owner.f`: what introduces a class and an object literal (see [`enclosing_owners`]).
     owners: Option<(Regex, Regex)>,
+    /// The source is TypeScript: its type parameters and return types are skipped.
+    typed: bool,
 }
 
 impl Finder {
     /// `None` when `name` cannot name a function (`if`, `a b`).
     pub fn new(name: &str) -> Option<Finder> {
+        Finder::with_types(name, false)
+    }
+
+    /// A finder for TypeScript sources (`typed`), or JavaScript ones.
+    pub fn with_types(name: &str, typed: bool) -> Option<Finder> {
         let (qualifier, method) = match name.rsplit_once('.') {
             Some((qualifier, method)) => (Some(qualifier), method),
             None => (None, name),
@@ -74,7 +86,7 @@ impl Finder {
         if !is_identifier(method) || qualifier.is_some_and(|q| !is_identifier(q)) {
             return None;
         }
-        let patterns = patterns(&regex::escape(method))
+        let patterns = patterns(&regex::escape(method), typed)
             .into_iter()
             .filter_map(|(shape, pattern)| Some((shape, Regex::new(&pattern).ok()?)))
             .collect();
@@ -87,6 +99,7 @@ impl Finder {
             qualifier: qualifier.map(str::to_string),
             patterns,
             owners,
+            typed,
         })
     }
 
@@ -126,7 +139,8 @@ impl Finder {
                         continue;
                     }
                 }
-                if let Some(offset) = body_start(source, named.end(), *shape != Shape::Method)
+                if let Some(offset) =
+                    body_start(source, named.end(), *shape != Shape::Method, self.typed)
                     && let Some(position) = position_of(source, offset)
                     && !found.contains(&position)
                 {
@@ -141,18 +155,24 @@ impl Finder {
 
 /// The pattern of each shape for the name `escaped`, whose last group is the name. ASCII classes
 /// are spelled out: the regex crate is built without its Unicode tables, whose relocations every
-/// CLI start would pay for (see Cargo.toml).
-fn patterns(escaped: &str) -> [(Shape, String); 6] {
+/// CLI start would pay for (see Cargo.toml). `typed`: TypeScript's type parameters and an arrow's
+/// return type may come between the name and the parameters, and the parameters and `=>`.
+fn patterns(escaped: &str, typed: bool) -> [(Shape, String); 6] {
+    let (generics, returns) = if typed {
+        ("(?:<[^()]*>)?", "(?::[^=;{}]*)?")
+    } else {
+        ("", "")
+    };
     // What may follow `=` or `:` for a function to be bound: `function`, `async function`,
     // `(a, b) =>`, `async (a) =>`, `a =>`, `async a =>`.
     let value = format!(
-        r"(?:async{SPACE}*)?(?:function(?:[^{WORD}]|$)|\([^)]*\){SPACE}*=>|[A-Za-z_$][{WORD}]*{SPACE}*=>)"
+        r"(?:async{SPACE}*)?(?:function(?:[^{WORD}]|$)|{generics}\([^)]*\){SPACE}*{returns}=>|[A-Za-z_$][{WORD}]*{SPACE}*=>)"
     );
     [
         // function f(, async function f(, function* f(
         (
             Shape::Declaration,
-            format!(r"(?:^|[^{WORD}.])function{SPACE}*\*?{SPACE}*({escaped}){SPACE}*\("),
+            format!(r"(?:^|[^{WORD}.])function{SPACE}*\*?{SPACE}*({escaped}){SPACE}*{generics}\("),
         ),
         // const f = function, let f = async (a) =>, var f=a=>
         (
@@ -182,7 +202,7 @@ fn patterns(escaped: &str) -> [(Shape, String); 6] {
         (
             Shape::Method,
             format!(
-                r"(?m)(?:^|[{{}};,]|{SPACE})(?:(?:static|async|get|set){SPACE}+)*\*?{SPACE}*({escaped}){SPACE}*\("
+                r"(?m)(?:^|[{{}};,]|{SPACE})(?:(?:static|async|get|set){SPACE}+)*\*?{SPACE}*({escaped}){SPACE}*{generics}\("
             ),
         ),
     ]
@@ -255,10 +275,11 @@ fn enclosing_owners<'a>((class, object): &(Regex, Regex), before: &'a str) -> [O
     [last(class), last(object)]
 }
 
-/// From just after a definition's name: past its parameter list, to just inside the body's `{`
-/// (or, when `arrows`, just after the `=>` of an arrow without braces). `None` when no body
-/// opens there: `f(a);` is a call, not a method.
-fn body_start(source: &str, from: usize, arrows: bool) -> Option<usize> {
+/// From just after a definition's name: past its parameter list (and, when `typed`, its return
+/// type), to just inside the body's `{` (or, when `arrows`, just after the `=>` of an arrow
+/// without braces). `None` when no body opens there: `f(a);` is a call, not a method, and
+/// `f(a: string): void;` a signature.
+fn body_start(source: &str, from: usize, arrows: bool, typed: bool) -> Option<usize> {
     let bytes = source.as_bytes();
     let at_arrow = |i: usize| bytes.get(i..).is_some_and(|rest| rest.starts_with(b"=>"));
     let skip_space = |mut i: usize| {
@@ -289,6 +310,13 @@ fn body_start(source: &str, from: usize, arrows: bool) -> Option<usize> {
         }
     }
     i = skip_space(i);
+    if typed && bytes.get(i) == Some(&b':') {
+        // A return type: what comes before the body's `{` or the arrow (an object type's own
+        // braces, `): { a: number } {`, are taken for the body: a guess, not a parse).
+        while i < bytes.len() && bytes[i] != b'{' && bytes[i] != b';' && !at_arrow(i) {
+            i += 1;
+        }
+    }
     if at_arrow(i) {
         if !arrows {
             return None;

@@ -79,6 +79,14 @@ impl Scripts {
         self.by_id.values().filter(|s| s.path.is_some())
     }
 
+    /// [`Scripts::files`] with their ids.
+    pub fn files_by_id(&self) -> impl Iterator<Item = (&str, &Script)> {
+        self.by_id
+            .iter()
+            .filter(|(_, s)| s.path.is_some())
+            .map(|(id, s)| (id.as_str(), s))
+    }
+
     /// The files of the parsed scripts whose path ends with `suffix` (whole components), each
     /// once (a module loaded twice is one file), sorted.
     pub fn named(&self, suffix: &Path) -> Vec<PathBuf> {

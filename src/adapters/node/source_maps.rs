@@ -15,12 +15,14 @@ use oxc_sourcemap::OwnedSourceMap;
 
 use super::scripts::path_of_url;
 
-/// One mapped position: where V8 runs it (0-based line and column) and where it was written.
+/// One mapped position: where V8 runs it (0-based line and column) and where it was written;
+/// no source for generated code that was written nowhere (a bundler's helpers), which ends the
+/// mapping before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Mapping {
     generated_line: u32,
     generated_column: u32,
-    source: u32,
+    source: Option<u32>,
     line: u32,
     column: u32,
     name: Option<u32>,
@@ -104,15 +106,13 @@ impl ScriptMap {
         let names = map.get_names().map(str::to_string).collect();
         let mut mappings: Vec<Mapping> = map
             .get_tokens()
-            .filter_map(|token| {
-                Some(Mapping {
-                    generated_line: token.get_dst_line(),
-                    generated_column: token.get_dst_col(),
-                    source: token.get_source_id()?,
-                    line: token.get_src_line(),
-                    column: token.get_src_col(),
-                    name: token.get_name_id(),
-                })
+            .map(|token| Mapping {
+                generated_line: token.get_dst_line(),
+                generated_column: token.get_dst_col(),
+                source: token.get_source_id(),
+                line: token.get_src_line(),
+                column: token.get_src_col(),
+                name: token.get_name_id(),
             })
             .collect();
         mappings.sort_by_key(|m| (m.generated_line, m.generated_column));
@@ -124,7 +124,9 @@ impl ScriptMap {
     }
 
     /// Where the generated 0-based `line` and `column` was written: the last mapping at or
-    /// before it on its line (or the line's first, for a position before any).
+    /// before it on its line (or the line's first, for a position before any). `None` on a line
+    /// without mappings, or after a mapping to no source: code nobody wrote (a bundler's helper,
+    /// `tsc`'s `Object.defineProperty(exports, ...)`), which a step goes through.
     pub fn original(&self, line: u32, column: u32) -> Option<Original<'_>> {
         let after = self
             .mappings
@@ -137,7 +139,7 @@ impl ScriptMap {
                 .filter(|m| m.generated_line == line)?,
         };
         Some(Original {
-            source: self.sources.get(mapping.source as usize)?,
+            source: self.sources.get(mapping.source? as usize)?,
             line: mapping.line + 1,
             column: mapping.column + 1,
             name: mapping
@@ -145,6 +147,45 @@ impl ScriptMap {
                 .and_then(|n| self.names.get(n as usize))
                 .map(String::as_str),
         })
+    }
+
+    /// Whether the generated 0-based `line` and `column` is code the map says someone wrote,
+    /// for the steps that go through code nobody wrote: a mapping to a source at or before it on
+    /// its line (stricter than [`ScriptMap::original`], which reads a position before a line's
+    /// first mapping as that mapping's). A mapping to the very start of a source covers only its
+    /// own position: esbuild (what `tsx` runs) maps the whole of its export getters and helpers
+    /// to there, while code really written there starts exactly at it.
+    pub fn is_mapped(&self, line: u32, column: u32) -> bool {
+        let after = self
+            .mappings
+            .partition_point(|m| (m.generated_line, m.generated_column) <= (line, column));
+        after
+            .checked_sub(1)
+            .map(|i| &self.mappings[i])
+            .is_some_and(|m| {
+                m.generated_line == line
+                    && m.source.is_some()
+                    && ((m.line, m.column) != (0, 0) || m.generated_column == column)
+            })
+    }
+
+    /// The names the map gives generated tokens from 0-based (line, column) `start` to `end`,
+    /// each with its generated position: a minifier's renamed identifiers and their own names.
+    pub fn named_between(
+        &self,
+        start: (u32, u32),
+        end: (u32, u32),
+    ) -> impl Iterator<Item = ((u32, u32), &str)> {
+        let from = self
+            .mappings
+            .partition_point(|m| (m.generated_line, m.generated_column) < start);
+        self.mappings[from..]
+            .iter()
+            .take_while(move |m| (m.generated_line, m.generated_column) <= end)
+            .filter_map(|m| {
+                let name = self.names.get(m.name? as usize)?;
+                Some(((m.generated_line, m.generated_column), name.as_str()))
+            })
     }
 
     /// The name the map gives the function whose generated code starts at 0-based `line` and
@@ -167,30 +208,49 @@ impl ScriptMap {
     /// code, within [`NEXT_CODE_WITHIN`]): the first column of each generated line it became.
     pub fn generated(&self, source: usize, line: u32) -> Option<Generated> {
         let wanted = line.checked_sub(1)?;
-        let in_source = || {
-            self.mappings
-                .iter()
-                .filter(move |m| m.source as usize == source)
-        };
+        let in_source = || self.in_source(source);
         let bound = in_source()
             .map(|m| m.line)
             .filter(|l| (wanted..wanted + NEXT_CODE_WITHIN).contains(l))
             .min()?;
-        let mut positions: Vec<(u32, u32)> = Vec::new();
-        for mapping in in_source().filter(|m| m.line == bound) {
-            match positions
-                .iter_mut()
-                .find(|(l, _)| *l == mapping.generated_line)
-            {
-                Some((_, column)) => *column = (*column).min(mapping.generated_column),
-                None => positions.push((mapping.generated_line, mapping.generated_column)),
-            }
-        }
-        positions.sort_unstable();
         Some(Generated {
             line: bound + 1,
-            positions,
+            positions: first_columns(in_source().filter(|m| m.line == bound)),
         })
+    }
+
+    /// The mappings into source `source`.
+    fn in_source(&self, source: usize) -> impl Iterator<Item = &Mapping> {
+        self.mappings
+            .iter()
+            .filter(move |m| m.source.is_some_and(|s| s as usize == source))
+    }
+
+    /// The generated positions of the first code of source `source` at or after its 0-based
+    /// `line` and `column` (just inside a function's `{`: its first statement), one per
+    /// generated line; the line given is that code's 1-based original line.
+    pub fn generated_from(&self, source: usize, line: u32, column: u32) -> Option<Generated> {
+        let first = self
+            .in_source(source)
+            .map(|m| (m.line, m.column))
+            .filter(|position| *position >= (line, column))
+            .min()?;
+        Some(Generated {
+            line: first.0 + 1,
+            positions: first_columns(
+                self.in_source(source)
+                    .filter(|m| (m.line, m.column) == first),
+            ),
+        })
+    }
+
+    /// The text of source `index`: what the map carries, else its file.
+    pub fn source_text(&self, index: usize) -> Option<String> {
+        let source = self.sources.get(index)?;
+        source
+            .content
+            .clone()
+            .or_else(|| std::fs::read_to_string(source.path.as_ref()?).ok())
     }
 
     /// The index of `source`, one of this map's.
@@ -229,6 +289,22 @@ impl ScriptMap {
             .map(|(index, _)| index)
             .collect()
     }
+}
+
+/// The first generated column of each generated line among `mappings`, sorted.
+fn first_columns<'a>(mappings: impl Iterator<Item = &'a Mapping>) -> Vec<(u32, u32)> {
+    let mut positions: Vec<(u32, u32)> = Vec::new();
+    for mapping in mappings {
+        match positions
+            .iter_mut()
+            .find(|(l, _)| *l == mapping.generated_line)
+        {
+            Some((_, column)) => *column = (*column).min(mapping.generated_column),
+            None => positions.push((mapping.generated_line, mapping.generated_column)),
+        }
+    }
+    positions.sort_unstable();
+    positions
 }
 
 /// The file a map's source names: a `file://` URL, an absolute path, or a path relative to the
@@ -435,6 +511,33 @@ mod tests {
             map.generated(0, 4).map(|g| g.positions),
             Some(vec![(0, 37)])
         );
+    }
+
+    #[test]
+    fn a_function_body_reads_as_the_generated_place_of_its_first_code() {
+        // Just inside `function add(a: number) {`: its `return`, on the next line.
+        assert_eq!(
+            tsc_map().generated_from(0, 0, 25),
+            Some(Generated {
+                line: 2,
+                positions: vec![(1, 4)]
+            })
+        );
+    }
+
+    #[test]
+    fn code_nobody_wrote_is_not_mapped_for_steps() {
+        // Column 0 maps to no source; column 1 to the source's very start, which covers
+        // columns 1 and 2 (esbuild's helpers); column 3 to the source's column 2.
+        let map = ScriptMap::parse(
+            r#"{"version":3,"sources":["a.ts"],"names":[],"mappings":"A,CAAA,EAAE"}"#,
+            None,
+        )
+        .expect("parse");
+        let mapped: Vec<bool> = (0..5).map(|column| map.is_mapped(0, column)).collect();
+        assert_eq!(mapped, [false, true, false, true, true]);
+        assert_eq!(map.original(0, 2).map(|o| o.line), Some(1));
+        assert_eq!(map.original(0, 0), None);
     }
 
     #[test]

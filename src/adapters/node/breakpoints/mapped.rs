@@ -13,6 +13,7 @@
 
 use super::*;
 use crate::adapters::node::source_maps::{self, MapTarget, MappedScript};
+use crate::common::location::resolve;
 
 /// A file of a language Node runs only compiled (TypeScript, JSX, Vue, CoffeeScript, ...): its
 /// lines are never a script's, only a source map's.
@@ -47,14 +48,19 @@ pub(super) async fn place_mapped(
         return;
     }
     if file.is_relative() {
-        let mut candidates: Vec<PathBuf> = mapping
-            .iter()
-            .filter_map(|m| m.map.sources[m.source].path.clone())
-            .collect();
-        candidates.sort();
-        candidates.dedup();
-        if candidates.len() > 1 {
-            entry.message = Some(ambiguity(file, &candidates));
+        // Every original file the name has named so far, in any script's map or on disk: as
+        // soon as there are two it binds in neither, whichever loaded first.
+        entry.candidates.extend(
+            mapping
+                .iter()
+                .filter_map(|m| m.map.sources[m.source].path.clone()),
+        );
+        if entry.candidates.len() > 1 {
+            remove(cdp, entry).await;
+            entry.v8_ids.clear();
+            entry.resolved = None;
+            let candidates: Vec<PathBuf> = entry.candidates.iter().cloned().collect();
+            entry.message = Some(ambiguity_of("source files", file, &candidates));
             return;
         }
     }
@@ -66,42 +72,8 @@ pub(super) async fn place_mapped(
             continue;
         };
         let mut bound = false;
-        for (generated_line, generated_column) in &generated.positions {
-            let (method, mut params) = match &script.target {
-                MapTarget::Loaded(id) => (
-                    "Debugger.setBreakpoint",
-                    json!({ "location": {
-                        "scriptId": id,
-                        "lineNumber": generated_line,
-                        "columnNumber": generated_column,
-                    } }),
-                ),
-                MapTarget::File(path) => (
-                    "Debugger.setBreakpointByUrl",
-                    json!({
-                        "urlRegex": url_regex(path),
-                        "lineNumber": generated_line,
-                        "columnNumber": generated_column,
-                    }),
-                ),
-            };
-            if let Some(condition) = &entry.wish.condition {
-                params["condition"] = json!(condition);
-            }
-            match cdp.call(method, params).await {
-                Ok(answer) => {
-                    if let Some(id) = answer["breakpointId"].as_str() {
-                        entry.v8_ids.push(id.to_string());
-                    }
-                    // By id it is bound; by URL once V8 has the script (`locations`), else
-                    // when it parses it (`Debugger.breakpointResolved`).
-                    bound |= matches!(script.target, MapTarget::Loaded(_))
-                        || answer["locations"]
-                            .as_array()
-                            .is_some_and(|l| !l.is_empty());
-                }
-                Err(e) => entry.message = Some(placement_failure(&e)),
-            }
+        for position in &generated.positions {
+            bound |= set_generated(cdp, &script.target, *position, entry).await;
         }
         if bound {
             entry.resolved = Some((original_path(script, file), generated.line));
@@ -119,6 +91,45 @@ pub(super) async fn place_mapped(
         } else {
             "not loaded yet, or no code on this line".to_string()
         });
+    }
+}
+
+/// Sets one V8 breakpoint of `entry` at the generated 0-based (line, column) `position` of
+/// `target`. Whether it is bound: by id it is; by URL once V8 has the script (`locations`), else
+/// when it parses it (`Debugger.breakpointResolved`).
+pub(super) async fn set_generated(
+    cdp: &Cdp,
+    target: &MapTarget,
+    (line, column): (u32, u32),
+    entry: &mut Entry,
+) -> bool {
+    let (method, mut params) = match target {
+        MapTarget::Loaded(id) => (
+            "Debugger.setBreakpoint",
+            json!({ "location": { "scriptId": id, "lineNumber": line, "columnNumber": column } }),
+        ),
+        MapTarget::File(path) => (
+            "Debugger.setBreakpointByUrl",
+            json!({ "urlRegex": url_regex(path), "lineNumber": line, "columnNumber": column }),
+        ),
+    };
+    if let Some(condition) = &entry.wish.condition {
+        params["condition"] = json!(condition);
+    }
+    match cdp.call(method, params).await {
+        Ok(answer) => {
+            if let Some(id) = answer["breakpointId"].as_str() {
+                entry.v8_ids.push(id.to_string());
+            }
+            matches!(target, MapTarget::Loaded(_))
+                || answer["locations"]
+                    .as_array()
+                    .is_some_and(|l| !l.is_empty())
+        }
+        Err(e) => {
+            entry.message = Some(placement_failure(&e));
+            false
+        }
     }
 }
 
@@ -141,24 +152,7 @@ impl Breakpoints {
         if !mapped::is_compiled_source(file) {
             return Vec::new();
         }
-        let on_disk = match (&self.maps_on_disk, &self.source_root) {
-            (Some(found), _) => found.clone(),
-            (None, Some(root)) => {
-                let root = root.clone();
-                let found = tokio::task::spawn_blocking(move || source_maps::on_disk(&root))
-                    .await
-                    .unwrap_or_default();
-                let found = Arc::new(
-                    found
-                        .into_iter()
-                        .map(|(path, map)| (path, Arc::new(map)))
-                        .collect::<Vec<_>>(),
-                );
-                self.maps_on_disk = Some(found.clone());
-                found
-            }
-            (None, None) => return Vec::new(),
-        };
+        let on_disk = self.maps_on_disk().await;
         let loaded: HashSet<&Path> = scripts.files().filter_map(|s| s.path.as_deref()).collect();
         on_disk
             .iter()
@@ -174,6 +168,51 @@ impl Breakpoints {
                     })
             })
             .collect()
+    }
+
+    /// The generated files with source maps in the program's folder (searched the first time
+    /// they are wanted); none when the folder is not known.
+    pub(super) async fn maps_on_disk(&mut self) -> Arc<MapsOnDisk> {
+        if let Some(found) = &self.maps_on_disk {
+            return found.clone();
+        }
+        let Some(root) = self.source_root.clone() else {
+            return Arc::default();
+        };
+        let found = tokio::task::spawn_blocking(move || source_maps::on_disk(&root))
+            .await
+            .unwrap_or_default();
+        let found = Arc::new(
+            found
+                .into_iter()
+                .map(|(path, map)| (path, Arc::new(map)))
+                .collect::<Vec<_>>(),
+        );
+        self.maps_on_disk = Some(found.clone());
+        found
+    }
+
+    /// The files under the program's folder (not `node_modules`) that the relative name of a
+    /// compiled language's `file` names: what `tsx` will compile from them is not loaded yet.
+    pub(super) async fn originals_named(&self, file: &Path) -> Vec<PathBuf> {
+        let (Some(root), Some(suffix)) = (&self.source_root, suffix_of(file)) else {
+            return Vec::new();
+        };
+        if file.is_absolute() || !mapped::is_compiled_source(file) {
+            return Vec::new();
+        }
+        let Some(extension) = file.extension().map(|e| e.to_string_lossy().to_string()) else {
+            return Vec::new();
+        };
+        let root = root.clone();
+        tokio::task::spawn_blocking(move || {
+            resolve::source_tree(&root, &[extension.as_str()])
+                .into_iter()
+                .filter(|path| path.ends_with(&suffix))
+                .collect()
+        })
+        .await
+        .unwrap_or_default()
     }
 
     /// A newly parsed script with a source map: places the pending lines of the original files
@@ -211,7 +250,8 @@ impl Breakpoints {
                     };
                     let was_verified = entry.resolved.is_some();
                     mapped::place_mapped(cdp, &mapping, file, line, entry).await;
-                    if !was_verified && entry.resolved.is_some() {
+                    // Verified now, or no longer: a second file of its name made it ambiguous.
+                    if was_verified != entry.resolved.is_some() {
                         changed.push(entry.to_dap(Some(file)));
                     }
                 }

@@ -19,7 +19,7 @@
 //! DAP sends the whole list for a file (or of function breakpoints) each time; an entry that is
 //! asked for again keeps its id and its V8 breakpoint, so re-sending a list of 1,000 costs nothing.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -29,10 +29,11 @@ use std::sync::Arc;
 use super::cdp::Cdp;
 use super::functions;
 use super::scripts::{Script, Scripts, suffix_of, url_regex, url_suffix_regex};
-use super::source_maps::ScriptMap;
+use super::source_maps::{self, ScriptMap};
 use super::sources;
 
 mod mapped;
+mod mapped_functions;
 mod placing;
 use placing::*;
 
@@ -106,6 +107,8 @@ struct Entry {
     by_suffix: bool,
     /// The scripts it was placed in through their source maps (see `mapped`).
     mapped_in: HashSet<String>,
+    /// The original files a relative name has named so far: two or more, and it binds in none.
+    candidates: BTreeSet<PathBuf>,
 }
 
 impl Entry {
@@ -199,6 +202,7 @@ impl Breakpoints {
             message: None,
             by_suffix: false,
             mapped_in: HashSet::new(),
+            candidates: BTreeSet::new(),
         })
     }
 
@@ -221,6 +225,7 @@ impl Breakpoints {
             mapping.extend(on_disk);
             mapping
         });
+        let originals = self.originals_named(path).await;
         let mut old = self.by_file.remove(path).unwrap_or_default();
         let mut kept = Vec::with_capacity(requested.len());
         for request in requested {
@@ -236,7 +241,10 @@ impl Breakpoints {
                 Kept::New(entry) => entry,
             };
             match &mapping {
-                Some(mapping) => mapped::place_mapped(cdp, mapping, path, line, &mut entry).await,
+                Some(mapping) => {
+                    entry.candidates.extend(originals.iter().cloned());
+                    mapped::place_mapped(cdp, mapping, path, line, &mut entry).await
+                }
                 None => place_line(cdp, &target, line, &mut entry).await,
             }
             kept.push(entry);
@@ -271,6 +279,7 @@ impl Breakpoints {
                 }
                 Kept::New(entry) => entry,
             };
+            self.place_function_in_maps(cdp, scripts, &mut entry).await;
             for script in scripts.files() {
                 if let Some(path) = &script.path {
                     place_function(cdp, path, Some(&script.url), &mut entry).await;
@@ -280,7 +289,7 @@ impl Breakpoints {
             if entry.v8_ids.is_empty() && entry.message.is_none() {
                 entry.message = Some(match self.source_root {
                     Some(_) => {
-                        "no function of this name in the program's files, its package or its node_modules"
+                        "no function of this name in the program's files, its package or its node_modules yet; it binds when a script that defines it loads"
                             .into()
                     }
                     None => "no function of this name in the scripts loaded so far".into(),
@@ -348,8 +357,13 @@ impl Breakpoints {
             return changed;
         };
         changed.extend(self.place_in_mapped_script(cdp, id, path, script).await);
+        let key = path.display().to_string();
+        let target = source_maps::MapTarget::Loaded(id.to_string());
         for entry in &mut self.functions {
             let was_verified = entry.resolved.is_some();
+            if let Some(map) = &script.map {
+                mapped_functions::place_function_mapped(cdp, &key, &target, map, path, entry).await;
+            }
             place_function(cdp, path, Some(&script.url), entry).await;
             if !was_verified && entry.resolved.is_some() {
                 entry.message = None;
@@ -558,6 +572,7 @@ mod tests {
             message: None,
             by_suffix: false,
             mapped_in: HashSet::new(),
+            candidates: BTreeSet::new(),
         });
         let first = table.hit(&["v8:1".into()]);
         assert!(!first.stop);

@@ -44,6 +44,11 @@ impl FileTarget {
 /// Why a file name names no one script: the candidates (at most [`MAX_CANDIDATES`]) and a
 /// longer name that picks the first.
 pub(super) fn ambiguity(suffix: &Path, candidates: &[PathBuf]) -> String {
+    ambiguity_of("loaded scripts", suffix, candidates)
+}
+
+/// [`ambiguity`] among `kind` ("loaded scripts", "source files").
+pub(super) fn ambiguity_of(kind: &str, suffix: &Path, candidates: &[PathBuf]) -> String {
     let mut listed: Vec<String> = candidates
         .iter()
         .take(MAX_CANDIDATES)
@@ -58,7 +63,7 @@ pub(super) fn ambiguity(suffix: &Path, candidates: &[PathBuf]) -> String {
         .map(|s| format!(", e.g. {}", s.display()))
         .unwrap_or_default();
     format!(
-        "{} loaded scripts are named {}: {}; give more of the path{example}",
+        "{} {kind} are named {}: {}; give more of the path{example}",
         candidates.len(),
         suffix.display(),
         listed.join(", "),

@@ -18,10 +18,17 @@ impl Debuggee {
             .breakpoints
             .set_lines(&cdp, &self.scripts, &path, &requested)
             .await;
-        if !self.instrumented && Breakpoints::goes_through_source_maps(&path) {
-            // An ES module (what `tsx` compiles, a bundle) runs the moment it is parsed: V8 is
-            // to wait before each script with a source map runs, so its breakpoints are placed
-            // first (`on_paused` resumes it).
+        if Breakpoints::goes_through_source_maps(&path) {
+            self.wait_for_mapped_scripts(&cdp).await;
+        }
+        Ok(json!({ "breakpoints": answer }))
+    }
+
+    /// An ES module (what `tsx` compiles, a bundle) runs the moment it is parsed: V8 is to wait
+    /// before each script with a source map runs, so the breakpoints its map calls for are
+    /// placed first (`on_paused` resumes it).
+    async fn wait_for_mapped_scripts(&mut self, cdp: &Cdp) {
+        if !self.instrumented {
             self.instrumented = cdp
                 .call(
                     "Debugger.setInstrumentationBreakpoint",
@@ -30,7 +37,6 @@ impl Debuggee {
                 .await
                 .is_ok();
         }
-        Ok(json!({ "breakpoints": answer }))
     }
 
     pub(super) async fn set_function_breakpoints(&mut self, arguments: &Value) -> Answer {
@@ -43,6 +49,10 @@ impl Debuggee {
             .breakpoints
             .set_functions(&cdp, &self.scripts, &requested)
             .await;
+        if answer.iter().any(|b| b["verified"] != true) {
+            // A bundle that loads later may define it, and call it as it loads (see `mapped_functions`).
+            self.wait_for_mapped_scripts(&cdp).await;
+        }
         Ok(json!({ "breakpoints": answer }))
     }
 

@@ -126,6 +126,15 @@ impl Debuggee {
             return;
         }
         self.internal_steps = 0;
+        if expecting == Expecting::Step
+            && hit_ids.is_empty()
+            && reason == "other"
+            && let Some(frames) = params["callFrames"].as_array()
+            && self.step_again(frames).await
+        {
+            // Not a line the user wrote, or the one the step began on (see `smart_step`).
+            return;
+        }
         if reason == "instrumentation" || self.breakpoints.only_guards(&hit_ids) {
             // Before a script with a source map runs (or one compiled from a file with
             // breakpoints): its `scriptParsed`, read before this, placed its breakpoints.
@@ -139,6 +148,11 @@ impl Debuggee {
                 self.entry_seen = true;
                 if !self.stop_on_entry {
                     self.resume_silently().await;
+                    return;
+                }
+                if let Some(frames) = params["callFrames"].as_array()
+                    && self.step_to_mapped_entry(frames).await
+                {
                     return;
                 }
                 ("entry", None, None, Vec::new())
@@ -178,6 +192,11 @@ impl Debuggee {
                 None,
                 Vec::new(),
             ),
+        };
+        // Stepped on from the entry to the first line the user wrote: still the entry stop.
+        let dap_reason = match self.end_step().await {
+            true if dap_reason == "step" => "entry",
+            _ => dap_reason,
         };
         self.expecting = Expecting::Nothing;
         self.forget_pause_objects();

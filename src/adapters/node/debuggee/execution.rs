@@ -4,11 +4,17 @@
 use super::*;
 
 impl Debuggee {
-    pub(super) async fn resume(&mut self, method: &str, expecting: Expecting) -> Answer {
+    pub(super) async fn resume(&mut self, method: &'static str, expecting: Expecting) -> Answer {
         if self.paused.is_none() {
             return Err("the program is not paused".into());
         }
         self.expecting = expecting;
+        match expecting {
+            Expecting::Step => self.begin_step(method).await,
+            _ => {
+                self.end_step().await;
+            }
+        }
         self.cdp()?.call(method, json!({})).await?;
         self.paused = None;
         self.forget_pause_objects();

@@ -131,6 +131,11 @@ impl Debuggee {
                 all
             }
         };
+        // A minifier's names, told as written (see `original_names`).
+        let written = match (frame, is_scope) {
+            (Some(frame), true) => self.written_names(frame).await,
+            _ => HashMap::new(),
+        };
         let mut seen = std::collections::HashSet::new();
         let mut shown = Vec::new();
         let wrapper = MODULE_WRAPPER
@@ -148,7 +153,8 @@ impl Debuggee {
                     .unwrap_or(value),
                 None => value,
             };
-            shown.push(self.variable(frame, &name, &value));
+            let name = written.get(&name).unwrap_or(&name);
+            shown.push(self.variable(frame, name, &value));
         }
         // At a CommonJS module's top level `this` is `module.exports`: noise too.
         if let Some(this) = this.filter(|_| !wrapper) {
@@ -255,7 +261,16 @@ impl Debuggee {
         let expression = arguments["expression"]
             .as_str()
             .ok_or("evaluate needs an expression")?;
-        let (frame, value) = self.evaluate_raw(expression, &arguments["frameId"]).await?;
+        let expression = match (&self.paused, arguments["frameId"].as_u64()) {
+            (Some(_), frame) => {
+                let index = frame.and_then(|f| (f as usize).checked_sub(1)).unwrap_or(0);
+                self.in_generated_names(expression, index).await
+            }
+            (None, _) => expression.to_string(),
+        };
+        let (frame, value) = self
+            .evaluate_raw(&expression, &arguments["frameId"])
+            .await?;
         let mut answer = json!({
             "result": values::display(&value),
             "type": values::type_name(&value),

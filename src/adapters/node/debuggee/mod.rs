@@ -27,6 +27,8 @@ mod events;
 mod execution;
 mod inspection;
 mod lifecycle;
+mod original_names;
+mod smart_step;
 
 /// The one thread a Node program shows (workers are separate inspector targets).
 const THREAD_ID: i64 = 1;
@@ -123,6 +125,10 @@ pub struct Debuggee {
     expecting: Expecting,
     /// Steps taken on our own to get out of Node's internals since the user's last step.
     internal_steps: u32,
+    /// Where the step under way began, to take it again by original lines (see `smart_step`).
+    step_origin: Option<smart_step::StepOrigin>,
+    /// Scripts' text as V8 runs it, by id, fetched when a step needs to read it.
+    script_texts: HashMap<String, std::sync::Arc<str>>,
     /// Values set in a frame's scopes while paused: V8's scope objects are snapshots taken at the
     /// stop, so a variable read back from them after `set` would show its old value.
     overrides: HashMap<(usize, String), Value>,
@@ -147,6 +153,8 @@ impl Debuggee {
             handles: Vec::new(),
             expecting: Expecting::Nothing,
             internal_steps: 0,
+            step_origin: None,
+            script_texts: HashMap::new(),
             overrides: HashMap::new(),
         }
     }
