@@ -126,6 +126,10 @@ impl Debuggee {
             return;
         }
         self.internal_steps = 0;
+        if reason == "exception" && self.exception_to_skip(&params).await {
+            self.resume_silently().await;
+            return;
+        }
         if reason == "instrumentation" || self.breakpoints.only_guards(&hit_ids) {
             // Before a script with a source map runs (or one compiled from a file with
             // breakpoints): its `scriptParsed`, read before this, placed its breakpoints.
@@ -188,8 +192,8 @@ impl Debuggee {
         });
         let mut body = json!({
             "reason": dap_reason,
-            "threadId": THREAD_ID,
-            "allThreadsStopped": true,
+            "threadId": self.thread,
+            "allThreadsStopped": self.others.is_empty(),
         });
         if let Some(description) = description {
             body["description"] = json!(description);
