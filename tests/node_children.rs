@@ -2,7 +2,7 @@
 //! forks, `node --test`'s file runners) stop at breakpoints in the test files, each one a thread
 //! of its own. And `debugger test` on a vitest project (fixtures/tests/vitest, vitest installed
 //! at the version its package-lock pins by scripts/install-test-deps.sh) stops at a failing
-//! `expect`, in the test's TypeScript, with its locals.
+//! `expect`, in the test's TypeScript, with its locals; jest (fixtures/tests/jest) likewise.
 
 mod common;
 
@@ -175,4 +175,46 @@ fn a_breakpoint_inside_a_vitest_test_stops_there_and_the_tests_are_listed() {
             "cart.test.ts > cart > applies discount"
         ])
     );
+}
+
+/// A session run in the jest fixture project's folder (jest installed at the version its
+/// package-lock pins).
+fn in_jest_project() -> Session {
+    require_node();
+    let project = fixture_path("tests/jest");
+    let jest = project.join("node_modules/jest/package.json");
+    assert!(
+        jest.is_file(),
+        "{} is missing: run scripts/install-test-deps.sh (npm ci in fixtures/tests/jest)",
+        jest.display()
+    );
+    let mut s = Session::new();
+    s.cwd = project;
+    s
+}
+
+#[test]
+fn a_failing_jest_test_stops_at_its_expect_and_a_breakpoint_in_another_stops_there() {
+    let s = in_jest_project();
+    let file = "tests/jest/cart.test.js";
+    let answer = s.json(&[
+        "test",
+        "cart.test.js::applies discount",
+        "--break-on-failure",
+    ]);
+    let data = &answer["data"];
+    assert_eq!(data["outcome"], "failed", "{answer}\n{}", s.log());
+    assert_eq!(data["runner"], "jest");
+    assert_eq!(
+        data["frame"]["frame"]["line"].as_u64(),
+        Some(u64::from(line_of(file, "@jest_fail")))
+    );
+    assert_eq!(local(&data["locals"], "discounted"), "360");
+    s.run(&["stop"]);
+    let line = line_of(file, "@jest_total_body");
+    let at = format!("cart.test.js:{line}");
+    let stopped = s.json(&["test", "adds prices", "-b", &at]);
+    assert_eq!(stopped["data"]["outcome"], "stopped", "{stopped}");
+    assert_eq!(s.value_of("sum"), "350");
+    s.run(&["stop"]);
 }

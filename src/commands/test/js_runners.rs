@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use super::{Project, TestList, TestPlan, base_spec, in_project, run_tool};
+use super::{Project, TestList, TestPlan, base_spec, run_tool};
 use crate::common::error::ErrorBody;
 
 /// A test runner the project uses.
@@ -69,8 +69,10 @@ fn entry(root: &Path, runner: Runner) -> Result<PathBuf, ErrorBody> {
     path.is_file().then_some(path).ok_or_else(missing)
 }
 
-/// A selector split into its file (when it names one) and its test name.
-fn split_selector(root: &Path, selector: &str) -> (Option<PathBuf>, Option<String>) {
+/// A selector split into its file (when it names one) and its test name. The file is given to
+/// the runner as it was typed: both take it as a filter on the test files' paths (vitest: a
+/// part of the path, jest: a pattern), so `defu.test.ts` finds `test/defu.test.ts`.
+fn split_selector(root: &Path, selector: &str) -> (Option<String>, Option<String>) {
     let (file, name) = if let Some((file, name)) = selector.split_once("::") {
         (Some(file), Some(name.to_string()))
     } else if let Some((file, rest)) = selector.split_once(" > ") {
@@ -80,21 +82,25 @@ fn split_selector(root: &Path, selector: &str) -> (Option<PathBuf>, Option<Strin
     } else {
         (None, Some(selector.to_string()))
     };
-    let file = file.map(|f| in_project(root, Path::new(f.trim())));
+    let file = file.map(|f| f.trim().to_string());
     (file, name.filter(|n| !n.trim().is_empty()))
 }
 
 /// A pattern matching a full test name that ends with `name`, word for word (`-t` takes a
 /// regular expression).
 fn name_pattern(name: &str) -> String {
-    let mut pattern = String::from("(^| )");
-    for c in name.replace(" > ", " ").chars() {
+    format!("(^| ){}$", escaped(&name.replace(" > ", " ")))
+}
+
+/// `text` as a regular expression that matches it literally.
+fn escaped(text: &str) -> String {
+    let mut pattern = String::new();
+    for c in text.chars() {
         if "\\^$.|?*+()[]{}/".contains(c) {
             pattern.push('\\');
         }
         pattern.push(c);
     }
-    pattern.push('$');
     pattern
 }
 
@@ -112,8 +118,8 @@ pub(super) fn plan(project: &Project<'_>, runner: Runner) -> Result<TestPlan, Er
             .map(String::from)
             .to_vec(),
     };
-    if let Some(file) = &file {
-        args.push(file.display().to_string());
+    if let Some(file) = file {
+        args.push(file);
     }
     if let Some(name) = &name {
         args.push("-t".into());
@@ -155,14 +161,20 @@ pub(super) fn list(project: &Project<'_>, runner: Option<Runner>) -> Result<Test
         command.arg(file);
     }
     if let (Some(name), Runner::Vitest) = (&name, runner) {
-        command.arg("-t").arg(name_pattern(name));
+        // A listing's selector is a filter: a part of the full name will do.
+        command.arg("-t").arg(escaped(&name.replace(" > ", " ")));
     }
     command.args(project.runner_args).env("NO_COLOR", "1");
     let listed = run_tool(command, runner.package())?;
+    // A test file's own output (one that runs `node:test` as it is collected prints TAP) is
+    // not a test: vitest's lines are `FILE > ...`, jest's are files.
     let tests = listed
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty())
+        .filter(|l| match runner {
+            Runner::Vitest => l.contains(" > "),
+            Runner::Jest => Path::new(l).is_file(),
+        })
         .map(|l| match Path::new(l).strip_prefix(root) {
             Ok(relative) => relative.display().to_string(),
             Err(_) => l.to_string(),
@@ -191,10 +203,10 @@ mod tests {
     fn selectors_name_a_file_a_test_or_both() {
         let root = Path::new("/p");
         let (file, name) = split_selector(root, "cart.test.ts::applies discount");
-        assert_eq!(file, Some(PathBuf::from("/p/cart.test.ts")));
+        assert_eq!(file.as_deref(), Some("cart.test.ts"));
         assert_eq!(name.as_deref(), Some("applies discount"));
         let (file, name) = split_selector(root, "cart.test.ts > cart > applies discount");
-        assert_eq!(file, Some(PathBuf::from("/p/cart.test.ts")));
+        assert_eq!(file.as_deref(), Some("cart.test.ts"));
         assert_eq!(name.as_deref(), Some("cart applies discount"));
         let (file, name) = split_selector(root, "applies discount");
         assert_eq!(file, None);
