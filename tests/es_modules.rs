@@ -65,3 +65,30 @@ fn an_exception_an_es_module_catches_itself_does_not_stop() {
     assert_eq!(stop["reason"], "breakpoint", "{stop}\n{}", s.log());
     s.run(&["stop"]);
 }
+
+#[test]
+fn a_typescript_es_module_run_by_tsx_stops_at_its_top_level_throw() {
+    require_node();
+    let tsx = fixture_path("typescript/node_modules/tsx/package.json");
+    assert!(
+        tsx.is_file(),
+        "{} is missing: run scripts/install-test-deps.sh (npm ci in fixtures/typescript)",
+        tsx.display()
+    );
+    let s = Session::new();
+    let fixture = "typescript/src/throws.mts";
+    s.start(&fixture_path(fixture), &[]);
+    let stop = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(stop["reason"], "exception", "{stop}\n{}", s.log());
+    assert_eq!(
+        stop["frame"]["file"],
+        fixture_path(fixture).display().to_string()
+    );
+    assert_eq!(
+        stop["frame"]["line"].as_u64(),
+        Some(u64::from(line_of(fixture, "@mts_throw")))
+    );
+    assert_eq!(stop["exception"]["message"], "order 7 has no lines");
+    assert_eq!(s.value_of("order.id"), "7");
+    s.run(&["stop"]);
+}

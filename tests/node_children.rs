@@ -152,6 +152,34 @@ fn a_failing_vitest_test_stops_at_its_expect_with_the_tests_locals() {
 }
 
 #[test]
+fn probe_test_on_vitest_exits_0_on_the_failure_and_1_when_the_test_passes() {
+    let s = in_vitest_project();
+    let failing = s.run(&[
+        "probe",
+        "--test",
+        "applies discount",
+        "--break-on-failure",
+        "-p",
+        "discounted",
+    ]);
+    assert_eq!(
+        failing.code,
+        0,
+        "{}
+{}",
+        failing.stdout,
+        s.log()
+    );
+    assert!(
+        failing.stdout.contains("discounted (number) = 360"),
+        "{}",
+        failing.stdout
+    );
+    let passing = s.run(&["probe", "--test", "adds prices", "--break-on-failure"]);
+    assert_eq!(passing.code, 1, "{}", passing.stdout);
+}
+
+#[test]
 fn a_breakpoint_inside_a_vitest_test_stops_there_and_the_tests_are_listed() {
     let s = in_vitest_project();
     let line = line_of(VITEST_TEST, "@vt_total_body");

@@ -130,7 +130,7 @@ impl Debuggee {
         let before = self.thread;
         self.others.push(Target {
             thread,
-            name: format!("{name} (pid {pid})"),
+            name: format!("{name}, pid {pid}"),
             cdp: Some(cdp.clone()),
             entry_seen: true,
             ..Target::default()
