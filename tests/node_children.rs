@@ -246,3 +246,22 @@ fn a_failing_jest_test_stops_at_its_expect_and_a_breakpoint_in_another_stops_the
     assert_eq!(s.value_of("sum"), "350");
     s.run(&["stop"]);
 }
+
+#[test]
+fn the_launched_process_is_still_debugged_after_a_child_sharing_its_stderr_ends() {
+    require_node();
+    let s = Session::new();
+    let fixture = "javascript/spawns.js";
+    s.start(&fixture_path(fixture), &[]);
+    let stop = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}\n{}", s.log());
+    assert_eq!(stop["thread_id"], 1);
+    assert_eq!(
+        stop["frame"]["line"].as_u64(),
+        Some(u64::from(line_of(fixture, "@spawns_after")))
+    );
+    assert_eq!(s.value_of("status"), "0");
+    s.output_containing(&["child ran"], std::time::Duration::from_secs(10));
+    let end = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(end["stop"]["exit_code"], 0, "{end}");
+}

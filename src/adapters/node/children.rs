@@ -81,6 +81,13 @@ const BOOTLOADER: &str = r#"// Written by `debugger`: lets it debug this Node pr
   worker.unref();
   Atomics.wait(flag, 0, 0, ANNOUNCE_WAIT_MS);
   if (Atomics.load(flag, 0) === 1) {
+    // At its end the child leaves its debugger itself: Node would otherwise say "Waiting for
+    // the debugger to disconnect..." on a stderr it may share with the launched process.
+    process.on('exit', () => {
+      try {
+        inspector.close();
+      } catch {}
+    });
     inspector.waitForDebugger();
   } else {
     inspector.close();
