@@ -220,6 +220,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn node_itself_is_told_from_a_script_named_node() {
+        assert!(is_node_runtime(Path::new("/usr/bin/node")));
+        assert!(is_node_runtime(Path::new("/usr/bin/nodejs")));
+        assert!(is_node_runtime(Path::new("nodejs/node.exe")));
+        assert!(!is_node_runtime(Path::new("/p/node.js")));
+        assert!(!is_node_runtime(Path::new("/usr/bin/npx")));
+    }
+
+    #[test]
     fn programs_pick_their_adapter() {
         let dir = tempfile::tempdir().expect("tempdir");
         let config = Config::default();

@@ -155,6 +155,18 @@ mod tests {
     }
 
     #[test]
+    fn es_modules_are_told_by_extension_or_by_the_packages_type() {
+        let dir = project(&[]);
+        let app = dir.path().join("src/app.js");
+        assert!(!is_es_module(&app), "no package.json: CommonJS");
+        std::fs::write(dir.path().join("package.json"), r#"{"type": "module"}"#).expect("manifest");
+        assert!(is_es_module(&app));
+        assert!(is_es_module(&dir.path().join("src/app.ts")));
+        assert!(!is_es_module(&dir.path().join("src/app.cjs")));
+        assert!(is_es_module(Path::new("/elsewhere/x.mjs")));
+    }
+
+    #[test]
     fn typescript_files_are_told_by_their_extension() {
         assert!(is_typescript(Path::new("a/app.ts")));
         assert!(is_typescript(Path::new("a/app.mts")));
