@@ -145,12 +145,7 @@ pub(super) fn list(project: &Project<'_>, runner: Option<Runner>) -> Result<Test
     };
     let script = entry(root, runner)?;
     let (file, name) = split_selector(root, project.selector.unwrap_or(""));
-    let node = crate::adapters::node::find(&project.config.adapter("node")).ok_or_else(|| {
-        ErrorBody::usage(
-            "node not found on PATH",
-            crate::adapters::node::install_hint(crate::platform::Os::CURRENT),
-        )
-    })?;
+    let node = crate::adapters::test_runtimes::node(project.config)?;
     let mut command = Process::new(node);
     command.current_dir(root).arg(&script);
     match runner {
