@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
 # Google Test, lldb-dap, Delve, Go, Node.js and npm (apt), debugpy and pytest (pip), the
-# TypeScript fixture's tools (npm), and the official MCP Python SDK (pip, into a virtualenv of
+# TypeScript fixture's tools, vitest and jest (npm), and the official MCP Python SDK (pip, into a virtualenv of
 # its own). Idempotent: does nothing when everything is present.
 # Uses apt as root (or through sudo).
 set -euo pipefail
@@ -51,6 +51,17 @@ if ! cmp -s "$typescript_fixture/package-lock.json" "$typescript_fixture/node_mo
   (cd "$typescript_fixture" && npm ci --no-audit --no-fund --loglevel=error \
     && cp package-lock.json node_modules/.lock-installed)
 fi
+
+# vitest and jest, for `debugger test` and child-process debugging on their fixture projects, at
+# the versions their package-locks pin: installed again whenever a lock changes.
+for runner in vitest jest; do
+  runner_fixture="$(dirname "$0")/../fixtures/tests/$runner"
+  if ! cmp -s "$runner_fixture/package-lock.json" "$runner_fixture/node_modules/.lock-installed" 2>/dev/null; then
+    echo "installing: the $runner fixture's tools (npm ci)"
+    (cd "$runner_fixture" && npm ci --no-audit --no-fund --loglevel=error \
+      && cp package-lock.json node_modules/.lock-installed)
+  fi
+done
 
 # pytest, for `debugger test` on the Python fixture project.
 if ! python3 -c 'import pytest' >/dev/null 2>&1; then

@@ -126,6 +126,10 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "tsx") => return Ok("node"),
         _ => {}
     }
+    if is_node_runtime(program) {
+        // `start -- node --test x.test.js`: Node itself, with its own command line.
+        return Ok("node");
+    }
     if program.is_dir() {
         let has_go = std::fs::read_dir(program).is_ok_and(|entries| {
             entries
@@ -163,6 +167,15 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         format!("no adapter fits {}", program.display()),
         format!("{}; pick one with --adapter NAME", adapter_list(config)),
     ))
+}
+
+/// Whether `program` is the `node` executable itself (`node`, `nodejs`, `node.exe`).
+pub fn is_node_runtime(program: &Path) -> bool {
+    program
+        .file_stem()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| matches!(n, "node" | "nodejs"))
+        && program.extension().is_none_or(|e| e == "exe")
 }
 
 fn read_head(path: &Path, limit: usize) -> Vec<u8> {
@@ -205,6 +218,15 @@ fn carries_go_build_info(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_itself_is_told_from_a_script_named_node() {
+        assert!(is_node_runtime(Path::new("/usr/bin/node")));
+        assert!(is_node_runtime(Path::new("/usr/bin/nodejs")));
+        assert!(is_node_runtime(Path::new("nodejs/node.exe")));
+        assert!(!is_node_runtime(Path::new("/p/node.js")));
+        assert!(!is_node_runtime(Path::new("/usr/bin/npx")));
+    }
 
     #[test]
     fn programs_pick_their_adapter() {

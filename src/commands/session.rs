@@ -185,6 +185,11 @@ pub fn launch_spec(
             "give the directory the program should run in",
         ));
     }
+    let mut args = args;
+    if args.program.is_none() && args.module.is_none() && !args.args.is_empty() {
+        // `start -- npx vitest run`: the first word after `--` is the program.
+        args.program = Some(PathBuf::from(args.args.remove(0)));
+    }
     let program = match (&args.program, &args.module) {
         (_, Some(module)) => module_program(module, &run_dir)?,
         (Some(program), None) => program_path(&cwd, program, connect.is_some())?,

@@ -6,7 +6,7 @@
 //! the event channel ends, which is how the adapter learns the debuggee is gone.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -89,6 +89,8 @@ pub struct Cdp {
     outgoing: mpsc::UnboundedSender<Message>,
     pending: Pending,
     next_id: Arc<AtomicU64>,
+    /// Set when the reader has ended: a call made after that would wait for ever.
+    closed: Arc<AtomicBool>,
 }
 
 impl Cdp {
@@ -126,6 +128,7 @@ impl Cdp {
             console_backlog,
         };
         let pending: Pending = Arc::default();
+        let closed = Arc::new(AtomicBool::new(false));
 
         tokio::spawn(async move {
             while let Some(message) = to_send.recv().await {
@@ -138,6 +141,7 @@ impl Cdp {
         });
 
         let reader_pending = pending.clone();
+        let reader_closed = closed.clone();
         tokio::spawn(async move {
             let reason = loop {
                 let message = match stream.next().await {
@@ -158,6 +162,8 @@ impl Cdp {
                 route(value, &reader_pending, &mut events_tx);
             };
             tracing::info!("{reason}");
+            // Before the drain: a call that comes after it sees this (see `call`).
+            reader_closed.store(true, Ordering::SeqCst);
             let waiting: Vec<_> = reader_pending
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
@@ -173,6 +179,7 @@ impl Cdp {
                 outgoing,
                 pending,
                 next_id: Arc::new(AtomicU64::new(1)),
+                closed,
             },
             events,
         ))
@@ -186,6 +193,13 @@ impl Cdp {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(id, tx);
+        if self.closed.load(Ordering::SeqCst) {
+            self.pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id);
+            return Err("the inspector connection is closed".into());
+        }
         let message = json!({ "id": id, "method": method, "params": params }).to_string();
         tracing::trace!("cdp > {message}");
         if self.outgoing.send(Message::text(message)).is_err() {

@@ -49,10 +49,13 @@ pub struct Launched {
 pub struct LaunchPlan<'a> {
     pub node: &'a Path,
     pub runtime_args: &'a [String],
+    /// The script; Node itself (`node --test x.js`) when `args` are Node's whole command line.
     pub program: &'a Path,
     pub args: &'a [String],
     pub cwd: Option<&'a Path>,
     pub env: Option<&'a [(String, String)]>,
+    /// Set on top of `env` (or of the inherited environment).
+    pub extra_env: &'a [(String, String)],
     /// The session's channels: node's stdin and stdout are opened on them (its stderr carries
     /// the inspector's greeting, so it stays our pipe).
     pub stdio: Option<&'a StdioPaths>,
@@ -64,8 +67,11 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
     let mut command = Command::new(plan.node);
     command
         .arg("--inspect-brk=127.0.0.1:0")
-        .args(plan.runtime_args)
-        .arg(plan.program)
+        .args(plan.runtime_args);
+    if !crate::adapters::choice::is_node_runtime(plan.program) {
+        command.arg(plan.program);
+    }
+    command
         .args(plan.args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -85,6 +91,7 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
         command.env_clear();
         command.envs(env.iter().map(|(k, v)| (k, v)));
     }
+    command.envs(plan.extra_env.iter().map(|(k, v)| (k, v)));
     crate::adapters::process::die_with_parent(&mut command);
     let mut child = command
         .spawn()

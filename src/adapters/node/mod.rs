@@ -10,6 +10,7 @@
 
 mod breakpoints;
 mod cdp;
+mod children;
 mod debuggee;
 mod functions;
 pub mod inspector;

@@ -9,7 +9,7 @@ use tokio::io::{AsyncWriteExt, DuplexStream};
 use tokio::sync::{mpsc, oneshot};
 
 use super::cdp::{CdpEvent, Events};
-use super::debuggee::{Debuggee, Flow, Settings};
+use super::debuggee::{Debuggee, Flow, MAIN_THREAD, Settings};
 use super::output::ProcessEnd;
 use crate::adapters::process::{AdapterProcess, InProcessControl, SpawnedAdapter};
 use crate::dap::codec::encode;
@@ -79,7 +79,8 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
     let (request_tx, mut requests) = mpsc::unbounded_channel();
     tokio::spawn(read_requests(reader, request_tx));
 
-    let mut debuggee = Debuggee::new(Outbox { tx: out_tx }, settings);
+    let (children_tx, mut children) = mpsc::unbounded_channel();
+    let mut debuggee = Debuggee::new(Outbox { tx: out_tx }, settings, children_tx);
     let mut events: Option<Events> = None;
     let mut process_exit: Option<oneshot::Receiver<Option<ProcessEnd>>> = None;
     let reason = loop {
@@ -110,8 +111,9 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
                     Flow::Finish => break "the session disconnected",
                 }
             }
+            Some(child) = children.recv() => debuggee.on_child(child).await,
             event = next_event(&mut events) => match event {
-                Some(event) => debuggee.on_event(event).await,
+                Some(event) => debuggee.on_event_of(MAIN_THREAD, event).await,
                 None => {
                     events = None;
                     debuggee.inspector_closed().await;

@@ -16,6 +16,26 @@ pub fn is_typescript(program: &Path) -> bool {
     )
 }
 
+/// Whether Node runs `program` as an ES module: `.mjs` and `.mts` always, `.js` and `.ts` when
+/// the nearest `package.json` says `"type": "module"`.
+pub fn is_es_module(program: &Path) -> bool {
+    match program.extension().and_then(|e| e.to_str()) {
+        Some("mjs" | "mts") => true,
+        Some("js" | "ts" | "tsx" | "jsx") => {
+            let folder = program.parent().unwrap_or(Path::new("."));
+            let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+            folder
+                .ancestors()
+                .map(|f| f.join("package.json"))
+                .find(|p| p.is_file())
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+                .is_some_and(|manifest| manifest["type"] == "module")
+        }
+        _ => false,
+    }
+}
+
 /// The runtime arguments that make `node` (of `version`, "20.20.2") run the TypeScript
 /// `program`, or why there is no way.
 pub fn loader_args(program: &Path, version: Option<&str>) -> Result<Vec<String>, String> {
@@ -132,6 +152,18 @@ mod tests {
         assert!(error.contains("tsx or ts-node"), "{error}");
         assert!(error.contains("Node 22.6"), "{error}");
         assert!(error.contains("this is Node 20.20.2"), "{error}");
+    }
+
+    #[test]
+    fn es_modules_are_told_by_extension_or_by_the_packages_type() {
+        let dir = project(&[]);
+        let app = dir.path().join("src/app.js");
+        assert!(!is_es_module(&app), "no package.json: CommonJS");
+        std::fs::write(dir.path().join("package.json"), r#"{"type": "module"}"#).expect("manifest");
+        assert!(is_es_module(&app));
+        assert!(is_es_module(&dir.path().join("src/app.ts")));
+        assert!(!is_es_module(&dir.path().join("src/app.cjs")));
+        assert!(is_es_module(Path::new("/elsewhere/x.mjs")));
     }
 
     #[test]

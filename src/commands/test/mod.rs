@@ -3,8 +3,8 @@
 //!
 //! One file per toolchain turns a selector into a launch ([`TestPlan`]) and lists tests through
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
-//! mode), `node.rs` (`node:test` files), `ctest.rs` (a CMake build's tests, C and C++) and
-//! `native.rs` (a test executable by path, C and C++).
+//! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `ctest.rs` (a CMake
+//! build's tests, C and C++) and `native.rs` (a test executable by path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
 //! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
@@ -13,6 +13,7 @@ mod cargo;
 mod ctest;
 pub(crate) mod failure;
 mod go;
+mod js_runners;
 mod native;
 mod node;
 mod pin;
@@ -165,7 +166,9 @@ fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody
         if file.is_file() {
             match file.extension().and_then(|e| e.to_str()) {
                 Some("py") => return Ok(Toolchain::Python),
-                Some("js" | "mjs" | "cjs") => return Ok(Toolchain::Node),
+                Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "tsx" | "jsx") => {
+                    return Ok(Toolchain::Node);
+                }
                 _ if file
                     .metadata()
                     .is_ok_and(|m| crate::platform::is_executable(&m)) =>
@@ -229,7 +232,10 @@ pub(crate) fn plan(
         Toolchain::Rust => cargo::plan(&project)?,
         Toolchain::Python => python::plan(&project)?,
         Toolchain::Go => go::plan(&project)?,
-        Toolchain::Node => node::plan(&project)?,
+        Toolchain::Node => match js_runners::runner(root) {
+            Some(runner) => js_runners::plan(&project, runner)?,
+            None => node::plan(&project)?,
+        },
         Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
     };
@@ -260,6 +266,9 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
             Toolchain::Python => python::list(&project)?,
             Toolchain::Go => go::list(&project)?,
             Toolchain::Ctest(build) => ctest::list(&project, &build)?,
+            Toolchain::Node if js_runners::runner(&root).is_some() => {
+                js_runners::list(&project, js_runners::runner(&root))?
+            }
             Toolchain::Node | Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",

@@ -4,6 +4,31 @@
 use super::*;
 
 impl Debuggee {
+    /// A breakpoint request applied to every process, the launched one (in focus) first. A
+    /// breakpoint is reported as one process places it: verified where any process has it.
+    pub(super) async fn set_everywhere(&mut self, command: &str, arguments: &Value) -> Answer {
+        let mut answer = self.set_in_focus(command, arguments).await?;
+        let threads: Vec<i64> = self.other_threads();
+        let home = self.thread;
+        for thread in threads {
+            self.focus(thread);
+            let Ok(theirs) = self.set_in_focus(command, arguments).await else {
+                continue;
+            };
+            merge_placed(&mut answer, &theirs);
+        }
+        self.focus(home);
+        Ok(answer)
+    }
+
+    pub(super) async fn set_in_focus(&mut self, command: &str, arguments: &Value) -> Answer {
+        match command {
+            "setBreakpoints" => self.set_breakpoints(arguments).await,
+            "setFunctionBreakpoints" => self.set_function_breakpoints(arguments).await,
+            _ => self.set_exception_breakpoints(arguments).await,
+        }
+    }
+
     pub(super) async fn set_breakpoints(&mut self, arguments: &Value) -> Answer {
         let path = arguments["source"]["path"]
             .as_str()
@@ -61,16 +86,40 @@ impl Debuggee {
             .as_array()
             .map(|f| f.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let state = if filters.contains(&"all") {
-            "all"
-        } else if filters.contains(&"uncaught") {
-            "uncaught"
-        } else {
-            "none"
-        };
+        let (state, rule) = self.exception_state(&filters);
+        self.caught_rule = rule;
         self.cdp()?
             .call("Debugger.setPauseOnExceptions", json!({ "state": state }))
             .await?;
         Ok(Value::Null)
+    }
+}
+
+/// Takes each breakpoint of `theirs` that is verified where `answer`'s is not.
+fn merge_placed(answer: &mut Value, theirs: &Value) {
+    let (Some(ours), Some(theirs)) = (
+        answer["breakpoints"].as_array_mut(),
+        theirs["breakpoints"].as_array(),
+    ) else {
+        return;
+    };
+    for (mine, other) in ours.iter_mut().zip(theirs) {
+        if mine["verified"] != true && other["verified"] == true {
+            *mine = other.clone();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_breakpoint_placed_in_any_process_is_verified() {
+        let mut answer = json!({"breakpoints": [{"id": 1, "verified": false}, {"id": 2, "verified": true, "line": 3}]});
+        let theirs = json!({"breakpoints": [{"id": 1, "verified": true, "line": 9}, {"id": 2, "verified": false}]});
+        merge_placed(&mut answer, &theirs);
+        assert_eq!(answer["breakpoints"][0]["line"], 9);
+        assert_eq!(answer["breakpoints"][1]["line"], 3);
     }
 }

@@ -126,6 +126,10 @@ impl Debuggee {
             return;
         }
         self.internal_steps = 0;
+        if reason == "exception" && self.exception_to_skip(&params).await {
+            self.resume_silently().await;
+            return;
+        }
         if expecting == Expecting::Step
             && hit_ids.is_empty()
             && reason == "other"
@@ -207,8 +211,8 @@ impl Debuggee {
         });
         let mut body = json!({
             "reason": dap_reason,
-            "threadId": THREAD_ID,
-            "allThreadsStopped": true,
+            "threadId": self.thread,
+            "allThreadsStopped": self.others.is_empty(),
         });
         if let Some(description) = description {
             body["description"] = json!(description);

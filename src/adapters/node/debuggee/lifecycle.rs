@@ -50,6 +50,7 @@ impl Debuggee {
             .as_str()
             .map(PathBuf::from)
             .unwrap_or_else(|| self.settings.node.clone());
+        let extra_env = self.children_environment(env.as_deref()).await;
         let launched = inspector::launch(
             LaunchPlan {
                 node: &node,
@@ -58,6 +59,7 @@ impl Debuggee {
                 args: &args,
                 cwd: cwd.as_deref(),
                 env: env.as_deref(),
+                extra_env: &extra_env,
                 stdio: stdio.as_ref(),
             },
             self.settings.launch_timeout,
@@ -68,12 +70,22 @@ impl Debuggee {
         let (kill_tx, exit) = output::watch_process(launched, self.out.clone(), cdp.clone());
         self.kill_node = Some(kill_tx);
         self.launched = true;
-        if let Some(folder) = std::path::Path::new(program).parent() {
+        // A script's folder holds the program's sources; a tool's (`npx`, `vitest`, `node`
+        // itself: no script extension) does not, and the working directory is the project's.
+        let is_script = program_path
+            .extension()
+            .is_some_and(|e| e != "exe" && !e.is_empty());
+        let root = match (is_script, cwd.as_deref()) {
+            (false, Some(cwd)) => Some(cwd),
+            _ => program_path.parent(),
+        };
+        if let Some(folder) = root {
             self.breakpoints.set_source_root(folder);
         }
         self.stop_on_entry = arguments["stopOnEntry"].as_bool().unwrap_or(false);
-        let assertions = arguments["pauseInAssertions"].as_bool().unwrap_or(false);
-        self.enable(&cdp, assertions).await?;
+        self.pause_in_assertions = arguments["pauseInAssertions"].as_bool().unwrap_or(false);
+        self.es_module = typescript::is_es_module(program_path);
+        self.enable(&cdp, self.pause_in_assertions).await?;
         self.cdp = Some(cdp);
         if let Some(pid) = pid {
             self.out.event(
@@ -85,6 +97,38 @@ impl Debuggee {
             events,
             exit: Some(exit),
         })
+    }
+
+    /// What the launched Node's environment gets so its child processes are debugged too (see
+    /// `children`): nothing when that cannot be set up, and the program runs as it would.
+    async fn children_environment(
+        &self,
+        env: Option<&[(String, String)]>,
+    ) -> Vec<(String, String)> {
+        let Some(children) = self.children.clone() else {
+            return Vec::new();
+        };
+        let user_options = match env {
+            Some(env) => env
+                .iter()
+                .find(|(k, _)| k == "NODE_OPTIONS")
+                .map(|(_, v)| v.clone()),
+            None => std::env::var("NODE_OPTIONS").ok(),
+        };
+        let folder = match crate::common::paths::ensure_runtime_dir() {
+            Ok(folder) => folder,
+            Err(e) => {
+                tracing::warn!("child processes will not be debugged: {}", e.message);
+                return Vec::new();
+            }
+        };
+        match super::super::children::listen(&folder, user_options.as_deref(), children).await {
+            Ok(hub) => hub.environment(),
+            Err(e) => {
+                tracing::warn!("child processes will not be debugged: {e}");
+                Vec::new()
+            }
+        }
     }
 
     pub(super) async fn attach(&mut self, arguments: &Value) -> Result<Flow, String> {
@@ -115,7 +159,7 @@ impl Debuggee {
     /// Turns on what the adapter listens to. The Runtime domain's events are only needed for an
     /// attached program's console output: for a launched one they would double every line it
     /// prints (its stdout is read directly), and make Node send each line over the inspector.
-    pub(super) async fn enable(&self, cdp: &Cdp, assertions: bool) -> Result<(), String> {
+    pub(super) async fn enable(&mut self, cdp: &Cdp, assertions: bool) -> Result<(), String> {
         if !self.launched {
             cdp.call("Runtime.enable", json!({})).await?;
         }
@@ -136,15 +180,15 @@ impl Debuggee {
             )
             .await;
         // Uncaught exceptions stop unless the client says otherwise in the configuration phase.
-        cdp.call(
-            "Debugger.setPauseOnExceptions",
-            json!({ "state": "uncaught" }),
-        )
-        .await?;
+        let (state, rule) = self.exception_state(&["uncaught"]);
+        self.caught_rule = rule;
+        cdp.call("Debugger.setPauseOnExceptions", json!({ "state": state }))
+            .await?;
         Ok(())
     }
 
     pub(super) async fn disconnect(&mut self, arguments: &Value) {
+        self.leave_children().await;
         let terminate = arguments["terminateDebuggee"]
             .as_bool()
             .unwrap_or(self.launched);
@@ -165,8 +209,25 @@ impl Debuggee {
         }
     }
 
+    /// Lets every child process go on without its debugger (it ends with the launched one).
+    async fn leave_children(&mut self) {
+        for thread in self.other_threads() {
+            self.focus(thread);
+            if let Some(cdp) = self.cdp.take() {
+                if self.paused.take().is_some() {
+                    let _ = cdp.call("Debugger.resume", json!({})).await;
+                }
+                cdp.close();
+            }
+        }
+        self.focus(MAIN_THREAD);
+        self.children = None;
+    }
+
     /// Ends the Node process we launched, if it still runs.
     pub fn kill(&mut self) {
+        self.focus(MAIN_THREAD);
+        self.children = None;
         if let Some(kill) = self.kill_node.take() {
             let _ = kill.send(());
         }
@@ -177,6 +238,7 @@ impl Debuggee {
 
     /// The launched process ended with `code`.
     pub async fn process_exited(&mut self, end: Option<super::super::output::ProcessEnd>) {
+        self.focus(MAIN_THREAD);
         self.cdp = None;
         self.paused = None;
         self.forget_pause_objects();
@@ -195,6 +257,7 @@ impl Debuggee {
 
     /// The inspector connection closed: for an attached program, the session is over.
     pub async fn inspector_closed(&mut self) {
+        self.focus(MAIN_THREAD);
         self.cdp = None;
         self.paused = None;
         self.forget_pause_objects();

@@ -24,14 +24,18 @@ use super::values;
 
 mod breakpoints;
 mod events;
+mod exceptions;
 mod execution;
 mod inspection;
 mod lifecycle;
 mod original_names;
 mod smart_step;
+mod targets;
 
-/// The one thread a Node program shows (workers are separate inspector targets).
-const THREAD_ID: i64 = 1;
+use super::children::ChildEvent;
+use exceptions::CaughtRule;
+pub use targets::MAIN_THREAD;
+use targets::Target;
 
 /// The parameters CommonJS wraps every module in: shown as locals of the top level, they are
 /// noise; they are hidden when all five are there.
@@ -100,8 +104,9 @@ enum Handle {
     },
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
 enum Expecting {
+    #[default]
     Nothing,
     Step,
     Pause,
@@ -132,12 +137,34 @@ pub struct Debuggee {
     /// Values set in a frame's scopes while paused: V8's scope objects are snapshots taken at the
     /// stop, so a variable read back from them after `set` would show its old value.
     overrides: HashMap<(usize, String), Value>,
+    /// The DAP thread of the process in focus (see `targets`), and its name.
+    thread: i64,
+    thread_name: String,
+    /// The program's other Node processes (its children), out of focus.
+    others: Vec<Target>,
+    /// The last thread id given to a child.
+    next_thread: i64,
+    /// Where a child's announcement and events go (None once the program is left).
+    children: Option<tokio::sync::mpsc::UnboundedSender<ChildEvent>>,
+    /// The breakpoint requests so far, in order, replayed in each child.
+    breakpoint_requests: Vec<(String, Value)>,
+    /// Whether `node:assert` is left out of the blackboxed scripts (a test's failed assertion).
+    pause_in_assertions: bool,
+    /// Whether the launched program is an ES module (see `exceptions`).
+    es_module: bool,
+    /// Which caught exceptions V8 pauses on stop (see `exceptions`).
+    caught_rule: CaughtRule,
 }
 
 type Answer = Result<Value, String>;
 
 impl Debuggee {
-    pub fn new(out: Outbox, settings: Settings) -> Debuggee {
+    /// `children` is where the events of the program's child processes go (see `targets`).
+    pub fn new(
+        out: Outbox,
+        settings: Settings,
+        children: tokio::sync::mpsc::UnboundedSender<ChildEvent>,
+    ) -> Debuggee {
         Debuggee {
             out,
             settings,
@@ -156,6 +183,15 @@ impl Debuggee {
             step_origin: None,
             script_texts: HashMap::new(),
             overrides: HashMap::new(),
+            thread: MAIN_THREAD,
+            thread_name: "main".into(),
+            others: Vec::new(),
+            next_thread: MAIN_THREAD,
+            children: Some(children),
+            breakpoint_requests: Vec::new(),
+            pause_in_assertions: false,
+            es_module: false,
+            caught_rule: CaughtRule::AsV8Says,
         }
     }
 
@@ -195,10 +231,24 @@ impl Debuggee {
     }
 
     async fn answer(&mut self, command: &str, arguments: &Value) -> Answer {
+        if let Some(thread) = arguments["threadId"].as_i64()
+            && !self.focus(thread)
+        {
+            return Err(format!("there is no thread {thread}"));
+        }
+        if matches!(
+            command,
+            "setBreakpoints" | "setFunctionBreakpoints" | "setExceptionBreakpoints"
+        ) {
+            // Every process gets them (see `targets`).
+            self.remember(command, arguments);
+            let focus = self.thread;
+            self.focus(MAIN_THREAD);
+            let answer = self.set_everywhere(command, arguments).await;
+            self.focus(focus);
+            return answer;
+        }
         match command {
-            "setBreakpoints" => self.set_breakpoints(arguments).await,
-            "setFunctionBreakpoints" => self.set_function_breakpoints(arguments).await,
-            "setExceptionBreakpoints" => self.set_exception_breakpoints(arguments).await,
             "configurationDone" => {
                 // A launched program waits at --inspect-brk, and so does an attached one started
                 // with it; for any other this does nothing.
@@ -207,11 +257,11 @@ impl Debuggee {
                     .await?;
                 Ok(Value::Null)
             }
-            "threads" => Ok(json!({ "threads": [{ "id": THREAD_ID, "name": "main" }] })),
+            "threads" => Ok(self.threads()),
             "continue" => self
                 .resume("Debugger.resume", Expecting::Nothing)
                 .await
-                .map(|_| json!({ "allThreadsContinued": true })),
+                .map(|_| json!({ "allThreadsContinued": !self.others_paused() })),
             "next" => self.resume("Debugger.stepOver", Expecting::Step).await,
             "stepIn" => self.resume("Debugger.stepInto", Expecting::Step).await,
             "stepOut" => self.resume("Debugger.stepOut", Expecting::Step).await,
