@@ -39,6 +39,7 @@ mod scenarios;
 mod session;
 mod stats;
 mod table;
+mod timeline;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -96,6 +97,7 @@ fn run() -> BenchResult<()> {
         (scenario.run)(&mut context)?;
     }
     context.table.print();
+    context.print_timelines();
     println!(
         "Load average (1/5/15 min) before: {load_before}; after: {}. Took {:.0} s.",
         machine::load_average(),

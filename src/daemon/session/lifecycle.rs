@@ -116,6 +116,7 @@ impl Session {
             (_, Some(StdioRoute::AdapterStreams), Some(io)) => adapter.spawn_on(io.paths()).await?,
             _ => adapter.spawn().await?,
         };
+        crate::common::timeline::mark("adapter spawned");
         let process = spawned.process.clone();
         let (dap, events) = DapClient::start(
             spawned.reader,
@@ -175,6 +176,7 @@ impl Session {
             Err(err) => {
                 dap.close("the session failed to start");
                 process.kill();
+                let err = adapter.explain_start_failure(err);
                 return Err(match &origin {
                     Origin::Core(_) => core_dump::opening_failed(&*adapter, err),
                     _ => err,
@@ -203,6 +205,7 @@ impl Session {
     /// is left of the tree the adapter started (the program's children) is killed too; an
     /// attached process is not of it (neither our descendant nor carrying our tag).
     pub async fn end(&self, detach: bool) {
+        crate::common::timeline::mark("session ending");
         self.shared.ending.store(true, Ordering::SeqCst);
         if self.process.has_exited() && !detach {
             // No adapter is left to terminate the program it launched.
@@ -216,7 +219,10 @@ impl Session {
                 restart: false,
             });
             match disconnect.response_within(Duration::from_secs(5)).await {
-                Ok(_) => disconnected = true,
+                Ok(_) => {
+                    crate::common::timeline::mark("disconnect answered");
+                    disconnected = true
+                }
                 Err(e) => tracing::warn!("disconnect failed: {e}"),
             }
             self.dap.end_input();
@@ -237,6 +243,7 @@ impl Session {
             // a few short rounds, so off the runtime's thread.
             let _ = tokio::task::spawn_blocking(move || reaper.end_tree()).await;
         }
+        crate::common::timeline::mark("session tree ended");
         self.dap.close("the session has ended");
         self.shared.take_program_output();
         self.shared.output.finish();
@@ -370,6 +377,7 @@ async fn configure(
         })
         .response_within(timeouts.launch())
         .await?;
+    crate::common::timeline::mark("initialize answered");
 
     // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
     let _sync = shared.breakpoints.sync.lock().await;
@@ -407,6 +415,7 @@ async fn configure(
     let answer = dap
         .send(command, arguments)
         .response_within(timeouts.launch());
+    crate::common::timeline::mark(&format!("{command} sent"));
     tokio::pin!(answer);
     let mut answered: Option<Result<Value, DapError>> = None;
     tokio::select! {
@@ -433,6 +442,7 @@ async fn configure(
     for target in &targets {
         send_target(dap, shared, target).await;
     }
+    crate::common::timeline::mark("breakpoints set");
     if caps.0.get("exceptionBreakpointFilters").is_some() {
         // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
         let offered: Vec<&str> = caps.0["exceptionBreakpointFilters"]
@@ -461,11 +471,13 @@ async fn configure(
     if caps.supports("supportsConfigurationDoneRequest") {
         dap.request_typed::<ConfigurationDone>(&NoArguments {})
             .await?;
+        crate::common::timeline::mark("configurationDone answered");
     }
     match answered {
         Some(result) => result?,
         None => answer.await?,
     };
+    crate::common::timeline::mark(&format!("{command} answered"));
     if matches!(origin, Origin::Attach(_)) && adapter.stops_on_attach() {
         release_attach_stop(dap, shared, timeouts.launch()).await?;
     }
