@@ -154,22 +154,31 @@ impl DebugAdapter for Gdb {
         if self.remote {
             return error;
         }
+        match self.check_usable() {
+            Ok(()) => error,
+            Err(mut why) => {
+                if why.message.starts_with("cannot read") {
+                    why.message = format!("{}: {}", why.message, error.message);
+                }
+                why
+            }
+        }
+    }
+
+    /// GDB 14 or newer: the first with a DAP interpreter.
+    fn check_usable(&self) -> Result<(), ErrorBody> {
         match version(&self.executable) {
-            Some((_, major)) if major >= MIN_DAP_VERSION => error,
-            Some((line, _)) => ErrorBody::new(
+            Some((_, major)) if major >= MIN_DAP_VERSION => Ok(()),
+            Some((line, _)) => Err(ErrorBody::new(
                 ErrorCode::AdapterNotFound,
                 format!("{line} has no DAP interpreter (GDB {MIN_DAP_VERSION} or newer has)"),
                 "install a newer GDB, or use --adapter lldb",
-            ),
-            None => ErrorBody::new(
+            )),
+            None => Err(ErrorBody::new(
                 ErrorCode::AdapterNotFound,
-                format!(
-                    "cannot read the version of {}: {}",
-                    self.executable.display(),
-                    error.message
-                ),
+                format!("cannot read the version of {}", self.executable.display()),
                 "check the gdb installation",
-            ),
+            )),
         }
     }
 

@@ -229,6 +229,13 @@ pub trait DebugAdapter: Send + Sync {
         error
     }
 
+    /// Checks up front what a session's start would only learn by failing (GDB's DAP
+    /// interpreter): `doctor` and `setup` ask it of the adapter they found; a session does not,
+    /// as the check costs a process run.
+    fn check_usable(&self) -> Result<(), ErrorBody> {
+        Ok(())
+    }
+
     /// Console commands (DAP `evaluate`, `repl` context) to run once the adapter has read
     /// `program` and before the program runs (after `initialized`, before `configurationDone`):
     /// Rust's value formatters for a Rust program (see [`rust_formatters`]). Called before
