@@ -30,8 +30,9 @@ fn open() -> Option<Mutex<File>> {
         .map(Mutex::new)
 }
 
-/// Records that `label` happened now, when the timeline is on.
-pub fn mark(label: &str) {
+/// Records that `label` happened now, when the timeline is on. A label built from parts is
+/// passed as `format_args!`, so nothing is formatted when the timeline is off.
+pub fn mark(label: impl std::fmt::Display) {
     let Some(file) = SINK.get_or_init(open) else {
         return;
     };

@@ -90,7 +90,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
         event.event.as_str(),
         "initialized" | "stopped" | "process" | "exited"
     ) {
-        crate::common::timeline::mark(&format!("event {}", event.event));
+        crate::common::timeline::mark(format_args!("event {}", event.event));
     }
     match event.event.as_str() {
         "initialized" => shared.initialized.notify_one(),

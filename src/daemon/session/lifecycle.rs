@@ -430,7 +430,7 @@ async fn configure(
     let answer = dap
         .send(command, arguments)
         .response_within(timeouts.launch());
-    crate::common::timeline::mark(&format!("{command} sent"));
+    crate::common::timeline::mark(format_args!("{command} sent"));
     tokio::pin!(answer);
     let mut answered: Option<Result<Value, DapError>> = None;
     tokio::select! {
@@ -492,7 +492,7 @@ async fn configure(
         Some(result) => result?,
         None => answer.await?,
     };
-    crate::common::timeline::mark(&format!("{command} answered"));
+    crate::common::timeline::mark(format_args!("{command} answered"));
     if matches!(origin, Origin::Attach(_)) && adapter.stops_on_attach() {
         release_attach_stop(dap, shared, timeouts.launch()).await?;
     }
