@@ -443,3 +443,43 @@ fn the_same_line_given_twice_is_one_breakpoint_to_gdb_and_both_go_when_removed()
     let end = stop_after(&s, "continue");
     assert_eq!(end["reason"], "exited", "{end}");
 }
+
+/// A GDB without DAP (Debian 12's 13.1) is named as such when a session starts, though its
+/// version is no longer read before every start: a stand-in answers `--version` as GDB 13 and
+/// refuses the DAP interpreter in GDB 13's words (a shell script, hence Unix only).
+#[cfg(unix)]
+#[test]
+fn a_gdb_without_dap_is_named_when_the_start_fails() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fake = dir.path().join("gdb");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\ncase \"$1\" in\n  --version) echo 'GNU gdb (Debian 13.1-3) 13.1' ;;\n  \
+         *) echo \"Interpreter \\`dap' unrecognized\" >&2; exit 1 ;;\nesac\n",
+    )
+    .expect("write the stand-in");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755))
+            .expect("chmod the stand-in");
+    }
+    let s = Session::with_config(&format!(
+        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
+        fake.display().to_string()
+    ));
+    let ledger = build(LEDGER);
+    let out = s.run(&[
+        "--json",
+        "start",
+        "--adapter",
+        "gdb",
+        ledger.to_str().expect("utf-8"),
+    ]);
+    let error = out.failure();
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message
+            .contains("GNU gdb (Debian 13.1-3) 13.1 has no DAP interpreter (GDB 14 or newer has)"),
+        "{error}"
+    );
+}

@@ -776,3 +776,36 @@ fn library_function_breakpoints_under_just_my_code_stop_or_say_why_not() {
     assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
     assert_in_json_decoder(&s, &stop, line);
 }
+
+/// A Python that cannot import debugpy is told as debugpy missing, though a lone Python is no
+/// longer run to import it before every start: a stand-in refuses `-m debugpy.adapter` as such a
+/// Python does (a shell script, hence Unix only).
+#[cfg(unix)]
+#[test]
+fn a_python_without_debugpy_is_named_when_the_start_fails() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let python = dir.path().join("python3");
+    std::fs::write(
+        &python,
+        "#!/bin/sh\necho \"No module named debugpy\" >&2\nexit 1\n",
+    )
+    .expect("write the stand-in");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755))
+            .expect("chmod the stand-in");
+    }
+    let s = Session::with_config(&format!(
+        "[daemon]\ngrace_period_secs = 60\n[adapters.debugpy]\npath = {:?}\n",
+        python.display().to_string()
+    ));
+    let app = common::fixture_path("python/app.py");
+    let out = s.run(&["--json", "start", app.to_str().expect("utf-8")]);
+    let error = out.failure();
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("debugpy not found (tried: ") && message.contains("python3"),
+        "{error}"
+    );
+    assert_eq!(error["code"], "adapter_not_found", "{error}");
+}

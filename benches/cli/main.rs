@@ -11,7 +11,10 @@
 //!   in-process (no CLI, no daemon);
 //! - scale: 1,000 breakpoints in 100 files, a 1 MiB output burst, `locals` beside a
 //!   100,000-element array, 20 sessions at once;
-//! - the daemon's peak RSS, idle at a stop and under a 2-million-line flood.
+//! - the daemon's peak RSS, idle at a stop and under a 2-million-line flood;
+//! - the time to a first stop per adapter (`first-stop-lldb`, `-gdb`, `-debugpy`, `-delve`,
+//!   `-node`): `probe` beside the native debugger's batch mode, and the timeline of marks our
+//!   code writes under `DEBUGGER_TIMELINE` (`timeline.rs`), printed after the table.
 //!
 //! It prints one table with medians, p90s, the ratios the targets use, and PASS/MISS against
 //! issue 7's targets (docs/performance.md records the runs). `--quick` runs fewer iterations;
@@ -39,6 +42,7 @@ mod scenarios;
 mod session;
 mod stats;
 mod table;
+mod timeline;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -96,6 +100,7 @@ fn run() -> BenchResult<()> {
         (scenario.run)(&mut context)?;
     }
     context.table.print();
+    context.print_timelines();
     println!(
         "Load average (1/5/15 min) before: {load_before}; after: {}. Took {:.0} s.",
         machine::load_average(),

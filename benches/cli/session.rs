@@ -34,8 +34,15 @@ pub struct CliSession {
 
 impl CliSession {
     pub fn new(bin: &Path) -> CliSession {
+        CliSession::with_config(bin, "")
+    }
+
+    /// A session whose config also holds `extra` (TOML: an adapter's path, say).
+    pub fn with_config(bin: &Path, extra: &str) -> CliSession {
         CliSession {
-            session: Session::with_config(&format!("[output]\nbuffer_bytes = {BUFFER_BYTES}\n")),
+            session: Session::with_config(&format!(
+                "[output]\nbuffer_bytes = {BUFFER_BYTES}\n{extra}"
+            )),
             bin: bin.to_path_buf(),
         }
     }

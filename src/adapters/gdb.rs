@@ -26,6 +26,8 @@ pub struct Gdb {
     extra_args: Vec<String>,
     /// Whose Rust pretty printers a Rust program gets (see [`DebugAdapter::program_setup`]).
     rust: RustConfig,
+    /// A GDB at the far end of `--connect`: not ours to run, so its failures are its own.
+    remote: bool,
 }
 
 /// What to do for GDB on `os`, which `setup` cannot fix: DAP needs GDB 14 with Python. A Linux
@@ -94,6 +96,7 @@ impl Gdb {
             executable: PathBuf::from("gdb"),
             extra_args: Vec::new(),
             rust: RustConfig::default(),
+            remote: true,
         }
     }
 
@@ -105,6 +108,10 @@ impl Gdb {
         }
     }
 
+    /// Finds GDB. Its version is not checked here: `gdb --version` is a whole GDB start
+    /// (100-500 ms on the bench's machine) before the one that debugs, on every `start` and
+    /// `probe`. A GDB without DAP refuses `--interpreter=dap` at once and exits, and only then
+    /// is its version read, to say why ([`DebugAdapter::explain_start_failure`]).
     pub fn locate(config: &AdapterConfig) -> Result<Gdb, ErrorBody> {
         let executable = find(config).ok_or_else(|| {
             ErrorBody::new(
@@ -113,27 +120,11 @@ impl Gdb {
                 "install GDB 14 or newer ('apt-get install gdb' on a recent Debian/Ubuntu)",
             )
         })?;
-        match version(&executable) {
-            Some((_, major)) if major >= MIN_DAP_VERSION => {}
-            Some((line, _)) => {
-                return Err(ErrorBody::new(
-                    ErrorCode::AdapterNotFound,
-                    format!("{line} has no DAP interpreter (GDB {MIN_DAP_VERSION} or newer has)"),
-                    "install a newer GDB, or use --adapter lldb",
-                ));
-            }
-            None => {
-                return Err(ErrorBody::new(
-                    ErrorCode::AdapterNotFound,
-                    format!("cannot read the version of {}", executable.display()),
-                    "check the gdb installation",
-                ));
-            }
-        }
         Ok(Gdb {
             executable,
             extra_args: config.args.clone(),
             rust: RustConfig::default(),
+            remote: false,
         })
     }
 }
@@ -155,6 +146,40 @@ impl DebugAdapter for Gdb {
 
     fn adapter_id(&self) -> &'static str {
         "gdb"
+    }
+
+    /// A GDB older than 14 has no DAP interpreter: it says "Interpreter `dap' unrecognized" and
+    /// exits, which is told as what it means.
+    fn explain_start_failure(&self, error: ErrorBody) -> ErrorBody {
+        if self.remote {
+            return error;
+        }
+        match self.check_usable() {
+            Ok(()) => error,
+            Err(mut why) => {
+                if why.message.starts_with("cannot read") {
+                    why.message = format!("{}: {}", why.message, error.message);
+                }
+                why
+            }
+        }
+    }
+
+    /// GDB 14 or newer: the first with a DAP interpreter.
+    fn check_usable(&self) -> Result<(), ErrorBody> {
+        match version(&self.executable) {
+            Some((_, major)) if major >= MIN_DAP_VERSION => Ok(()),
+            Some((line, _)) => Err(ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                format!("{line} has no DAP interpreter (GDB {MIN_DAP_VERSION} or newer has)"),
+                "install a newer GDB, or use --adapter lldb",
+            )),
+            None => Err(ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                format!("cannot read the version of {}", self.executable.display()),
+                "check the gdb installation",
+            )),
+        }
     }
 
     /// GDB stops at `main` rather than at the program's first instruction (its `starti`), which

@@ -222,6 +222,20 @@ pub trait DebugAdapter: Send + Sync {
         Vec::new()
     }
 
+    /// Why the adapter failed to start a session, when the adapter can say better than `error`
+    /// (what the session saw: an exit, a refused request). A check that costs a process run is
+    /// made here, after a failure, rather than before every start (see `gdb::Gdb::locate`).
+    fn explain_start_failure(&self, error: ErrorBody) -> ErrorBody {
+        error
+    }
+
+    /// Checks up front what a session's start would only learn by failing (GDB's DAP
+    /// interpreter): `doctor` and `setup` ask it of the adapter they found; a session does not,
+    /// as the check costs a process run.
+    fn check_usable(&self) -> Result<(), ErrorBody> {
+        Ok(())
+    }
+
     /// Console commands (DAP `evaluate`, `repl` context) to run once the adapter has read
     /// `program` and before the program runs (after `initialized`, before `configurationDone`):
     /// Rust's value formatters for a Rust program (see [`rust_formatters`]). Called before

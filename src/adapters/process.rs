@@ -553,6 +553,7 @@ async fn monitor(
             child.wait().await
         }
     };
+    crate::common::timeline::mark("adapter gone");
     // Let the stderr reader drain what the adapter wrote before it died (briefly: a grandchild
     // may hold the pipe open).
     let _ = tokio::time::timeout(Duration::from_millis(300), stderr_done).await;

@@ -73,7 +73,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         aliases: &["python", "py"],
         languages: &["Python"],
         make: |config| {
-            Ok(Arc::new(debugpy::Debugpy::locate(
+            Ok(Arc::new(debugpy::Debugpy::for_session(
                 &config.adapter("debugpy"),
             )?))
         },

@@ -34,6 +34,7 @@ fn run(args: &[OsString]) -> i32 {
         Role::Mcp { print_config } => return mcp(&cli.session, print_config),
         Role::Command(command) => *command,
     };
+    crate::common::timeline::mark("cli started");
     let mut sink = print::Terminal;
     let mut call = Call {
         session: &cli.session,
@@ -44,10 +45,12 @@ fn run(args: &[OsString]) -> i32 {
         Ok(outcome) => {
             let code = outcome.error.as_ref().map_or(0, |e| e.code.exit_code());
             print::outcome(cli.json, outcome);
+            crate::common::timeline::mark("cli report printed");
             code
         }
         Err(err) => {
             print::error(cli.json, &err);
+            crate::common::timeline::mark("cli report printed");
             err.code.exit_code()
         }
     }

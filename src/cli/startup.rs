@@ -43,5 +43,6 @@ pub fn run() -> ! {
         crate::platform::prepare_process();
     }
     let code = std::panic::catch_unwind(super::main).unwrap_or(101);
+    crate::common::timeline::mark("exiting");
     std::process::exit(code)
 }

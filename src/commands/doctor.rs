@@ -200,7 +200,7 @@ fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
         problem: None,
         source: "built-in",
     };
-    match (kind.make)(config) {
+    match (kind.make)(config).and_then(|adapter| adapter.check_usable().map(|()| adapter)) {
         Ok(adapter) => {
             let path = adapter.executable();
             report.found = true;

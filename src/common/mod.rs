@@ -6,3 +6,4 @@ pub mod error;
 pub mod location;
 pub mod paths;
 pub mod scratch;
+pub mod timeline;

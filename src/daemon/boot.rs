@@ -72,6 +72,7 @@ pub fn run(session_name: &str) -> i32 {
             &tree_tag,
         ));
         announce_ready();
+        crate::common::timeline::mark("daemon ready");
         server::serve(daemon.clone(), listener).await;
         daemon.release_name();
         if let Some(reaper) = &daemon.reaper {

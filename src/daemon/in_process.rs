@@ -114,9 +114,11 @@ impl InProcessSession {
         self.session.run_state().phase.is_ended()
     }
 
-    /// Ends the program (if it still runs) and the adapter.
+    /// Ends the program (if it still runs) and the adapter. What the program started is
+    /// ended in the background, and by the reaper when this process exits: the caller is
+    /// about to report and exit.
     pub async fn end(&self) {
-        self.session.end(false).await;
+        self.session.end_before_exit().await;
     }
 
     pub fn breakpoints(&self) -> Vec<BreakpointInfo> {

@@ -146,6 +146,7 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
             }
         };
         let ends = ends_daemon(&request.command);
+        crate::common::timeline::mark("daemon request read");
         let result = if waits(&request.command) {
             // A waiting client may be killed by its caller's own timeout: notice it hang up, so
             // its connection and task are not held until the program next stops.
@@ -165,6 +166,7 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
             result,
         };
         let written = write_frame_async(&mut writer, &response).await;
+        crate::common::timeline::mark("daemon answer written");
         if ends && succeeded {
             daemon.shutdown();
         }

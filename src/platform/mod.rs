@@ -53,6 +53,8 @@ pub use os::{
 pub use program_stdio::{ProgramStdio, StreamReader};
 pub use signals::{Ended, signal_name, signal_number, unreaped_end};
 
+#[cfg(target_os = "linux")]
+use os::wait_exits;
 mod tree;
 pub use tree::{TREE_TAG_VARIABLE, descendants_of, end_tree, new_tree_tag, tag_this_tree};
 

@@ -19,8 +19,12 @@ pub const TREE_TAG_VARIABLE: &str = "DEBUGGER_SESSION_TAG";
 /// How many times [`end_tree`] looks again for processes started while it was killing.
 const KILL_ROUNDS: usize = 5;
 
-/// How long [`end_tree`] lets the killed go before it looks again.
-const ROUND_PAUSE: Duration = Duration::from_millis(20);
+/// How long [`end_tree`] waits at most for the processes it killed in one round to die (the
+/// kernel's teardown of a large process can take a while) before it looks again.
+const DEATH_LIMIT: Duration = Duration::from_millis(100);
+
+/// How often processes are looked at for their death, where the OS cannot tell us of it.
+const LOOK_EVERY: Duration = Duration::from_millis(1);
 
 /// A tag no other session has: 128 random bits, from std's randomly keyed hasher (no crate is
 /// needed for a value that only has to be unguessable by accident, not by an adversary).
@@ -78,7 +82,7 @@ pub fn descendants_of(root: u32) -> Vec<u32> {
 pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
     let me = std::process::id();
     let mut killed = HashSet::new();
-    for round in 0..KILL_ROUNDS {
+    for _ in 0..KILL_ROUNDS {
         let mut targets = descendants_of(me);
         if let Some(tag) = tag {
             targets.extend(
@@ -93,34 +97,44 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
         if targets.is_empty() {
             break;
         }
-        for pid in targets {
-            if kill(pid).is_ok() {
-                killed.insert(pid);
-            }
-        }
-        if round + 1 < KILL_ROUNDS {
-            std::thread::sleep(ROUND_PAUSE);
-        }
+        let round: Vec<u32> = targets
+            .into_iter()
+            .filter(|pid| kill(*pid).is_ok())
+            .collect();
+        killed.extend(round.iter().copied());
+        // Once they are dead, whatever they forked before dying is in the process table for the
+        // next round to find; no fixed pause (issue 22: a probe waited 20-100 ms here).
+        wait_gone(&round, DEATH_LIMIT);
     }
     collect_zombies(&killed, me);
     killed.len()
 }
 
+/// Waits until each of `pids` has died (is a zombie or gone), for at most `limit`: told of the
+/// deaths where the OS can (Linux's pidfds), else looking every [`LOOK_EVERY`].
+fn wait_gone(pids: &[u32], limit: Duration) {
+    #[cfg(target_os = "linux")]
+    if super::wait_exits(pids, limit) {
+        return;
+    }
+    let deadline = std::time::Instant::now() + limit;
+    while pids.iter().any(|pid| is_running(*pid)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(LOOK_EVERY);
+    }
+}
+
 /// Collects the exits of the killed processes that are this process's children now (orphans it
-/// adopted as a subreaper), a few rounds while SIGKILL takes effect, so none stays a zombie for
-/// the daemon's life (a `restart` keeps the daemon).
+/// adopted as a subreaper), once they have died, so none stays a zombie for the daemon's life (a
+/// `restart` keeps the daemon).
 fn collect_zombies(killed: &HashSet<u32>, me: u32) {
-    let mut waiting: Vec<u32> = killed
+    let waiting: Vec<u32> = killed
         .iter()
         .copied()
         .filter(|pid| parent_pid(*pid) == Some(me))
         .collect();
-    for _ in 0..KILL_ROUNDS {
-        waiting.retain(|pid| !reap(*pid) && parent_pid(*pid) == Some(me));
-        if waiting.is_empty() {
-            return;
-        }
-        std::thread::sleep(ROUND_PAUSE);
+    wait_gone(&waiting, DEATH_LIMIT);
+    for pid in waiting {
+        reap(pid);
     }
 }
 

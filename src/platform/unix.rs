@@ -14,6 +14,8 @@ use interprocess::local_socket::{GenericFilePath, ListenerOptions, Name, ToFsNam
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 mod tree;
+#[cfg(target_os = "linux")]
+pub use tree::wait_exits;
 pub use tree::{contain_children, is_running, parent_pid, release_children, tagged_processes};
 mod network;
 

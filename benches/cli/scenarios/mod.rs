@@ -7,6 +7,7 @@
 //! and every figure keeps its meaning whatever was selected.
 
 mod breakpoints;
+mod first_stop;
 mod inspection;
 mod launch;
 mod mcp;
@@ -23,6 +24,7 @@ use crate::inprocess::InProcess;
 use crate::session::CliSession;
 use crate::stats::Stats;
 use crate::table::Table;
+use crate::timeline::Timelines;
 
 /// One measured part of the table.
 pub struct Scenario {
@@ -89,6 +91,31 @@ const SCENARIOS: &[Scenario] = &[
         name: "mcp",
         needs: &[],
         run: mcp::status_round_trip,
+    },
+    Scenario {
+        name: "first-stop-lldb",
+        needs: &[],
+        run: first_stop::lldb,
+    },
+    Scenario {
+        name: "first-stop-gdb",
+        needs: &[],
+        run: first_stop::gdb,
+    },
+    Scenario {
+        name: "first-stop-debugpy",
+        needs: &[],
+        run: first_stop::debugpy,
+    },
+    Scenario {
+        name: "first-stop-delve",
+        needs: &[],
+        run: first_stop::delve,
+    },
+    Scenario {
+        name: "first-stop-node",
+        needs: &[],
+        run: first_stop::node,
     },
 ];
 
@@ -201,6 +228,10 @@ pub struct Context {
     /// `start --break apply` + `continue --wait` through the CLI, from the launch scenario: the
     /// 1,000-breakpoint start and the 20 sessions are set against it.
     launch: Option<Stats>,
+    /// The first-stop scenarios' timelines, one column per adapter: `probe`, and `start` +
+    /// `continue --wait`.
+    pub probe_timelines: Timelines,
+    pub launch_timelines: Timelines,
 }
 
 impl Context {
@@ -220,6 +251,8 @@ impl Context {
             table: Table::default(),
             work,
             launch: None,
+            probe_timelines: Timelines::default(),
+            launch_timelines: Timelines::default(),
         })
     }
 
@@ -230,6 +263,29 @@ impl Context {
     /// A new session of the measured binary (not started yet), stopped when dropped.
     fn session(&self) -> CliSession {
         CliSession::new(&self.bin)
+    }
+
+    /// Prints the timelines the first-stop scenarios gathered, if any ran.
+    pub fn print_timelines(&self) {
+        let phases = ["", "start: ", "continue: "];
+        if !self.probe_timelines.is_empty() {
+            println!(
+                "\n{}",
+                self.probe_timelines.render(
+                    "Timeline of `probe` (median from the command's spawn; in brackets, the step from the mark above)",
+                    &phases,
+                )
+            );
+        }
+        if !self.launch_timelines.is_empty() {
+            println!(
+                "\n{}",
+                self.launch_timelines.render(
+                    "Timeline of `start --break F` then `continue --wait` (median from start's spawn)",
+                    &phases,
+                )
+            );
+        }
     }
 
     fn launch(&self) -> BenchResult<&Stats> {

@@ -53,6 +53,9 @@ pub struct Debugpy {
     extra_args: Vec<String>,
     /// What the launch or attach asked for, which [`DebugAdapter::prepare_breakpoint`] needs.
     run: Mutex<RunFacts>,
+    /// The Pythons that were there to try, when `python` was taken without being asked to
+    /// import debugpy ([`Debugpy::for_session`]): what a failed start names.
+    unchecked: Option<Vec<PathBuf>>,
 }
 
 /// What the session's launch or attach told debugpy.
@@ -82,6 +85,7 @@ impl Debugpy {
             python,
             extra_args,
             run: Mutex::default(),
+            unchecked: None,
         }
     }
 
@@ -95,17 +99,37 @@ impl Debugpy {
             .iter()
             .find(|python| python.is_file() && debugpy_version(python).is_some())
             .cloned()
-            .ok_or_else(|| {
-                let tried: Vec<String> =
-                    candidates.iter().map(|p| p.display().to_string()).collect();
-                ErrorBody::new(
-                    ErrorCode::AdapterNotFound,
-                    format!("debugpy not found (tried: {})", tried.join(", ")),
-                    install_hint(Os::CURRENT),
-                )
-            })?;
+            .ok_or_else(|| not_found(&candidates))?;
         Ok(Debugpy::with(python, config.args.clone()))
     }
+
+    /// The adapter a session starts: [`Debugpy::locate`]'s, but when only one Python is there
+    /// to try, it is taken without first being run to import debugpy (350-400 ms before every
+    /// `start` and `probe` on the bench's machine, through pyenv's shim). One without debugpy
+    /// fails `-m debugpy.adapter` at once, and the failure is then told as debugpy missing
+    /// ([`DebugAdapter::explain_start_failure`]). Among several, the check still picks.
+    pub fn for_session(config: &AdapterConfig) -> Result<Debugpy, ErrorBody> {
+        let candidates = candidate_pythons(config);
+        let present: Vec<&PathBuf> = candidates.iter().filter(|p| p.is_file()).collect();
+        match present.as_slice() {
+            [only] => {
+                let mut adapter = Debugpy::with((*only).clone(), config.args.clone());
+                adapter.unchecked = Some(candidates.clone());
+                Ok(adapter)
+            }
+            _ => Debugpy::locate(config),
+        }
+    }
+}
+
+/// The error for Pythons none of which imports debugpy.
+fn not_found(candidates: &[PathBuf]) -> ErrorBody {
+    let tried: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+    ErrorBody::new(
+        ErrorCode::AdapterNotFound,
+        format!("debugpy not found (tried: {})", tried.join(", ")),
+        install_hint(Os::CURRENT),
+    )
 }
 
 /// The files of the modules the program has loaded so far, one per line (debugpy's own left
@@ -172,6 +196,18 @@ impl DebugAdapter for Debugpy {
         SignalReporting {
             exit_code_note,
             ..SignalReporting::default()
+        }
+    }
+
+    /// A Python taken unchecked ([`Debugpy::for_session`]) that cannot import debugpy.
+    fn explain_start_failure(&self, error: ErrorBody) -> ErrorBody {
+        self.check_usable().err().unwrap_or(error)
+    }
+
+    fn check_usable(&self) -> Result<(), ErrorBody> {
+        match &self.unchecked {
+            Some(tried) if debugpy_version(&self.python).is_none() => Err(not_found(tried)),
+            _ => Ok(()),
         }
     }
 

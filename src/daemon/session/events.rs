@@ -86,6 +86,12 @@ enum FollowUp {
 
 /// Applies one event; returns what is left to do that needs the adapter.
 fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
+    if matches!(
+        event.event.as_str(),
+        "initialized" | "stopped" | "process" | "exited"
+    ) {
+        crate::common::timeline::mark(format_args!("event {}", event.event));
+    }
     match event.event.as_str() {
         "initialized" => shared.initialized.notify_one(),
         "stopped" => return on_stopped(shared, event.body).map(FollowUp::Logpoints),

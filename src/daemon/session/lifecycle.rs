@@ -116,6 +116,7 @@ impl Session {
             (_, Some(StdioRoute::AdapterStreams), Some(io)) => adapter.spawn_on(io.paths()).await?,
             _ => adapter.spawn().await?,
         };
+        crate::common::timeline::mark("adapter spawned");
         let process = spawned.process.clone();
         let (dap, events) = DapClient::start(
             spawned.reader,
@@ -175,6 +176,7 @@ impl Session {
             Err(err) => {
                 dap.close("the session failed to start");
                 process.kill();
+                let err = adapter.explain_start_failure(err);
                 return Err(match &origin {
                     Origin::Core(_) => core_dump::opening_failed(&*adapter, err),
                     _ => err,
@@ -203,6 +205,19 @@ impl Session {
     /// is left of the tree the adapter started (the program's children) is killed too; an
     /// attached process is not of it (neither our descendant nor carrying our tag).
     pub async fn end(&self, detach: bool) {
+        self.end_as(detach, true).await;
+    }
+
+    /// Ends the session of a process about to exit whose reaper is never disarmed (`probe`):
+    /// as [`Session::end`], but what is left of the program's tree is killed in the background,
+    /// not waited for. The reaper kills whatever remains once this process is gone; waiting
+    /// here cost a probe 20-45 ms on the bench (two scans of every process's environment).
+    pub async fn end_before_exit(&self) {
+        self.end_as(false, false).await;
+    }
+
+    async fn end_as(&self, detach: bool, wait_for_tree: bool) {
+        crate::common::timeline::mark("session ending");
         self.shared.ending.store(true, Ordering::SeqCst);
         if self.process.has_exited() && !detach {
             // No adapter is left to terminate the program it launched.
@@ -216,7 +231,10 @@ impl Session {
                 restart: false,
             });
             match disconnect.response_within(Duration::from_secs(5)).await {
-                Ok(_) => disconnected = true,
+                Ok(_) => {
+                    crate::common::timeline::mark("disconnect answered");
+                    disconnected = true
+                }
                 Err(e) => tracing::warn!("disconnect failed: {e}"),
             }
             self.dap.end_input();
@@ -235,8 +253,12 @@ impl Session {
             // What the program started (children in its group, double forks after `setsid`, a
             // shell's pipeline) is not the adapter's to end: the daemon ends it. It blocks for
             // a few short rounds, so off the runtime's thread.
-            let _ = tokio::task::spawn_blocking(move || reaper.end_tree()).await;
+            let ending = tokio::task::spawn_blocking(move || reaper.end_tree());
+            if wait_for_tree {
+                let _ = ending.await;
+            }
         }
+        crate::common::timeline::mark("session tree ended");
         self.dap.close("the session has ended");
         self.shared.take_program_output();
         self.shared.output.finish();
@@ -370,6 +392,7 @@ async fn configure(
         })
         .response_within(timeouts.launch())
         .await?;
+    crate::common::timeline::mark("initialize answered");
 
     // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
     let _sync = shared.breakpoints.sync.lock().await;
@@ -407,6 +430,7 @@ async fn configure(
     let answer = dap
         .send(command, arguments)
         .response_within(timeouts.launch());
+    crate::common::timeline::mark(format_args!("{command} sent"));
     tokio::pin!(answer);
     let mut answered: Option<Result<Value, DapError>> = None;
     tokio::select! {
@@ -433,6 +457,7 @@ async fn configure(
     for target in &targets {
         send_target(dap, shared, target).await;
     }
+    crate::common::timeline::mark("breakpoints set");
     if caps.0.get("exceptionBreakpointFilters").is_some() {
         // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
         let offered: Vec<&str> = caps.0["exceptionBreakpointFilters"]
@@ -461,11 +486,13 @@ async fn configure(
     if caps.supports("supportsConfigurationDoneRequest") {
         dap.request_typed::<ConfigurationDone>(&NoArguments {})
             .await?;
+        crate::common::timeline::mark("configurationDone answered");
     }
     match answered {
         Some(result) => result?,
         None => answer.await?,
     };
+    crate::common::timeline::mark(format_args!("{command} answered"));
     if matches!(origin, Origin::Attach(_)) && adapter.stops_on_attach() {
         release_attach_stop(dap, shared, timeouts.launch()).await?;
     }

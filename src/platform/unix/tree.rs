@@ -178,6 +178,66 @@ fn environment_in_procargs(block: &[u8]) -> Option<Vec<u8>> {
     Some(rest.to_vec())
 }
 
+/// Waits until every one of `pids` has ended (exited or killed: a zombie, or gone), for at
+/// most `limit`; false when it cannot tell (no pidfds: a kernel before 5.3), and the caller
+/// looks for itself. Woken by the deaths themselves, through a pidfd per process, so a killed
+/// tree is known dead the moment it is, not at the next tick of a timer.
+#[cfg(target_os = "linux")]
+pub fn wait_exits(pids: &[u32], limit: std::time::Duration) -> bool {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds: Vec<OwnedFd> = Vec::with_capacity(pids.len());
+    for pid in pids {
+        let Ok(pid) = libc::pid_t::try_from(*pid) else {
+            continue;
+        };
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if fd < 0 {
+            match std::io::Error::last_os_error().raw_os_error() {
+                // Gone already (and collected).
+                Some(libc::ESRCH) => continue,
+                _ => return false,
+            }
+        }
+        let Ok(fd) = i32::try_from(fd) else {
+            return false;
+        };
+        // SAFETY: the descriptor was just opened, and is owned by nothing else.
+        fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
+    }
+    let deadline = std::time::Instant::now() + limit;
+    while !fds.is_empty() {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return true;
+        }
+        let mut polled: Vec<libc::pollfd> = fds
+            .iter()
+            .map(|fd| libc::pollfd {
+                fd: std::os::fd::AsRawFd::as_raw_fd(fd),
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        let millis = libc::c_int::try_from(left.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
+        let Ok(count) = libc::nfds_t::try_from(polled.len()) else {
+            return false;
+        };
+        // SAFETY: `polled` is a live array of `count` pollfd structs for the call's duration.
+        let ready = unsafe { libc::poll(polled.as_mut_ptr(), count, millis) };
+        if ready < 0 {
+            if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            return false;
+        }
+        // A pidfd is readable once its process has ended.
+        let mut still = polled.iter().map(|p| p.revents == 0);
+        fds.retain(|_| still.next().unwrap_or(false));
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +280,33 @@ mod tests {
         let _ = child.kill();
         let _ = child.wait();
         assert_eq!(found, vec![child.id()]);
+    }
+
+    /// `wait_exits` returns once the killed process has died, not when its limit runs out: the
+    /// limit here is a minute, and the test ends as soon as the death is seen.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_killed_process_is_seen_dead_at_once() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("spawn sleep");
+        assert!(is_running(child.id()));
+        let began = std::time::Instant::now();
+        let _ = child.kill();
+        assert!(wait_exits(
+            &[child.id()],
+            std::time::Duration::from_secs(60)
+        ));
+        let waited = began.elapsed();
+        // A zombie now, not yet collected.
+        assert!(!is_running(child.id()));
+        let _ = child.wait();
+        assert!(waited < std::time::Duration::from_secs(30), "{waited:?}");
+        // A process already collected is simply not waited for.
+        assert!(wait_exits(
+            &[child.id()],
+            std::time::Duration::from_secs(60)
+        ));
     }
 }

@@ -1,0 +1,315 @@
+//! The time to a first stop, per adapter (issue 22): the same one-shot question (break in a
+//! function, print a local, end) asked three ways in the same rounds, interleaved:
+//!
+//! - `probe PROGRAM --break F --print X`, with the timeline on (see `timeline.rs`);
+//! - the adapter's own debugger in batch mode (`lldb -b`, `gdb -batch`, `python -m pdb -c`,
+//!   `dlv exec --init`), the target `probe` is set against;
+//! - `start PROGRAM --break F` + `continue --wait`, with the timeline on, and for lldb-dap the
+//!   same launch driven in-process (the adapter's own time, `inprocess.rs`).
+//!
+//! Rows go in the main table; the two timelines (probe, start + continue) are printed after it,
+//! one column per adapter. Each adapter is a scenario of its own (`first-stop-lldb`, ...), so
+//! `first-stop` runs them all and `first-stop-gdb` one.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::Context;
+use crate::BenchResult;
+use crate::common::{build, build_go, fixture_path, require_gdb, with_go_env};
+use crate::session::{CliSession, expect_contains, path_str};
+use crate::stats::Stats;
+use crate::timeline::MarkFile;
+
+/// One adapter's question and its batch-mode twin.
+struct Question {
+    /// The column and row name.
+    name: &'static str,
+    /// `--adapter NAME` when the program alone would not pick it.
+    adapter: Option<&'static str>,
+    program: PathBuf,
+    function: &'static str,
+    /// What `--print` asks, and the value it must show.
+    print: &'static str,
+    value: &'static str,
+    /// Extra session config (GDB's path).
+    config: String,
+    /// The native debugger's batch run of the same question, and the ratio to meet.
+    batch: Option<(Command, &'static str, f64)>,
+}
+
+pub fn lldb(ctx: &mut Context) -> BenchResult<()> {
+    let program = build("c/ledger.c");
+    let lldb = sibling_lldb(ctx.inproc.lldb_path())?;
+    let mut batch = Command::new(&lldb);
+    batch
+        .args(["-b", "-o", "b apply", "-o", "run", "-o", "frame variable"])
+        .args(["-o", "p amount", "-o", "kill"])
+        .arg(&program);
+    let question = Question {
+        name: "lldb-dap",
+        adapter: None,
+        program,
+        function: "apply",
+        print: "amount",
+        value: "0",
+        config: String::new(),
+        batch: Some((batch, "lldb -b", 1.1)),
+    };
+    ask(ctx, question)
+}
+
+pub fn gdb(ctx: &mut Context) -> BenchResult<()> {
+    let program = build("c/ledger.c");
+    let gdb = require_gdb();
+    let mut batch = Command::new(&gdb);
+    batch
+        .args([
+            "-batch",
+            "-ex",
+            "break apply",
+            "-ex",
+            "run",
+            "-ex",
+            "info locals",
+        ])
+        .args(["-ex", "print amount", "-ex", "kill"])
+        .arg(&program);
+    let question = Question {
+        name: "GDB",
+        adapter: Some("gdb"),
+        program,
+        function: "apply",
+        print: "amount",
+        value: "0",
+        config: format!("[adapters.gdb]\npath = {:?}\n", gdb.display().to_string()),
+        batch: Some((batch, "gdb -batch", 1.1)),
+    };
+    ask(ctx, question)
+}
+
+pub fn debugpy(ctx: &mut Context) -> BenchResult<()> {
+    let program = fixture_path("python/app.py");
+    let mut batch = Command::new("python3");
+    batch
+        .args(["-m", "pdb", "-c", "break square", "-c", "continue"])
+        .args(["-c", "p n", "-c", "quit"])
+        .arg(&program);
+    let question = Question {
+        name: "debugpy",
+        adapter: None,
+        program,
+        function: "square",
+        print: "n",
+        value: "3",
+        config: String::new(),
+        batch: Some((batch, "python -m pdb", 1.2)),
+    };
+    ask(ctx, question)
+}
+
+pub fn delve(ctx: &mut Context) -> BenchResult<()> {
+    let program = build_go("go/ledger/main.go");
+    let script = ctx.work.path().join("dlv-init");
+    std::fs::write(&script, "break main.add\ncontinue\nprint a\nexit\n")?;
+    let mut batch = Command::new("dlv");
+    with_go_env(&mut batch)
+        .args(["exec", "--allow-non-terminal-interactive=true", "--init"])
+        .arg(&script)
+        .arg(&program);
+    let question = Question {
+        name: "Delve",
+        adapter: None,
+        program,
+        function: "main.add",
+        print: "a",
+        value: "0",
+        config: String::new(),
+        batch: Some((batch, "dlv exec --init", 1.2)),
+    };
+    ask(ctx, question)
+}
+
+pub fn node(ctx: &mut Context) -> BenchResult<()> {
+    let question = Question {
+        name: "node",
+        adapter: None,
+        program: fixture_path("javascript/app.js"),
+        function: "accumulate",
+        print: "n",
+        value: "0",
+        config: String::new(),
+        batch: None,
+    };
+    ask(ctx, question)
+}
+
+/// lldb's own CLI beside lldb-dap (`lldb-dap-19` → `lldb-19`).
+fn sibling_lldb(dap: &Path) -> BenchResult<PathBuf> {
+    let name = dap
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or("lldb-dap's path has no name")?
+        .replacen("lldb-dap", "lldb", 1);
+    let lldb = dap.with_file_name(name);
+    if lldb.is_file() {
+        return Ok(lldb);
+    }
+    which::which("lldb").map_err(|_| format!("no lldb beside {}", dap.display()).into())
+}
+
+/// What one adapter's rounds collected.
+#[derive(Default)]
+struct Samples {
+    probe: Vec<Duration>,
+    batch: Vec<Duration>,
+    launch: Vec<Duration>,
+    inproc: Vec<Duration>,
+}
+
+fn ask(ctx: &mut Context, mut question: Question) -> BenchResult<()> {
+    let program = path_str(&question.program)?.to_string();
+    let marks = MarkFile::new(ctx.work.path(), question.name);
+    let mut probe_args = vec!["probe", &program, "--break", question.function];
+    probe_args.extend(["--print", question.print]);
+    let mut start_args = vec!["start", &program, "--break", question.function];
+    if let Some(adapter) = question.adapter {
+        probe_args.extend(["--adapter", adapter]);
+        start_args.extend(["--adapter", adapter]);
+    }
+    // `print:  amount (long) = 0`, the type as the adapter names it.
+    let expected = format!("= {}", question.value);
+    let mut samples = Samples::default();
+    for round in 0..ctx.plan.launches + 1 {
+        let measured = round > 0;
+        // probe
+        let session = CliSession::with_config(ctx.bin(), &question.config);
+        marks.clear();
+        let run = marks.run(session.command(&probe_args), "", None, None)?;
+        ok(&run.output, "probe")?;
+        expect_contains(&run.output, &expected, "probe's --print")?;
+        drop(session);
+        if measured {
+            samples.probe.push(run.elapsed);
+            ctx.probe_timelines.add(question.name, &run.marks);
+        }
+        // the native batch run
+        if let Some((batch, _, _)) = &mut question.batch {
+            let began = Instant::now();
+            let out = batch
+                .current_dir(ctx.work.path())
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| format!("run {batch:?}: {e}"))?;
+            if measured {
+                samples.batch.push(began.elapsed());
+            }
+            if !String::from_utf8_lossy(&out.stdout).contains(question.value) {
+                return Err(format!("{batch:?} did not print {}", question.value).into());
+            }
+        }
+        // start + continue --wait
+        let session = CliSession::with_config(ctx.bin(), &question.config);
+        marks.clear();
+        let start = marks.run(session.command(&start_args), "start: ", None, None)?;
+        ok(&start.output, "start")?;
+        let cont = marks.run(
+            session.command(&["continue", "--wait"]),
+            "continue: ",
+            Some(start.ended),
+            Some(start.spawned),
+        )?;
+        ok(&cont.output, "continue --wait")?;
+        expect_contains(&cont.output, question.function, "continue --wait")?;
+        drop(session);
+        if measured {
+            samples.launch.push(start.elapsed + cont.elapsed);
+            ctx.launch_timelines.add(question.name, &start.marks);
+            ctx.launch_timelines.add(question.name, &cont.marks);
+        }
+        if question.name == "lldb-dap" {
+            let inproc = ctx
+                .inproc
+                .launch_to_breakpoint(&question.program, question.function)?;
+            if measured {
+                samples.inproc.push(inproc);
+            }
+        }
+    }
+    rows(ctx, &question, samples);
+    Ok(())
+}
+
+fn ok(out: &std::process::Output, what: &str) -> BenchResult<()> {
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} failed with {}: {}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr).trim(),
+        String::from_utf8_lossy(&out.stdout).trim()
+    )
+    .into())
+}
+
+fn rows(ctx: &mut Context, question: &Question, samples: Samples) {
+    let name = question.name;
+    let probe = Stats::of(samples.probe);
+    match &question.batch {
+        Some((_, label, target)) => {
+            let batch = Stats::of(samples.batch);
+            let ratio = probe.median_ratio(&batch);
+            ctx.table.row(
+                &format!("{name}: probe --break {} --print", question.function),
+                &probe,
+                &format!("{ratio:.2}× {label}"),
+                &format!("≤ {target}× {label}"),
+                Some(ratio <= *target),
+            );
+            ctx.table.row(
+                &format!("  {label}, same question"),
+                &batch,
+                "the native debugger's batch mode",
+                "—",
+                None,
+            );
+        }
+        None => ctx.table.row(
+            &format!("{name}: probe --break {} --print", question.function),
+            &probe,
+            "no batch mode to set it against",
+            "—",
+            None,
+        ),
+    }
+    let launch = Stats::of(samples.launch);
+    if samples.inproc.is_empty() {
+        let ratio = launch.median_ratio(&probe);
+        ctx.table.row(
+            &format!("  {name}: start --break + continue --wait"),
+            &launch,
+            &format!("{ratio:.2}× probe"),
+            "—",
+            None,
+        );
+    } else {
+        let inproc = Stats::of(samples.inproc);
+        let ratio = launch.median_ratio(&inproc);
+        ctx.table.row(
+            &format!("  {name}: start --break + continue --wait"),
+            &launch,
+            &format!("{ratio:.2}× in-process"),
+            "≤ 1.1× in-process",
+            Some(ratio <= 1.1),
+        );
+        ctx.table.row(
+            "    in-process launch to breakpoint",
+            &inproc,
+            "spawn → … → stopped → stackTrace(1)",
+            "—",
+            None,
+        );
+    }
+}
