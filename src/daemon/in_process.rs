@@ -38,6 +38,7 @@ impl InProcessSession {
             Origin::Launch(Box::new(spec)),
             requested.as_deref(),
             carried,
+            None,
         )
         .await?;
         Ok(InProcessSession { session })

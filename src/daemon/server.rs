@@ -165,7 +165,8 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
             result,
         };
         let written = write_frame_async(&mut writer, &response).await;
-        if ends && succeeded {
+        // A `stop` that leaves a warm adapter leaves the daemon serving.
+        if ends && succeeded && !daemon.spare.is_held() {
             daemon.shutdown();
         }
         daemon.exit_if_asked_and_idle();

@@ -43,6 +43,8 @@ pub enum Command {
     /// Opens a core dump (`debugger core`): a session on a process that has already died.
     Core(CoreSpec),
     Status,
+    /// What `sessions` lists of this daemon: its status, or, with no session, its warm adapter.
+    Listing,
     Stop,
     Detach,
     Restart,
