@@ -40,6 +40,20 @@ impl CliSession {
         }
     }
 
+    /// The session's daemons keep a warm adapter for `secs` seconds (the tests' and the bench's
+    /// sessions keep none otherwise).
+    pub fn keep_warm_adapter(&mut self, secs: &str) {
+        self.session.warm_secs = secs.to_string();
+    }
+
+    /// Adds `toml` to the session's config file (e.g. an adapter's path).
+    pub fn add_config(&self, toml: &str) -> BenchResult<()> {
+        let path = self.session.dir.path().join("config.toml");
+        let mut text = std::fs::read_to_string(&path).map_err(|e| format!("read {path:?}: {e}"))?;
+        text.push_str(toml);
+        std::fs::write(&path, text).map_err(|e| format!("write {path:?}: {e}").into())
+    }
+
     /// The folder the session's commands run in (private to it).
     pub fn cwd(&self) -> &Path {
         &self.session.cwd

@@ -60,7 +60,7 @@ impl Spare {
         let taken = self.adapter.lock().await.take();
         self.forget(None);
         let warm = taken?;
-        if warm.fits(adapter) {
+        if warm.fits(adapter.name(), adapter.executable()) {
             tracing::info!(pid = ?warm.pid(), "the session takes the warm adapter");
             Some(warm)
         } else {

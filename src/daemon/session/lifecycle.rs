@@ -125,7 +125,7 @@ impl Session {
         };
         let (connection, warm_caps) = match warm {
             Some(warm) => {
-                let (connection, caps) = warm.into_parts();
+                let (connection, caps) = warm.into_parts(&timeouts);
                 (connection, Some(caps))
             }
             None => {

@@ -8,8 +8,11 @@
 //! new process that has only ever been asked `initialize`, and every session's target,
 //! breakpoints and settings come in that session's own `launch` and configuration requests.
 
+use std::path::Path;
 use std::sync::Arc;
 
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use crate::adapters::process::{AdapterProcess, SpawnedAdapter, StdioOutput};
@@ -17,8 +20,8 @@ use crate::adapters::{DebugAdapter, StdioRoute};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::reaper::Reaper;
-use crate::dap::DapClient;
-use crate::dap::requests::{Initialize, InitializeArguments};
+use crate::dap::requests::InitializeArguments;
+use crate::dap::{DapClient, codec};
 use crate::dap::types::{Capabilities, Event};
 
 /// An adapter process with its DAP connection open.
@@ -61,10 +64,12 @@ pub(super) fn initialize_arguments(
     }
 }
 
-/// A spawned, initialised adapter waiting for the next session (see the module's note).
+/// A spawned, initialised adapter waiting for the next session (see the module's note). Its
+/// streams are kept raw, not read by a [`DapClient`], so that they can be handed on whole: to a
+/// session of this daemon, or, through the daemon's socket, to a `probe` (see `daemon/warm.rs`).
 pub struct WarmAdapter {
     adapter: Arc<dyn DebugAdapter>,
-    connection: Connection,
+    spawned: SpawnedAdapter,
     caps: Capabilities,
     /// Keeps sessions' ends off it until a session takes it (see [`Reaper::start_apart`]).
     reaper: Option<Arc<Reaper>>,
@@ -97,26 +102,102 @@ impl WarmAdapter {
         };
         let mut warm = WarmAdapter {
             adapter,
-            connection: Connection::over(spawned, timeouts),
+            spawned,
             caps: Capabilities::default(),
             reaper,
         };
-        let answer = warm
-            .connection
-            .dap
-            .send_typed::<Initialize>(&initialize_arguments(&*warm.adapter, false))
-            .response_within(timeouts.launch())
-            .await;
+        let arguments = initialize_arguments(&*warm.adapter, false);
+        let answer = tokio::time::timeout(timeouts.launch(), warm.initialize(&arguments)).await;
         match answer {
-            Ok(caps) => {
+            Ok(Ok(caps)) => {
                 warm.caps = caps;
                 Ok(warm)
             }
-            Err(err) => {
+            Ok(Err(message)) => {
                 warm.end();
-                Err(err.into())
+                Err(ErrorBody::new(
+                    ErrorCode::AdapterDied,
+                    format!("the warm adapter failed to start: {message}"),
+                    "",
+                ))
+            }
+            Err(_) => {
+                warm.end();
+                Err(ErrorBody::new(
+                    ErrorCode::AdapterTimeout,
+                    "the warm adapter never answered initialize",
+                    "",
+                ))
             }
         }
+    }
+
+    /// A warm adapter another process lent us: its streams are a connection to that process,
+    /// which relays them to the adapter; `caps` is what it answered to `initialize`.
+    pub fn lent(adapter: Arc<dyn DebugAdapter>, spawned: SpawnedAdapter, caps: Value) -> Self {
+        WarmAdapter {
+            adapter,
+            spawned,
+            caps: Capabilities(caps),
+            reaper: None,
+        }
+    }
+
+    /// Sends `initialize` (seq 1) and reads up to its answer, message by message and byte by
+    /// byte, so that nothing after it is read ahead: the rest of the stream stays whole for
+    /// the session's own reader. Whatever the adapter says before answering is its own chatter.
+    async fn initialize(&mut self, arguments: &InitializeArguments) -> Result<Capabilities, String> {
+        let request = json!({
+            "seq": 1,
+            "type": "request",
+            "command": "initialize",
+            "arguments": arguments,
+        });
+        let bytes = codec::encode(request.to_string().as_bytes());
+        self.spawned
+            .writer
+            .write_all(&bytes)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.spawned.writer.flush().await.map_err(|e| e.to_string())?;
+        loop {
+            let message = read_message(&mut self.spawned.reader).await?;
+            if message["type"] != "response" || message["request_seq"] != 1 {
+                continue;
+            }
+            if message["success"] == false {
+                return Err(message["message"].as_str().unwrap_or("refused").to_string());
+            }
+            return Ok(Capabilities(message["body"].clone()));
+        }
+    }
+
+    /// The adapter's canonical name (`lldb`).
+    pub fn adapter_name(&self) -> &'static str {
+        self.adapter.name()
+    }
+
+    /// The adapter it is one of.
+    pub fn adapter(&self) -> Arc<dyn DebugAdapter> {
+        self.adapter.clone()
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.spawned.process.pid
+    }
+
+    /// Whether it can serve a session of the adapter `name` run from `executable`: the same kind
+    /// from the same executable (the config names both), and still alive.
+    pub fn fits(&self, name: &str, executable: &Path) -> bool {
+        self.adapter.name() == name
+            && self.adapter.executable() == executable
+            && !self.spawned.process.has_exited()
+    }
+
+    /// Ends it: the adapter has no program, so there is nothing to disconnect from.
+    pub fn end(self) {
+        self.spawned.process.kill();
+        self.rejoin_tree();
     }
 
     /// Gives it back to the tree whose end kills it: a session's, or none, as it ends.
@@ -126,36 +207,47 @@ impl WarmAdapter {
         }
     }
 
-    /// The adapter's canonical name (`lldb`).
-    pub fn adapter_name(&self) -> &'static str {
-        self.adapter.name()
-    }
-
-    pub fn pid(&self) -> Option<u32> {
-        self.connection.process.pid
-    }
-
-    /// Whether it can serve a session that resolved `adapter`: the same kind, from the same
-    /// executable (the config names both), and still alive.
-    pub fn fits(&self, adapter: &dyn DebugAdapter) -> bool {
-        self.adapter.name() == adapter.name()
-            && self.adapter.executable() == adapter.executable()
-            && !self.connection.process.has_exited()
-    }
-
-    /// Ends it: the adapter has no program, so there is nothing to disconnect from.
-    pub fn end(self) {
-        self.connection.dap.close("the warm adapter has ended");
-        self.connection.process.kill();
+    /// Its raw streams and process, and its answer to `initialize`, for a relay to another
+    /// process; it is again of the daemon's tree, whose next clean-up ends it.
+    pub fn into_raw(self) -> (SpawnedAdapter, Value) {
         self.rejoin_tree();
+        (self.spawned, self.caps.0)
     }
 
-    /// Its connection and answer to `initialize`, for a session starting as
-    /// [`WarmAdapter::serves`] allows.
-    pub(super) fn into_parts(self) -> (Connection, Capabilities) {
+    /// Its connection and answer to `initialize`, for a session starting as [`serves`] allows.
+    pub(super) fn into_parts(self, timeouts: &Timeouts) -> (Connection, Capabilities) {
         self.rejoin_tree();
-        (self.connection, self.caps)
+        (Connection::over(self.spawned, timeouts), self.caps)
     }
+}
+
+/// One DAP message read byte by byte (see [`WarmAdapter::initialize`]).
+async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, String> {
+    let mut header = Vec::new();
+    while !header.ends_with(b"\r\n\r\n") {
+        if header.len() > codec::MAX_HEADER_BYTES {
+            return Err("a message header too long".into());
+        }
+        let byte = reader.read_u8().await.map_err(|e| e.to_string())?;
+        header.push(byte);
+    }
+    let header = String::from_utf8_lossy(&header);
+    let length = header
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("Content-Length")
+                .then(|| value.trim().parse::<usize>().ok())?
+        })
+        .filter(|length| *length <= codec::MAX_BODY_BYTES)
+        .ok_or("a message without a readable Content-Length")?;
+    let mut body = vec![0; length];
+    reader
+        .read_exact(&mut body)
+        .await
+        .map_err(|e| e.to_string())?;
+    serde_json::from_slice(&body).map_err(|e| e.to_string())
 }
 
 /// Whether a session of `adapter` that starts it this way can run on a warm one: the warm adapter
