@@ -231,3 +231,64 @@ fn sessions_lists_the_warm_adapter_in_text() {
     );
     assert!(line.contains("s left"), "{line}");
 }
+
+/// `probe --json` on ledger, recording `apply` and printing `amount`.
+fn probe(s: &Session, extra: &[&str]) -> Value {
+    let ledger = build("c/ledger.c");
+    let mut args = vec!["probe", ledger.to_str().expect("utf-8 path")];
+    args.extend_from_slice(extra);
+    s.data(&args)
+}
+
+#[test]
+fn a_probe_leaves_a_warm_adapter_and_the_next_probe_borrows_it() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    let first = probe(&s, &["--break", "apply", "--print", "amount"]);
+    assert_eq!(first["warm"], false, "{first}");
+    // The probe asked its session's daemon (started for it) to keep one for the next time.
+    let entry = warm_entry(&s);
+    assert_eq!(entry["state"], "warm", "{entry}");
+    assert_eq!(entry["adapter"], "lldb", "{entry}");
+    let warm_pid = pid(&entry["warm"], "adapter_pid");
+
+    // The next probe runs on it, with only its own breakpoints: `square` stops, `apply` (the
+    // last probe's) does not.
+    let second = probe(&s, &["--break", "square", "--print", "x"]);
+    assert_eq!(second["warm"], true, "{second}");
+    let hits = second["hits"].as_array().expect("hits");
+    assert_eq!(hits.len(), 1, "{second}");
+    assert_eq!(hits[0]["stop"]["frame"]["function"], "square", "{second}");
+    assert_eq!(hits[0]["prints"][0]["value"], "3", "{second}");
+    assert_eq!(second["breakpoints"].as_array().map(Vec::len), Some(1));
+    // The lent adapter ends with the probe, and the daemon warms another.
+    assert!(
+        eventually(LIMIT, || !alive(warm_pid)),
+        "the lent adapter lives on"
+    );
+    let entry = warm_entry(&s);
+    assert_ne!(pid(&entry["warm"], "adapter_pid"), warm_pid, "{entry}");
+}
+
+#[test]
+fn a_probe_with_zero_keeps_no_warm_adapter() {
+    require_lldb_dap();
+    let s = warm_session("0");
+    let report = probe(&s, &["--break", "apply"]);
+    assert_eq!(report["warm"], false, "{report}");
+    assert!(listed(&s).is_none(), "a daemon was started");
+}
+
+#[test]
+fn gdb_a_probe_borrows_the_warm_adapter_a_session_left() {
+    require_gdb();
+    let s = warm_gdb_session("60");
+    run_to_apply_and_stop(&s, "gdb");
+    warm_entry(&s);
+    let report = probe(
+        &s,
+        &["--adapter", "gdb", "--break", "apply", "--print", "amount"],
+    );
+    assert_eq!(report["warm"], true, "{report}");
+    assert_eq!(report["hits"][0]["prints"][0]["value"], "0", "{report}");
+}

@@ -15,7 +15,7 @@ use super::Daemon;
 use super::run_state::Phase;
 use super::session::{Carried, Origin, Session, cannot_run};
 use super::slot::{Slot, ending, still_starting};
-use super::warm::Spare;
+use super::warm::WarmSource;
 use crate::adapters::{self, RequestExtras};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -58,6 +58,9 @@ impl Daemon {
             Command::Core(spec) => self.start(Origin::Core(spec)).await,
             Command::Status => self.status().await,
             Command::Listing => self.listing().await,
+            Command::Warm { adapter } => self.warm_for(&adapter),
+            // Served by the connection itself (`server.rs`), which turns into the relay.
+            Command::Lend { .. } => Err(ErrorBody::internal("a lend reached the dispatcher")),
             Command::Stop => self.end(false).await,
             Command::Detach => self.end(true).await,
             Command::Restart => self.restart().await,
@@ -433,14 +436,14 @@ impl Daemon {
 /// adapter asked for (else the config's default, else the one the program calls for), with the
 /// config's extra launch/attach fields and its timeouts.
 ///
-/// `spare` is the daemon's warm adapter, taken when it fits the adapter the session resolves to
-/// (else ended); `probe`, which has no daemon, passes `None`.
+/// `warm` is where a warm adapter may be had: the daemon's own, taken when it fits the adapter
+/// the session resolves to (else ended), or, for a `probe`, one a daemon lends.
 pub async fn open_session(
     config: &Config,
     origin: Origin,
     requested_adapter: Option<&str>,
     carried: Carried,
-    spare: Option<&Spare>,
+    warm: Option<&dyn WarmSource>,
 ) -> Result<Arc<Session>, ErrorBody> {
     let adapter = match &origin {
         Origin::Launch(spec) => adapters::resolve(
@@ -455,8 +458,8 @@ pub async fn open_session(
         Origin::Core(spec) => adapters::resolve_for_core(requested_adapter, config, &spec.program)?,
     };
     let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
-    let warm = match spare {
-        Some(spare) => spare.take_for(&*adapter).await,
+    let warm = match warm {
+        Some(source) => source.take_for(&adapter).await,
         None => None,
     };
     Session::open(

@@ -5,6 +5,7 @@
 //! answers each request against the slot (`slot.rs`) that holds the session (`session/`).
 
 mod boot;
+mod borrow;
 pub mod breakpoints;
 mod dispatch;
 pub mod in_process;

@@ -145,6 +145,17 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
                 continue;
             }
         };
+        if let Command::Lend {
+            adapter,
+            executable,
+        } = &request.command
+        {
+            // The connection becomes the adapter's stream: nothing more is read from it here.
+            daemon
+                .lend(request.id, (adapter, executable), reader, writer)
+                .await;
+            return;
+        }
         let ends = ends_daemon(&request.command);
         let result = if waits(&request.command) {
             // A waiting client may be killed by its caller's own timeout: notice it hang up, so

@@ -8,7 +8,7 @@
 //! session slot, with its own timer; what a warm adapter is, and why nothing of the previous
 //! program survives in it, is `session/warm_adapter.rs`.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -18,8 +18,29 @@ use super::slot::Slot;
 use serde_json::Value;
 
 use crate::adapters::DebugAdapter;
-use crate::common::error::ErrorBody;
-use crate::ipc::protocol::{MessageResult, StatusResult, WarmAdapterInfo};
+use crate::adapters::process::{BoxFuture, SpawnedAdapter};
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::framing::write_frame_async;
+use crate::ipc::protocol::{LendResult, MessageResult, Response, StatusResult, WarmAdapterInfo};
+
+/// Where a session opening may find a warm adapter for the adapter it resolved to: the daemon's
+/// own ([`Spare`]), or, for a `probe`, a daemon's lent over its socket (`borrow.rs`).
+pub trait WarmSource: Send + Sync {
+    /// A warm adapter fit for `adapter`, if one is to be had.
+    fn take_for<'a>(
+        &'a self,
+        adapter: &'a Arc<dyn DebugAdapter>,
+    ) -> BoxFuture<'a, Option<WarmAdapter>>;
+}
+
+impl WarmSource for Spare {
+    fn take_for<'a>(
+        &'a self,
+        adapter: &'a Arc<dyn DebugAdapter>,
+    ) -> BoxFuture<'a, Option<WarmAdapter>> {
+        Box::pin(self.take_matching(adapter.name(), adapter.executable()))
+    }
+}
 
 /// The daemon's one warm adapter, or none.
 #[derive(Default)]
@@ -31,6 +52,8 @@ pub struct Spare {
     shown: Mutex<Option<Shown>>,
     /// Counts the warm adapters asked for, so a timer ends only its own.
     generation: AtomicU64,
+    /// Warm adapters lent to probes and still in their use: they keep the daemon alive too.
+    lent: AtomicUsize,
 }
 
 #[derive(Clone)]
@@ -51,22 +74,28 @@ impl Spare {
         self.shown().is_some()
     }
 
-    /// The warm adapter for a session of `adapter`, if it fits (same kind and executable, still
-    /// alive). Either way it leaves the spare: one that does not fit is ended.
-    pub async fn take_for(&self, adapter: &dyn DebugAdapter) -> Option<WarmAdapter> {
+    /// Whether a warm adapter is held, being spawned, or lent to a probe.
+    fn in_use(&self) -> bool {
+        self.is_held() || self.lent.load(Ordering::SeqCst) > 0
+    }
+
+    /// The warm adapter for a session of the adapter `name` run from `executable`, if it fits
+    /// (same kind and executable, still alive). Either way it leaves the spare: one that does
+    /// not fit is ended.
+    async fn take_matching(&self, name: &str, executable: &std::path::Path) -> Option<WarmAdapter> {
         if !self.is_held() {
             return None;
         }
         let taken = self.adapter.lock().await.take();
         self.forget(None);
         let warm = taken?;
-        if warm.fits(adapter.name(), adapter.executable()) {
+        if warm.fits(name, executable) {
             tracing::info!(pid = ?warm.pid(), "the session takes the warm adapter");
             Some(warm)
         } else {
             tracing::info!(
                 warm = warm.adapter_name(),
-                wanted = adapter.name(),
+                wanted = name,
                 "the warm adapter does not fit; ending it"
             );
             warm.end();
@@ -123,6 +152,11 @@ impl Daemon {
         let Some(adapter) = session.claim_warm_successor() else {
             return self.spare.is_held();
         };
+        self.warm_up(adapter, time)
+    }
+
+    /// Starts spawning a warm adapter of `adapter`'s kind, kept for `time`.
+    fn warm_up(self: &Arc<Self>, adapter: Arc<dyn DebugAdapter>, time: Duration) -> bool {
         // Taken here, not in the task: a `start` that comes before the task runs waits for it.
         let Ok(mut held) = self.spare.adapter.clone().try_lock_owned() else {
             // Another is being spawned: that one follows.
@@ -181,7 +215,7 @@ impl Daemon {
 
     /// Shuts the daemon down when it holds neither a session nor a warm adapter.
     pub(super) fn exit_if_unused(&self) {
-        if matches!(*self.slot(), Slot::Empty) && !self.spare.is_held() {
+        if matches!(*self.slot(), Slot::Empty) && !self.spare.in_use() {
             tracing::info!("no session and no warm adapter; exiting");
             self.shutdown();
         }
@@ -263,4 +297,97 @@ impl Daemon {
         })
         .map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
     }
+}
+
+impl Daemon {
+    /// `Command::Warm`: keeps a warm adapter of the kind named, for a `probe` that found none.
+    pub(super) fn warm_for(self: &Arc<Self>, name: &str) -> Result<Value, ErrorBody> {
+        let time = self.warm_time();
+        let adapter = crate::adapters::resolve(Some(name), &self.config, None, false)?;
+        let kept = !time.is_zero() && adapter.keeps_warm() && self.warm_up(adapter, time);
+        if !kept {
+            self.exit_if_unused();
+        }
+        let message = if kept {
+            format!("a warm {name} adapter is kept")
+        } else {
+            format!("no warm {name} adapter is kept")
+        };
+        to_value(MessageResult { message })
+    }
+
+    /// `Command::Lend` (see its doc): answers on `writer`, then relays the warm adapter's
+    /// streams to the client's until either side closes; then ends that adapter, and what the
+    /// probe's program left of the daemon's tree, and warms another.
+    pub(super) async fn lend<R, W>(
+        self: &Arc<Self>,
+        id: u64,
+        (name, executable): (&str, &std::path::Path),
+        mut reader: R,
+        mut writer: W,
+    ) where
+        R: tokio::io::AsyncRead + Unpin,
+        W: tokio::io::AsyncWrite + Unpin,
+    {
+        self.spare.lent.fetch_add(1, Ordering::SeqCst);
+        let warm = self.spare.take_matching(name, executable).await;
+        let answer = |result| Response { id, result };
+        let Some(warm) = warm else {
+            let none = ErrorBody::new(
+                ErrorCode::NoSession,
+                format!("no warm {name} adapter is kept"),
+                "",
+            );
+            let _ = write_frame_async(&mut writer, &answer(Err(none))).await;
+            self.spare.lent.fetch_sub(1, Ordering::SeqCst);
+            self.exit_if_unused();
+            return;
+        };
+        let adapter = warm.adapter();
+        let (spawned, capabilities) = warm.into_raw();
+        let lent = LendResult {
+            adapter_pid: spawned.process.pid,
+            capabilities,
+        };
+        tracing::info!(pid = ?lent.adapter_pid, "lending the warm adapter to a probe");
+        let SpawnedAdapter {
+            process,
+            reader: mut from_adapter,
+            writer: mut to_adapter,
+            ..
+        } = spawned;
+        if write_frame_async(&mut writer, &answer(to_value(lent)))
+            .await
+            .is_ok()
+        {
+            tokio::select! {
+                _ = tokio::io::copy(&mut reader, &mut to_adapter) => {}
+                _ = tokio::io::copy(&mut from_adapter, &mut writer) => {}
+            }
+        }
+        tracing::info!("the probe is done with the warm adapter");
+        process.kill();
+        // The next one is shown at once, and started apart from the clean-up below.
+        let time = self.warm_time();
+        if !time.is_zero() {
+            self.warm_up(adapter, time);
+        }
+        // What the adapter started for the probe's program (lldb-server) is of the daemon's
+        // tree; it is ended unless a session of the daemon's own still runs in that tree.
+        let idle = match &*self.slot() {
+            Slot::Empty => true,
+            Slot::Active(session) => session.run_state().phase.is_ended(),
+            _ => false,
+        };
+        if idle && let Some(reaper) = self.reaper.clone() {
+            let _ = tokio::task::spawn_blocking(move || reaper.end_tree()).await;
+        }
+        self.spare.lent.fetch_sub(1, Ordering::SeqCst);
+        self.exit_if_unused();
+    }
+}
+
+fn to_value<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {
+    serde_json::to_value(value)
+        .map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
 }

@@ -68,13 +68,8 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
         "—",
         None,
     );
-    ctx.table.row(
-        "  gdb: the same, cold (new session)",
-        &cold,
-        "",
-        "—",
-        None,
-    );
+    ctx.table
+        .row("  gdb: the same, cold (new session)", &cold, "", "—", None);
 
     let (cold, warm, batch) = probes(ctx, &ledger, runs)?;
     let ratio = warm.median_ratio(&batch);
@@ -119,7 +114,15 @@ fn session(ctx: &Context, warm_secs: &str) -> BenchResult<CliSession> {
 /// warm), alternately, `runs` times each after one untimed run of each.
 fn starts(ctx: &Context, ledger: &Path, adapter: &str, runs: usize) -> BenchResult<(Stats, Stats)> {
     let program = path_str(ledger)?;
-    let start = ["--json", "start", program, "--adapter", adapter, "--break", "apply"];
+    let start = [
+        "--json",
+        "start",
+        program,
+        "--adapter",
+        adapter,
+        "--break",
+        "apply",
+    ];
     let mut cold = Vec::new();
     let mut warm = Vec::new();
     let warm_session = session(ctx, WARM_SECS)?;
@@ -187,7 +190,9 @@ fn wait_until_warm(session: &CliSession) -> BenchResult<()> {
 /// alternately, `runs` times each after one untimed run of each.
 fn probes(ctx: &Context, ledger: &Path, runs: usize) -> BenchResult<(Stats, Stats, Stats)> {
     let program = path_str(ledger)?;
-    let probe = ["--json", "probe", program, "--break", "apply", "--print", "amount"];
+    let probe = [
+        "--json", "probe", program, "--break", "apply", "--print", "amount",
+    ];
     let cold_session = session(ctx, "0")?;
     let warm_session = session(ctx, WARM_SECS)?;
     let (mut cold, mut warm, mut batch) = (Vec::new(), Vec::new(), Vec::new());

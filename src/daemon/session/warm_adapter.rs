@@ -21,8 +21,8 @@ use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::reaper::Reaper;
 use crate::dap::requests::InitializeArguments;
-use crate::dap::{DapClient, codec};
 use crate::dap::types::{Capabilities, Event};
+use crate::dap::{DapClient, codec};
 
 /// An adapter process with its DAP connection open.
 pub(super) struct Connection {
@@ -146,7 +146,10 @@ impl WarmAdapter {
     /// Sends `initialize` (seq 1) and reads up to its answer, message by message and byte by
     /// byte, so that nothing after it is read ahead: the rest of the stream stays whole for
     /// the session's own reader. Whatever the adapter says before answering is its own chatter.
-    async fn initialize(&mut self, arguments: &InitializeArguments) -> Result<Capabilities, String> {
+    async fn initialize(
+        &mut self,
+        arguments: &InitializeArguments,
+    ) -> Result<Capabilities, String> {
         let request = json!({
             "seq": 1,
             "type": "request",
@@ -159,7 +162,11 @@ impl WarmAdapter {
             .write_all(&bytes)
             .await
             .map_err(|e| e.to_string())?;
-        self.spawned.writer.flush().await.map_err(|e| e.to_string())?;
+        self.spawned
+            .writer
+            .flush()
+            .await
+            .map_err(|e| e.to_string())?;
         loop {
             let message = read_message(&mut self.spawned.reader).await?;
             if message["type"] != "response" || message["request_seq"] != 1 {

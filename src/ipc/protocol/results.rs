@@ -23,6 +23,14 @@ pub struct StartResult {
     pub warm: bool,
 }
 
+/// The daemon's warm adapter, lent to a `probe` (`Command::Lend`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LendResult {
+    pub adapter_pid: Option<u32>,
+    /// What the adapter answered to `initialize`.
+    pub capabilities: serde_json::Value,
+}
+
 /// The adapter a daemon keeps warm for the next session.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WarmAdapterInfo {
