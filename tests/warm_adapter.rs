@@ -292,3 +292,26 @@ fn gdb_a_probe_borrows_the_warm_adapter_a_session_left() {
     assert_eq!(report["warm"], true, "{report}");
     assert_eq!(report["hits"][0]["prints"][0]["value"], "0", "{report}");
 }
+
+#[test]
+fn restart_runs_on_a_warm_adapter() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    let first = s.start(&build("c/ledger.c"), &["--break", "apply"]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    let restarted = s.data(&["restart"]);
+    assert_eq!(restarted["warm"], true, "{restarted}");
+    assert_ne!(
+        restarted["adapter_pid"], first["adapter_pid"],
+        "{restarted}"
+    );
+    // The restart keeps its breakpoints (same ids): the new run stops at `apply` again.
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    assert_eq!(
+        stop["stop"]["breakpoint_ids"],
+        serde_json::json!([1]),
+        "{stop}"
+    );
+}
