@@ -54,6 +54,20 @@ impl CliSession {
         self.session.cwd = dir.to_path_buf();
     }
 
+    /// The session's daemons keep a warm adapter for `secs` seconds (the tests' and the bench's
+    /// sessions keep none otherwise).
+    pub fn keep_warm_adapter(&mut self, secs: &str) {
+        self.session.warm_secs = secs.to_string();
+    }
+
+    /// Adds `toml` to the session's config file (e.g. an adapter's path).
+    pub fn add_config(&self, toml: &str) -> BenchResult<()> {
+        let path = self.session.dir.path().join("config.toml");
+        let mut text = std::fs::read_to_string(&path).map_err(|e| format!("read {path:?}: {e}"))?;
+        text.push_str(toml);
+        std::fs::write(&path, text).map_err(|e| format!("write {path:?}: {e}").into())
+    }
+
     /// `debugger ARGS` in the session's environment. The tests' daemon logs at debug level for
     /// their failure messages; the bench turns that off, since writing the log is not part of
     /// what a call costs a user.

@@ -200,6 +200,11 @@ impl DebugAdapter for Gdb {
         Some(crate::adapters::StdioSupport::TOLD_ALWAYS)
     }
 
+    /// Its spawn and `initialize` take nothing of the program: the target comes in `launch`.
+    fn keeps_warm(&self) -> bool {
+        true
+    }
+
     /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
     /// name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
     fn signal_reporting(&self) -> SignalReporting {

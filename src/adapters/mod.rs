@@ -128,6 +128,14 @@ pub trait DebugAdapter: Send + Sync {
         })
     }
 
+    /// Whether the daemon may keep a spare of this adapter, spawned and initialised, for the next
+    /// session (`[daemon] warm_adapter_secs`): true only for an adapter whose start-up takes
+    /// nothing of the program (its spawn, its `initialize`), and that has been tested to run a
+    /// session so started.
+    fn keeps_warm(&self) -> bool {
+        false
+    }
+
     /// How the adapter tells signals: stops on them, deaths by them.
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting::default()

@@ -434,6 +434,15 @@ impl AdapterProcess {
         )
     }
 
+    /// An adapter that another process runs and relays to us (a daemon's warm adapter lent to a
+    /// `probe`): its pid is told, it is killed by closing the connection (the session does), and
+    /// `exit` says when that has happened.
+    pub fn lent(pid: Option<u32>) -> (AdapterProcess, InProcessControl) {
+        let (mut process, control) = AdapterProcess::in_process();
+        process.pid = pid;
+        (process, control)
+    }
+
     /// Resolves to how the adapter ended (e.g. "lldb-dap exited with status 1; stderr: ...").
     /// Never resolves for a remote adapter, which has no process of ours.
     pub fn exit_detail(&self) -> impl Future<Output = String> + Send + 'static {

@@ -156,7 +156,7 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
     let session = call.session;
     match command {
         CommandLine::Start(args) => session::start(session, args),
-        CommandLine::Probe(args) => probe::run(args),
+        CommandLine::Probe(args) => probe::run(session, args),
         CommandLine::Test(args) => test::run(session, args),
         CommandLine::Attach(args) => session::attach(session, args),
         CommandLine::Core(args) => core_dump::run(session, args),

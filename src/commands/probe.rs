@@ -87,7 +87,9 @@ struct Plan {
     timeout: Duration,
 }
 
-pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
+/// Runs the probe; `session` names the daemon whose warm adapter it may borrow (see
+/// `[daemon] warm_adapter_secs`).
+pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
     if args.test.is_some() {
         return test::run(args);
     }
@@ -110,7 +112,7 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         hits_wanted: args.hits,
         timeout,
     };
-    let report = run_to_end(probe(&config, spec, &plan))?;
+    let report = run_to_end(probe(&config, spec, &plan, session))?;
     let outcome = Outcome::new(data(&report), text::report(&report));
     Ok(match verdict(&report) {
         Some(err) => outcome.failed(err),
@@ -119,9 +121,14 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
 }
 
 /// Launches the program, records until the plan says stop, ends the program, and reports.
-async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeReport, ErrorBody> {
+async fn probe(
+    config: &Config,
+    spec: LaunchSpec,
+    plan: &Plan,
+    warm_from: &str,
+) -> Result<ProbeReport, ErrorBody> {
     let program = spec.label();
-    let (session, mut interrupts) = launch(config, spec).await?;
+    let (session, mut interrupts) = launch(config, spec, Some(warm_from)).await?;
     let mut recorded = Recorded::default();
     let mut ended = tokio::select! {
         biased;
@@ -155,6 +162,7 @@ async fn probe(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<ProbeRe
         ended,
         breakpoints,
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
+        warm: session.warm_start(),
     })
 }
 
@@ -175,12 +183,15 @@ fn run_to_end<T>(
 /// Launches the program for a probe, with the interrupts caught from before the launch: a
 /// signal that comes while the adapter starts ends the program once it is launched, or, if the
 /// signal killed the adapter too, explains why the launch failed.
+///
+/// With `warm_from`, the program may run on the warm adapter of that session's daemon.
 async fn launch(
     config: &Config,
     spec: LaunchSpec,
+    warm_from: Option<&str>,
 ) -> Result<(InProcessSession, Interrupts), ErrorBody> {
     let mut interrupts = Interrupts::install()?;
-    match InProcessSession::launch(config, spec).await {
+    match InProcessSession::launch_warm(config, spec, warm_from).await {
         Ok(session) => Ok((session, interrupts)),
         Err(err) => Err(match interrupts.arrived().await {
             Some(name) => ErrorBody::new(
@@ -491,6 +502,7 @@ mod tests {
                 tail: String::new(),
                 omitted_bytes: 0,
             },
+            warm: false,
         }
     }
 

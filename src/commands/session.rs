@@ -397,7 +397,7 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
         else {
             continue;
         };
-        if let Ok(status) = client.request_as::<StatusResult>(Command::Status) {
+        if let Ok(status) = client.request_as::<StatusResult>(Command::Listing) {
             found.push(status);
         }
     }
@@ -406,12 +406,22 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
         text.push_str("No sessions are running\n");
     }
     for s in &found {
-        text.push_str(&format!(
-            "{:<16} {:<12} {}\n",
-            s.session,
-            s.state,
-            s.program.as_deref().unwrap_or("")
-        ));
+        let mut line = format!("{:<16} {:<12}", s.session, s.state);
+        if let Some(program) = &s.program {
+            line.push_str(&format!(" {program}"));
+        }
+        if let Some(warm) = &s.warm {
+            // A daemon with only a warm adapter says so in its state; one that also holds an
+            // ended session says it after the program.
+            let what = if s.state == "warm" {
+                format!(" {} adapter", warm.adapter)
+            } else {
+                format!(" (warm {} adapter)", warm.adapter)
+            };
+            line.push_str(&format!("{what}, {:.0} s left", warm.secs_left));
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
     }
     Ok(Outcome::new(json!({ "sessions": found }), text))
 }

@@ -80,12 +80,20 @@ impl Default for OutputConfig {
 pub struct DaemonConfig {
     /// How long the daemon stays after the debuggee ends, so output and exit status can be read.
     pub grace_period_secs: f64,
+    /// How long the daemon keeps a fresh adapter of the last session's kind, spawned and
+    /// initialised, once that session ends, so the next `start` skips the adapter's own start-up;
+    /// 0 keeps none. `DEBUGGER_WARM_ADAPTER_SECS` overrides it.
+    pub warm_adapter_secs: f64,
 }
+
+/// The variable that overrides `[daemon] warm_adapter_secs` (one run, a test, a bench).
+pub const WARM_ADAPTER_VARIABLE: &str = "DEBUGGER_WARM_ADAPTER_SECS";
 
 impl Default for DaemonConfig {
     fn default() -> Self {
         DaemonConfig {
             grace_period_secs: 600.0,
+            warm_adapter_secs: 60.0,
         }
     }
 }
@@ -93,6 +101,41 @@ impl Default for DaemonConfig {
 impl DaemonConfig {
     pub fn grace_period(&self) -> Duration {
         secs(self.grace_period_secs)
+    }
+
+    /// How long a warm adapter is kept; zero: none is.
+    pub fn warm_adapter(&self) -> Duration {
+        if self.warm_adapter_secs > 0.0 {
+            secs(self.warm_adapter_secs)
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Lays `DEBUGGER_WARM_ADAPTER_SECS` (`value`) over the file's setting.
+    fn override_warm_adapter(
+        &mut self,
+        value: Option<std::ffi::OsString>,
+    ) -> Result<(), ErrorBody> {
+        let Some(value) = value else {
+            return Ok(());
+        };
+        match value.to_str().and_then(|v| v.trim().parse::<f64>().ok()) {
+            Some(secs) if secs >= 0.0 && secs.is_finite() => {
+                self.warm_adapter_secs = secs;
+                Ok(())
+            }
+            _ => Err(ErrorBody::new(
+                ErrorCode::Usage,
+                format!(
+                    "invalid {WARM_ADAPTER_VARIABLE} {:?}: not a number of seconds",
+                    value.to_string_lossy()
+                ),
+                format!(
+                    "give a number of seconds, e.g. {WARM_ADAPTER_VARIABLE}=60 (0 keeps no warm adapter)"
+                ),
+            )),
+        }
     }
 }
 
@@ -141,6 +184,15 @@ fn secs(value: f64) -> Duration {
 impl Config {
     /// Reads the config file; a missing file is the default configuration.
     pub fn load() -> Result<Config, ErrorBody> {
+        let mut config = Config::load_file()?;
+        config
+            .daemon
+            .override_warm_adapter(std::env::var_os(WARM_ADAPTER_VARIABLE))?;
+        Ok(config)
+    }
+
+    /// The config file's settings (defaults where it is absent).
+    fn load_file() -> Result<Config, ErrorBody> {
         let Some(path) = paths::config_path() else {
             return Ok(Config::default());
         };
@@ -183,6 +235,33 @@ mod tests {
         assert_eq!(config.timeouts.request(), Duration::from_secs(30));
         assert_eq!(config.output.buffer_bytes, 8 * 1024 * 1024);
         assert_eq!(config.daemon.grace_period(), Duration::from_secs(600));
+        assert_eq!(config.daemon.warm_adapter(), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn the_warm_adapter_time_is_read_and_overridden() {
+        let mut config = Config::parse("[daemon]\nwarm_adapter_secs = 2.5\n").expect("parse");
+        assert_eq!(config.daemon.warm_adapter(), Duration::from_millis(2500));
+        config
+            .daemon
+            .override_warm_adapter(Some("0".into()))
+            .expect("zero");
+        assert_eq!(config.daemon.warm_adapter(), Duration::ZERO);
+        let err = config
+            .daemon
+            .override_warm_adapter(Some("soon".into()))
+            .expect_err("not a number");
+        assert!(
+            err.message.contains(WARM_ADAPTER_VARIABLE),
+            "{}",
+            err.message
+        );
+        assert!(
+            config
+                .daemon
+                .override_warm_adapter(Some("-1".into()))
+                .is_err()
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ use super::Daemon;
 use super::run_state::Phase;
 use super::session::{Carried, Origin, Session, cannot_run};
 use super::slot::{Slot, ending, still_starting};
+use super::warm::WarmSource;
 use crate::adapters::{self, RequestExtras};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -56,6 +57,10 @@ impl Daemon {
             Command::Attach(spec) => self.start(Origin::Attach(spec)).await,
             Command::Core(spec) => self.start(Origin::Core(spec)).await,
             Command::Status => self.status().await,
+            Command::Listing => self.listing().await,
+            Command::Warm { adapter } => self.warm_for(&adapter),
+            // Served by the connection itself (`server.rs`), which turns into the relay.
+            Command::Lend { .. } => Err(ErrorBody::internal("a lend reached the dispatcher")),
             Command::Stop => self.end(false).await,
             Command::Detach => self.end(true).await,
             Command::Restart => self.restart().await,
@@ -143,25 +148,15 @@ impl Daemon {
             self.exit_once_answered();
             return Err(err.clone());
         }
-        let previous = {
-            let mut slot = self.slot();
-            let busy = match &*slot {
-                Slot::Starting => true,
-                Slot::Ending => return Err(ending()),
-                Slot::Active(session) => !session.run_state().phase.is_ended(),
-                Slot::Empty => false,
-            };
-            if busy {
-                return Err(ErrorBody::new(
-                    ErrorCode::SessionExists,
-                    format!(
-                        "a debug session is already running (session '{}')",
-                        self.name
-                    ),
-                    "stop it with 'debugger stop', or use another name with --session NAME",
-                ));
+        let previous = loop {
+            // A `stop` that keeps a warm adapter empties the slot when it is done: wait for it.
+            let settled = self.slot_settled.notified();
+            tokio::pin!(settled);
+            settled.as_mut().enable();
+            if let Some(previous) = self.take_slot_for_start()? {
+                break previous;
             }
-            std::mem::replace(&mut *slot, Slot::Starting)
+            settled.await;
         };
         if let Slot::Active(finished) = previous {
             finished.end(false).await;
@@ -177,6 +172,30 @@ impl Daemon {
             self.reaper.clone(),
         );
         self.activate(origin, carried, None).await
+    }
+
+    /// Marks the slot `Starting` and returns what it held; `None`: a `stop` that keeps a warm
+    /// adapter is still ending the session (wait, and ask again).
+    fn take_slot_for_start(&self) -> Result<Option<Slot>, ErrorBody> {
+        let mut slot = self.slot();
+        let busy = match &*slot {
+            Slot::Starting => true,
+            Slot::Ending if self.spare.is_held() => return Ok(None),
+            Slot::Ending => return Err(ending()),
+            Slot::Active(session) => !session.run_state().phase.is_ended(),
+            Slot::Empty => false,
+        };
+        if busy {
+            return Err(ErrorBody::new(
+                ErrorCode::SessionExists,
+                format!(
+                    "a debug session is already running (session '{}')",
+                    self.name
+                ),
+                "stop it with 'debugger stop', or use another name with --session NAME",
+            ));
+        }
+        Ok(Some(std::mem::replace(&mut *slot, Slot::Starting)))
     }
 
     /// Opens a session into the `Starting` slot and reports it. On failure the slot gets
@@ -208,7 +227,14 @@ impl Daemon {
                 "e.g. 'debugger attach --connect 127.0.0.1:5678 --adapter debugpy'",
             ))
         } else {
-            open_session(&self.config, origin, requested_adapter.as_deref(), carried).await
+            open_session(
+                &self.config,
+                origin,
+                requested_adapter.as_deref(),
+                carried,
+                Some(&self.spare),
+            )
+            .await
         };
         let session = match opened {
             Ok(session) => session,
@@ -245,6 +271,7 @@ impl Daemon {
             debuggee_pid: session.debuggee_pid(),
             breakpoints: session.breakpoints().list(),
             stop,
+            warm: session.warm_start(),
         })
     }
 
@@ -259,21 +286,31 @@ impl Daemon {
                 .wait_for(|s| s.phase.is_ended())
                 .await
                 .map(|s| s.clone());
-            if let Ok(state) = ended
-                && matches!(state.phase, Phase::AdapterDied { .. })
-            {
-                session.kill_launched_debuggee();
+            let ended = ended.is_ok_and(|state| {
+                if matches!(state.phase, Phase::AdapterDied { .. }) {
+                    session.kill_launched_debuggee();
+                }
+                true
+            });
+            if ended {
+                daemon.keep_warm(&session);
             }
             tokio::time::sleep(grace).await;
             let current = matches!(&*daemon.slot(), Slot::Active(s) if Arc::ptr_eq(s, &session));
             if current && session.run_state().phase.is_ended() {
-                tracing::info!("grace period over; exiting");
-                daemon.shutdown();
+                if daemon.spare.is_held() {
+                    // The warm adapter's own time ends the daemon (see `warm.rs`).
+                    tracing::info!("grace period over; the warm adapter stays");
+                    *daemon.slot() = Slot::Empty;
+                } else {
+                    tracing::info!("grace period over; exiting");
+                    daemon.shutdown();
+                }
             }
         });
     }
 
-    async fn status(&self) -> Result<Value, ErrorBody> {
+    pub(super) async fn status(&self) -> Result<Value, ErrorBody> {
         let log_file = paths::log_path(&self.name).display().to_string();
         let session = match &*self.slot() {
             Slot::Active(session) => session.clone(),
@@ -291,10 +328,11 @@ impl Daemon {
                     signal: None,
                     detail: None,
                     log_file,
+                    warm: None,
                 });
             }
             Slot::Ending => return Err(ending()),
-            Slot::Empty => return Err(ErrorBody::no_session()),
+            Slot::Empty => return Err(self.no_session()),
         };
         let state = session.run_state();
         let stop = if matches!(state.phase, Phase::Stopped(_)) {
@@ -319,15 +357,23 @@ impl Daemon {
             signal: session.exit_signal().map(SignalInfo::of),
             detail,
             log_file,
+            warm: self.spare.info(),
         })
     }
 
     async fn end(self: &Arc<Self>, detach: bool) -> Result<Value, ErrorBody> {
-        let session = self.session()?;
+        let session = match self.session() {
+            Ok(session) => session,
+            Err(err) => return self.end_warm_only(detach, err).await,
+        };
         *self.slot() = Slot::Ending;
-        // Free the name first: from now on a `start` gets a new daemon rather than this one,
-        // which shuts down once the answer is written (see `ends_daemon`).
-        self.release_name();
+        // Spawned while the session ends, so it is ready the sooner.
+        let warm = self.keep_warm(&session);
+        if !warm {
+            // Free the name first: from now on a `start` gets a new daemon rather than this
+            // one, which shuts down once the answer is written (see `ends_daemon`).
+            self.release_name();
+        }
         let attached = matches!(session.origin(), Origin::Attach(_));
         let core = session.is_core();
         let ended = session.run_state().phase.is_ended();
@@ -340,6 +386,13 @@ impl Daemon {
                 session.program().unwrap_or_else(|| "the program".into())
             ),
             (false, false, false) => "session ended; the program was terminated".to_string(),
+        };
+        let message = if warm {
+            *self.slot() = Slot::Empty;
+            self.slot_settled.notify_waiters();
+            self.warm_note(message)
+        } else {
+            message
         };
         to_value(MessageResult { message })
     }
@@ -368,7 +421,9 @@ impl Daemon {
         };
         // lldb-dap's own `restart` neither reports the new process nor honours --stop-on-entry,
         // so a restart is always: end the old run, launch again with the same arguments, and
-        // re-send every breakpoint (same ids) in the new run's configuration phase.
+        // re-send every breakpoint (same ids) in the new run's configuration phase; on a warm
+        // adapter spawned while the old run ends, when the config keeps one.
+        self.keep_warm(&session);
         session.end(false).await;
         let carried = session.carried();
         carried.output.reopen();
@@ -380,11 +435,15 @@ impl Daemon {
 /// Opens a session as every launch and attach does, in the daemon and in `probe` alike: the
 /// adapter asked for (else the config's default, else the one the program calls for), with the
 /// config's extra launch/attach fields and its timeouts.
+///
+/// `warm` is where a warm adapter may be had: the daemon's own, taken when it fits the adapter
+/// the session resolves to (else ended), or, for a `probe`, one a daemon lends.
 pub async fn open_session(
     config: &Config,
     origin: Origin,
     requested_adapter: Option<&str>,
     carried: Carried,
+    warm: Option<&dyn WarmSource>,
 ) -> Result<Arc<Session>, ErrorBody> {
     let adapter = match &origin {
         Origin::Launch(spec) => adapters::resolve(
@@ -399,7 +458,19 @@ pub async fn open_session(
         Origin::Core(spec) => adapters::resolve_for_core(requested_adapter, config, &spec.program)?,
     };
     let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
-    Session::open(adapter, origin, carried, config.timeouts.clone(), extras).await
+    let warm = match warm {
+        Some(source) => source.take_for(&adapter).await,
+        None => None,
+    };
+    Session::open(
+        adapter,
+        origin,
+        carried,
+        config.timeouts.clone(),
+        extras,
+        warm,
+    )
+    .await
 }
 
 /// Whether a command would run the program, change it, or set it up to run (breakpoints,

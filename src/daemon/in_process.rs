@@ -8,9 +8,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::borrow::Borrower;
 use super::open_session;
 use super::reaper::Reaper;
 use super::session::{Carried, Origin, Session};
+use super::warm::WarmSource;
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{
@@ -20,6 +22,8 @@ use crate::ipc::protocol::{
 
 pub struct InProcessSession {
     session: Arc<Session>,
+    /// Where its warm adapter came from, or was asked for (see `borrow.rs`).
+    borrower: Option<Borrower>,
 }
 
 impl InProcessSession {
@@ -27,20 +31,43 @@ impl InProcessSession {
     /// when this process ends, however it ends, the reaper kills the program if it still runs,
     /// and every process the program started (they carry the reaper's tree tag).
     pub async fn launch(config: &Config, spec: LaunchSpec) -> Result<InProcessSession, ErrorBody> {
+        InProcessSession::launch_warm(config, spec, None).await
+    }
+
+    /// [`InProcessSession::launch`], on the warm adapter of the daemon of session `warm_from`
+    /// when it has one that fits (else asking it to keep one for the next time), unless the
+    /// config keeps none (`[daemon] warm_adapter_secs = 0`).
+    pub async fn launch_warm(
+        config: &Config,
+        spec: LaunchSpec,
+        warm_from: Option<&str>,
+    ) -> Result<InProcessSession, ErrorBody> {
+        let borrower = warm_from
+            .filter(|_| !config.daemon.warm_adapter().is_zero())
+            .map(Borrower::new);
         // The program's tree carries a tag of its own, so what it starts ends with the probe,
         // and with the reaper should the probe be killed.
         let tag = crate::platform::new_tree_tag();
         let reaper = Reaper::start(false, Some(&tag)).map(Arc::new);
         let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
         let requested = spec.adapter.clone();
-        let session = open_session(
+        let opened = open_session(
             config,
             Origin::Launch(Box::new(spec)),
             requested.as_deref(),
             carried,
+            borrower.as_ref().map(|b| b as &dyn WarmSource),
         )
-        .await?;
-        Ok(InProcessSession { session })
+        .await;
+        Ok(InProcessSession {
+            session: opened?,
+            borrower,
+        })
+    }
+
+    /// Whether the program runs on a daemon's warm adapter.
+    pub fn warm_start(&self) -> bool {
+        self.session.warm_start()
     }
 
     /// The next stop (or the one that came before the call), as `await` reports it.
@@ -114,11 +141,15 @@ impl InProcessSession {
         self.session.run_state().phase.is_ended()
     }
 
-    /// Ends the program (if it still runs) and the adapter. What the program started is
-    /// ended in the background, and by the reaper when this process exits: the caller is
-    /// about to report and exit.
+    /// Ends the program (if it still runs) and the adapter (a borrowed one goes back to its
+    /// daemon, which ends it and warms another). What the program started is ended in the
+    /// background, and by the reaper when this process exits: the caller is about to report
+    /// and exit.
     pub async fn end(&self) {
         self.session.end_before_exit().await;
+        if let Some(borrower) = &self.borrower {
+            borrower.finish().await;
+        }
     }
 
     pub fn breakpoints(&self) -> Vec<BreakpointInfo> {

@@ -5,6 +5,7 @@
 //! answers each request against the slot (`slot.rs`) that holds the session (`session/`).
 
 mod boot;
+mod borrow;
 pub mod breakpoints;
 mod dispatch;
 pub mod in_process;
@@ -20,6 +21,7 @@ pub mod session;
 mod slot;
 pub mod source;
 pub mod variables;
+mod warm;
 
 pub use boot::run;
 // For the daemon's own parts only: a command reaches a session through `in_process`.
@@ -47,6 +49,11 @@ pub struct Daemon {
     /// A start failed and left no session: the daemon exits once that answer is written (see
     /// `slot::exit_once_answered`).
     exit_once_answered: std::sync::atomic::AtomicBool,
+    /// The warm adapter kept for the next session (see `warm.rs`).
+    spare: warm::Spare,
+    /// Woken when a `stop` that keeps a warm adapter has emptied the slot: a `start` that came
+    /// while the session was ending waits for that, rather than being told the session ends.
+    slot_settled: tokio::sync::Notify,
 }
 
 impl Daemon {
@@ -64,6 +71,8 @@ impl Daemon {
             slot: Mutex::new(Slot::Empty),
             shutdown: watch::channel(false).0,
             exit_once_answered: std::sync::atomic::AtomicBool::new(false),
+            spare: warm::Spare::default(),
+            slot_settled: tokio::sync::Notify::new(),
             name_guard: Mutex::new(Some(guard)),
             reaper: reaper::Reaper::start(true, Some(tree_tag)).map(Arc::new),
         }

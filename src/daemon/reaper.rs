@@ -28,6 +28,12 @@ pub struct Reaper {
     /// The tag of the daemon's tree, and when the daemon started: no process of the tree is
     /// older.
     tree: Option<(String, Option<u64>)>,
+    /// Processes of the tree that belong to no session (the warm adapter, see
+    /// `daemon/warm.rs`): [`Reaper::end_tree`] leaves them be.
+    apart: Mutex<Vec<u32>>,
+    /// Held while such a process is being started, until its pid is in `apart`, and by
+    /// [`Reaper::end_tree`]: a session's end never catches it between its start and its record.
+    starting_apart: tokio::sync::Mutex<()>,
 }
 
 impl Reaper {
@@ -69,6 +75,8 @@ impl Reaper {
             child,
             stdin: Mutex::new(stdin),
             tree: tree_tag.map(|tag| (tag.to_string(), since)),
+            apart: Mutex::default(),
+            starting_apart: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -77,14 +85,43 @@ impl Reaper {
         self.tree.as_ref().map(|(tag, _)| tag.as_str())
     }
 
+    /// Starts a process that belongs to no session (by `start`), and keeps [`Reaper::end_tree`]
+    /// off it until [`Reaper::rejoin`]: it is still killed should the daemon die.
+    pub async fn start_apart<T, E>(
+        &self,
+        start: impl Future<Output = Result<T, E>>,
+        pid: impl FnOnce(&T) -> Option<u32>,
+    ) -> Result<T, E> {
+        let _gate = self.starting_apart.lock().await;
+        let started = start.await?;
+        if let Some(pid) = pid(&started) {
+            self.apart().push(pid);
+        }
+        Ok(started)
+    }
+
+    /// Makes `pid`, started by [`Reaper::start_apart`], part of the tree again (a session took it,
+    /// or it has ended).
+    pub fn rejoin(&self, pid: u32) {
+        self.apart().retain(|p| *p != pid);
+    }
+
+    fn apart(&self) -> std::sync::MutexGuard<'_, Vec<u32>> {
+        self.apart.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Kills what is left of the session's process tree (see the module's doc): the program's
-    /// children and grandchildren, wherever they went. Never the reaper, nor the daemon.
+    /// children and grandchildren, wherever they went. Never the reaper, nor the daemon, nor what
+    /// was started apart. Blocks: call it off the runtime's threads.
     pub fn end_tree(&self) {
         let (tag, since) = match &self.tree {
             Some((tag, since)) => (Some(tag.as_str()), *since),
             None => (None, None),
         };
-        let killed = platform::end_tree(tag, since, &[self.child.id()]);
+        let _gate = self.starting_apart.blocking_lock();
+        let mut spared = self.apart().clone();
+        spared.push(self.child.id());
+        let killed = platform::end_tree(tag, since, &spared);
         if killed > 0 {
             tracing::info!(killed, "ended what was left of the program's process tree");
         }

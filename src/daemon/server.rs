@@ -145,6 +145,17 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
                 continue;
             }
         };
+        if let Command::Lend {
+            adapter,
+            executable,
+        } = &request.command
+        {
+            // The connection becomes the adapter's stream: nothing more is read from it here.
+            daemon
+                .lend(request.id, (adapter, executable), reader, writer)
+                .await;
+            return;
+        }
         let ends = ends_daemon(&request.command);
         crate::common::timeline::mark("daemon request read");
         let result = if waits(&request.command) {
@@ -167,7 +178,8 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
         };
         let written = write_frame_async(&mut writer, &response).await;
         crate::common::timeline::mark("daemon answer written");
-        if ends && succeeded {
+        // A `stop` that leaves a warm adapter leaves the daemon serving.
+        if ends && succeeded && !daemon.spare.is_held() {
             daemon.shutdown();
         }
         daemon.exit_if_asked_and_idle();

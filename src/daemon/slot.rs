@@ -52,8 +52,9 @@ impl Daemon {
         }
     }
 
-    /// Ends whatever session is active (used at shutdown).
+    /// Ends whatever session is active, and the warm adapter (used at shutdown).
     pub async fn end_session(&self) {
+        self.spare.end().await;
         let session = match std::mem::replace(&mut *self.slot(), Slot::Empty) {
             Slot::Active(session) => session,
             _ => return,
@@ -76,6 +77,7 @@ impl Daemon {
             .exit_once_answered
             .swap(false, std::sync::atomic::Ordering::SeqCst)
             && matches!(*self.slot(), Slot::Empty)
+            && !self.spare.is_held()
         {
             tracing::info!("no session; exiting");
             self.shutdown();
@@ -87,10 +89,7 @@ impl Daemon {
         let daemon = self.clone();
         tokio::spawn(async move {
             tokio::time::sleep(after).await;
-            if matches!(*daemon.slot(), Slot::Empty) {
-                tracing::info!("no session; exiting");
-                daemon.shutdown();
-            }
+            daemon.exit_if_unused();
         });
     }
 

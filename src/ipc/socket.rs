@@ -24,6 +24,12 @@ pub fn connect_blocking(path: &Path) -> io::Result<BlockingStream> {
     BlockingStream::connect(platform::local_socket_name(path)?)
 }
 
+/// Connects to a daemon's socket from async code (a `probe` borrowing the daemon's warm adapter).
+pub async fn connect_async(path: &Path) -> io::Result<AsyncStream> {
+    use interprocess::local_socket::traits::tokio::Stream as _;
+    AsyncStream::connect(platform::local_socket_name(path)?).await
+}
+
 /// Listens on a daemon's socket. The caller holds the session lock, so any file already at the
 /// path is stale and is replaced.
 ///

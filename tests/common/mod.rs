@@ -360,6 +360,9 @@ pub struct Session {
     pub dir: tempfile::TempDir,
     /// The directory commands run in (the "caller's" working directory).
     pub cwd: PathBuf,
+    /// `DEBUGGER_WARM_ADAPTER_SECS` for the daemons this session's commands spawn: "0" (none
+    /// kept, so a `stop` ends the daemon) unless a test is about warm adapters.
+    pub warm_secs: String,
 }
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
@@ -379,7 +382,12 @@ impl Session {
         debugger::platform::create_private_dir(&runtime).expect("runtime dir");
         let cwd = dir.path().join("work");
         std::fs::create_dir(&cwd).expect("work dir");
-        Session { name, cwd, dir }
+        Session {
+            name,
+            cwd,
+            dir,
+            warm_secs: "0".to_string(),
+        }
     }
 
     /// A session whose adapter `mock` is the scripted mock adapter running `script`, with `extra`
@@ -434,6 +442,7 @@ impl Session {
             .env("DEBUGGER_STATE_DIR", self.state_dir())
             .env("DEBUGGER_CONFIG", self.dir.path().join("config.toml"))
             .env("DEBUGGER_LOG", "debug")
+            .env("DEBUGGER_WARM_ADAPTER_SECS", &self.warm_secs)
             .stdin(Stdio::null());
         command
     }
@@ -503,8 +512,12 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        // Best effort: end the daemon so no adapter or debuggee outlives the test.
+        // Best effort: end the daemon so no adapter or debuggee outlives the test; a second
+        // `stop` ends a warm adapter the first one left.
         let _ = self.command().arg("stop").output();
+        if self.warm_secs != "0" {
+            let _ = self.command().arg("stop").output();
+        }
     }
 }
 

@@ -16,6 +16,7 @@ mod rust;
 mod scale;
 mod stepping;
 mod test_command;
+mod warm;
 
 use std::path::{Path, PathBuf};
 
@@ -86,6 +87,11 @@ const SCENARIOS: &[Scenario] = &[
         name: "test-command",
         needs: &[],
         run: test_command::failing_cargo_test,
+    },
+    Scenario {
+        name: "warm",
+        needs: &[],
+        run: warm::warm_adapter,
     },
     Scenario {
         name: "mcp",

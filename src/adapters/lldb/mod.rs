@@ -291,6 +291,11 @@ impl DebugAdapter for LldbDap {
         Some(crate::adapters::StdioSupport::TOLD_ALWAYS)
     }
 
+    /// Its spawn and `initialize` take nothing of the program: the target comes in `launch`.
+    fn keeps_warm(&self) -> bool {
+        true
+    }
+
     /// LLDB's exit status of a program killed by a signal is the signal's number.
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting {

@@ -114,7 +114,7 @@ impl CrashReport {
 /// Launches the program, waits for its crash or its end, records the crash, and ends it.
 async fn watch(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<CrashReport, ErrorBody> {
     let program = spec.label();
-    let (session, mut interrupts) = launch(config, spec).await?;
+    let (session, mut interrupts) = launch(config, spec, None).await?;
     let mut report = CrashReport::nothing_yet(program, session.adapter_name());
     let mut ended = tokio::select! {
         biased;

@@ -121,5 +121,6 @@ async fn probe(
         ended,
         breakpoints: session.breakpoints(),
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
+        warm: false,
     })
 }

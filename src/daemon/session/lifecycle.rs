@@ -15,6 +15,7 @@ use tokio::sync::Notify;
 
 use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
 use super::events::handle_events;
+use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{Origin, Session, Shared, View, core_dump, sources};
 use crate::adapters::process;
 use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, StdioRoute};
@@ -26,8 +27,8 @@ use crate::daemon::reaper::Reaper;
 use crate::daemon::run_state::{Phase, RunStateCell};
 use crate::dap::requests::{
     ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
-    Initialize, InitializeArguments, NoArguments, SetExceptionBreakpoints,
-    SetExceptionBreakpointsArguments, ThreadArguments,
+    Initialize, NoArguments, SetExceptionBreakpoints, SetExceptionBreakpointsArguments,
+    ThreadArguments,
 };
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
@@ -63,13 +64,16 @@ impl Carried {
 }
 
 impl Session {
-    /// Launches or attaches through `adapter` and runs the DAP configuration sequence.
+    /// Launches or attaches through `adapter` and runs the DAP configuration sequence, on `warm`
+    /// when it is given and this session starts the adapter the way it was started (else `warm`
+    /// is ended and a new adapter spawned).
     pub async fn open(
         adapter: Arc<dyn DebugAdapter>,
         mut origin: Origin,
         carried: Carried,
         timeouts: Timeouts,
         extras: RequestExtras,
+        warm: Option<WarmAdapter>,
     ) -> Result<Arc<Session>, ErrorBody> {
         if let (Origin::Launch(spec), Some(tag)) = (
             &mut origin,
@@ -109,21 +113,42 @@ impl Session {
             .as_ref()
             .and_then(|_| adapter.program_stdio())
             .map(|support| support.route);
-        let spawned = match (&connect, route, &program_io) {
-            (Some(address), _, _) if !adapter.connects_itself() => {
-                process::connect_remote(address, timeouts.launch()).await?
+        let asks_terminal = program_io.is_some() && route == Some(StdioRoute::StartedByDaemon);
+        let warm = match warm {
+            Some(warm) if serves(&*adapter, connect.is_some(), route, asks_terminal) => Some(warm),
+            Some(unfit) => {
+                tracing::info!("the warm adapter does not fit this session; starting a new one");
+                unfit.end();
+                None
             }
-            (_, Some(StdioRoute::AdapterStreams), Some(io)) => adapter.spawn_on(io.paths()).await?,
-            _ => adapter.spawn().await?,
+            None => None,
+        };
+        let (connection, warm_caps) = match warm {
+            Some(warm) => {
+                let (connection, caps) = warm.into_parts(&timeouts);
+                (connection, Some(caps))
+            }
+            None => {
+                let spawned = match (&connect, route, &program_io) {
+                    (Some(address), _, _) if !adapter.connects_itself() => {
+                        process::connect_remote(address, timeouts.launch()).await?
+                    }
+                    (_, Some(StdioRoute::AdapterStreams), Some(io)) => {
+                        adapter.spawn_on(io.paths()).await?
+                    }
+                    _ => adapter.spawn().await?,
+                };
+                (Connection::over(spawned, &timeouts), None)
+            }
         };
         crate::common::timeline::mark("adapter spawned");
-        let process = spawned.process.clone();
-        let (dap, events) = DapClient::start(
-            spawned.reader,
-            spawned.writer,
-            timeouts.request(),
-            process.exit_detail(),
-        );
+        let warm_start = warm_caps.is_some();
+        let Connection {
+            process,
+            dap,
+            events,
+            program_output,
+        } = connection;
         if let (Origin::Launch(spec), Some(StdioRoute::StartedByDaemon), Some(io)) =
             (&origin, route, &program_io)
         {
@@ -153,7 +178,7 @@ impl Session {
             dap.clone(),
             process.clone(),
         ));
-        if let Some(mut stdio) = spawned.program_output {
+        if let Some(mut stdio) = program_output {
             // The debuggee writes to the adapter's own stdout and stderr (Delve).
             let output = shared.output.clone();
             tokio::spawn(async move {
@@ -163,7 +188,11 @@ impl Session {
             });
         }
 
-        let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts).await;
+        let init = Init {
+            caps: warm_caps,
+            asks_terminal,
+        };
+        let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts, init).await;
         let session = match result {
             Ok(caps) => Arc::new(Session {
                 adapter,
@@ -172,6 +201,8 @@ impl Session {
                 caps,
                 process,
                 shared,
+                warm_start,
+                warm_claimed: AtomicBool::new(false),
             }),
             Err(err) => {
                 dap.close("the session failed to start");
@@ -369,6 +400,14 @@ impl Shared {
     }
 }
 
+/// How `configure` begins: with the answer a warm adapter already gave to `initialize`, or by
+/// asking it, telling the adapter whether it may ask us to start the program (only an adapter
+/// that starts the program through us is told it may).
+struct Init {
+    caps: Option<Capabilities>,
+    asks_terminal: bool,
+}
+
 /// The DAP configuration sequence (see DESIGN.md): initialize, then launch/attach without
 /// waiting, then breakpoints once `initialized` arrives, then `configurationDone`, then the
 /// launch/attach answer. An error answer at any point fails at once with the adapter's words.
@@ -379,19 +418,17 @@ async fn configure(
     dap: &DapClient,
     shared: &Arc<Shared>,
     timeouts: &Timeouts,
+    init: Init,
 ) -> Result<Capabilities, ErrorBody> {
     let setup = program_of(origin).map(|program| adapter.program_setup(&program));
-    let caps = dap
-        .send_typed::<Initialize>(&InitializeArguments {
-            // Only an adapter that starts the program through us is told it may ask.
-            supports_run_in_terminal_request: shared.program_io.is_some()
-                && adapter
-                    .program_stdio()
-                    .is_some_and(|s| s.route == StdioRoute::StartedByDaemon),
-            ..InitializeArguments::new(adapter.adapter_id())
-        })
-        .response_within(timeouts.launch())
-        .await?;
+    let caps = match init.caps {
+        Some(caps) => caps,
+        None => {
+            dap.send_typed::<Initialize>(&initialize_arguments(adapter, init.asks_terminal))
+                .response_within(timeouts.launch())
+                .await?
+        }
+    };
     crate::common::timeline::mark("initialize answered");
 
     // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.

@@ -33,6 +33,7 @@ mod sources;
 mod symbol_names;
 mod variable_path;
 mod view;
+mod warm_adapter;
 mod watchpoints;
 
 pub use breakpoints::Breakpoints;
@@ -41,6 +42,7 @@ use exception_filters::ExceptionFilters;
 pub(super) use inspection::clean_evaluate_error;
 pub use lifecycle::Carried;
 use view::View;
+pub use warm_adapter::WarmAdapter;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -158,9 +160,24 @@ pub struct Session {
     caps: Capabilities,
     process: Arc<AdapterProcess>,
     shared: Arc<Shared>,
+    /// The session runs on the daemon's warm adapter rather than one it started.
+    warm_start: bool,
+    /// Set once a warm adapter has been asked for to follow this session, so its end asks once.
+    warm_claimed: AtomicBool,
 }
 
 impl Session {
+    /// Whether the session runs on the daemon's warm adapter.
+    pub fn warm_start(&self) -> bool {
+        self.warm_start
+    }
+
+    /// The adapter, for a warm one of its kind to follow the session; `None` once asked for.
+    pub fn claim_warm_successor(&self) -> Option<Arc<dyn DebugAdapter>> {
+        (!self.warm_claimed.swap(true, Ordering::SeqCst) && self.adapter.keeps_warm())
+            .then(|| self.adapter.clone())
+    }
+
     pub fn adapter_name(&self) -> &'static str {
         self.adapter.name()
     }

@@ -43,6 +43,19 @@ pub enum Command {
     /// Opens a core dump (`debugger core`): a session on a process that has already died.
     Core(CoreSpec),
     Status,
+    /// What `sessions` lists of this daemon: its status, or, with no session, its warm adapter.
+    Listing,
+    /// A `probe` borrows the daemon's warm adapter of this kind and executable: answered with a
+    /// [`LendResult`], after which the connection carries the adapter's DAP stream both ways,
+    /// raw, until either side closes it; then the daemon ends that adapter and warms another.
+    Lend {
+        adapter: String,
+        executable: std::path::PathBuf,
+    },
+    /// Keep a warm adapter of this kind (a `probe` that found none asks for one for the next).
+    Warm {
+        adapter: String,
+    },
     Stop,
     Detach,
     Restart,

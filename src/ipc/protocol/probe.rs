@@ -23,6 +23,10 @@ pub struct ProbeReport {
     /// The breakpoints' final state: one that never resolved says why in `message`.
     pub breakpoints: Vec<BreakpointInfo>,
     pub output: ProbeOutput,
+    /// The program ran on the warm adapter of the session's daemon (`[daemon]
+    /// warm_adapter_secs`) rather than one the probe started.
+    #[serde(default)]
+    pub warm: bool,
 }
 
 /// What one stop showed.

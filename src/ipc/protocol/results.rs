@@ -17,12 +17,35 @@ pub struct StartResult {
     pub breakpoints: Vec<BreakpointInfo>,
     /// The entry stop, when the session was started with `--stop-on-entry`.
     pub stop: Option<StopReport>,
+    /// The session runs on the adapter the daemon kept warm (`[daemon] warm_adapter_secs`)
+    /// rather than one it started for it.
+    #[serde(default)]
+    pub warm: bool,
+}
+
+/// The daemon's warm adapter, lent to a `probe` (`Command::Lend`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LendResult {
+    pub adapter_pid: Option<u32>,
+    /// What the adapter answered to `initialize`.
+    pub capabilities: serde_json::Value,
+}
+
+/// The adapter a daemon keeps warm for the next session.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WarmAdapterInfo {
+    pub adapter: String,
+    /// Its process; `None` while it is still being started.
+    pub adapter_pid: Option<u32>,
+    /// How long it is kept before it is ended.
+    pub secs_left: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StatusResult {
     pub session: String,
-    /// `starting`, `running`, `stopped`, `exited`, `terminated` or `adapter_died`.
+    /// `starting`, `running`, `stopped`, `exited`, `terminated` or `adapter_died`; in `sessions`
+    /// also `warm`: the daemon holds no session, only a warm adapter.
     pub state: String,
     pub program: Option<String>,
     pub adapter: Option<String>,
@@ -37,6 +60,9 @@ pub struct StatusResult {
     /// Why the session ended, when the adapter died.
     pub detail: Option<String>,
     pub log_file: String,
+    /// The adapter the daemon keeps warm for the next session, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm: Option<WarmAdapterInfo>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1,0 +1,123 @@
+//! A `probe`'s side of the warm adapter: the probe has no daemon of its own, so it borrows the
+//! warm adapter of its session name's daemon, whose connection then relays the adapter's DAP
+//! stream (`Command::Lend`, see `warm.rs`); the probe runs its session on it as on an adapter it
+//! spawned. When there is none to borrow, the probe spawns its own and, once its session has
+//! ended, asks the daemon (started if none runs) to keep one warm for the next probe or `start`:
+//! not before, as the end of the probe's session ends every process the probe started, and a
+//! daemon it starts is one of them until then.
+//!
+//! Apart from `in_process.rs` because this is the one place a session run in the caller's
+//! process talks to a daemon.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::session::WarmAdapter;
+use super::warm::WarmSource;
+use crate::adapters::DebugAdapter;
+use crate::adapters::process::{AdapterProcess, BoxFuture, SpawnedAdapter};
+use crate::ipc::client::SessionPaths;
+use crate::ipc::framing::{read_frame_bytes_async, write_frame_async};
+use crate::ipc::protocol::{Command, LendResult, Request, Response};
+use crate::ipc::socket;
+
+/// Borrows from the daemon of session `session`; see the module's note.
+pub struct Borrower {
+    session: String,
+    /// The adapter to ask the daemon to keep warm for the next time, when this one found none.
+    wanted: Mutex<Option<&'static str>>,
+}
+
+impl Borrower {
+    pub fn new(session: &str) -> Borrower {
+        Borrower {
+            session: session.to_string(),
+            wanted: Mutex::new(None),
+        }
+    }
+
+    /// Called once the probe's session has ended: asks the daemon (starting one if none runs)
+    /// to keep a warm adapter for the next time, when this probe found none to borrow.
+    pub async fn finish(&self) {
+        let wanted = self.wanted.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let Some(adapter) = wanted else {
+            return;
+        };
+        let session = self.session.clone();
+        let asked = tokio::task::spawn_blocking(move || {
+            crate::ipc::spawn::connect_or_spawn(&session).and_then(|mut client| {
+                client.request(Command::Warm {
+                    adapter: adapter.to_string(),
+                })
+            })
+        })
+        .await;
+        if let Ok(Err(e)) = asked {
+            tracing::debug!("cannot ask for a warm adapter: {}", e.message);
+        }
+    }
+}
+
+impl WarmSource for Borrower {
+    fn take_for<'a>(
+        &'a self,
+        adapter: &'a Arc<dyn DebugAdapter>,
+    ) -> BoxFuture<'a, Option<WarmAdapter>> {
+        Box::pin(async move {
+            if !adapter.keeps_warm() {
+                return None;
+            }
+            let borrowed = borrow(&self.session, adapter).await;
+            if borrowed.is_none() {
+                *self.wanted.lock().unwrap_or_else(|p| p.into_inner()) = Some(adapter.name());
+            }
+            borrowed
+        })
+    }
+}
+
+/// The daemon's warm adapter fit for `adapter`, relayed over a connection to it; `None` when no
+/// daemon answers or it has none that fits.
+async fn borrow(session: &str, adapter: &Arc<dyn DebugAdapter>) -> Option<WarmAdapter> {
+    let paths = SessionPaths::for_session(session).ok()?;
+    let stream = socket::connect_async(&paths.socket).await.ok()?;
+    let (mut reader, mut writer) = tokio::io::split(stream);
+    let request = Request {
+        id: 1,
+        command: Command::Lend {
+            adapter: adapter.name().to_string(),
+            executable: PathBuf::from(adapter.executable()),
+        },
+    };
+    write_frame_async(&mut writer, &request).await.ok()?;
+    let answer = read_frame_bytes_async(&mut reader).await.ok()?;
+    let response: Response = serde_json::from_slice(&answer).ok()?;
+    let lent: LendResult = match response.result {
+        Ok(value) => serde_json::from_value(value).ok()?,
+        Err(err) => {
+            tracing::debug!("no warm adapter to borrow: {}", err.message);
+            return None;
+        }
+    };
+    // Killing it is closing the connection, which the session does as it ends (the daemon then
+    // ends the adapter); the control's `exit` says it is gone.
+    let (process, control) = AdapterProcess::lent(lent.adapter_pid);
+    tokio::spawn(async move {
+        let _ = control.kill.await;
+        control
+            .exit
+            .send_replace(Some("the borrowed warm adapter was given back".into()));
+    });
+    tracing::info!(pid = ?lent.adapter_pid, "borrowed the daemon's warm adapter");
+    let spawned = SpawnedAdapter {
+        process: Arc::new(process),
+        reader: Box::new(reader),
+        writer: Box::new(writer),
+        program_output: None,
+    };
+    Some(WarmAdapter::lent(
+        adapter.clone(),
+        spawned,
+        lent.capabilities,
+    ))
+}

@@ -1,0 +1,275 @@
+//! A warm adapter: a fresh adapter process, spawned and `initialize`d before the program it will
+//! run is known, that the next session takes instead of starting one of its own.
+//!
+//! Apart from `lifecycle.rs` because this is the one piece of a session that may exist before
+//! the session does: the adapter's start-up (spawning it, loading its libraries, answering
+//! `initialize`) is the part of a launch that depends on nothing of the program, so a daemon can
+//! pay it while the user is busy elsewhere. Nothing of a previous program can be in it: it is a
+//! new process that has only ever been asked `initialize`, and every session's target,
+//! breakpoints and settings come in that session's own `launch` and configuration requests.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+use crate::adapters::process::{AdapterProcess, SpawnedAdapter, StdioOutput};
+use crate::adapters::{DebugAdapter, StdioRoute};
+use crate::common::config::Timeouts;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::reaper::Reaper;
+use crate::dap::requests::InitializeArguments;
+use crate::dap::types::{Capabilities, Event};
+use crate::dap::{DapClient, codec};
+
+/// An adapter process with its DAP connection open.
+pub(super) struct Connection {
+    pub(super) process: Arc<AdapterProcess>,
+    pub(super) dap: DapClient,
+    pub(super) events: mpsc::Receiver<Event>,
+    /// The program's output, for an adapter whose program writes to the adapter's own streams.
+    pub(super) program_output: Option<mpsc::UnboundedReceiver<StdioOutput>>,
+}
+
+impl Connection {
+    /// Starts speaking DAP over a spawned (or connected) adapter's streams.
+    pub(super) fn over(spawned: SpawnedAdapter, timeouts: &Timeouts) -> Connection {
+        let process = spawned.process;
+        let (dap, events) = DapClient::start(
+            spawned.reader,
+            spawned.writer,
+            timeouts.request(),
+            process.exit_detail(),
+        );
+        Connection {
+            process,
+            dap,
+            events,
+            program_output: spawned.program_output,
+        }
+    }
+}
+
+/// The `initialize` a session sends: `asks_terminal` says whether the adapter may ask us to start
+/// the program (`runInTerminal`), which only an adapter that starts it on our channels does.
+pub(super) fn initialize_arguments(
+    adapter: &dyn DebugAdapter,
+    asks_terminal: bool,
+) -> InitializeArguments {
+    InitializeArguments {
+        supports_run_in_terminal_request: asks_terminal,
+        ..InitializeArguments::new(adapter.adapter_id())
+    }
+}
+
+/// A spawned, initialised adapter waiting for the next session (see the module's note). Its
+/// streams are kept raw, not read by a [`DapClient`], so that they can be handed on whole: to a
+/// session of this daemon, or, through the daemon's socket, to a `probe` (see `daemon/warm.rs`).
+pub struct WarmAdapter {
+    adapter: Arc<dyn DebugAdapter>,
+    spawned: SpawnedAdapter,
+    caps: Capabilities,
+    /// Keeps sessions' ends off it until a session takes it (see [`Reaper::start_apart`]).
+    reaper: Option<Arc<Reaper>>,
+}
+
+impl WarmAdapter {
+    /// Spawns `adapter` as a session would (no program's streams, no address: a warm adapter
+    /// serves only launches and attaches that start it that way) and asks it `initialize`. It is
+    /// of the daemon's process tree, so it dies with the daemon, but the `reaper` keeps the end
+    /// of a session (which ends what is left of the tree) off it.
+    pub async fn open(
+        adapter: Arc<dyn DebugAdapter>,
+        timeouts: &Timeouts,
+        reaper: Option<Arc<Reaper>>,
+    ) -> Result<WarmAdapter, ErrorBody> {
+        if !adapter.keeps_warm() {
+            return Err(ErrorBody::new(
+                ErrorCode::Unsupported,
+                format!("the {} adapter is not kept warm", adapter.name()),
+                "",
+            ));
+        }
+        let spawned = match &reaper {
+            Some(reaper) => {
+                reaper
+                    .start_apart(adapter.spawn(), |spawned| spawned.process.pid)
+                    .await?
+            }
+            None => adapter.spawn().await?,
+        };
+        let mut warm = WarmAdapter {
+            adapter,
+            spawned,
+            caps: Capabilities::default(),
+            reaper,
+        };
+        let arguments = initialize_arguments(&*warm.adapter, false);
+        let answer = tokio::time::timeout(timeouts.launch(), warm.initialize(&arguments)).await;
+        match answer {
+            Ok(Ok(caps)) => {
+                warm.caps = caps;
+                Ok(warm)
+            }
+            Ok(Err(message)) => {
+                warm.end();
+                Err(ErrorBody::new(
+                    ErrorCode::AdapterDied,
+                    format!("the warm adapter failed to start: {message}"),
+                    "",
+                ))
+            }
+            Err(_) => {
+                warm.end();
+                Err(ErrorBody::new(
+                    ErrorCode::AdapterTimeout,
+                    "the warm adapter never answered initialize",
+                    "",
+                ))
+            }
+        }
+    }
+
+    /// A warm adapter another process lent us: its streams are a connection to that process,
+    /// which relays them to the adapter; `caps` is what it answered to `initialize`.
+    pub fn lent(adapter: Arc<dyn DebugAdapter>, spawned: SpawnedAdapter, caps: Value) -> Self {
+        WarmAdapter {
+            adapter,
+            spawned,
+            caps: Capabilities(caps),
+            reaper: None,
+        }
+    }
+
+    /// Sends `initialize` (seq 1) and reads up to its answer, message by message and byte by
+    /// byte, so that nothing after it is read ahead: the rest of the stream stays whole for
+    /// the session's own reader. Whatever the adapter says before answering is its own chatter.
+    async fn initialize(
+        &mut self,
+        arguments: &InitializeArguments,
+    ) -> Result<Capabilities, String> {
+        let request = json!({
+            "seq": 1,
+            "type": "request",
+            "command": "initialize",
+            "arguments": arguments,
+        });
+        let bytes = codec::encode(request.to_string().as_bytes());
+        self.spawned
+            .writer
+            .write_all(&bytes)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.spawned
+            .writer
+            .flush()
+            .await
+            .map_err(|e| e.to_string())?;
+        loop {
+            let message = read_message(&mut self.spawned.reader).await?;
+            if message["type"] != "response" || message["request_seq"] != 1 {
+                continue;
+            }
+            if message["success"] == false {
+                return Err(message["message"].as_str().unwrap_or("refused").to_string());
+            }
+            return Ok(Capabilities(message["body"].clone()));
+        }
+    }
+
+    /// The adapter's canonical name (`lldb`).
+    pub fn adapter_name(&self) -> &'static str {
+        self.adapter.name()
+    }
+
+    /// The adapter it is one of.
+    pub fn adapter(&self) -> Arc<dyn DebugAdapter> {
+        self.adapter.clone()
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.spawned.process.pid
+    }
+
+    /// Whether it can serve a session of the adapter `name` run from `executable`: the same kind
+    /// from the same executable (the config names both), and still alive.
+    pub fn fits(&self, name: &str, executable: &Path) -> bool {
+        self.adapter.name() == name
+            && self.adapter.executable() == executable
+            && !self.spawned.process.has_exited()
+    }
+
+    /// Ends it: the adapter has no program, so there is nothing to disconnect from.
+    pub fn end(self) {
+        self.spawned.process.kill();
+        self.rejoin_tree();
+    }
+
+    /// Gives it back to the tree whose end kills it: a session's, or none, as it ends.
+    fn rejoin_tree(&self) {
+        if let (Some(reaper), Some(pid)) = (&self.reaper, self.pid()) {
+            reaper.rejoin(pid);
+        }
+    }
+
+    /// Its raw streams and process, and its answer to `initialize`, for a relay to another
+    /// process; it is again of the daemon's tree, whose next clean-up ends it.
+    pub fn into_raw(self) -> (SpawnedAdapter, Value) {
+        self.rejoin_tree();
+        (self.spawned, self.caps.0)
+    }
+
+    /// Its connection and answer to `initialize`, for a session starting as [`serves`] allows.
+    pub(super) fn into_parts(self, timeouts: &Timeouts) -> (Connection, Capabilities) {
+        self.rejoin_tree();
+        (Connection::over(self.spawned, timeouts), self.caps)
+    }
+}
+
+/// One DAP message read byte by byte (see [`WarmAdapter::initialize`]).
+async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, String> {
+    let mut header = Vec::new();
+    while !header.ends_with(b"\r\n\r\n") {
+        if header.len() > codec::MAX_HEADER_BYTES {
+            return Err("a message header too long".into());
+        }
+        let byte = reader.read_u8().await.map_err(|e| e.to_string())?;
+        header.push(byte);
+    }
+    let header = String::from_utf8_lossy(&header);
+    let length = header
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("Content-Length")
+                .then(|| value.trim().parse::<usize>().ok())?
+        })
+        .filter(|length| *length <= codec::MAX_BODY_BYTES)
+        .ok_or("a message without a readable Content-Length")?;
+    let mut body = vec![0; length];
+    reader
+        .read_exact(&mut body)
+        .await
+        .map_err(|e| e.to_string())?;
+    serde_json::from_slice(&body).map_err(|e| e.to_string())
+}
+
+/// Whether a session of `adapter` that starts it this way can run on a warm one: the warm adapter
+/// was spawned with no program's streams and no address, and told it may not ask to start the
+/// program, so only a session that would start it the same way may take it. Everything else
+/// about the program (its path, arguments, working directory, environment, its streams' paths)
+/// goes in `launch`, which the warm adapter has not been sent yet.
+pub(super) fn serves(
+    adapter: &dyn DebugAdapter,
+    connects: bool,
+    route: Option<StdioRoute>,
+    asks_terminal: bool,
+) -> bool {
+    adapter.keeps_warm()
+        && (!connects || adapter.connects_itself())
+        && route != Some(StdioRoute::AdapterStreams)
+        && !asks_terminal
+}

@@ -1,0 +1,317 @@
+//! The warm adapter (`[daemon] warm_adapter_secs`): after a session ends, the daemon keeps a
+//! fresh adapter of its kind, spawned and initialised, for the next `start`; nothing of the
+//! previous program reaches the next one; `sessions` lists it; it ends when its time is up or
+//! on `stop`; 0 keeps none; a start on another adapter spawns its own. Against lldb-dap and
+//! GDB, observed through `sessions --json` and the daemon's answers.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Session, alive, build, eventually, require_gdb, require_lldb_dap};
+use serde_json::Value;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+fn pid(value: &Value, field: &str) -> u64 {
+    value[field]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no {field} in {value}"))
+}
+
+/// A session whose daemons keep a warm adapter for `secs` seconds.
+fn warm_session(secs: &str) -> Session {
+    let mut s = Session::new();
+    s.warm_secs = secs.to_string();
+    s
+}
+
+fn warm_gdb_session(secs: &str) -> Session {
+    let mut s = Session::with_gdb();
+    s.warm_secs = secs.to_string();
+    s
+}
+
+/// This session's entry in `sessions --json`, if its daemon answers.
+fn listed(s: &Session) -> Option<Value> {
+    let data = s.data(&["sessions"]);
+    data["sessions"]
+        .as_array()
+        .expect("sessions")
+        .iter()
+        .find(|entry| entry["session"] == s.name.as_str())
+        .cloned()
+}
+
+/// Waits until `sessions` lists a warm adapter with its process; returns the entry.
+#[track_caller]
+fn warm_entry(s: &Session) -> Value {
+    let mut entry = Value::Null;
+    let ready = eventually(LIMIT, || {
+        entry = listed(s).unwrap_or(Value::Null);
+        entry["warm"]["adapter_pid"].is_u64()
+    });
+    assert!(ready, "no warm adapter listed: {entry}\n{}", s.log());
+    entry
+}
+
+/// Starts ledger with a breakpoint on `apply`, runs to it, and stops the session.
+fn run_to_apply_and_stop(s: &Session, adapter: &str) -> Value {
+    let ledger = build("c/ledger.c");
+    let started = s.start(&ledger, &["--adapter", adapter, "--break", "apply"]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    let stopped = s.data(&["stop"]);
+    let message = stopped["message"].as_str().expect("message");
+    assert!(message.contains("kept warm"), "{stopped}");
+    started
+}
+
+/// The next start takes the warm adapter, and runs a program with nothing of the last one: no
+/// breakpoint (it runs to its end), a fresh target and process.
+fn the_next_start_takes_it(s: &Session, adapter: &str) {
+    let first = run_to_apply_and_stop(s, adapter);
+    let entry = warm_entry(s);
+    assert_eq!(entry["state"], "warm", "{entry}");
+    assert_eq!(entry["adapter"], adapter, "{entry}");
+    let warm_pid = pid(&entry["warm"], "adapter_pid");
+    assert_ne!(warm_pid, pid(&first, "adapter_pid"), "a fresh adapter");
+    let first_adapter = pid(&first, "adapter_pid");
+    assert!(
+        eventually(LIMIT, || !alive(first_adapter)),
+        "the old adapter lives on"
+    );
+    assert!(entry["warm"]["secs_left"].as_f64().expect("secs_left") > 0.0);
+
+    let second = s.start(&build("c/ledger.c"), &["--adapter", adapter]);
+    assert_eq!(second["warm"], true, "{second}");
+    assert_eq!(pid(&second, "adapter_pid"), warm_pid, "{second}");
+    assert_eq!(second["daemon_pid"], first["daemon_pid"], "{second}");
+    assert_eq!(second["breakpoints"], Value::Array(vec![]), "{second}");
+    if first["debuggee_pid"].is_u64() {
+        // (GDB names the process only once it is known, after `start` answers.)
+        assert_ne!(second["debuggee_pid"], first["debuggee_pid"]);
+    }
+    let report = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(report["reason"], "exited", "{report}");
+    assert_eq!(report["exit_code"], 3, "{report}");
+    let breakpoints = s.data(&["breakpoint", "list"]);
+    assert_eq!(breakpoints["breakpoints"], Value::Array(vec![]));
+    // The program ran to its end by itself: the session now lists it, with a new warm adapter
+    // (a third process) ready behind it.
+    let entry = warm_entry(s);
+    assert_eq!(entry["state"], "exited", "{entry}");
+    assert_ne!(pid(&entry["warm"], "adapter_pid"), warm_pid, "{entry}");
+}
+
+#[test]
+fn lldb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program() {
+    require_lldb_dap();
+    the_next_start_takes_it(&warm_session("60"), "lldb");
+}
+
+#[test]
+fn gdb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program() {
+    require_gdb();
+    the_next_start_takes_it(&warm_gdb_session("60"), "gdb");
+}
+
+#[test]
+fn stop_on_a_warm_daemon_ends_it() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    let first = run_to_apply_and_stop(&s, "lldb");
+    let daemon = pid(&first, "daemon_pid");
+    let warm_pid = pid(&warm_entry(&s)["warm"], "adapter_pid");
+
+    // No session: `status` says so, and names the warm adapter.
+    let status = s.run(&["status"]);
+    assert_eq!(status.code, 4, "{status:?}");
+    assert!(status.stderr.contains("kept warm"), "{status:?}");
+
+    let ended = s.data(&["stop"]);
+    assert_eq!(
+        ended["message"], "the warm lldb adapter was ended",
+        "{ended}"
+    );
+    assert!(
+        eventually(LIMIT, || !alive(daemon) && !alive(warm_pid)),
+        "daemon {} adapter {}",
+        alive(daemon),
+        alive(warm_pid)
+    );
+    assert!(listed(&s).is_none());
+    assert_eq!(s.run(&["stop"]).code, 4);
+}
+
+#[test]
+fn the_warm_adapter_ends_with_its_time() {
+    require_lldb_dap();
+    let s = warm_session("1");
+    let first = run_to_apply_and_stop(&s, "lldb");
+    let daemon = pid(&first, "daemon_pid");
+    // Its process may be listed before the time runs out, or the time may run out first on a
+    // loaded machine: either way the daemon and any warm adapter end.
+    let warm_pid = listed(&s).and_then(|entry| entry["warm"]["adapter_pid"].as_u64());
+    assert!(
+        eventually(LIMIT, || !alive(daemon)
+            && warm_pid.is_none_or(|p| !alive(p))),
+        "the warm daemon outlived its time\n{}",
+        s.log()
+    );
+    assert!(listed(&s).is_none());
+    assert!(
+        s.log().contains("the warm adapter's time is up"),
+        "{}",
+        s.log()
+    );
+}
+
+#[test]
+fn zero_keeps_no_warm_adapter() {
+    require_lldb_dap();
+    let s = warm_session("0");
+    let first = s.start(&build("c/ledger.c"), &["--break", "apply"]);
+    let daemon = pid(&first, "daemon_pid");
+    let stopped = s.data(&["stop"]);
+    assert!(
+        !stopped["message"]
+            .as_str()
+            .expect("message")
+            .contains("warm"),
+        "{stopped}"
+    );
+    assert!(eventually(LIMIT, || !alive(daemon)), "the daemon stayed");
+    assert!(listed(&s).is_none());
+    let second = s.start(&build("c/ledger.c"), &[]);
+    assert_eq!(second["warm"], false, "{second}");
+}
+
+#[test]
+fn a_start_on_another_adapter_spawns_its_own_and_ends_the_warm_one() {
+    require_lldb_dap();
+    let gdb = require_gdb();
+    let mut s = Session::with_config(&format!(
+        "[daemon]\ngrace_period_secs = 60\n[adapters.gdb]\npath = {:?}\n",
+        gdb.display().to_string()
+    ));
+    s.warm_secs = "60".into();
+    run_to_apply_and_stop(&s, "lldb");
+    let warm_pid = pid(&warm_entry(&s)["warm"], "adapter_pid");
+
+    let second = s.start(&build("c/ledger.c"), &["--adapter", "gdb"]);
+    assert_eq!(second["warm"], false, "{second}");
+    assert_eq!(second["adapter"], "gdb", "{second}");
+    assert_ne!(pid(&second, "adapter_pid"), warm_pid);
+    assert!(
+        eventually(LIMIT, || !alive(warm_pid)),
+        "the unfit warm adapter was left running"
+    );
+    let entry = listed(&s).expect("listed");
+    assert_eq!(entry["state"], "running", "{entry}");
+    assert!(entry.get("warm").is_none(), "{entry}");
+}
+
+#[test]
+fn sessions_lists_the_warm_adapter_in_text() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    run_to_apply_and_stop(&s, "lldb");
+    warm_entry(&s);
+    let out = s.run(&["sessions"]);
+    let line = out
+        .ok()
+        .lines()
+        .find(|l| l.starts_with(&s.name))
+        .unwrap_or_else(|| panic!("{out:?}"))
+        .to_string();
+    assert!(
+        line.contains("warm") && line.contains("lldb adapter"),
+        "{line}"
+    );
+    assert!(line.contains("s left"), "{line}");
+}
+
+/// `probe --json` on ledger, recording `apply` and printing `amount`.
+fn probe(s: &Session, extra: &[&str]) -> Value {
+    let ledger = build("c/ledger.c");
+    let mut args = vec!["probe", ledger.to_str().expect("utf-8 path")];
+    args.extend_from_slice(extra);
+    s.data(&args)
+}
+
+#[test]
+fn a_probe_leaves_a_warm_adapter_and_the_next_probe_borrows_it() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    let first = probe(&s, &["--break", "apply", "--print", "amount"]);
+    assert_eq!(first["warm"], false, "{first}");
+    // The probe asked its session's daemon (started for it) to keep one for the next time.
+    let entry = warm_entry(&s);
+    assert_eq!(entry["state"], "warm", "{entry}");
+    assert_eq!(entry["adapter"], "lldb", "{entry}");
+    let warm_pid = pid(&entry["warm"], "adapter_pid");
+
+    // The next probe runs on it, with only its own breakpoints: `square` stops, `apply` (the
+    // last probe's) does not.
+    let second = probe(&s, &["--break", "square", "--print", "x"]);
+    assert_eq!(second["warm"], true, "{second}");
+    let hits = second["hits"].as_array().expect("hits");
+    assert_eq!(hits.len(), 1, "{second}");
+    assert_eq!(hits[0]["stop"]["frame"]["function"], "square", "{second}");
+    assert_eq!(hits[0]["prints"][0]["value"], "3", "{second}");
+    assert_eq!(second["breakpoints"].as_array().map(Vec::len), Some(1));
+    // The lent adapter ends with the probe, and the daemon warms another.
+    assert!(
+        eventually(LIMIT, || !alive(warm_pid)),
+        "the lent adapter lives on"
+    );
+    let entry = warm_entry(&s);
+    assert_ne!(pid(&entry["warm"], "adapter_pid"), warm_pid, "{entry}");
+}
+
+#[test]
+fn a_probe_with_zero_keeps_no_warm_adapter() {
+    require_lldb_dap();
+    let s = warm_session("0");
+    let report = probe(&s, &["--break", "apply"]);
+    assert_eq!(report["warm"], false, "{report}");
+    assert!(listed(&s).is_none(), "a daemon was started");
+}
+
+#[test]
+fn gdb_a_probe_borrows_the_warm_adapter_a_session_left() {
+    require_gdb();
+    let s = warm_gdb_session("60");
+    run_to_apply_and_stop(&s, "gdb");
+    warm_entry(&s);
+    let report = probe(
+        &s,
+        &["--adapter", "gdb", "--break", "apply", "--print", "amount"],
+    );
+    assert_eq!(report["warm"], true, "{report}");
+    assert_eq!(report["hits"][0]["prints"][0]["value"], "0", "{report}");
+}
+
+#[test]
+fn restart_runs_on_a_warm_adapter() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    let first = s.start(&build("c/ledger.c"), &["--break", "apply"]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    let restarted = s.data(&["restart"]);
+    assert_eq!(restarted["warm"], true, "{restarted}");
+    assert_ne!(
+        restarted["adapter_pid"], first["adapter_pid"],
+        "{restarted}"
+    );
+    // The restart keeps its breakpoints (same ids): the new run stops at `apply` again.
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    assert_eq!(
+        stop["stop"]["breakpoint_ids"],
+        serde_json::json!([1]),
+        "{stop}"
+    );
+}
