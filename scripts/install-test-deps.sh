@@ -53,12 +53,15 @@ if ! cmp -s "$typescript_fixture/package-lock.json" "$typescript_fixture/node_mo
 fi
 
 # vitest and jest, for `debugger test` and child-process debugging on their fixture projects, at
-# the versions their package-locks pin: installed again whenever a lock changes.
+# the versions their package-locks pin: installed again whenever a lock changes. `npm install
+# --no-save`, not `npm ci`: npm 11 leaves other platforms' optional bindings (jest's
+# @unrs/resolver-binding-*) out of the lock it writes, then `npm ci` calls that lock out of sync
+# and installs nothing (npm/cli#4828); `install` follows the lock's versions all the same.
 for runner in vitest jest; do
   runner_fixture="$(dirname "$0")/../fixtures/tests/$runner"
   if ! cmp -s "$runner_fixture/package-lock.json" "$runner_fixture/node_modules/.lock-installed" 2>/dev/null; then
-    echo "installing: the $runner fixture's tools (npm ci)"
-    (cd "$runner_fixture" && npm ci --no-audit --no-fund --loglevel=error \
+    echo "installing: the $runner fixture's tools (npm install)"
+    (cd "$runner_fixture" && npm install --no-save --no-audit --no-fund --loglevel=error \
       && cp package-lock.json node_modules/.lock-installed)
   fi
 done
