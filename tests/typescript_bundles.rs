@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use common::typescript_build::{self, run, tool};
 use common::{Session, fixture_path, line_of, require_node};
 use serde_json::Value;
 
@@ -16,50 +17,11 @@ const SHOP: &str = "typescript/src/shop.ts";
 const STORE: &str = "typescript/src/store.ts";
 const HTML: &str = "typescript/src/html.ts";
 
-/// One of the fixture's tools, which must be installed.
-fn tool(name: &str) -> PathBuf {
-    let path = fixture_path("typescript/node_modules/.bin").join(name);
-    assert!(
-        path.exists(),
-        "{} is missing: run scripts/install-test-deps.sh (npm ci in fixtures/typescript)",
-        path.display()
-    );
-    path
-}
-
-/// Runs `command` and asserts it succeeded.
-fn run(mut command: Command, what: &str) {
-    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!(
-        output.status.success(),
-        "{what} failed: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-/// Where this test process builds the fixture.
-fn build_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("typescript-bundles")
-        .join(std::process::id().to_string())
-}
-
 /// `dist/shop.js`, compiled by `tsc` with a map beside each file.
 fn compiled() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
-        .get_or_init(|| {
-            require_node();
-            let out = build_dir().join("dist");
-            let mut tsc = Command::new(tool("tsc"));
-            tsc.arg("-p")
-                .arg(fixture_path("typescript/tsconfig.json"))
-                .arg("--outDir")
-                .arg(&out);
-            run(tsc, "tsc");
-            out.join("shop.js")
-        })
+        .get_or_init(|| typescript_build::compile("typescript-bundles", "shop.js"))
         .clone()
 }
 
@@ -67,23 +29,7 @@ fn compiled() -> PathBuf {
 fn bundled() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
-        .get_or_init(|| {
-            require_node();
-            let out = build_dir().join("bundle").join("shop.js");
-            let mut esbuild = Command::new(tool("esbuild"));
-            esbuild
-                .arg(fixture_path(SHOP))
-                .args([
-                    "--bundle",
-                    "--minify",
-                    "--sourcemap=inline",
-                    "--platform=node",
-                    "--log-level=warning",
-                ])
-                .arg(format!("--outfile={}", out.display()));
-            run(esbuild, "esbuild");
-            out
-        })
+        .get_or_init(|| typescript_build::bundle("typescript-bundles", SHOP, "shop.js"))
         .clone()
 }
 
