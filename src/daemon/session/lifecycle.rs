@@ -15,6 +15,7 @@ use tokio::sync::Notify;
 
 use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
 use super::events::handle_events;
+use super::program_setup::run_program_setup;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{Origin, Session, Shared, View, core_dump, sources};
 use crate::adapters::process;
@@ -26,9 +27,8 @@ use crate::daemon::program_start;
 use crate::daemon::reaper::Reaper;
 use crate::daemon::run_state::{Phase, RunStateCell};
 use crate::dap::requests::{
-    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
-    Initialize, NoArguments, SetExceptionBreakpoints, SetExceptionBreakpointsArguments,
-    ThreadArguments,
+    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Initialize, NoArguments,
+    SetExceptionBreakpoints, SetExceptionBreakpointsArguments, ThreadArguments,
 };
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
@@ -548,24 +548,6 @@ fn program_of(origin: &Origin) -> Option<std::path::PathBuf> {
             spec.pid.and_then(crate::platform::executable_of)
         }
         _ => None,
-    }
-}
-
-/// Runs the adapter's set-up commands for the program (see `DebugAdapter::program_setup`) in its
-/// console. A failure costs the session only what the commands would have added (e.g. Rust
-/// values shown raw), so it is logged, not fatal.
-async fn run_program_setup(dap: &DapClient, commands: Vec<String>) {
-    for command in commands {
-        let answer = dap
-            .request_typed::<Evaluate>(&EvaluateArguments::repl(&command, None))
-            .await;
-        match crate::adapters::console_answer(answer) {
-            Ok(output) if output.contains("error:") || output.contains("Error") => {
-                tracing::warn!(command, output, "the program's set-up command failed");
-            }
-            Ok(_) => tracing::debug!(command, "ran the program's set-up command"),
-            Err(e) => tracing::warn!(command, "the program's set-up command failed: {e}"),
-        }
     }
 }
 

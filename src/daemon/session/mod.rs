@@ -27,6 +27,7 @@ mod inspection;
 mod lifecycle;
 mod liveness;
 mod memory;
+mod program_setup;
 mod report;
 mod run_control;
 mod sources;
