@@ -112,7 +112,7 @@ impl Reaper {
 
     /// Kills what is left of the session's process tree (see the module's doc): the program's
     /// children and grandchildren, wherever they went. Never the reaper, nor the daemon, nor what
-    /// was started apart. Blocks: call it off the runtime's threads.
+    /// was started apart, nor a daemon this process started (nor anything below it). Blocks: call it off the runtime's threads.
     pub fn end_tree(&self) {
         let (tag, since) = match &self.tree {
             Some((tag, since)) => (Some(tag.as_str()), *since),
@@ -121,6 +121,8 @@ impl Reaper {
         let _gate = self.starting_apart.blocking_lock();
         let mut spared = self.apart().clone();
         spared.push(self.child.id());
+        // Daemons this process started (a probe run by `debugger mcp`) and their sessions.
+        spared.extend(crate::ipc::spawn::spawned_daemons());
         let killed = platform::end_tree(tag, since, &spared);
         if killed > 0 {
             tracing::info!(killed, "ended what was left of the program's process tree");

@@ -70,6 +70,19 @@ fn connect_to_starting_daemon(paths: &SessionPaths) -> Result<DaemonClient, Erro
     }
 }
 
+/// The daemons this process has started. A daemon is a child of the process that started it,
+/// and a long-lived one (`debugger mcp`) also runs probes, whose end kills what is left below
+/// the process: these, and all below them, are other sessions' and are spared.
+static SPAWNED_DAEMONS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// See [`SPAWNED_DAEMONS`].
+pub fn spawned_daemons() -> Vec<u32> {
+    SPAWNED_DAEMONS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone()
+}
+
 fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
     let exe = std::env::current_exe().map_err(|e| {
         ErrorBody::internal(format!(
@@ -90,6 +103,10 @@ fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
             "check that this program's file is still in place and executable",
         )
     })?;
+    SPAWNED_DAEMONS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(child.id());
     let Some(stdout) = child.stdout.take() else {
         return Err(ErrorBody::internal(
             "the daemon's stdout pipe was not created",

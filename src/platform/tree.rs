@@ -56,6 +56,11 @@ pub unsafe fn tag_this_tree(tag: &str) {
 /// Every process below `root` by parent links, children before nothing in particular. A child
 /// that started before its supposed parent is a reused pid's, not a descendant, and is left out.
 pub fn descendants_of(root: u32) -> Vec<u32> {
+    descendants_sparing(root, &[])
+}
+
+/// [`descendants_of`], leaving out each of `spare` and everything below it.
+fn descendants_sparing(root: u32, spare: &[u32]) -> Vec<u32> {
     let mut found = Vec::new();
     let mut seen = HashSet::from([root]);
     let mut queue = vec![root];
@@ -66,7 +71,7 @@ pub fn descendants_of(root: u32) -> Vec<u32> {
                 (Some(parent), Some(child)) => child >= parent,
                 _ => true,
             };
-            if plausible && seen.insert(child) {
+            if plausible && !spare.contains(&child) && seen.insert(child) {
                 found.push(child);
                 queue.push(child);
             }
@@ -77,13 +82,13 @@ pub fn descendants_of(root: u32) -> Vec<u32> {
 
 /// Kills a session's tree: every live descendant of this process and, with `tag`, every process
 /// carrying it that started no earlier than `since`, sparing this process and `spare` (the
-/// reaper). It looks again after each round, so a child forked while the kill ran goes too.
+/// reaper; a daemon this process started, with everything below it). It looks again after each round, so a child forked while the kill ran goes too.
 /// Returns how many processes it killed.
 pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
     let me = std::process::id();
     let mut killed = HashSet::new();
     for _ in 0..KILL_ROUNDS {
-        let mut targets = descendants_of(me);
+        let mut targets = descendants_sparing(me, spare);
         if let Some(tag) = tag {
             targets.extend(
                 tagged_processes(TREE_TAG_VARIABLE, tag)

@@ -53,6 +53,11 @@ async def main():
         assert "without offset" in again, again
         await refused(session.list_resources(), METHOD_NOT_FOUND)
 
+        # A probe beside the session: its end kills what is left of its own tree, never the
+        # session's daemon, which this server started too.
+        beside = await data(session, "probe", program=ARGS["program"], breakpoints=[ARGS["breakpoint"]])
+        assert len(beside["hits"]) == 1, beside
+
         still = await data(session, "status")
         assert still["state"] == "stopped", still
         await data(session, "stop")
