@@ -52,6 +52,19 @@ fn place(stop: &Value) -> (String, u64) {
     (name, stop["frame"]["line"].as_u64().unwrap_or(0))
 }
 
+/// Asserts `stop` is on `Store.add`'s first line in store.ts (`@store_set`).
+#[track_caller]
+fn assert_at_store_set(stop: &Value) {
+    assert_eq!(
+        place(stop),
+        (
+            "store.ts".to_string(),
+            u64::from(line_of(STORE, "@store_set"))
+        ),
+        "{stop}"
+    );
+}
+
 /// Continues to the next stop, which must be a breakpoint's.
 #[track_caller]
 fn continue_to_breakpoint(s: &Session) -> Value {
@@ -73,14 +86,7 @@ fn function_breakpoints_find_renamed_functions_in_a_minified_bundle_by_their_nam
         assert_eq!(breakpoint["message"], "not loaded yet", "{started}");
     }
     let add = continue_to_breakpoint(&s);
-    assert_eq!(
-        place(&add),
-        (
-            "store.ts".to_string(),
-            u64::from(line_of(STORE, "@store_set"))
-        ),
-        "{add}"
-    );
+    assert_at_store_set(&add);
     assert_eq!(add["frame"]["function"], "add", "{add}");
     // The second call, of the pear.
     assert_eq!(place(&continue_to_breakpoint(&s)), place(&add));
@@ -128,14 +134,7 @@ fn a_method_breakpoint_in_tsc_output_reads_as_its_typescript_line() {
     let s = Session::new();
     s.start(&compiled(), &["--break", "Store.add"]);
     let add = continue_to_breakpoint(&s);
-    assert_eq!(
-        place(&add),
-        (
-            "store.ts".to_string(),
-            u64::from(line_of(STORE, "@store_set"))
-        ),
-        "{add}"
-    );
+    assert_at_store_set(&add);
     let listed = s.data(&["breakpoint", "list"]);
     let first = &listed["breakpoints"][0];
     assert_eq!(
