@@ -271,11 +271,22 @@ mod tests {
             Some(std::os::unix::process::parent_id())
         );
         assert!(!is_running(u32::MAX));
-        let mut child = std::process::Command::new("sleep")
-            .arg("30")
+        // Until the child's exec, /proc shows the parent's environment, and during an exec it
+        // can show none: the shell says "ready" once it runs with the tag, then waits on its
+        // input without another exec.
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "echo ready; read line"])
             .env("DEBUGGER_TREE_TEST", "t-4711")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
             .spawn()
-            .expect("spawn sleep");
+            .expect("spawn sh");
+        let mut ready = String::new();
+        if let Some(out) = child.stdout.take() {
+            use std::io::BufRead;
+            let _ = std::io::BufReader::new(out).read_line(&mut ready);
+        }
+        assert_eq!(ready.trim(), "ready");
         let found = tagged_processes("DEBUGGER_TREE_TEST", "t-4711");
         let _ = child.kill();
         let _ = child.wait();
