@@ -451,7 +451,7 @@ fn on_process(shared: &Shared, body: Value) -> Option<u32> {
             && let Some(pid) = pid
         {
             view.debuggee.started = crate::platform::start_time(pid);
-            view.debuggee.runner = super::lifecycle::runner_of(pid);
+            view.debuggee.runner = super::ending::runner_of(pid);
             if let Some(reaper) = &shared.reaper {
                 reaper.watch(pid);
             }

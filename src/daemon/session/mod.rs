@@ -20,6 +20,7 @@ mod brief_stop;
 mod changes;
 mod core_dump;
 mod disassembly;
+mod ending;
 mod events;
 mod exception_filters;
 mod frames;
@@ -100,6 +101,9 @@ pub(super) struct Shared {
     /// The program's stdout and stderr as the daemon reads them, when the adapter was told to
     /// send them to the daemon's channels: the adapter's output events are then its own.
     program_io: Option<ProgramIo>,
+    /// For a program that writes to the adapter's own stdout and stderr (Delve): true once both
+    /// have ended and all they carried is in the output buffer.
+    adapter_streams_done: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 impl Shared {

@@ -1,0 +1,114 @@
+//! `probe` on a Go program through Delve, whose program writes to Delve's own stdout and stderr.
+//! A probe that ends at a hit kills the program itself rather than wait for Delve's answer to
+//! `disconnect` (1-200 ms): what the program wrote before the hit must still be in the report,
+//! its last line included, and nothing of it may be left running.
+//!
+//! Fails (never skips) when Delve or Go is missing: `.ci/run` installs them.
+#![cfg(unix)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{Run, Session, build_go, eventually, require_delve, with_go_env};
+
+/// Runs `debugger ARGS...` with the tests' Go environment.
+fn probe(s: &Session, args: &[&str]) -> Run {
+    Run::from(
+        with_go_env(&mut s.command())
+            .args(args)
+            .output()
+            .expect("run debugger"),
+    )
+}
+
+/// The ledger fixture's binary, copied into the test's own directory so that a program left
+/// running can be told from other tests' by its path.
+fn private_ledger(s: &Session) -> PathBuf {
+    let copy = s.cwd.join("go-ledger");
+    std::fs::copy(build_go("go/ledger/main.go"), &copy).expect("copy the fixture");
+    copy
+}
+
+/// The processes whose command line names something under `dir`.
+fn processes_under(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            cmdline.contains(&needle).then_some(cmdline)
+        })
+        .collect()
+}
+
+#[test]
+fn a_probe_ended_at_a_hit_keeps_the_output_before_it_and_leaves_nothing_running() {
+    require_delve();
+    let s = Session::new();
+    let ledger = private_ledger(&s);
+    let run = probe(
+        &s,
+        &[
+            "probe",
+            ledger.to_str().expect("utf-8 path"),
+            "--break",
+            "main.add",
+            "--print",
+            "a",
+            "--hits",
+            "3",
+        ],
+    );
+    let out = run.ok();
+    assert!(
+        out.starts_with("go-ledger: 3 hits; --hits 3 reached; the probe ended the program\n"),
+        "{out}"
+    );
+    assert!(out.contains("  a: 0 | 0 | 1\n"), "{out}");
+    // Two steps ran before the third call to add: both lines, the last one whole.
+    assert!(
+        out.contains("Output:\n  step 0: total=0 balance=100\n  step 1: total=1 balance=101\n"),
+        "{out}"
+    );
+    assert!(!out.contains("step 2:"), "{out}");
+    let mut left = Vec::new();
+    assert!(
+        eventually(Duration::from_secs(5), || {
+            left = processes_under(s.dir.path());
+            left.is_empty()
+        }),
+        "processes left behind: {left:?}"
+    );
+}
+
+#[test]
+fn a_probe_that_outlives_the_program_reports_its_whole_output_and_exit_code() {
+    require_delve();
+    let s = Session::new();
+    let ledger = private_ledger(&s);
+    let run = probe(
+        &s,
+        &[
+            "--json",
+            "probe",
+            ledger.to_str().expect("utf-8 path"),
+            "--break",
+            "main.add",
+            "--hits",
+            "10",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let data = &run.json()["data"];
+    assert_eq!(data["hits"].as_array().map(Vec::len), Some(5), "{data}");
+    assert_eq!(data["ended"]["exit_code"], 3, "{data}");
+    let tail = data["output"]["tail"].as_str().unwrap_or("");
+    assert!(tail.contains("ledger: done\n"), "{data}");
+    assert!(tail.ends_with("total: 10\n"), "{data}");
+}
