@@ -12,7 +12,7 @@ mod common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{Session, at, build, frame_lines, line_of, variable};
 use serde_json::{Value, json};
@@ -338,27 +338,48 @@ fn attach_breaks_in_a_running_process_and_detach_leaves_it_running() {
     let mut spin = Spinner(
         Command::new(build("c/spin.c"))
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .spawn()
             .expect("spawn spin"),
     );
+    let ticks = lines_of(spin.0.stdout.take().expect("spin's stdout"));
     let s = gdb_session();
     let pid = spin.0.id().to_string();
     let attached = s.data(&["attach", &pid, "--adapter", "gdb"]);
     assert_eq!(attached["adapter"], "gdb", "{attached}");
     // GDB stops a program it attaches to; the session lets it go on, as with every adapter.
     assert_eq!(attached["state"], "running", "{attached}");
-    let bp = s.data(&["breakpoint", "add", &at("c/spin.c", "@tick_body")]);
-    assert_eq!(bp["verified"], true, "{bp}");
+    let added = s.json(&["breakpoint", "add", &at("c/spin.c", "@tick_body")]);
+    assert_eq!(added["data"]["verified"], true, "{added}\n{}", s.log());
     let stop = stop_after(&s, "continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["frame"]["function"], "tick", "{stop}");
+    // Stopped before tick n's line is printed: tick n + 1 can come only once it runs again.
+    let n: u64 = s.value_of("n").parse().expect("n is a number");
     s.data(&["detach"]);
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        spin.0.try_wait().expect("wait").is_none(),
-        "spin ended after detach"
-    );
+    let next = format!("tick: {}", n + 1);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let ticked = std::iter::from_fn(|| {
+        let left = deadline.saturating_duration_since(Instant::now());
+        ticks.recv_timeout(left).ok()
+    })
+    .any(|line| line == next);
+    assert!(ticked, "spin did not run on after detach (no '{next}')");
+}
+
+/// The lines a stream carries, read on a thread of their own so a test can wait with a limit.
+fn lines_of(stream: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receiver
 }
 
 #[test]

@@ -713,7 +713,6 @@ fn after_the_grace_period_the_daemon_exits() {
     assert_eq!(status["exit_code"], 3, "{status}");
     assert!(output_text(&s, &[]).contains("ledger: done"));
 
-    std::thread::sleep(Duration::from_secs(2));
     assert!(
         eventually(Duration::from_secs(10), || s.run(&["status"]).code == 4),
         "the session outlived its grace period"
