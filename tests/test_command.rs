@@ -191,6 +191,12 @@ fn probe_test_exits_0_on_the_caught_failure_and_1_when_the_test_passes() {
         hit["stop"]["frame"]["line"].as_u64(),
         Some(u64::from(line_of("tests/rust/src/lib.rs", "@unit_fail")))
     );
+    // What the panic said, as `test` shows it.
+    let failure = data["failure"].as_str().unwrap_or("");
+    assert!(
+        failure.contains("10% off") && failure.contains("360"),
+        "{data}"
+    );
     let passing = command(
         &s,
         &["probe", "--test", "total_adds_prices", "--break-on-failure"],
@@ -287,6 +293,15 @@ fn a_failing_go_test_stops_at_t_errorf_or_its_panic_with_the_message() {
         "{message}"
     );
     s.run(&["stop"]);
+    // `probe --test` says the same.
+    let probed = json(
+        &s,
+        &["probe", "--test", "TestTotalTable", "--break-on-failure"],
+    );
+    assert_eq!(
+        probed["data"]["failure"], "tenth: Total = 360, want 400",
+        "{probed}"
+    );
     let list = json(&s, &["test", "--list"]);
     assert_eq!(
         list["data"]["tests"],

@@ -160,6 +160,7 @@ async fn probe(
         other_stops: recorded.other_stops,
         other_stops_omitted: recorded.other_stops_omitted,
         ended,
+        failure: None,
         breakpoints,
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
         warm: session.warm_start(),
@@ -480,6 +481,7 @@ mod tests {
                 signal: None,
                 message: format!("ended by {ended}"),
             },
+            failure: None,
             breakpoints: vec![BreakpointInfo {
                 id: 1,
                 kind: "function".into(),
@@ -527,6 +529,22 @@ mod tests {
             pending.message,
             "no breakpoint was hit (ended by exited); breakpoint 1 (f) never resolved: no such function"
         );
+    }
+
+    #[test]
+    fn a_tests_failure_is_told_under_the_verdict_line_by_line() {
+        let mut failed = report("hits_reached", 1, true);
+        failed.failure = Some("assertion `left == right` failed: 10% off\n  left: 360".into());
+        let text = text::report(&failed);
+        assert!(
+            text.starts_with(
+                "prog: 1 hit; ended by hits_reached\n  \
+                 failed: assertion `left == right` failed: 10% off\n            left: 360\n\n"
+            ),
+            "{text}"
+        );
+        let without = text::report(&report("hits_reached", 1, true));
+        assert!(!without.contains("failed:"), "{without}");
     }
 
     #[test]

@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use super::{OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, record, run_to_end};
 use crate::commands::test::failure::{failure_ids, is_end, is_failure, test_frame};
+use crate::commands::test::message::{
+    GO_PANIC_VALUE, MESSAGE_LAG, MessageSite, OutputFinder, message_site, reads_go_panic_value,
+};
 use crate::commands::test::{self, TestArgs, TestPlan};
 use crate::commands::{Outcome, data};
 use crate::common::config::Config;
@@ -19,6 +22,11 @@ use crate::ipc::protocol::{ProbeEnd, ProbeReport};
 const FRAMES_SEARCHED: u32 = 64;
 /// Stops on exceptions outside the project's code passed over before the failure.
 const FOREIGN_STOPS: usize = 50;
+/// The output looked through for the failure's message: the end of it, as `test` reads it.
+const MESSAGE_LINES: u32 = 60;
+const MESSAGE_BYTES: u64 = 16 * 1024;
+/// How often the output is looked at again while the message may still be on its way.
+const MESSAGE_LOOK_EVERY: Duration = Duration::from_millis(20);
 
 pub(super) fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
     let timeout = Duration::from_secs_f64(super::super::numbers::checked_seconds(
@@ -73,6 +81,7 @@ async fn probe(
     let mut next = session.await_stop(timeout).await;
     let mut hits = Vec::new();
     let mut passed_over = 0;
+    let mut failure = None;
     let ended = loop {
         let mut stop = match next {
             Ok(stop) => stop,
@@ -82,6 +91,16 @@ async fn probe(
             break super::ended_with(&stop);
         }
         if is_failure(&stop, &failures) {
+            let go_panic = if reads_go_panic_value(&plan, &stop) {
+                // Read in `runtime.gopanic`'s frame, before the test's is selected.
+                session
+                    .evaluate(GO_PANIC_VALUE, 0)
+                    .await
+                    .ok()
+                    .map(|v| v.value)
+            } else {
+                None
+            };
             let frame = match session.backtrace(FRAMES_SEARCHED).await {
                 Ok(trace) => test_frame(&trace.frames, &plan.root),
                 Err(_) => None,
@@ -91,13 +110,22 @@ async fn probe(
                 next = session.continue_to_stop(timeout).await;
                 continue;
             }
+            let mut test_frame = None;
             if let Some(index) = frame
                 && let Ok(context) = session.select_frame(index).await
             {
+                test_frame = Some(context.frame.clone());
                 // The report shows the test's line, where the frame is now selected, not the
                 // failure machinery's innermost frame.
-                stop.frame = Some(context.frame);
                 stop.source = context.source;
+            }
+            failure = match message_site(&plan, &stop, test_frame.as_ref(), go_panic.as_deref()) {
+                MessageSite::Known(message) => Some(message),
+                MessageSite::Output(finder) => from_output(&session, &finder).await,
+                MessageSite::Nowhere => None,
+            };
+            if let Some(frame) = test_frame {
+                stop.frame = Some(frame);
             }
         }
         hits.push(record(&session, stop, prints).await);
@@ -119,8 +147,25 @@ async fn probe(
         other_stops: Vec::new(),
         other_stops_omitted: 0,
         ended,
+        failure,
         breakpoints: session.breakpoints(),
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
         warm: false,
     })
+}
+
+/// The failure's message in the program's output, waited for a moment (see [`MESSAGE_LAG`]):
+/// the hook that writes it may be read a little after the stop.
+async fn from_output(session: &InProcessSession, finder: &OutputFinder) -> Option<String> {
+    let until = tokio::time::Instant::now() + MESSAGE_LAG;
+    loop {
+        let output = session.output_tail(MESSAGE_LINES, MESSAGE_BYTES).await;
+        if let Some(message) = finder.find(&output.tail) {
+            return Some(message);
+        }
+        if tokio::time::Instant::now() >= until {
+            return None;
+        }
+        tokio::time::sleep(MESSAGE_LOOK_EVERY).await;
+    }
 }

@@ -22,6 +22,13 @@ pub fn report(report: &ProbeReport) -> String {
         1 => writeln!(out, "{program}: 1 hit; {}", report.ended.message),
         n => writeln!(out, "{program}: {n} hits; {}", report.ended.message),
     };
+    if let Some(failure) = &report.failure {
+        // What the test's failure said, as `test` shows it: under the verdict.
+        for (index, line) in failure.lines().enumerate() {
+            let label = if index == 0 { "failed: " } else { "        " };
+            let _ = writeln!(out, "  {label}{}", render::terminal_safe(line));
+        }
+    }
     if report.hits.len() > 1 {
         out.push_str(&values_across_hits(&report.hits));
     }

@@ -14,6 +14,7 @@ mod ctest;
 pub(crate) mod failure;
 mod go;
 mod js_runners;
+pub(crate) mod message;
 mod native;
 mod node;
 mod pin;

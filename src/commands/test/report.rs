@@ -7,18 +7,18 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::failure::{
-    failure_ids, go_failure_message, go_panic_message, is_end, is_failure, native_failure_message,
-    panic_message, test_frame,
+use super::TestPlan;
+use super::failure::{failure_ids, is_end, is_failure, test_frame};
+use super::message::{
+    GO_PANIC_VALUE, MESSAGE_LAG, MessageSite, OutputFinder, message_site, reads_go_panic_value,
 };
-use super::{MessageSource, TestPlan};
 use crate::commands::{Outcome, data, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
-    BacktraceResult, Command, ContextResult, EvaluateResult, ExceptionInfo, ExecutionResult,
-    FrameSelection, LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport,
-    VariableNode, WaitSpec,
+    BacktraceResult, Command, ContextResult, EvaluateResult, ExecutionResult, FrameSelection,
+    LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport, VariableNode,
+    WaitSpec,
 };
 use crate::ipc::spawn::open_session;
 
@@ -27,9 +27,6 @@ const FRAMES_SEARCHED: u32 = 64;
 /// Stops on exceptions outside the project's code passed over before the failure (a runtime
 /// that throws and catches for itself while it starts); past this the stop is reported as it is.
 const FOREIGN_STOPS: usize = 50;
-/// How long a panic's message may trail the stop in the program's output (the hook writes it
-/// just before the stop, and the daemon reads the program's output on its own time).
-const MESSAGE_LAG: Duration = Duration::from_secs(1);
 
 /// What `test` reports.
 #[derive(Debug, Serialize)]
@@ -83,15 +80,15 @@ pub(super) fn start_and_report(
         if !is_failure(&stop, &failures) {
             break ("stopped", None);
         }
-        if plan.message_source() == MessageSource::GoLog && is_go_panic(&stop) {
+        if reads_go_panic_value(&plan, &stop) {
             // The panic's value is read in `runtime.gopanic`'s frame, before the test's is selected.
             go_panic = client
                 .request_as::<EvaluateResult>(Command::Evaluate {
-                    expression: "e".into(),
+                    expression: GO_PANIC_VALUE.into(),
                     depth: 0,
                 })
                 .ok()
-                .map(|value| go_panic_message(&value.value));
+                .map(|value| value.value);
         }
         let trace: BacktraceResult = client.request_as(Command::Backtrace {
             limit: FRAMES_SEARCHED,
@@ -128,11 +125,15 @@ pub(super) fn start_and_report(
     } else {
         Vec::new()
     };
-    let message = match (&stop.exception, outcome) {
-        (Some(exception), _) => Some(exception_message(exception)),
-        (None, "failed") if go_panic.is_some() => go_panic,
-        (None, "failed") => failure_message(&mut client, &plan, &stop, frame.as_ref()),
-        _ => None,
+    let message = if outcome == "failed" || stop.exception.is_some() {
+        let frame_info = frame.as_ref().map(|context| &context.frame);
+        match message_site(&plan, &stop, frame_info, go_panic.as_deref()) {
+            MessageSite::Known(message) => Some(message),
+            MessageSite::Output(finder) => from_output(&mut client, &finder),
+            MessageSite::Nowhere => None,
+        }
+    } else {
+        None
     };
     let breaks_on_failure = plan.spec.test.as_ref().is_some_and(|t| t.break_on_failure);
     let note = match stop.exit_code {
@@ -158,61 +159,9 @@ pub(super) fn start_and_report(
     Ok(Outcome::new(data(&report), text(&report)))
 }
 
-/// An exception's type and message, without the remark an adapter may add to its type
-/// (debugpy: `(note: full exception trace is shown but execution is paused at: …)`).
-fn exception_message(exception: &ExceptionInfo) -> String {
-    let type_name = exception
-        .type_name
-        .split("(note:")
-        .next()
-        .unwrap_or(&exception.type_name)
-        .trim();
-    match &exception.message {
-        Some(message) => format!("{type_name}: {message}"),
-        None => type_name.to_string(),
-    }
-}
-
-/// What the failure said, from where the toolchain's failures say it: a Rust panic's message,
-/// a Go test's log line (a Go panic's is its value, read at the stop), a C or C++ test's failed `assert` (SIGABRT) or Google
-/// Test assertion (SIGTRAP, in its break-on-failure mode).
-fn failure_message(
-    client: &mut DaemonClient,
-    plan: &TestPlan,
-    stop: &StopReport,
-    frame: Option<&ContextResult>,
-) -> Option<String> {
-    match plan.message_source() {
-        MessageSource::RustPanic => from_output(client, panic_message),
-        MessageSource::GoLog => {
-            if is_go_panic(stop) {
-                return None;
-            }
-            let file = frame.and_then(|c| c.frame.file.as_deref());
-            let line = frame.and_then(|c| c.frame.line);
-            from_output(client, |text| go_failure_message(text, file, line))
-        }
-        MessageSource::None => {
-            let signal = stop.signal.as_ref().and_then(|s| s.name.as_deref());
-            if matches!(signal, Some("SIGABRT" | "SIGTRAP")) {
-                from_output(client, native_failure_message)
-            } else {
-                None
-            }
-        }
-    }
-}
-
-/// Whether a stop is in Go's `runtime.gopanic` (a panic starting).
-fn is_go_panic(stop: &StopReport) -> bool {
-    stop.frame
-        .as_ref()
-        .is_some_and(|f| f.function == "runtime.gopanic")
-}
-
-/// A message found in the program's output by `find`, waited for a moment (see
+/// A message found in the program's output by `finder`, waited for a moment (see
 /// [`MESSAGE_LAG`]).
-fn from_output(client: &mut DaemonClient, find: impl Fn(&str) -> Option<String>) -> Option<String> {
+fn from_output(client: &mut DaemonClient, finder: &OutputFinder) -> Option<String> {
     let until = Instant::now() + MESSAGE_LAG;
     loop {
         let chunk: OutputChunk = client
@@ -224,7 +173,7 @@ fn from_output(client: &mut DaemonClient, find: impl Fn(&str) -> Option<String>)
                 wait: false,
             }))
             .ok()?;
-        if let Some(message) = find(&chunk.text()) {
+        if let Some(message) = finder.find(&chunk.text()) {
             return Some(message);
         }
         if Instant::now() >= until {

@@ -20,6 +20,10 @@ pub struct ProbeReport {
     /// Further such stops, continued past without being recorded.
     pub other_stops_omitted: u32,
     pub ended: ProbeEnd,
+    /// With `--test`: what the test's failure said (a panic's or exception's message, the line
+    /// a Go test logged), when the probe stopped at the failure and the message was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
     /// The breakpoints' final state: one that never resolved says why in `message`.
     pub breakpoints: Vec<BreakpointInfo>,
     pub output: ProbeOutput,
