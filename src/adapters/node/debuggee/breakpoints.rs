@@ -9,7 +9,7 @@ impl Debuggee {
     pub(super) async fn set_everywhere(&mut self, command: &str, arguments: &Value) -> Answer {
         let mut answer = self.set_in_focus(command, arguments).await?;
         let threads: Vec<i64> = self.other_threads();
-        let home = self.thread;
+        let home = self.focus.thread;
         for thread in threads {
             self.focus(thread);
             let Ok(theirs) = self.set_in_focus(command, arguments).await else {
@@ -40,8 +40,9 @@ impl Debuggee {
         let cdp = self.cdp()?.clone();
         let path = PathBuf::from(path);
         let answer = self
+            .focus
             .breakpoints
-            .set_lines(&cdp, &self.scripts, &path, &requested)
+            .set_lines(&cdp, &self.focus.scripts, &path, &requested)
             .await;
         if Breakpoints::goes_through_source_maps(&path) {
             self.wait_for_mapped_scripts(&cdp).await;
@@ -53,8 +54,8 @@ impl Debuggee {
     /// before each script with a source map runs, so the breakpoints its map calls for are
     /// placed first (`on_paused` resumes it).
     async fn wait_for_mapped_scripts(&mut self, cdp: &Cdp) {
-        if !self.instrumented {
-            self.instrumented = cdp
+        if !self.focus.instrumented {
+            self.focus.instrumented = cdp
                 .call(
                     "Debugger.setInstrumentationBreakpoint",
                     json!({ "instrumentation": "beforeScriptWithSourceMapExecution" }),
@@ -71,8 +72,9 @@ impl Debuggee {
             .unwrap_or_default();
         let cdp = self.cdp()?.clone();
         let answer = self
+            .focus
             .breakpoints
-            .set_functions(&cdp, &self.scripts, &requested)
+            .set_functions(&cdp, &self.focus.scripts, &requested)
             .await;
         if answer.iter().any(|b| b["verified"] != true) {
             // A bundle that loads later may define it, and call it as it loads (see `mapped_functions`).
@@ -87,7 +89,7 @@ impl Debuggee {
             .map(|f| f.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
         let (state, rule) = self.exception_state(&filters);
-        self.caught_rule = rule;
+        self.focus.caught_rule = rule;
         self.cdp()?
             .call("Debugger.setPauseOnExceptions", json!({ "state": state }))
             .await?;

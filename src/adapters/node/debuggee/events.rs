@@ -11,14 +11,15 @@ impl Debuggee {
             "Debugger.scriptParsed" => self.script_parsed(&params).await,
             "Debugger.breakpointResolved" => {
                 let script = params["location"]["scriptId"].as_str().unwrap_or_default();
-                let script = self.scripts.get(script).cloned();
+                let script = self.focus.scripts.get(script).cloned();
                 let line = params["location"]["lineNumber"].as_u64().unwrap_or(0) + 1;
                 let column = params["location"]["columnNumber"].as_u64().unwrap_or(0) + 1;
                 let id = params["breakpointId"].as_str().unwrap_or_default();
-                let Some(cdp) = self.cdp.clone() else {
+                let Some(cdp) = self.focus.cdp.clone() else {
                     return;
                 };
                 if let Some(breakpoint) = self
+                    .focus
                     .breakpoints
                     .resolved(&cdp, id, script.as_ref(), (line as u32, column as u32))
                     .await
@@ -33,7 +34,7 @@ impl Debuggee {
             }
             "Debugger.paused" => self.on_paused(params).await,
             "Debugger.resumed" => {
-                self.paused = None;
+                self.focus.paused = None;
                 self.forget_pause_objects();
             }
             DROPPED_CONSOLE_EVENT => {
@@ -59,7 +60,7 @@ impl Debuggee {
     pub(super) async fn script_parsed(&mut self, params: &Value) {
         let id = params["scriptId"].as_str().unwrap_or_default();
         let url = params["url"].as_str().unwrap_or_default();
-        let Some(script) = self.scripts.add(id, url).cloned() else {
+        let Some(script) = self.focus.scripts.add(id, url).cloned() else {
             return;
         };
         let map_url = params["sourceMapURL"].as_str().filter(|u| !u.is_empty());
@@ -72,22 +73,27 @@ impl Debuggee {
                 })
                 .await;
                 match read {
-                    Ok(Ok(map)) => self.scripts.set_map(id, std::sync::Arc::new(map)),
+                    Ok(Ok(map)) => self.focus.scripts.set_map(id, std::sync::Arc::new(map)),
                     Ok(Err(e)) => tracing::info!(url, "source map not used: {e}"),
                     Err(e) => tracing::warn!(url, "source map not read: {e}"),
                 }
-                self.scripts.get(id).cloned().unwrap_or(script)
+                self.focus.scripts.get(id).cloned().unwrap_or(script)
             }
             _ => script,
         };
-        let Some(cdp) = self.cdp.clone() else {
+        let Some(cdp) = self.focus.cdp.clone() else {
             return;
         };
         if let Some(folder) = script.path.as_deref().and_then(|p| p.parent()) {
             // Attached: the first of the program's files names its folder.
-            self.breakpoints.adopt_source_root(&cdp, folder).await;
+            self.focus.breakpoints.adopt_source_root(&cdp, folder).await;
         }
-        for breakpoint in self.breakpoints.script_loaded(&cdp, id, &script).await {
+        for breakpoint in self
+            .focus
+            .breakpoints
+            .script_loaded(&cdp, id, &script)
+            .await
+        {
             self.out
                 .event(
                     "breakpoint",
@@ -107,11 +113,11 @@ impl Debuggee {
                     .collect()
             })
             .unwrap_or_default();
-        let expecting = self.expecting;
+        let expecting = self.focus.expecting;
         if expecting == Expecting::Step
             && hit_ids.is_empty()
             && reason == "other"
-            && self.internal_steps < MAX_INTERNAL_STEPS
+            && self.focus.internal_steps < MAX_INTERNAL_STEPS
             && params["callFrames"]
                 .get(0)
                 .is_some_and(|frame| self.is_internal(frame))
@@ -119,13 +125,13 @@ impl Debuggee {
             // A step that lands in Node's own JavaScript (into `require`, or off the end of the
             // main module) goes on out of it: V8 accepts the blackbox pattern but still stops
             // there.
-            self.internal_steps += 1;
-            if let Some(cdp) = &self.cdp {
+            self.focus.internal_steps += 1;
+            if let Some(cdp) = &self.focus.cdp {
                 let _ = cdp.call("Debugger.stepOut", json!({})).await;
             }
             return;
         }
-        self.internal_steps = 0;
+        self.focus.internal_steps = 0;
         if reason == "exception" && self.exception_to_skip(&params).await {
             self.resume_silently().await;
             return;
@@ -139,7 +145,7 @@ impl Debuggee {
             // Not a line the user wrote, or the one the step began on (see `smart_step`).
             return;
         }
-        if reason == "instrumentation" || self.breakpoints.only_guards(&hit_ids) {
+        if reason == "instrumentation" || self.focus.breakpoints.only_guards(&hit_ids) {
             // Before a script with a source map runs (or one compiled from a file with
             // breakpoints): its `scriptParsed`, read before this, placed its breakpoints.
             self.resume_silently().await;
@@ -148,8 +154,8 @@ impl Debuggee {
         let (dap_reason, description, text, dap_ids) = match reason.as_str() {
             // A launched program, or an attached one started with --inspect-brk, waiting at its
             // first line: it goes on unless the user asked to stop there.
-            "Break on start" if !self.entry_seen => {
-                self.entry_seen = true;
+            "Break on start" if !self.focus.entry_seen => {
+                self.focus.entry_seen = true;
                 if !self.stop_on_entry {
                     self.resume_silently().await;
                     return;
@@ -176,7 +182,7 @@ impl Debuggee {
                 )
             }
             _ if !hit_ids.is_empty() => {
-                let hit = self.breakpoints.hit(&hit_ids);
+                let hit = self.focus.breakpoints.hit(&hit_ids);
                 if !hit.stop && expecting == Expecting::Nothing {
                     self.resume_silently().await;
                     return;
@@ -202,16 +208,16 @@ impl Debuggee {
             true if dap_reason == "step" => "entry",
             _ => dap_reason,
         };
-        self.expecting = Expecting::Nothing;
+        self.focus.expecting = Expecting::Nothing;
         self.forget_pause_objects();
-        self.paused = Some(Paused {
+        self.focus.paused = Some(Paused {
             call_frames: params["callFrames"].as_array().cloned().unwrap_or_default(),
             reason,
             data: params["data"].clone(),
         });
         let mut body = json!({
             "reason": dap_reason,
-            "threadId": self.thread,
+            "threadId": self.focus.thread,
             "allThreadsStopped": self.others.is_empty(),
         });
         if let Some(description) = description {
@@ -227,7 +233,7 @@ impl Debuggee {
     }
 
     pub(super) async fn resume_silently(&mut self) {
-        if let Some(cdp) = &self.cdp {
+        if let Some(cdp) = &self.focus.cdp {
             let _ = cdp.call("Debugger.resume", json!({})).await;
         }
     }

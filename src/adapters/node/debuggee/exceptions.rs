@@ -36,7 +36,7 @@ impl Debuggee {
             };
             ("all", rule)
         } else if filters.contains(&"uncaught") {
-            if self.es_module && self.thread == MAIN_THREAD {
+            if self.es_module && self.focus.thread == MAIN_THREAD {
                 ("all", CaughtRule::LoaderCaught)
             } else {
                 ("uncaught", CaughtRule::AsV8Says)
@@ -52,7 +52,7 @@ impl Debuggee {
             return false;
         }
         let frames = params["callFrames"].as_array().cloned().unwrap_or_default();
-        match self.caught_rule {
+        match self.focus.caught_rule {
             CaughtRule::AsV8Says => false,
             CaughtRule::InProgramCode => !frames.iter().any(|f| self.is_programs(f)),
             CaughtRule::LoaderCaught => !self.only_the_loader_catches(&frames).await,
@@ -70,7 +70,8 @@ impl Debuggee {
 
     fn frame_url(&self, frame: &Value) -> String {
         let script = frame["location"]["scriptId"].as_str().unwrap_or_default();
-        self.scripts
+        self.focus
+            .scripts
             .get(script)
             .map(|s| s.url.clone())
             .or_else(|| frame["url"].as_str().map(str::to_string))

@@ -5,10 +5,10 @@ use super::*;
 
 impl Debuggee {
     pub(super) async fn resume(&mut self, method: &'static str, expecting: Expecting) -> Answer {
-        if self.paused.is_none() {
+        if self.focus.paused.is_none() {
             return Err("the program is not paused".into());
         }
-        self.expecting = expecting;
+        self.focus.expecting = expecting;
         match expecting {
             Expecting::Step => self.begin_step(method).await,
             _ => {
@@ -16,13 +16,14 @@ impl Debuggee {
             }
         }
         self.cdp()?.call(method, json!({})).await?;
-        self.paused = None;
+        self.focus.paused = None;
         self.forget_pause_objects();
         Ok(Value::Null)
     }
 
     pub(super) fn paused(&self) -> Result<&Paused, String> {
-        self.paused
+        self.focus
+            .paused
             .as_ref()
             .ok_or_else(|| "the program is not paused".to_string())
     }
@@ -42,6 +43,7 @@ impl Debuggee {
     pub(super) fn is_internal(&self, frame: &Value) -> bool {
         let script = frame["location"]["scriptId"].as_str().unwrap_or_default();
         let url = self
+            .focus
             .scripts
             .get(script)
             .map(|s| s.url.as_str())
@@ -65,6 +67,7 @@ impl Debuggee {
             .map(|(index, frame)| {
                 let script = frame["location"]["scriptId"].as_str().unwrap_or_default();
                 let url = self
+                    .focus
                     .scripts
                     .get(script)
                     .map(|s| s.url.clone())
@@ -83,6 +86,7 @@ impl Debuggee {
                     "column": column + 1,
                 });
                 let original = self
+                    .focus
                     .scripts
                     .get(script)
                     .and_then(|s| s.map.as_ref())
@@ -110,7 +114,7 @@ impl Debuggee {
                         .is_some_and(|n| !n.is_empty());
                     if let Some(name) = named
                         .then_some(())
-                        .and_then(|()| self.scripts.get(script))
+                        .and_then(|()| self.focus.scripts.get(script))
                         .and_then(|s| s.map.as_ref())
                         .and_then(|map| {
                             map.function_name(
@@ -207,6 +211,7 @@ impl Debuggee {
             (reference % SOURCES_PER_SCRIPT - 1) as usize,
         );
         let content = self
+            .focus
             .scripts
             .get(&script.to_string())
             .and_then(|s| s.map.as_ref())

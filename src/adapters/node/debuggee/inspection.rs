@@ -6,13 +6,13 @@ use super::*;
 impl Debuggee {
     /// Handles and overrides belong to one pause: the program moved on.
     pub(super) fn forget_pause_objects(&mut self) {
-        self.handles.clear();
-        self.overrides.clear();
+        self.focus.handles.clear();
+        self.focus.overrides.clear();
     }
 
     pub(super) fn add_handle(&mut self, handle: Handle) -> i64 {
-        self.handles.push(handle);
-        self.handles.len() as i64
+        self.focus.handles.push(handle);
+        self.focus.handles.len() as i64
     }
 
     pub(super) fn scopes(&mut self, arguments: &Value) -> Answer {
@@ -87,7 +87,7 @@ impl Debuggee {
         reference
             .as_u64()
             .and_then(|r| (r as usize).checked_sub(1))
-            .and_then(|index| self.handles.get(index))
+            .and_then(|index| self.focus.handles.get(index))
             .ok_or_else(|| "no such variable (the program has moved on)".to_string())
     }
 
@@ -147,6 +147,7 @@ impl Debuggee {
             }
             let value = match frame.filter(|_| is_scope) {
                 Some(frame) => self
+                    .focus
                     .overrides
                     .get(&(frame, name.clone()))
                     .cloned()
@@ -207,7 +208,7 @@ impl Debuggee {
         frame_id: &Value,
     ) -> Result<(Option<usize>, Value), String> {
         let cdp = self.cdp()?.clone();
-        let (frame, answer) = match self.paused {
+        let (frame, answer) = match self.focus.paused {
             Some(_) => {
                 let frame_id = if frame_id.is_null() {
                     json!(1)
@@ -261,7 +262,7 @@ impl Debuggee {
         let expression = arguments["expression"]
             .as_str()
             .ok_or("evaluate needs an expression")?;
-        let expression = match (&self.paused, arguments["frameId"].as_u64()) {
+        let expression = match (&self.focus.paused, arguments["frameId"].as_u64()) {
             (Some(_), frame) => {
                 let index = frame.and_then(|f| (f as usize).checked_sub(1)).unwrap_or(0);
                 self.in_generated_names(expression, index).await
@@ -338,7 +339,8 @@ impl Debuggee {
                     }),
                 )
                 .await?;
-                self.overrides
+                self.focus
+                    .overrides
                     .insert((frame, name.to_string()), new_value.clone());
                 (Some(frame), new_value)
             }

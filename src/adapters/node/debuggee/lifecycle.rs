@@ -80,13 +80,13 @@ impl Debuggee {
             _ => program_path.parent(),
         };
         if let Some(folder) = root {
-            self.breakpoints.set_source_root(folder);
+            self.focus.breakpoints.set_source_root(folder);
         }
         self.stop_on_entry = arguments["stopOnEntry"].as_bool().unwrap_or(false);
         self.pause_in_assertions = arguments["pauseInAssertions"].as_bool().unwrap_or(false);
         self.es_module = typescript::is_es_module(program_path);
         self.enable(&cdp, self.pause_in_assertions).await?;
-        self.cdp = Some(cdp);
+        self.focus.cdp = Some(cdp);
         if let Some(pid) = pid {
             self.out.event(
                 "process",
@@ -146,7 +146,7 @@ impl Debuggee {
         };
         let (cdp, events) = Cdp::connect(&websocket).await?;
         self.enable(&cdp, false).await?;
-        self.cdp = Some(cdp);
+        self.focus.cdp = Some(cdp);
         if let Some(pid) = arguments["processId"].as_u64() {
             self.out.event(
                 "process",
@@ -181,7 +181,7 @@ impl Debuggee {
             .await;
         // Uncaught exceptions stop unless the client says otherwise in the configuration phase.
         let (state, rule) = self.exception_state(&["uncaught"]);
-        self.caught_rule = rule;
+        self.focus.caught_rule = rule;
         cdp.call("Debugger.setPauseOnExceptions", json!({ "state": state }))
             .await?;
         Ok(())
@@ -196,9 +196,9 @@ impl Debuggee {
             self.kill();
             return;
         }
-        if let Some(cdp) = self.cdp.take() {
+        if let Some(cdp) = self.focus.cdp.take() {
             // Leaving a paused program paused would hang it: let it go first.
-            if self.paused.is_some() {
+            if self.focus.paused.is_some() {
                 let _ = cdp.call("Debugger.resume", json!({})).await;
             }
             cdp.close();
@@ -213,8 +213,8 @@ impl Debuggee {
     async fn leave_children(&mut self) {
         for thread in self.other_threads() {
             self.focus(thread);
-            if let Some(cdp) = self.cdp.take() {
-                if self.paused.take().is_some() {
+            if let Some(cdp) = self.focus.cdp.take() {
+                if self.focus.paused.take().is_some() {
                     let _ = cdp.call("Debugger.resume", json!({})).await;
                 }
                 cdp.close();
@@ -231,7 +231,7 @@ impl Debuggee {
         if let Some(kill) = self.kill_node.take() {
             let _ = kill.send(());
         }
-        if let Some(cdp) = self.cdp.take() {
+        if let Some(cdp) = self.focus.cdp.take() {
             cdp.close();
         }
     }
@@ -239,8 +239,8 @@ impl Debuggee {
     /// The launched process ended with `code`.
     pub async fn process_exited(&mut self, end: Option<super::super::output::ProcessEnd>) {
         self.focus(MAIN_THREAD);
-        self.cdp = None;
-        self.paused = None;
+        self.focus.cdp = None;
+        self.focus.paused = None;
         self.forget_pause_objects();
         if let Some(end) = end {
             // `signal` is ours, beside DAP's `exitCode`: the session reads it (see
@@ -258,8 +258,8 @@ impl Debuggee {
     /// The inspector connection closed: for an attached program, the session is over.
     pub async fn inspector_closed(&mut self) {
         self.focus(MAIN_THREAD);
-        self.cdp = None;
-        self.paused = None;
+        self.focus.cdp = None;
+        self.focus.paused = None;
         self.forget_pause_objects();
         if !self.launched {
             self.out.event("terminated", json!({})).await;

@@ -115,31 +115,17 @@ enum Expecting {
 pub struct Debuggee {
     out: Outbox,
     settings: Settings,
-    cdp: Option<Cdp>,
+    /// The Node process in focus: its thread, inspector connection, scripts, breakpoints and
+    /// pause (see `targets`; the others wait in `others`).
+    focus: Target,
     /// Ends the Node process we launched.
     kill_node: Option<oneshot::Sender<()>>,
     launched: bool,
     stop_on_entry: bool,
-    entry_seen: bool,
-    /// V8 pauses before each script with a source map runs (see `set_breakpoints`).
-    instrumented: bool,
-    scripts: Scripts,
-    breakpoints: Breakpoints,
-    paused: Option<Paused>,
-    handles: Vec<Handle>,
-    expecting: Expecting,
-    /// Steps taken on our own to get out of Node's internals since the user's last step.
-    internal_steps: u32,
     /// Where the step under way began, to take it again by original lines (see `smart_step`).
     step_origin: Option<smart_step::StepOrigin>,
     /// Scripts' text as V8 runs it, by id, fetched when a step needs to read it.
     script_texts: HashMap<String, std::sync::Arc<str>>,
-    /// Values set in a frame's scopes while paused: V8's scope objects are snapshots taken at the
-    /// stop, so a variable read back from them after `set` would show its old value.
-    overrides: HashMap<(usize, String), Value>,
-    /// The DAP thread of the process in focus (see `targets`), and its name.
-    thread: i64,
-    thread_name: String,
     /// The program's other Node processes (its children), out of focus.
     others: Vec<Target>,
     /// The last thread id given to a child.
@@ -152,8 +138,6 @@ pub struct Debuggee {
     pause_in_assertions: bool,
     /// Whether the launched program is an ES module (see `exceptions`).
     es_module: bool,
-    /// Which caught exceptions V8 pauses on stop (see `exceptions`).
-    caught_rule: CaughtRule,
 }
 
 type Answer = Result<Value, String>;
@@ -168,30 +152,22 @@ impl Debuggee {
         Debuggee {
             out,
             settings,
-            cdp: None,
+            focus: Target {
+                thread: MAIN_THREAD,
+                name: "main".into(),
+                ..Target::default()
+            },
             kill_node: None,
             launched: false,
             stop_on_entry: false,
-            entry_seen: false,
-            instrumented: false,
-            scripts: Scripts::default(),
-            breakpoints: Breakpoints::default(),
-            paused: None,
-            handles: Vec::new(),
-            expecting: Expecting::Nothing,
-            internal_steps: 0,
             step_origin: None,
             script_texts: HashMap::new(),
-            overrides: HashMap::new(),
-            thread: MAIN_THREAD,
-            thread_name: "main".into(),
             others: Vec::new(),
             next_thread: MAIN_THREAD,
             children: Some(children),
             breakpoint_requests: Vec::new(),
             pause_in_assertions: false,
             es_module: false,
-            caught_rule: CaughtRule::AsV8Says,
         }
     }
 
@@ -242,7 +218,7 @@ impl Debuggee {
         ) {
             // Every process gets them (see `targets`).
             self.remember(command, arguments);
-            let focus = self.thread;
+            let focus = self.focus.thread;
             self.focus(MAIN_THREAD);
             let answer = self.set_everywhere(command, arguments).await;
             self.focus(focus);
@@ -266,10 +242,10 @@ impl Debuggee {
             "stepIn" => self.resume("Debugger.stepInto", Expecting::Step).await,
             "stepOut" => self.resume("Debugger.stepOut", Expecting::Step).await,
             "pause" => {
-                if self.paused.is_some() {
+                if self.focus.paused.is_some() {
                     return Ok(Value::Null);
                 }
-                self.expecting = Expecting::Pause;
+                self.focus.expecting = Expecting::Pause;
                 self.cdp()?.call("Debugger.pause", json!({})).await?;
                 Ok(Value::Null)
             }
@@ -285,7 +261,8 @@ impl Debuggee {
     }
 
     fn cdp(&self) -> Result<&Cdp, String> {
-        self.cdp
+        self.focus
+            .cdp
             .as_ref()
             .ok_or_else(|| "the program is not running".to_string())
     }

@@ -117,6 +117,7 @@ impl Debuggee {
             return Some(text.clone());
         }
         let answer = self
+            .focus
             .cdp
             .as_ref()?
             .call("Debugger.getScriptSource", json!({ "scriptId": id }))
@@ -131,6 +132,7 @@ impl Debuggee {
     /// own scopes (function, blocks) with the name written, where the map says it.
     pub(super) async fn written_names(&mut self, index: usize) -> HashMap<String, String> {
         let Some(frame) = self
+            .focus
             .paused
             .as_ref()
             .and_then(|p| p.call_frames.get(index))
@@ -141,7 +143,7 @@ impl Debuggee {
         let Some(id) = frame["location"]["scriptId"].as_str() else {
             return HashMap::new();
         };
-        let Some(map) = self.scripts.get(id).and_then(|s| s.map.clone()) else {
+        let Some(map) = self.focus.scripts.get(id).and_then(|s| s.map.clone()) else {
             return HashMap::new();
         };
         let Some(text) = self.script_text(id).await else {

@@ -86,7 +86,7 @@ impl Debuggee {
     /// step out of a `return` in the caller.
     pub(super) async fn begin_step(&mut self, method: &'static str) {
         let caller_catch = self.catch_in_caller(method).await;
-        self.step_origin = self.paused.as_ref().map(|paused| StepOrigin {
+        self.step_origin = self.focus.paused.as_ref().map(|paused| StepOrigin {
             method,
             depth: paused.call_frames.len(),
             function: paused
@@ -97,7 +97,7 @@ impl Debuggee {
             line: paused
                 .call_frames
                 .first()
-                .and_then(|f| original_line(&self.scripts, f)),
+                .and_then(|f| original_line(&self.focus.scripts, f)),
             repeats: 0,
             entry: false,
             caller_catch,
@@ -107,8 +107,8 @@ impl Debuggee {
     /// For a `finish`, or a step from a `return`: a one-time breakpoint at the first place after
     /// the call in the caller's function (none when the caller is Node's own code).
     async fn catch_in_caller(&mut self, method: &str) -> Option<String> {
-        let cdp = self.cdp.clone()?;
-        let frames = &self.paused.as_ref()?.call_frames;
+        let cdp = self.focus.cdp.clone()?;
+        let frames = &self.focus.paused.as_ref()?.call_frames;
         let (top, caller) = (frames.first()?.clone(), frames.get(1)?.clone());
         if self.is_internal(&caller)
             || (method != "Debugger.stepOut" && !self.at_return(&top["location"]).await)
@@ -158,7 +158,7 @@ impl Debuggee {
         let Some(origin) = self.step_origin.take() else {
             return false;
         };
-        if let (Some(id), Some(cdp)) = (&origin.caller_catch, &self.cdp) {
+        if let (Some(id), Some(cdp)) = (&origin.caller_catch, &self.focus.cdp) {
             let _ = cdp
                 .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
                 .await;
@@ -179,17 +179,17 @@ impl Debuggee {
         if origin.repeats >= MAX_SMART_STEPS {
             return false;
         }
-        let again = unmapped(&self.scripts, top)
+        let again = unmapped(&self.focus.scripts, top)
             || (origin.method != "Debugger.stepOut"
                 && origin.line.is_some()
                 && frames.len() == origin.depth
                 && top["functionLocation"] == origin.function
-                && original_line(&self.scripts, top) == origin.line);
+                && original_line(&self.focus.scripts, top) == origin.line);
         if !again {
             return false;
         }
         let method = origin.method;
-        let Some(cdp) = self.cdp.clone() else {
+        let Some(cdp) = self.focus.cdp.clone() else {
             return false;
         };
         if let Some(origin) = &mut self.step_origin {
@@ -205,10 +205,10 @@ impl Debuggee {
         let Some(top) = frames.first() else {
             return false;
         };
-        if !unmapped(&self.scripts, top) {
+        if !unmapped(&self.focus.scripts, top) {
             return false;
         }
-        let Some(cdp) = self.cdp.clone() else {
+        let Some(cdp) = self.focus.cdp.clone() else {
             return false;
         };
         self.step_origin = Some(StepOrigin {
@@ -220,7 +220,7 @@ impl Debuggee {
             entry: true,
             caller_catch: None,
         });
-        self.expecting = Expecting::Step;
+        self.focus.expecting = Expecting::Step;
         cdp.call("Debugger.stepOver", json!({})).await.is_ok()
     }
 }

@@ -2,9 +2,9 @@
 //! program starts (see `children`) is another, with its own inspector connection, scripts,
 //! breakpoints and pause.
 //!
-//! The rest of the adapter works on one process at a time, the one in focus, whose state is in
-//! the `Debuggee`'s own fields; the others wait in [`Target`]s and are swapped in when a request
-//! names their thread or an event of theirs comes. A new child gets the breakpoint requests
+//! The rest of the adapter works on one process at a time, the one in focus, whose state is the
+//! `Debuggee`'s `focus`; the others wait in its `others` and are swapped in when a request names
+//! their thread or an event of theirs comes. A new child gets the breakpoint requests
 //! made so far, replayed in order, so its breakpoints have the same DAP ids as everyone's.
 
 use super::super::children::ChildEvent;
@@ -13,58 +13,48 @@ use super::*;
 /// The launched process's thread.
 pub const MAIN_THREAD: i64 = 1;
 
-/// A Node process out of focus: the fields of `Debuggee` that are per process.
+/// A Node process: the one in focus is the `Debuggee`'s `focus`, the others wait in its
+/// `others`.
 #[derive(Default)]
 pub(super) struct Target {
-    thread: i64,
-    name: String,
-    cdp: Option<Cdp>,
-    scripts: Scripts,
-    breakpoints: Breakpoints,
-    paused: Option<Paused>,
-    handles: Vec<Handle>,
-    overrides: HashMap<(usize, String), Value>,
-    instrumented: bool,
-    entry_seen: bool,
-    expecting: Expecting,
-    internal_steps: u32,
-    caught_rule: CaughtRule,
+    pub(super) thread: i64,
+    pub(super) name: String,
+    pub(super) cdp: Option<Cdp>,
+    pub(super) scripts: Scripts,
+    pub(super) breakpoints: Breakpoints,
+    pub(super) paused: Option<Paused>,
+    pub(super) handles: Vec<Handle>,
+    /// Values set in a frame's scopes while paused: V8's scope objects are snapshots taken at
+    /// the stop, so a variable read back from them after `set` would show its old value.
+    pub(super) overrides: HashMap<(usize, String), Value>,
+    /// V8 pauses before each script with a source map runs (see `set_breakpoints`).
+    pub(super) instrumented: bool,
+    pub(super) entry_seen: bool,
+    pub(super) expecting: Expecting,
+    /// Steps taken on our own to get out of Node's internals since the user's last step.
+    pub(super) internal_steps: u32,
+    /// Which caught exceptions V8 pauses on stop (see `exceptions`).
+    pub(super) caught_rule: CaughtRule,
 }
 
 impl Debuggee {
-    fn swap_with(&mut self, target: &mut Target) {
-        std::mem::swap(&mut self.thread, &mut target.thread);
-        std::mem::swap(&mut self.thread_name, &mut target.name);
-        std::mem::swap(&mut self.cdp, &mut target.cdp);
-        std::mem::swap(&mut self.scripts, &mut target.scripts);
-        std::mem::swap(&mut self.breakpoints, &mut target.breakpoints);
-        std::mem::swap(&mut self.paused, &mut target.paused);
-        std::mem::swap(&mut self.handles, &mut target.handles);
-        std::mem::swap(&mut self.overrides, &mut target.overrides);
-        std::mem::swap(&mut self.instrumented, &mut target.instrumented);
-        std::mem::swap(&mut self.entry_seen, &mut target.entry_seen);
-        std::mem::swap(&mut self.expecting, &mut target.expecting);
-        std::mem::swap(&mut self.internal_steps, &mut target.internal_steps);
-        std::mem::swap(&mut self.caught_rule, &mut target.caught_rule);
-    }
-
     /// Brings `thread`'s process into focus; false when there is no such thread.
     pub(super) fn focus(&mut self, thread: i64) -> bool {
-        if thread == self.thread {
+        if thread == self.focus.thread {
             return true;
         }
         let Some(at) = self.others.iter().position(|t| t.thread == thread) else {
             return false;
         };
         let mut target = self.others.swap_remove(at);
-        self.swap_with(&mut target);
+        std::mem::swap(&mut self.focus, &mut target);
         self.others.push(target);
         true
     }
 
     /// DAP `threads`: every process.
     pub(super) fn threads(&self) -> Value {
-        let mut threads = vec![json!({ "id": self.thread, "name": self.thread_name })];
+        let mut threads = vec![json!({ "id": self.focus.thread, "name": self.focus.name })];
         threads.extend(
             self.others
                 .iter()
@@ -105,13 +95,13 @@ impl Debuggee {
 
     /// An event of `thread`'s process, handled with it in focus; the focus is given back.
     pub async fn on_event_of(&mut self, thread: i64, event: CdpEvent) {
-        let before = self.thread;
+        let before = self.focus.thread;
         if !self.focus(thread) {
             return;
         }
         if thread != MAIN_THREAD && event.method == "Runtime.executionContextDestroyed" {
             // The child has finished and waits for its debugger to leave: leave.
-            if let Some(cdp) = &self.cdp {
+            if let Some(cdp) = &self.focus.cdp {
                 cdp.close_when_idle();
             }
         }
@@ -127,7 +117,7 @@ impl Debuggee {
         let (cdp, mut events) = Cdp::connect(url).await?;
         self.next_thread += 1;
         let thread = self.next_thread;
-        let before = self.thread;
+        let before = self.focus.thread;
         self.others.push(Target {
             thread,
             name: format!("{name}, pid {pid}"),
@@ -174,7 +164,7 @@ impl Debuggee {
 
     async fn child_closed(&mut self, thread: i64) {
         let Some(at) = self.others.iter().position(|t| t.thread == thread) else {
-            if thread == self.thread && thread != MAIN_THREAD {
+            if thread == self.focus.thread && thread != MAIN_THREAD {
                 // In focus: give the focus to the launched process, then forget it.
                 self.focus(MAIN_THREAD);
                 self.others.retain(|t| t.thread != thread);
