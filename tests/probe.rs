@@ -15,8 +15,8 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    Run, Session, build, eventually, fixture_path, line_of, require_debugpy, require_lldb_dap,
-    variable,
+    Run, Session, build, eventually, fixture_path, line_of, processes_under, require_debugpy,
+    require_lldb_dap, variable,
 };
 use serde_json::{Value, json};
 
@@ -57,25 +57,6 @@ fn probe_json(s: &Session, program: &Path, args: &[&str]) -> (Run, Value) {
     let run = probe(s, program, &all);
     let value = run.json();
     (run, value)
-}
-
-/// The processes whose command line names something under the test's directory.
-fn processes_under(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().into_owned();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter_map(|e| {
-            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            cmdline
-                .contains(&needle)
-                .then(|| format!("{}: {cmdline}", e.file_name().to_string_lossy()))
-        })
-        .collect()
 }
 
 /// After a probe: no session socket, no session answering, no program of this test running.

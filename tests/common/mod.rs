@@ -562,3 +562,24 @@ pub fn source_files() -> Vec<(String, PathBuf)> {
         })
         .collect()
 }
+
+/// The processes whose command line names something under `dir` (a test's own directory, which
+/// its programs are copied into so that one left running can be told from other tests'), as
+/// `PID: COMMAND LINE`. Linux's /proc only: empty elsewhere.
+pub fn processes_under(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            cmdline
+                .contains(&needle)
+                .then(|| format!("{}: {cmdline}", e.file_name().to_string_lossy()))
+        })
+        .collect()
+}
