@@ -252,7 +252,7 @@ impl DebugAdapter for LldbDap {
 
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
-        Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args) })
+        Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args, &[]) })
     }
 
     fn adapter_id(&self) -> &'static str {
