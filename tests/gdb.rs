@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{Run, Session, at, build, frame_lines, line_of, variable};
+use common::{Session, at, build, frame_lines, line_of, variable};
 use serde_json::{Value, json};
 
 const LEDGER: &str = "c/ledger.c";
@@ -494,7 +494,7 @@ fn gdbs_python_keeps_its_compiled_modules_in_our_cache_and_the_program_sees_none
     let s = gdb_session();
     let cache = tempfile::tempdir().expect("tempdir");
     let ledger = build(LEDGER);
-    let started = Run::from(
+    let started = common::Run::from(
         s.command()
             .env("DEBUGGER_CACHE_DIR", cache.path())
             .env("PYTHONDONTWRITEBYTECODE", "1")
