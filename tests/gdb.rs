@@ -504,3 +504,69 @@ fn a_gdb_without_dap_is_named_when_the_start_fails() {
         "{error}"
     );
 }
+
+/// GDB's Python keeps the modules it compiles in our cache directory, even where the environment
+/// says not to write bytecode (else a GDB start compiles some 150 modules from source), and the
+/// program still gets the environment the CLI had: that setting as it was, no cache of ours.
+/// (`/proc`: Linux only.)
+#[cfg(target_os = "linux")]
+#[test]
+fn gdbs_python_keeps_its_compiled_modules_in_our_cache_and_the_program_sees_none_of_it() {
+    let s = gdb_session();
+    let cache = tempfile::tempdir().expect("tempdir");
+    let ledger = build(LEDGER);
+    let started = common::Run::from(
+        s.command()
+            .env("DEBUGGER_CACHE_DIR", cache.path())
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .env_remove("PYTHONPYCACHEPREFIX")
+            .args(["--json", "start", "--adapter", "gdb", "--break", "apply"])
+            .arg(&ledger)
+            .output()
+            .expect("run debugger"),
+    )
+    .json();
+    assert_eq!(started["ok"], true, "{started}");
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["frame"]["function"], "apply", "{stop}");
+    let status = s.data(&["status"]);
+    let pid = status["debuggee_pid"].as_u64().expect("the program's pid");
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).expect("the program's environment");
+    let names: Vec<&[u8]> = environ.split(|byte| *byte == 0).collect();
+    assert!(
+        names.contains(&&b"PYTHONDONTWRITEBYTECODE=1"[..]),
+        "{status}"
+    );
+    assert!(
+        !names
+            .iter()
+            .any(|pair| pair.starts_with(b"PYTHONPYCACHEPREFIX=")),
+        "{status}"
+    );
+    let compiled = files_under(&cache.path().join("gdb-python"));
+    assert!(
+        compiled.iter().any(|file| {
+            let file = file.to_string_lossy();
+            file.contains("/gdb/dap/server.") && file.ends_with(".pyc")
+        }),
+        "{compiled:?}"
+    );
+}
+
+/// Every file below `dir`.
+#[cfg(target_os = "linux")]
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}

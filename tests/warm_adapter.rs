@@ -110,6 +110,40 @@ fn lldb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program()
     the_next_start_takes_it(&warm_session("60"), "lldb");
 }
 
+/// A warm lldb-dap reads the C library ahead of the program (the bulk of LLDB's time to the first
+/// stop where its debug file is installed), and keeps nothing of the target it read it with: the
+/// session on it has the one target, its program's.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn lldb_a_warm_adapter_has_read_the_c_library_and_holds_no_target_of_its_own() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    run_to_apply_and_stop(&s, "lldb");
+    warm_entry(&s);
+    let log = s.log();
+    assert!(
+        log.contains("a warm-up command") && log.contains("libc.so.6"),
+        "{log}"
+    );
+    let started = s.start(
+        &build("c/ledger.c"),
+        &["--adapter", "lldb", "--break", "apply"],
+    );
+    assert_eq!(started["warm"], true, "{started}");
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    let targets = s.data(&["raw", "target", "list"]);
+    let text = targets.to_string();
+    assert!(
+        text.contains("target #0") && text.contains("ledger"),
+        "{targets}"
+    );
+    assert!(
+        !text.contains("target #1") && !text.contains("libc"),
+        "{targets}"
+    );
+}
+
 #[test]
 fn gdb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program() {
     require_gdb();

@@ -112,7 +112,7 @@ impl DebugAdapter for CustomAdapter {
                 .await
             } else {
                 let args: Vec<OsString> = self.args.iter().map(OsString::from).collect();
-                spawn_stdio(self.name, &self.command, &args)
+                spawn_stdio(self.name, &self.command, &args, &[])
             }
         })
     }

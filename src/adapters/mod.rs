@@ -136,6 +136,13 @@ pub trait DebugAdapter: Send + Sync {
         false
     }
 
+    /// Console commands (DAP `evaluate` in the `repl` context) a warm adapter runs once it has
+    /// answered `initialize`, before any program is known: work every program's launch would
+    /// do, done while the adapter waits, that leaves nothing behind but the adapter's caches.
+    fn warm_commands(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// How the adapter tells signals: stops on them, deaths by them.
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting::default()

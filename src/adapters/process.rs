@@ -58,6 +58,9 @@ pub struct SpawnedAdapter {
     pub program_output: Option<mpsc::UnboundedReceiver<StdioOutput>>,
 }
 
+/// A change to the environment an adapter starts with: the variable set, or removed (`None`).
+pub type EnvChange = (&'static str, Option<OsString>);
+
 fn command_for(program: &Path, args: &[OsString]) -> Command {
     let mut command = Command::new(program);
     command
@@ -84,10 +87,8 @@ struct Piped {
     stderr: tokio::process::ChildStderr,
 }
 
-fn spawn_piped(name: &str, program: &Path, args: &[OsString]) -> Result<Piped, ErrorBody> {
-    let mut child = command_for(program, args)
-        .spawn()
-        .map_err(|e| spawn_error(name, program, e))?;
+fn spawn_piped(name: &str, program: &Path, mut command: Command) -> Result<Piped, ErrorBody> {
+    let mut child = command.spawn().map_err(|e| spawn_error(name, program, e))?;
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
@@ -109,18 +110,27 @@ fn spawn_error(name: &str, program: &Path, e: std::io::Error) -> ErrorBody {
     )
 }
 
-/// Starts `program args...` speaking DAP on its stdin and stdout; `name` labels logs and errors.
+/// Starts `program args...`, with `env` changed in its environment, speaking DAP on its stdin
+/// and stdout; `name` labels logs and errors.
 pub fn spawn_stdio(
     name: &str,
     program: &Path,
     args: &[OsString],
+    env: &[EnvChange],
 ) -> Result<SpawnedAdapter, ErrorBody> {
+    let mut command = command_for(program, args);
+    for (variable, value) in env {
+        match value {
+            Some(value) => command.env(variable, value),
+            None => command.env_remove(variable),
+        };
+    }
     let Piped {
         child,
         stdin,
         stdout,
         stderr,
-    } = spawn_piped(name, program, args)?;
+    } = spawn_piped(name, program, command)?;
     let tail = new_tail();
     let stderr_done = tokio::spawn(read_lines(name.to_string(), stderr, tail.clone(), None));
     let process = monitor_child(name, child, tail, stderr_done);
@@ -164,7 +174,7 @@ pub async fn spawn_tcp(
         stdin: _stdin,
         stdout,
         stderr,
-    } = spawn_piped(name, program, args)?;
+    } = spawn_piped(name, program, command_for(program, args))?;
     let tail = new_tail();
     let (output_tx, output_rx) = mpsc::unbounded_channel();
     let stderr_done = tokio::spawn(read_lines(
@@ -315,7 +325,7 @@ pub async fn spawn_on_port(
         stdin: _stdin,
         stdout,
         stderr,
-    } = spawn_piped(name, program, &args)?;
+    } = spawn_piped(name, program, command_for(program, &args))?;
     let tail = new_tail();
     tokio::spawn(read_lines(name.to_string(), stdout, tail.clone(), None));
     let stderr_done = tokio::spawn(read_lines(name.to_string(), stderr, tail.clone(), None));

@@ -19,6 +19,8 @@ pub const CONFIG_ENV: &str = "DEBUGGER_CONFIG";
 pub const DATA_DIR_ENV: &str = "DEBUGGER_DATA_DIR";
 /// The environment variable that overrides the state directory (daemon logs).
 pub const STATE_DIR_ENV: &str = "DEBUGGER_STATE_DIR";
+/// The environment variable that overrides the cache directory (what can be rebuilt at will).
+pub const CACHE_DIR_ENV: &str = "DEBUGGER_CACHE_DIR";
 
 fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "debugger")
@@ -133,6 +135,15 @@ pub fn data_dir() -> PathBuf {
     project_dirs()
         .map(|d| d.data_local_dir().to_path_buf())
         .unwrap_or_else(|| std::env::temp_dir().join("debugger-data"))
+}
+
+/// Where what can be rebuilt at will is kept (e.g. GDB's compiled Python); `None` when the
+/// user has no cache directory: not the temp dir, whose files another user could plant.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(CACHE_DIR_ENV).filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    project_dirs().map(|d| d.cache_dir().to_path_buf())
 }
 
 /// The daemon log file of a session.

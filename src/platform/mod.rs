@@ -21,12 +21,14 @@
 //! | a running Node's inspector | SIGUSR1 | `node -e "process._debugProcess(PID)"` |
 //! | the launched program's stdout and stderr | two FIFOs, or a pty (`--tty`) | not yet: the adapter's own output |
 //! | signal names; how an unreaped process ended | the C library's numbers; `/proc` (Linux) | none |
+//! | the C library's path, for a warm adapter to load | the dynamic loader's list (Linux) | none |
 //!
 //! The session lock needs no platform code: `File::try_lock` is `flock` on Unix and
 //! `LockFileEx` on Windows, and either is dropped by the OS when the process dies.
 
 #[cfg(any(windows, test))]
 mod acl;
+mod c_library;
 mod cores;
 mod program_stdio;
 mod signals;
@@ -40,6 +42,7 @@ mod windows;
 #[cfg(windows)]
 use windows as os;
 
+pub use c_library::c_library_path;
 pub use cores::{Limit, core_pattern, core_size_limit};
 pub use os::{
     Interrupts, NULL_DEVICE, SOCKET_PATH_LIMIT, acknowledge_now, children_of, contain_children,

@@ -218,7 +218,7 @@ impl DebugAdapter for Debugpy {
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let mut args: Vec<OsString> = vec!["-m".into(), "debugpy.adapter".into()];
         args.extend(self.extra_args.iter().map(OsString::from));
-        Box::pin(async move { spawn_stdio("debugpy", &self.python, &args) })
+        Box::pin(async move { spawn_stdio("debugpy", &self.python, &args, &[]) })
     }
 
     fn adapter_id(&self) -> &'static str {

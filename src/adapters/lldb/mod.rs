@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 mod exits;
 mod function_patterns;
+mod warm;
 use exits::{end_in_gdb_remote_log, exit_code_note, is_lldb_log_line};
 
 use super::install::{self, Software};
@@ -252,7 +253,7 @@ impl DebugAdapter for LldbDap {
 
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
-        Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args) })
+        Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args, &[]) })
     }
 
     fn adapter_id(&self) -> &'static str {
@@ -294,6 +295,11 @@ impl DebugAdapter for LldbDap {
     /// Its spawn and `initialize` take nothing of the program: the target comes in `launch`.
     fn keeps_warm(&self) -> bool {
         true
+    }
+
+    /// The C library, read into LLDB's module cache (see `warm.rs`).
+    fn warm_commands(&self) -> Vec<String> {
+        warm::commands()
     }
 
     /// LLDB's exit status of a program killed by a signal is the signal's number.

@@ -5,8 +5,10 @@
 //! the session does: the adapter's start-up (spawning it, loading its libraries, answering
 //! `initialize`) is the part of a launch that depends on nothing of the program, so a daemon can
 //! pay it while the user is busy elsewhere. Nothing of a previous program can be in it: it is a
-//! new process that has only ever been asked `initialize`, and every session's target,
-//! breakpoints and settings come in that session's own `launch` and configuration requests.
+//! new process that has only ever been asked `initialize` and its adapter's warm-up commands
+//! (`DebugAdapter::warm_commands`: lldb-dap reads the C library into its cache, and deletes the
+//! target it read it with), and every session's target, breakpoints and settings come in that
+//! session's own `launch` and configuration requests.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -107,7 +109,12 @@ impl WarmAdapter {
             reaper,
         };
         let arguments = initialize_arguments(&*warm.adapter, false);
-        let answer = tokio::time::timeout(timeouts.launch(), warm.initialize(&arguments)).await;
+        let answer = tokio::time::timeout(timeouts.launch(), async {
+            let caps = warm.initialize(&arguments).await?;
+            warm.prepare().await?;
+            Ok::<_, String>(caps)
+        })
+        .await;
         match answer {
             Ok(Ok(caps)) => {
                 warm.caps = caps;
@@ -156,6 +163,35 @@ impl WarmAdapter {
             "command": "initialize",
             "arguments": arguments,
         });
+        let message = self.ask(&request).await?;
+        if message["success"] == false {
+            return Err(message["message"].as_str().unwrap_or("refused").to_string());
+        }
+        Ok(Capabilities(message["body"].clone()))
+    }
+
+    /// Runs the adapter's [`DebugAdapter::warm_commands`], one `evaluate` at a time (seq 2 on),
+    /// each read up to its answer as `initialize` is. A command the adapter refuses is only
+    /// logged: it was work ahead of time, which the launch does anyway.
+    async fn prepare(&mut self) -> Result<(), String> {
+        for (seq, command) in (2u64..).zip(self.adapter.warm_commands()) {
+            let request = json!({
+                "seq": seq,
+                "type": "request",
+                "command": "evaluate",
+                "arguments": {"expression": command, "context": "repl"},
+            });
+            tracing::debug!(%command, "a warm-up command");
+            let answer = self.ask(&request).await?;
+            if answer["success"] == false {
+                tracing::debug!(%command, answer = %answer["message"], "a warm-up command failed");
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends `request` and reads the stream up to its answer (see [`WarmAdapter::initialize`]).
+    async fn ask(&mut self, request: &Value) -> Result<Value, String> {
         let bytes = codec::encode(request.to_string().as_bytes());
         self.spawned
             .writer
@@ -169,13 +205,9 @@ impl WarmAdapter {
             .map_err(|e| e.to_string())?;
         loop {
             let message = read_message(&mut self.spawned.reader).await?;
-            if message["type"] != "response" || message["request_seq"] != 1 {
-                continue;
+            if message["type"] == "response" && message["request_seq"] == request["seq"] {
+                return Ok(message);
             }
-            if message["success"] == false {
-                return Err(message["message"].as_str().unwrap_or("refused").to_string());
-            }
-            return Ok(Capabilities(message["body"].clone()));
         }
     }
 
