@@ -292,6 +292,15 @@ impl DebugAdapter for Debugpy {
         true
     }
 
+    /// `python -m debugpy.adapter` and its `initialize` take nothing of the program: the launch
+    /// names the program, its interpreter (`python`), folder and environment, and debugpy starts
+    /// a new launcher and a new Python for it. (The adapter's own environment is the daemon's,
+    /// as it is for a `start` without one; the launch's `env`, the whole of the caller's, is
+    /// laid over it.)
+    fn keeps_warm(&self) -> bool {
+        true
+    }
+
     /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), and debugpy's
     /// environment report skipped when no log keeps it ([`start::quiet_debuggee`]).
     fn program_setup(&self, _program: &Path) -> BoxFuture<'static, Vec<String>> {
