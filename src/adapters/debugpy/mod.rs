@@ -45,6 +45,7 @@ use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
+use python::leave_out_the_adapters_version;
 pub use python::{
     candidate_pythons, debugpy_version, install_hint, private_venv, system_python, venv_python,
 };
@@ -285,6 +286,7 @@ impl DebugAdapter for Debugpy {
             // debugpy takes one of program, module and code.
             fields.remove("program");
         }
+        leave_out_the_adapters_version(spec, &mut arguments);
         with_presentation_options(arguments)
     }
 
