@@ -1,14 +1,17 @@
 //! The warm adapter (`[daemon] warm_adapter_secs`): after a session ends, the daemon keeps a
 //! fresh adapter of its kind, spawned and initialised, for the next `start`; nothing of the
 //! previous program reaches the next one; `sessions` lists it; it ends when its time is up or
-//! on `stop`; 0 keeps none; a start on another adapter spawns its own. Against lldb-dap and
-//! GDB, observed through `sessions --json` and the daemon's answers.
+//! on `stop`; 0 keeps none; a start on another adapter spawns its own. Against lldb-dap, GDB
+//! and debugpy, observed through `sessions --json` and the daemon's answers.
 
 mod common;
 
+use std::path::Path;
 use std::time::Duration;
 
-use common::{Session, alive, build, eventually, require_gdb, require_lldb_dap};
+use common::{
+    Session, alive, build, eventually, fixture_path, require_debugpy, require_gdb, require_lldb_dap,
+};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -57,10 +60,14 @@ fn warm_entry(s: &Session) -> Value {
 
 /// Starts ledger with a breakpoint on `apply`, runs to it, and stops the session.
 fn run_to_apply_and_stop(s: &Session, adapter: &str) -> Value {
-    let ledger = build("c/ledger.c");
-    let started = s.start(&ledger, &["--adapter", adapter, "--break", "apply"]);
+    run_to_and_stop(s, adapter, &build("c/ledger.c"), "apply")
+}
+
+/// Starts `program` with a breakpoint on `function`, runs to it, and stops the session.
+fn run_to_and_stop(s: &Session, adapter: &str, program: &Path, function: &str) -> Value {
+    let started = s.start(program, &["--adapter", adapter, "--break", function]);
     let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
-    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    assert_eq!(stop["stop"]["frame"]["function"], function, "{stop}");
     let stopped = s.data(&["stop"]);
     let message = stopped["message"].as_str().expect("message");
     assert!(message.contains("kept warm"), "{stopped}");
@@ -70,7 +77,12 @@ fn run_to_apply_and_stop(s: &Session, adapter: &str) -> Value {
 /// The next start takes the warm adapter, and runs a program with nothing of the last one: no
 /// breakpoint (it runs to its end), a fresh target and process.
 fn the_next_start_takes_it(s: &Session, adapter: &str) {
-    let first = run_to_apply_and_stop(s, adapter);
+    the_next_start_of_takes_it(s, adapter, &build("c/ledger.c"), "apply");
+}
+
+/// [`the_next_start_takes_it`] for `program`, first stopped in `function`; it exits with 3.
+fn the_next_start_of_takes_it(s: &Session, adapter: &str, program: &Path, function: &str) {
+    let first = run_to_and_stop(s, adapter, program, function);
     let entry = warm_entry(s);
     assert_eq!(entry["state"], "warm", "{entry}");
     assert_eq!(entry["adapter"], adapter, "{entry}");
@@ -83,7 +95,7 @@ fn the_next_start_takes_it(s: &Session, adapter: &str) {
     );
     assert!(entry["warm"]["secs_left"].as_f64().expect("secs_left") > 0.0);
 
-    let second = s.start(&build("c/ledger.c"), &["--adapter", adapter]);
+    let second = s.start(program, &["--adapter", adapter]);
     assert_eq!(second["warm"], true, "{second}");
     assert_eq!(pid(&second, "adapter_pid"), warm_pid, "{second}");
     assert_eq!(second["daemon_pid"], first["daemon_pid"], "{second}");
@@ -148,6 +160,51 @@ fn lldb_a_warm_adapter_has_read_the_c_library_and_holds_no_target_of_its_own() {
 fn gdb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program() {
     require_gdb();
     the_next_start_takes_it(&warm_gdb_session("60"), "gdb");
+}
+
+/// debugpy's start-up (`python -m debugpy.adapter`, `initialize`) takes nothing of the program
+/// either: the launch brings the program, its interpreter, folder and environment, and debugpy
+/// starts a new launcher and a new Python for it.
+#[test]
+fn debugpy_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program() {
+    require_debugpy();
+    let app = fixture_path("python/app.py");
+    the_next_start_of_takes_it(&warm_session("60"), "debugpy", &app, "square");
+}
+
+#[test]
+fn debugpy_a_probe_leaves_a_warm_adapter_and_the_next_probe_borrows_it() {
+    require_debugpy();
+    let s = warm_session("60");
+    let app = fixture_path("python/app.py");
+    let app = app.to_str().expect("utf-8 path");
+    let first = s.data(&["probe", app, "--break", "square", "--print", "n"]);
+    assert_eq!(first["warm"], false, "{first}");
+    assert_eq!(first["hits"][0]["prints"][0]["value"], "3", "{first}");
+    let entry = warm_entry(&s);
+    assert_eq!(entry["adapter"], "debugpy", "{entry}");
+    let warm_pid = pid(&entry["warm"], "adapter_pid");
+
+    // The next probe runs on it with only its own breakpoint: `deposit` stops, `square` (the
+    // last probe's) does not.
+    let second = s.data(&[
+        "probe",
+        app,
+        "--break",
+        "Account.deposit",
+        "--print",
+        "amount",
+    ]);
+    assert_eq!(second["warm"], true, "{second}");
+    let hits = second["hits"].as_array().expect("hits");
+    assert_eq!(hits.len(), 1, "{second}");
+    assert_eq!(hits[0]["stop"]["frame"]["function"], "deposit", "{second}");
+    assert_eq!(hits[0]["prints"][0]["value"], "0", "{second}");
+    assert_eq!(second["breakpoints"].as_array().map(Vec::len), Some(1));
+    assert!(
+        eventually(LIMIT, || !alive(warm_pid)),
+        "the lent adapter lives on"
+    );
 }
 
 #[test]

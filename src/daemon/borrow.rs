@@ -36,6 +36,14 @@ impl Borrower {
         }
     }
 
+    /// Whether [`Borrower::finish`] will ask a daemon for a warm adapter (this probe found none).
+    pub fn will_ask(&self) -> bool {
+        self.wanted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+
     /// Called once the probe's session has ended: asks the daemon (starting one if none runs)
     /// to keep a warm adapter for the next time, when this probe found none to borrow.
     pub async fn finish(&self) {

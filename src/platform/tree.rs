@@ -95,7 +95,8 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
                     .into_iter()
                     .filter(|pid| {
                         since.is_none_or(|since| start_time(*pid).is_some_and(|t| t >= since))
-                    }),
+                    })
+                    .filter(|pid| !below_spared(*pid, spare, me)),
             );
         }
         targets.retain(|pid| *pid != me && !spare.contains(pid) && is_running(*pid));
@@ -113,6 +114,25 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
     }
     collect_zombies(&killed, me);
     killed.len()
+}
+
+/// How far up [`below_spared`] looks for a spared ancestor.
+const ANCESTORS_LOOKED_AT: usize = 64;
+
+/// Whether `pid` is below one of `spare` (its child, grandchild, ...), looking up its parents as
+/// far as `me`. A spared process's own children carry the tag too: a warm debugpy adapter started
+/// through pyenv's shim is a shell for its first 50-100 ms, running `pyenv` commands whose death
+/// makes the shell fail, so a session's end in that time killed the warm adapter with them.
+fn below_spared(pid: u32, spare: &[u32], me: u32) -> bool {
+    let mut current = pid;
+    for _ in 0..ANCESTORS_LOOKED_AT {
+        match parent_pid(current) {
+            Some(parent) if spare.contains(&parent) => return true,
+            Some(parent) if parent != me && parent > 1 => current = parent,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Waits until each of `pids` has died (is a zombie or gone), for at most `limit`: told of the

@@ -211,20 +211,18 @@ impl Debugpy {
         name: &str,
         requests: &dyn Requests,
     ) -> Option<Location> {
-        let program = self.run().program.clone()?;
+        let (program, started) = {
+            let mut run = self.run();
+            let program = run.program.clone()?;
+            let started = run.lookups.remove(name);
+            (program, started)
+        };
         let folder = program.parent()?;
-        let mut command = tokio::process::Command::new(&self.python);
-        command
-            .arg("-c")
-            .arg(FIND_FUNCTION)
-            .arg(folder)
-            .arg(&program)
-            .arg(name)
-            .arg(FIND_BUDGET_SECS.to_string())
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .kill_on_drop(true);
-        let output = match tokio::time::timeout(FIND_LIMIT, command.output()).await {
+        let child = match started {
+            Some(child) => child,
+            None => self.start_lookup(name, &program)?,
+        };
+        let output = match tokio::time::timeout(FIND_LIMIT, child.wait_with_output()).await {
             Ok(Ok(output)) if output.status.success() => output,
             other => {
                 tracing::warn!(name, ?other, "could not look for the function's definition");
@@ -249,6 +247,49 @@ impl Debugpy {
             }
         }
         line_for_function(name, &program, &definitions.found)
+    }
+
+    /// Starts [`FIND_FUNCTION`] for `name` over `program`'s folder; `None` when the Python cannot
+    /// be started (the breakpoint then stays as the user wrote it).
+    fn start_lookup(&self, name: &str, program: &Path) -> Option<tokio::process::Child> {
+        let folder = program.parent()?;
+        let mut command = tokio::process::Command::new(&self.python);
+        command
+            .arg("-c")
+            .arg(FIND_FUNCTION)
+            .arg(folder)
+            .arg(program)
+            .arg(name)
+            .arg(FIND_BUDGET_SECS.to_string())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true);
+        command
+            .spawn()
+            .inspect_err(|e| tracing::warn!(name, "cannot look for the function's definition: {e}"))
+            .ok()
+    }
+
+    /// Starts the look-ups of the function breakpoints a launch brings, as it is sent: they run
+    /// beside debugpy's start of the program (its launcher and the program's Python, which take
+    /// far longer) instead of after `initialized`, where [`Debugpy::function_as_line`] takes
+    /// their answers. Without a Tokio runtime (unit tests) nothing is started ahead.
+    pub(super) fn start_lookups(&self, breakpoints: &[BreakpointSpec]) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let Some(program) = self.run().program.clone() else {
+            return;
+        };
+        for bp in breakpoints {
+            if let Location::Function { name } = &bp.location
+                && !self.run().lookups.contains_key(name)
+                && let Some(child) = self.start_lookup(name, &program)
+            {
+                self.run().lookups.insert(name.clone(), child);
+            }
+        }
     }
 
     /// Makes `file` the user's code in the running debugger, once, under justMyCode: pydevd

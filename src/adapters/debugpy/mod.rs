@@ -33,6 +33,7 @@ use serde_json::{Map, Value, json};
 
 mod breakpoints;
 mod python;
+mod start;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::{DebugAdapter, Requests, SignalReporting, SourceLookup, launch_with};
@@ -44,9 +45,11 @@ use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
+use python::leave_out_the_adapters_version;
 pub use python::{
     candidate_pythons, debugpy_version, install_hint, private_venv, system_python, venv_python,
 };
+use start::{ADAPTER_MAIN, NO_DELAY, quiet_debuggee};
 
 pub struct Debugpy {
     pub(super) python: PathBuf,
@@ -71,6 +74,9 @@ struct RunFacts {
     /// library): under justMyCode a breakpoint on one stops only if it is the user's code after
     /// all, which debugpy's `verified` does not tell. Each with the message that says so.
     unfound: HashMap<String, String>,
+    /// The definition look-ups started with the launch, by function name, not yet read (see
+    /// `Debugpy::start_lookups`); dropping one ends its Python.
+    lookups: HashMap<String, tokio::process::Child>,
 }
 
 impl Debugpy {
@@ -216,7 +222,7 @@ impl DebugAdapter for Debugpy {
     }
 
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
-        let mut args: Vec<OsString> = vec!["-m".into(), "debugpy.adapter".into()];
+        let mut args: Vec<OsString> = vec!["-c".into(), ADAPTER_MAIN.into()];
         args.extend(self.extra_args.iter().map(OsString::from));
         Box::pin(async move { spawn_stdio("debugpy", &self.python, &args, &[]) })
     }
@@ -258,18 +264,21 @@ impl DebugAdapter for Debugpy {
             // `python -m MODULE`: the program stands only for where the user's code is.
             arguments["module"] = json!(module);
         }
-        let mut run = self.run();
-        *run = RunFacts {
-            program: Some(program),
-            just_my_code: spec.just_my_code,
-            ..RunFacts::default()
-        };
-        if spec.just_my_code {
-            run.included = breakpoint_files(&spec.breakpoints);
-            if !run.included.is_empty() {
-                arguments["rules"] = include_rules(&run.included);
+        {
+            let mut run = self.run();
+            *run = RunFacts {
+                program: Some(program),
+                just_my_code: spec.just_my_code,
+                ..RunFacts::default()
+            };
+            if spec.just_my_code {
+                run.included = breakpoint_files(&spec.breakpoints);
+                if !run.included.is_empty() {
+                    arguments["rules"] = include_rules(&run.included);
+                }
             }
         }
+        self.start_lookups(&spec.breakpoints);
         let mut arguments = launch_with(spec, arguments);
         if spec.module.is_some()
             && let Some(fields) = arguments.as_object_mut()
@@ -277,11 +286,27 @@ impl DebugAdapter for Debugpy {
             // debugpy takes one of program, module and code.
             fields.remove("program");
         }
+        leave_out_the_adapters_version(spec, &mut arguments);
         with_presentation_options(arguments)
     }
 
     fn runs_modules(&self) -> bool {
         true
+    }
+
+    /// `python -m debugpy.adapter` and its `initialize` take nothing of the program: the launch
+    /// names the program, its interpreter (`python`), folder and environment, and debugpy starts
+    /// a new launcher and a new Python for it. (The adapter's own environment is the daemon's,
+    /// as it is for a `start` without one; the launch's `env`, the whole of the caller's, is
+    /// laid over it.)
+    fn keeps_warm(&self) -> bool {
+        true
+    }
+
+    /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), and debugpy's
+    /// environment report skipped when no log keeps it ([`start::quiet_debuggee`]).
+    fn program_setup(&self, _program: &Path) -> BoxFuture<'static, Vec<String>> {
+        Box::pin(async { vec![NO_DELAY.to_string(), quiet_debuggee()] })
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {

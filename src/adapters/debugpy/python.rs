@@ -1,10 +1,14 @@
 //! Which Python runs debugpy: the config's, the active virtual environment's, the private one
-//! `debugger setup debugpy` creates, or the system's; and how to get debugpy where it is missing.
+//! `debugger setup debugpy` creates, or the system's; how to get debugpy where it is missing; and
+//! which Python runs the program.
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use crate::common::config::AdapterConfig;
 use crate::common::paths;
+use crate::ipc::protocol::LaunchSpec;
 use crate::platform::Os;
 
 /// How to get debugpy on `os` when it is missing.
@@ -88,4 +92,24 @@ pub fn debugpy_version(python: &Path) -> Option<String> {
         .status
         .success()
         .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// The variable through which pyenv's shim hands the version it chose to what it runs.
+const PYENV_VERSION: &str = "PYENV_VERSION";
+
+/// Takes `PYENV_VERSION` out of the program's environment when the caller has none, so the
+/// program's Python is the one `python` gives in the program's folder with the caller's
+/// environment. debugpy's launcher hands the program the adapter's environment with the launch's
+/// `env` laid over it; run through pyenv's shim, the adapter's holds the version pyenv chose for
+/// the adapter, where the adapter was started: the daemon's folder (`/`) for a `start` or a warm
+/// adapter, the caller's for a cold `probe`. So a program whose folder names another version
+/// (`.python-version`) ran on the global one under `start`, and a `probe` ran it on one or the
+/// other depending on whether a warm adapter was there. (A `null` in `env` removes the variable.)
+pub(super) fn leave_out_the_adapters_version(spec: &LaunchSpec, arguments: &mut Value) {
+    if spec.env.iter().any(|(key, _)| key == PYENV_VERSION) {
+        return;
+    }
+    if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
+        env.insert(PYENV_VERSION.to_string(), Value::Null);
+    }
 }
