@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 mod exits;
 mod function_patterns;
+mod index_cache;
 mod warm;
 use exits::{end_in_gdb_remote_log, exit_code_note, is_lldb_log_line};
 
@@ -209,13 +210,14 @@ fn lldb_version(lldb: &Path) -> Option<String> {
 /// FIFOs, or its pty. Without them (an lldb-dap at `--connect`, whose machine has none of our
 /// files) lldb-dap runs the program on a pty of its own and sends its output as events.
 fn init_commands(spec: &LaunchSpec) -> Value {
-    let mut commands = vec![
+    let mut commands = index_cache::commands();
+    commands.extend([
         "settings set target.inherit-env false".to_string(),
         // The gdb-remote `process` log holds lldb-server's exit packet, the one place LLDB 19
         // keeps whether an end was a signal; lldb-dap sends its lines as console output
         // (about eight a resume), where the session reads it (`end_in_gdb_remote_log`).
         "log enable gdb-remote process".to_string(),
-    ];
+    ]);
     match &spec.stdio {
         Some(stdio) => {
             for (setting, path) in [
@@ -299,7 +301,10 @@ impl DebugAdapter for LldbDap {
 
     /// The C library, read into LLDB's module cache (see `warm.rs`).
     fn warm_commands(&self) -> Vec<String> {
-        warm::commands()
+        // The C library read ahead is indexed through the cache too.
+        let mut commands = index_cache::commands();
+        commands.extend(warm::commands());
+        commands
     }
 
     /// LLDB's exit status of a program killed by a signal is the signal's number.
