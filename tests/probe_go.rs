@@ -8,47 +8,34 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use common::{Run, Session, build_go, eventually, processes_under, require_delve, with_go_env};
 
-/// Runs `debugger ARGS...` with the tests' Go environment.
-fn probe(s: &Session, args: &[&str]) -> Run {
-    Run::from(
-        with_go_env(&mut s.command())
-            .args(args)
-            .output()
-            .expect("run debugger"),
-    )
-}
-
-/// The ledger fixture's binary, copied into the test's own directory so that a program left
-/// running can be told from other tests' by its path.
-fn private_ledger(s: &Session) -> PathBuf {
-    let copy = s.cwd.join("go-ledger");
-    std::fs::copy(build_go("go/ledger/main.go"), &copy).expect("copy the fixture");
-    copy
+/// Runs `debugger [--json] probe LEDGER --break main.add EXTRA...` with the tests' Go
+/// environment, on the ledger fixture's binary copied into the test's own directory (so that a
+/// program left running can be told from other tests' by its path).
+fn probe_ledger(s: &Session, json: bool, extra: &[&str]) -> Run {
+    let ledger = s.cwd.join("go-ledger");
+    std::fs::copy(build_go("go/ledger/main.go"), &ledger).expect("copy the fixture");
+    let mut command = s.command();
+    with_go_env(&mut command);
+    if json {
+        command.arg("--json");
+    }
+    command
+        .arg("probe")
+        .arg(&ledger)
+        .args(["--break", "main.add"])
+        .args(extra);
+    Run::from(command.output().expect("run debugger"))
 }
 
 #[test]
 fn a_probe_ended_at_a_hit_keeps_the_output_before_it_and_leaves_nothing_running() {
     require_delve();
     let s = Session::new();
-    let ledger = private_ledger(&s);
-    let run = probe(
-        &s,
-        &[
-            "probe",
-            ledger.to_str().expect("utf-8 path"),
-            "--break",
-            "main.add",
-            "--print",
-            "a",
-            "--hits",
-            "3",
-        ],
-    );
+    let run = probe_ledger(&s, false, &["--print", "a", "--hits", "3"]);
     let out = run.ok();
     assert!(
         out.starts_with("go-ledger: 3 hits; --hits 3 reached; the probe ended the program\n"),
@@ -75,19 +62,7 @@ fn a_probe_ended_at_a_hit_keeps_the_output_before_it_and_leaves_nothing_running(
 fn a_probe_that_outlives_the_program_reports_its_whole_output_and_exit_code() {
     require_delve();
     let s = Session::new();
-    let ledger = private_ledger(&s);
-    let run = probe(
-        &s,
-        &[
-            "--json",
-            "probe",
-            ledger.to_str().expect("utf-8 path"),
-            "--break",
-            "main.add",
-            "--hits",
-            "10",
-        ],
-    );
+    let run = probe_ledger(&s, true, &["--hits", "10"]);
     assert_eq!(run.code, 0, "{run:?}");
     let data = &run.json()["data"];
     assert_eq!(data["hits"].as_array().map(Vec::len), Some(5), "{data}");

@@ -315,13 +315,9 @@ fn bytecode_cache_env() -> Vec<EnvChange> {
     if std::env::var_os("PYTHONPYCACHEPREFIX").is_some_and(|prefix| !prefix.is_empty()) {
         return Vec::new();
     }
-    let Some(dir) = crate::common::paths::cache_dir().map(|dir| dir.join(BYTECODE_DIR)) else {
+    let Some(dir) = crate::common::paths::private_cache_dir(BYTECODE_DIR) else {
         return Vec::new();
     };
-    if let Err(e) = crate::platform::create_private_dir(&dir) {
-        tracing::debug!("no cache for GDB's Python in {}: {e}", dir.display());
-        return Vec::new();
-    }
     vec![
         ("PYTHONPYCACHEPREFIX", Some(dir.into_os_string())),
         ("PYTHONDONTWRITEBYTECODE", None),

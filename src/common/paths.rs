@@ -137,13 +137,27 @@ pub fn data_dir() -> PathBuf {
         .unwrap_or_else(|| std::env::temp_dir().join("debugger-data"))
 }
 
-/// Where what can be rebuilt at will is kept (e.g. GDB's compiled Python); `None` when the
-/// user has no cache directory: not the temp dir, whose files another user could plant.
-pub fn cache_dir() -> Option<PathBuf> {
+/// Where what can be rebuilt at will is kept (GDB's compiled Python, LLDB's index); `None` when
+/// the user has no cache directory: not the temp dir, whose files another user could plant.
+fn cache_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(CACHE_DIR_ENV).filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(dir));
     }
     project_dirs().map(|d| d.cache_dir().to_path_buf())
+}
+
+/// The private (0700) directory `name` in the cache directory, made if missing, for what an
+/// adapter keeps between starts; `None` when there is no cache directory or it cannot be made
+/// (the adapter then does without, as before it had one).
+pub fn private_cache_dir(name: &str) -> Option<PathBuf> {
+    let dir = cache_dir()?.join(name);
+    match platform::create_private_dir(&dir) {
+        Ok(()) => Some(dir),
+        Err(e) => {
+            tracing::debug!("no cache directory {}: {e}", dir.display());
+            None
+        }
+    }
 }
 
 /// The daemon log file of a session.

@@ -146,20 +146,17 @@ impl InProcessSession {
     /// background, and by the reaper when this process exits: the caller is about to report
     /// and exit.
     pub async fn end(&self) {
-        match &self.borrower {
-            // A daemon is about to be started to keep a warm adapter: the end of the program's
-            // tree comes first, or its later rounds would take that daemon, not yet known to
-            // be spared, for one of the program's processes (debugpy's launcher and program
-            // make those rounds long enough: 1 probe in 6 left no warm adapter).
-            Some(borrower) if borrower.will_ask() => {
-                self.session.end(false).await;
-                borrower.finish().await;
-            }
-            Some(borrower) => {
-                self.session.end_before_exit().await;
-                borrower.finish().await;
-            }
-            None => self.session.end_before_exit().await,
+        // When a daemon is about to be started to keep a warm adapter, the end of the program's
+        // tree comes first, or its later rounds would take that daemon, not yet known to be
+        // spared, for one of the program's processes (debugpy's launcher and program make those
+        // rounds long enough: 1 probe in 6 left no warm adapter).
+        if self.borrower.as_ref().is_some_and(|b| b.will_ask()) {
+            self.session.end(false).await;
+        } else {
+            self.session.end_before_exit().await;
+        }
+        if let Some(borrower) = &self.borrower {
+            borrower.finish().await;
         }
     }
 

@@ -112,7 +112,8 @@ impl Reaper {
 
     /// Kills what is left of the session's process tree (see the module's doc): the program's
     /// children and grandchildren, wherever they went. Never the reaper, nor the daemon, nor what
-    /// was started apart, nor a daemon this process started (nor anything below it). Blocks: call it off the runtime's threads.
+    /// was started apart, nor a daemon this process started (nor anything below it). Blocks:
+    /// call it off the runtime's threads.
     pub fn end_tree(&self) {
         let (tag, since) = match &self.tree {
             Some((tag, since)) => (Some(tag.as_str()), *since),

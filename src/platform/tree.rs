@@ -82,7 +82,8 @@ fn descendants_sparing(root: u32, spare: &[u32]) -> Vec<u32> {
 
 /// Kills a session's tree: every live descendant of this process and, with `tag`, every process
 /// carrying it that started no earlier than `since`, sparing this process and `spare` (the
-/// reaper; a daemon this process started, with everything below it). It looks again after each round, so a child forked while the kill ran goes too.
+/// reaper; a daemon this process started, with everything below it). It looks again after each
+/// round, so a child forked while the kill ran goes too.
 /// Returns how many processes it killed.
 pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
     let me = std::process::id();

@@ -1,5 +1,5 @@
 # Keeps debugpy from describing its environment where no log keeps the description (see
-# QUIET_ENVIRONMENT in mod.rs): run in the adapter before it starts, and in the program before it
+# QUIET_ENVIRONMENT in start.rs): run in the adapter before it starts, and in the program before it
 # runs. Anything laid out otherwise is left as it is.
 def _quiet(log):
     describe = log.describe_environment

@@ -16,13 +16,9 @@ const INDEX_DIR: &str = "lldb-index";
 /// The settings that turn LLDB's index cache on in a private directory of ours; none when no
 /// such directory can be made (then LLDB indexes at every launch, as before).
 pub(super) fn commands() -> Vec<String> {
-    let Some(dir) = crate::common::paths::cache_dir().map(|dir| dir.join(INDEX_DIR)) else {
+    let Some(dir) = crate::common::paths::private_cache_dir(INDEX_DIR) else {
         return Vec::new();
     };
-    if let Err(e) = crate::platform::create_private_dir(&dir) {
-        tracing::debug!("no index cache for LLDB in {}: {e}", dir.display());
-        return Vec::new();
-    }
     vec![
         format!(
             "settings set symbols.lldb-index-cache-path {}",
