@@ -150,11 +150,29 @@ fn cache_dir() -> Option<PathBuf> {
 /// adapter keeps between starts; `None` when there is no cache directory or it cannot be made
 /// (the adapter then does without, as before it had one).
 pub fn private_cache_dir(name: &str) -> Option<PathBuf> {
-    let dir = cache_dir()?.join(name);
-    match platform::create_private_dir(&dir) {
+    private_dir_in(&cache_dir()?, name)
+}
+
+/// `base/name`, made 0700 if missing. One already there is taken only if it is private too (not
+/// a symbolic link, owned by this user, closed to others): what the adapters keep there is run
+/// (GDB's compiled Python) or trusted (LLDB's index), and a directory another user can write
+/// would let them plant it.
+fn private_dir_in(base: &Path, name: &str) -> Option<PathBuf> {
+    let dir = base.join(name);
+    let problem = match platform::create_private_dir(&dir) {
+        Ok(()) => fs::symlink_metadata(&dir)
+            .map_err(|e| e.to_string())
+            .and_then(|meta| match platform::privacy_problem(&dir, &meta) {
+                _ if meta.file_type().is_symlink() => Err("is a symbolic link".to_string()),
+                Some((what, _)) => Err(what),
+                None => Ok(()),
+            }),
+        Err(e) => Err(e.to_string()),
+    };
+    match problem {
         Ok(()) => Some(dir),
-        Err(e) => {
-            tracing::debug!("no cache directory {}: {e}", dir.display());
+        Err(why) => {
+            tracing::warn!("the cache directory {} is not used: {why}", dir.display());
             None
         }
     }
@@ -204,5 +222,21 @@ mod tests {
         std::os::unix::fs::symlink(&dir, &link).expect("symlink");
         let err = check_private(&link).expect_err("a symlink must be refused");
         assert!(err.message.contains("symbolic link"), "{err:?}");
+    }
+
+    /// An adapter's cache directory is made private, and one that is not is left unused.
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_dir_is_made_private_and_an_open_one_is_not_used() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let made = private_dir_in(tmp.path(), "made").expect("a new directory");
+        let mode = fs::metadata(&made).expect("made").permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "{mode:o}");
+        assert_eq!(private_dir_in(tmp.path(), "made"), Some(made.clone()));
+        fs::set_permissions(&made, fs::Permissions::from_mode(0o777)).expect("chmod");
+        assert_eq!(private_dir_in(tmp.path(), "made"), None);
+        std::os::unix::fs::symlink(tmp.path(), tmp.path().join("link")).expect("symlink");
+        assert_eq!(private_dir_in(tmp.path(), "link"), None);
     }
 }
