@@ -135,6 +135,13 @@ fn doctor_reports_each_adapter_with_path_version_and_fix() {
         }
         None => assert_eq!(gdb["found"], false, "{gdb}"),
     }
+    // Our Python adapter needs only Python: found, with Python's version.
+    let pdb = adapter(data, "pdb");
+    assert_eq!(pdb["found"], true, "{pdb}");
+    assert!(
+        pdb["version"].as_str().is_some_and(|v| v.starts_with("3.")),
+        "{pdb}"
+    );
     // Node.js is installed by .ci/run; the adapter is built in and needs only `node`.
     let node = adapter(data, "node");
     assert_eq!(node["found"], true, "{node}");
@@ -161,12 +168,13 @@ fn doctor_reports_each_adapter_with_path_version_and_fix() {
     let stdout = text.ok();
     let first = stdout.lines().next().unwrap_or("");
     assert!(
-        first.contains("adapters work: lldb, debugpy, delve, node"),
+        first.contains("adapters work: lldb, debugpy, pdb, delve, node"),
         "{stdout}"
     );
     for prefix in [
         "ok       lldb ",
         "ok       debugpy ",
+        "ok       pdb ",
         "ok       delve ",
         "ok       node ",
         "ok       runtime ",
@@ -203,10 +211,11 @@ fn doctor_with_nothing_on_path_fails_and_names_each_fix() {
     let home = Some(empty.path());
     let out = run_with_home(&s, &data_dir, &["doctor"], Some(&bin), home);
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stdout.starts_with("0 of 6 adapters work"), "{out:?}");
+    assert!(out.stdout.starts_with("0 of 7 adapters work"), "{out:?}");
     for (name, fix) in [
         ("lldb", "fix: run 'debugger setup lldb'"),
         ("debugpy", "fix: run 'debugger setup debugpy'"),
+        ("pdb", "fix: install Python 3"),
         ("delve", "fix: run 'debugger setup delve'"),
         ("gdb", "fix: install GDB 14 or newer"),
         ("codelldb", "adapters.codelldb.path"),

@@ -1,5 +1,5 @@
-//! `probe` against real adapters: lldb-dap on the C fixtures and debugpy on the Python ones. A
-//! probe runs the program with no daemon, records each breakpoint hit, and prints one report
+//! `probe` against real adapters: lldb-dap on the C fixtures and our pdb adapter on the Python
+//! ones. A probe runs the program with no daemon, records each breakpoint hit, and prints one report
 //! whose exit status says whether anything was hit; afterwards no daemon, adapter or program may
 //! be left. Signals (Ctrl-C, SIGTERM, SIGKILL) must end the program too.
 //!
@@ -15,8 +15,8 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    Run, Session, build, eventually, fixture_path, line_of, processes_under, require_debugpy,
-    require_lldb_dap, variable,
+    Run, Session, build, eventually, fixture_path, line_of, processes_under, require_lldb_dap,
+    require_python, variable,
 };
 use serde_json::{Value, json};
 
@@ -361,11 +361,11 @@ fn c_timeout_before_any_hit_exits_3_and_ends_the_program() {
     nothing_left(&s);
 }
 
-// ---- Python, debugpy ----------------------------------------------------------------------
+// ---- Python, on the pdb adapter (probe's own for Python) ---------------------------------
 
 #[test]
 fn python_text_and_json_reports_record_several_hits() {
-    require_debugpy();
+    require_python();
     let s = Session::new();
     let app = private_copy(&s, APP);
     let location = at_copy(&app, APP, "@loop_call");
@@ -401,7 +401,7 @@ fn python_text_and_json_reports_record_several_hits() {
     let (run, value) = probe_json(&s, &app, &args);
     assert_eq!(run.code, 0, "{run:?}");
     let data = &value["data"];
-    assert_eq!(data["adapter"], "debugpy", "{data}");
+    assert_eq!(data["adapter"], "pdb", "{data}");
     let hits = data["hits"].as_array().expect("hits");
     assert_eq!(strings(hits, "/prints/0/value"), ["0", "1", "2"]);
     assert_eq!(strings(hits, "/prints/1/value"), ["0", "1", "3"]);
@@ -428,7 +428,7 @@ fn python_text_and_json_reports_record_several_hits() {
 
 #[test]
 fn python_breakpoint_never_hit_exits_1_after_recording_the_exception_that_ended_it() {
-    require_debugpy();
+    require_python();
     let s = Session::new();
     let raises = private_copy(&s, RAISES);
     // The line after the call that raises: the program never gets there.
@@ -466,7 +466,7 @@ fn python_breakpoint_never_hit_exits_1_after_recording_the_exception_that_ended_
 
 #[test]
 fn python_stop_on_an_exception_after_a_hit_is_shown_and_the_probe_continues() {
-    require_debugpy();
+    require_python();
     let s = Session::new();
     let raises = private_copy(&s, RAISES);
     let location = at_copy(&raises, RAISES, "@check_call");

@@ -178,7 +178,17 @@ fn debugpy_a_probe_leaves_a_warm_adapter_and_the_next_probe_borrows_it() {
     let s = warm_session("60");
     let app = fixture_path("python/app.py");
     let app = app.to_str().expect("utf-8 path");
-    let first = s.data(&["probe", app, "--break", "square", "--print", "n"]);
+    // debugpy named: a probe's own Python adapter (pdb) keeps nothing warm.
+    let first = s.data(&[
+        "probe",
+        app,
+        "--adapter",
+        "debugpy",
+        "--break",
+        "square",
+        "--print",
+        "n",
+    ]);
     assert_eq!(first["warm"], false, "{first}");
     assert_eq!(first["hits"][0]["prints"][0]["value"], "3", "{first}");
     let entry = warm_entry(&s);
@@ -190,6 +200,8 @@ fn debugpy_a_probe_leaves_a_warm_adapter_and_the_next_probe_borrows_it() {
     let second = s.data(&[
         "probe",
         app,
+        "--adapter",
+        "debugpy",
         "--break",
         "Account.deposit",
         "--print",

@@ -60,6 +60,25 @@ pub fn resolve(
     ))
 }
 
+/// The adapter a one-shot question (`probe`) runs a Python program on when none was named
+/// (by `--adapter` or the config's default): our in-process one, which starts the program as
+/// fast as `python -m pdb` does, where debugpy's three Pythons take several times that. A test
+/// run keeps debugpy (its failure filter stops where a test runner catches the failure).
+pub fn for_one_shot(spec: &LaunchSpec, config: &Config) -> Option<&'static str> {
+    if spec.adapter.is_some()
+        || config.defaults.adapter.is_some()
+        || spec.connect.is_some()
+        || spec.test.is_some()
+    {
+        return None;
+    }
+    let python = spec.module.is_some() || detect(&spec.program, config).ok() == Some("debugpy");
+    python.then_some(ONE_SHOT_PYTHON)
+}
+
+/// See [`for_one_shot`].
+const ONE_SHOT_PYTHON: &str = "pdb";
+
 /// The adapter for a core dump of `program`: `--adapter`, else the config's default, else the one
 /// `start` would pick for the program (a Go binary is Delve's; another native one lldb's, or
 /// GDB's where lldb-dap is missing).

@@ -13,6 +13,7 @@ pub mod gdb;
 pub mod install;
 pub mod lldb;
 pub mod node;
+pub mod pdb;
 pub mod process;
 pub mod rust_formatters;
 pub mod search;
@@ -33,7 +34,7 @@ use crate::dap::requests::{
 };
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
-pub use choice::{detect, detect_attach_target, resolve, resolve_for_core};
+pub use choice::{detect, detect_attach_target, for_one_shot, resolve, resolve_for_core};
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
@@ -116,10 +117,12 @@ pub trait DebugAdapter: Send + Sync {
     }
 
     /// Starts the adapter with `stdio` as its own standard streams, for an adapter whose program
-    /// inherits them ([`StdioRoute::AdapterStreams`]).
+    /// inherits them ([`StdioRoute::AdapterStreams`]), to launch `spec` (an adapter that is the
+    /// program's own process starts in its folder, with its environment).
     fn spawn_on<'a>(
         &'a self,
         _stdio: &'a StdioPaths,
+        _spec: &'a LaunchSpec,
     ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         Box::pin(async {
             Err(ErrorBody::internal(

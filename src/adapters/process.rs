@@ -61,7 +61,7 @@ pub struct SpawnedAdapter {
 /// A change to the environment an adapter starts with: the variable set, or removed (`None`).
 pub type EnvChange = (&'static str, Option<OsString>);
 
-fn command_for(program: &Path, args: &[OsString]) -> Command {
+pub(crate) fn command_for(program: &Path, args: &[OsString]) -> Command {
     let mut command = Command::new(program);
     command
         .args(args)
@@ -144,7 +144,7 @@ pub fn spawn_stdio(
 
 /// An adapter spoken to over the TCP `stream` (no Nagle delay: DAP messages are small and
 /// answered one by one).
-fn over_tcp(
+pub(crate) fn over_tcp(
     process: Arc<AdapterProcess>,
     stream: TcpStream,
     program_output: Option<mpsc::UnboundedReceiver<StdioOutput>>,
@@ -259,6 +259,30 @@ pub async fn spawn_dialing_in(
     streams: [Stdio; 3],
     timeout: Duration,
 ) -> Result<SpawnedAdapter, ErrorBody> {
+    let (process, stream) = dial_in(
+        name,
+        program,
+        |address| {
+            let mut command = command_for(program, args);
+            command.arg(format!("--client-addr={address}"));
+            command
+        },
+        streams,
+        timeout,
+    )
+    .await?;
+    Ok(over_tcp(process, stream, None))
+}
+
+/// Starts the process `command(address)` makes, on `streams`, and takes the connection it
+/// makes to `address`, a loopback port only it is told: the adapter's process and that stream.
+pub async fn dial_in(
+    name: &str,
+    program: &Path,
+    command: impl FnOnce(SocketAddr) -> Command,
+    streams: [Stdio; 3],
+    timeout: Duration,
+) -> Result<(Arc<AdapterProcess>, TcpStream), ErrorBody> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| ErrorBody::internal(format!("cannot listen for {name}: {e}")))?;
@@ -266,12 +290,8 @@ pub async fn spawn_dialing_in(
         .local_addr()
         .map_err(|e| ErrorBody::internal(format!("cannot listen for {name}: {e}")))?;
     let [stdin, stdout, stderr] = streams;
-    let mut command = command_for(program, args);
-    command
-        .arg(format!("--client-addr={address}"))
-        .stdin(stdin)
-        .stdout(stdout)
-        .stderr(stderr);
+    let mut command = command(address);
+    command.stdin(stdin).stdout(stdout).stderr(stderr);
     let child = command.spawn().map_err(|e| spawn_error(name, program, e))?;
     let process = monitor_child(name, child, new_tail(), tokio::spawn(async {}));
     let accepted = tokio::select! {
@@ -284,24 +304,23 @@ pub async fn spawn_dialing_in(
             ));
         }
     };
-    let stream = match accepted {
-        Ok(Ok((stream, _))) => stream,
+    match accepted {
+        Ok(Ok((stream, _))) => Ok((process, stream)),
         Ok(Err(e)) => {
             process.kill();
-            return Err(ErrorBody::internal(format!(
+            Err(ErrorBody::internal(format!(
                 "cannot accept {name}'s connection: {e}"
-            )));
+            )))
         }
         Err(_) => {
             process.kill();
-            return Err(ErrorBody::new(
+            Err(ErrorBody::new(
                 ErrorCode::AdapterTimeout,
                 format!("{name} did not connect within {} s", timeout.as_secs()),
                 "raise timeouts.launch_secs in the config, or check 'debugger doctor'",
-            ));
+            ))
         }
-    };
-    Ok(over_tcp(process, stream, None))
+    }
 }
 
 /// Starts an adapter that listens on a TCP port we choose: `{port}` in its arguments becomes a

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::install::{self, Recipe};
-use super::{DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node};
+use super::{DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node, pdb};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::platform::Os;
@@ -81,6 +81,17 @@ pub const ADAPTERS: &[AdapterKind] = &[
         version: debugpy::debugpy_version,
         install: Some(install::debugpy::install),
         advice: Advice::FromError,
+        unusable: None,
+    },
+    AdapterKind {
+        name: "pdb",
+        aliases: &["bdb"],
+        languages: &["Python"],
+        make: |config| Ok(Arc::new(pdb::Pdb::locate(&config.adapter("pdb"))?)),
+        remote: None,
+        version: pdb::version,
+        install: None,
+        advice: Advice::Text(pdb::install_hint),
         unusable: None,
     },
     AdapterKind {

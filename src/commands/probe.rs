@@ -105,8 +105,11 @@ pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
     }
     let timeout =
         Duration::from_secs_f64(super::numbers::checked_seconds("--timeout", args.timeout)?);
-    let spec = launch_spec(args.launch, &args.breakpoints, false, None)?;
+    let mut spec = launch_spec(args.launch, &args.breakpoints, false, None)?;
     let config = Config::load()?;
+    if let Some(adapter) = crate::adapters::for_one_shot(&spec, &config) {
+        spec.adapter = Some(adapter.to_string());
+    }
     let plan = Plan {
         prints: args.prints,
         hits_wanted: args.hits,

@@ -35,6 +35,18 @@ pub fn require_lldb_dap() {
 }
 
 /// Fails the test with instructions when `python3` cannot import debugpy.
+/// Python 3 itself: what the pdb adapter (our own, inside the program's interpreter) needs.
+pub fn require_python() {
+    let output = Command::new("python3")
+        .args(["-c", "import sys; assert sys.version_info >= (3, 8)"])
+        .stdin(Stdio::null())
+        .output();
+    assert!(
+        output.as_ref().is_ok_and(|o| o.status.success()),
+        "Python 3.8 or later is required for this test as python3 ({output:?}); .ci/run installs it"
+    );
+}
+
 pub fn require_debugpy() {
     let output = Command::new("python3")
         .args(["-c", "import debugpy"])

@@ -47,7 +47,8 @@ use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
 use python::leave_out_the_adapters_version;
 pub use python::{
-    candidate_pythons, debugpy_version, install_hint, private_venv, system_python, venv_python,
+    candidate_pythons, debugpy_version, install_hint, private_venv, python_path_of, system_python,
+    venv_python,
 };
 use start::{ADAPTER_MAIN, NO_DELAY, quiet_debuggee};
 
@@ -387,22 +388,7 @@ impl DebugAdapter for Debugpy {
     /// interpreter that runs it reports with the program's environment, so `PYTHONPATH` and the
     /// virtual environment count, and `json/decoder.py` names the standard library's.
     fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {
-        let output = std::process::Command::new(&self.python)
-            .args(["-c", "import sys\nfor p in sys.path[1:]: print(p)"])
-            .env_clear()
-            .envs(spec.env.iter().map(|(k, v)| (k, v)))
-            .current_dir(&spec.cwd)
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output();
-        match output {
-            Ok(output) if output.status.success() => String::from_utf8_lossy(&output.stdout)
-                .lines()
-                .filter(|line| !line.is_empty())
-                .map(PathBuf::from)
-                .collect(),
-            _ => Vec::new(),
-        }
+        python_path_of(&self.python, spec)
     }
 }
 

@@ -58,6 +58,29 @@ pub fn system_python() -> Option<PathBuf> {
         })
 }
 
+/// The program's `sys.path` less its first entry (the program's own folder, which the session
+/// tries first), as `python` reports it with the program's environment and folder: so
+/// `PYTHONPATH` and a virtual environment count, and `json/decoder.py` names the standard
+/// library's. One short process.
+pub fn python_path_of(python: &Path, spec: &LaunchSpec) -> Vec<PathBuf> {
+    let output = std::process::Command::new(python)
+        .args(["-c", "import sys\nfor p in sys.path[1:]: print(p)"])
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(&spec.cwd)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    match output {
+        Ok(output) if output.status.success() => String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter(|line| !line.is_empty())
+            .map(PathBuf::from)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The private virtual environment `debugger setup debugpy` creates.
 pub fn private_venv() -> PathBuf {
     paths::data_dir().join("venvs").join("debugpy")

@@ -182,6 +182,7 @@ impl DebugAdapter for Delve {
     fn spawn_on<'a>(
         &'a self,
         stdio: &'a StdioPaths,
+        _spec: &'a LaunchSpec,
     ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         let mut args: Vec<OsString> = vec!["dap".into()];
         args.extend(self.extra_args.iter().map(OsString::from));

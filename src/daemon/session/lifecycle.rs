@@ -131,9 +131,10 @@ impl Session {
                     (Some(address), _, _) if !adapter.connects_itself() => {
                         process::connect_remote(address, timeouts.launch()).await?
                     }
-                    (_, Some(StdioRoute::AdapterStreams), Some(io)) => {
-                        adapter.spawn_on(io.paths()).await?
-                    }
+                    (_, Some(StdioRoute::AdapterStreams), Some(io)) => match &origin {
+                        Origin::Launch(spec) => adapter.spawn_on(io.paths(), spec).await?,
+                        _ => adapter.spawn().await?,
+                    },
                     _ => adapter.spawn().await?,
                 };
                 (Connection::over(spawned, &timeouts), None)

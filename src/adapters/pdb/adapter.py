@@ -1,0 +1,372 @@
+# The second part of the adapter (after tracing.py, in the same module): the session's
+# breakpoints and threads, and the inspection of a stopped thread.
+
+
+class Adapter:
+    """The session's requests, answered from the reader thread or by the stopped thread."""
+
+    def __init__(self, channel):
+        self.channel = channel
+        self.files = Files()
+        self.lines = {}
+        self.functions = []
+        self.filters = set()
+        self.next_id = 1
+        self.just_my_code = True
+        self.stop_lock = threading.Lock()
+        self.stopped = None
+        self.references = [None]
+        self.pause_requested = False
+        self.detached = False
+        self.launch = None
+        self.start = threading.Event()
+        self.thread_ids = {threading.main_thread().ident: MAIN_THREAD_ID}
+        self.tracers = {}
+        self.main_tracer = None
+        self.exit_code = None
+
+    # Breakpoints.
+
+    def takes_hit(self, bp, frame):
+        """Whether a breakpoint reached in `frame` stops there (a logpoint logs instead)."""
+        if bp.condition:
+            try:
+                if not eval(bp.condition, frame.f_globals, frame.f_locals):
+                    return False
+            except Exception:
+                pass  # a condition that fails stops, as pdb's do, so the user sees why
+        bp.hits += 1
+        if bp.hit_condition and not hit_condition_matches(bp.hit_condition, bp.hits):
+            return False
+        if bp.log_message is not None:
+            self.channel.event(
+                "output",
+                {"category": "console", "output": self.interpolate(bp.log_message, frame) + "\n"},
+            )
+            return False
+        return True
+
+    def interpolate(self, message, frame):
+        out, i = [], 0
+        while i < len(message):
+            c = message[i]
+            if message.startswith("{{", i) or message.startswith("}}", i):
+                out.append(c)
+                i += 2
+            elif c == "{":
+                end = message.find("}", i)
+                if end < 0:
+                    out.append(message[i:])
+                    break
+                expression = message[i + 1:end]
+                try:
+                    value = eval(expression, frame.f_globals, frame.f_locals)
+                    out.append(value if isinstance(value, str) else safe_repr(value))
+                except Exception as error:
+                    out.append("<error: %s>" % describe_exception(error))
+                i = end + 1
+            else:
+                out.append(c)
+                i += 1
+        return "".join(out)
+
+    def is_set(self, number):
+        """Whether breakpoint `number` is still set."""
+        if any(bp.id == number for bp in self.functions):
+            return True
+        return any(bp.id == number for placed in self.lines.values() for bp in placed.values())
+
+    def functions_matching(self, frame):
+        code = frame.f_code
+        if code.co_filename == SERVER_FILE:
+            return None
+        name = code.co_name
+        qualname = getattr(code, "co_qualname", name)
+        module = frame.f_globals.get("__name__", "")
+        matched = [
+            bp
+            for bp in self.functions
+            if bp.name in (name, qualname, module + "." + qualname)
+            or qualname.endswith("." + bp.name)
+        ]
+        for bp in matched:
+            if not bp.bound:
+                bp.bound = True
+                if bp.line is None:
+                    bp.line = code.co_firstlineno
+                answer = self.breakpoint_answer(bp, frame.f_code.co_filename)
+                self.channel.event("breakpoint", {"reason": "changed", "breakpoint": answer})
+        return matched
+
+    def breakpoint_answer(self, bp, path, message=None):
+        answer = {"id": bp.id, "verified": message is None}
+        if bp.line is not None:
+            answer["line"] = bp.line
+        if path:
+            answer["source"] = {"name": os.path.basename(path), "path": path}
+        if message:
+            answer["message"] = message
+        return answer
+
+    def set_breakpoints(self, arguments):
+        path = (arguments.get("source") or {}).get("path") or ""
+        canonical = self.files.canonical(os.path.abspath(path)) if path else ""
+        lines = self.files.code_lines(path) if path else "no file was named"
+        placed, answers = {}, []
+        for spec in arguments.get("breakpoints") or []:
+            bp = Breakpoint(self.next_id, spec, line=spec.get("line"))
+            self.next_id += 1
+            message = bp.error_in_settings()
+            if message is None and isinstance(lines, str):
+                message = lines
+            elif message is None:
+                line = min((n for n in lines if n >= bp.line), default=None)
+                if line is None:
+                    message = "line %d of %s holds no code" % (bp.line, os.path.basename(path))
+                else:
+                    bp.line = line
+            if message is None:
+                existing = placed.get(bp.line)
+                placed[bp.line] = bp if existing is None else existing
+                bp = placed[bp.line]
+            answers.append(self.breakpoint_answer(bp, path, message))
+        if placed:
+            self.lines[canonical] = placed
+        else:
+            self.lines.pop(canonical, None)
+        self.trace_running_frames()
+        return {"breakpoints": answers}
+
+    def set_function_breakpoints(self, arguments):
+        functions, answers = [], []
+        for spec in arguments.get("breakpoints") or []:
+            bp = Breakpoint(self.next_id, spec, name=spec.get("name", ""))
+            self.next_id += 1
+            message = bp.error_in_settings()
+            path = None
+            if message is None:
+                functions.append(bp)
+                path, bp.line = self.defined_in_program(bp.name)
+                bp.bound = bp.line is not None
+                if bp.line is None:
+                    message = "no function named %s has been called yet" % bp.name
+            answer = self.breakpoint_answer(bp, path, message)
+            answers.append(answer)
+        self.functions = functions
+        return {"breakpoints": answers}
+
+    def defined_in_program(self, name):
+        """Where the program's own file defines function `name` (`f`, `Class.f`), if it does;
+        one elsewhere is found when it is first called."""
+        program = (self.launch or {}).get("program")
+        if not program or (self.launch or {}).get("module"):
+            return None, None
+        try:
+            import ast
+
+            with io.open_code(program) as file:
+                tree = ast.parse(file.read(), program)
+        except (OSError, SyntaxError, ValueError):
+            return None, None
+        pending = [(tree, "")]
+        while pending:
+            node, prefix = pending.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    qualname = prefix + child.name
+                    if not isinstance(child, ast.ClassDef) and (
+                        name == qualname or qualname.endswith("." + name)
+                    ):
+                        body = child.body
+                        if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(
+                            getattr(body[0], "value", None), ast.Constant
+                        ):
+                            body = body[1:]  # a docstring runs no line
+                        return program, body[0].lineno if body else child.lineno
+                    pending.append((child, qualname + "."))
+        return None, None
+
+    def trace_running_frames(self):
+        """Breakpoints set while the program runs: frames already running get line events too."""
+        for ident, frame in sys._current_frames().items():
+            tracer = self.tracers.get(ident)
+            while tracer is not None and frame is not None and frame is not tracer.botframe:
+                if frame.f_code.co_filename != SERVER_FILE and frame.f_trace is None:
+                    frame.f_trace = tracer.trace_dispatch
+                frame = frame.f_back
+
+    # Threads.
+
+    def thread_id(self, ident):
+        if ident not in self.thread_ids:
+            self.thread_ids[ident] = len(self.thread_ids) + 1
+        return self.thread_ids[ident]
+
+    def trace_new_thread(self, frame, event, arg):
+        ident = threading.get_ident()
+        tracer = Tracer(self, self.thread_id(ident))
+        self.tracers[ident] = tracer
+        sys.settrace(tracer.trace_dispatch)
+        return tracer.trace_dispatch(frame, event, arg)
+
+    # Inspection, run by the stopped thread.
+
+    def reference(self, item):
+        self.references.append(item)
+        return len(self.references) - 1
+
+    def variable(self, name, value, evaluate_name):
+        children, _ = children_of(value)
+        answer = {
+            "name": name,
+            "value": safe_repr(value),
+            "type": type(value).__name__,
+            "variablesReference": self.reference(("value", value, evaluate_name)) if children else 0,
+        }
+        if evaluate_name:
+            answer["evaluateName"] = evaluate_name
+        return answer
+
+    def stack_trace(self, stop, arguments):
+        start = arguments.get("startFrame") or 0
+        levels = arguments.get("levels") or len(stop.frames)
+        frames = []
+        for frame, line in stop.frames[start:start + levels]:
+            code = frame.f_code
+            entry = {
+                "id": self.reference(("frame", frame)),
+                "name": getattr(code, "co_qualname", code.co_name),
+                "line": line,
+                "column": 1,
+            }
+            if code.co_filename.startswith("<"):
+                entry["source"] = {"name": code.co_filename}
+                entry["presentationHint"] = "subtle"
+            else:
+                entry["source"] = {
+                    "name": os.path.basename(code.co_filename),
+                    "path": os.path.abspath(code.co_filename),
+                }
+            frames.append(entry)
+        return {"stackFrames": frames, "totalFrames": len(stop.frames)}
+
+    def scopes(self, stop, arguments):
+        frame = self.frame(arguments.get("frameId"))
+        scopes = [
+            {
+                "name": "Locals",
+                "presentationHint": "locals",
+                "variablesReference": self.reference(("scope", frame)),
+                "expensive": False,
+            }
+        ]
+        if frame.f_locals is not frame.f_globals:
+            scopes.append(
+                {
+                    "name": "Globals",
+                    "variablesReference": self.reference(("globals", frame)),
+                    "expensive": True,
+                }
+            )
+        return {"scopes": scopes}
+
+    def frame(self, frame_id):
+        item = self.item(frame_id)
+        if item[0] != "frame":
+            raise LookupError("no frame %s" % frame_id)
+        return item[1]
+
+    def item(self, number):
+        if not isinstance(number, int) or not 0 < number < len(self.references):
+            raise LookupError("no such reference: %s (they last until the program runs again)" % number)
+        return self.references[number]
+
+    def variables(self, stop, arguments):
+        item = self.item(arguments.get("variablesReference"))
+        if item[0] in ("scope", "globals"):
+            frame = item[1]
+            names = stop.locals_of(frame) if item[0] == "scope" else frame.f_globals
+            plain = [
+                self.variable(name, value, name)
+                for name, value in list(names.items())
+                if not _is_dunder(name)
+            ]
+            return {"variables": plain}
+        _, value, evaluate_name = item
+        children, left_out = children_of(value)
+        variables = [
+            self.variable(name, child, evaluate_name + suffix if evaluate_name and suffix else None)
+            for name, child, suffix in children
+        ]
+        if left_out:
+            variables.append(
+                {"name": "...", "value": "%d more" % left_out, "variablesReference": 0}
+            )
+        return {"variables": variables}
+
+    def evaluate(self, stop, arguments):
+        expression = arguments.get("expression", "")
+        frame_id = arguments.get("frameId")
+        if stop is not None and frame_id is not None:
+            frame = self.frame(frame_id)
+            globals_, locals_ = frame.f_globals, stop.locals_of(frame)
+        else:
+            import __main__
+
+            globals_ = locals_ = __main__.__dict__
+        try:
+            code = compile(expression, "<expression>", "eval")
+        except SyntaxError:
+            if arguments.get("context") != "repl":
+                raise
+            exec(compile(expression, "<expression>", "exec"), globals_, locals_)
+            return {"result": "", "variablesReference": 0}
+        value = eval(code, globals_, locals_)
+        answer = self.variable("", value, expression)
+        return {
+            "result": answer["value"],
+            "type": answer["type"],
+            "variablesReference": answer["variablesReference"],
+        }
+
+    def set_variable(self, stop, arguments):
+        item = self.item(arguments.get("variablesReference"))
+        name, text = arguments.get("name", ""), arguments.get("value", "")
+        if item[0] in ("scope", "globals"):
+            frame = item[1]
+            value = eval(text, frame.f_globals, stop.locals_of(frame))
+            target = stop.locals_of(frame) if item[0] == "scope" else frame.f_globals
+            target[name] = value
+        elif item[0] == "value":
+            container = item[1]
+            import __main__
+
+            value = eval(text, __main__.__dict__)
+            if isinstance(container, dict):
+                key = next((k for k in container if safe_repr(k) == name), name)
+                container[key] = value
+            elif isinstance(container, list):
+                container[int(name)] = value
+            else:
+                setattr(container, name, value)
+        else:
+            raise LookupError("%s cannot be set" % name)
+        answer = self.variable(name, value, None)
+        return {"value": answer["value"], "type": answer["type"], "variablesReference": answer["variablesReference"]}
+
+    def exception_info(self, stop, arguments):
+        exception = stop.exception
+        if exception is None:
+            raise LookupError("the thread did not stop at an exception")
+        details = {
+            "message": str(exception),
+            "typeName": type(exception).__name__,
+            "fullTypeName": type(exception).__module__ + "." + type(exception).__qualname__,
+            "stackTrace": "".join(traceback.format_tb(exception.__traceback__)),
+        }
+        return {
+            "exceptionId": type(exception).__name__,
+            "description": describe_exception(exception),
+            "breakMode": stop.break_mode,
+            "details": details,
+        }

@@ -1,0 +1,249 @@
+//! pdb: our own Python adapter, a DAP server that runs inside the program's interpreter on bdb,
+//! the engine of Python's pdb (the server is `tracing.py`, `adapter.py` and `requests.py`).
+//!
+//! Why it exists beside debugpy: debugpy starts three Pythons for one program (its adapter, its
+//! launcher, the program) and imports pydevd into the program, 0.6–1 s before the first line
+//! runs, where `python -m pdb` answers the same question in a fifth of that. Here the program's
+//! own interpreter is the adapter: the daemon starts `python -c BOOT` in the program's folder,
+//! with its environment and on its channels, exactly as the program would be started; BOOT dials
+//! back, reads the server's source from that connection and runs the program under it. Nothing
+//! needs installing beyond Python itself.
+//!
+//! What it does not do (debugpy does): attach to a running process, follow child processes,
+//! stop in threads started before it was (none: it is there from the first line). `probe` uses
+//! it for Python by default; `start` uses it when asked (`--adapter pdb`).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
+
+use super::debugpy::{python_path_of, system_python, venv_python};
+use super::process::{BoxFuture, SpawnedAdapter, command_for, dial_in, open_program_streams};
+use super::{DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
+use crate::common::config::AdapterConfig;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
+use crate::platform::Os;
+
+/// The server, in the order its parts build one module.
+const SERVER_PARTS: [&str; 3] = [
+    include_str!("tracing.py"),
+    include_str!("adapter.py"),
+    include_str!("requests.py"),
+];
+
+/// How long the program's Python has to dial in (its start, through a version manager's shim).
+const DIAL_IN_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What `python -c` runs: connect to the daemon at `{address}`, read the server (its length on a
+/// line, then the source), and hand it the connection. Its names are left in `__main__`, which
+/// the server empties before the program runs.
+const BOOT: &str = "import socket,types;s=socket.create_connection(({host},{port}));\
+f=s.makefile('rb');n=int(f.readline());m=types.ModuleType('debugger_adapter');\
+exec(compile(f.read(n),'<debugger adapter>','exec'),m.__dict__);m.main(s,f)";
+
+/// The files of the modules the program has loaded, one per line: with the program's tree and
+/// `sys.path`, what a relative breakpoint file is matched against.
+const LOADED_MODULE_FILES: &str = "\"\\n\".join(sorted({f for f in (getattr(m, '__file__', None) \
+    for m in list(__import__('sys').modules.values())) if f}))";
+
+pub struct Pdb {
+    python: PathBuf,
+}
+
+/// What to do when no Python is found.
+pub fn install_hint(os: Os) -> String {
+    match os {
+        Os::Windows => "install Python 3 ('winget install -e --id Python.Python.3.12'), or set adapters.pdb.path to a python.exe".into(),
+        Os::MacOs => "install Python 3 ('brew install python'), or set adapters.pdb.path to a python3".into(),
+        _ => "install Python 3 ('apt-get install python3' on Debian/Ubuntu, 'dnf install python3' on Fedora), or set adapters.pdb.path to a python3".into(),
+    }
+}
+
+/// Python's version (`3.11.7`), for `doctor`.
+pub fn version(python: &Path) -> Option<String> {
+    let output = std::process::Command::new(python)
+        .args(["-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    (output.status.success() && !text.is_empty()).then_some(text)
+}
+
+impl Pdb {
+    /// The Python that runs the program: the config's, else the active virtual environment's,
+    /// else the system's `python3` (as the user's shell would find it).
+    pub fn locate(config: &AdapterConfig) -> Result<Pdb, ErrorBody> {
+        let from_venv = std::env::var_os("VIRTUAL_ENV")
+            .filter(|v| !v.is_empty())
+            .map(|venv| venv_python(Os::CURRENT, Path::new(&venv)))
+            .filter(|python| python.is_file());
+        let python = match &config.path {
+            Some(path) => Some(path.clone()),
+            None => from_venv.or_else(system_python),
+        };
+        match python {
+            Some(python) => Ok(Pdb { python }),
+            None => Err(ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                "no Python 3 found to run the program",
+                install_hint(Os::CURRENT),
+            )),
+        }
+    }
+
+    fn boot_command(address: std::net::SocketAddr) -> OsString {
+        BOOT.replace("{host}", &format!("'{}'", address.ip()))
+            .replace("{port}", &address.port().to_string())
+            .into()
+    }
+}
+
+/// The server's source as BOOT reads it: its length in bytes on a line, then the text.
+fn framed_server() -> Vec<u8> {
+    let source = SERVER_PARTS.join("\n");
+    let mut framed = format!("{}\n", source.len()).into_bytes();
+    framed.extend_from_slice(source.as_bytes());
+    framed
+}
+
+impl DebugAdapter for Pdb {
+    fn name(&self) -> &'static str {
+        "pdb"
+    }
+
+    fn executable(&self) -> &Path {
+        &self.python
+    }
+
+    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+        Box::pin(async {
+            Err(ErrorBody::usage(
+                "the pdb adapter runs inside the program it launches; it cannot attach or be reached at an address",
+                "use '--adapter debugpy' to attach to a Python process",
+            ))
+        })
+    }
+
+    /// Starts the program's Python, as the program: its folder, its environment, its channels.
+    fn spawn_on<'a>(
+        &'a self,
+        stdio: &'a StdioPaths,
+        spec: &'a LaunchSpec,
+    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
+        Box::pin(async move {
+            let streams = open_program_streams(stdio).map_err(|e| {
+                ErrorBody::internal(format!("the program's channels cannot be opened: {e}"))
+            })?;
+            let (process, mut stream) = dial_in(
+                "python",
+                &self.python,
+                |address| {
+                    let args = [OsString::from("-c"), Pdb::boot_command(address)];
+                    let mut command = command_for(&self.python, &args);
+                    command
+                        .current_dir(&spec.cwd)
+                        .env_clear()
+                        .envs(spec.env.iter().map(|(k, v)| (k, v)));
+                    command
+                },
+                streams,
+                DIAL_IN_TIMEOUT,
+            )
+            .await?;
+            if let Err(e) = stream.write_all(&framed_server()).await {
+                process.kill();
+                return Err(ErrorBody::new(
+                    ErrorCode::AdapterDied,
+                    format!("the program's Python closed its connection: {e}"),
+                    "run the program with python to see why it ends",
+                ));
+            }
+            Ok(super::process::over_tcp(process, stream, None))
+        })
+    }
+
+    fn program_stdio(&self) -> Option<StdioSupport> {
+        Some(StdioSupport {
+            route: StdioRoute::AdapterStreams,
+            by_default: true,
+            stderr: true,
+        })
+    }
+
+    fn adapter_id(&self) -> &'static str {
+        "python"
+    }
+
+    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+        let mut arguments = launch_with(
+            spec,
+            json!({ "request": "launch", "justMyCode": spec.just_my_code }),
+        );
+        if let Some(module) = &spec.module {
+            arguments["module"] = json!(module);
+        }
+        arguments
+    }
+
+    fn attach_arguments(&self, spec: &AttachSpec) -> Value {
+        json!({ "request": "attach", "processId": spec.pid })
+    }
+
+    fn runs_modules(&self) -> bool {
+        true
+    }
+
+    fn exception_filters(&self) -> Vec<&'static str> {
+        vec!["uncaught"]
+    }
+
+    fn source_lookup(&self) -> SourceLookup {
+        SourceLookup {
+            tree_extensions: &["py"],
+            listing_command: Some(LOADED_MODULE_FILES),
+            listing_grows: true,
+            adapter_matches_names: false,
+        }
+    }
+
+    fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {
+        python_path_of(&self.python, spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_server_is_sent_whole_and_compiles_as_one_module() {
+        let framed = framed_server();
+        let newline = framed
+            .iter()
+            .position(|b| *b == b'\n')
+            .expect("a length line");
+        let length: usize = String::from_utf8_lossy(&framed[..newline])
+            .parse()
+            .expect("a number");
+        assert_eq!(framed.len() - newline - 1, length);
+        let source = String::from_utf8_lossy(&framed[newline + 1..]);
+        assert!(source.contains("def main(sock, reader):"));
+    }
+
+    #[test]
+    fn the_boot_line_names_the_address() {
+        let boot = Pdb::boot_command("127.0.0.1:4711".parse().expect("address"));
+        let boot = boot.to_string_lossy();
+        assert!(
+            boot.contains("create_connection(('127.0.0.1',4711))"),
+            "{boot}"
+        );
+        assert!(!boot.contains('{'), "{boot}");
+    }
+}

@@ -1,0 +1,314 @@
+# The last part of the adapter (after tracing.py and adapter.py, in the same module): the
+# session's requests, and running the program as `python FILE` or `python -m MODULE` would.
+
+CAPABILITIES = {
+    "supportsConfigurationDoneRequest": True,
+    "supportsConditionalBreakpoints": True,
+    "supportsHitConditionalBreakpoints": True,
+    "supportsLogPoints": True,
+    "supportsFunctionBreakpoints": True,
+    "supportsEvaluateForHovers": True,
+    "supportsSetVariable": True,
+    "supportsExceptionInfoRequest": True,
+    "supportsTerminateRequest": True,
+    "exceptionBreakpointFilters": [
+        {"filter": "raised", "label": "Raised Exceptions", "default": False},
+        {"filter": "uncaught", "label": "Uncaught Exceptions", "default": True},
+    ],
+}
+
+# Requests that read or change a stopped thread, run by that thread.
+ON_STOPPED_THREAD = {
+    "stackTrace": Adapter.stack_trace,
+    "scopes": Adapter.scopes,
+    "variables": Adapter.variables,
+    "setVariable": Adapter.set_variable,
+    "exceptionInfo": Adapter.exception_info,
+}
+
+RESUMING = {"continue": "continue", "next": "next", "stepIn": "stepIn", "stepOut": "stepOut"}
+
+
+def error_text(error):
+    if isinstance(error, LookupError) and error.args:
+        return str(error.args[0])
+    return describe_exception(error)
+
+
+class Requests:
+    def __init__(self, adapter):
+        self.adapter = adapter
+        self.channel = adapter.channel
+
+    def serve(self):
+        while True:
+            request = self.channel.read()
+            if request is None:
+                break
+            if request.get("type") != "request":
+                continue
+            try:
+                self.handle(request)
+            except Exception as error:
+                self.channel.respond(request, error=error_text(error))
+        self.session_gone()
+
+    def session_gone(self):
+        """The session closed the connection: the program is ended, as a killed adapter's is."""
+        self.channel.open = False
+        if not self.adapter.detached:
+            os._exit(137)
+
+    def handle(self, request):
+        adapter, channel = self.adapter, self.channel
+        command = request.get("command")
+        arguments = request.get("arguments") or {}
+        if command == "initialize":
+            channel.respond(request, CAPABILITIES)
+        elif command == "launch":
+            self.launch(request, arguments)
+        elif command == "attach":
+            channel.respond(
+                request,
+                error="this adapter runs the program itself and cannot attach; use debugpy",
+            )
+        elif command == "setBreakpoints":
+            channel.respond(request, adapter.set_breakpoints(arguments))
+        elif command == "setFunctionBreakpoints":
+            channel.respond(request, adapter.set_function_breakpoints(arguments))
+        elif command == "setExceptionBreakpoints":
+            adapter.filters = set(arguments.get("filters") or [])
+            adapter.trace_running_frames()
+            channel.respond(request, {"breakpoints": [{"verified": True} for _ in adapter.filters]})
+        elif command == "configurationDone":
+            channel.respond(request)
+            adapter.start.set()
+        elif command == "threads":
+            names = {t.ident: t.name for t in threading.enumerate()}
+            threads = [
+                {"id": adapter.thread_id(ident), "name": name}
+                for ident, name in names.items()
+                if ident in adapter.tracers or ident == threading.main_thread().ident
+            ]
+            channel.respond(request, {"threads": sorted(threads, key=lambda t: t["id"])})
+        elif command in ON_STOPPED_THREAD or command == "evaluate":
+            self.on_stopped_thread(request, command, arguments)
+        elif command in RESUMING:
+            stop = adapter.stopped
+            if stop is None:
+                channel.respond(request, error="the program is running")
+                return
+            body = {"allThreadsContinued": False} if command == "continue" else None
+            channel.respond(request, body)
+            stop.tasks.put(RESUMING[command])
+        elif command == "pause":
+            channel.respond(request)
+            self.pause()
+        elif command in ("disconnect", "terminate"):
+            self.end(request, command, arguments)
+        else:
+            channel.respond(request, error="%s is not supported by this adapter" % command)
+
+    def on_stopped_thread(self, request, command, arguments):
+        adapter, channel = self.adapter, self.channel
+        stop = adapter.stopped
+        if command == "evaluate" and (stop is None or arguments.get("frameId") is None):
+            channel.respond(request, adapter.evaluate(None, arguments))
+            return
+        if stop is None:
+            channel.respond(request, error="the program is running; pause it first")
+            return
+        handler = ON_STOPPED_THREAD.get(command, Adapter.evaluate)
+
+        def task():
+            try:
+                channel.respond(request, handler(adapter, stop, arguments))
+            except BaseException as error:
+                channel.respond(request, error=error_text(error))
+
+        stop.tasks.put(task)
+
+    def launch(self, request, arguments):
+        adapter, channel = self.adapter, self.channel
+        program = arguments.get("program")
+        module = arguments.get("module")
+        if not module and not (program and os.path.isfile(program)):
+            channel.respond(request, error="cannot open %s: no such file" % program)
+            return
+        adapter.launch = arguments
+        adapter.just_my_code = arguments.get("justMyCode", True) is not False
+        channel.respond(request)
+        channel.event(
+            "process",
+            {
+                "name": module or program,
+                "systemProcessId": os.getpid(),
+                "isLocalProcess": True,
+                "startMethod": "launch",
+            },
+        )
+        channel.event("initialized")
+
+    def pause(self):
+        adapter = self.adapter
+        if adapter.stopped is not None or adapter.main_tracer is None:
+            return
+        adapter.pause_requested = True
+        tracer = adapter.main_tracer
+        frame = sys._current_frames().get(threading.main_thread().ident)
+        while frame is not None and frame is not tracer.botframe:
+            if frame.f_code.co_filename != SERVER_FILE:
+                frame.f_trace = tracer.trace_dispatch
+            frame = frame.f_back
+        tracer.set_step()
+
+    def end(self, request, command, arguments):
+        adapter, channel = self.adapter, self.channel
+        if command == "disconnect" and arguments.get("terminateDebuggee") is False:
+            adapter.detached = True
+            adapter.lines, adapter.functions, adapter.filters = {}, [], set()
+            threading.settrace(None)
+            channel.respond(request)
+            stop = adapter.stopped
+            if stop is not None:
+                stop.tasks.put("continue")
+            channel.open = False
+            return
+        channel.event("terminated")
+        channel.respond(request)
+        os._exit(137 if adapter.exit_code is None else adapter.exit_code)
+
+
+def exit_code_of(exit):
+    code = exit.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except Exception:
+        pass
+    return 1
+
+
+def program_frames(tracer, trace):
+    """The traceback's frames that are the program's, innermost first, with their lines."""
+    frames = []
+    while trace is not None:
+        filename = trace.tb_frame.f_code.co_filename
+        if filename != SERVER_FILE and os.path.normcase(filename) != _bdb_file:
+            frames.append((trace.tb_frame, trace.tb_lineno))
+        trace = trace.tb_next
+    frames.reverse()
+    return frames
+
+
+def trimmed(trace):
+    while trace is not None and (
+        trace.tb_frame.f_code.co_filename == SERVER_FILE
+        or os.path.normcase(trace.tb_frame.f_code.co_filename) == _bdb_file
+    ):
+        trace = trace.tb_next
+    return trace
+
+
+def report_uncaught(error):
+    """Prints the traceback Python would, from the program's first frame (not ours)."""
+    error = error.with_traceback(trimmed(error.__traceback__))
+    sys.excepthook(type(error), error, error.__traceback__)
+
+
+def prepare_main(launch):
+    """Makes `__main__` and `sys` what `python FILE ARGS` (or `-m MODULE`) would make them."""
+    import __main__
+
+    module = launch.get("module")
+    main = {"__name__": "__main__", "__builtins__": __builtins__, "__doc__": None}
+    if not getattr(sys.flags, "safe_path", False):
+        first = os.getcwd() if module else os.path.dirname(os.path.realpath(launch["program"]))
+        if sys.path and sys.path[0] in ("", os.getcwd()):
+            sys.path[0] = first
+        else:
+            sys.path.insert(0, first)
+    if module:
+        import runpy
+
+        try:
+            _, spec, code = runpy._get_module_details(module)
+        except Exception as error:  # runpy's own: "No module named x"
+            sys.stderr.write("%s: %s\n" % (sys.executable, error))
+            raise SystemExit(1)
+        main.update(
+            __file__=spec.origin,
+            __package__=spec.parent,
+            __loader__=spec.loader,
+            __spec__=spec,
+            __cached__=spec.cached,
+        )
+        sys.argv = [spec.origin] + list(launch.get("args") or [])
+    else:
+        path = launch["program"]
+        with io.open_code(path) as file:
+            code = compile(file.read(), path, "exec", dont_inherit=True)
+        main.update(__file__=path, __cached__=None, __package__=None, __loader__=None, __spec__=None)
+        sys.argv = [path] + list(launch.get("args") or [])
+    __main__.__dict__.clear()
+    __main__.__dict__.update(main)
+    return code, __main__.__dict__
+
+
+def run_program(adapter):
+    launch = adapter.launch
+    tracer = Tracer(adapter, MAIN_THREAD_ID, stop_at_entry=bool(launch.get("stopOnEntry")))
+    adapter.main_tracer = tracer
+    adapter.tracers[threading.main_thread().ident] = tracer
+    try:
+        code, main = prepare_main(launch)
+    except SystemExit as exit:
+        return exit_code_of(exit)
+    except BaseException as error:
+        report_uncaught(error)
+        return 1
+    threading.settrace(adapter.trace_new_thread)
+    try:
+        tracer.run(code, main)
+    except SystemExit as exit:
+        return exit_code_of(exit)
+    except BaseException as error:
+        sys.settrace(None)
+        if "uncaught" in adapter.filters or "raised" in adapter.filters:
+            frames = program_frames(tracer, error.__traceback__)
+            if frames:
+                tracer.stop(frames[0][0], "exception", exception=error, break_mode="unhandled", frames=frames)
+        report_uncaught(error)
+        return 1
+    return 0
+
+
+def announce_exit(adapter):
+    """Run last at the interpreter's exit (after the program's own atexit functions)."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except Exception:
+        pass
+    code = adapter.exit_code if adapter.exit_code is not None else 0
+    adapter.channel.event("exited", {"exitCode": code})
+    adapter.channel.event("terminated")
+
+
+def main(sock, reader):
+    import socket
+
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except OSError:
+        pass
+    adapter = Adapter(Channel(sock, reader))
+    requests = Requests(adapter)
+    threading.Thread(target=requests.serve, name="debugger adapter", daemon=True).start()
+    adapter.start.wait()
+    atexit.register(announce_exit, adapter)
+    adapter.exit_code = run_program(adapter)
+    sys.exit(adapter.exit_code)

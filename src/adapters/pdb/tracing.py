@@ -1,0 +1,438 @@
+"""The debugger's own Python adapter: a Debug Adapter Protocol server that runs inside the
+program's interpreter, on bdb (the engine of Python's pdb).
+
+The daemon starts `python -c BOOT` the way the program itself would be started (its folder, its
+environment, its standard streams); BOOT dials back, reads this file from the connection and
+calls `main`. There is no second interpreter to start and no package to import, so a one-shot
+question costs about what `python -m pdb` costs.
+
+The program runs on its own main thread; a reader thread answers the session. Whatever touches
+a stopped frame (its stack, its variables, an evaluation) is handed to the stopped thread, so an
+expression runs where the program runs. Threads the program starts are traced too, each by a
+tracer of its own; one thread is stopped at a time (another reaching a breakpoint meanwhile waits
+for it to resume), and the others run on.
+"""
+
+import atexit
+import bdb
+import dis
+import io
+import json
+import os
+import queue
+import reprlib
+import sys
+import sysconfig
+import threading
+import traceback
+import types
+
+SERVER_FILE = "<debugger adapter>"
+MAIN_THREAD_ID = 1
+# Children listed for one container; the rest are counted in its value.
+CHILDREN_LIMIT = 1000
+VALUE_LIMIT = 4096
+_bdb_file = os.path.normcase(os.path.abspath(bdb.__file__.rstrip("co")))
+
+
+class Channel:
+    """DAP messages over the connection: framed JSON, one writer at a time."""
+
+    def __init__(self, sock, reader):
+        self.sock = sock
+        self.reader = reader
+        self.lock = threading.Lock()
+        self.seq = 0
+        self.open = True
+
+    def send(self, message):
+        with self.lock:
+            if not self.open:
+                return
+            self.seq += 1
+            message["seq"] = self.seq
+            body = json.dumps(message, default=str).encode("utf-8")
+            try:
+                self.sock.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            except OSError:
+                self.open = False
+
+    def event(self, name, body=None):
+        message = {"type": "event", "event": name}
+        if body is not None:
+            message["body"] = body
+        self.send(message)
+
+    def respond(self, request, body=None, error=None):
+        message = {
+            "type": "response",
+            "request_seq": request.get("seq", 0),
+            "command": request.get("command", ""),
+            "success": error is None,
+        }
+        if error is not None:
+            message["message"] = error
+        elif body is not None:
+            message["body"] = body
+        self.send(message)
+
+    def read(self):
+        """The next message, or None once the session has gone (or sent what is not DAP)."""
+        length = None
+        while True:
+            line = self.reader.readline()
+            if not line:
+                return None
+            line = line.strip()
+            if not line:
+                if length is None:
+                    continue
+                break
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                try:
+                    length = int(value.strip())
+                except ValueError:
+                    return None
+        data = self.reader.read(length)
+        if len(data) < length:
+            return None
+        try:
+            return json.loads(data.decode("utf-8"))
+        except ValueError:
+            return {}
+
+
+def _library_roots():
+    roots = set()
+    for name in ("stdlib", "platstdlib", "purelib", "platlib"):
+        try:
+            roots.add(os.path.normcase(os.path.realpath(sysconfig.get_path(name))))
+        except (KeyError, TypeError):
+            pass
+    for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix):
+        roots.add(os.path.normcase(os.path.realpath(os.path.join(prefix, "lib"))))
+    return tuple(root + os.sep for root in roots if root)
+
+
+class Files:
+    """Canonical names of code files, which of them are libraries, and their lines with code."""
+
+    def __init__(self):
+        self.names = {}
+        self.lines = {}
+        self.libraries = _library_roots()
+
+    def canonical(self, filename):
+        known = self.names.get(filename)
+        if known is None:
+            if filename.startswith("<"):
+                known = filename
+            else:
+                known = os.path.normcase(os.path.realpath(filename))
+            self.names[filename] = known
+        return known
+
+    def is_library(self, filename):
+        path = self.canonical(filename)
+        if path.startswith("<"):
+            return True
+        parts = path.split(os.sep)
+        return (
+            "site-packages" in parts
+            or "dist-packages" in parts
+            or path.startswith(self.libraries)
+        )
+
+    def code_lines(self, path):
+        """The lines of `path` where code starts, or an error message."""
+        try:
+            stamp = os.stat(path).st_mtime_ns
+        except OSError as error:
+            return "cannot read %s: %s" % (path, error.strerror)
+        cached = self.lines.get(path)
+        if cached and cached[0] == stamp:
+            return cached[1]
+        try:
+            with io.open_code(path) as file:
+                code = compile(file.read(), path, "exec", dont_inherit=True)
+        except (OSError, SyntaxError, ValueError) as error:
+            return "%s does not compile: %s" % (path, error)
+        lines, pending = set(), [code]
+        while pending:
+            unit = pending.pop()
+            lines.update(line for _, line in dis.findlinestarts(unit) if line)
+            pending.extend(c for c in unit.co_consts if isinstance(c, types.CodeType))
+        self.lines[path] = (stamp, lines)
+        return lines
+
+
+def hit_condition_matches(condition, hits):
+    """DAP hit conditions: `N` (the Nth hit), `>N`, `>=N`, `<N`, `<=N`, `==N`, `%N`."""
+    text = condition.strip()
+    for operator in (">=", "<=", "==", ">", "<", "%"):
+        if text.startswith(operator):
+            number = int(text[len(operator):].strip())
+            return {
+                ">=": hits >= number,
+                "<=": hits <= number,
+                "==": hits == number,
+                ">": hits > number,
+                "<": hits < number,
+                "%": number > 0 and hits % number == 0,
+            }[operator]
+    return hits == int(text)
+
+
+class Breakpoint:
+    def __init__(self, number, spec, line=None, name=None):
+        self.id = number
+        self.condition = spec.get("condition") or None
+        self.hit_condition = spec.get("hitCondition") or None
+        self.log_message = spec.get("logMessage")
+        self.line = line
+        self.name = name
+        self.hits = 0
+        self.bound = False
+
+    def error_in_settings(self):
+        if self.hit_condition:
+            try:
+                hit_condition_matches(self.hit_condition, 1)
+            except ValueError:
+                return "the hit condition %r is not N, >N, >=N, <N, <=N, ==N or %%N" % (
+                    self.hit_condition
+                )
+        if self.condition:
+            try:
+                compile(self.condition, "<condition>", "eval")
+            except SyntaxError as error:
+                return "the condition does not parse: %s" % error.msg
+        return None
+
+
+def safe_repr(value):
+    try:
+        if isinstance(value, (list, tuple, set, frozenset, dict)) and len(value) > 100:
+            shortener = reprlib.Repr()
+            shortener.maxlist = shortener.maxtuple = shortener.maxset = 100
+            shortener.maxfrozenset = shortener.maxdict = 100
+            shortener.maxstring = shortener.maxother = VALUE_LIMIT
+            text = shortener.repr(value)
+        else:
+            text = repr(value)
+    except Exception as error:  # a broken __repr__ is the program's, not ours
+        text = "<repr failed: %s: %s>" % (type(error).__name__, error)
+    if len(text) > VALUE_LIMIT:
+        text = text[:VALUE_LIMIT] + "..."
+    return text
+
+
+SCALARS = (str, bytes, bytearray, int, float, complex, bool, type(None), range)
+
+
+def children_of(value):
+    """(name, value, evaluate suffix) for each child of `value`, and how many were left out."""
+    if isinstance(value, SCALARS) or isinstance(value, types.ModuleType):
+        return [], 0
+    items = []
+    if isinstance(value, dict):
+        for key, child in value.items():
+            items.append((safe_repr(key), child, "[%s]" % safe_repr(key)))
+    elif isinstance(value, (list, tuple)):
+        items = [(str(i), child, "[%d]" % i) for i, child in enumerate(value)]
+    elif isinstance(value, (set, frozenset)):
+        items = [(str(i), child, None) for i, child in enumerate(value)]
+    else:
+        attributes = getattr(value, "__dict__", None)
+        if isinstance(attributes, dict):
+            for key, child in attributes.items():
+                if isinstance(key, str) and not _is_dunder(key):
+                    items.append((key, child, "." + key))
+        for slot in getattr(type(value), "__slots__", ()) or ():
+            if isinstance(slot, str) and not _is_dunder(slot) and hasattr(value, slot):
+                items.append((slot, getattr(value, slot), "." + slot))
+    return items[:CHILDREN_LIMIT], max(0, len(items) - CHILDREN_LIMIT)
+
+
+def _is_dunder(name):
+    return name.startswith("__") and name.endswith("__")
+
+
+class Stop:
+    """One stop of one thread: its frames, and the queue of work it does until it resumes."""
+
+    def __init__(self, tracer, frames, exception=None, break_mode="always"):
+        self.tracer = tracer
+        self.frames = frames
+        self.exception = exception
+        self.break_mode = break_mode
+        self.tasks = queue.Queue()
+        self.locals = {}
+
+    def locals_of(self, frame):
+        """The frame's locals, read once per stop so that assignments to them hold."""
+        if frame not in self.locals:
+            self.locals[frame] = frame.f_locals
+        return self.locals[frame]
+
+    def serve(self):
+        while True:
+            task = self.tasks.get()
+            if isinstance(task, str):
+                return task
+            task()
+
+
+class Tracer(bdb.Bdb):
+    """bdb for one thread, with the adapter's breakpoints and stops."""
+
+    def __init__(self, adapter, thread_id, stop_at_entry=False):
+        bdb.Bdb.__init__(self)
+        self.adapter = adapter
+        self.thread_id = thread_id
+        self.stop_at_entry = stop_at_entry
+        self.entered = {}
+        self.hit = []
+        self.stepping_out = None
+        self.reset()
+
+    # bdb's own tracing, shaped to a debug adapter.
+
+    def dispatch_call(self, frame, arg):
+        if self.botframe is None:
+            self.botframe = frame.f_back
+            if not self.stop_at_entry:
+                self._set_stopinfo(self.botframe, None, -1)
+            return self.trace_dispatch
+        if frame.f_code.co_filename == SERVER_FILE:
+            return None
+        return bdb.Bdb.dispatch_call(self, frame, arg)
+
+    def dispatch_exception(self, frame, arg):
+        adapter = self.adapter
+        kind, value, trace = arg
+        if (
+            "raised" in adapter.filters
+            and trace is not None
+            and trace.tb_next is None
+            and kind not in (StopIteration, GeneratorExit)
+            and not (adapter.just_my_code and adapter.files.is_library(frame.f_code.co_filename))
+        ):
+            self.stop(frame, "exception", exception=value, break_mode="always")
+            return self.trace_dispatch
+        return bdb.Bdb.dispatch_exception(self, frame, arg)
+
+    def set_continue(self):
+        # bdb would drop tracing when it holds no breakpoints of its own; ours are elsewhere.
+        self._set_stopinfo(self.botframe, None, -1)
+
+    def stop_here(self, frame):
+        if self.adapter.just_my_code and self.adapter.files.is_library(frame.f_code.co_filename):
+            return False
+        return bdb.Bdb.stop_here(self, frame)
+
+    def break_anywhere(self, frame):
+        adapter = self.adapter
+        code = frame.f_code
+        if adapter.functions:
+            matched = adapter.functions_matching(frame)
+            if matched:
+                self.entered[frame] = matched
+                return True
+        return "raised" in adapter.filters or adapter.files.canonical(code.co_filename) in adapter.lines
+
+    def break_here(self, frame):
+        adapter = self.adapter
+        candidates = list(self.entered.pop(frame, ()))
+        in_file = adapter.lines.get(adapter.files.canonical(frame.f_code.co_filename))
+        if in_file:
+            at_line = in_file.get(frame.f_lineno)
+            if at_line is not None:
+                candidates.append(at_line)
+        self.hit = [bp for bp in candidates if adapter.takes_hit(bp, frame)]
+        return bool(self.hit)
+
+    def user_call(self, frame, argument_list):
+        pass
+
+    def user_return(self, frame, return_value):
+        # A step out stops in the caller as the call returns, on the calling line (bdb's would
+        # run on to the caller's next line event).
+        if frame is self.stepping_out:
+            self.stepping_out = None
+            caller = frame.f_back
+            if caller is not None and caller is not self.botframe:
+                self.stop(caller, "step", frames=self.frames_from(caller))
+
+    def user_line(self, frame):
+        hit, self.hit = self.hit, []
+        adapter = self.adapter
+        if hit:
+            reason = "function breakpoint" if hit[0].name else "breakpoint"
+            self.stop(frame, reason, hit_ids=[bp.id for bp in hit])
+        elif adapter.pause_requested and self.thread_id == MAIN_THREAD_ID:
+            adapter.pause_requested = False
+            self.stop(frame, "pause")
+        elif self.stop_at_entry:
+            self.stop_at_entry = False
+            self.stop(frame, "entry")
+        else:
+            self.stop(frame, "step")
+
+    # Stops.
+
+    def frames_from(self, frame):
+        frames = []
+        while frame is not None and frame is not self.botframe:
+            if frame.f_code.co_filename != SERVER_FILE:
+                frames.append((frame, frame.f_lineno))
+            frame = frame.f_back
+        return frames
+
+    def stop(self, frame, reason, hit_ids=(), exception=None, break_mode="always", frames=None):
+        adapter = self.adapter
+        with adapter.stop_lock:
+            if adapter.detached:
+                return
+            if hit_ids:
+                # Another thread's stop may have removed them while this one waited its turn.
+                hit_ids = [number for number in hit_ids if adapter.is_set(number)]
+                if not hit_ids:
+                    return
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
+            stop = Stop(self, frames or self.frames_from(frame), exception, break_mode)
+            body = {
+                "reason": reason,
+                "threadId": self.thread_id,
+                "allThreadsStopped": False,
+                "preserveFocusHint": False,
+            }
+            if hit_ids:
+                body["hitBreakpointIds"] = list(hit_ids)
+            if exception is not None:
+                body["description"] = describe_exception(exception)
+                body["text"] = type(exception).__name__
+            adapter.stopped = stop
+            adapter.channel.event("stopped", body)
+            action = stop.serve()
+            adapter.stopped = None
+            adapter.references = [None]
+        top = stop.frames[0][0] if stop.frames else frame
+        if action == "next":
+            self.set_next(top)
+        elif action == "stepIn":
+            self.set_step()
+        elif action == "stepOut":
+            self.stepping_out = top
+            self.set_return(top)
+        else:
+            self.set_continue()
+
+
+def describe_exception(exception):
+    return "".join(traceback.format_exception_only(type(exception), exception)).strip()

@@ -1,0 +1,280 @@
+//! Our own Python adapter (`pdb`: a DAP server inside the program's interpreter, on bdb) in a
+//! session: the shared per-language scenario (break by line and by function, conditions, step,
+//! finish, next, locals, print, backtrace, threads, output, exit code), a breakpoint in a worker
+//! thread, an uncaught exception, `pause` in a busy loop, output the program had not flushed,
+//! breakpoints on lines without code, and `attach`, which it cannot do.
+//!
+//! It needs only Python 3 (no debugpy): every test fails when `python3` is missing.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{Session, at, fixture_path, frame_lines, line_of, require_python};
+use serde_json::{Value, json};
+
+const APP: &str = "python/app.py";
+const RAISES: &str = "python/raises.py";
+const THREADS: &str = "python/threads.py";
+const WAIT: &str = "60";
+
+#[track_caller]
+fn stop_after(s: &Session, command: &str) -> Value {
+    s.data(&[command, "--wait", "--timeout", WAIT])["stop"].clone()
+}
+
+#[track_caller]
+fn assert_at(stop: &Value, fixture: &str, function: &str, marker: &str) {
+    assert_eq!(stop["frame"]["function"], function, "{stop}");
+    assert_eq!(stop["frame"]["line"], line_of(fixture, marker), "{stop}");
+    let file = stop["frame"]["file"].as_str().unwrap_or("");
+    assert!(file.ends_with(fixture), "expected {fixture}: {stop}");
+}
+
+/// Starts `program` on the pdb adapter with `extra` arguments.
+#[track_caller]
+fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["--adapter", "pdb"];
+    args.extend_from_slice(extra);
+    let started = s.start(program, &args);
+    assert_eq!(started["adapter"], "pdb", "{started}");
+    started
+}
+
+/// Writes a Python program into the session's own folder.
+fn program(s: &Session, name: &str, source: &str) -> PathBuf {
+    let path = s.cwd.join(name);
+    std::fs::write(&path, source).expect("write the program");
+    path
+}
+
+#[test]
+fn pdb_scenario_breaks_steps_inspects_and_exits() {
+    require_python();
+    let s = Session::new();
+    let started = start(
+        &s,
+        &fixture_path(APP),
+        &["-b", &at(APP, "@square_call"), "-b", "deposit"],
+    );
+    for bp in started["breakpoints"].as_array().expect("breakpoints") {
+        assert_eq!(bp["verified"], true, "{started}");
+    }
+
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["breakpoint_ids"], json!([1]), "{stop}");
+    assert_eq!(stop["thread_name"], "MainThread", "{stop}");
+    assert_at(&stop, APP, "main", "@square_call");
+
+    // Into a function and out: `finish` stops in the caller as the call returns.
+    let stop = stop_after(&s, "step");
+    assert_eq!(stop["reason"], "step", "{stop}");
+    assert_at(&stop, APP, "square", "@square_body");
+    assert_eq!(s.value_of("n"), "3");
+    let stop = stop_after(&s, "finish");
+    assert_eq!(stop["reason"], "step", "{stop}");
+    assert_at(&stop, APP, "main", "@square_call");
+
+    // By function: the stop is on the function's first line of code.
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["breakpoint_ids"], json!([2]), "{stop}");
+    assert_at(&stop, APP, "Account.deposit", "@deposit_body");
+    assert_eq!(s.value_of("amount"), "0");
+
+    // A condition: only the fourth deposit stops.
+    s.data(&["breakpoint", "remove", "2"]);
+    let added = s.data(&[
+        "breakpoint",
+        "add",
+        &at(APP, "@deposit_body"),
+        "--condition",
+        "amount == 3",
+    ]);
+    assert_eq!(added["verified"], true, "{added}");
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["breakpoint_ids"], json!([3]), "{stop}");
+    let locals = s.run(&["locals"]);
+    let text = locals.ok();
+    assert!(text.contains("amount (int) = 3"), "{text}");
+    assert!(text.contains("balance = 103"), "{text}");
+    assert!(text.contains("owner = 'ada'"), "{text}");
+    assert_eq!(s.value_of("amount * 10 + self.balance"), "133");
+    let missing = s.run(&["--json", "print", "nosuch"]).failure();
+    assert!(
+        missing["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("NameError: name 'nosuch' is not defined")),
+        "{missing}"
+    );
+    let bt = s.data(&["backtrace"]);
+    assert_eq!(
+        frame_lines(&bt),
+        vec![
+            ("Account.deposit", u64::from(line_of(APP, "@deposit_body"))),
+            ("main", u64::from(line_of(APP, "@loop_call"))),
+            ("<module>", u64::from(line_of(APP, "@exit_call"))),
+        ],
+        "{bt}"
+    );
+    let threads = s.data(&["threads"]);
+    assert_eq!(threads["threads"][0]["name"], "MainThread", "{threads}");
+
+    let stop = stop_after(&s, "next");
+    assert_at(&stop, APP, "Account.deposit", "@deposit_update");
+    assert_eq!(s.value_of("before"), "103");
+
+    // The program's own streams, in order, and its exit code.
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}");
+    assert_eq!(end["exit_code"], 3, "{end}");
+    let output = s.output_containing(&["app: done\n"], Duration::from_secs(30));
+    assert!(
+        output.starts_with("square: 9\nstep 0: balance=100"),
+        "{output}"
+    );
+}
+
+#[test]
+fn a_breakpoint_in_a_worker_thread_stops_that_thread() {
+    require_python();
+    let s = Session::new();
+    start(
+        &s,
+        &fixture_path(THREADS),
+        &["-b", &at(THREADS, "@worker_body")],
+    );
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    let name = stop["thread_name"].as_str().unwrap_or("");
+    assert!(name.starts_with("worker-"), "{stop}");
+    assert_at(&stop, THREADS, "worker", "@worker_body");
+    let threads = s.data(&["threads"]);
+    let names: Vec<&str> = threads["threads"]
+        .as_array()
+        .expect("threads")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"MainThread") && names.contains(&name),
+        "{threads}"
+    );
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["exit_code"], 0, "{end}");
+    let output = s.output_containing(&["threads: done\n"], Duration::from_secs(30));
+    assert!(output.contains("worker-2 result=20\n"), "{output}");
+}
+
+#[test]
+fn an_uncaught_exception_stops_where_it_was_raised_and_prints_only_the_programs_traceback() {
+    require_python();
+    let s = Session::new();
+    start(&s, &fixture_path(RAISES), &[]);
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "exception", "{stop}");
+    assert_eq!(stop["exception"]["type"], "ZeroDivisionError", "{stop}");
+    assert_at(&stop, RAISES, "ratio", "@divide");
+    assert_eq!(s.value_of("b"), "0");
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["exit_code"], 1, "{end}");
+    let output = s.output_containing(&["ZeroDivisionError"], Duration::from_secs(30));
+    assert!(
+        output.contains("Traceback (most recent call last):"),
+        "{output}"
+    );
+    assert!(output.contains("in ratio"), "{output}");
+    assert!(
+        !output.contains("debugger adapter") && !output.contains("bdb.py"),
+        "the adapter's own frames are not the program's: {output}"
+    );
+}
+
+#[test]
+fn pause_stops_a_busy_loop_and_it_runs_on_after() {
+    require_python();
+    let s = Session::new();
+    let spin = program(
+        &s,
+        "spin.py",
+        "import sys\nn = 0\nwhile n >= 0:\n    n += 1  # @spin\n    if n > 10**12:\n        sys.exit(0)\n",
+    );
+    start(&s, &spin, &[]);
+    s.data(&["continue"]);
+    let stop = stop_after(&s, "pause");
+    assert_eq!(stop["reason"], "pause", "{stop}");
+    let first: u64 = s.value_of("n").parse().expect("a count");
+    s.data(&["continue"]);
+    let stop = stop_after(&s, "pause");
+    assert_eq!(stop["reason"], "pause", "{stop}");
+    let second: u64 = s.value_of("n").parse().expect("a count");
+    assert!(second > first, "the loop ran on: {first} then {second}");
+    s.data(&["stop"]);
+}
+
+#[test]
+fn output_the_program_had_not_flushed_is_there_at_a_stop_and_stdin_comes_from_the_file() {
+    require_python();
+    let s = Session::new();
+    let reader = program(
+        &s,
+        "reader.py",
+        "import sys\nprint('got', sys.stdin.read().strip())\nprint('to stderr', file=sys.stderr)\nx = 1  # @after\n",
+    );
+    let input = s.cwd.join("input.txt");
+    std::fs::write(&input, "hello\n").expect("write stdin");
+    let location = format!("{}:4", reader.display());
+    start(
+        &s,
+        &reader,
+        &["-b", &location, "--stdin", input.to_str().expect("utf-8")],
+    );
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    let output = s.output_containing(&["to stderr"], Duration::from_secs(10));
+    assert!(output.contains("got hello\n"), "{output}");
+}
+
+#[test]
+fn lines_without_code_move_to_the_next_line_with_some_and_after_the_last_are_refused() {
+    require_python();
+    let s = Session::new();
+    let source = "\"\"\"A docstring.\"\"\"\n\nimport sys  # line 3\nx = 1\n# the end\n# really\n";
+    let tail = program(&s, "tail.py", source);
+    let line = |n: u32| format!("{}:{n}", tail.display());
+    // Line 2 is blank: the breakpoint moves to line 3; line 6 is a comment after the last code.
+    let started = start(&s, &tail, &["-b", &line(2), "-b", &line(6)]);
+    let breakpoints = started["breakpoints"].as_array().expect("breakpoints");
+    assert_eq!(breakpoints[0]["verified"], true, "{started}");
+    assert_eq!(breakpoints[0]["resolved_line"], 3, "{started}");
+    assert_eq!(breakpoints[1]["verified"], false, "{started}");
+    assert!(
+        breakpoints[1]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("line 6 of tail.py holds no code")),
+        "{started}"
+    );
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["frame"]["line"], 3, "{stop}");
+    // At module level the frame's locals are the module's names, less Python's own dunders.
+    let locals = s.run(&["locals"]);
+    let text = locals.ok();
+    assert!(
+        !text.contains("__name__") && !text.contains("__builtins__"),
+        "{text}"
+    );
+}
+
+#[test]
+fn attach_is_refused_with_the_adapter_that_can() {
+    require_python();
+    let s = Session::new();
+    let error = s
+        .run(&["--json", "attach", "1", "--adapter", "pdb"])
+        .failure();
+    let message = format!("{} {}", error["message"], error["hint"]);
+    assert!(message.contains("debugpy"), "{error}");
+}
