@@ -278,3 +278,18 @@ fn attach_is_refused_with_the_adapter_that_can() {
     let message = format!("{} {}", error["message"], error["hint"]);
     assert!(message.contains("debugpy"), "{error}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_forked_child_runs_undebugged_and_the_parent_stops() {
+    require_python();
+    let s = Session::new();
+    let source = "import os\n\ndef work(who):\n    return who\n\npid = os.fork()\nif pid == 0:\n    work('child')\n    os._exit(0)\nos.waitpid(pid, 0)\nwork('parent')\n";
+    let forks = program(&s, "forks.py", source);
+    start(&s, &forks, &["-b", &format!("{}:4", forks.display())]);
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(s.value_of("who"), "'parent'");
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["exit_code"], 0, "{end}");
+}

@@ -12,7 +12,7 @@
 //! - scale: 1,000 breakpoints in 100 files, a 1 MiB output burst, `locals` beside a
 //!   100,000-element array, 20 sessions at once;
 //! - the daemon's peak RSS, idle at a stop and under a 2-million-line flood;
-//! - the time to a first stop per adapter (`first-stop-lldb`, `-gdb`, `-debugpy`, `-delve`,
+//! - the time to a first stop per adapter (`first-stop-lldb`, `-gdb`, `-pdb`, `-debugpy`, `-delve`,
 //!   `-node`): `probe` beside the native debugger's batch mode, and the timeline of marks our
 //!   code writes under `DEBUGGER_TIMELINE` (`timeline.rs`), printed after the table.
 //!

@@ -89,22 +89,43 @@ pub fn gdb(ctx: &mut Context) -> BenchResult<()> {
     ask(ctx, question)
 }
 
-pub fn debugpy(ctx: &mut Context) -> BenchResult<()> {
-    let program = fixture_path("python/app.py");
+/// `python -m pdb` answering the question: the batch run both Python adapters are set against.
+fn python_batch(program: &Path) -> Command {
     let mut batch = Command::new("python3");
     batch
         .args(["-m", "pdb", "-c", "break square", "-c", "continue"])
         .args(["-c", "p n", "-c", "quit"])
-        .arg(&program);
+        .arg(program);
+    batch
+}
+
+/// Our own Python adapter, the one `probe` picks for a `.py`.
+pub fn pdb(ctx: &mut Context) -> BenchResult<()> {
+    let program = fixture_path("python/app.py");
     let question = Question {
-        name: "debugpy",
-        adapter: None,
+        name: "pdb",
+        adapter: Some("pdb"),
+        batch: Some((python_batch(&program), "python -m pdb", 1.2)),
         program,
         function: "square",
         print: "n",
         value: "3",
         config: String::new(),
-        batch: Some((batch, "python -m pdb", 1.2)),
+    };
+    ask(ctx, question)
+}
+
+pub fn debugpy(ctx: &mut Context) -> BenchResult<()> {
+    let program = fixture_path("python/app.py");
+    let question = Question {
+        name: "debugpy",
+        adapter: Some("debugpy"),
+        batch: Some((python_batch(&program), "python -m pdb", 1.2)),
+        program,
+        function: "square",
+        print: "n",
+        value: "3",
+        config: String::new(),
     };
     ask(ctx, question)
 }

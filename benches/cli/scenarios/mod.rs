@@ -109,6 +109,11 @@ const SCENARIOS: &[Scenario] = &[
         run: first_stop::gdb,
     },
     Scenario {
+        name: "first-stop-pdb",
+        needs: &[],
+        run: first_stop::pdb,
+    },
+    Scenario {
         name: "first-stop-debugpy",
         needs: &[],
         run: first_stop::debugpy,

@@ -11,6 +11,8 @@ class Adapter:
         self.lines = {}
         self.functions = []
         self.filters = set()
+        # The `raised` filter needs every frame traced, to see each exception where it is raised.
+        self.traces_everything = False
         self.next_id = 1
         self.just_my_code = True
         self.stop_lock = threading.Lock()

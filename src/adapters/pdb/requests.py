@@ -78,6 +78,7 @@ class Requests:
             channel.respond(request, adapter.set_function_breakpoints(arguments))
         elif command == "setExceptionBreakpoints":
             adapter.filters = set(arguments.get("filters") or [])
+            adapter.traces_everything = "raised" in adapter.filters
             adapter.trace_running_frames()
             channel.respond(request, {"breakpoints": [{"verified": True} for _ in adapter.filters]})
         elif command == "configurationDone":
@@ -167,6 +168,7 @@ class Requests:
         if command == "disconnect" and arguments.get("terminateDebuggee") is False:
             adapter.detached = True
             adapter.lines, adapter.functions, adapter.filters = {}, [], set()
+            adapter.traces_everything = False
             threading.settrace(None)
             channel.respond(request)
             stop = adapter.stopped
@@ -224,7 +226,9 @@ def prepare_main(launch):
     import __main__
 
     module = launch.get("module")
-    main = {"__name__": "__main__", "__builtins__": __builtins__, "__doc__": None}
+    import builtins
+
+    main = {"__name__": "__main__", "__builtins__": builtins, "__doc__": None}
     if not getattr(sys.flags, "safe_path", False):
         first = os.getcwd() if module else os.path.dirname(os.path.realpath(launch["program"]))
         if sys.path and sys.path[0] in ("", os.getcwd()):
@@ -286,6 +290,17 @@ def run_program(adapter):
     return 0
 
 
+def forked(adapter):
+    """A child of `os.fork` (multiprocessing's default on Linux) runs undebugged: it must not
+    speak on its parent's connection, nor stop where nobody would ever resume it."""
+    adapter.channel.open = False
+    adapter.detached = True
+    adapter.lines, adapter.functions, adapter.filters = {}, [], set()
+    adapter.traces_everything = False
+    sys.settrace(None)
+    threading.settrace(None)
+
+
 def announce_exit(adapter):
     """Run last at the interpreter's exit (after the program's own atexit functions)."""
     try:
@@ -306,6 +321,8 @@ def main(sock, reader):
     except OSError:
         pass
     adapter = Adapter(Channel(sock, reader))
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=lambda: forked(adapter))
     requests = Requests(adapter)
     threading.Thread(target=requests.serve, name="debugger adapter", daemon=True).start()
     adapter.start.wait()

@@ -121,6 +121,8 @@ class Files:
     def __init__(self):
         self.names = {}
         self.lines = {}
+        self.library = {}
+        self.code_objects = {}
         self.libraries = _library_roots()
 
     def canonical(self, filename):
@@ -134,15 +136,26 @@ class Files:
         return known
 
     def is_library(self, filename):
-        path = self.canonical(filename)
-        if path.startswith("<"):
-            return True
-        parts = path.split(os.sep)
-        return (
-            "site-packages" in parts
-            or "dist-packages" in parts
-            or path.startswith(self.libraries)
-        )
+        known = self.library.get(filename)
+        if known is None:
+            path = self.canonical(filename)
+            parts = path.split(os.sep)
+            known = (
+                path.startswith("<")
+                or "site-packages" in parts
+                or "dist-packages" in parts
+                or path.startswith(self.libraries)
+            )
+            self.library[filename] = known
+        return known
+
+    def lines_of_code(self, code):
+        """The lines where `code` itself (not the functions inside it) has code."""
+        known = self.code_objects.get(code)
+        if known is None:
+            known = frozenset(line for _, line in dis.findlinestarts(code) if line)
+            self.code_objects[code] = known
+        return known
 
     def code_lines(self, path):
         """The lines of `path` where code starts, or an error message."""
@@ -300,6 +313,7 @@ class Tracer(bdb.Bdb):
     # bdb's own tracing, shaped to a debug adapter.
 
     def dispatch_call(self, frame, arg):
+        # bdb's, less its hooks for a prompt: a frame is traced line by line only if it may stop.
         if self.botframe is None:
             self.botframe = frame.f_back
             if not self.stop_at_entry:
@@ -307,7 +321,9 @@ class Tracer(bdb.Bdb):
             return self.trace_dispatch
         if frame.f_code.co_filename == SERVER_FILE:
             return None
-        return bdb.Bdb.dispatch_call(self, frame, arg)
+        if self.stop_here(frame) or self.break_anywhere(frame):
+            return self.trace_dispatch
+        return None
 
     def dispatch_exception(self, frame, arg):
         adapter = self.adapter
@@ -328,11 +344,13 @@ class Tracer(bdb.Bdb):
         self._set_stopinfo(self.botframe, None, -1)
 
     def stop_here(self, frame):
-        if self.adapter.just_my_code and self.adapter.files.is_library(frame.f_code.co_filename):
+        if not bdb.Bdb.stop_here(self, frame):
             return False
-        return bdb.Bdb.stop_here(self, frame)
+        return not (self.adapter.just_my_code and self.adapter.files.is_library(frame.f_code.co_filename))
 
     def break_anywhere(self, frame):
+        """Whether a frame just called may stop at a breakpoint: a function breakpoint names it,
+        or one of its own lines holds one (bdb would trace every frame of the file)."""
         adapter = self.adapter
         code = frame.f_code
         if adapter.functions:
@@ -340,16 +358,21 @@ class Tracer(bdb.Bdb):
             if matched:
                 self.entered[frame] = matched
                 return True
-        return "raised" in adapter.filters or adapter.files.canonical(code.co_filename) in adapter.lines
+        if adapter.traces_everything:
+            return True
+        in_file = adapter.lines.get(adapter.files.canonical(code.co_filename))
+        return bool(in_file) and not adapter.files.lines_of_code(code).isdisjoint(in_file)
 
     def break_here(self, frame):
         adapter = self.adapter
-        candidates = list(self.entered.pop(frame, ()))
+        entered = self.entered.pop(frame, None) if self.entered else None
         in_file = adapter.lines.get(adapter.files.canonical(frame.f_code.co_filename))
-        if in_file:
-            at_line = in_file.get(frame.f_lineno)
-            if at_line is not None:
-                candidates.append(at_line)
+        at_line = in_file.get(frame.f_lineno) if in_file else None
+        if entered is None and at_line is None:
+            return False
+        candidates = list(entered or ())
+        if at_line is not None:
+            candidates.append(at_line)
         self.hit = [bp for bp in candidates if adapter.takes_hit(bp, frame)]
         return bool(self.hit)
 
