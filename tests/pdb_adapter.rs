@@ -124,6 +124,12 @@ fn pdb_scenario_breaks_steps_inspects_and_exits() {
     let stop = stop_after(&s, "next");
     assert_at(&stop, APP, "Account.deposit", "@deposit_update");
     assert_eq!(s.value_of("before"), "103");
+    // `set` holds when the program runs on, even after other requests read the frame again.
+    s.data(&["set", "before", "200"]);
+    s.data(&["backtrace"]);
+    s.data(&["locals"]);
+    stop_after(&s, "next");
+    assert_eq!(s.value_of("self.balance"), "203");
 
     // The program's own streams, in order, and its exit code.
     s.data(&["breakpoint", "remove", "--all"]);
@@ -162,6 +168,12 @@ fn a_breakpoint_in_a_worker_thread_stops_that_thread() {
         names.contains(&"MainThread") && names.contains(&name),
         "{threads}"
     );
+    // The main thread runs on (waiting for the workers): its frame is its own, not the worker's.
+    let main = threads["threads"]
+        .as_array()
+        .and_then(|all| all.iter().find(|t| t["name"] == "MainThread"))
+        .expect("the main thread");
+    assert_ne!(main["frame"]["function"], "worker", "{threads}");
     s.data(&["breakpoint", "remove", "--all"]);
     let end = stop_after(&s, "continue");
     assert_eq!(end["exit_code"], 0, "{end}");

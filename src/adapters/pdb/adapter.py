@@ -2,6 +2,24 @@
 # breakpoints and threads, and the inspection of a stopped thread.
 
 
+def qualified_name(frame, local_names=None):
+    """The function's qualified name (`Cart.total`): the code's own from Python 3.11; before,
+    a method's is made from the class of its `self` or `cls`. In a stop, `local_names` is the
+    stop's copy of the frame's locals: reading `f_locals` anew (before 3.13) would write the
+    frame's values over what `set` put in that copy."""
+    code = frame.f_code
+    known = getattr(code, "co_qualname", None)
+    if known:
+        return known
+    if code.co_argcount and code.co_varnames[0] in ("self", "cls"):
+        names = frame.f_locals if local_names is None else local_names
+        owner = names.get(code.co_varnames[0])
+        if owner is not None:
+            owner = owner if isinstance(owner, type) else type(owner)
+            return getattr(owner, "__qualname__", owner.__name__) + "." + code.co_name
+    return code.co_name
+
+
 class Adapter:
     """The session's requests, answered from the reader thread or by the stopped thread."""
 
@@ -83,7 +101,7 @@ class Adapter:
         if code.co_filename == SERVER_FILE:
             return None
         name = code.co_name
-        qualname = getattr(code, "co_qualname", name)
+        qualname = qualified_name(frame)
         module = frame.f_globals.get("__name__", "")
         matched = [
             bp
@@ -229,15 +247,26 @@ class Adapter:
             answer["evaluateName"] = evaluate_name
         return answer
 
+    def frames_of_thread(self, stop, thread_id):
+        """The stopped thread's frames, or another thread's as it runs at this moment."""
+        if thread_id is None or thread_id == stop.tracer.thread_id:
+            return stop.frames
+        for ident, number in list(self.thread_ids.items()):
+            tracer = self.tracers.get(ident)
+            if number == thread_id and tracer is not None:
+                return tracer.frames_from(sys._current_frames().get(ident))
+        raise LookupError("no thread %s" % thread_id)
+
     def stack_trace(self, stop, arguments):
+        all_frames = self.frames_of_thread(stop, arguments.get("threadId"))
         start = arguments.get("startFrame") or 0
-        levels = arguments.get("levels") or len(stop.frames)
+        levels = arguments.get("levels") or len(all_frames)
         frames = []
-        for frame, line in stop.frames[start:start + levels]:
+        for frame, line in all_frames[start:start + levels]:
             code = frame.f_code
             entry = {
                 "id": self.reference(("frame", frame)),
-                "name": getattr(code, "co_qualname", code.co_name),
+                "name": qualified_name(frame, stop.locals_of(frame)),
                 "line": line,
                 "column": 1,
             }
@@ -250,7 +279,7 @@ class Adapter:
                     "path": os.path.abspath(code.co_filename),
                 }
             frames.append(entry)
-        return {"stackFrames": frames, "totalFrames": len(stop.frames)}
+        return {"stackFrames": frames, "totalFrames": len(all_frames)}
 
     def scopes(self, stop, arguments):
         frame = self.frame(arguments.get("frameId"))
@@ -262,7 +291,7 @@ class Adapter:
                 "expensive": False,
             }
         ]
-        if frame.f_locals is not frame.f_globals:
+        if stop.locals_of(frame) is not frame.f_globals:
             scopes.append(
                 {
                     "name": "Globals",

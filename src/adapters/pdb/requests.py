@@ -131,6 +131,13 @@ class Requests:
 
     def launch(self, request, arguments):
         adapter, channel = self.adapter, self.channel
+        if sys.version_info < (3, 8):
+            channel.respond(
+                request,
+                error="the pdb adapter needs Python 3.8 or later; this is %s (%s)"
+                % (sys.version.split()[0], sys.executable),
+            )
+            return
         program = arguments.get("program")
         module = arguments.get("module")
         if not module and not (program and os.path.isfile(program)):

@@ -284,7 +284,9 @@ class Stop:
         self.locals = {}
 
     def locals_of(self, frame):
-        """The frame's locals, read once per stop so that assignments to them hold."""
+        """The frame's locals, read once per stop so that assignments to them hold: before
+        Python 3.13 `f_locals` is a copy, written back into the frame when the trace function
+        returns, and each read of it copies the frame's values over it again."""
         if frame not in self.locals:
             self.locals[frame] = frame.f_locals
         return self.locals[frame]
