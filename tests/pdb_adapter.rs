@@ -305,3 +305,101 @@ fn a_forked_child_runs_undebugged_and_the_parent_stops() {
     let end = stop_after(&s, "continue");
     assert_eq!(end["exit_code"], 0, "{end}");
 }
+
+#[test]
+fn finish_and_next_return_through_frames_that_had_no_breakpoint() {
+    require_python();
+    let s = Session::new();
+    let source = "def inner(x):\n    return x * 2\n\ndef render(v):\n    r = inner(v)\n    return r\n\ndef main():\n    for i in range(3):\n        out = render(i)\n        print(out)\n\nmain()\n";
+    let nested = program(&s, "nested.py", source);
+    start(&s, &nested, &["-b", &format!("{}:2", nested.display())]);
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["frame"]["function"], "inner", "{stop}");
+    let stop = stop_after(&s, "finish");
+    assert_eq!(
+        (&stop["frame"]["function"], &stop["frame"]["line"]),
+        (&json!("render"), &json!(5)),
+        "{stop}"
+    );
+    // `render` was entered untraced (no breakpoint in it): its return still stops in `main`.
+    let stop = stop_after(&s, "finish");
+    assert_eq!(
+        (&stop["frame"]["function"], &stop["frame"]["line"]),
+        (&json!("main"), &json!(10)),
+        "{stop}"
+    );
+    let stop = stop_after(&s, "next");
+    assert_eq!(
+        (&stop["frame"]["function"], &stop["frame"]["line"]),
+        (&json!("main"), &json!(11)),
+        "{stop}"
+    );
+}
+
+#[test]
+fn os_exit_is_the_programs_exit_and_a_threads_uncaught_exception_stops_it() {
+    require_python();
+    let s = Session::new();
+    let quits = program(
+        &s,
+        "quits.py",
+        "import os\nprint('bye', flush=True)\nos._exit(7)\n",
+    );
+    start(&s, &quits, &[]);
+    let end = stop_after(&s, "continue");
+    assert_eq!(
+        (&end["reason"], &end["exit_code"]),
+        (&json!("exited"), &json!(7)),
+        "{end}"
+    );
+    s.data(&["stop"]);
+
+    let source = "import threading\ndef bad():\n    d = {}\n    return d['missing']\nt = threading.Thread(target=bad, name='crasher')\nt.start()\nt.join()\nprint('threads seen', threading.active_count())\n";
+    let crashes = program(&s, "crashes.py", source);
+    start(&s, &crashes, &[]);
+    let stop = stop_after(&s, "continue");
+    assert_eq!(stop["reason"], "exception", "{stop}");
+    assert_eq!(stop["thread_name"], "crasher", "{stop}");
+    assert_eq!(stop["exception"]["type"], "KeyError", "{stop}");
+    assert_eq!(
+        (&stop["frame"]["function"], &stop["frame"]["line"]),
+        (&json!("bad"), &json!(4)),
+        "{stop}"
+    );
+    // A bad expression says what Python says of it.
+    let error = s.run(&["--json", "print", "d["]).failure();
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("SyntaxError: '[' was never closed")),
+        "{error}"
+    );
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["exit_code"], 0, "{end}");
+    // The adapter's own thread is not among the program's.
+    let output = s.output_containing(&["threads seen"], Duration::from_secs(30));
+    assert!(output.contains("threads seen 1\n"), "{output}");
+}
+
+#[test]
+fn an_uncaught_exception_in_a_library_stops_in_the_users_frame_that_called_it() {
+    require_python();
+    let s = Session::new();
+    let source = "import json\ndef load(text):\n    return json.loads(text)\nload('{nope')\n";
+    let boom = program(&s, "boom.py", source);
+    // probe --on-crash picks the pdb adapter for Python, as probe does.
+    let report = s.data(&[
+        "probe",
+        boom.to_str().expect("utf-8"),
+        "--on-crash",
+        "-p",
+        "text",
+    ]);
+    assert_eq!(report["adapter"], "pdb", "{report}");
+    let text = serde_json::to_string(&report).unwrap_or_default();
+    assert!(
+        text.contains("'{nope'"),
+        "the user's frame, where text is: {report}"
+    );
+    assert!(text.contains("\"function\":\"load\""), "{report}");
+}

@@ -60,7 +60,7 @@ pub fn resolve(
     ))
 }
 
-/// The adapter a one-shot question (`probe`) runs a Python program on when none was named
+/// The adapter a one-shot question (`probe`, `probe --on-crash`) runs a Python program on when none was named
 /// (by `--adapter` or the config's default): our in-process one, which starts the program as
 /// fast as `python -m pdb` does, where debugpy's three Pythons take several times that. A test
 /// run keeps debugpy (its failure filter stops where a test runner catches the failure).

@@ -135,7 +135,10 @@ fn not_found(candidates: &[PathBuf]) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::AdapterNotFound,
         format!("debugpy not found (tried: {})", tried.join(", ")),
-        install_hint(Os::CURRENT),
+        format!(
+            "{}; or use our own Python adapter, which needs only Python: '--adapter pdb'",
+            install_hint(Os::CURRENT)
+        ),
     )
 }
 

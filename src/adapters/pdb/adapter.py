@@ -113,7 +113,9 @@ class Adapter:
             if not bp.bound:
                 bp.bound = True
                 if bp.line is None:
-                    bp.line = code.co_firstlineno
+                    # Where it stops: the first line of code after the `def` line.
+                    later = [n for n in self.files.lines_of_code(code) if n > code.co_firstlineno]
+                    bp.line = min(later) if later else code.co_firstlineno
                 answer = self.breakpoint_answer(bp, frame.f_code.co_filename)
                 self.channel.event("breakpoint", {"reason": "changed", "breakpoint": answer})
         return matched

@@ -1,6 +1,9 @@
 # The last part of the adapter (after tracing.py and adapter.py, in the same module): the
 # session's requests, and running the program as `python FILE` or `python -m MODULE` would.
 
+# `os._exit` itself, before `announce_immediate_exits` wraps it for the program.
+_immediate_exit = os._exit
+
 CAPABILITIES = {
     "supportsConfigurationDoneRequest": True,
     "supportsConditionalBreakpoints": True,
@@ -57,7 +60,7 @@ class Requests:
         """The session closed the connection: the program is ended, as a killed adapter's is."""
         self.channel.open = False
         if not self.adapter.detached:
-            os._exit(137)
+            _immediate_exit(137)
 
     def handle(self, request):
         adapter, channel = self.adapter, self.channel
@@ -185,7 +188,7 @@ class Requests:
             return
         channel.event("terminated")
         channel.respond(request)
-        os._exit(137 if adapter.exit_code is None else adapter.exit_code)
+        _immediate_exit(137 if adapter.exit_code is None else adapter.exit_code)
 
 
 def exit_code_of(exit):
@@ -201,8 +204,10 @@ def exit_code_of(exit):
     return 1
 
 
-def program_frames(tracer, trace):
-    """The traceback's frames that are the program's, innermost first, with their lines."""
+def program_frames(adapter, trace):
+    """The traceback's frames that are the program's, innermost first, with their lines; under
+    justMyCode from the innermost of the user's own code (the library's frames within it are
+    where the user's call went wrong, not where the user can look)."""
     frames = []
     while trace is not None:
         filename = trace.tb_frame.f_code.co_filename
@@ -210,7 +215,36 @@ def program_frames(tracer, trace):
             frames.append((trace.tb_frame, trace.tb_lineno))
         trace = trace.tb_next
     frames.reverse()
+    if adapter.just_my_code:
+        for index, (frame, _) in enumerate(frames):
+            if not adapter.files.is_library(frame.f_code.co_filename):
+                return frames[index:]
     return frames
+
+
+def stop_at_uncaught(adapter, tracer, error):
+    """Stops where an exception nobody caught was raised, if the `uncaught` filter is on."""
+    if "uncaught" in adapter.filters or "raised" in adapter.filters:
+        frames = program_frames(adapter, error.__traceback__)
+        if frames:
+            tracer.stop(
+                frames[0][0], "exception", exception=error, break_mode="unhandled", frames=frames
+            )
+
+
+def watch_threads_for_uncaught(adapter):
+    """An exception that ends a thread stops it first, then goes to the program's hook."""
+    program_hook = threading.excepthook
+
+    def hook(arguments):
+        ident = threading.get_ident()
+        tracer = adapter.tracers.get(ident)
+        if tracer is not None and arguments.exc_value is not None and not adapter.detached:
+            sys.settrace(None)
+            stop_at_uncaught(adapter, tracer, arguments.exc_value)
+        program_hook(arguments)
+
+    threading.excepthook = hook
 
 
 def trimmed(trace):
@@ -282,16 +316,15 @@ def run_program(adapter):
         report_uncaught(error)
         return 1
     threading.settrace(adapter.trace_new_thread)
+    watch_threads_for_uncaught(adapter)
+    announce_immediate_exits(adapter)
     try:
         tracer.run(code, main)
     except SystemExit as exit:
         return exit_code_of(exit)
     except BaseException as error:
         sys.settrace(None)
-        if "uncaught" in adapter.filters or "raised" in adapter.filters:
-            frames = program_frames(tracer, error.__traceback__)
-            if frames:
-                tracer.stop(frames[0][0], "exception", exception=error, break_mode="unhandled", frames=frames)
+        stop_at_uncaught(adapter, tracer, error)
         report_uncaught(error)
         return 1
     return 0
@@ -306,6 +339,17 @@ def forked(adapter):
     adapter.traces_everything = False
     sys.settrace(None)
     threading.settrace(None)
+
+
+def announce_immediate_exits(adapter):
+    """`os._exit(N)` ends the process at once, with no atexit: it says how it ends first, so the
+    session hears a program's exit rather than its adapter's death."""
+    def exit_now(code):
+        adapter.exit_code = code
+        announce_exit(adapter)
+        _immediate_exit(code)
+
+    os._exit = exit_now
 
 
 def announce_exit(adapter):
@@ -331,7 +375,9 @@ def main(sock, reader):
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=lambda: forked(adapter))
     requests = Requests(adapter)
-    threading.Thread(target=requests.serve, name="debugger adapter", daemon=True).start()
+    # A thread of `_thread`'s, unknown to `threading`: the program's `threading.enumerate()`
+    # and `active_count()` see only its own threads, as without a debugger.
+    _thread.start_new_thread(requests.serve, ())
     adapter.start.wait()
     atexit.register(announce_exit, adapter)
     adapter.exit_code = run_program(adapter)

@@ -13,6 +13,7 @@ tracer of its own; one thread is stopped at a time (another reaching a breakpoin
 for it to resume), and the others run on.
 """
 
+import _thread
 import atexit
 import bdb
 import dis
@@ -310,6 +311,7 @@ class Tracer(bdb.Bdb):
         self.entered = {}
         self.hit = []
         self.stepping_out = None
+        self.running_free = False
         self.reset()
 
     # bdb's own tracing, shaped to a debug adapter.
@@ -320,12 +322,26 @@ class Tracer(bdb.Bdb):
             self.botframe = frame.f_back
             if not self.stop_at_entry:
                 self._set_stopinfo(self.botframe, None, -1)
-            return self.trace_dispatch
-        if frame.f_code.co_filename == SERVER_FILE:
+        elif frame.f_code.co_filename == SERVER_FILE:
             return None
         if self.stop_here(frame) or self.break_anywhere(frame):
             return self.trace_dispatch
         return None
+
+    def _set_stopinfo(self, stopframe, returnframe, stoplineno=0, *more, **named):
+        bdb.Bdb._set_stopinfo(self, stopframe, returnframe, stoplineno, *more, **named)
+        # Not stepping: a line stops only at a breakpoint (see `dispatch_line`).
+        self.running_free = stopframe is self.botframe and stoplineno == -1
+
+    def dispatch_line(self, frame):
+        if self.running_free and not self.entered:
+            # The common case, kept short: a traced frame's line with no breakpoint on it.
+            files = self.adapter.files
+            filename = frame.f_code.co_filename
+            placed = self.adapter.lines.get(files.names.get(filename) or files.canonical(filename))
+            if placed is None or frame.f_lineno not in placed:
+                return self.trace_dispatch
+        return bdb.Bdb.dispatch_line(self, frame)
 
     def dispatch_exception(self, frame, arg):
         adapter = self.adapter
@@ -448,6 +464,12 @@ class Tracer(bdb.Bdb):
             adapter.stopped = None
             adapter.references = [None]
         top = stop.frames[0][0] if stop.frames else frame
+        if action != "continue":
+            # A frame entered untraced (no breakpoint in it) sends no return event, so a step out
+            # of it, or a `next` past its end, would run on past its caller.
+            for each, _ in stop.frames:
+                if each.f_trace is None:
+                    each.f_trace = self.trace_dispatch
         if action == "next":
             self.set_next(top)
         elif action == "stepIn":
@@ -460,4 +482,7 @@ class Tracer(bdb.Bdb):
 
 
 def describe_exception(exception):
-    return "".join(traceback.format_exception_only(type(exception), exception)).strip()
+    """`Type: message`: the last line Python prints for it (a SyntaxError's lines before show
+    the file and the caret)."""
+    lines = traceback.format_exception_only(type(exception), exception)
+    return (lines[-1] if lines else type(exception).__name__).strip()

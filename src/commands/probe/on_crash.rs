@@ -56,8 +56,11 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         .and_then(rust_panic_function)
         .map(|f| vec![f.to_string()])
         .unwrap_or_default();
-    let spec = launch_spec(args.launch, &panic_breakpoint, false, None)?;
+    let mut spec = launch_spec(args.launch, &panic_breakpoint, false, None)?;
     let config = Config::load()?;
+    if let Some(adapter) = crate::adapters::for_one_shot(&spec, &config) {
+        spec.adapter = Some(adapter.to_string());
+    }
     let plan = Plan {
         prints: args.prints,
         timeout,
