@@ -403,3 +403,48 @@ fn an_uncaught_exception_in_a_library_stops_in_the_users_frame_that_called_it() 
     );
     assert!(text.contains("\"function\":\"load\""), "{report}");
 }
+
+#[test]
+fn a_function_breakpoint_on_a_generator_or_coroutine_stops_once_per_call_not_per_resumption() {
+    require_python();
+    let s = Session::new();
+    let generators = fixture_path("python/generators.py");
+    let report = s.data(&[
+        "probe",
+        generators.to_str().expect("utf-8"),
+        "--break",
+        "produce",
+        "--break",
+        "fetch",
+        "--hits",
+        "10",
+    ]);
+    assert_eq!(report["adapter"], "pdb", "{report}");
+    let stops: Vec<(String, u64)> = report["hits"]
+        .as_array()
+        .expect("hits")
+        .iter()
+        .map(|hit| {
+            let frame = &hit["stop"]["frame"];
+            (
+                frame["function"].as_str().unwrap_or("").to_string(),
+                frame["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let fixture = "python/generators.py";
+    assert_eq!(
+        stops,
+        vec![
+            (
+                "produce".to_string(),
+                u64::from(line_of(fixture, "@produce_body"))
+            ),
+            (
+                "fetch".to_string(),
+                u64::from(line_of(fixture, "@fetch_body"))
+            ),
+        ],
+        "{report}"
+    );
+}

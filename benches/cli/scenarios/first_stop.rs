@@ -89,12 +89,20 @@ pub fn gdb(ctx: &mut Context) -> BenchResult<()> {
     ask(ctx, question)
 }
 
-/// `python -m pdb` answering the question: the batch run both Python adapters are set against.
-fn python_batch(program: &Path) -> Command {
+/// `python -m pdb` answering the question (break in `function`, print `print`): the batch run
+/// both Python adapters are set against.
+fn python_batch(program: &Path, function: &str, print: &str) -> Command {
     let mut batch = Command::new("python3");
     batch
-        .args(["-m", "pdb", "-c", "break square", "-c", "continue"])
-        .args(["-c", "p n", "-c", "quit"])
+        .args([
+            "-m",
+            "pdb",
+            "-c",
+            &format!("break {function}"),
+            "-c",
+            "continue",
+        ])
+        .args(["-c", &format!("p {print}"), "-c", "quit"])
         .arg(program);
     batch
 }
@@ -105,11 +113,32 @@ pub fn pdb(ctx: &mut Context) -> BenchResult<()> {
     let question = Question {
         name: "pdb",
         adapter: Some("pdb"),
-        batch: Some((python_batch(&program), "python -m pdb", 1.2)),
+        batch: Some((python_batch(&program, "square", "n"), "python -m pdb", 1.2)),
         program,
         function: "square",
         print: "n",
         value: "3",
+        config: String::new(),
+    };
+    ask(ctx, question)
+}
+
+/// The pdb adapter's tracing cost: the same question after 200,000 calls, which every
+/// settrace debugger sees one by one (ours traces line by line only frames that can stop).
+pub fn pdb_after_calls(ctx: &mut Context) -> BenchResult<()> {
+    let program = fixture_path("python/hot_calls.py");
+    let question = Question {
+        name: "pdb, 200k calls first",
+        adapter: Some("pdb"),
+        batch: Some((
+            python_batch(&program, "report", "total"),
+            "python -m pdb",
+            1.2,
+        )),
+        program,
+        function: "report",
+        print: "total",
+        value: "19999900000",
         config: String::new(),
     };
     ask(ctx, question)
@@ -120,7 +149,7 @@ pub fn debugpy(ctx: &mut Context) -> BenchResult<()> {
     let question = Question {
         name: "debugpy",
         adapter: Some("debugpy"),
-        batch: Some((python_batch(&program), "python -m pdb", 1.2)),
+        batch: Some((python_batch(&program, "square", "n"), "python -m pdb", 1.2)),
         program,
         function: "square",
         print: "n",

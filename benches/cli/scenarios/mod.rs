@@ -114,6 +114,11 @@ const SCENARIOS: &[Scenario] = &[
         run: first_stop::pdb,
     },
     Scenario {
+        name: "first-stop-pdb-after-calls",
+        needs: &[],
+        run: first_stop::pdb_after_calls,
+    },
+    Scenario {
         name: "first-stop-debugpy",
         needs: &[],
         run: first_stop::debugpy,

@@ -2,6 +2,10 @@
 # breakpoints and threads, and the inspection of a stopped thread.
 
 
+# Generators, coroutines and async generators: a call event comes at each resumption too.
+RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
 def qualified_name(frame, local_names=None):
     """The function's qualified name (`Cart.total`): the code's own from Python 3.11; before,
     a method's is made from the class of its `self` or `cls`. In a stop, `local_names` is the
@@ -100,6 +104,8 @@ class Adapter:
         code = frame.f_code
         if code.co_filename == SERVER_FILE:
             return None
+        if code.co_flags & RESUMABLE and frame.f_lineno != code.co_firstlineno:
+            return None  # a generator or coroutine resumed, not called
         name = code.co_name
         qualname = qualified_name(frame)
         module = frame.f_globals.get("__name__", "")

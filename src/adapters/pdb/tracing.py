@@ -17,6 +17,7 @@ import _thread
 import atexit
 import bdb
 import dis
+import inspect
 import io
 import json
 import os
