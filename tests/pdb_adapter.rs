@@ -448,3 +448,81 @@ fn a_function_breakpoint_on_a_generator_or_coroutine_stops_once_per_call_not_per
         "{report}"
     );
 }
+
+#[test]
+fn next_at_a_return_stops_in_the_caller_even_mid_line_and_out_of_a_coroutine() {
+    require_python();
+    let s = Session::new();
+    let source = "def b(x):\n    y = x + 1\n    return y\n\ndef a(x):\n    return b(x) * 2\n\ndef main():\n    v = a(3)\n    print(v)\n\nmain()\n";
+    let tail = program(&s, "tail.py", source);
+    start(&s, &tail, &["-b", &format!("{}:3", tail.display())]);
+    stop_after(&s, "continue");
+    // `a` calls on its last line: bdb alone would pass it by and stop in `main`.
+    let stop = stop_after(&s, "next");
+    assert_eq!(
+        (&stop["frame"]["function"], &stop["frame"]["line"]),
+        (&json!("a"), &json!(6)),
+        "{stop}"
+    );
+    let stop = stop_after(&s, "next");
+    assert_eq!(
+        (&stop["frame"]["function"], &stop["frame"]["line"]),
+        (&json!("main"), &json!(9)),
+        "{stop}"
+    );
+    s.data(&["stop"]);
+
+    let source = "import asyncio\nasync def leaf(n):\n    v = n * 2\n    return v\nasync def main():\n    a = await leaf(1)\n    print(a)\nasyncio.run(main())\n";
+    let coroutines = program(&s, "coroutines.py", source);
+    start(
+        &s,
+        &coroutines,
+        &["-b", &format!("{}:4", coroutines.display())],
+    );
+    stop_after(&s, "continue");
+    let stop = stop_after(&s, "next");
+    assert_eq!(
+        (&stop["frame"]["function"], &stop["frame"]["line"]),
+        (&json!("main"), &json!(6)),
+        "{stop}"
+    );
+    let stop = stop_after(&s, "next");
+    assert_eq!(stop["frame"]["line"], 7, "{stop}");
+}
+
+#[test]
+fn set_reaches_outer_frames_and_elements_and_pause_stops_a_busy_worker() {
+    require_python();
+    let s = Session::new();
+    let source = "def f(a):\n    b = a * 2\n    return b\n\ndef main():\n    x = 10\n    d = {'k': 1}\n    items = [1, 2]\n    r = f(x)\n    print('seen', x, d['k'], items[0], flush=True)\n\nmain()\n";
+    let sets = program(&s, "sets.py", source);
+    start(&s, &sets, &["-b", &format!("{}:2", sets.display())]);
+    stop_after(&s, "continue");
+    s.data(&["up"]);
+    s.data(&["set", "x", "50"]);
+    s.data(&["set", "d[\"k\"]", "5"]);
+    s.data(&["set", "items[0]", "7"]);
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = stop_after(&s, "continue");
+    assert_eq!(end["exit_code"], 0, "{end}");
+    let output = s.output_containing(&["seen"], Duration::from_secs(30));
+    assert!(output.contains("seen 50 5 7\n"), "{output}");
+    s.data(&["stop"]);
+
+    let source = "import threading\nstop = False\ndef spin():\n    c = 0\n    while not stop:\n        c += 1\nt = threading.Thread(target=spin, name='spinner')\nt.start()\nt.join()\n";
+    let busy = program(&s, "busy.py", source);
+    start(&s, &busy, &[]);
+    s.data(&["continue"]);
+    // The main thread waits in `join` (in C): the worker, running Python, takes the pause.
+    let stop = stop_after(&s, "pause");
+    assert_eq!(stop["reason"], "pause", "{stop}");
+    assert_eq!(stop["thread_name"], "spinner", "{stop}");
+    // The main thread's stack is its own, without the adapter's or bdb's frames.
+    let main = s.data(&["backtrace", "--thread", "1"]);
+    let text = main.to_string();
+    assert!(
+        !text.contains("bdb.py") && !text.contains("dispatch"),
+        "{main}"
+    );
+    s.data(&["stop"]);
+}

@@ -2,10 +2,6 @@
 # breakpoints and threads, and the inspection of a stopped thread.
 
 
-# Generators, coroutines and async generators: a call event comes at each resumption too.
-RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
-
-
 def qualified_name(frame, local_names=None):
     """The function's qualified name (`Cart.total`): the code's own from Python 3.11; before,
     a method's is made from the class of its `self` or `cls`. In a stop, `local_names` is the
@@ -108,12 +104,11 @@ class Adapter:
             return None  # a generator or coroutine resumed, not called
         name = code.co_name
         qualname = qualified_name(frame)
-        module = frame.f_globals.get("__name__", "")
+        full = "." + frame.f_globals.get("__name__", "") + "." + qualname
         matched = [
             bp
             for bp in self.functions
-            if bp.name in (name, qualname, module + "." + qualname)
-            or qualname.endswith("." + bp.name)
+            if bp.name in (name, qualname) or full.endswith("." + bp.name)
         ]
         for bp in matched:
             if not bp.bound:
@@ -376,13 +371,20 @@ class Adapter:
             value = eval(text, frame.f_globals, stop.locals_of(frame))
             target = stop.locals_of(frame) if item[0] == "scope" else frame.f_globals
             target[name] = value
+            stop.changed.add(frame)
         elif item[0] == "value":
             container = item[1]
             import __main__
 
             value = eval(text, __main__.__dict__)
+            if name.startswith("[") and name.endswith("]"):
+                name = name[1:-1]  # the session's path writes an element as `[0]`, `["k"]`
             if isinstance(container, dict):
-                key = next((k for k in container if safe_repr(k) == name), name)
+                key = next((k for k in container if name in (safe_repr(k), str(k))), None)
+                if key is None:
+                    import ast
+
+                    key = ast.literal_eval(name)
                 container[key] = value
             elif isinstance(container, list):
                 container[int(name)] = value

@@ -161,17 +161,21 @@ class Requests:
         channel.event("initialized")
 
     def pause(self):
+        """Every thread of the program steps to its next line of Python; the first to get
+        there stops (`user_line`) and the others run on."""
         adapter = self.adapter
         if adapter.stopped is not None or adapter.main_tracer is None:
             return
         adapter.pause_requested = True
-        tracer = adapter.main_tracer
-        frame = sys._current_frames().get(threading.main_thread().ident)
-        while frame is not None and frame is not tracer.botframe:
-            if frame.f_code.co_filename != SERVER_FILE:
-                frame.f_trace = tracer.trace_dispatch
-            frame = frame.f_back
-        tracer.set_step()
+        running = sys._current_frames()
+        for ident, tracer in list(adapter.tracers.items()):
+            frame = running.get(ident)
+            while frame is not None and frame is not tracer.botframe:
+                if frame.f_code.co_filename != SERVER_FILE:
+                    frame.f_trace = tracer.trace_dispatch
+                frame = frame.f_back
+            tracer.pausing = True
+            tracer.set_step()
 
     def end(self, request, command, arguments):
         adapter, channel = self.adapter, self.channel

@@ -284,6 +284,8 @@ class Stop:
         self.break_mode = break_mode
         self.tasks = queue.Queue()
         self.locals = {}
+        # Frames whose locals `set` changed (see `write_back_locals`).
+        self.changed = set()
 
     def locals_of(self, frame):
         """The frame's locals, read once per stop so that assignments to them hold: before
@@ -311,7 +313,8 @@ class Tracer(bdb.Bdb):
         self.stop_at_entry = stop_at_entry
         self.entered = {}
         self.hit = []
-        self.stepping_out = None
+        self.leaving = None
+        self.pausing = False
         self.running_free = False
         self.reset()
 
@@ -365,7 +368,12 @@ class Tracer(bdb.Bdb):
     def stop_here(self, frame):
         if not bdb.Bdb.stop_here(self, frame):
             return False
-        return not (self.adapter.just_my_code and self.adapter.files.is_library(frame.f_code.co_filename))
+        if frame is self.stopframe:
+            return True  # the frame a `next` steps in, library or not: the user is there
+        return not (self.adapter.just_my_code and self.is_library(frame))
+
+    def is_library(self, frame):
+        return self.adapter.files.is_library(frame.f_code.co_filename)
 
     def break_anywhere(self, frame):
         """Whether a frame just called may stop at a breakpoint: a function breakpoint names it,
@@ -398,14 +406,27 @@ class Tracer(bdb.Bdb):
     def user_call(self, frame, argument_list):
         pass
 
-    def user_return(self, frame, return_value):
-        # A step out stops in the caller as the call returns, on the calling line (bdb's would
-        # run on to the caller's next line event).
-        if frame is self.stepping_out:
-            self.stepping_out = None
+    def dispatch_return(self, frame, arg):
+        # A step that leaves the frame it was in (`finish`, or `next`/`step` at its return)
+        # stops in the caller as the call returns, on the calling line: bdb would run on to
+        # the caller's next line event, past a caller whose call is its last line. A generator
+        # or coroutine suspended (at `yield`, `await`) has not returned: the step goes on when
+        # it resumes, as bdb's does.
+        if frame is self.leaving and not is_suspension(frame):
+            self.leaving = None
             caller = frame.f_back
             if caller is not None and caller is not self.botframe:
-                self.stop(caller, "step", frames=self.frames_from(caller))
+                if self.adapter.just_my_code and self.is_library(caller):
+                    self._set_stopinfo(None, None)  # on to the next line of the user's code
+                    if caller.f_trace is None:
+                        caller.f_trace = self.trace_dispatch
+                else:
+                    self.stop(caller, "step", frames=self.frames_from(caller))
+                    return self.trace_dispatch
+        return bdb.Bdb.dispatch_return(self, frame, arg)
+
+    def user_return(self, frame, return_value):
+        pass
 
     def user_line(self, frame):
         hit, self.hit = self.hit, []
@@ -413,8 +434,16 @@ class Tracer(bdb.Bdb):
         if hit:
             reason = "function breakpoint" if hit[0].name else "breakpoint"
             self.stop(frame, reason, hit_ids=[bp.id for bp in hit])
-        elif adapter.pause_requested and self.thread_id == MAIN_THREAD_ID:
+        elif self.pausing:
+            self.pausing = False
+            if not adapter.pause_requested:
+                self.set_continue()  # another thread took the pause first
+                return
             adapter.pause_requested = False
+            for other in list(adapter.tracers.values()):
+                if other is not self and other.pausing:
+                    other.pausing = False
+                    other.set_continue()
             self.stop(frame, "pause")
         elif self.stop_at_entry:
             self.stop_at_entry = False
@@ -427,7 +456,9 @@ class Tracer(bdb.Bdb):
     def frames_from(self, frame):
         frames = []
         while frame is not None and frame is not self.botframe:
-            if frame.f_code.co_filename != SERVER_FILE:
+            filename = frame.f_code.co_filename
+            # A thread waiting for its turn to stop is inside bdb and the adapter: not its frames.
+            if filename != SERVER_FILE and os.path.normcase(filename) != _bdb_file:
                 frames.append((frame, frame.f_lineno))
             frame = frame.f_back
         return frames
@@ -462,6 +493,7 @@ class Tracer(bdb.Bdb):
             adapter.stopped = stop
             adapter.channel.event("stopped", body)
             action = stop.serve()
+            write_back_locals(stop)
             adapter.stopped = None
             adapter.references = [None]
         top = stop.frames[0][0] if stop.frames else frame
@@ -471,15 +503,45 @@ class Tracer(bdb.Bdb):
             for each, _ in stop.frames:
                 if each.f_trace is None:
                     each.f_trace = self.trace_dispatch
+        self.leaving = top if action in ("next", "stepIn", "stepOut") else None
         if action == "next":
             self.set_next(top)
         elif action == "stepIn":
             self.set_step()
         elif action == "stepOut":
-            self.stepping_out = top
             self.set_return(top)
         else:
             self.set_continue()
+
+
+def is_suspension(frame):
+    """Whether a return event of a generator or coroutine frame is a `yield` or an `await`
+    (it will resume) rather than its end."""
+    if not frame.f_code.co_flags & RESUMABLE or frame.f_lasti < 0:
+        return False
+    code = frame.f_code.co_code
+    return frame.f_lasti < len(code) and dis.opname[code[frame.f_lasti]] == "YIELD_VALUE"
+
+
+# Generators, coroutines and async generators: a call event comes at each resumption too.
+RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def write_back_locals(stop):
+    """Before Python 3.13 only the frame whose trace call returns gets its `f_locals` copy
+    written back; a `set` in an outer frame (`up`, then `set`) is written back here."""
+    if sys.version_info >= (3, 13) or not stop.changed:
+        return
+    try:
+        import ctypes
+
+        write = ctypes.pythonapi.PyFrame_LocalsToFast
+        write.argtypes = [ctypes.py_object, ctypes.c_int]
+        write.restype = None
+        for frame in stop.changed:
+            write(frame, 0)
+    except (ImportError, AttributeError, OSError):
+        pass  # no ctypes: the outer frame keeps its values, as under pdb
 
 
 def describe_exception(exception):
