@@ -526,3 +526,33 @@ fn set_reaches_outer_frames_and_elements_and_pause_stops_a_busy_worker() {
     );
     s.data(&["stop"]);
 }
+
+#[test]
+fn modules_in_the_working_folder_do_not_stand_in_for_the_adapters_own() {
+    require_python();
+    let s = Session::new();
+    // `python prog.py` never imports the working folder's queue.py; neither may the adapter.
+    let folder = s.cwd.join("elsewhere");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    std::fs::write(
+        folder.join("queue.py"),
+        "raise SystemExit('the wrong queue')\n",
+    )
+    .expect("write queue.py");
+    let prog = program(
+        &s,
+        "uses_queue.py",
+        "import queue\nq = queue.Queue()\nq.put(1)\nprint('got', q.get())\n",
+    );
+    let report = s.data(&[
+        "probe",
+        prog.to_str().expect("utf-8"),
+        "--cwd",
+        folder.to_str().expect("utf-8"),
+        "--break",
+        &format!("{}:4", prog.display()),
+        "--print",
+        "q.qsize()",
+    ]);
+    assert_eq!(report["hits"][0]["prints"][0]["value"], "1", "{report}");
+}

@@ -9,6 +9,7 @@ mod core_dump;
 pub mod custom;
 pub mod debugpy;
 pub mod delve;
+pub mod dial_in;
 pub mod gdb;
 pub mod install;
 pub mod lldb;

@@ -102,7 +102,7 @@ fn spawn_piped(name: &str, program: &Path, mut command: Command) -> Result<Piped
     })
 }
 
-fn spawn_error(name: &str, program: &Path, e: std::io::Error) -> ErrorBody {
+pub(super) fn spawn_error(name: &str, program: &Path, e: std::io::Error) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::AdapterNotFound,
         format!("cannot start {name} ({}): {e}", program.display()),
@@ -259,7 +259,7 @@ pub async fn spawn_dialing_in(
     streams: [Stdio; 3],
     timeout: Duration,
 ) -> Result<SpawnedAdapter, ErrorBody> {
-    let (process, stream) = dial_in(
+    let (process, stream) = super::dial_in::dial_in(
         name,
         program,
         |address| {
@@ -269,58 +269,10 @@ pub async fn spawn_dialing_in(
         },
         streams,
         timeout,
+        None,
     )
     .await?;
     Ok(over_tcp(process, stream, None))
-}
-
-/// Starts the process `command(address)` makes, on `streams`, and takes the connection it
-/// makes to `address`, a loopback port only it is told: the adapter's process and that stream.
-pub async fn dial_in(
-    name: &str,
-    program: &Path,
-    command: impl FnOnce(SocketAddr) -> Command,
-    streams: [Stdio; 3],
-    timeout: Duration,
-) -> Result<(Arc<AdapterProcess>, TcpStream), ErrorBody> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|e| ErrorBody::internal(format!("cannot listen for {name}: {e}")))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| ErrorBody::internal(format!("cannot listen for {name}: {e}")))?;
-    let [stdin, stdout, stderr] = streams;
-    let mut command = command(address);
-    command.stdin(stdin).stdout(stdout).stderr(stderr);
-    let child = command.spawn().map_err(|e| spawn_error(name, program, e))?;
-    let process = monitor_child(name, child, new_tail(), tokio::spawn(async {}));
-    let accepted = tokio::select! {
-        accepted = tokio::time::timeout(timeout, listener.accept()) => accepted,
-        detail = process.exit_detail() => {
-            return Err(ErrorBody::new(
-                ErrorCode::AdapterDied,
-                format!("{name} ended before it connected: {detail}"),
-                "run the adapter by hand to see why, or check 'debugger doctor'",
-            ));
-        }
-    };
-    match accepted {
-        Ok(Ok((stream, _))) => Ok((process, stream)),
-        Ok(Err(e)) => {
-            process.kill();
-            Err(ErrorBody::internal(format!(
-                "cannot accept {name}'s connection: {e}"
-            )))
-        }
-        Err(_) => {
-            process.kill();
-            Err(ErrorBody::new(
-                ErrorCode::AdapterTimeout,
-                format!("{name} did not connect within {} s", timeout.as_secs()),
-                "raise timeouts.launch_secs in the config, or check 'debugger doctor'",
-            ))
-        }
-    }
 }
 
 /// Starts an adapter that listens on a TCP port we choose: `{port}` in its arguments becomes a
@@ -410,11 +362,11 @@ pub async fn connect_remote(address: &str, timeout: Duration) -> Result<SpawnedA
     })
 }
 
-fn new_tail() -> Arc<Mutex<VecDeque<String>>> {
+pub(super) fn new_tail() -> Arc<Mutex<VecDeque<String>>> {
     Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)))
 }
 
-fn monitor_child(
+pub(super) fn monitor_child(
     name: &str,
     child: Child,
     tail: Arc<Mutex<VecDeque<String>>>,

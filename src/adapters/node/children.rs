@@ -18,8 +18,6 @@
 //! The announcement carries a token from the environment, so another local user cannot make
 //! the adapter connect to an inspector of theirs.
 
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -138,7 +136,7 @@ pub async fn listen(
         .local_addr()
         .map_err(|e| format!("cannot listen for child processes: {e}"))?
         .port();
-    let token = random_token();
+    let token = crate::adapters::dial_in::random_token();
     tokio::spawn(accept(listener, token.clone(), events));
     let require = format!("--require {}", quoted(&bootloader.display().to_string()));
     let node_options = match user_options.map(str::trim).filter(|o| !o.is_empty()) {
@@ -164,17 +162,6 @@ fn write_bootloader(folder: &Path) -> Result<PathBuf, String> {
 /// and `\` inside quotes).
 fn quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-/// 128 bits no other user can guess: std's hasher keys are random per process and per
-/// `RandomState`.
-fn random_token() -> String {
-    let half = || {
-        let mut hasher = RandomState::new().build_hasher();
-        hasher.write_u32(std::process::id());
-        hasher.finish()
-    };
-    format!("{:016x}{:016x}", half(), half())
 }
 
 async fn accept(listener: TcpListener, token: String, events: mpsc::UnboundedSender<ChildEvent>) {
@@ -260,6 +247,9 @@ mod tests {
     fn node_options_quote_the_bootloaders_path() {
         assert_eq!(quoted(r#"/a b/c"d"#), r#""/a b/c\"d""#);
         assert_eq!(quoted(r"C:\x"), r#""C:\\x""#);
-        assert_ne!(random_token(), random_token());
+        assert_ne!(
+            crate::adapters::dial_in::random_token(),
+            crate::adapters::dial_in::random_token()
+        );
     }
 }

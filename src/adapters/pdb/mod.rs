@@ -21,7 +21,8 @@ use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
 use super::debugpy::{python_path_of, system_python, venv_python};
-use super::process::{BoxFuture, SpawnedAdapter, command_for, dial_in, open_program_streams};
+use super::dial_in::{dial_in, random_token};
+use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
 use super::{DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -38,12 +39,20 @@ const SERVER_PARTS: [&str; 3] = [
 /// How long the program's Python has to dial in (its start, through a version manager's shim).
 const DIAL_IN_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// What `python -c` runs: connect to the daemon at `{address}`, read the server (its length on a
-/// line, then the source), and hand it the connection. Its names are left in `__main__`, which
-/// the server empties before the program runs.
-const BOOT: &str = "import socket,types;s=socket.create_connection(({host},{port}));\
+/// What `python -c` runs: take out the folder `-c` put first on `sys.path` (the program's own is
+/// put there before it runs: a `queue.py` in the working folder must not stand in for the
+/// standard library's in the server), connect to the daemon at `{host}:{port}`, say the token
+/// it was given in its environment (then forget it), read the server (its length on a line,
+/// then the source) and hand it the connection. Its names are left in `__main__`, which the
+/// server empties before the program runs.
+const BOOT: &str = "import sys;sys.path[:1]=[p for p in sys.path[:1] if p];\
+import os,socket,types;s=socket.create_connection(({host},{port}));\
+s.sendall(os.environ.pop('DEBUGGER_ADAPTER_TOKEN','').encode()+b'\\n');\
 f=s.makefile('rb');n=int(f.readline());m=types.ModuleType('debugger_adapter');\
 exec(compile(f.read(n),'<debugger adapter>','exec'),m.__dict__);m.main(s,f)";
+
+/// The environment variable that carries the connection's token to BOOT.
+const TOKEN_VARIABLE: &str = "DEBUGGER_ADAPTER_TOKEN";
 
 /// The files of the modules the program has loaded, one per line: with the program's tree and
 /// `sys.path`, what a relative breakpoint file is matched against.
@@ -140,6 +149,7 @@ impl DebugAdapter for Pdb {
             let streams = open_program_streams(stdio).map_err(|e| {
                 ErrorBody::internal(format!("the program's channels cannot be opened: {e}"))
             })?;
+            let token = random_token();
             let (process, mut stream) = dial_in(
                 "python",
                 &self.python,
@@ -149,11 +159,13 @@ impl DebugAdapter for Pdb {
                     command
                         .current_dir(&spec.cwd)
                         .env_clear()
-                        .envs(spec.env.iter().map(|(k, v)| (k, v)));
+                        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+                        .env(TOKEN_VARIABLE, &token);
                     command
                 },
                 streams,
                 DIAL_IN_TIMEOUT,
+                Some(&token),
             )
             .await?;
             if let Err(e) = stream.write_all(&framed_server()).await {
@@ -185,6 +197,10 @@ impl DebugAdapter for Pdb {
             spec,
             json!({ "request": "launch", "justMyCode": spec.just_my_code }),
         );
+        if let Some(fields) = arguments.as_object_mut() {
+            // The program's process was started with it: no need to send it over a socket.
+            fields.remove("env");
+        }
         if let Some(module) = &spec.module {
             arguments["module"] = json!(module);
         }

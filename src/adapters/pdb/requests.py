@@ -52,7 +52,7 @@ class Requests:
                 continue
             try:
                 self.handle(request)
-            except Exception as error:
+            except BaseException as error:  # an evaluated exit() must not end the reader
                 self.channel.respond(request, error=error_text(error))
         self.session_gone()
 
@@ -103,6 +103,9 @@ class Requests:
                 channel.respond(request, error="the program is running")
                 return
             body = {"allThreadsContinued": False} if command == "continue" else None
+            # From now on the program runs: a request that comes before the stopped thread has
+            # woken (a pause right after a continue) is one for a running program.
+            adapter.stopped = None
             channel.respond(request, body)
             stop.tasks.put(RESUMING[command])
         elif command == "pause":
@@ -190,9 +193,16 @@ class Requests:
                 stop.tasks.put("continue")
             channel.open = False
             return
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        code = 137 if adapter.exit_code is None else adapter.exit_code
+        channel.event("exited", {"exitCode": code})
         channel.event("terminated")
         channel.respond(request)
-        _immediate_exit(137 if adapter.exit_code is None else adapter.exit_code)
+        _immediate_exit(code)
 
 
 def exit_code_of(exit):
@@ -200,7 +210,8 @@ def exit_code_of(exit):
     if code is None:
         return 0
     if isinstance(code, int):
-        return code
+        # What the process's status will say: its low byte, on POSIX systems.
+        return code & 0xFF if os.name == "posix" else code
     try:
         sys.stderr.write(str(code) + "\n")
     except Exception:
@@ -276,10 +287,7 @@ def prepare_main(launch):
     main = {"__name__": "__main__", "__builtins__": builtins, "__doc__": None}
     if not getattr(sys.flags, "safe_path", False):
         first = os.getcwd() if module else os.path.dirname(os.path.realpath(launch["program"]))
-        if sys.path and sys.path[0] in ("", os.getcwd()):
-            sys.path[0] = first
-        else:
-            sys.path.insert(0, first)
+        sys.path.insert(0, first)  # BOOT took out `-c`'s own first entry
     if module:
         import runpy
 

@@ -314,6 +314,7 @@ class Tracer(bdb.Bdb):
         self.entered = {}
         self.hit = []
         self.leaving = None
+        self.leaving_by = None
         self.pausing = False
         self.running_free = False
         self.reset()
@@ -412,7 +413,7 @@ class Tracer(bdb.Bdb):
         # the caller's next line event, past a caller whose call is its last line. A generator
         # or coroutine suspended (at `yield`, `await`) has not returned: the step goes on when
         # it resumes, as bdb's does.
-        if frame is self.leaving and not is_suspension(frame):
+        if frame is self.leaving and (self.leaving_by == "stepOut" or not is_suspension(frame)):
             self.leaving = None
             caller = frame.f_back
             if caller is not None and caller is not self.botframe:
@@ -430,6 +431,8 @@ class Tracer(bdb.Bdb):
 
     def user_line(self, frame):
         hit, self.hit = self.hit, []
+        if self.entered:
+            self.entered.pop(frame, None)  # stopped while stepping: break_here never ran
         adapter = self.adapter
         if hit:
             reason = "function breakpoint" if hit[0].name else "breakpoint"
@@ -504,6 +507,7 @@ class Tracer(bdb.Bdb):
                 if each.f_trace is None:
                     each.f_trace = self.trace_dispatch
         self.leaving = top if action in ("next", "stepIn", "stepOut") else None
+        self.leaving_by = action
         if action == "next":
             self.set_next(top)
         elif action == "stepIn":
@@ -512,6 +516,8 @@ class Tracer(bdb.Bdb):
             self.set_return(top)
         else:
             self.set_continue()
+        if self.pausing:
+            self.set_step()  # a pause that came while this thread woke from its stop
 
 
 def is_suspension(frame):
