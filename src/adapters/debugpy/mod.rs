@@ -148,6 +148,15 @@ fn not_found(candidates: &[PathBuf]) -> ErrorBody {
 const LOADED_MODULE_FILES: &str = "\"\\n\".join(sorted({f for f in (getattr(m, '__file__', None) \
     for m in list(__import__('sys').modules.values())) if f and '/debugpy/' not in f}))";
 
+/// How a Python program's files are found for a relative breakpoint file, under either Python
+/// adapter: the `.py` files of its folder tree, and the modules it has loaded so far.
+pub const PYTHON_SOURCES: SourceLookup = SourceLookup {
+    tree_extensions: &["py"],
+    listing_command: Some(LOADED_MODULE_FILES),
+    listing_grows: true,
+    adapter_matches_names: false,
+};
+
 /// Settings sent in both `launch` and `attach` so a Python program reads like any other.
 ///
 /// - `variablePresentation`: debugpy groups an object's dunder attributes under a synthetic
@@ -379,12 +388,7 @@ impl DebugAdapter for Debugpy {
     /// debugpy wants the exact path, so a relative name is placed by us: a Python program is
     /// the `.py` files of its folder tree.
     fn source_lookup(&self) -> SourceLookup {
-        SourceLookup {
-            tree_extensions: &["py"],
-            listing_command: Some(LOADED_MODULE_FILES),
-            listing_grows: true,
-            adapter_matches_names: false,
-        }
+        PYTHON_SOURCES
     }
 
     /// The program's `sys.path` (less its own folder, which the session tries first): what the

@@ -20,7 +20,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
-use super::debugpy::{python_path_of, system_python, venv_python};
+use super::debugpy::{PYTHON_SOURCES, python_path_of, system_python, venv_python};
 use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
 use super::{DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
@@ -53,11 +53,6 @@ exec(compile(f.read(n),'<debugger adapter>','exec'),m.__dict__);m.main(s,f)";
 
 /// The environment variable that carries the connection's token to BOOT.
 const TOKEN_VARIABLE: &str = "DEBUGGER_ADAPTER_TOKEN";
-
-/// The files of the modules the program has loaded, one per line: with the program's tree and
-/// `sys.path`, what a relative breakpoint file is matched against.
-const LOADED_MODULE_FILES: &str = "\"\\n\".join(sorted({f for f in (getattr(m, '__file__', None) \
-    for m in list(__import__('sys').modules.values())) if f}))";
 
 pub struct Pdb {
     python: PathBuf,
@@ -220,12 +215,7 @@ impl DebugAdapter for Pdb {
     }
 
     fn source_lookup(&self) -> SourceLookup {
-        SourceLookup {
-            tree_extensions: &["py"],
-            listing_command: Some(LOADED_MODULE_FILES),
-            listing_grows: true,
-            adapter_matches_names: false,
-        }
+        PYTHON_SOURCES
     }
 
     fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {

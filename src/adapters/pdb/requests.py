@@ -193,11 +193,7 @@ class Requests:
                 stop.tasks.put("continue")
             channel.open = False
             return
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except Exception:
-                pass
+        flush_program_output()
         code = 137 if adapter.exit_code is None else adapter.exit_code
         channel.event("exited", {"exitCode": code})
         channel.event("terminated")
@@ -366,11 +362,7 @@ def announce_immediate_exits(adapter):
 
 def announce_exit(adapter):
     """Run last at the interpreter's exit (after the program's own atexit functions)."""
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
-    except Exception:
-        pass
+    flush_program_output()
     code = adapter.exit_code if adapter.exit_code is not None else 0
     adapter.channel.event("exited", {"exitCode": code})
     adapter.channel.event("terminated")

@@ -476,11 +476,7 @@ class Tracer(bdb.Bdb):
                 hit_ids = [number for number in hit_ids if adapter.is_set(number)]
                 if not hit_ids:
                     return
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except Exception:
-                    pass
+            flush_program_output()
             stop = Stop(self, frames or self.frames_from(frame), exception, break_mode)
             body = {
                 "reason": reason,
@@ -548,6 +544,16 @@ def write_back_locals(stop):
             write(frame, 0)
     except (ImportError, AttributeError, OSError):
         pass  # no ctypes: the outer frame keeps its values, as under pdb
+
+
+def flush_program_output():
+    """Writes out what the program printed and its streams still hold (a pipe's are buffered),
+    so the session has all of it at a stop and at the end."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a stream the program closed or replaced
+            pass
 
 
 def describe_exception(exception):
