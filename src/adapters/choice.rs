@@ -72,8 +72,9 @@ pub fn for_one_shot(spec: &LaunchSpec, config: &Config) -> Option<&'static str> 
     {
         return None;
     }
-    let python = spec.module.is_some() || detect(&spec.program, config).ok() == Some("debugpy");
-    python.then_some(ONE_SHOT_PYTHON)
+    // Only Python's own test, not all of `detect`: for a native program that looks for lldb-dap
+    // on PATH, which `resolve` does anyway, and every probe would pay it twice.
+    (spec.module.is_some() || is_python_script(&spec.program)).then_some(ONE_SHOT_PYTHON)
 }
 
 /// See [`for_one_shot`].
@@ -139,8 +140,10 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
+    if is_python_script(program) {
+        return Ok("debugpy");
+    }
     match extension.as_deref() {
-        Some("py" | "pyw") => return Ok("debugpy"),
         Some("go") => return Ok("delve"),
         Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "tsx") => return Ok("node"),
         _ => {}
@@ -162,9 +165,6 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
     let head = read_head(program, 64 * 1024);
     if head.starts_with(b"#!") {
         let first_line = head.split(|b| *b == b'\n').next().unwrap_or_default();
-        if String::from_utf8_lossy(first_line).contains("python") {
-            return Ok("debugpy");
-        }
         if String::from_utf8_lossy(first_line).contains("node") {
             return Ok("node");
         }
@@ -186,6 +186,20 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         format!("no adapter fits {}", program.display()),
         format!("{}; pick one with --adapter NAME", adapter_list(config)),
     ))
+}
+
+/// Whether `program` is a Python script: `.py` or `.pyw`, or a `#!` line naming python.
+fn is_python_script(program: &Path) -> bool {
+    let extension = program.extension().and_then(|e| e.to_str());
+    if extension.is_some_and(|e| e.eq_ignore_ascii_case("py") || e.eq_ignore_ascii_case("pyw")) {
+        return true;
+    }
+    let head = read_head(program, 256);
+    head.starts_with(b"#!")
+        && head
+            .split(|b| *b == b'\n')
+            .next()
+            .is_some_and(|line| String::from_utf8_lossy(line).contains("python"))
 }
 
 /// Whether `program` is the `node` executable itself (`node`, `nodejs`, `node.exe`).

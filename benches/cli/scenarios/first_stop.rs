@@ -107,55 +107,51 @@ fn python_batch(program: &Path, function: &str, print: &str) -> Command {
     batch
 }
 
+/// A Python question on `adapter`: break in `function` of `fixture`, print `print` (which must
+/// show `value`), set against `python -m pdb` asking the same.
+fn python_question(
+    name: &'static str,
+    adapter: &'static str,
+    fixture: &str,
+    (function, print, value): (&'static str, &'static str, &'static str),
+) -> Question {
+    let program = fixture_path(fixture);
+    Question {
+        name,
+        adapter: Some(adapter),
+        batch: Some((
+            python_batch(&program, function, print),
+            "python -m pdb",
+            1.2,
+        )),
+        program,
+        function,
+        print,
+        value,
+        config: String::new(),
+    }
+}
+
 /// Our own Python adapter, the one `probe` picks for a `.py`.
 pub fn pdb(ctx: &mut Context) -> BenchResult<()> {
-    let program = fixture_path("python/app.py");
-    let question = Question {
-        name: "pdb",
-        adapter: Some("pdb"),
-        batch: Some((python_batch(&program, "square", "n"), "python -m pdb", 1.2)),
-        program,
-        function: "square",
-        print: "n",
-        value: "3",
-        config: String::new(),
-    };
+    let question = python_question("pdb", "pdb", "python/app.py", ("square", "n", "3"));
     ask(ctx, question)
 }
 
 /// The pdb adapter's tracing cost: the same question after 200,000 calls, which every
 /// settrace debugger sees one by one (ours traces line by line only frames that can stop).
 pub fn pdb_after_calls(ctx: &mut Context) -> BenchResult<()> {
-    let program = fixture_path("python/hot_calls.py");
-    let question = Question {
-        name: "pdb, 200k calls first",
-        adapter: Some("pdb"),
-        batch: Some((
-            python_batch(&program, "report", "total"),
-            "python -m pdb",
-            1.2,
-        )),
-        program,
-        function: "report",
-        print: "total",
-        value: "19999900000",
-        config: String::new(),
-    };
+    let question = python_question(
+        "pdb, 200k calls first",
+        "pdb",
+        "python/hot_calls.py",
+        ("report", "total", "19999900000"),
+    );
     ask(ctx, question)
 }
 
 pub fn debugpy(ctx: &mut Context) -> BenchResult<()> {
-    let program = fixture_path("python/app.py");
-    let question = Question {
-        name: "debugpy",
-        adapter: Some("debugpy"),
-        batch: Some((python_batch(&program, "square", "n"), "python -m pdb", 1.2)),
-        program,
-        function: "square",
-        print: "n",
-        value: "3",
-        config: String::new(),
-    };
+    let question = python_question("debugpy", "debugpy", "python/app.py", ("square", "n", "3"));
     ask(ctx, question)
 }
 

@@ -47,8 +47,8 @@ use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
 use python::leave_out_the_adapters_version;
 pub use python::{
-    candidate_pythons, debugpy_version, install_hint, private_venv, python_path_of, system_python,
-    venv_python,
+    active_venv_python, candidate_pythons, debugpy_version, install_hint, private_venv,
+    python_path_of, system_python, venv_python,
 };
 use start::{ADAPTER_MAIN, NO_DELAY, quiet_debuggee};
 

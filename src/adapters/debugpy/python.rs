@@ -86,6 +86,13 @@ pub fn private_venv() -> PathBuf {
     paths::data_dir().join("venvs").join("debugpy")
 }
 
+/// The Python of the virtual environment the user has activated (`VIRTUAL_ENV`), if any.
+pub fn active_venv_python() -> Option<PathBuf> {
+    std::env::var_os("VIRTUAL_ENV")
+        .filter(|v| !v.is_empty())
+        .map(|venv| venv_python(Os::CURRENT, Path::new(&venv)))
+}
+
 /// The Pythons to try, in order.
 pub fn candidate_pythons(config: &AdapterConfig) -> Vec<PathBuf> {
     let mut candidates = Vec::new();
@@ -93,9 +100,7 @@ pub fn candidate_pythons(config: &AdapterConfig) -> Vec<PathBuf> {
         candidates.push(path.clone());
         return candidates;
     }
-    if let Some(venv) = std::env::var_os("VIRTUAL_ENV").filter(|v| !v.is_empty()) {
-        candidates.push(venv_python(Os::CURRENT, Path::new(&venv)));
-    }
+    candidates.extend(active_venv_python());
     candidates.push(venv_python(Os::CURRENT, &private_venv()));
     if let Some(python) = system_python() {
         candidates.push(python);

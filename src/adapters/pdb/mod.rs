@@ -20,7 +20,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
-use super::debugpy::{PYTHON_SOURCES, python_path_of, system_python, venv_python};
+use super::debugpy::{PYTHON_SOURCES, active_venv_python, python_path_of, system_python};
 use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
 use super::{DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
@@ -83,10 +83,7 @@ impl Pdb {
     /// The Python that runs the program: the config's, else the active virtual environment's,
     /// else the system's `python3` (as the user's shell would find it).
     pub fn locate(config: &AdapterConfig) -> Result<Pdb, ErrorBody> {
-        let from_venv = std::env::var_os("VIRTUAL_ENV")
-            .filter(|v| !v.is_empty())
-            .map(|venv| venv_python(Os::CURRENT, Path::new(&venv)))
-            .filter(|python| python.is_file());
+        let from_venv = active_venv_python().filter(|python| python.is_file());
         let python = match &config.path {
             Some(path) => Some(path.clone()),
             None => from_venv.or_else(system_python),

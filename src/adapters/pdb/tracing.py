@@ -404,9 +404,6 @@ class Tracer(bdb.Bdb):
         self.hit = [bp for bp in candidates if adapter.takes_hit(bp, frame)]
         return bool(self.hit)
 
-    def user_call(self, frame, argument_list):
-        pass
-
     def dispatch_return(self, frame, arg):
         # A step that leaves the frame it was in (`finish`, or `next`/`step` at its return)
         # stops in the caller as the call returns, on the calling line: bdb would run on to
@@ -425,9 +422,6 @@ class Tracer(bdb.Bdb):
                     self.stop(caller, "step", frames=self.frames_from(caller))
                     return self.trace_dispatch
         return bdb.Bdb.dispatch_return(self, frame, arg)
-
-    def user_return(self, frame, return_value):
-        pass
 
     def user_line(self, frame):
         hit, self.hit = self.hit, []
