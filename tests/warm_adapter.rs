@@ -10,7 +10,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{
-    Session, alive, build, eventually, fixture_path, require_debugpy, require_gdb, require_lldb_dap,
+    Session, alive, build, eventually, fixture_path, line_of, require_debugpy, require_gdb,
+    require_lldb_dap, require_python,
 };
 use serde_json::Value;
 
@@ -178,7 +179,7 @@ fn debugpy_a_probe_leaves_a_warm_adapter_and_the_next_probe_borrows_it() {
     let s = warm_session("60");
     let app = fixture_path("python/app.py");
     let app = app.to_str().expect("utf-8 path");
-    // debugpy named: a probe's own Python adapter (pdb) keeps nothing warm.
+    // debugpy named: without it, a probe of a Python program runs on pdb.
     let first = s.data(&[
         "probe",
         app,
@@ -417,4 +418,111 @@ fn restart_runs_on_a_warm_adapter() {
         serde_json::json!([1]),
         "{stop}"
     );
+}
+
+/// pdb's warm adapter is the next program's own Python, started in the last launch's folder and
+/// environment; a start in them takes it, and runs nothing of the last program.
+#[test]
+fn pdb_the_next_start_takes_a_warm_python_with_nothing_of_the_last_program() {
+    require_python();
+    let s = warm_session("60");
+    let app = fixture_path("python/app.py");
+    the_next_start_of_takes_it(&s, "pdb", &app, "square");
+    // A terminal is a program's from its first instruction: a `--tty` start takes no warm
+    // Python, and runs as it would without one.
+    s.data(&["stop"]);
+    warm_entry(&s);
+    let started = s.start(&app, &["--adapter", "pdb", "--tty"]);
+    assert_eq!(started["warm"], false, "{started}");
+    let report = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(report["exit_code"], 3, "{report}");
+}
+
+/// `probe` of fixtures/python/context.py on pdb, from `cwd`, with `var` in its environment and
+/// `extra` for it: stops once at its last line, and runs to its end.
+fn context_probe(s: &Session, cwd: &Path, var: &str, extra: &[(&str, &str)]) -> Value {
+    let program = fixture_path("python/context.py");
+    let stdin = s.dir.path().join("stdin.txt");
+    std::fs::write(&stdin, "a line\n").expect("write stdin");
+    let end = format!(
+        "context.py:{}",
+        line_of("python/context.py", "@context_end")
+    );
+    let mut command = s.command();
+    command.current_dir(cwd).env("DEBUGGER_FIXTURE_VAR", var);
+    command.envs(extra.iter().copied());
+    command.args(["--json", "probe", "--break", &end, "--hits", "2", "--stdin"]);
+    command.arg(&stdin).arg(&program).args(["--", "one", "two"]);
+    let run = common::Run::from(command.output().expect("run debugger"));
+    let value = run.json();
+    assert_eq!(value["ok"], true, "{value}");
+    let data = value["data"].clone();
+    assert_eq!(data["adapter"], "pdb", "{data}");
+    assert_eq!(data["ended"]["exit_code"], 3, "{data}");
+    data
+}
+
+/// A program run in a warm Python sees what one started cold does: its name, arguments,
+/// `sys.path[0]`, working folder, stdin, streams and environment (as the Python's start, a
+/// version manager's shim included, made it), and writes to the same channels.
+#[test]
+fn pdb_a_program_in_a_warm_python_sees_what_a_cold_one_does() {
+    require_python();
+    let s = warm_session("60");
+    let cold = context_probe(&s, &s.cwd, "one", &[]);
+    assert_eq!(cold["warm"], false, "{cold}");
+    warm_entry(&s);
+    let warm = context_probe(&s, &s.cwd, "one", &[]);
+    assert_eq!(warm["warm"], true, "{warm}");
+    let tail = |data: &Value| data["output"]["tail"].as_str().expect("tail").to_string();
+    assert_eq!(tail(&warm), tail(&cold));
+    let output = tail(&warm);
+    for line in [
+        "name: __main__",
+        "argv: [",
+        "'one', 'two']",
+        "stdin: 'a line\\n'",
+        "var: one",
+        "context: done",
+    ] {
+        assert!(output.contains(line), "{line} not in {output}");
+    }
+    let cwd = format!("cwd: {}", s.cwd.display());
+    assert!(output.contains(&cwd), "{output}");
+}
+
+/// A warm Python serves only a launch that starts as its own did: not one in another folder or
+/// environment, nor one after a package was installed where its start looked for them.
+#[test]
+fn pdb_a_warm_python_serves_only_a_launch_that_starts_as_it_did() {
+    require_python();
+    let s = warm_session("60");
+    let packages = s.dir.path().join("packages");
+    std::fs::create_dir(&packages).expect("packages dir");
+    let packages_path = packages.to_str().expect("utf-8 path");
+    let with_packages = [("PYTHONPATH", packages_path)];
+    let probe_warm = |var: &str| {
+        warm_entry(&s);
+        context_probe(&s, &s.cwd, var, &with_packages)["warm"].clone()
+    };
+    assert_eq!(
+        context_probe(&s, &s.cwd, "one", &with_packages)["warm"],
+        false
+    );
+    assert_eq!(probe_warm("one"), true, "the same start takes it");
+    assert_eq!(probe_warm("two"), false, "another environment");
+    assert_eq!(
+        probe_warm("two"),
+        true,
+        "the warm one follows the last launch"
+    );
+    warm_entry(&s);
+    std::fs::write(packages.join("installed.py"), "").expect("install a package");
+    let after = context_probe(&s, &s.cwd, "two", &with_packages);
+    assert_eq!(after["warm"], false, "a package installed since: {after}");
+    warm_entry(&s);
+    let elsewhere = s.dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).expect("another folder");
+    let moved = context_probe(&s, &elsewhere, "two", &with_packages);
+    assert_eq!(moved["warm"], false, "another folder: {moved}");
 }

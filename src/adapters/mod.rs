@@ -34,7 +34,7 @@ use crate::dap::requests::{
     self, BreakpointList, Encoded, Request, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
 };
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
-use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext, StdioPaths};
 pub use choice::{detect, detect_attach_target, for_one_shot, resolve, resolve_for_core};
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 use process::{BoxFuture, SpawnedAdapter};
@@ -138,6 +138,22 @@ pub trait DebugAdapter: Send + Sync {
     /// session so started.
     fn keeps_warm(&self) -> bool {
         false
+    }
+
+    /// Whether a warm one of this adapter is the next program's own process, started ahead in
+    /// the folder and environment of the launch before ([`ProcessContext`]; pdb, whose adapter
+    /// runs inside the program's interpreter). It serves only a launch that starts the same way,
+    /// and takes the program's channels by their paths in `launch`, having been started on none.
+    fn warms_as_program(&self) -> bool {
+        false
+    }
+
+    /// Starts a warm one in `context`, for an adapter that [`DebugAdapter::warms_as_program`].
+    fn spawn_prepared<'a>(
+        &'a self,
+        _context: &'a ProcessContext,
+    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
+        self.spawn()
     }
 
     /// Console commands (DAP `evaluate` in the `repl` context) a warm adapter runs once it has

@@ -23,10 +23,10 @@ use crate::ipc::spawn::open_session;
 pub struct LaunchArgs {
     /// The program to debug (`probe --test` names a test instead).
     pub program: Option<PathBuf>,
-    /// Run a Python module as `python -m MODULE` does (e.g. `-m pytest`), under debugpy.
+    /// Run a Python module as `python -m MODULE` does (e.g. `-m pytest`).
     #[arg(short = 'm', long, value_name = "MODULE", conflicts_with = "program")]
     pub module: Option<String>,
-    /// The debug adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb, node (js), or
+    /// The debug adapter: lldb, debugpy (python), pdb, delve (go, dlv), gdb, codelldb, node (js), or
     /// one defined in the config (default: the config's, else chosen by the program).
     #[arg(long)]
     pub adapter: Option<String>,
@@ -40,10 +40,10 @@ pub struct LaunchArgs {
     #[arg(long)]
     pub no_just_my_code: bool,
     /// Give the program a terminal for its stdout and stderr, for programs that behave
-    /// differently on one (default: two pipes, as in a script; lldb and gdb).
+    /// differently on one (default: two pipes, as in a script).
     #[arg(long)]
     pub tty: bool,
-    /// A file the program reads as its stdin (default: none, reads see end-of-file; lldb and gdb).
+    /// A file the program reads as its stdin (default: none, reads see end-of-file).
     #[arg(long, value_name = "FILE")]
     pub stdin: Option<PathBuf>,
     /// The program's arguments, after '--'.

@@ -18,14 +18,15 @@ use crate::adapters::DebugAdapter;
 use crate::adapters::process::{AdapterProcess, BoxFuture, SpawnedAdapter};
 use crate::ipc::client::SessionPaths;
 use crate::ipc::framing::{read_frame_bytes_async, write_frame_async};
-use crate::ipc::protocol::{Command, LendResult, Request, Response};
+use crate::ipc::protocol::{Command, LendResult, ProcessContext, Request, Response};
 use crate::ipc::socket;
 
 /// Borrows from the daemon of session `session`; see the module's note.
 pub struct Borrower {
     session: String,
-    /// The adapter to ask the daemon to keep warm for the next time, when this one found none.
-    wanted: Mutex<Option<&'static str>>,
+    /// The adapter to ask the daemon to keep warm for the next time, when this one found none,
+    /// with where the program started (for a warm one that is the program's own process).
+    wanted: Mutex<Option<(&'static str, Option<ProcessContext>)>>,
 }
 
 impl Borrower {
@@ -48,7 +49,7 @@ impl Borrower {
     /// to keep a warm adapter for the next time, when this probe found none to borrow.
     pub async fn finish(&self) {
         let wanted = self.wanted.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let Some(adapter) = wanted else {
+        let Some((adapter, context)) = wanted else {
             return;
         };
         let session = self.session.clone();
@@ -56,6 +57,7 @@ impl Borrower {
             crate::ipc::spawn::connect_or_spawn(&session).and_then(|mut client| {
                 client.request(Command::Warm {
                     adapter: adapter.to_string(),
+                    context,
                 })
             })
         })
@@ -70,14 +72,17 @@ impl WarmSource for Borrower {
     fn take_for<'a>(
         &'a self,
         adapter: &'a Arc<dyn DebugAdapter>,
+        context: Option<&'a ProcessContext>,
     ) -> BoxFuture<'a, Option<WarmAdapter>> {
         Box::pin(async move {
             if !adapter.keeps_warm() {
                 return None;
             }
-            let borrowed = borrow(&self.session, adapter).await;
+            let borrowed = borrow(&self.session, adapter, context).await;
             if borrowed.is_none() {
-                *self.wanted.lock().unwrap_or_else(|p| p.into_inner()) = Some(adapter.name());
+                let context = context.cloned();
+                *self.wanted.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some((adapter.name(), context));
             }
             borrowed
         })
@@ -86,7 +91,11 @@ impl WarmSource for Borrower {
 
 /// The daemon's warm adapter fit for `adapter`, relayed over a connection to it; `None` when no
 /// daemon answers or it has none that fits.
-async fn borrow(session: &str, adapter: &Arc<dyn DebugAdapter>) -> Option<WarmAdapter> {
+async fn borrow(
+    session: &str,
+    adapter: &Arc<dyn DebugAdapter>,
+    context: Option<&ProcessContext>,
+) -> Option<WarmAdapter> {
     let paths = SessionPaths::for_session(session).ok()?;
     let stream = socket::connect_async(&paths.socket).await.ok()?;
     let (mut reader, mut writer) = tokio::io::split(stream);
@@ -95,6 +104,7 @@ async fn borrow(session: &str, adapter: &Arc<dyn DebugAdapter>) -> Option<WarmAd
         command: Command::Lend {
             adapter: adapter.name().to_string(),
             executable: PathBuf::from(adapter.executable()),
+            context: context.cloned(),
         },
     };
     write_frame_async(&mut writer, &request).await.ok()?;

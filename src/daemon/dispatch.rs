@@ -21,8 +21,8 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::protocol::{
-    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
-    StartResult, StatusResult, WaitSpec,
+    BreakpointList, Command, ExecutionResult, MessageResult, ProcessContext, RemovedBreakpoints,
+    SignalInfo, StartResult, StatusResult, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -58,7 +58,7 @@ impl Daemon {
             Command::Core(spec) => self.start(Origin::Core(spec)).await,
             Command::Status => self.status().await,
             Command::Listing => self.listing().await,
-            Command::Warm { adapter } => self.warm_for(&adapter),
+            Command::Warm { adapter, context } => self.warm_for(&adapter, context),
             // Served by the connection itself (`server.rs`), which turns into the relay.
             Command::Lend { .. } => Err(ErrorBody::internal("a lend reached the dispatcher")),
             Command::Stop => self.end(false).await,
@@ -458,9 +458,14 @@ pub async fn open_session(
         Origin::Core(spec) => adapters::resolve_for_core(requested_adapter, config, &spec.program)?,
     };
     let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
-    let warm = match warm {
-        Some(source) => source.take_for(&adapter).await,
-        None => None,
+    let warm = match (warm, &origin) {
+        (Some(source), Origin::Launch(spec)) => {
+            source
+                .take_for(&adapter, Some(&ProcessContext::of(spec)))
+                .await
+        }
+        (Some(source), _) => source.take_for(&adapter, None).await,
+        (None, _) => None,
     };
     Session::open(
         adapter,

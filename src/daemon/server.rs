@@ -148,12 +148,12 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
         if let Command::Lend {
             adapter,
             executable,
+            context,
         } = &request.command
         {
             // The connection becomes the adapter's stream: nothing more is read from it here.
-            daemon
-                .lend(request.id, (adapter, executable), reader, writer)
-                .await;
+            let wanted = (adapter.as_str(), executable.as_path(), context.as_ref());
+            daemon.lend(request.id, wanted, reader, writer).await;
             return;
         }
         let ends = ends_daemon(&request.command);

@@ -21,15 +21,19 @@ use crate::adapters::DebugAdapter;
 use crate::adapters::process::{BoxFuture, SpawnedAdapter};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::framing::write_frame_async;
-use crate::ipc::protocol::{LendResult, MessageResult, Response, StatusResult, WarmAdapterInfo};
+use crate::ipc::protocol::{
+    LendResult, MessageResult, ProcessContext, Response, StatusResult, WarmAdapterInfo,
+};
 
 /// Where a session opening may find a warm adapter for the adapter it resolved to: the daemon's
 /// own ([`Spare`]), or, for a `probe`, a daemon's lent over its socket (`borrow.rs`).
 pub trait WarmSource: Send + Sync {
-    /// A warm adapter fit for `adapter`, if one is to be had.
+    /// A warm adapter fit for `adapter`, for a launch whose program starts in `context` (none
+    /// for an attach or a core), if one is to be had.
     fn take_for<'a>(
         &'a self,
         adapter: &'a Arc<dyn DebugAdapter>,
+        context: Option<&'a ProcessContext>,
     ) -> BoxFuture<'a, Option<WarmAdapter>>;
 }
 
@@ -37,8 +41,9 @@ impl WarmSource for Spare {
     fn take_for<'a>(
         &'a self,
         adapter: &'a Arc<dyn DebugAdapter>,
+        context: Option<&'a ProcessContext>,
     ) -> BoxFuture<'a, Option<WarmAdapter>> {
-        Box::pin(self.take_matching(adapter.name(), adapter.executable()))
+        Box::pin(self.take_matching(adapter.name(), adapter.executable(), context))
     }
 }
 
@@ -79,17 +84,22 @@ impl Spare {
         self.is_held() || self.lent.load(Ordering::SeqCst) > 0
     }
 
-    /// The warm adapter for a session of the adapter `name` run from `executable`, if it fits
-    /// (same kind and executable, still alive). Either way it leaves the spare: one that does
-    /// not fit is ended.
-    async fn take_matching(&self, name: &str, executable: &std::path::Path) -> Option<WarmAdapter> {
+    /// The warm adapter for a session of the adapter `name` run from `executable`, launching in
+    /// `context`, if it fits ([`WarmAdapter::fits`]). Either way it leaves the spare: one that
+    /// does not fit is ended.
+    async fn take_matching(
+        &self,
+        name: &str,
+        executable: &std::path::Path,
+        context: Option<&ProcessContext>,
+    ) -> Option<WarmAdapter> {
         if !self.is_held() {
             return None;
         }
         let taken = self.adapter.lock().await.take();
         self.forget(None);
         let warm = taken?;
-        if warm.fits(name, executable) {
+        if warm.fits(name, executable, context) {
             tracing::info!(pid = ?warm.pid(), "the session takes the warm adapter");
             Some(warm)
         } else {
@@ -149,14 +159,23 @@ impl Daemon {
         if time.is_zero() {
             return false;
         }
-        let Some(adapter) = session.claim_warm_successor() else {
+        let Some((adapter, context)) = session.claim_warm_successor() else {
             return self.spare.is_held();
         };
-        self.warm_up(adapter, time)
+        self.warm_up(adapter, context, time)
     }
 
-    /// Starts spawning a warm adapter of `adapter`'s kind, kept for `time`.
-    fn warm_up(self: &Arc<Self>, adapter: Arc<dyn DebugAdapter>, time: Duration) -> bool {
+    /// Starts spawning a warm adapter of `adapter`'s kind (in `context`, for one that is the
+    /// program's own process), kept for `time`.
+    fn warm_up(
+        self: &Arc<Self>,
+        adapter: Arc<dyn DebugAdapter>,
+        context: Option<ProcessContext>,
+        time: Duration,
+    ) -> bool {
+        if adapter.warms_as_program() && context.is_none() {
+            return self.spare.is_held();
+        }
         // Taken here, not in the task: a `start` that comes before the task runs waits for it.
         let Ok(mut held) = self.spare.adapter.clone().try_lock_owned() else {
             // Another is being spawned: that one follows.
@@ -175,7 +194,7 @@ impl Daemon {
                 old.end();
             }
             let reaper = daemon.reaper.clone();
-            match WarmAdapter::open(adapter, &daemon.config.timeouts, reaper).await {
+            match WarmAdapter::open(adapter, context, &daemon.config.timeouts, reaper).await {
                 Ok(warm) => {
                     tracing::info!(pid = ?warm.pid(), "a warm adapter is ready");
                     if let Some(shown) = daemon.spare.shown().as_mut() {
@@ -300,11 +319,16 @@ impl Daemon {
 }
 
 impl Daemon {
-    /// `Command::Warm`: keeps a warm adapter of the kind named, for a `probe` that found none.
-    pub(super) fn warm_for(self: &Arc<Self>, name: &str) -> Result<Value, ErrorBody> {
+    /// `Command::Warm`: keeps a warm adapter of the kind named, for a `probe` that found none
+    /// (started in `context`, the probe's program's, for one that is the program's process).
+    pub(super) fn warm_for(
+        self: &Arc<Self>,
+        name: &str,
+        context: Option<ProcessContext>,
+    ) -> Result<Value, ErrorBody> {
         let time = self.warm_time();
         let adapter = crate::adapters::resolve(Some(name), &self.config, None, false)?;
-        let kept = !time.is_zero() && adapter.keeps_warm() && self.warm_up(adapter, time);
+        let kept = !time.is_zero() && adapter.keeps_warm() && self.warm_up(adapter, context, time);
         if !kept {
             self.exit_if_unused();
         }
@@ -322,7 +346,7 @@ impl Daemon {
     pub(super) async fn lend<R, W>(
         self: &Arc<Self>,
         id: u64,
-        (name, executable): (&str, &std::path::Path),
+        (name, executable, context): (&str, &std::path::Path, Option<&ProcessContext>),
         mut reader: R,
         mut writer: W,
     ) where
@@ -330,7 +354,7 @@ impl Daemon {
         W: tokio::io::AsyncWrite + Unpin,
     {
         self.spare.lent.fetch_add(1, Ordering::SeqCst);
-        let warm = self.spare.take_matching(name, executable).await;
+        let warm = self.spare.take_matching(name, executable, context).await;
         let answer = |result| Response { id, result };
         let Some(warm) = warm else {
             let none = ErrorBody::new(
@@ -344,6 +368,7 @@ impl Daemon {
             return;
         };
         let adapter = warm.adapter();
+        let context = warm.context().cloned();
         let (spawned, capabilities) = warm.into_raw();
         let lent = LendResult {
             adapter_pid: spawned.process.pid,
@@ -370,7 +395,7 @@ impl Daemon {
         // The next one is shown at once, and started apart from the clean-up below.
         let time = self.warm_time();
         if !time.is_zero() {
-            self.warm_up(adapter, time);
+            self.warm_up(adapter, context, time);
         }
         // What the adapter started for the probe's program (lldb-server) is of the daemon's
         // tree; it is ended unless a session of the daemon's own still runs in that tree.

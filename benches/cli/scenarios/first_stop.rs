@@ -91,7 +91,7 @@ pub fn gdb(ctx: &mut Context) -> BenchResult<()> {
 
 /// `python -m pdb` answering the question (break in `function`, print `print`): the batch run
 /// both Python adapters are set against.
-fn python_batch(program: &Path, function: &str, print: &str) -> Command {
+pub(super) fn python_batch(program: &Path, function: &str, print: &str) -> Command {
     let mut batch = Command::new("python3");
     batch
         .args([

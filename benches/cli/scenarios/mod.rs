@@ -94,6 +94,11 @@ const SCENARIOS: &[Scenario] = &[
         run: warm::warm_adapter,
     },
     Scenario {
+        name: "warm-python",
+        needs: &[],
+        run: warm::warm_python,
+    },
+    Scenario {
         name: "mcp",
         needs: &[],
         run: mcp::status_round_trip,

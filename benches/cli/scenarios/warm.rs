@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::Context;
+use super::first_stop::python_batch;
 use crate::BenchResult;
-use crate::common::{build, require_gdb};
+use crate::common::{build, fixture_path, require_gdb};
 use crate::session::{CliSession, expect_contains, path_str};
 use crate::stats::Stats;
 
@@ -71,7 +72,12 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
     ctx.table
         .row("  gdb: the same, cold (new session)", &cold, "", "—", None);
 
-    let (cold, warm, batch) = probes(ctx, &ledger, runs)?;
+    let program = path_str(&ledger)?;
+    let probe = [
+        "--json", "probe", program, "--break", "apply", "--print", "amount",
+    ];
+    let batch = || lldb_batch(&ledger);
+    let (cold, warm, batch) = probes(ctx, &probe, "\"amount\"", batch, runs)?;
     let ratio = warm.median_ratio(&batch);
     ctx.table.row(
         "lldb: warm probe --break apply --print amount",
@@ -186,32 +192,91 @@ fn wait_until_warm(session: &CliSession) -> BenchResult<()> {
     }
 }
 
-/// `probe --break apply --print amount` cold and warm, and `lldb -b` asking the same,
-/// alternately, `runs` times each after one untimed run of each.
-fn probes(ctx: &Context, ledger: &Path, runs: usize) -> BenchResult<(Stats, Stats, Stats)> {
-    let program = path_str(ledger)?;
-    let probe = [
-        "--json", "probe", program, "--break", "apply", "--print", "amount",
-    ];
+/// Python's second question (issue 22): `probe app.py --break square --print n` cold and warm,
+/// on our own adapter (whose warm form is the next program's Python, started ahead) and on
+/// debugpy (a warm `python -m debugpy.adapter`), against `python -m pdb` asking the same.
+pub fn warm_python(ctx: &mut Context) -> BenchResult<()> {
+    let app = fixture_path("python/app.py");
+    let program = path_str(&app)?;
+    let batch = || {
+        let began = Instant::now();
+        let out = python_batch(&app, "square", "n")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("run python -m pdb: {e}"))?;
+        let elapsed = began.elapsed();
+        expect_contains(&out, "3", "python -m pdb's print")?;
+        Ok(elapsed)
+    };
+    for adapter in ["pdb", "debugpy"] {
+        let probe = [
+            "--json",
+            "probe",
+            program,
+            "--adapter",
+            adapter,
+            "--break",
+            "square",
+            "--print",
+            "n",
+        ];
+        let (cold, warm, batch) = probes(ctx, &probe, "\"n\"", batch, ctx.plan.launches)?;
+        let ratio = warm.median_ratio(&batch);
+        ctx.table.row(
+            &format!("{adapter}: warm probe --break square --print n"),
+            &warm,
+            &format!("{ratio:.2}× python -m pdb"),
+            "≤ 0.5× python -m pdb",
+            Some(ratio <= 0.5),
+        );
+        let cold_ratio = cold.median_ratio(&batch);
+        ctx.table.row(
+            &format!("  {adapter}: the same probe, cold"),
+            &cold,
+            &format!("{cold_ratio:.2}× python -m pdb"),
+            "≤ 1.2× python -m pdb",
+            Some(cold_ratio <= 1.2),
+        );
+        ctx.table.row(
+            "  python -m pdb: break square, continue, p n, quit",
+            &batch,
+            "",
+            "—",
+            None,
+        );
+    }
+    Ok(())
+}
+
+/// `probe` (its `--json` arguments, whose output must hold `expected`) cold and warm, and
+/// `ask_batch` (the native debugger asking the same), alternately, `runs` times each after one
+/// untimed run of each.
+fn probes(
+    ctx: &Context,
+    probe: &[&str],
+    expected: &str,
+    ask_batch: impl Fn() -> BenchResult<Duration>,
+    runs: usize,
+) -> BenchResult<(Stats, Stats, Stats)> {
     let cold_session = session(ctx, "0")?;
     let warm_session = session(ctx, WARM_SECS)?;
     let (mut cold, mut warm, mut batch) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..=runs {
-        let (elapsed, out) = cold_session.timed(&probe)?;
-        expect_contains(&out, "\"amount\"", "the cold probe's print")?;
+        let (elapsed, out) = cold_session.timed(probe)?;
+        expect_contains(&out, expected, "the cold probe's print")?;
         let cold_time = elapsed;
 
         if i > 0 {
             wait_until_warm(&warm_session)?;
         }
-        let (elapsed, out) = warm_session.timed(&probe)?;
-        expect_contains(&out, "\"amount\"", "the warm probe's print")?;
+        let (elapsed, out) = warm_session.timed(probe)?;
+        expect_contains(&out, expected, "the warm probe's print")?;
         let data: Value = serde_json::from_slice(&out.stdout)
             .map_err(|e| format!("probe printed no JSON: {e}"))?;
         expect_warm(&data["data"], i > 0)?;
         let warm_time = elapsed;
 
-        let batch_time = lldb_batch(ledger)?;
+        let batch_time = ask_batch()?;
         if i > 0 {
             cold.push(cold_time);
             warm.push(warm_time);

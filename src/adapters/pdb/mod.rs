@@ -15,6 +15,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -26,8 +27,8 @@ use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_stream
 use super::{DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
-use crate::platform::Os;
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
+use crate::platform::{Os, TREE_TAG_VARIABLE};
 
 /// The server, in the order its parts build one module.
 const SERVER_PARTS: [&str; 3] = [
@@ -43,16 +44,21 @@ const DIAL_IN_TIMEOUT: Duration = Duration::from_secs(20);
 /// put there before it runs: a `queue.py` in the working folder must not stand in for the
 /// standard library's in the server), connect to the daemon at `{host}:{port}`, say the token
 /// it was given in its environment (then forget it), read the server (its length on a line,
-/// then the source) and hand it the connection. Its names are left in `__main__`, which the
-/// server empties before the program runs.
+/// then the source) and hand it the connection, saying whether it was started ahead of its
+/// launch (`{prepared}`: a warm one, see [`Pdb::spawn_prepared`]). Its names are left in
+/// `__main__`, which the server empties before the program runs.
 const BOOT: &str = "import sys;sys.path[:1]=[p for p in sys.path[:1] if p];\
 import os,socket,types;s=socket.create_connection(({host},{port}));\
 s.sendall(os.environ.pop('DEBUGGER_ADAPTER_TOKEN','').encode()+b'\\n');\
 f=s.makefile('rb');n=int(f.readline());m=types.ModuleType('debugger_adapter');\
-exec(compile(f.read(n),'<debugger adapter>','exec'),m.__dict__);m.main(s,f)";
+exec(compile(f.read(n),'<debugger adapter>','exec'),m.__dict__);m.main(s,f,{prepared})";
 
 /// The environment variable that carries the connection's token to BOOT.
 const TOKEN_VARIABLE: &str = "DEBUGGER_ADAPTER_TOKEN";
+
+/// The environment variable that names, to a warm one, the variables it takes from its launch
+/// (the rest of its environment is the one it was started in, which the launch's matches).
+const LAUNCH_VARIABLES_VARIABLE: &str = "DEBUGGER_LAUNCH_VARIABLES";
 
 pub struct Pdb {
     python: PathBuf,
@@ -98,10 +104,52 @@ impl Pdb {
         }
     }
 
-    fn boot_command(address: std::net::SocketAddr) -> OsString {
+    fn boot_command(address: std::net::SocketAddr, prepared: bool) -> OsString {
         BOOT.replace("{host}", &format!("'{}'", address.ip()))
             .replace("{port}", &address.port().to_string())
+            .replace("{prepared}", if prepared { "True" } else { "False" })
             .into()
+    }
+
+    /// Starts Python in `context` on `streams`, waits for it to dial in and sends it the server.
+    /// `prepared`: it is started ahead of its launch, on no channels of the program's.
+    async fn start_python(
+        &self,
+        context: &ProcessContext,
+        streams: [Stdio; 3],
+        prepared: bool,
+    ) -> Result<SpawnedAdapter, ErrorBody> {
+        let token = random_token();
+        let (process, mut stream) = dial_in(
+            "python",
+            &self.python,
+            |address| {
+                let args = [OsString::from("-c"), Pdb::boot_command(address, prepared)];
+                let mut command = command_for(&self.python, &args);
+                command
+                    .current_dir(&context.cwd)
+                    .env_clear()
+                    .envs(context.env.iter().map(|(k, v)| (k, v)))
+                    .env(TOKEN_VARIABLE, &token);
+                if prepared {
+                    command.env(LAUNCH_VARIABLES_VARIABLE, TREE_TAG_VARIABLE);
+                }
+                command
+            },
+            streams,
+            DIAL_IN_TIMEOUT,
+            Some(&token),
+        )
+        .await?;
+        if let Err(e) = stream.write_all(&framed_server()).await {
+            process.kill();
+            return Err(ErrorBody::new(
+                ErrorCode::AdapterDied,
+                format!("the program's Python closed its connection: {e}"),
+                "run the program with python to see why it ends",
+            ));
+        }
+        Ok(super::process::over_tcp(process, stream, None))
     }
 }
 
@@ -141,34 +189,32 @@ impl DebugAdapter for Pdb {
             let streams = open_program_streams(stdio).map_err(|e| {
                 ErrorBody::internal(format!("the program's channels cannot be opened: {e}"))
             })?;
-            let token = random_token();
-            let (process, mut stream) = dial_in(
-                "python",
-                &self.python,
-                |address| {
-                    let args = [OsString::from("-c"), Pdb::boot_command(address)];
-                    let mut command = command_for(&self.python, &args);
-                    command
-                        .current_dir(&spec.cwd)
-                        .env_clear()
-                        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-                        .env(TOKEN_VARIABLE, &token);
-                    command
-                },
-                streams,
-                DIAL_IN_TIMEOUT,
-                Some(&token),
-            )
-            .await?;
-            if let Err(e) = stream.write_all(&framed_server()).await {
-                process.kill();
-                return Err(ErrorBody::new(
-                    ErrorCode::AdapterDied,
-                    format!("the program's Python closed its connection: {e}"),
-                    "run the program with python to see why it ends",
-                ));
-            }
-            Ok(super::process::over_tcp(process, stream, None))
+            self.start_python(&ProcessContext::of(spec), streams, false)
+                .await
+        })
+    }
+
+    /// A warm pdb is the next program's Python, started and its server loaded: everything of a
+    /// launch but the program itself, which is what `python -m pdb` spends its time on before
+    /// the first line. Nothing of a program has run in it.
+    fn keeps_warm(&self) -> bool {
+        true
+    }
+
+    fn warms_as_program(&self) -> bool {
+        true
+    }
+
+    /// Python started in the last launch's folder and environment (what its start-up reads:
+    /// `PYTHONPATH`, the locale, `site`'s folders), on the null device until its `launch` names
+    /// the program's channels.
+    fn spawn_prepared<'a>(
+        &'a self,
+        context: &'a ProcessContext,
+    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
+        Box::pin(async move {
+            let streams = [Stdio::null(), Stdio::null(), Stdio::null()];
+            self.start_python(context, streams, true).await
         })
     }
 
@@ -184,17 +230,18 @@ impl DebugAdapter for Pdb {
         "python"
     }
 
+    /// The environment and the channels' paths are what the program's process was started
+    /// with; a warm one, started before them, takes them from here (`stdio`, `env`).
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
         let mut arguments = launch_with(
             spec,
             json!({ "request": "launch", "justMyCode": spec.just_my_code }),
         );
-        if let Some(fields) = arguments.as_object_mut() {
-            // The program's process was started with it: no need to send it over a socket.
-            fields.remove("env");
-        }
         if let Some(module) = &spec.module {
             arguments["module"] = json!(module);
+        }
+        if let Some(stdio) = &spec.stdio {
+            arguments["stdio"] = json!([stdio.stdin, stdio.stdout, stdio.stderr]);
         }
         arguments
     }
@@ -241,12 +288,13 @@ mod tests {
 
     #[test]
     fn the_boot_line_names_the_address() {
-        let boot = Pdb::boot_command("127.0.0.1:4711".parse().expect("address"));
+        let boot = Pdb::boot_command("127.0.0.1:4711".parse().expect("address"), true);
         let boot = boot.to_string_lossy();
         assert!(
             boot.contains("create_connection(('127.0.0.1',4711))"),
             "{boot}"
         );
+        assert!(boot.contains("m.main(s,f,True)"), "{boot}");
         assert!(!boot.contains('{'), "{boot}");
     }
 }

@@ -39,9 +39,14 @@ def error_text(error):
 
 
 class Requests:
-    def __init__(self, adapter):
+    def __init__(self, adapter, prepared):
         self.adapter = adapter
         self.channel = adapter.channel
+        # Started ahead of its launch (a warm one): see `enter_launch_context`.
+        self.prepared = prepared
+        # The variables a warm one takes from its launch, named by the daemon as it started it.
+        names = os.environ.pop("DEBUGGER_LAUNCH_VARIABLES", "") if prepared else ""
+        self.launch_variables = [name for name in names.split(",") if name]
 
     def serve(self):
         while True:
@@ -67,7 +72,10 @@ class Requests:
         command = request.get("command")
         arguments = request.get("arguments") or {}
         if command == "initialize":
-            channel.respond(request, CAPABILITIES)
+            answer = dict(CAPABILITIES)
+            if self.prepared:
+                answer["debuggerWatchedPaths"] = watched_paths()
+            channel.respond(request, answer)
         elif command == "launch":
             self.launch(request, arguments)
         elif command == "attach":
@@ -149,6 +157,12 @@ class Requests:
         if not module and not (program and os.path.isfile(program)):
             channel.respond(request, error="cannot open %s: no such file" % program)
             return
+        if self.prepared:
+            try:
+                enter_launch_context(arguments, self.launch_variables)
+            except OSError as error:
+                channel.respond(request, error="cannot take the launch's channels: %s" % error)
+                return
         adapter.launch = arguments
         adapter.just_my_code = arguments.get("justMyCode", True) is not False
         channel.respond(request)
@@ -338,6 +352,48 @@ def run_program(adapter):
     return 0
 
 
+def watched_paths():
+    """What the daemon checks before it gives this (warm) interpreter a launch: the folders its
+    start-up read (`sys.path`: where `site` found packages and `.pth` files, and the user's site
+    folder, read only if it exists) with their modification times (none: missing), so that a
+    package installed or removed since sends the launch to a new interpreter."""
+    import site
+
+    paths = [os.path.abspath(p) for p in sys.path if p]
+    if getattr(site, "ENABLE_USER_SITE", False):
+        paths.append(site.getusersitepackages())
+    watched = []
+    for path in dict.fromkeys(paths):
+        try:
+            watched.append([path, os.stat(path).st_mtime_ns])
+        except OSError:
+            watched.append([path, None])
+    return watched
+
+
+def enter_launch_context(arguments, launch_variables):
+    """A warm interpreter was started before its launch: in the folder and environment of the
+    launch before, on the null device. The daemon gives it only a launch that starts the same
+    way but for `launch_variables` (the process tree's tag), which it takes from the launch's
+    `env`: the rest of its environment stays as its start made it (a version manager's shim
+    adds variables of its own). It takes the launch's channels, as the program's process would
+    have had them from its start."""
+    env = arguments.get("env") or {}
+    for key in launch_variables:
+        if key in env:
+            os.environ[key] = env[key]
+        else:
+            os.environ.pop(key, None)
+    if arguments.get("cwd"):
+        os.chdir(arguments["cwd"])
+    stdio = arguments.get("stdio") or []
+    for fd, (path, flags) in enumerate(zip(stdio, (os.O_RDONLY, os.O_WRONLY, os.O_WRONLY))):
+        opened = os.open(path, flags)
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
+
+
 def forked(adapter):
     """A child of `os.fork` (multiprocessing's default on Linux) runs undebugged: it must not
     speak on its parent's connection, nor stop where nobody would ever resume it."""
@@ -368,7 +424,7 @@ def announce_exit(adapter):
     adapter.channel.event("terminated")
 
 
-def main(sock, reader):
+def main(sock, reader, prepared=False):
     import socket
 
     try:
@@ -378,7 +434,7 @@ def main(sock, reader):
     adapter = Adapter(Channel(sock, reader))
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=lambda: forked(adapter))
-    requests = Requests(adapter)
+    requests = Requests(adapter, prepared)
     # A thread of `_thread`'s, unknown to `threading`: the program's `threading.enumerate()`
     # and `active_count()` see only its own threads, as without a debugger.
     _thread.start_new_thread(requests.serve, ())

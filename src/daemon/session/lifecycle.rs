@@ -112,8 +112,11 @@ impl Session {
             .and_then(|_| adapter.program_stdio())
             .map(|support| support.route);
         let asks_terminal = program_io.is_some() && route == Some(StdioRoute::StartedByDaemon);
+        let tty = matches!(&origin, Origin::Launch(spec) if spec.tty);
         let warm = match warm {
-            Some(warm) if serves(&*adapter, connect.is_some(), route, asks_terminal) => Some(warm),
+            Some(warm) if serves(&*adapter, connect.is_some(), route, asks_terminal, tty) => {
+                Some(warm)
+            }
             Some(unfit) => {
                 tracing::info!("the warm adapter does not fit this session; starting a new one");
                 unfit.end();

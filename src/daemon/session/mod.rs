@@ -61,7 +61,7 @@ use crate::adapters::process::AdapterProcess;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::DapClient;
 use crate::dap::types::Capabilities;
-use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext};
 
 /// The stop reason of a watchpoint hit (DAP's "data breakpoint").
 const WATCHPOINT_REASON: &str = "watchpoint";
@@ -177,10 +177,16 @@ impl Session {
         self.warm_start
     }
 
-    /// The adapter, for a warm one of its kind to follow the session; `None` once asked for.
-    pub fn claim_warm_successor(&self) -> Option<Arc<dyn DebugAdapter>> {
+    /// The adapter, for a warm one of its kind to follow the session, with where its program
+    /// started (what a warm program's process needs, see `warm_adapter.rs`); `None` once asked
+    /// for.
+    pub fn claim_warm_successor(&self) -> Option<(Arc<dyn DebugAdapter>, Option<ProcessContext>)> {
+        let context = match &self.origin {
+            Origin::Launch(spec) => Some(ProcessContext::of(spec)),
+            _ => None,
+        };
         (!self.warm_claimed.swap(true, Ordering::SeqCst) && self.adapter.keeps_warm())
-            .then(|| self.adapter.clone())
+            .then(|| (self.adapter.clone(), context))
     }
 
     pub fn adapter_name(&self) -> &'static str {

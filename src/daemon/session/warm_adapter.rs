@@ -9,8 +9,14 @@
 //! (`DebugAdapter::warm_commands`: lldb-dap reads the C library into its cache, and deletes the
 //! target it read it with), and every session's target, breakpoints and settings come in that
 //! session's own `launch` and configuration requests.
+//!
+//! An adapter that is the program's own process (pdb, inside the program's Python) is warmed
+//! as the next program's process: started in the last launch's folder and environment, with its
+//! server loaded, it has run nothing of any program. It serves only a launch that starts the
+//! same way ([`ProcessContext::starts_like`]) while the folders its start-up read are as they
+//! were ([`Watched`]), and takes the program's channels by their paths in `launch`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -25,6 +31,8 @@ use crate::daemon::reaper::Reaper;
 use crate::dap::requests::InitializeArguments;
 use crate::dap::types::{Capabilities, Event};
 use crate::dap::{DapClient, codec};
+use crate::ipc::protocol::ProcessContext;
+use crate::platform::TREE_TAG_VARIABLE;
 
 /// An adapter process with its DAP connection open.
 pub(super) struct Connection {
@@ -73,6 +81,8 @@ pub struct WarmAdapter {
     adapter: Arc<dyn DebugAdapter>,
     spawned: SpawnedAdapter,
     caps: Capabilities,
+    /// Where it was started, for an adapter that [`DebugAdapter::warms_as_program`].
+    context: Option<ProcessContext>,
     /// Keeps sessions' ends off it until a session takes it (see [`Reaper::start_apart`]).
     reaper: Option<Arc<Reaper>>,
 }
@@ -81,9 +91,11 @@ impl WarmAdapter {
     /// Spawns `adapter` as a session would (no program's streams, no address: a warm adapter
     /// serves only launches and attaches that start it that way) and asks it `initialize`. It is
     /// of the daemon's process tree, so it dies with the daemon, but the `reaper` keeps the end
-    /// of a session (which ends what is left of the tree) off it.
+    /// of a session (which ends what is left of the tree) off it. One that is the program's own
+    /// process is started in `context`, tagged as of the daemon's tree.
     pub async fn open(
         adapter: Arc<dyn DebugAdapter>,
+        context: Option<ProcessContext>,
         timeouts: &Timeouts,
         reaper: Option<Arc<Reaper>>,
     ) -> Result<WarmAdapter, ErrorBody> {
@@ -94,18 +106,38 @@ impl WarmAdapter {
                 "",
             ));
         }
+        let context = match context {
+            Some(context) if adapter.warms_as_program() => {
+                let tag = std::env::var(TREE_TAG_VARIABLE).unwrap_or_default();
+                Some(context.with_variable(TREE_TAG_VARIABLE, &tag))
+            }
+            None if adapter.warms_as_program() => {
+                return Err(ErrorBody::internal(format!(
+                    "a warm {} adapter needs the folder and environment of a launch",
+                    adapter.name()
+                )));
+            }
+            _ => None,
+        };
+        let spawning = async {
+            match &context {
+                Some(context) => adapter.spawn_prepared(context).await,
+                None => adapter.spawn().await,
+            }
+        };
         let spawned = match &reaper {
             Some(reaper) => {
                 reaper
-                    .start_apart(adapter.spawn(), |spawned| spawned.process.pid)
+                    .start_apart(spawning, |spawned| spawned.process.pid)
                     .await?
             }
-            None => adapter.spawn().await?,
+            None => spawning.await?,
         };
         let mut warm = WarmAdapter {
             adapter,
             spawned,
             caps: Capabilities::default(),
+            context,
             reaper,
         };
         let arguments = initialize_arguments(&*warm.adapter, false);
@@ -146,6 +178,7 @@ impl WarmAdapter {
             adapter,
             spawned,
             caps: Capabilities(caps),
+            context: None,
             reaper: None,
         }
     }
@@ -225,12 +258,27 @@ impl WarmAdapter {
         self.spawned.process.pid
     }
 
-    /// Whether it can serve a session of the adapter `name` run from `executable`: the same kind
-    /// from the same executable (the config names both), and still alive.
-    pub fn fits(&self, name: &str, executable: &Path) -> bool {
-        self.adapter.name() == name
+    /// Where it was started, for one that is the program's own process.
+    pub fn context(&self) -> Option<&ProcessContext> {
+        self.context.as_ref()
+    }
+
+    /// Whether it can serve a session of the adapter `name` run from `executable`, launching in
+    /// `context`: the same kind from the same executable (the config names both), still alive,
+    /// and, for one that is the program's own process, started as that launch's would be, with
+    /// the folders its start-up read unchanged.
+    pub fn fits(&self, name: &str, executable: &Path, context: Option<&ProcessContext>) -> bool {
+        let kind_fits = self.adapter.name() == name
             && self.adapter.executable() == executable
-            && !self.spawned.process.has_exited()
+            && !self.spawned.process.has_exited();
+        let context_fits = match (&self.context, context) {
+            (None, _) => true,
+            (Some(own), Some(wanted)) => {
+                own.starts_like(wanted, TREE_TAG_VARIABLE) && Watched::of(&self.caps).unchanged()
+            }
+            (Some(_), None) => false,
+        };
+        kind_fits && context_fits
     }
 
     /// Ends it: the adapter has no program, so there is nothing to disconnect from.
@@ -258,6 +306,41 @@ impl WarmAdapter {
         self.rejoin_tree();
         (Connection::over(self.spawned, timeouts), self.caps)
     }
+}
+
+/// The folders a warm program's process read as it started, with their modification times
+/// then (`debuggerWatchedPaths` in its answer to `initialize`, see the pdb server's
+/// `watched_paths`): a package installed or removed since changes one of them.
+struct Watched(Vec<(PathBuf, Option<u64>)>);
+
+impl Watched {
+    fn of(caps: &Capabilities) -> Watched {
+        let listed = caps.0["debuggerWatchedPaths"].as_array();
+        Watched(
+            listed
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| {
+                    let path = entry[0].as_str()?;
+                    Some((PathBuf::from(path), entry[1].as_u64()))
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether every folder has the modification time it had (or is still missing).
+    fn unchanged(&self) -> bool {
+        self.0
+            .iter()
+            .all(|(path, then)| modified_nanos(path) == *then)
+    }
+}
+
+/// A file's modification time in nanoseconds since 1970, as Python's `st_mtime_ns` gives it.
+fn modified_nanos(path: &Path) -> Option<u64> {
+    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    let since = modified.duration_since(std::time::UNIX_EPOCH).ok()?;
+    u64::try_from(since.as_nanos()).ok()
 }
 
 /// One DAP message read byte by byte (see [`WarmAdapter::initialize`]).
@@ -293,15 +376,24 @@ async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, St
 /// was spawned with no program's streams and no address, and told it may not ask to start the
 /// program, so only a session that would start it the same way may take it. Everything else
 /// about the program (its path, arguments, working directory, environment, its streams' paths)
-/// goes in `launch`, which the warm adapter has not been sent yet.
+/// goes in `launch`, which the warm adapter has not been sent yet. A warm program's process
+/// ([`DebugAdapter::warms_as_program`]) takes the channels' paths in `launch` rather than being
+/// started on them, which pipes allow and a terminal (`tty`) does not: a program started on one
+/// has it as its controlling terminal, and line-buffers its output, from its first instruction.
 pub(super) fn serves(
     adapter: &dyn DebugAdapter,
     connects: bool,
     route: Option<StdioRoute>,
     asks_terminal: bool,
+    tty: bool,
 ) -> bool {
+    let streams_fit = if adapter.warms_as_program() {
+        route == Some(StdioRoute::AdapterStreams) && !tty
+    } else {
+        route != Some(StdioRoute::AdapterStreams)
+    };
     adapter.keeps_warm()
         && (!connects || adapter.connects_itself())
-        && route != Some(StdioRoute::AdapterStreams)
+        && streams_fit
         && !asks_terminal
 }

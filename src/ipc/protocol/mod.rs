@@ -51,10 +51,17 @@ pub enum Command {
     Lend {
         adapter: String,
         executable: std::path::PathBuf,
+        /// Where and how the probe's program starts, for an adapter whose warm form is the
+        /// program's own process ([`ProcessContext`]).
+        #[serde(default)]
+        context: Option<ProcessContext>,
     },
-    /// Keep a warm adapter of this kind (a `probe` that found none asks for one for the next).
+    /// Keep a warm adapter of this kind (a `probe` that found none asks for one for the next),
+    /// prepared in `context` for an adapter whose warm form is the program's own process.
     Warm {
         adapter: String,
+        #[serde(default)]
+        context: Option<ProcessContext>,
     },
     Stop,
     Detach,
@@ -177,6 +184,48 @@ pub struct LaunchSpec {
     /// The program is a test run (`debugger test`, `probe --test`), with how it is one.
     #[serde(default)]
     pub test: Option<Box<TestLaunch>>,
+}
+
+/// The folder and environment a launched program's process starts in: what an adapter that is
+/// the program's own process (pdb) must have before the program is known, so that a warm one
+/// (started ahead, for the next launch) serves only a launch that starts the same way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProcessContext {
+    pub cwd: PathBuf,
+    pub env: Vec<(String, String)>,
+}
+
+impl ProcessContext {
+    /// Where and how `spec`'s program starts.
+    pub fn of(spec: &LaunchSpec) -> ProcessContext {
+        ProcessContext {
+            cwd: spec.cwd.clone(),
+            env: spec.env.clone(),
+        }
+    }
+
+    /// Whether a process started in `self` starts as one started in `other` would: the same
+    /// folder and environment, but for the variable named `ignored` (the process tree's tag,
+    /// which says whose clean-up ends it, and which the launch itself sets).
+    pub fn starts_like(&self, other: &ProcessContext, ignored: &str) -> bool {
+        let sorted = |env: &[(String, String)]| {
+            let mut kept: Vec<(String, String)> = env
+                .iter()
+                .filter(|(key, _)| key != ignored)
+                .cloned()
+                .collect();
+            kept.sort();
+            kept
+        };
+        self.cwd == other.cwd && sorted(&self.env) == sorted(&other.env)
+    }
+
+    /// The same, with `key` set to `value` (replacing any value it had).
+    pub fn with_variable(mut self, key: &str, value: &str) -> ProcessContext {
+        self.env.retain(|(k, _)| k != key);
+        self.env.push((key.to_string(), value.to_string()));
+        self
+    }
 }
 
 /// How a launch runs a test rather than a program.
@@ -307,4 +356,38 @@ pub struct OutputQuery {
     pub clear: bool,
     /// Block until there is output past `from`, or the program has ended.
     pub wait: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ProcessContext;
+
+    fn context(cwd: &str, env: &[(&str, &str)]) -> ProcessContext {
+        ProcessContext {
+            cwd: cwd.into(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_process_starts_alike_in_the_same_folder_and_environment_in_any_order() {
+        let first = context("/w", &[("A", "1"), ("B", "2"), ("TAG", "x")]);
+        let same = context("/w", &[("B", "2"), ("TAG", "y"), ("A", "1")]);
+        assert!(first.starts_like(&same, "TAG"));
+        assert!(!first.starts_like(&same, "OTHER"), "the tag differs");
+        let untagged = context("/w", &[("A", "1"), ("B", "2")]);
+        assert!(first.starts_like(&untagged, "TAG"));
+        let other_value = context("/w", &[("A", "1"), ("B", "3"), ("TAG", "x")]);
+        assert!(!first.starts_like(&other_value, "TAG"));
+        let one_more = context("/w", &[("A", "1"), ("B", "2"), ("C", ""), ("TAG", "x")]);
+        assert!(!first.starts_like(&one_more, "TAG"));
+        let elsewhere = context("/v", &[("A", "1"), ("B", "2"), ("TAG", "x")]);
+        assert!(!first.starts_like(&elsewhere, "TAG"));
+        let retagged = first.clone().with_variable("TAG", "z");
+        assert_eq!(retagged.env.iter().filter(|(k, _)| k == "TAG").count(), 1);
+        assert!(retagged.starts_like(&first, "TAG"));
+    }
 }
