@@ -519,10 +519,49 @@ fn pdb_a_warm_python_serves_only_a_launch_that_starts_as_it_did() {
     warm_entry(&s);
     std::fs::write(packages.join("installed.py"), "").expect("install a package");
     let after = context_probe(&s, &s.cwd, "two", &with_packages);
-    assert_eq!(after["warm"], false, "a package installed since: {after}");
+    assert_eq!(
+        after["warm"], false,
+        "a package installed since: {}",
+        after["output"]
+    );
     warm_entry(&s);
     let elsewhere = s.dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).expect("another folder");
     let moved = context_probe(&s, &elsewhere, "two", &with_packages);
-    assert_eq!(moved["warm"], false, "another folder: {moved}");
+    assert_eq!(moved["warm"], false, "another folder: {}", moved["output"]);
+    // A version manager's file, which picks the Python a shim runs (asdf's here: pyenv, which
+    // may run the tests' Python, reads only its own).
+    warm_entry(&s);
+    std::fs::write(elsewhere.join(".tool-versions"), "python system\n").expect("write");
+    let picked = context_probe(&s, &elsewhere, "two", &with_packages);
+    assert_eq!(
+        picked["warm"], false,
+        "another Python picked: {}",
+        picked["output"]
+    );
+}
+
+/// A probe in an activated virtual environment, whose daemon was started outside it (and lives
+/// on, holding a session), leaves a warm Python of that environment (the probe's, not the one
+/// the daemon would find), which the next probe there takes.
+#[test]
+fn pdb_a_probe_in_a_virtual_environment_leaves_a_warm_python_of_it() {
+    require_python();
+    let s = warm_session("60");
+    let venv = s.dir.path().join("venv");
+    let made = std::process::Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .output()
+        .expect("run python3 -m venv");
+    assert!(made.status.success(), "{made:?}");
+    let app = fixture_path("python/app.py");
+    s.start(&app, &["--adapter", "pdb", "--break", "square"]);
+    let venv_path = venv.to_str().expect("utf-8 path");
+    let in_venv = [("VIRTUAL_ENV", venv_path)];
+    assert_eq!(context_probe(&s, &s.cwd, "one", &in_venv)["warm"], false);
+    let entry = warm_entry(&s);
+    assert_eq!(entry["warm"]["adapter"], "pdb", "{entry}");
+    let warm = context_probe(&s, &s.cwd, "one", &in_venv);
+    assert_eq!(warm["warm"], true, "{}", warm["output"]);
 }

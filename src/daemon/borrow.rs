@@ -21,12 +21,20 @@ use crate::ipc::framing::{read_frame_bytes_async, write_frame_async};
 use crate::ipc::protocol::{Command, LendResult, ProcessContext, Request, Response};
 use crate::ipc::socket;
 
+/// What a probe that found no warm adapter asks its daemon to keep for the next one.
+struct Wanted {
+    adapter: &'static str,
+    /// Its executable, as the probe found it.
+    executable: PathBuf,
+    /// Where the program started (for a warm one that is the program's own process).
+    context: Option<ProcessContext>,
+}
+
 /// Borrows from the daemon of session `session`; see the module's note.
 pub struct Borrower {
     session: String,
-    /// The adapter to ask the daemon to keep warm for the next time, when this one found none,
-    /// with where the program started (for a warm one that is the program's own process).
-    wanted: Mutex<Option<(&'static str, Option<ProcessContext>)>>,
+    /// The adapter to ask the daemon to keep warm for the next time, when this one found none.
+    wanted: Mutex<Option<Wanted>>,
 }
 
 impl Borrower {
@@ -49,15 +57,16 @@ impl Borrower {
     /// to keep a warm adapter for the next time, when this probe found none to borrow.
     pub async fn finish(&self) {
         let wanted = self.wanted.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let Some((adapter, context)) = wanted else {
+        let Some(wanted) = wanted else {
             return;
         };
         let session = self.session.clone();
         let asked = tokio::task::spawn_blocking(move || {
             crate::ipc::spawn::connect_or_spawn(&session).and_then(|mut client| {
                 client.request(Command::Warm {
-                    adapter: adapter.to_string(),
-                    context,
+                    adapter: wanted.adapter.to_string(),
+                    executable: Some(wanted.executable),
+                    context: wanted.context,
                 })
             })
         })
@@ -80,9 +89,11 @@ impl WarmSource for Borrower {
             }
             let borrowed = borrow(&self.session, adapter, context).await;
             if borrowed.is_none() {
-                let context = context.cloned();
-                *self.wanted.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some((adapter.name(), context));
+                *self.wanted.lock().unwrap_or_else(|p| p.into_inner()) = Some(Wanted {
+                    adapter: adapter.name(),
+                    executable: PathBuf::from(adapter.executable()),
+                    context: context.cloned(),
+                });
             }
             borrowed
         })

@@ -58,7 +58,11 @@ impl Daemon {
             Command::Core(spec) => self.start(Origin::Core(spec)).await,
             Command::Status => self.status().await,
             Command::Listing => self.listing().await,
-            Command::Warm { adapter, context } => self.warm_for(&adapter, context),
+            Command::Warm {
+                adapter,
+                executable,
+                context,
+            } => self.warm_for(&adapter, executable, context),
             // Served by the connection itself (`server.rs`), which turns into the relay.
             Command::Lend { .. } => Err(ErrorBody::internal("a lend reached the dispatcher")),
             Command::Stop => self.end(false).await,

@@ -8,6 +8,7 @@
 //! session slot, with its own timer; what a warm adapter is, and why nothing of the previous
 //! program survives in it, is `session/warm_adapter.rs`.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -319,15 +320,25 @@ impl Daemon {
 }
 
 impl Daemon {
-    /// `Command::Warm`: keeps a warm adapter of the kind named, for a `probe` that found none
-    /// (started in `context`, the probe's program's, for one that is the program's process).
+    /// `Command::Warm`: keeps a warm adapter of the kind named, for a `probe` that found none:
+    /// run from the probe's `executable` (as if the config named it: the daemon's own search
+    /// may find another, one the next probe could never take), started in `context`, the
+    /// probe's program's, for one that is the program's process.
     pub(super) fn warm_for(
         self: &Arc<Self>,
         name: &str,
+        executable: Option<PathBuf>,
         context: Option<ProcessContext>,
     ) -> Result<Value, ErrorBody> {
         let time = self.warm_time();
-        let adapter = crate::adapters::resolve(Some(name), &self.config, None, false)?;
+        let adapter = match executable {
+            Some(path) => {
+                let mut config = self.config.clone();
+                config.adapters.entry(name.to_string()).or_default().path = Some(path);
+                crate::adapters::resolve(Some(name), &config, None, false)?
+            }
+            None => crate::adapters::resolve(Some(name), &self.config, None, false)?,
+        };
         let kept = !time.is_zero() && adapter.keeps_warm() && self.warm_up(adapter, context, time);
         if !kept {
             self.exit_if_unused();

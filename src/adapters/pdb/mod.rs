@@ -206,14 +206,15 @@ impl DebugAdapter for Pdb {
     }
 
     /// Python started in the last launch's folder and environment (what its start-up reads:
-    /// `PYTHONPATH`, the locale, `site`'s folders), on the null device until its `launch` names
-    /// the program's channels.
+    /// `PYTHONPATH`, the locale, `site`'s folders), until its `launch` names the program's
+    /// channels: stdin on the null device, stdout and stderr on pipes, which Python's streams
+    /// take for what the launch's are (not seekable, not a terminal), as they decide it once.
     fn spawn_prepared<'a>(
         &'a self,
         context: &'a ProcessContext,
     ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         Box::pin(async move {
-            let streams = [Stdio::null(), Stdio::null(), Stdio::null()];
+            let streams = [Stdio::null(), Stdio::piped(), Stdio::piped()];
             self.start_python(context, streams, true).await
         })
     }
@@ -283,7 +284,7 @@ mod tests {
             .expect("a number");
         assert_eq!(framed.len() - newline - 1, length);
         let source = String::from_utf8_lossy(&framed[newline + 1..]);
-        assert!(source.contains("def main(sock, reader):"));
+        assert!(source.contains("def main(sock, reader, prepared=False):"));
     }
 
     #[test]

@@ -57,9 +57,13 @@ pub enum Command {
         context: Option<ProcessContext>,
     },
     /// Keep a warm adapter of this kind (a `probe` that found none asks for one for the next),
-    /// prepared in `context` for an adapter whose warm form is the program's own process.
+    /// run from `executable` (the probe's, found in its environment, which may not be the
+    /// daemon's), prepared in `context` for an adapter whose warm form is the program's own
+    /// process.
     Warm {
         adapter: String,
+        #[serde(default)]
+        executable: Option<std::path::PathBuf>,
         #[serde(default)]
         context: Option<ProcessContext>,
     },
