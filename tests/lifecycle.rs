@@ -540,6 +540,46 @@ fn the_program_gets_the_callers_cwd_environment_args_and_a_closed_stdin() {
     assert!(output.contains("stdin: eof\n"), "{output}");
 }
 
+/// The daemon keeps its own files private (umask 077), not the program's: a program under
+/// `start` makes its files with the mask of the shell that ran `debugger`, whichever way its
+/// adapter starts it (pdb: the adapter's own process; debugpy: by its launcher, which the
+/// adapter starts, or, with `--stdin`, the daemon on the adapter's request).
+#[test]
+fn the_program_makes_its_files_with_the_callers_file_mask() {
+    common::require_debugpy();
+    let program = common::fixture_path("python/context.py");
+    let files = tempfile::tempdir().expect("tempdir");
+    let stdin = files.path().join("stdin.txt");
+    std::fs::write(&stdin, "a line\n").expect("write stdin");
+    let stdin = stdin.to_str().expect("utf-8 path");
+    let ways: [(&str, &[&str]); 3] = [
+        ("pdb", &[]),
+        ("debugpy", &[]),
+        ("debugpy", &["--stdin", stdin]),
+    ];
+    for (adapter, extra) in ways {
+        let s = Session::new();
+        let run = s
+            .command_running(Path::new("sh"))
+            .args(["-c", "umask 027 && exec \"$0\" \"$@\""])
+            .arg(common::bin())
+            .args(["--json", "start", "--adapter", adapter])
+            .args(extra)
+            .arg(&program)
+            .output()
+            .expect("run start");
+        let started: Value = serde_json::from_slice(&run.stdout).expect("json");
+        assert_eq!(started["ok"], true, "{started}");
+        let report = await_exit(&s);
+        assert_eq!(report["exit_code"], 3, "{adapter}: {report}");
+        let output = output_text(&s, &[]);
+        assert!(
+            output.contains("umask: 027\n"),
+            "{adapter} {extra:?}: {output}"
+        );
+    }
+}
+
 #[test]
 fn env_flag_adds_and_overrides_variables() {
     require_lldb_dap();

@@ -489,6 +489,20 @@ fn pdb_a_program_in_a_warm_python_sees_what_a_cold_one_does() {
     }
     let cwd = format!("cwd: {}", s.cwd.display());
     assert!(output.contains(&cwd), "{output}");
+    // The file-creation mask is the caller's, not the daemon's own (077), in the warm Python
+    // (the daemon's child) as in the cold one (the probe's).
+    let umask = format!("umask: {:03o}", callers_umask());
+    assert!(output.contains(&umask), "{umask} not in {output}");
+}
+
+/// This process's file-creation mask, as `sh -c umask` prints it.
+fn callers_umask() -> u32 {
+    let out = std::process::Command::new("sh")
+        .args(["-c", "umask"])
+        .output()
+        .expect("run sh -c umask");
+    let text = String::from_utf8_lossy(&out.stdout);
+    u32::from_str_radix(text.trim(), 8).expect("an octal umask")
 }
 
 /// A warm Python serves only a launch that starts as its own did: not one in another folder or

@@ -74,9 +74,11 @@ pub(crate) fn command_for(program: &Path, args: &[OsString]) -> Command {
 }
 
 /// Makes a process we start die with the daemon, so a daemon killed outright leaves no adapter
-/// or debuggee behind (see `platform::die_with_parent`).
+/// or debuggee behind (see `platform::die_with_parent`), and start with the user's file-creation
+/// mask, not the daemon's (`platform::give_users_file_mask`): the program it runs inherits it.
 pub(crate) fn die_with_parent(command: &mut Command) {
     crate::platform::die_with_parent(command);
+    crate::platform::give_users_file_mask(command);
 }
 
 /// A started adapter process and its three pipes.

@@ -64,6 +64,7 @@ fn start(arguments: &Value, paths: &StdioPaths, env: &[(String, String)]) -> Res
     let [stdin, stdout, stderr] = open_program_streams(paths)
         .map_err(|e| format!("the program's channels cannot be opened: {e}"))?;
     command.stdin(stdin).stdout(stdout).stderr(stderr);
+    crate::platform::give_users_file_mask(&mut command);
     let mut child = command
         .spawn()
         .map_err(|e| format!("cannot start {program}: {e}"))?;

@@ -10,6 +10,7 @@
 //! | process set-up before `main` | standard descriptors reopened, SIGPIPE ignored | nothing |
 //! | starting the daemon detached | `setsid` | `DETACHED_PROCESS \| CREATE_NEW_PROCESS_GROUP` |
 //! | the daemon's files | umask 077, files 0600 | the runtime dir's ACL, inherited |
+//! | the programs it starts | the umask the daemon started with, restored before exec | nothing (no umask) |
 //! | the session socket | a Unix socket in the runtime dir | a named pipe named after that path |
 //! | runtime dir privacy | 0700, owned by the user, checked | made with a protected DACL for the user's SID; owner and DACL checked (`acl.rs`) |
 //! | who may connect | the runtime dir's permissions | the pipe's DACL: this user's SID alone |
@@ -47,11 +48,11 @@ pub use cores::{Limit, core_pattern, core_size_limit};
 pub use os::{
     Interrupts, NULL_DEVICE, SOCKET_PATH_LIMIT, acknowledge_now, children_of, contain_children,
     create_private_dir, detach_from_terminal, detach_standard_streams, die_with_parent,
-    executable_of, exit_signal, is_executable, is_running, is_superuser, kill, kill_process_group,
-    listening_ports, local_socket_name, mode_and_owner, open_node_inspector, own_group,
-    own_process_group, parent_pid, prepare_process, privacy_problem, private_file,
-    private_listener, process_exists, reap, release_children, restrict_new_files, same_file,
-    start_time, tagged_processes, user_tag,
+    executable_of, exit_signal, give_users_file_mask, is_executable, is_running, is_superuser,
+    kill, kill_process_group, listening_ports, local_socket_name, mode_and_owner,
+    open_node_inspector, own_group, own_process_group, parent_pid, prepare_process,
+    privacy_problem, private_file, private_listener, process_exists, reap, release_children,
+    restrict_new_files, same_file, start_time, tagged_processes, user_tag,
 };
 pub use program_stdio::{ProgramStdio, StreamReader};
 pub use signals::{Ended, signal_name, signal_number, unreaped_end};

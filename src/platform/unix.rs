@@ -113,11 +113,32 @@ unsafe fn ignore_sigpipe() {
     }
 }
 
-/// Makes every file this process creates from now on the user's alone (umask 077).
+/// The file-creation mask this process had before [`restrict_new_files`] (the user's, from the
+/// command that started the daemon); unset: it was never restricted.
+static USERS_FILE_MASK: std::sync::OnceLock<libc::mode_t> = std::sync::OnceLock::new();
+
+/// Makes every file this process creates from now on the user's alone (umask 077), keeping the
+/// mask it had for the programs it starts ([`give_users_file_mask`]).
 pub fn restrict_new_files() {
     // SAFETY: umask only sets the process's file-creation mask.
+    let before = unsafe { libc::umask(0o077) };
+    let _ = USERS_FILE_MASK.set(before);
+}
+
+/// Gives a process this one starts the file-creation mask the user had ([`restrict_new_files`]
+/// keeps the daemon's own files private, not the debugged program's: a program under
+/// `debugger start` makes its files as it would from the user's shell).
+pub fn give_users_file_mask(command: &mut tokio::process::Command) {
+    let Some(&mask) = USERS_FILE_MASK.get() else {
+        return; // never restricted: the child inherits the user's
+    };
+    // SAFETY: the closure runs in the forked child before exec and only calls umask, which is
+    // async-signal-safe.
     unsafe {
-        libc::umask(0o077);
+        command.pre_exec(move || {
+            libc::umask(mask);
+            Ok(())
+        });
     }
 }
 

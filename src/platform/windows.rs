@@ -59,6 +59,11 @@ pub unsafe fn prepare_process() {}
 /// Nothing to do: files created in the private runtime dir inherit its ACL.
 pub fn restrict_new_files() {}
 
+/// Nothing to give: Windows has no file-creation mask.
+pub fn give_users_file_mask(command: &mut tokio::process::Command) {
+    let _ = command;
+}
+
 /// Points the standard handles at `NUL`: the daemon, once it has said it is ready, must never
 /// write to a pipe its starter may have closed.
 pub fn detach_standard_streams() {
