@@ -140,10 +140,8 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    if is_python_script(program) {
-        return Ok("debugpy");
-    }
     match extension.as_deref() {
+        Some("py" | "pyw") => return Ok("debugpy"),
         Some("go") => return Ok("delve"),
         Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "tsx") => return Ok("node"),
         _ => {}
@@ -163,11 +161,11 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         }
     }
     let head = read_head(program, 64 * 1024);
-    if head.starts_with(b"#!") {
-        let first_line = head.split(|b| *b == b'\n').next().unwrap_or_default();
-        if String::from_utf8_lossy(first_line).contains("node") {
-            return Ok("node");
-        }
+    if shebang_names(&head, "python") {
+        return Ok("debugpy");
+    }
+    if shebang_names(&head, "node") {
+        return Ok("node");
     }
     if is_native_executable(&head) {
         if carries_go_build_info(program) {
@@ -188,18 +186,21 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
     ))
 }
 
-/// Whether `program` is a Python script: `.py` or `.pyw`, or a `#!` line naming python.
+/// Whether `program` is a Python script, as [`detect`] tells one: `.py` or `.pyw`, or a `#!`
+/// line naming python.
 fn is_python_script(program: &Path) -> bool {
     let extension = program.extension().and_then(|e| e.to_str());
-    if extension.is_some_and(|e| e.eq_ignore_ascii_case("py") || e.eq_ignore_ascii_case("pyw")) {
-        return true;
-    }
-    let head = read_head(program, 256);
+    extension.is_some_and(|e| e.eq_ignore_ascii_case("py") || e.eq_ignore_ascii_case("pyw"))
+        || shebang_names(&read_head(program, 256), "python")
+}
+
+/// Whether a file that begins with `head` is a script whose `#!` line names `interpreter`.
+fn shebang_names(head: &[u8], interpreter: &str) -> bool {
     head.starts_with(b"#!")
         && head
             .split(|b| *b == b'\n')
             .next()
-            .is_some_and(|line| String::from_utf8_lossy(line).contains("python"))
+            .is_some_and(|line| String::from_utf8_lossy(line).contains(interpreter))
 }
 
 /// Whether `program` is the `node` executable itself (`node`, `nodejs`, `node.exe`).

@@ -69,14 +69,15 @@ pub(crate) fn command_for(program: &Path, args: &[OsString]) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    die_with_parent(&mut command);
+    as_daemons_child(&mut command);
     command
 }
 
-/// Makes a process we start die with the daemon, so a daemon killed outright leaves no adapter
-/// or debuggee behind (see `platform::die_with_parent`), and start with the user's file-creation
-/// mask, not the daemon's (`platform::give_users_file_mask`): the program it runs inherits it.
-pub(crate) fn die_with_parent(command: &mut Command) {
+/// Sets up a process the daemon starts: it dies with the daemon, so a daemon killed outright
+/// leaves no adapter or debuggee behind (`platform::die_with_parent`), and it starts with the
+/// user's file-creation mask, not the daemon's, which the program it runs inherits
+/// (`platform::give_users_file_mask`).
+pub(crate) fn as_daemons_child(command: &mut Command) {
     crate::platform::die_with_parent(command);
     crate::platform::give_users_file_mask(command);
 }

@@ -21,8 +21,8 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::protocol::{
-    BreakpointList, Command, ExecutionResult, MessageResult, ProcessContext, RemovedBreakpoints,
-    SignalInfo, StartResult, StatusResult, WaitSpec,
+    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
+    StartResult, StatusResult, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -462,14 +462,12 @@ pub async fn open_session(
         Origin::Core(spec) => adapters::resolve_for_core(requested_adapter, config, &spec.program)?,
     };
     let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
-    let warm = match (warm, &origin) {
-        (Some(source), Origin::Launch(spec)) => {
-            source
-                .take_for(&adapter, Some(&ProcessContext::of(spec)))
-                .await
+    let warm = match warm {
+        Some(source) => {
+            let context = origin.process_context();
+            source.take_for(&adapter, context.as_ref()).await
         }
-        (Some(source), _) => source.take_for(&adapter, None).await,
-        (None, _) => None,
+        None => None,
     };
     Session::open(
         adapter,

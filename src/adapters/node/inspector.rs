@@ -92,7 +92,7 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
         command.envs(env.iter().map(|(k, v)| (k, v)));
     }
     command.envs(plan.extra_env.iter().map(|(k, v)| (k, v)));
-    crate::adapters::process::die_with_parent(&mut command);
+    crate::adapters::process::as_daemons_child(&mut command);
     let mut child = command
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", plan.node.display()))?;

@@ -78,6 +78,17 @@ pub enum Origin {
     Core(CoreSpec),
 }
 
+impl Origin {
+    /// Where a launched program's process starts (none for an attach or a core): what a warm
+    /// adapter that is the program's own process must match (see `warm_adapter.rs`).
+    pub fn process_context(&self) -> Option<ProcessContext> {
+        match self {
+            Origin::Launch(spec) => Some(ProcessContext::of(spec)),
+            Origin::Attach(_) | Origin::Core(_) => None,
+        }
+    }
+}
+
 /// State the event task and the commands share.
 pub(super) struct Shared {
     run: RunStateCell,
@@ -181,10 +192,7 @@ impl Session {
     /// started (what a warm program's process needs, see `warm_adapter.rs`); `None` once asked
     /// for.
     pub fn claim_warm_successor(&self) -> Option<(Arc<dyn DebugAdapter>, Option<ProcessContext>)> {
-        let context = match &self.origin {
-            Origin::Launch(spec) => Some(ProcessContext::of(spec)),
-            _ => None,
-        };
+        let context = self.origin.process_context();
         (!self.warm_claimed.swap(true, Ordering::SeqCst) && self.adapter.keeps_warm())
             .then(|| (self.adapter.clone(), context))
     }
