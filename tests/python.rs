@@ -11,12 +11,12 @@
 mod common;
 
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    Session, at, eventually, fixture_path, frame_lines, line_of, require_debugpy, variable,
+    Session, at, eventually, fixture_path, frame_lines, json_decoder_line, line_of,
+    require_debugpy, variable,
 };
 use serde_json::Value;
 
@@ -676,25 +676,6 @@ fn function_breakpoint_on_a_class_method_by_its_qualified_name_stops() {
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_at(&stop, APP, "deposit", "@deposit_body");
     assert_eq!(s.value_of("amount"), "0");
-}
-
-/// The standard library's `json/decoder.py`, as `python3` finds it, and the line of
-/// `JSONDecoder.decode` that calls `raw_decode` (which `json.loads` reaches).
-fn json_decoder_line() -> (PathBuf, u32) {
-    let output = Command::new("python3")
-        .args(["-c", "import json.decoder as d; print(d.__file__)"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("run python3");
-    assert!(output.status.success(), "{output:?}");
-    let path = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-    let index = text
-        .lines()
-        .position(|l| l.trim() == "obj, end = self.raw_decode(s, idx=_w(s, 0).end())")
-        .unwrap_or_else(|| panic!("no raw_decode call in {}", path.display()));
-    (path, index as u32 + 1)
 }
 
 /// Asserts the stop is at `line` of the standard library's json/decoder.py, called from the

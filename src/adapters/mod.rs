@@ -148,6 +148,26 @@ pub trait DebugAdapter: Send + Sync {
         false
     }
 
+    /// Whether a warm one of this adapter is kept *launched*: the last session's launch sent
+    /// again as that session ends, and held at `initialized`, before the program's own code has
+    /// run (debugpy, whose launch starts a launcher and the program's Python and imports pydevd
+    /// into it: most of its first stop, and nothing a configuration request can change). It
+    /// serves only the same launch again (`kept_launch.rs` in the daemon's session), whose
+    /// breakpoints then come as a running program's would.
+    fn keeps_launch(&self) -> bool {
+        false
+    }
+
+    /// For an adapter that [`DebugAdapter::keeps_launch`]: a console expression, run in the
+    /// kept program's process once it waits at `initialized`, whose value is
+    /// `{"pid": its process id, "watched": what its start read}` (`watched_paths.py`:
+    /// `[[path, modification time in ns or null], ...]`) as JSON in hexadecimal digits, which
+    /// every adapter's quoting leaves as they are ([`hex_json`]). A kept launch serves a session
+    /// only while its program lives and all it read is unchanged.
+    fn kept_launch_facts(&self) -> Option<String> {
+        None
+    }
+
     /// Starts a warm one in `context`, for an adapter that [`DebugAdapter::warms_as_program`].
     fn spawn_prepared<'a>(
         &'a self,
@@ -346,6 +366,21 @@ pub fn console_answer(answer: Result<EvaluateBody, DapError>) -> Result<String, 
     }
 }
 
+/// A console answer that is JSON in hexadecimal digits (what an expression of ours run in a
+/// Python program returns, so that no adapter's quoting of a string can change it), in
+/// whatever quotes the adapter shows a string.
+pub fn hex_json(answer: &str) -> Option<Value> {
+    let digits = answer.trim().trim_matches(|c| c == '\'' || c == '"');
+    if digits.len() % 2 != 0 {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = (0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok())
+        .collect();
+    serde_json::from_slice(&bytes?).ok()
+}
+
 /// The adapter's own console (DAP `evaluate` in the `repl` context, in the selected frame), as
 /// the session lends it to an adapter's hooks.
 pub trait Console: Send + Sync {
@@ -439,6 +474,21 @@ pub(crate) fn env_object(env: &[(String, String)]) -> serde_json::Map<String, Va
 mod tests {
     use super::*;
     use crate::common::config::Config;
+
+    #[test]
+    fn hexadecimal_json_is_read_whatever_the_quotes() {
+        let list = serde_json::json!([["/p", 12], ["/q", null]]);
+        let hex: String = list
+            .to_string()
+            .bytes()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(hex_json(&format!("'{hex}'")), Some(list.clone()));
+        assert_eq!(hex_json(&format!("\"{hex}\"")), Some(list));
+        assert_eq!(hex_json("'7b'"), None);
+        assert_eq!(hex_json("'xyz'"), None);
+        assert_eq!(hex_json(""), None);
+    }
 
     #[test]
     fn configured_request_fields_are_laid_over_any_adapters() {

@@ -413,7 +413,10 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
         if let Some(warm) = &s.warm {
             // A daemon with only a warm adapter says so in its state; one that also holds an
             // ended session says it after the program.
-            let what = if s.state == "warm" {
+            let what = if s.state == "warm" && s.program.is_some() {
+                // A kept launch: the program is launched and held before its first line.
+                format!(", launched ahead on a warm {} adapter", warm.adapter)
+            } else if s.state == "warm" {
                 format!(" {} adapter", warm.adapter)
             } else {
                 format!(" (warm {} adapter)", warm.adapter)

@@ -148,5 +148,6 @@ async fn borrow(
         adapter.clone(),
         spawned,
         lent.capabilities,
+        lent.kept,
     ))
 }

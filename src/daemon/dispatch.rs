@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::Daemon;
 use super::run_state::Phase;
-use super::session::{Carried, Origin, Session, cannot_run};
+use super::session::{Carried, Origin, Session, cannot_run, kept_launch};
 use super::slot::{Slot, ending, still_starting};
 use super::warm::WarmSource;
 use crate::adapters::{self, RequestExtras};
@@ -464,7 +464,7 @@ pub async fn open_session(
     let extras = RequestExtras::from_config(&config.adapter(adapter.name()));
     let warm = match warm {
         Some(source) => {
-            let context = origin.process_context();
+            let context = kept_launch::warm_context(&*adapter, &origin, &extras);
             source.take_for(&adapter, context.as_ref()).await
         }
         None => None,

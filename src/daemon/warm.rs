@@ -14,12 +14,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Daemon;
-use super::session::{Session, WarmAdapter};
+use super::session::{Session, WarmAdapter, kept_launch};
 use super::slot::Slot;
 use serde_json::Value;
 
-use crate::adapters::DebugAdapter;
 use crate::adapters::process::{BoxFuture, SpawnedAdapter};
+use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::framing::write_frame_async;
 use crate::ipc::protocol::{
@@ -66,6 +66,8 @@ pub struct Spare {
 struct Shown {
     adapter: &'static str,
     pid: Option<u32>,
+    /// A kept launch's program, and its process (see `session/kept_launch.rs`).
+    program: Option<(String, Option<u32>)>,
     until: Instant,
     generation: u64,
 }
@@ -135,9 +137,15 @@ impl Spare {
     /// What `sessions` lists of it.
     pub fn info(&self) -> Option<WarmAdapterInfo> {
         let shown = self.shown().clone()?;
+        let (program, debuggee_pid) = match shown.program {
+            Some((program, pid)) => (Some(program), pid),
+            None => (None, None),
+        };
         Some(WarmAdapterInfo {
             adapter: shown.adapter.to_string(),
             adapter_pid: shown.pid,
+            program,
+            debuggee_pid,
             secs_left: shown
                 .until
                 .saturating_duration_since(Instant::now())
@@ -160,9 +168,11 @@ impl Daemon {
         if time.is_zero() {
             return false;
         }
-        let Some((adapter, context)) = session.claim_warm_successor() else {
+        let Some(adapter) = session.claim_warm_successor() else {
             return self.spare.is_held();
         };
+        let extras = RequestExtras::from_config(&self.config.adapter(adapter.name()));
+        let context = kept_launch::warm_context(&*adapter, session.origin(), &extras);
         self.warm_up(adapter, context, time)
     }
 
@@ -186,6 +196,7 @@ impl Daemon {
         *self.spare.shown() = Some(Shown {
             adapter: adapter.name(),
             pid: None,
+            program: None,
             until: Instant::now() + time,
             generation,
         });
@@ -200,6 +211,7 @@ impl Daemon {
                     tracing::info!(pid = ?warm.pid(), "a warm adapter is ready");
                     if let Some(shown) = daemon.spare.shown().as_mut() {
                         shown.pid = warm.pid();
+                        shown.program = warm.kept_program();
                     }
                     *held = Some(warm);
                 }
@@ -301,11 +313,11 @@ impl Daemon {
         serde_json::to_value(StatusResult {
             session: self.name.clone(),
             state: "warm".into(),
-            program: None,
+            program: info.program.clone(),
             adapter: Some(info.adapter.clone()),
             daemon_pid: std::process::id(),
             adapter_pid: info.adapter_pid,
-            debuggee_pid: None,
+            debuggee_pid: info.debuggee_pid,
             stop: None,
             exit_code: None,
             signal: None,
@@ -380,10 +392,11 @@ impl Daemon {
         };
         let adapter = warm.adapter();
         let context = warm.context().cloned();
-        let (spawned, capabilities) = warm.into_raw();
+        let (spawned, capabilities, kept) = warm.into_raw();
         let lent = LendResult {
             adapter_pid: spawned.process.pid,
             capabilities,
+            kept,
         };
         tracing::info!(pid = ?lent.adapter_pid, "lending the warm adapter to a probe");
         let SpawnedAdapter {

@@ -22,103 +22,9 @@ use super::codec;
 use super::reader::{MessageReader, ReadError};
 use super::requests::{self, Encoded, Request};
 use super::types::{Event, Incoming, ReverseRequest};
-use crate::common::error::{ErrorBody, ErrorCode};
 
-/// How a DAP request failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum DapError {
-    /// The adapter answered `success: false`; its own message is kept verbatim.
-    #[error("{message}")]
-    Adapter { command: String, message: String },
-    /// The adapter is gone (or its stream broke); the detail says how.
-    #[error("{0}")]
-    Closed(String),
-    #[error("the debug adapter did not answer '{command}' within {secs:.0} s")]
-    Timeout { command: String, secs: f64 },
-    /// The adapter answered `success: true` with a body that is not the request's body type.
-    #[error("the debug adapter's answer to '{command}' cannot be read: {detail}")]
-    Unreadable { command: String, detail: String },
-    /// Our own arguments could not be turned into JSON (a path that is not UTF-8); nothing was
-    /// sent.
-    #[error("the '{command}' request cannot be written: {detail}")]
-    Unwritable { command: String, detail: String },
-}
-
-impl DapError {
-    /// Whether the adapter refused the request only because the program is running (DAP's
-    /// `notStopped`): GDB takes most requests only at a stop.
-    pub fn is_not_stopped(&self) -> bool {
-        matches!(self, DapError::Adapter { message, .. } if message == "notStopped")
-    }
-
-    /// The error for a caller that names what the answer was (`"a stack trace"`): an
-    /// unreadable answer says "the adapter sent a stack trace we cannot read", any other failure
-    /// is told as usual.
-    pub fn reading(self, what: &str) -> ErrorBody {
-        match self {
-            DapError::Unreadable { detail, .. } => ErrorBody::new(
-                ErrorCode::Adapter,
-                format!("the adapter sent {what} we cannot read: {detail}"),
-                "",
-            ),
-            other => other.into(),
-        }
-    }
-}
-
-impl From<DapError> for ErrorBody {
-    fn from(err: DapError) -> ErrorBody {
-        match err {
-            // DAP's own word for a request the adapter takes only at a stop (GDB has many).
-            DapError::Adapter { ref command, .. } if err.is_not_stopped() => ErrorBody::new(
-                ErrorCode::Running,
-                format!(
-                    "the program is running, and the adapter takes '{command}' only while it is stopped"
-                ),
-                "stop it with 'debugger pause', or wait for a breakpoint with 'debugger await'",
-            ),
-            DapError::Adapter { command, message } => ErrorBody::new(
-                ErrorCode::Adapter,
-                message,
-                adapter_error_hint(&command).to_string(),
-            ),
-            DapError::Closed(detail) => ErrorBody::new(
-                ErrorCode::AdapterDied,
-                detail,
-                "start a new session with 'debugger start <program>'",
-            ),
-            DapError::Timeout { command, secs } => {
-                let key = match command.as_str() {
-                    "initialize" | "launch" | "attach" => "timeouts.launch_secs",
-                    _ => "timeouts.request_secs",
-                };
-                ErrorBody::new(
-                    ErrorCode::AdapterTimeout,
-                    DapError::Timeout { command, secs }.to_string(),
-                    format!(
-                        "the adapter may be busy or hung; raise {key} in the config, or 'debugger stop' and start again"
-                    ),
-                )
-            }
-            unreadable @ DapError::Unreadable { .. } => {
-                ErrorBody::new(ErrorCode::Adapter, unreadable.to_string(), "")
-            }
-            unwritable @ DapError::Unwritable { .. } => ErrorBody::internal(unwritable.to_string()),
-        }
-    }
-}
-
-fn adapter_error_hint(command: &str) -> &'static str {
-    match command {
-        "evaluate" => "`debugger locals` lists the names in scope here",
-        "launch" => "check the program path, that it is executable, and its arguments",
-        "attach" => "check the pid, and that you may trace it (ptrace permissions)",
-        "setBreakpoints" | "setFunctionBreakpoints" => {
-            "`debugger breakpoint list` shows what is set"
-        }
-        _ => "the adapter refused the request; `debugger status` shows the session's state",
-    }
-}
+mod errors;
+pub use errors::DapError;
 
 type Reply = Result<Value, DapError>;
 
@@ -337,22 +243,9 @@ impl DapClient {
     /// (`[adapters.NAME.launch]`). Everything else goes through [`DapClient::send_typed`].
     pub fn send(&self, command: &str, arguments: Value) -> PendingRequest {
         let seq = self.inner.next_seq.fetch_add(1, Ordering::Relaxed);
-        let mut pending = PendingRequest {
-            inner: self.inner.clone(),
-            seq,
-            command: command.to_string(),
-            rx: None,
-            immediate: None,
-        };
-        let (tx, rx) = oneshot::channel();
-        match &mut *self.inner.pending() {
-            Pending::Closed(reason) => {
-                pending.immediate = Some(DapError::Closed(reason.clone()));
-                return pending;
-            }
-            Pending::Open(map) => {
-                map.insert(seq, (command.to_string(), tx));
-            }
+        let pending = self.expect_answer(seq, command);
+        if pending.immediate.is_some() {
+            return pending;
         }
         let message = json!({
             "seq": seq,
@@ -366,8 +259,37 @@ impl DapClient {
             self.inner
                 .close("the debug adapter connection closed".into());
         }
-        pending.rx = Some(rx);
         pending
+    }
+
+    /// Registers `seq` as awaiting its answer (or, on a closed connection, fails it at once).
+    fn expect_answer(&self, seq: i64, command: &str) -> PendingRequest {
+        let mut pending = PendingRequest {
+            inner: self.inner.clone(),
+            seq,
+            command: command.to_string(),
+            rx: None,
+            immediate: None,
+        };
+        let (tx, rx) = oneshot::channel();
+        match &mut *self.inner.pending() {
+            Pending::Closed(reason) => {
+                pending.immediate = Some(DapError::Closed(reason.clone()));
+            }
+            Pending::Open(map) => {
+                map.insert(seq, (command.to_string(), tx));
+                pending.rx = Some(rx);
+            }
+        }
+        pending
+    }
+
+    /// Takes on a request sent with `seq` before this client read the stream (a kept launch's,
+    /// see `kept_launch.rs` in the daemon's session): its answer comes through the returned
+    /// handle, and this client's own requests are numbered after it.
+    pub fn adopt(&self, seq: i64, command: &str) -> PendingRequest {
+        self.inner.next_seq.fetch_max(seq + 1, Ordering::Relaxed);
+        self.expect_answer(seq, command)
     }
 
     /// Sends an untyped request and waits for its response body (`null` when it has none); see

@@ -595,3 +595,22 @@ pub fn processes_under(dir: &Path) -> Vec<String> {
         })
         .collect()
 }
+
+/// The standard library's `json/decoder.py`, as `python3` finds it, and the line of
+/// `JSONDecoder.decode` that calls `raw_decode` (which `json.loads` reaches).
+pub fn json_decoder_line() -> (PathBuf, u32) {
+    let output = Command::new("python3")
+        .args(["-c", "import json.decoder as d; print(d.__file__)"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run python3");
+    assert!(output.status.success(), "{output:?}");
+    let path = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let index = text
+        .lines()
+        .position(|l| l.trim() == "obj, end = self.raw_decode(s, idx=_w(s, 0).end())")
+        .unwrap_or_else(|| panic!("no raw_decode call in {}", path.display()));
+    (path, index as u32 + 1)
+}

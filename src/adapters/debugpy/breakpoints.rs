@@ -82,85 +82,89 @@ pub(super) const FIND_LIMIT: Duration = Duration::from_secs(10);
 /// or `coroutine`.
 pub(super) const FIND_FUNCTION: &str = r#"
 import ast, json, os, re, sys, time
-root, program, name, budget = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-parts = name.split(".")
-wanted = re.compile(rb"def\s+" + re.escape(parts[-1].encode()) + rb"\s*\(")
-deadline = time.monotonic() + budget
-SKIP = ("__pycache__", "node_modules", "site-packages", "dist-packages")
-found = []
 
-def own_yield(function):
-    todo = list(function.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(node))
-    return False
+def find_definitions(root, program, name, budget):
+    parts = name.split(".")
+    wanted = re.compile(rb"def\s+" + re.escape(parts[-1].encode()) + rb"\s*\(")
+    deadline = time.monotonic() + budget
+    skip = ("__pycache__", "node_modules", "site-packages", "dist-packages")
+    found = []
 
-def first_line(function):
-    body = function.body
-    first = body[0]
-    if len(body) > 1 and isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-            and isinstance(first.value.value, str):
-        first = body[1]
-    return min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", [])])
+    def own_yield(function):
+        todo = list(function.body)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                return True
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                todo.extend(ast.iter_child_nodes(node))
+        return False
 
-def visit(node, path, module, qualname):
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = qualname + [child.name]
-            if (module + inner)[-len(parts):] == parts:
-                kind = "coroutine" if isinstance(child, ast.AsyncFunctionDef) else "function"
-                if own_yield(child):
-                    kind = "generator"
-                found.append({"file": path, "line": first_line(child), "kind": kind})
-            visit(child, path, module, inner)
-        elif isinstance(child, ast.ClassDef):
-            visit(child, path, module, qualname + [child.name])
-        else:
-            visit(child, path, module, qualname)
+    def first_line(function):
+        body = function.body
+        first = body[0]
+        if len(body) > 1 and isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                and isinstance(first.value.value, str):
+            first = body[1]
+        return min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", [])])
 
-def files():
-    yield program
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP
-                         and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg")))
-        for n in sorted(names):
-            path = os.path.join(folder, n)
-            if n.endswith((".py", ".pyw")) and path != program:
-                yield path
+    def visit(node, path, module, qualname):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = qualname + [child.name]
+                if (module + inner)[-len(parts):] == parts:
+                    kind = "coroutine" if isinstance(child, ast.AsyncFunctionDef) else "function"
+                    if own_yield(child):
+                        kind = "generator"
+                    found.append({"file": path, "line": first_line(child), "kind": kind})
+                visit(child, path, module, inner)
+            elif isinstance(child, ast.ClassDef):
+                visit(child, path, module, qualname + [child.name])
+            else:
+                visit(child, path, module, qualname)
 
-def search(path, module):
-    if any(f["file"] == path for f in found):
-        return
-    try:
-        with open(path, "rb") as f:
-            source = f.read(4000000)
-        if wanted.search(source):
-            visit(ast.parse(source, path), path, module, [])
-    except (OSError, SyntaxError, ValueError):
-        pass
+    def files():
+        yield program
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in skip
+                             and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg")))
+            for n in sorted(names):
+                path = os.path.join(folder, n)
+                if n.endswith((".py", ".pyw")) and path != program:
+                    yield path
 
-for count, path in enumerate(files()):
-    if count >= 5000 or time.monotonic() > deadline:
-        break
-    module = os.path.splitext(os.path.relpath(path, root))[0].split(os.sep)
-    search(path, module[:-1] if module[-1] == "__init__" else module)
+    def search(path, module):
+        if any(f["file"] == path for f in found):
+            return
+        try:
+            with open(path, "rb") as f:
+                source = f.read(4000000)
+            if wanted.search(source):
+                visit(ast.parse(source, path), path, module, [])
+        except (OSError, SyntaxError, ValueError):
+            pass
 
-# Not the program's own: a name with its module (json.loads, json.decoder.JSONDecoder.decode) is
-# looked for in that module's file on sys.path, the library being too big to read it all.
-if not found and len(parts) > 1:
-    for folder in sys.path:
-        if not folder or not os.path.isdir(folder) or os.path.abspath(folder) == os.path.abspath(root):
-            continue
-        for i in range(len(parts) - 1, 0, -1):
-            base = os.path.join(folder, *parts[:i])
-            for path in (base + ".py", os.path.join(base, "__init__.py")):
-                if os.path.isfile(path):
-                    search(path, parts[:i])
-print(json.dumps({"found": found}))
+    for count, path in enumerate(files()):
+        if count >= 5000 or time.monotonic() > deadline:
+            break
+        module = os.path.splitext(os.path.relpath(path, root))[0].split(os.sep)
+        search(path, module[:-1] if module[-1] == "__init__" else module)
+
+    # Not the program's own: a name with its module (json.loads, json.decoder.JSONDecoder.decode)
+    # is looked for in that module's file on sys.path, the library being too big to read it all.
+    if not found and len(parts) > 1:
+        for folder in sys.path:
+            if not folder or not os.path.isdir(folder) or os.path.abspath(folder) == os.path.abspath(root):
+                continue
+            for i in range(len(parts) - 1, 0, -1):
+                base = os.path.join(folder, *parts[:i])
+                for path in (base + ".py", os.path.join(base, "__init__.py")):
+                    if os.path.isfile(path):
+                        search(path, parts[:i])
+    return {"found": found}
+
+if __name__ == "__main__":
+    print(json.dumps(find_definitions(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]))))
 "#;
 
 /// What [`FIND_FUNCTION`] prints.
@@ -202,6 +206,49 @@ pub(super) fn line_for_function(
     })
 }
 
+/// What a look-up started in a Python of its own ([`Debugpy::start_lookup`]) printed.
+async fn read_lookup(name: &str, child: tokio::process::Child) -> Option<Definitions> {
+    let output = match tokio::time::timeout(FIND_LIMIT, child.wait_with_output()).await {
+        Ok(Ok(output)) if output.status.success() => output,
+        other => {
+            tracing::warn!(name, ?other, "could not look for the function's definition");
+            return None;
+        }
+    };
+    serde_json::from_slice(&output.stdout)
+        .inspect_err(|e| tracing::warn!(name, "unreadable definitions: {e}"))
+        .ok()
+}
+
+/// [`FIND_FUNCTION`] for `name` run in the program's own process (a frameless `evaluate`), for
+/// a breakpoint whose look-up was not started with the launch: one set on a launch kept ahead
+/// (`kept_launch.rs`), or later. It costs no interpreter's start (150-300 ms through a version
+/// manager's shim), and it searches the program's own `sys.path`. `None` when the program could
+/// not run it (the look-up then runs apart).
+async fn find_in_program(
+    name: &str,
+    program: &Path,
+    requests: &dyn Requests,
+) -> Option<Definitions> {
+    let literal = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let folder = program.parent()?;
+    let expression = format!(
+        "(lambda ns: (exec({source}, ns), __import__('json').dumps(ns['find_definitions']\
+         ({folder}, {program}, {name}, {FIND_BUDGET_SECS})).encode().hex())[1])\
+         ({{'__name__': 'debugger_find_definitions'}})",
+        source = literal(FIND_FUNCTION),
+        folder = literal(&folder.to_string_lossy()),
+        program = literal(&program.to_string_lossy()),
+        name = literal(name),
+    );
+    let arguments = EvaluateArguments::repl(expression, None);
+    let answer = console_answer(requests.request::<Evaluate>(&arguments).await)
+        .inspect_err(|e| tracing::debug!(name, "the program could not look for it: {e}"))
+        .ok()?;
+    let definitions = crate::adapters::hex_json(&answer)?;
+    serde_json::from_value(definitions).ok()
+}
+
 impl Debugpy {
     /// [`line_for_function`] for the definitions of `name` in the launched program's folder (or,
     /// for a name with its module, in the library). Library files defining it are made the
@@ -218,20 +265,15 @@ impl Debugpy {
             (program, started)
         };
         let folder = program.parent()?;
-        let child = match started {
-            Some(child) => child,
-            None => self.start_lookup(name, &program)?,
+        let in_program = match started {
+            Some(_) => None,
+            None => find_in_program(name, &program, requests).await,
         };
-        let output = match tokio::time::timeout(FIND_LIMIT, child.wait_with_output()).await {
-            Ok(Ok(output)) if output.status.success() => output,
-            other => {
-                tracing::warn!(name, ?other, "could not look for the function's definition");
-                return None;
-            }
+        let definitions = match (in_program, started) {
+            (Some(definitions), _) => definitions,
+            (None, Some(child)) => read_lookup(name, child).await?,
+            (None, None) => read_lookup(name, self.start_lookup(name, &program)?).await?,
         };
-        let definitions: Definitions = serde_json::from_slice(&output.stdout)
-            .inspect_err(|e| tracing::warn!(name, "unreadable definitions: {e}"))
-            .ok()?;
         {
             let mut run = self.run();
             if definitions.found.is_empty() && run.just_my_code {
@@ -249,7 +291,7 @@ impl Debugpy {
         line_for_function(name, &program, &definitions.found)
     }
 
-    /// Starts [`FIND_FUNCTION`] for `name` over `program`'s folder; `None` when the Python cannot
+    /// Starts [`FIND_FUNCTION`] for `name` over `program`'s folder in a Python of its own; `None` when the Python cannot
     /// be started (the breakpoint then stays as the user wrote it).
     fn start_lookup(&self, name: &str, program: &Path) -> Option<tokio::process::Child> {
         let folder = program.parent()?;

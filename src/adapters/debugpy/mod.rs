@@ -50,7 +50,7 @@ pub use python::{
     active_venv_python, candidate_pythons, debugpy_version, install_hint, private_venv,
     python_path_of, system_python, venv_python,
 };
-use start::{ADAPTER_MAIN, NO_DELAY, quiet_debuggee};
+use start::{ADAPTER_MAIN, NO_DELAY, kept_program_facts, quiet_debuggee};
 
 pub struct Debugpy {
     pub(super) python: PathBuf,
@@ -314,6 +314,18 @@ impl DebugAdapter for Debugpy {
     /// laid over it.)
     fn keeps_warm(&self) -> bool {
         true
+    }
+
+    /// debugpy's launch costs most of its first stop (its launcher and the program's Python,
+    /// each through a version manager's shim here, and pydevd imported into the program), and
+    /// it holds the program at `initialized` until `configurationDone`, before `runpy` has read
+    /// the program's file: kept so, it serves the next identical launch (`kept_launch.rs`).
+    fn keeps_launch(&self) -> bool {
+        true
+    }
+
+    fn kept_launch_facts(&self) -> Option<String> {
+        Some(kept_program_facts())
     }
 
     /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), and debugpy's

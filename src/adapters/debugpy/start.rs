@@ -58,3 +58,14 @@ pub(super) fn quiet_debuggee() -> String {
     let source = serde_json::to_string(QUIET_ENVIRONMENT).unwrap_or_default();
     format!("exec({source}, {{}})")
 }
+
+/// [`crate::adapters::DebugAdapter::kept_launch_facts`]: the program's pid, and
+/// `watched_paths.py` run in the kept program's process in a namespace of its own, answered as
+/// hexadecimal JSON.
+pub(super) fn kept_program_facts() -> String {
+    let source = serde_json::to_string(include_str!("../watched_paths.py")).unwrap_or_default();
+    format!(
+        "(lambda ns: (exec({source}, ns), __import__('json').dumps({{'pid': __import__('os').getpid(), \
+         'watched': ns['watched_paths']()}}).encode().hex())[1])({{}})"
+    )
+}

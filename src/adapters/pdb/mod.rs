@@ -31,7 +31,8 @@ use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
 use crate::platform::{Os, TREE_TAG_VARIABLE};
 
 /// The server, in the order its parts build one module.
-const SERVER_PARTS: [&str; 3] = [
+const SERVER_PARTS: [&str; 4] = [
+    include_str!("../watched_paths.py"),
     include_str!("tracing.py"),
     include_str!("adapter.py"),
     include_str!("requests.py"),

@@ -15,7 +15,7 @@ use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
 use super::events::handle_events;
 use super::program_setup::run_program_setup;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
-use super::{Origin, Session, Shared, View, core_dump, sources};
+use super::{Origin, Session, Shared, View, core_dump, kept_launch, sources};
 use crate::adapters::process;
 use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, StdioRoute};
 use crate::common::config::Timeouts;
@@ -30,7 +30,7 @@ use crate::dap::requests::{
 };
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
-use crate::ipc::protocol::{BreakpointSpec, LaunchSpec};
+use crate::ipc::protocol::{BreakpointSpec, KeptLaunch, LaunchSpec};
 
 /// Where a session's breakpoints and output live; passed on to the next session on restart.
 #[derive(Clone)]
@@ -124,10 +124,10 @@ impl Session {
             }
             None => None,
         };
-        let (connection, warm_caps) = match warm {
+        let (connection, warm_caps, kept) = match warm {
             Some(warm) => {
-                let (connection, caps) = warm.into_parts(&timeouts);
-                (connection, Some(caps))
+                let (connection, caps, kept) = warm.into_parts(&timeouts);
+                (connection, Some(caps), kept)
             }
             None => {
                 let spawned = match (&connect, route, &program_io) {
@@ -140,7 +140,7 @@ impl Session {
                     },
                     _ => adapter.spawn().await?,
                 };
-                (Connection::over(spawned, &timeouts), None)
+                (Connection::over(spawned, &timeouts), None, None)
             }
         };
         crate::common::timeline::mark("adapter spawned");
@@ -151,6 +151,10 @@ impl Session {
             events,
             program_output,
         } = connection;
+        let events = match &kept {
+            Some(kept) => kept_launch::replayed(kept, events),
+            None => events,
+        };
         if let (Origin::Launch(spec), Some(StdioRoute::StartedByDaemon), Some(io)) =
             (&origin, route, &program_io)
         {
@@ -202,6 +206,7 @@ impl Session {
         let init = Init {
             caps: warm_caps,
             asks_terminal,
+            kept,
         };
         let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts, init).await;
         let session = match result {
@@ -249,6 +254,8 @@ impl Session {
 struct Init {
     caps: Option<Capabilities>,
     asks_terminal: bool,
+    /// A launch the warm adapter was sent already and holds at `initialized` (`kept_launch.rs`).
+    kept: Option<KeptLaunch>,
 }
 
 /// The DAP configuration sequence (see DESIGN.md): initialize, then launch/attach without
@@ -263,7 +270,10 @@ async fn configure(
     timeouts: &Timeouts,
     init: Init,
 ) -> Result<Capabilities, ErrorBody> {
-    let setup = program_of(origin).map(|program| adapter.program_setup(&program));
+    // A kept launch's set-up ran as it was kept.
+    let setup = program_of(origin)
+        .filter(|_| init.kept.is_none())
+        .map(|program| adapter.program_setup(&program));
     let caps = match init.caps {
         Some(caps) => caps,
         None => {
@@ -285,9 +295,13 @@ async fn configure(
         Origin::Launch(spec) => {
             // Where the program's streams go is the session's, not the user's, to say.
             let stdio = shared.program_io.as_ref().map(|io| io.paths().clone());
-            let spec = LaunchSpec {
-                stdio,
-                ..(**spec).clone()
+            let spec = match &init.kept {
+                // What the kept launch was sent, which tells the adapter's own records so too.
+                Some(_) => kept_launch::without_breakpoints(spec),
+                None => LaunchSpec {
+                    stdio,
+                    ..(**spec).clone()
+                },
             };
             ("launch", adapter.launch_arguments(&spec))
         }
@@ -307,9 +321,18 @@ async fn configure(
     let arguments = extras.apply(command, arguments);
     // Untyped on purpose: each adapter phrases these its own way, and the user's config adds
     // fields of its own (`RequestExtras`), so there is no one shape to type.
-    let answer = dap
-        .send(command, arguments)
-        .response_within(timeouts.launch());
+    // A kept launch's answer is still to come (or came with success, as it was kept).
+    let pending = match &init.kept {
+        Some(kept) => kept.launch_seq.map(|seq| dap.adopt(seq, command)),
+        None => Some(dap.send(command, arguments)),
+    };
+    let limit = timeouts.launch();
+    let answer = async move {
+        match pending {
+            Some(pending) => pending.response_within(limit).await,
+            None => Ok(Value::Null),
+        }
+    };
     crate::common::timeline::mark(format_args!("{command} sent"));
     tokio::pin!(answer);
     let mut answered: Option<Result<Value, DapError>> = None;

@@ -25,6 +25,7 @@ mod events;
 mod exception_filters;
 mod frames;
 mod inspection;
+pub mod kept_launch;
 mod lifecycle;
 mod liveness;
 mod memory;
@@ -188,13 +189,12 @@ impl Session {
         self.warm_start
     }
 
-    /// The adapter, for a warm one of its kind to follow the session, with where its program
-    /// started (what a warm program's process needs, see `warm_adapter.rs`); `None` once asked
-    /// for.
-    pub fn claim_warm_successor(&self) -> Option<(Arc<dyn DebugAdapter>, Option<ProcessContext>)> {
-        let context = self.origin.process_context();
+    /// The adapter, for a warm one of its kind to follow the session (started where its program
+    /// started, for one that needs it: see `warm_adapter.rs` and `kept_launch.rs`); `None` once
+    /// asked for.
+    pub fn claim_warm_successor(&self) -> Option<Arc<dyn DebugAdapter>> {
         (!self.warm_claimed.swap(true, Ordering::SeqCst) && self.adapter.keeps_warm())
-            .then(|| (self.adapter.clone(), context))
+            .then(|| self.adapter.clone())
     }
 
     pub fn adapter_name(&self) -> &'static str {

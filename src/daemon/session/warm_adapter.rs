@@ -31,7 +31,7 @@ use crate::daemon::reaper::Reaper;
 use crate::dap::requests::InitializeArguments;
 use crate::dap::types::{Capabilities, Event};
 use crate::dap::{DapClient, codec};
-use crate::ipc::protocol::ProcessContext;
+use crate::ipc::protocol::{KeptLaunch, ProcessContext};
 use crate::platform::TREE_TAG_VARIABLE;
 
 /// An adapter process with its DAP connection open.
@@ -81,8 +81,12 @@ pub struct WarmAdapter {
     adapter: Arc<dyn DebugAdapter>,
     spawned: SpawnedAdapter,
     caps: Capabilities,
-    /// Where it was started, for an adapter that [`DebugAdapter::warms_as_program`].
+    /// Where it was started, for an adapter that [`DebugAdapter::warms_as_program`]; where its
+    /// program starts, with the launch it was sent, for one kept launched.
     context: Option<ProcessContext>,
+    /// The launch it holds at `initialized`, for an adapter that [`DebugAdapter::keeps_launch`]
+    /// (see `kept_launch.rs`).
+    kept: Option<KeptLaunch>,
     /// Keeps sessions' ends off it until a session takes it (see [`Reaper::start_apart`]).
     reaper: Option<Arc<Reaper>>,
 }
@@ -117,6 +121,7 @@ impl WarmAdapter {
                     adapter.name()
                 )));
             }
+            Some(context) if adapter.keeps_launch() && context.launch.is_some() => Some(context),
             _ => None,
         };
         let spawning = async {
@@ -138,12 +143,16 @@ impl WarmAdapter {
             spawned,
             caps: Capabilities::default(),
             context,
+            kept: None,
             reaper,
         };
         let arguments = initialize_arguments(&*warm.adapter, false);
         let answer = tokio::time::timeout(timeouts.launch(), async {
-            let caps = warm.initialize(&arguments).await?;
+            let mut caps = warm.initialize(&arguments).await?;
             warm.prepare().await?;
+            if let Some(watched) = warm.keep_launch().await? {
+                caps.0["debuggerWatchedPaths"] = watched;
+            }
             Ok::<_, String>(caps)
         })
         .await;
@@ -173,12 +182,18 @@ impl WarmAdapter {
 
     /// A warm adapter another process lent us: its streams are a connection to that process,
     /// which relays them to the adapter; `caps` is what it answered to `initialize`.
-    pub fn lent(adapter: Arc<dyn DebugAdapter>, spawned: SpawnedAdapter, caps: Value) -> Self {
+    pub fn lent(
+        adapter: Arc<dyn DebugAdapter>,
+        spawned: SpawnedAdapter,
+        caps: Value,
+        kept: Option<KeptLaunch>,
+    ) -> Self {
         WarmAdapter {
             adapter,
             spawned,
             caps: Capabilities(caps),
             context: None,
+            kept,
             reaper: None,
         }
     }
@@ -223,6 +238,27 @@ impl WarmAdapter {
         Ok(())
     }
 
+    /// For an adapter kept launched, started with a launch to keep: sends it, and holds it at
+    /// `initialized` with the program's set-up done (`kept_launch::send`). Returns what the
+    /// program's start-up read, to be watched as a warm pdb's is ([`Watched`]).
+    async fn keep_launch(&mut self) -> Result<Option<Value>, String> {
+        let Some(key) = self.context.as_ref().and_then(|c| c.launch.clone()) else {
+            return Ok(None);
+        };
+        let program = key["program"]
+            .as_str()
+            .map(PathBuf::from)
+            .unwrap_or_default();
+        let setup = self.adapter.program_setup(&program).await;
+        let facts = self.adapter.kept_launch_facts();
+        let first_seq = 2 + self.adapter.warm_commands().len() as i64;
+        let (kept, watched) =
+            super::kept_launch::send(&mut self.spawned, &key, first_seq, setup, facts).await?;
+        tracing::info!(pid = ?kept.program_pid, "a launch is kept at initialized");
+        self.kept = Some(kept);
+        Ok((!watched.is_null()).then_some(watched))
+    }
+
     /// Sends `request` and reads the stream up to its answer (see [`WarmAdapter::initialize`]).
     async fn ask(&mut self, request: &Value) -> Result<Value, String> {
         let bytes = codec::encode(request.to_string().as_bytes());
@@ -258,9 +294,21 @@ impl WarmAdapter {
         self.spawned.process.pid
     }
 
-    /// Where it was started, for one that is the program's own process.
+    /// Where it was started, for one that is the program's own process, or where its program
+    /// starts, for one kept launched.
     pub fn context(&self) -> Option<&ProcessContext> {
         self.context.as_ref()
+    }
+
+    /// For a kept launch: the program it launched, and that program's process.
+    pub fn kept_program(&self) -> Option<(String, Option<u32>)> {
+        let kept = self.kept.as_ref()?;
+        let launch = self.context.as_ref()?.launch.as_ref()?;
+        let program = launch["module"]
+            .as_str()
+            .map(|module| format!("python -m {module}"))
+            .or_else(|| launch["program"].as_str().map(str::to_string))?;
+        Some((program, kept.program_pid))
     }
 
     /// Whether it can serve a session of the adapter `name` run from `executable`, launching in
@@ -274,15 +322,31 @@ impl WarmAdapter {
         let context_fits = match (&self.context, context) {
             (None, _) => true,
             (Some(own), Some(wanted)) => {
-                own.starts_like(wanted, TREE_TAG_VARIABLE) && Watched::of(&self.caps).unchanged()
+                let starts_like = own.starts_like(wanted, TREE_TAG_VARIABLE);
+                let same_launch = own.launch == wanted.launch;
+                let unchanged = Watched::of(&self.caps).unchanged();
+                tracing::debug!(starts_like, same_launch, unchanged, "a warm program's fit");
+                starts_like && same_launch && unchanged
             }
             (Some(_), None) => false,
         };
-        kind_fits && context_fits
+        let program_alive = match &self.kept {
+            Some(kept) => kept.program_pid.is_none_or(crate::platform::is_running),
+            None => true,
+        };
+        kind_fits && context_fits && program_alive
     }
 
-    /// Ends it: the adapter has no program, so there is nothing to disconnect from.
+    /// Ends it: the adapter has no program that ran, so there is nothing to disconnect from;
+    /// a kept launch's launcher and program, below it, end with it.
     pub fn end(self) {
+        if self.kept.is_some()
+            && let Some(pid) = self.pid()
+        {
+            for below in crate::platform::descendants_of(pid) {
+                let _ = crate::platform::kill(below);
+            }
+        }
         self.spawned.process.kill();
         self.rejoin_tree();
     }
@@ -296,15 +360,23 @@ impl WarmAdapter {
 
     /// Its raw streams and process, and its answer to `initialize`, for a relay to another
     /// process; it is again of the daemon's tree, whose next clean-up ends it.
-    pub fn into_raw(self) -> (SpawnedAdapter, Value) {
+    pub fn into_raw(self) -> (SpawnedAdapter, Value, Option<KeptLaunch>) {
         self.rejoin_tree();
-        (self.spawned, self.caps.0)
+        (self.spawned, self.caps.0, self.kept)
     }
 
-    /// Its connection and answer to `initialize`, for a session starting as [`serves`] allows.
-    pub(super) fn into_parts(self, timeouts: &Timeouts) -> (Connection, Capabilities) {
+    /// Its connection, answer to `initialize` and kept launch, for a session starting as
+    /// [`serves`] allows.
+    pub(super) fn into_parts(
+        self,
+        timeouts: &Timeouts,
+    ) -> (Connection, Capabilities, Option<KeptLaunch>) {
         self.rejoin_tree();
-        (Connection::over(self.spawned, timeouts), self.caps)
+        (
+            Connection::over(self.spawned, timeouts),
+            self.caps,
+            self.kept,
+        )
     }
 }
 
@@ -344,7 +416,7 @@ fn modified_nanos(path: &Path) -> Option<u64> {
 }
 
 /// One DAP message read byte by byte (see [`WarmAdapter::initialize`]).
-async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, String> {
+pub(super) async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, String> {
     let mut header = Vec::new();
     while !header.ends_with(b"\r\n\r\n") {
         if header.len() > codec::MAX_HEADER_BYTES {

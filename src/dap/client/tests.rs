@@ -2,6 +2,7 @@
 //! events and reverse requests, the adapter's death, garbage, timeouts.
 
 use super::*;
+use crate::common::error::{ErrorBody, ErrorCode};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader, DuplexStream};
 
 #[test]
@@ -94,6 +95,25 @@ async fn responses_are_matched_by_seq_out_of_order() {
         .await;
     assert_eq!(first.response().await, Ok(json!({"n": 1})));
     assert_eq!(second.response().await, Ok(json!({"n": 2})));
+}
+
+/// A request sent before the client read the stream (a kept launch's) is answered through the
+/// client once adopted, and the client's own requests are numbered after it.
+#[tokio::test]
+async fn an_adopted_request_gets_its_answer_and_later_seqs_pass_it() {
+    let (client, _events, mut adapter, _exit) = connect();
+    let launch = client.adopt(7, "launch");
+    let threads = client.send("threads", json!({}));
+    let request = adapter.read_request().await;
+    assert_eq!(request["seq"], 8, "{request}");
+    adapter
+        .send(json!({"seq": 1, "type": "response", "request_seq": 7, "success": true, "command": "launch"}))
+        .await;
+    adapter
+        .send(json!({"seq": 2, "type": "response", "request_seq": 8, "success": true, "command": "threads", "body": {"threads": []}}))
+        .await;
+    assert_eq!(launch.response().await, Ok(Value::Null));
+    assert_eq!(threads.response().await, Ok(json!({"threads": []})));
 }
 
 #[tokio::test]

@@ -197,6 +197,12 @@ pub struct LaunchSpec {
 pub struct ProcessContext {
     pub cwd: PathBuf,
     pub env: Vec<(String, String)>,
+    /// For an adapter kept launched (debugpy): the whole `launch` request's arguments, as its
+    /// adapter and the config's extra fields make them for the launch without its breakpoints,
+    /// less the process tree's tag (`kept_launch.rs` in the daemon's session). A kept launch
+    /// serves only a launch whose arguments are these.
+    #[serde(default)]
+    pub launch: Option<serde_json::Value>,
 }
 
 impl ProcessContext {
@@ -205,6 +211,7 @@ impl ProcessContext {
         ProcessContext {
             cwd: spec.cwd.clone(),
             env: spec.env.clone(),
+            launch: None,
         }
     }
 
@@ -373,6 +380,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            launch: None,
         }
     }
 

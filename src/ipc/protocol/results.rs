@@ -29,6 +29,23 @@ pub struct LendResult {
     pub adapter_pid: Option<u32>,
     /// What the adapter answered to `initialize`.
     pub capabilities: serde_json::Value,
+    /// For an adapter kept launched: where its launch stands.
+    #[serde(default)]
+    pub kept: Option<KeptLaunch>,
+}
+
+/// A launch a warm adapter was sent ahead of its session and holds at `initialized` (see
+/// `kept_launch.rs` in the daemon's session): what the session that takes it picks up.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KeptLaunch {
+    /// The `seq` the `launch` went with, whose answer is still to come (debugpy answers after
+    /// `configurationDone`); `None`: it was answered, with success, before `initialized`.
+    pub launch_seq: Option<i64>,
+    /// The events the adapter sent up to and with `initialized`, in order, for the session to
+    /// read as if they had come to it.
+    pub events: Vec<serde_json::Value>,
+    /// The program's process, as the adapter's `process` event or the program itself told it.
+    pub program_pid: Option<u32>,
 }
 
 /// The adapter a daemon keeps warm for the next session.
@@ -39,6 +56,11 @@ pub struct WarmAdapterInfo {
     pub adapter_pid: Option<u32>,
     /// How long it is kept before it is ended.
     pub secs_left: f64,
+    /// For a kept launch: the program it has launched, and that program's process.
+    #[serde(default)]
+    pub program: Option<String>,
+    #[serde(default)]
+    pub debuggee_pid: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1,0 +1,223 @@
+//! A kept launch: a warm adapter that has been sent the last session's `launch` again and holds
+//! its program at `initialized`, for an adapter that [`DebugAdapter::keeps_launch`] (debugpy).
+//!
+//! Apart from `warm_adapter.rs` because this is a second kind of warm adapter, one that holds a
+//! program, with its own key and its own hand-over. debugpy's launch is most of its first stop
+//! (its launcher and the program's Python started, pydevd imported into it: about 1 s of a 1.2 s
+//! probe on the bench's machine), and none of it depends on what a session asks once launched:
+//! the program's code has not run (debugpy reads the program's file after `configurationDone`),
+//! and breakpoints, exception filters and the rest come in the configuration. So when a session
+//! of such an adapter ends, the daemon launches the same program again and keeps it waiting; the
+//! next session whose launch is the same, argument for argument ([`launch_key`]), takes it: it
+//! reads the events the adapter sent up to `initialized` as if they came to it, adopts the
+//! pending `launch`, and goes on with the configuration as any session does.
+//!
+//! What differs from a fresh launch: the program's process is older than the session (its pid,
+//! its start time); its interpreter's start-up (`site`, `.pth` files) ran when it was kept, so a
+//! kept launch is given up when any folder that start-up read has changed since (the adapter's
+//! [`DebugAdapter::kept_launch_facts`]); the breakpoints of the session come as those of a
+//! running program do (debugpy's launch-time `rules` for their files come as the same rules
+//! added to the running debugger, `adapters/debugpy/breakpoints.rs`).
+
+use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
+use tokio::sync::mpsc;
+
+use super::Origin;
+use super::warm_adapter::read_message;
+use crate::adapters::process::SpawnedAdapter;
+use crate::adapters::{DebugAdapter, RequestExtras};
+use crate::dap::codec;
+use crate::dap::types::Event;
+use crate::ipc::protocol::{KeptLaunch, LaunchSpec, ProcessContext};
+use crate::platform::TREE_TAG_VARIABLE;
+
+/// What a kept launch must have been sent to serve `spec`'s session: the `launch` arguments its
+/// adapter and the config's extra fields make for it without its breakpoints (they come in the
+/// configuration) and less the process tree's tag (whose clean-up ends the program: the one who
+/// keeps it sets its own). `None`: `spec` cannot run on a kept launch (the adapter keeps none,
+/// the program's channels are the daemon's, or the adapter is at the far end of `--connect`).
+pub fn launch_key(
+    adapter: &dyn DebugAdapter,
+    spec: &LaunchSpec,
+    extras: &RequestExtras,
+) -> Option<Value> {
+    let fits =
+        adapter.keeps_launch() && spec.connect.is_none() && !spec.tty && spec.stdin.is_none();
+    if !fits {
+        return None;
+    }
+    let mut arguments = extras.apply(
+        "launch",
+        adapter.launch_arguments(&without_breakpoints(spec)),
+    );
+    if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
+        env.remove(TREE_TAG_VARIABLE);
+    }
+    Some(arguments)
+}
+
+/// `spec` as a kept launch was sent it: no breakpoints (and so, for debugpy, no launch-time
+/// rules and no definition look-ups).
+pub(super) fn without_breakpoints(spec: &LaunchSpec) -> LaunchSpec {
+    LaunchSpec {
+        breakpoints: Vec::new(),
+        stdio: None,
+        ..spec.clone()
+    }
+}
+
+/// Where `origin`'s program starts, with, for an adapter kept launched, its [`launch_key`]: what
+/// a warm adapter must match to serve it.
+pub fn warm_context(
+    adapter: &dyn DebugAdapter,
+    origin: &Origin,
+    extras: &RequestExtras,
+) -> Option<ProcessContext> {
+    let context = origin.process_context()?;
+    let launch = match origin {
+        Origin::Launch(spec) => launch_key(adapter, spec, extras),
+        _ => None,
+    };
+    Some(ProcessContext { launch, ..context })
+}
+
+/// Sends `key`'s launch (with this process tree's tag, so that the daemon's clean-up ends what
+/// it starts) as request `seq` on a warm adapter's raw streams, and reads up to `initialized`;
+/// then runs the adapter's set-up for the program (`setup`, each a console expression, from seq
+/// `seq + 1` on) and asks it what its start-up read (`watch`). Returns the launch's state and the
+/// decoded list of what was read (`Value::Null` when the adapter watches nothing).
+pub(super) async fn send(
+    spawned: &mut SpawnedAdapter,
+    key: &Value,
+    seq: i64,
+    setup: Vec<String>,
+    facts: Option<String>,
+) -> Result<(KeptLaunch, Value), String> {
+    let mut arguments = key.clone();
+    let tag = std::env::var(TREE_TAG_VARIABLE).unwrap_or_default();
+    if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
+        env.insert(TREE_TAG_VARIABLE.to_string(), Value::String(tag));
+    }
+    write(spawned, &request(seq, "launch", arguments)).await?;
+    let mut kept = KeptLaunch {
+        launch_seq: Some(seq),
+        events: Vec::new(),
+        program_pid: None,
+    };
+    loop {
+        let message = read_message(&mut spawned.reader).await?;
+        match message["type"].as_str() {
+            Some("event") => {
+                let initialized = message["event"] == "initialized";
+                if message["event"] == "process" {
+                    kept.program_pid = message["body"]["systemProcessId"]
+                        .as_u64()
+                        .and_then(|pid| u32::try_from(pid).ok());
+                }
+                kept.events.push(message);
+                if initialized {
+                    break;
+                }
+            }
+            Some("response") if message["request_seq"] == seq => {
+                if message["success"] == false {
+                    let why = message["message"].as_str().unwrap_or("refused");
+                    return Err(format!("the launch failed: {why}"));
+                }
+                kept.launch_seq = None;
+            }
+            Some("request") => {
+                return Err(format!(
+                    "the adapter asked '{}' of a kept launch",
+                    message["command"]
+                ));
+            }
+            _ => {}
+        }
+    }
+    for (seq, expression) in (seq + 1..).zip(setup) {
+        let answer = ask(spawned, &mut kept, seq, &expression).await?;
+        if answer["success"] == false {
+            tracing::debug!(%expression, answer = %answer["message"], "a kept launch's set-up failed");
+        }
+    }
+    let watched = match facts {
+        Some(expression) => {
+            let answer = ask(spawned, &mut kept, seq + 1_000, &expression).await?;
+            let facts = crate::adapters::hex_json(answer["body"]["result"].as_str().unwrap_or(""))
+                .ok_or("the kept program did not say what its start read")?;
+            kept.program_pid = kept.program_pid.or_else(|| {
+                facts["pid"]
+                    .as_u64()
+                    .and_then(|pid| u32::try_from(pid).ok())
+            });
+            facts["watched"].clone()
+        }
+        None => Value::Null,
+    };
+    Ok((kept, watched))
+}
+
+/// Sends a console `evaluate` of `expression` as `seq` and reads up to its answer, keeping the
+/// events that come meanwhile.
+async fn ask(
+    spawned: &mut SpawnedAdapter,
+    kept: &mut KeptLaunch,
+    seq: i64,
+    expression: &str,
+) -> Result<Value, String> {
+    let arguments = json!({"expression": expression, "context": "repl"});
+    write(spawned, &request(seq, "evaluate", arguments)).await?;
+    loop {
+        let message = read_message(&mut spawned.reader).await?;
+        match message["type"].as_str() {
+            Some("response") if message["request_seq"] == seq => return Ok(message),
+            Some("event") => kept.events.push(message),
+            _ => {}
+        }
+    }
+}
+
+fn request(seq: i64, command: &str, arguments: Value) -> Value {
+    json!({"seq": seq, "type": "request", "command": command, "arguments": arguments})
+}
+
+async fn write(spawned: &mut SpawnedAdapter, message: &Value) -> Result<(), String> {
+    let bytes = codec::encode(message.to_string().as_bytes());
+    spawned
+        .writer
+        .write_all(&bytes)
+        .await
+        .map_err(|e| e.to_string())?;
+    spawned.writer.flush().await.map_err(|e| e.to_string())
+}
+
+/// Events on their way to the session at most (as the DAP client's own queue).
+const REPLAY_QUEUE: usize = 1024;
+
+/// The session's events: those the adapter sent the kept launch, then what comes on `rest`.
+pub(super) fn replayed(
+    kept: &KeptLaunch,
+    mut rest: mpsc::Receiver<Event>,
+) -> mpsc::Receiver<Event> {
+    let earlier: Vec<Event> = kept
+        .events
+        .iter()
+        .filter_map(|message| serde_json::from_value(message.clone()).ok())
+        .collect();
+    let (tx, rx) = mpsc::channel(REPLAY_QUEUE);
+    tokio::spawn(async move {
+        for event in earlier {
+            if tx.send(event).await.is_err() {
+                return;
+            }
+        }
+        while let Some(event) = rest.recv().await {
+            if tx.send(event).await.is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
