@@ -68,6 +68,8 @@ struct Shown {
     pid: Option<u32>,
     /// A kept launch's program, and its process (see `session/kept_launch.rs`).
     program: Option<(String, Option<u32>)>,
+    /// The launch it is kept for, known from the moment warming begins.
+    launch: Option<Value>,
     until: Instant,
     generation: u64,
 }
@@ -99,6 +101,19 @@ impl Spare {
         if !self.is_held() {
             return None;
         }
+        if self.cannot_fit(name, context) {
+            // Ended without being waited for, should it still be being made (a kept launch
+            // takes a second).
+            tracing::info!(wanted = name, "the warm adapter does not fit; ending it");
+            self.forget(None);
+            let held = self.adapter.clone();
+            tokio::spawn(async move {
+                if let Some(unfit) = held.lock().await.take() {
+                    unfit.end();
+                }
+            });
+            return None;
+        }
         let taken = self.adapter.lock().await.take();
         self.forget(None);
         let warm = taken?;
@@ -114,6 +129,15 @@ impl Spare {
             warm.end();
             None
         }
+    }
+
+    /// Whether what is held or on its way is known not to fit a session of the adapter `name`
+    /// launching in `context`: another kind, or a kept launch of another launch.
+    fn cannot_fit(&self, name: &str, context: Option<&ProcessContext>) -> bool {
+        let wanted = context.and_then(|c| c.launch.as_ref());
+        self.shown().as_ref().is_some_and(|shown| {
+            shown.adapter != name || (shown.launch.is_some() && shown.launch.as_ref() != wanted)
+        })
     }
 
     /// Ends the warm adapter; returns its name, or `None` when there was none.
@@ -197,6 +221,7 @@ impl Daemon {
             adapter: adapter.name(),
             pid: None,
             program: None,
+            launch: context.as_ref().and_then(|c| c.launch.clone()),
             until: Instant::now() + time,
             generation,
         });
