@@ -204,13 +204,15 @@ fn debugpy_a_kept_launch_serves_only_the_same_launch_of_the_same_python() {
     s.data(&["await", "--timeout", "60"]);
     s.data(&["stop"]);
 
-    // Other arguments: a fresh launch.
+    // Other arguments: a fresh launch. The kept program ends, and leaves no zombie behind in
+    // the daemon (which adopts what its adapters leave).
     let kept = kept_pid(&s, &app);
     let other = s.start(&app, &["--adapter", "debugpy", "--", "an-argument"]);
     assert_eq!(other["warm"], false, "{other}");
+    let entry = PathBuf::from(format!("/proc/{kept}"));
     assert!(
-        eventually(LIMIT, || !alive(kept)),
-        "the unfit kept program lives on"
+        eventually(LIMIT, || !entry.exists()),
+        "the unfit kept program is still in the process table"
     );
     let report = s.data(&["await", "--timeout", "60"]);
     assert_eq!(report["exit_code"], 3, "{report}");
@@ -269,5 +271,64 @@ fn debugpy_a_probe_runs_on_the_launch_the_last_probe_left() {
     assert!(
         eventually(LIMIT, || !alive(kept)),
         "the kept program lives on"
+    );
+}
+
+#[test]
+fn debugpy_restart_runs_on_a_kept_launch_of_the_same_program() {
+    require_debugpy();
+    let s = warm_session();
+    let app = own_app(&s);
+    let first = s.start(&app, &["--adapter", "debugpy", "--break", "square"]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "square", "{stop}");
+    // The restart keeps the launch (and so takes it, kept as the old run ends) and its
+    // breakpoints (same ids): the new run, a new process, stops at `square` again.
+    let restarted = s.data(&["restart"]);
+    assert_eq!(restarted["warm"], true, "{restarted}");
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "square", "{stop}");
+    assert_eq!(
+        stop["stop"]["breakpoint_ids"],
+        serde_json::json!([1]),
+        "{stop}"
+    );
+    let status = s.data(&["status"]);
+    assert_ne!(status["debuggee_pid"], first["debuggee_pid"], "{status}");
+    assert!(status["debuggee_pid"].is_u64(), "{status}");
+}
+
+#[test]
+fn debugpy_a_kept_launch_ends_with_its_time_and_before_a_start_on_the_daemons_channels() {
+    require_debugpy();
+    let mut s = warm_session();
+    s.warm_secs = "5".to_string();
+    let app = own_app(&s);
+    run_to_and_stop(&s, &app, "square", &[]);
+    // A program reading the daemon's channel for its stdin cannot run on a kept launch (its
+    // launcher started it on debugpy's own): a fresh one, and the kept program ends.
+    let kept = kept_pid(&s, &app);
+    let input = s.dir.path().join("input.txt");
+    std::fs::write(&input, "").expect("write input");
+    let input = input.to_str().expect("utf-8 path");
+    let started = s.start(&app, &["--adapter", "debugpy", "--stdin", input]);
+    assert_eq!(started["warm"], false, "{started}");
+    assert!(
+        eventually(LIMIT, || !alive(kept)),
+        "the kept program lives on"
+    );
+    s.data(&["await", "--timeout", "60"]);
+    s.data(&["stop"]);
+    // After it, the warm adapter is a plain one (a launch on the daemon's channels is not
+    // kept); the next start runs on it, and leaves a kept launch that ends, with its program,
+    // when its time is up.
+    s.start(&app, &["--adapter", "debugpy"]);
+    s.data(&["await", "--timeout", "60"]);
+    s.data(&["stop"]);
+    let kept = kept_pid(&s, &app);
+    let entry = PathBuf::from(format!("/proc/{kept}"));
+    assert!(
+        eventually(LIMIT, || !entry.exists()),
+        "the kept program outlives its time"
     );
 }

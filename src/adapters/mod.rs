@@ -168,6 +168,15 @@ pub trait DebugAdapter: Send + Sync {
         None
     }
 
+    /// For an adapter whose warm form runs the program's own interpreter (one that
+    /// [`DebugAdapter::warms_as_program`] or [`DebugAdapter::keeps_launch`]): the files, beyond
+    /// what the interpreter reports it read, that decide how it starts in `context` (a version
+    /// manager's). The daemon notes them before the warm one starts, since the interpreter's
+    /// own report comes after what read them: a warm one serves only while they are unchanged.
+    fn start_inputs(&self, _context: &ProcessContext) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
     /// Starts a warm one in `context`, for an adapter that [`DebugAdapter::warms_as_program`].
     fn spawn_prepared<'a>(
         &'a self,

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Daemon;
-use super::session::{Session, WarmAdapter, kept_launch};
+use super::session::{Session, WarmAdapter, end_with_its_program, kept_launch};
 use super::slot::Slot;
 use serde_json::Value;
 
@@ -84,6 +84,14 @@ impl Spare {
         self.shown().is_some()
     }
 
+    /// Whether the warm adapter of `generation` is still the one shown (not taken, ended or
+    /// replaced).
+    fn is_current(&self, generation: u64) -> bool {
+        self.shown()
+            .as_ref()
+            .is_some_and(|shown| shown.generation == generation)
+    }
+
     /// Whether a warm adapter is held, being spawned, or lent to a probe.
     fn in_use(&self) -> bool {
         self.is_held() || self.lent.load(Ordering::SeqCst) > 0
@@ -143,8 +151,10 @@ impl Spare {
     /// Ends the warm adapter; returns its name, or `None` when there was none.
     pub async fn end(&self) -> Option<&'static str> {
         let name = self.shown().as_ref().map(|shown| shown.adapter)?;
+        // Still shown while one on its way is awaited, which keeps the daemon alive meanwhile.
+        let taken = self.adapter.lock().await.take();
         self.forget(None);
-        if let Some(warm) = self.adapter.lock().await.take() {
+        if let Some(warm) = taken {
             warm.end();
         }
         Some(name)
@@ -212,9 +222,13 @@ impl Daemon {
             return self.spare.is_held();
         }
         // Taken here, not in the task: a `start` that comes before the task runs waits for it.
-        let Ok(mut held) = self.spare.adapter.clone().try_lock_owned() else {
-            // Another is being spawned: that one follows.
-            return true;
+        let held = match self.spare.adapter.clone().try_lock_owned() {
+            Ok(held) => Some(held),
+            // Another is being spawned, and still wanted: that one follows.
+            Err(_) if self.spare.is_held() => return true,
+            // One being spawned that a session could not use (see `take_matching`) is ended
+            // once made; this one is spawned after that.
+            Err(_) => None,
         };
         let generation = self.spare.generation.fetch_add(1, Ordering::SeqCst) + 1;
         *self.spare.shown() = Some(Shown {
@@ -227,11 +241,22 @@ impl Daemon {
         });
         let daemon = self.clone();
         tokio::spawn(async move {
+            let mut held = match held {
+                Some(held) => held,
+                None => daemon.spare.adapter.clone().lock_owned().await,
+            };
             if let Some(old) = held.take() {
                 old.end();
             }
             let reaper = daemon.reaper.clone();
             match WarmAdapter::open(adapter, context, &daemon.config.timeouts, reaper).await {
+                Ok(warm) if !daemon.spare.is_current(generation) => {
+                    tracing::info!("the warm adapter was given up as it was made; ending it");
+                    warm.end();
+                    drop(held);
+                    daemon.exit_if_unused();
+                    return;
+                }
                 Ok(warm) => {
                     tracing::info!(pid = ?warm.pid(), "a warm adapter is ready");
                     if let Some(shown) = daemon.spare.shown().as_mut() {
@@ -258,12 +283,7 @@ impl Daemon {
     /// Ends the warm adapter of `generation` when its time is up (unless a session took it, or a
     /// later one replaced it), and the daemon with it when it has no session.
     async fn expire_warm(&self, generation: u64) {
-        let current = self
-            .spare
-            .shown()
-            .as_ref()
-            .is_some_and(|s| s.generation == generation);
-        if current {
+        if self.spare.is_current(generation) {
             tracing::info!("the warm adapter's time is up");
             self.spare.end().await;
         }
@@ -418,6 +438,7 @@ impl Daemon {
         let adapter = warm.adapter();
         let context = warm.context().cloned();
         let (spawned, capabilities, kept) = warm.into_raw();
+        let launched = kept.is_some();
         let lent = LendResult {
             adapter_pid: spawned.process.pid,
             capabilities,
@@ -440,7 +461,13 @@ impl Daemon {
             }
         }
         tracing::info!("the probe is done with the warm adapter");
-        process.kill();
+        // A kept launch's launcher and program are the daemon's, not the probe's: they end
+        // with their adapter, whatever the daemon's own session is doing.
+        if launched {
+            end_with_its_program(&process);
+        } else {
+            process.kill();
+        }
         // The next one is shown at once, and started apart from the clean-up below.
         let time = self.warm_time();
         if !time.is_zero() {

@@ -286,10 +286,17 @@ impl DapClient {
 
     /// Takes on a request sent with `seq` before this client read the stream (a kept launch's,
     /// see `kept_launch.rs` in the daemon's session): its answer comes through the returned
-    /// handle, and this client's own requests are numbered after it.
+    /// handle. Adopted before any answer to it can come (debugpy answers a kept launch only
+    /// after `configurationDone`); an answer read before then would find no one waiting.
     pub fn adopt(&self, seq: i64, command: &str) -> PendingRequest {
-        self.inner.next_seq.fetch_max(seq + 1, Ordering::Relaxed);
+        self.number_from(seq + 1);
         self.expect_answer(seq, command)
+    }
+
+    /// Numbers this client's requests from `seq` on (or later), past those sent on the stream
+    /// before it read it.
+    pub fn number_from(&self, seq: i64) {
+        self.inner.next_seq.fetch_max(seq, Ordering::Relaxed);
     }
 
     /// Sends an untyped request and waits for its response body (`null` when it has none); see

@@ -60,7 +60,9 @@ pub use signals::{Ended, signal_name, signal_number, unreaped_end};
 #[cfg(target_os = "linux")]
 use os::wait_exits;
 mod tree;
-pub use tree::{TREE_TAG_VARIABLE, descendants_of, end_tree, new_tree_tag, tag_this_tree};
+pub use tree::{
+    TREE_TAG_VARIABLE, descendants_of, end_below, end_tree, new_tree_tag, tag_this_tree,
+};
 
 /// An OS family, for what differs by OS outside this layer and is only text or a search (package
 /// managers, install hints, executable names): a value, not a `cfg`, so that Linux's test run

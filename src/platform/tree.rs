@@ -117,6 +117,22 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
     killed.len()
 }
 
+/// Ends `below`, the processes `root` started (listed while it lived), once `root` has died:
+/// killed, and, those left to this process (a subreaper on Linux, which adopts them), collected,
+/// so none stays a zombie for the daemon's life. Blocks: call it off the runtime's threads.
+pub fn end_below(root: u32, below: &[u32]) {
+    wait_gone(&[root], DEATH_LIMIT * 10);
+    let killed: HashSet<u32> = below
+        .iter()
+        .copied()
+        .filter(|pid| is_running(*pid) && kill(*pid).is_ok())
+        .collect();
+    let round: Vec<u32> = killed.iter().copied().collect();
+    wait_gone(&round, DEATH_LIMIT);
+    // Also those that died by themselves as `root` did (a launcher ends its program).
+    collect_zombies(&below.iter().copied().collect(), std::process::id());
+}
+
 /// How far up [`below_spared`] looks for a spared ancestor.
 const ANCESTORS_LOOKED_AT: usize = 64;
 

@@ -220,11 +220,20 @@ async fn read_lookup(name: &str, child: tokio::process::Child) -> Option<Definit
         .ok()
 }
 
+/// Python that is true while debugpy holds the program before its first line: `__main__` is
+/// still debugpy's own runner (`runpy` makes the program's module `__main__` as it runs it).
+const PROGRAM_HELD: &str = "(lambda m, d, p: bool(m and d and getattr(m, '__file__', None)) and \
+    p.dirname(p.abspath(m.__file__)) == p.dirname(p.abspath(d.__file__)))\
+    (__import__('sys').modules.get('__main__'), __import__('sys').modules.get('debugpy'), \
+    __import__('os').path)";
+
 /// [`FIND_FUNCTION`] for `name` run in the program's own process (a frameless `evaluate`), for
-/// a breakpoint whose look-up was not started with the launch: one set on a launch kept ahead
-/// (`kept_launch.rs`), or later. It costs no interpreter's start (150-300 ms through a version
-/// manager's shim), and it searches the program's own `sys.path`. `None` when the program could
-/// not run it (the look-up then runs apart).
+/// a breakpoint on a launch kept ahead (`kept_launch.rs`), whose look-up was not started with
+/// the launch. It costs no interpreter's start (150-300 ms through a version manager's shim),
+/// and it searches the program's own `sys.path`. Only while the program is held before its
+/// first line ([`PROGRAM_HELD`]): a running program's code would compete with the search for
+/// the interpreter, and may have replaced what it reads the files with. `None` otherwise, or
+/// when the program could not run it: the look-up then runs apart.
 async fn find_in_program(
     name: &str,
     program: &Path,
@@ -234,8 +243,8 @@ async fn find_in_program(
     let folder = program.parent()?;
     let expression = format!(
         "(lambda ns: (exec({source}, ns), __import__('json').dumps(ns['find_definitions']\
-         ({folder}, {program}, {name}, {FIND_BUDGET_SECS})).encode().hex())[1])\
-         ({{'__name__': 'debugger_find_definitions'}})",
+         ({folder}, {program}, {name}, {FIND_BUDGET_SECS})).encode().hex())[1] \
+         if {PROGRAM_HELD} else '')({{'__name__': 'debugger_find_definitions'}})",
         source = literal(FIND_FUNCTION),
         folder = literal(&folder.to_string_lossy()),
         program = literal(&program.to_string_lossy()),

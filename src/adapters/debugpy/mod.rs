@@ -42,13 +42,13 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::dap::requests::BreakpointList;
 use crate::dap::types::Breakpoint as DapBreakpoint;
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext};
 use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
 use python::leave_out_the_adapters_version;
 pub use python::{
     active_venv_python, candidate_pythons, debugpy_version, install_hint, private_venv,
-    python_path_of, system_python, venv_python,
+    python_path_of, system_python, venv_python, version_manager_files,
 };
 use start::{ADAPTER_MAIN, NO_DELAY, kept_program_facts, quiet_debuggee};
 
@@ -326,6 +326,10 @@ impl DebugAdapter for Debugpy {
 
     fn kept_launch_facts(&self) -> Option<String> {
         Some(kept_program_facts())
+    }
+
+    fn start_inputs(&self, context: &ProcessContext) -> Vec<PathBuf> {
+        version_manager_files(context)
     }
 
     /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), and debugpy's

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::common::config::AdapterConfig;
 use crate::common::paths;
-use crate::ipc::protocol::LaunchSpec;
+use crate::ipc::protocol::{LaunchSpec, ProcessContext};
 use crate::platform::Os;
 
 /// How to get debugpy on `os` when it is missing.
@@ -140,4 +140,34 @@ pub(super) fn leave_out_the_adapters_version(spec: &LaunchSpec, arguments: &mut 
     if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
         env.insert(PYENV_VERSION.to_string(), Value::Null);
     }
+}
+
+/// The files a version manager's shim picks the Python by, for a Python started in `context`:
+/// `.python-version` and `.tool-versions` in its folder and every folder above, and pyenv's
+/// global `version` (under `PYENV_ROOT`, else `~/.pyenv`). What the shim reads happens as a
+/// warm Python starts, before it can say what it read, so the daemon notes these itself first
+/// ([`crate::adapters::DebugAdapter::start_inputs`]).
+pub fn version_manager_files(context: &ProcessContext) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = context
+        .cwd
+        .ancestors()
+        .flat_map(|folder| {
+            [
+                folder.join(".python-version"),
+                folder.join(".tool-versions"),
+            ]
+        })
+        .collect();
+    let variable = |name: &str| {
+        context
+            .env
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| PathBuf::from(value))
+    };
+    let pyenv_root = variable("PYENV_ROOT").or_else(|| variable("HOME").map(|h| h.join(".pyenv")));
+    if let Some(root) = pyenv_root {
+        files.push(root.join("version"));
+    }
+    files
 }

@@ -206,6 +206,10 @@ impl DebugAdapter for Pdb {
         true
     }
 
+    fn start_inputs(&self, context: &ProcessContext) -> Vec<PathBuf> {
+        super::debugpy::version_manager_files(context)
+    }
+
     /// Python started in the last launch's folder and environment (what its start-up reads:
     /// `PYTHONPATH`, the locale, `site`'s folders), until its `launch` names the program's
     /// channels: stdin on the null device, stdout and stderr on pipes, which Python's streams

@@ -84,8 +84,8 @@ pub fn warm_context(
 
 /// Sends `key`'s launch (with this process tree's tag, so that the daemon's clean-up ends what
 /// it starts) as request `seq` on a warm adapter's raw streams, and reads up to `initialized`;
-/// then runs the adapter's set-up for the program (`setup`, each a console expression, from seq
-/// `seq + 1` on) and asks it what its start-up read (`watch`). Returns the launch's state and the
+/// then runs the adapter's set-up for the program (`setup`, each a console expression, on the
+/// seqs after it) and asks it what its start-up read (`watch`). Returns the launch's state and the
 /// decoded list of what was read (`Value::Null` when the adapter watches nothing).
 pub(super) async fn send(
     spawned: &mut SpawnedAdapter,
@@ -104,6 +104,7 @@ pub(super) async fn send(
         launch_seq: Some(seq),
         events: Vec::new(),
         program_pid: None,
+        next_seq: seq + 1,
     };
     loop {
         let message = read_message(&mut spawned.reader).await?;
@@ -136,15 +137,15 @@ pub(super) async fn send(
             _ => {}
         }
     }
-    for (seq, expression) in (seq + 1..).zip(setup) {
-        let answer = ask(spawned, &mut kept, seq, &expression).await?;
+    for expression in setup {
+        let answer = ask(spawned, &mut kept, &expression).await?;
         if answer["success"] == false {
             tracing::debug!(%expression, answer = %answer["message"], "a kept launch's set-up failed");
         }
     }
     let watched = match facts {
         Some(expression) => {
-            let answer = ask(spawned, &mut kept, seq + 1_000, &expression).await?;
+            let answer = ask(spawned, &mut kept, &expression).await?;
             let facts = crate::adapters::hex_json(answer["body"]["result"].as_str().unwrap_or(""))
                 .ok_or("the kept program did not say what its start read")?;
             kept.program_pid = kept.program_pid.or_else(|| {
@@ -159,14 +160,15 @@ pub(super) async fn send(
     Ok((kept, watched))
 }
 
-/// Sends a console `evaluate` of `expression` as `seq` and reads up to its answer, keeping the
-/// events that come meanwhile.
+/// Sends a console `evaluate` of `expression` as the next seq and reads up to its answer,
+/// keeping the events that come meanwhile.
 async fn ask(
     spawned: &mut SpawnedAdapter,
     kept: &mut KeptLaunch,
-    seq: i64,
     expression: &str,
 ) -> Result<Value, String> {
+    let seq = kept.next_seq;
+    kept.next_seq += 1;
     let arguments = json!({"expression": expression, "context": "repl"});
     write(spawned, &request(seq, "evaluate", arguments)).await?;
     loop {

@@ -323,7 +323,10 @@ async fn configure(
     // fields of its own (`RequestExtras`), so there is no one shape to type.
     // A kept launch's answer is still to come (or came with success, as it was kept).
     let pending = match &init.kept {
-        Some(kept) => kept.launch_seq.map(|seq| dap.adopt(seq, command)),
+        Some(kept) => {
+            dap.number_from(kept.next_seq);
+            kept.launch_seq.map(|seq| dap.adopt(seq, command))
+        }
         None => Some(dap.send(command, arguments)),
     };
     let limit = timeouts.launch();

@@ -45,7 +45,7 @@ use exception_filters::ExceptionFilters;
 pub(super) use inspection::clean_evaluate_error;
 pub use lifecycle::Carried;
 use view::View;
-pub use warm_adapter::WarmAdapter;
+pub use warm_adapter::{WarmAdapter, end_with_its_program};
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -18,6 +18,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -89,6 +90,9 @@ pub struct WarmAdapter {
     kept: Option<KeptLaunch>,
     /// Keeps sessions' ends off it until a session takes it (see [`Reaper::start_apart`]).
     reaper: Option<Arc<Reaper>>,
+    /// For one that runs the program's interpreter: what decided how it started, as the daemon
+    /// saw it before it started ([`DebugAdapter::start_inputs`]).
+    inputs: Watched,
 }
 
 impl WarmAdapter {
@@ -124,6 +128,14 @@ impl WarmAdapter {
             Some(context) if adapter.keeps_launch() && context.launch.is_some() => Some(context),
             _ => None,
         };
+        // Noted before the start that reads them (see `Watched::settled_before`).
+        let started = SystemTime::now();
+        let inputs = Watched::now(
+            context
+                .as_ref()
+                .map(|c| adapter.start_inputs(c))
+                .unwrap_or_default(),
+        );
         let spawning = async {
             match &context {
                 Some(context) => adapter.spawn_prepared(context).await,
@@ -145,6 +157,7 @@ impl WarmAdapter {
             context,
             kept: None,
             reaper,
+            inputs,
         };
         let arguments = initialize_arguments(&*warm.adapter, false);
         let answer = tokio::time::timeout(timeouts.launch(), async {
@@ -157,6 +170,14 @@ impl WarmAdapter {
         })
         .await;
         match answer {
+            Ok(Ok(caps)) if !Watched::of(&caps).settled_before(started) => {
+                warm.end();
+                Err(ErrorBody::new(
+                    ErrorCode::AdapterDied,
+                    "what the warm program's start read changed as it started",
+                    "",
+                ))
+            }
             Ok(Ok(caps)) => {
                 warm.caps = caps;
                 Ok(warm)
@@ -173,7 +194,7 @@ impl WarmAdapter {
                 warm.end();
                 Err(ErrorBody::new(
                     ErrorCode::AdapterTimeout,
-                    "the warm adapter never answered initialize",
+                    "the warm adapter was not ready in time (initialize, or its kept launch)",
                     "",
                 ))
             }
@@ -195,6 +216,7 @@ impl WarmAdapter {
             context: None,
             kept,
             reaper: None,
+            inputs: Watched(Vec::new()),
         }
     }
 
@@ -324,7 +346,7 @@ impl WarmAdapter {
             (Some(own), Some(wanted)) => {
                 let starts_like = own.starts_like(wanted, TREE_TAG_VARIABLE);
                 let same_launch = own.launch == wanted.launch;
-                let unchanged = Watched::of(&self.caps).unchanged();
+                let unchanged = Watched::of(&self.caps).unchanged() && self.inputs.unchanged();
                 tracing::debug!(starts_like, same_launch, unchanged, "a warm program's fit");
                 starts_like && same_launch && unchanged
             }
@@ -338,16 +360,14 @@ impl WarmAdapter {
     }
 
     /// Ends it: the adapter has no program that ran, so there is nothing to disconnect from;
-    /// a kept launch's launcher and program, below it, end with it.
+    /// what a launch sent to keep started below it (a launcher, the program), kept or not yet,
+    /// ends with it.
     pub fn end(self) {
-        if self.kept.is_some()
-            && let Some(pid) = self.pid()
-        {
-            for below in crate::platform::descendants_of(pid) {
-                let _ = crate::platform::kill(below);
-            }
+        if self.context.as_ref().is_some_and(|c| c.launch.is_some()) {
+            end_with_its_program(&self.spawned.process);
+        } else {
+            self.spawned.process.kill();
         }
-        self.spawned.process.kill();
         self.rejoin_tree();
     }
 
@@ -380,6 +400,20 @@ impl WarmAdapter {
     }
 }
 
+/// Kills an adapter that was sent a launch ahead of its session, and what that launch started
+/// below it (the launcher, the program): those are left to the daemon, not the session's tree,
+/// once the adapter is gone (see `platform::end_below`).
+pub fn end_with_its_program(process: &AdapterProcess) {
+    let below = process
+        .pid
+        .map(|pid| (pid, crate::platform::descendants_of(pid)));
+    process.kill();
+    if let Some((pid, below)) = below {
+        // Off the caller's thread: it waits for the adapter's death, then theirs.
+        std::thread::spawn(move || crate::platform::end_below(pid, &below));
+    }
+}
+
 /// The folders a warm program's process read as it started, with their modification times
 /// then (`debuggerWatchedPaths` in its answer to `initialize`, see the pdb server's
 /// `watched_paths`): a package installed or removed since changes one of them.
@@ -400,6 +434,38 @@ impl Watched {
         )
     }
 
+    /// `paths` with their modification times now.
+    fn now(paths: Vec<PathBuf>) -> Watched {
+        Watched(
+            paths
+                .into_iter()
+                .map(|path| {
+                    let modified = modified_nanos(&path);
+                    (path, modified)
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether nothing here was changed from just before `started` on: the warm program's
+    /// interpreter started after `started`, and tells what it read only later (a kept debugpy
+    /// launch, once at `initialized`, about a second on): a change in between (a package
+    /// installed as the last session ends) would have been missed by its start and yet be
+    /// recorded as how things were. The margin covers file times' coarser clock.
+    fn settled_before(&self, started: SystemTime) -> bool {
+        let margin = Duration::from_millis(50);
+        let Some(limit) = started
+            .checked_sub(margin)
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .and_then(|t| u64::try_from(t.as_nanos()).ok())
+        else {
+            return false;
+        };
+        self.0
+            .iter()
+            .all(|(_, modified)| modified.is_none_or(|nanos| nanos < limit))
+    }
+
     /// Whether every folder has the modification time it had (or is still missing).
     fn unchanged(&self) -> bool {
         self.0
@@ -411,7 +477,7 @@ impl Watched {
 /// A file's modification time in nanoseconds since 1970, as Python's `st_mtime_ns` gives it.
 fn modified_nanos(path: &Path) -> Option<u64> {
     let modified = std::fs::metadata(path).ok()?.modified().ok()?;
-    let since = modified.duration_since(std::time::UNIX_EPOCH).ok()?;
+    let since = modified.duration_since(UNIX_EPOCH).ok()?;
     u64::try_from(since.as_nanos()).ok()
 }
 

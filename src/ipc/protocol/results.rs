@@ -46,6 +46,9 @@ pub struct KeptLaunch {
     pub events: Vec<serde_json::Value>,
     /// The program's process, as the adapter's `process` event or the program itself told it.
     pub program_pid: Option<u32>,
+    /// The first `seq` not yet used on the adapter's stream, for the session's own requests.
+    #[serde(default)]
+    pub next_seq: i64,
 }
 
 /// The adapter a daemon keeps warm for the next session.
