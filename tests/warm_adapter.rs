@@ -157,6 +157,41 @@ fn lldb_a_warm_adapter_has_read_the_c_library_and_holds_no_target_of_its_own() {
     );
 }
 
+/// A warm GDB reads the C library ahead too, into an inferior of its own that never runs
+/// (inferior 2); the session's program is inferior 1, and a breakpoint on a C library function
+/// stops in it.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn gdb_a_warm_adapter_has_read_the_c_library_in_an_inferior_of_its_own() {
+    require_gdb();
+    let s = warm_gdb_session("60");
+    run_to_apply_and_stop(&s, "gdb");
+    warm_entry(&s);
+    let log = s.log();
+    assert!(
+        log.contains("a warm-up command") && log.contains("libc.so.6"),
+        "{log}"
+    );
+    let started = s.start(
+        &build("c/ledger.c"),
+        &["--adapter", "gdb", "--break", "apply", "--break", "fflush"],
+    );
+    assert_eq!(started["warm"], true, "{started}");
+    // `fflush` is called before `apply`; GDB names it by the C library's own name for it.
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    let function = stop["stop"]["frame"]["function"].as_str().unwrap_or("");
+    assert!(function.contains("fflush"), "{stop}");
+    assert_eq!(stop["stop"]["thread_name"], "ledger", "{stop}");
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
+    let inferiors = s.data(&["raw", "info", "inferiors"]).to_string();
+    assert!(
+        inferiors.contains("* 1") && inferiors.contains("ledger"),
+        "{inferiors}"
+    );
+    assert!(inferiors.contains("libc.so.6"), "{inferiors}");
+}
+
 #[test]
 fn gdb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program() {
     require_gdb();

@@ -144,10 +144,5 @@ async fn borrow(
         writer: Box::new(writer),
         program_output: None,
     };
-    Some(WarmAdapter::lent(
-        adapter.clone(),
-        spawned,
-        lent.capabilities,
-        lent.kept,
-    ))
+    Some(WarmAdapter::lent(adapter.clone(), spawned, lent))
 }

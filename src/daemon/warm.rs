@@ -23,7 +23,7 @@ use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::framing::write_frame_async;
 use crate::ipc::protocol::{
-    LendResult, MessageResult, ProcessContext, Response, StatusResult, WarmAdapterInfo,
+    MessageResult, ProcessContext, Response, StatusResult, WarmAdapterInfo,
 };
 
 /// Where a session opening may find a warm adapter for the adapter it resolved to: the daemon's
@@ -437,13 +437,8 @@ impl Daemon {
         };
         let adapter = warm.adapter();
         let context = warm.context().cloned();
-        let (spawned, capabilities, kept) = warm.into_raw();
-        let launched = kept.is_some();
-        let lent = LendResult {
-            adapter_pid: spawned.process.pid,
-            capabilities,
-            kept,
-        };
+        let (spawned, lent) = warm.into_raw();
+        let launched = lent.kept.is_some();
         tracing::info!(pid = ?lent.adapter_pid, "lending the warm adapter to a probe");
         let SpawnedAdapter {
             process,

@@ -2,7 +2,8 @@
 //! fixtures/c/ledger.c. `start --break apply` + `continue --wait` on the adapter the daemon kept
 //! warm after the last session's `stop`, against the same from cold (a new session, so a new
 //! daemon and adapter) and against the in-process launch; for lldb-dap and GDB. And `probe
-//! --break apply --print amount`, cold and on a warm adapter, against `lldb -b` asking the same.
+//! --break apply --print amount`, cold and on a warm adapter, against `lldb -b` and `gdb -batch`
+//! asking the same.
 //!
 //! Cold and warm runs alternate, so a load that comes and goes on the shared machine falls on
 //! both. The wait for the warm adapter to be ready (the daemon spawns it as the last session
@@ -100,7 +101,65 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
         "—",
         None,
     );
+
+    let probe = [
+        "--json",
+        "probe",
+        program,
+        "--adapter",
+        "gdb",
+        "--break",
+        "apply",
+        "--print",
+        "amount",
+    ];
+    let batch = || gdb_batch(&ledger);
+    let (cold, warm, batch) = probes(ctx, &probe, "\"amount\"", batch, runs)?;
+    let ratio = warm.median_ratio(&batch);
+    ctx.table.row(
+        "gdb: warm probe --break apply --print amount",
+        &warm,
+        &format!("{ratio:.2}× gdb -batch"),
+        "≤ 0.5× gdb -batch",
+        Some(ratio <= 0.5),
+    );
+    ctx.table.row(
+        "  gdb: the same probe, cold",
+        &cold,
+        &format!("{:.2}× gdb -batch", cold.median_ratio(&batch)),
+        "≤ 1.1× gdb -batch",
+        Some(cold.median_ratio(&batch) <= 1.1),
+    );
+    ctx.table.row(
+        "  gdb -batch: break apply, run, info locals, print amount, kill",
+        &batch,
+        "",
+        "—",
+        None,
+    );
     Ok(())
+}
+
+/// `gdb -batch` asking what the probe asks (GDB 16, the one the probe runs).
+fn gdb_batch(ledger: &Path) -> BenchResult<Duration> {
+    let began = Instant::now();
+    let out = Command::new(require_gdb())
+        .args([
+            "-batch",
+            "-ex",
+            "break apply",
+            "-ex",
+            "run",
+            "-ex",
+            "info locals",
+        ])
+        .args(["-ex", "print amount", "-ex", "kill"])
+        .arg(ledger)
+        .output()
+        .map_err(|e| format!("run gdb: {e}"))?;
+    let elapsed = began.elapsed();
+    expect_contains(&out, "amount", "gdb -batch's print")?;
+    Ok(elapsed)
 }
 
 /// A session of the measured binary whose daemons keep a warm adapter (`warm_secs`), with the

@@ -198,15 +198,15 @@ async fn write(spawned: &mut SpawnedAdapter, message: &Value) -> Result<(), Stri
 /// Events on their way to the session at most (as the DAP client's own queue).
 const REPLAY_QUEUE: usize = 1024;
 
-/// The session's events: those the adapter sent the kept launch, then what comes on `rest`.
+/// The session's events: those a warm adapter sent before the session read its stream (while it
+/// was made ready, and for a kept launch), then what comes on `rest`.
 pub(super) fn replayed(
-    kept: &KeptLaunch,
+    earlier: Vec<Value>,
     mut rest: mpsc::Receiver<Event>,
 ) -> mpsc::Receiver<Event> {
-    let earlier: Vec<Event> = kept
-        .events
-        .iter()
-        .filter_map(|message| serde_json::from_value(message.clone()).ok())
+    let earlier: Vec<Event> = earlier
+        .into_iter()
+        .filter_map(|message| serde_json::from_value(message).ok())
         .collect();
     let (tx, rx) = mpsc::channel(REPLAY_QUEUE);
     tokio::spawn(async move {

@@ -124,10 +124,15 @@ impl Session {
             }
             None => None,
         };
-        let (connection, warm_caps, kept) = match warm {
+        let (connection, warm_caps, kept, early_events) = match warm {
             Some(warm) => {
-                let (connection, caps, kept) = warm.into_parts(&timeouts);
-                (connection, Some(caps), kept)
+                let (connection, handover) = warm.into_parts(&timeouts);
+                (
+                    connection,
+                    Some(handover.caps),
+                    handover.kept,
+                    handover.events,
+                )
             }
             None => {
                 let spawned = match (&connect, route, &program_io) {
@@ -140,7 +145,7 @@ impl Session {
                     },
                     _ => adapter.spawn().await?,
                 };
-                (Connection::over(spawned, &timeouts), None, None)
+                (Connection::over(spawned, &timeouts), None, None, Vec::new())
             }
         };
         crate::common::timeline::mark("adapter spawned");
@@ -151,9 +156,9 @@ impl Session {
             events,
             program_output,
         } = connection;
-        let events = match &kept {
-            Some(kept) => kept_launch::replayed(kept, events),
-            None => events,
+        let events = match early_events.is_empty() {
+            true => events,
+            false => kept_launch::replayed(early_events, events),
         };
         if let (Origin::Launch(spec), Some(StdioRoute::StartedByDaemon), Some(io)) =
             (&origin, route, &program_io)

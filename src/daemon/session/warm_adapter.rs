@@ -32,7 +32,7 @@ use crate::daemon::reaper::Reaper;
 use crate::dap::requests::InitializeArguments;
 use crate::dap::types::{Capabilities, Event};
 use crate::dap::{DapClient, codec};
-use crate::ipc::protocol::{KeptLaunch, ProcessContext};
+use crate::ipc::protocol::{KeptLaunch, LendResult, ProcessContext};
 use crate::platform::TREE_TAG_VARIABLE;
 
 /// An adapter process with its DAP connection open.
@@ -93,6 +93,10 @@ pub struct WarmAdapter {
     /// For one that runs the program's interpreter: what decided how it started, as the daemon
     /// saw it before it started ([`DebugAdapter::start_inputs`]).
     inputs: Watched,
+    /// The events it sent while it was made ready, in order, which are the session's to read
+    /// (GDB sends `initialized` right after its answer to `initialize`, before any warm-up
+    /// command is answered).
+    events: Vec<Value>,
 }
 
 impl WarmAdapter {
@@ -158,6 +162,7 @@ impl WarmAdapter {
             kept: None,
             reaper,
             inputs,
+            events: Vec::new(),
         };
         let arguments = initialize_arguments(&*warm.adapter, false);
         let answer = tokio::time::timeout(timeouts.launch(), async {
@@ -203,20 +208,16 @@ impl WarmAdapter {
 
     /// A warm adapter another process lent us: its streams are a connection to that process,
     /// which relays them to the adapter; `caps` is what it answered to `initialize`.
-    pub fn lent(
-        adapter: Arc<dyn DebugAdapter>,
-        spawned: SpawnedAdapter,
-        caps: Value,
-        kept: Option<KeptLaunch>,
-    ) -> Self {
+    pub fn lent(adapter: Arc<dyn DebugAdapter>, spawned: SpawnedAdapter, lent: LendResult) -> Self {
         WarmAdapter {
             adapter,
             spawned,
-            caps: Capabilities(caps),
+            caps: Capabilities(lent.capabilities),
             context: None,
-            kept,
+            kept: lent.kept,
             reaper: None,
             inputs: Watched(Vec::new()),
+            events: lent.events,
         }
     }
 
@@ -299,6 +300,9 @@ impl WarmAdapter {
             if message["type"] == "response" && message["request_seq"] == request["seq"] {
                 return Ok(message);
             }
+            if message["type"] == "event" {
+                self.events.push(message);
+            }
         }
     }
 
@@ -380,24 +384,40 @@ impl WarmAdapter {
 
     /// Its raw streams and process, and its answer to `initialize`, for a relay to another
     /// process; it is again of the daemon's tree, whose next clean-up ends it.
-    pub fn into_raw(self) -> (SpawnedAdapter, Value, Option<KeptLaunch>) {
+    pub fn into_raw(self) -> (SpawnedAdapter, LendResult) {
         self.rejoin_tree();
-        (self.spawned, self.caps.0, self.kept)
+        let lent = LendResult {
+            adapter_pid: self.spawned.process.pid,
+            capabilities: self.caps.0,
+            kept: self.kept,
+            events: self.events,
+        };
+        (self.spawned, lent)
     }
 
-    /// Its connection, answer to `initialize` and kept launch, for a session starting as
-    /// [`serves`] allows.
-    pub(super) fn into_parts(
-        self,
-        timeouts: &Timeouts,
-    ) -> (Connection, Capabilities, Option<KeptLaunch>) {
+    /// Its connection, answer to `initialize`, kept launch and the events it sent meanwhile (to
+    /// be read first), for a session starting as [`serves`] allows.
+    pub(super) fn into_parts(self, timeouts: &Timeouts) -> (Connection, Handover) {
         self.rejoin_tree();
-        (
-            Connection::over(self.spawned, timeouts),
-            self.caps,
-            self.kept,
-        )
+        let mut events = self.events;
+        if let Some(kept) = &self.kept {
+            events.extend(kept.events.iter().cloned());
+        }
+        let handover = Handover {
+            caps: self.caps,
+            kept: self.kept,
+            events,
+        };
+        (Connection::over(self.spawned, timeouts), handover)
     }
+}
+
+/// What a session taking a warm adapter starts from (see [`WarmAdapter::into_parts`]).
+pub(super) struct Handover {
+    pub(super) caps: Capabilities,
+    pub(super) kept: Option<KeptLaunch>,
+    /// The events it sent before the session read its stream, in order.
+    pub(super) events: Vec<Value>,
 }
 
 /// Kills an adapter that was sent a launch ahead of its session, and what that launch started

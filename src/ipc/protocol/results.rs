@@ -32,6 +32,10 @@ pub struct LendResult {
     /// For an adapter kept launched: where its launch stands.
     #[serde(default)]
     pub kept: Option<KeptLaunch>,
+    /// The events it sent while it was made ready (before a kept launch's own), for the
+    /// session to read first.
+    #[serde(default)]
+    pub events: Vec<serde_json::Value>,
 }
 
 /// A launch a warm adapter was sent ahead of its session and holds at `initialized` (see
