@@ -123,6 +123,23 @@ fn lldb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program()
     the_next_start_takes_it(&warm_session("60"), "lldb");
 }
 
+/// Runs ledger to `apply` on `adapter` and stops; once the warm adapter that follows has logged
+/// reading the C library, starts ledger on it with a breakpoint on `apply` and `extra`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn start_after_the_c_library_was_read(s: &Session, adapter: &str, extra: &[&str]) {
+    run_to_apply_and_stop(s, adapter);
+    warm_entry(s);
+    let log = s.log();
+    assert!(
+        log.contains("a warm-up command") && log.contains("libc.so.6"),
+        "{log}"
+    );
+    let mut args = vec!["--adapter", adapter, "--break", "apply"];
+    args.extend_from_slice(extra);
+    let started = s.start(&build("c/ledger.c"), &args);
+    assert_eq!(started["warm"], true, "{started}");
+}
+
 /// A warm lldb-dap reads the C library ahead of the program (the bulk of LLDB's time to the first
 /// stop where its debug file is installed), and keeps nothing of the target it read it with: the
 /// session on it has the one target, its program's.
@@ -131,18 +148,7 @@ fn lldb_the_next_start_takes_the_warm_adapter_with_nothing_of_the_last_program()
 fn lldb_a_warm_adapter_has_read_the_c_library_and_holds_no_target_of_its_own() {
     require_lldb_dap();
     let s = warm_session("60");
-    run_to_apply_and_stop(&s, "lldb");
-    warm_entry(&s);
-    let log = s.log();
-    assert!(
-        log.contains("a warm-up command") && log.contains("libc.so.6"),
-        "{log}"
-    );
-    let started = s.start(
-        &build("c/ledger.c"),
-        &["--adapter", "lldb", "--break", "apply"],
-    );
-    assert_eq!(started["warm"], true, "{started}");
+    start_after_the_c_library_was_read(&s, "lldb", &[]);
     let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
     assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
     let targets = s.data(&["raw", "target", "list"]);
@@ -165,18 +171,7 @@ fn lldb_a_warm_adapter_has_read_the_c_library_and_holds_no_target_of_its_own() {
 fn gdb_a_warm_adapter_has_read_the_c_library_in_an_inferior_of_its_own() {
     require_gdb();
     let s = warm_gdb_session("60");
-    run_to_apply_and_stop(&s, "gdb");
-    warm_entry(&s);
-    let log = s.log();
-    assert!(
-        log.contains("a warm-up command") && log.contains("libc.so.6"),
-        "{log}"
-    );
-    let started = s.start(
-        &build("c/ledger.c"),
-        &["--adapter", "gdb", "--break", "apply", "--break", "fflush"],
-    );
-    assert_eq!(started["warm"], true, "{started}");
+    start_after_the_c_library_was_read(&s, "gdb", &["--break", "fflush"]);
     // `fflush` is called before `apply`; GDB names it by the C library's own name for it.
     let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
     let function = stop["stop"]["frame"]["function"].as_str().unwrap_or("");

@@ -63,19 +63,7 @@ pub fn lldb(ctx: &mut Context) -> BenchResult<()> {
 pub fn gdb(ctx: &mut Context) -> BenchResult<()> {
     let program = build("c/ledger.c");
     let gdb = require_gdb();
-    let mut batch = Command::new(&gdb);
-    batch
-        .args([
-            "-batch",
-            "-ex",
-            "break apply",
-            "-ex",
-            "run",
-            "-ex",
-            "info locals",
-        ])
-        .args(["-ex", "print amount", "-ex", "kill"])
-        .arg(&program);
+    let batch = gdb_batch(&program);
     let question = Question {
         name: "GDB",
         adapter: Some("gdb"),
@@ -87,6 +75,17 @@ pub fn gdb(ctx: &mut Context) -> BenchResult<()> {
         batch: Some((batch, "gdb -batch", 1.1)),
     };
     ask(ctx, question)
+}
+
+/// `gdb -batch` (GDB 16, the one the probes run) stopping in `apply` of fixtures/c/ledger.c,
+/// showing the frame's locals and printing `amount`: the batch run GDB's probes are set against.
+pub(super) fn gdb_batch(ledger: &Path) -> Command {
+    let mut batch = Command::new(require_gdb());
+    batch
+        .args(["-batch", "-ex", "break apply", "-ex", "run"])
+        .args(["-ex", "info locals", "-ex", "print amount", "-ex", "kill"])
+        .arg(ledger);
+    batch
 }
 
 /// `python -m pdb` answering the question (break in `function`, print `print`): the batch run

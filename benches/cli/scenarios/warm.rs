@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::Context;
-use super::first_stop::python_batch;
+use super::first_stop::{gdb_batch, python_batch};
 use crate::BenchResult;
 use crate::common::{build, fixture_path, require_gdb};
 use crate::session::{CliSession, expect_contains, path_str};
@@ -113,7 +113,7 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
         "--print",
         "amount",
     ];
-    let batch = || gdb_batch(&ledger);
+    let batch = || timed_gdb_batch(&ledger);
     let (cold, warm, batch) = probes(ctx, &probe, "\"amount\"", batch, runs)?;
     let ratio = warm.median_ratio(&batch);
     ctx.table.row(
@@ -140,21 +140,10 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
     Ok(())
 }
 
-/// `gdb -batch` asking what the probe asks (GDB 16, the one the probe runs).
-fn gdb_batch(ledger: &Path) -> BenchResult<Duration> {
+/// `gdb -batch` asking what the probe asks ([`gdb_batch`]), timed.
+fn timed_gdb_batch(ledger: &Path) -> BenchResult<Duration> {
     let began = Instant::now();
-    let out = Command::new(require_gdb())
-        .args([
-            "-batch",
-            "-ex",
-            "break apply",
-            "-ex",
-            "run",
-            "-ex",
-            "info locals",
-        ])
-        .args(["-ex", "print amount", "-ex", "kill"])
-        .arg(ledger)
+    let out = gdb_batch(ledger)
         .output()
         .map_err(|e| format!("run gdb: {e}"))?;
     let elapsed = began.elapsed();
