@@ -6,6 +6,9 @@
 
 #![allow(dead_code)]
 
+pub mod probe;
+pub mod python;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -1,0 +1,162 @@
+//! Breakpoints debugpy would accept and never stop at, made to stop: a function breakpoint on a
+//! generator, a coroutine or a `Class.method`, and a line or a function in the standard library
+//! under justMyCode.
+//!
+//! Every test fails (never skips) when debugpy is missing: `.ci/run` installs it with pip.
+
+mod common;
+
+use common::python::*;
+use common::{Session, at, fixture_path, frame_lines, json_decoder_line, line_of, require_debugpy};
+use serde_json::Value;
+
+#[test]
+fn function_breakpoint_on_a_generator_stops_on_its_first_line_when_first_iterated() {
+    require_debugpy();
+    let s = Session::new();
+    let started = s.start(&fixture_path(GENERATORS), &["-b", "produce"]);
+    let bp = &started["breakpoints"][0];
+    assert_eq!(bp["verified"], true, "{started}");
+    assert_eq!(
+        bp["line"],
+        line_of(GENERATORS, "@produce_body"),
+        "{started}"
+    );
+
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([1]), "{stop}");
+    assert_at(&stop, GENERATORS, "produce", "@produce_body");
+    assert_eq!(s.value_of("count"), "4");
+    let bt = s.data(&["backtrace"]);
+    assert_eq!(
+        frame_lines(&bt)[..2],
+        [
+            ("produce", u64::from(line_of(GENERATORS, "@produce_body"))),
+            ("main", u64::from(line_of(GENERATORS, "@produce_call"))),
+        ],
+        "{bt}"
+    );
+
+    // A coroutine's breakpoint added while stopped stops too; the generator's later resumptions
+    // on the way there do not.
+    let added = s.data(&["breakpoint", "add", "fetch"]);
+    assert_eq!(added["verified"], true, "{added}");
+    assert_eq!(added["line"], line_of(GENERATORS, "@fetch_body"), "{added}");
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
+    assert_at(&stop, GENERATORS, "fetch", "@fetch_body");
+    let text = output_containing(&s, "totals: [0, 1, 3, 6]\n");
+    assert_eq!(text, "totals: [0, 1, 3, 6]\n");
+}
+
+#[test]
+fn function_breakpoint_on_a_coroutine_stops_on_its_first_line_once() {
+    require_debugpy();
+    let s = Session::new();
+    let started = s.start(&fixture_path(GENERATORS), &["-b", "fetch"]);
+    assert_eq!(started["breakpoints"][0]["verified"], true, "{started}");
+
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_at(&stop, GENERATORS, "fetch", "@fetch_body");
+    assert_eq!(s.value_of("key"), "21");
+
+    // Resuming after the `await` is not a new call: the program runs to its end.
+    let end = continue_to_stop(&s);
+    assert_eq!(end["reason"], "exited", "{end}");
+    assert_eq!(end["exit_code"], 0, "{end}");
+    output_containing(&s, "fetched: 42\n");
+}
+
+#[test]
+fn function_breakpoint_on_a_class_method_by_its_qualified_name_stops() {
+    require_debugpy();
+    let s = Session::new();
+    let started = s.start(&fixture_path(APP), &["-b", "Account.deposit"]);
+    assert_eq!(started["breakpoints"][0]["verified"], true, "{started}");
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_at(&stop, APP, "deposit", "@deposit_body");
+    assert_eq!(s.value_of("amount"), "0");
+}
+
+/// Asserts the stop is at `line` of the standard library's json/decoder.py, called from the
+/// fixture's `main`.
+#[track_caller]
+fn assert_in_json_decoder(s: &Session, stop: &Value, line: u32) {
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["frame"]["function"], "decode", "{stop}");
+    assert_eq!(stop["frame"]["line"], line, "{stop}");
+    let file = stop["frame"]["file"].as_str().unwrap_or("");
+    assert!(file.ends_with("json/decoder.py"), "{stop}");
+    assert_eq!(stop["thread_name"], "MainThread", "{stop}");
+    let bt = s.data(&["backtrace"]);
+    let main = ("main", u64::from(line_of(GENERATORS, "@library_call")));
+    assert!(frame_lines(&bt).contains(&main), "{bt}");
+}
+
+#[test]
+fn breakpoint_in_the_standard_library_stops_under_just_my_code() {
+    require_debugpy();
+    let (decoder, line) = json_decoder_line();
+    let location = format!("{}:{line}", decoder.display());
+    let s = Session::new();
+    // No --no-just-my-code: the default, under which debugpy skips library code.
+    let started = s.start(&fixture_path(GENERATORS), &["-b", &location]);
+    let bp = &started["breakpoints"][0];
+    assert_eq!(bp["verified"], true, "{started}");
+    assert!(bp["message"].is_null(), "{started}");
+
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([1]), "{stop}");
+    assert_in_json_decoder(&s, &stop, line);
+}
+
+#[test]
+fn breakpoint_added_in_the_standard_library_while_stopped_stops_under_just_my_code() {
+    require_debugpy();
+    let (decoder, line) = json_decoder_line();
+    let s = Session::new();
+    s.start(
+        &fixture_path(GENERATORS),
+        &["-b", &at(GENERATORS, "@fetch_call")],
+    );
+    let stop = continue_to_stop(&s);
+    assert_at(&stop, GENERATORS, "main", "@fetch_call");
+
+    let added = s.data(&[
+        "breakpoint",
+        "add",
+        &format!("{}:{line}", decoder.display()),
+    ]);
+    assert_eq!(added["verified"], true, "{added}");
+    assert!(added["message"].is_null(), "{added}");
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
+    assert_in_json_decoder(&s, &stop, line);
+}
+
+#[test]
+fn library_function_breakpoints_under_just_my_code_stop_or_say_why_not() {
+    require_debugpy();
+    let (_, line) = json_decoder_line();
+    let s = Session::new();
+    let started = s.start(
+        &fixture_path(GENERATORS),
+        &["-b", "raw_decode", "-b", "json.decoder.JSONDecoder.decode"],
+    );
+    // A bare name defined only in the library: debugpy would call it verified and never stop.
+    let bare = &started["breakpoints"][0];
+    assert_eq!(bare["verified"], false, "{started}");
+    let message = bare["message"].as_str().unwrap_or("");
+    assert!(message.contains("--no-just-my-code"), "{started}");
+    assert!(message.contains("json.loads"), "{started}");
+    // With its module it is found, and stops on the first line of its body.
+    let qualified = &started["breakpoints"][1];
+    assert_eq!(qualified["verified"], true, "{started}");
+
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
+    assert_in_json_decoder(&s, &stop, line);
+}
