@@ -427,9 +427,14 @@ pub fn end_with_its_program(process: &AdapterProcess) {
     let below = process
         .pid
         .map(|pid| (pid, crate::platform::descendants_of(pid)));
+    // Killed here and now, not by the thread below: a daemon that exits next (its warm time
+    // up, nothing else held) would end that thread before it ran.
+    for pid in below.iter().flat_map(|(_, below)| below) {
+        let _ = crate::platform::kill(*pid);
+    }
     process.kill();
     if let Some((pid, below)) = below {
-        // Off the caller's thread: it waits for the adapter's death, then theirs.
+        // Off the caller's thread: it waits for the adapter's death, then collects theirs.
         std::thread::spawn(move || crate::platform::end_below(pid, &below));
     }
 }
