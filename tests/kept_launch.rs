@@ -85,7 +85,7 @@ fn debugpy_the_same_start_again_runs_on_the_kept_program_with_its_own_breakpoint
         .unwrap_or_else(|| panic!("{listed:?}"))
         .to_string();
     let expected = format!(
-        "{}, launched ahead on a warm debugpy adapter",
+        "{}, launched ahead (pid {kept}) on a warm debugpy adapter",
         app.display()
     );
     assert!(line.contains(&expected), "{line}");

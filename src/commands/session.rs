@@ -415,7 +415,11 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
             // ended session says it after the program.
             let what = if s.state == "warm" && s.program.is_some() {
                 // A kept launch: the program is launched and held before its first line.
-                format!(", launched ahead on a warm {} adapter", warm.adapter)
+                let pid = s
+                    .debuggee_pid
+                    .map(|pid| format!(" (pid {pid})"))
+                    .unwrap_or_default();
+                format!(", launched ahead{pid} on a warm {} adapter", warm.adapter)
             } else if s.state == "warm" {
                 format!(" {} adapter", warm.adapter)
             } else {
