@@ -8,9 +8,8 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{Run, Session, build_go, eventually, processes_under, require_delve, with_go_env};
+use common::probe::no_process_left;
+use common::{Run, Session, build_go, require_delve, with_go_env};
 
 /// Runs `debugger [--json] probe LEDGER --break main.add EXTRA...` with the tests' Go
 /// environment, on the ledger fixture's binary copied into the test's own directory (so that a
@@ -48,14 +47,7 @@ fn a_probe_ended_at_a_hit_keeps_the_output_before_it_and_leaves_nothing_running(
         "{out}"
     );
     assert!(!out.contains("step 2:"), "{out}");
-    let mut left = Vec::new();
-    assert!(
-        eventually(Duration::from_secs(5), || {
-            left = processes_under(s.dir.path());
-            left.is_empty()
-        }),
-        "processes left behind: {left:?}"
-    );
+    no_process_left(&s);
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::probe::{nothing_left, private_copy};
 use common::{Run, Session, eventually, processes_under, require_lldb_dap};
@@ -57,11 +57,13 @@ fn state(pid: u32) -> Option<char> {
 }
 
 fn finish(mut child: Child) -> Run {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !matches!(child.try_wait(), Ok(Some(_))) {
-        assert!(Instant::now() < deadline, "the probe did not end");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert!(
+        eventually(Duration::from_secs(30), || matches!(
+            child.try_wait(),
+            Ok(Some(_))
+        )),
+        "the probe did not end"
+    );
     Run::from(
         child
             .wait_with_output()

@@ -8,10 +8,10 @@ mod common;
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::python::*;
-use common::{Session, at, fixture_path, require_debugpy, variable};
+use common::{Session, at, eventually, fixture_path, require_debugpy, variable};
 
 #[test]
 fn config_only_adapter_runs_debugpy() {
@@ -107,39 +107,35 @@ impl Listening {
     /// Waits for the port to be in LISTEN state (read from /proc/net/tcp, so that no probe
     /// connection is made that debugpy could take for its client).
     fn wait_until_listening(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(30);
         let wanted = format!("0100007F:{:04X}", self.port);
-        loop {
-            let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
-            let listening = table.lines().skip(1).any(|line| {
-                let fields: Vec<&str> = line.split_whitespace().collect();
-                fields.get(1) == Some(&wanted.as_str()) && fields.get(3) == Some(&"0A")
-            });
-            if listening {
-                return;
-            }
+        let listening = eventually(Duration::from_secs(30), || {
             if let Ok(Some(status)) = self.child.try_wait() {
                 panic!("python3 -m debugpy --listen ended before it listened: {status}");
             }
-            assert!(
-                Instant::now() < deadline,
-                "debugpy did not listen on 127.0.0.1:{} within 30 s",
-                self.port
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+            table.lines().skip(1).any(|line| {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                fields.get(1) == Some(&wanted.as_str()) && fields.get(3) == Some(&"0A")
+            })
+        });
+        assert!(
+            listening,
+            "debugpy did not listen on 127.0.0.1:{} within 30 s",
+            self.port
+        );
     }
 
     /// Waits for the process to end by itself; its exit code.
     fn wait_for_exit(&mut self, within: Duration) -> Option<i32> {
-        let deadline = Instant::now() + within;
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status.code();
+        let mut code = None;
+        let ended = eventually(within, || match self.child.try_wait() {
+            Ok(Some(status)) => {
+                code = status.code();
+                true
             }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        None
+            _ => false,
+        });
+        ended.then_some(code).flatten()
     }
 }
 

@@ -36,6 +36,12 @@ pub fn nothing_left(s: &Session) {
         "{sessions:?}"
     );
     assert_eq!(s.run(&["status"]).code, 4, "a session answers");
+    no_process_left(s);
+}
+
+/// No process of this test (one running from its folder) is left, within a few seconds.
+#[track_caller]
+pub fn no_process_left(s: &Session) {
     let mut left = Vec::new();
     assert!(
         eventually(Duration::from_secs(5), || {

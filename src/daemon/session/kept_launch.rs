@@ -19,15 +19,11 @@
 //! running program do (debugpy's launch-time `rules` for their files come as the same rules
 //! added to the running debugger, `adapters/debugpy/breakpoints.rs`).
 
-use serde_json::{Value, json};
-use tokio::io::AsyncWriteExt;
+use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::Origin;
-use super::warm_adapter::read_message;
-use crate::adapters::process::SpawnedAdapter;
+use super::{Origin, WarmAdapter};
 use crate::adapters::{DebugAdapter, RequestExtras};
-use crate::dap::codec;
 use crate::dap::types::Event;
 use crate::ipc::protocol::{KeptLaunch, LaunchSpec, ProcessContext};
 use crate::platform::TREE_TAG_VARIABLE;
@@ -83,14 +79,14 @@ pub fn warm_context(
 }
 
 /// Sends `key`'s launch (with this process tree's tag, so that the daemon's clean-up ends what
-/// it starts) as request `seq` on a warm adapter's raw streams, and reads up to `initialized`;
-/// then runs the adapter's set-up for the program (`setup`, each a console expression, on the
-/// seqs after it) and asks it what its start-up read (`watch`). Returns the launch's state and the
-/// decoded list of what was read (`Value::Null` when the adapter watches nothing).
+/// it starts) on a warm adapter's raw streams, and reads up to `initialized`, the events kept for
+/// the session; then runs the adapter's set-up for the program (`setup`, each a console
+/// expression) and asks the program its process id and what its start-up read (`facts`, see
+/// [`DebugAdapter::kept_launch_facts`]). Returns the launch's state and the list of what was
+/// read (`Value::Null` when the adapter watches nothing).
 pub(super) async fn send(
-    spawned: &mut SpawnedAdapter,
+    warm: &mut WarmAdapter,
     key: &Value,
-    seq: i64,
     setup: Vec<String>,
     facts: Option<String>,
 ) -> Result<(KeptLaunch, Value), String> {
@@ -99,24 +95,20 @@ pub(super) async fn send(
     if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
         env.insert(TREE_TAG_VARIABLE.to_string(), Value::String(tag));
     }
-    write(spawned, &request(seq, "launch", arguments)).await?;
+    let seq = warm.send("launch", arguments).await?;
     let mut kept = KeptLaunch {
         launch_seq: Some(seq),
-        events: Vec::new(),
         program_pid: None,
-        next_seq: seq + 1,
     };
     loop {
-        let message = read_message(&mut spawned.reader).await?;
+        let message = warm.read().await?;
         match message["type"].as_str() {
             Some("event") => {
                 let initialized = message["event"] == "initialized";
                 if message["event"] == "process" {
-                    kept.program_pid = message["body"]["systemProcessId"]
-                        .as_u64()
-                        .and_then(|pid| u32::try_from(pid).ok());
+                    kept.program_pid = pid_in(&message["body"]["systemProcessId"]);
                 }
-                kept.events.push(message);
+                warm.keep_event(message);
                 if initialized {
                     break;
                 }
@@ -129,30 +121,24 @@ pub(super) async fn send(
                 kept.launch_seq = None;
             }
             Some("request") => {
-                return Err(format!(
-                    "the adapter asked '{}' of a kept launch",
-                    message["command"]
-                ));
+                let command = message["command"].as_str().unwrap_or("a request");
+                return Err(format!("the adapter asked '{command}' of a kept launch"));
             }
             _ => {}
         }
     }
     for expression in setup {
-        let answer = ask(spawned, &mut kept, &expression).await?;
+        let answer = warm.console(&expression).await?;
         if answer["success"] == false {
             tracing::debug!(%expression, answer = %answer["message"], "a kept launch's set-up failed");
         }
     }
     let watched = match facts {
         Some(expression) => {
-            let answer = ask(spawned, &mut kept, &expression).await?;
+            let answer = warm.console(&expression).await?;
             let facts = crate::adapters::hex_json(answer["body"]["result"].as_str().unwrap_or(""))
                 .ok_or("the kept program did not say what its start read")?;
-            kept.program_pid = kept.program_pid.or_else(|| {
-                facts["pid"]
-                    .as_u64()
-                    .and_then(|pid| u32::try_from(pid).ok())
-            });
+            kept.program_pid = kept.program_pid.or_else(|| pid_in(&facts["pid"]));
             facts["watched"].clone()
         }
         None => Value::Null,
@@ -160,39 +146,9 @@ pub(super) async fn send(
     Ok((kept, watched))
 }
 
-/// Sends a console `evaluate` of `expression` as the next seq and reads up to its answer,
-/// keeping the events that come meanwhile.
-async fn ask(
-    spawned: &mut SpawnedAdapter,
-    kept: &mut KeptLaunch,
-    expression: &str,
-) -> Result<Value, String> {
-    let seq = kept.next_seq;
-    kept.next_seq += 1;
-    let arguments = json!({"expression": expression, "context": "repl"});
-    write(spawned, &request(seq, "evaluate", arguments)).await?;
-    loop {
-        let message = read_message(&mut spawned.reader).await?;
-        match message["type"].as_str() {
-            Some("response") if message["request_seq"] == seq => return Ok(message),
-            Some("event") => kept.events.push(message),
-            _ => {}
-        }
-    }
-}
-
-fn request(seq: i64, command: &str, arguments: Value) -> Value {
-    json!({"seq": seq, "type": "request", "command": command, "arguments": arguments})
-}
-
-async fn write(spawned: &mut SpawnedAdapter, message: &Value) -> Result<(), String> {
-    let bytes = codec::encode(message.to_string().as_bytes());
-    spawned
-        .writer
-        .write_all(&bytes)
-        .await
-        .map_err(|e| e.to_string())?;
-    spawned.writer.flush().await.map_err(|e| e.to_string())
+/// A process id, as a DAP body or the program's facts give it.
+fn pid_in(value: &Value) -> Option<u32> {
+    value.as_u64().and_then(|pid| u32::try_from(pid).ok())
 }
 
 /// Events on their way to the session at most (as the DAP client's own queue).

@@ -124,15 +124,10 @@ impl Session {
             }
             None => None,
         };
-        let (connection, warm_caps, kept, early_events) = match warm {
+        let (connection, handover) = match warm {
             Some(warm) => {
                 let (connection, handover) = warm.into_parts(&timeouts);
-                (
-                    connection,
-                    Some(handover.caps),
-                    handover.kept,
-                    handover.events,
-                )
+                (connection, Some(handover))
             }
             None => {
                 let spawned = match (&connect, route, &program_io) {
@@ -145,20 +140,28 @@ impl Session {
                     },
                     _ => adapter.spawn().await?,
                 };
-                (Connection::over(spawned, &timeouts), None, None, Vec::new())
+                (Connection::over(spawned, &timeouts), None)
             }
         };
         crate::common::timeline::mark("adapter spawned");
-        let warm_start = warm_caps.is_some();
+        let warm_start = handover.is_some();
         let Connection {
             process,
             dap,
             events,
             program_output,
         } = connection;
-        let events = match early_events.is_empty() {
-            true => events,
-            false => kept_launch::replayed(early_events, events),
+        let (warm_caps, kept, events) = match handover {
+            Some(handover) => {
+                // What the warm adapter's stream has already seen comes first.
+                dap.number_from(handover.next_seq);
+                let events = match handover.events.is_empty() {
+                    true => events,
+                    false => kept_launch::replayed(handover.events, events),
+                };
+                (Some(handover.caps), handover.kept, events)
+            }
+            None => (None, None, events),
         };
         if let (Origin::Launch(spec), Some(StdioRoute::StartedByDaemon), Some(io)) =
             (&origin, route, &program_io)
@@ -328,10 +331,7 @@ async fn configure(
     // fields of its own (`RequestExtras`), so there is no one shape to type.
     // A kept launch's answer is still to come (or came with success, as it was kept).
     let pending = match &init.kept {
-        Some(kept) => {
-            dap.number_from(kept.next_seq);
-            kept.launch_seq.map(|seq| dap.adopt(seq, command))
-        }
+        Some(kept) => kept.launch_seq.map(|seq| dap.adopt(seq, command)),
         None => Some(dap.send(command, arguments)),
     };
     let limit = timeouts.launch();

@@ -95,8 +95,10 @@ pub struct WarmAdapter {
     inputs: Watched,
     /// The events it sent while it was made ready, in order, which are the session's to read
     /// (GDB sends `initialized` right after its answer to `initialize`, before any warm-up
-    /// command is answered).
+    /// command is answered; a kept launch's up to `initialized`).
     events: Vec<Value>,
+    /// The `seq` of its next request: the session numbers its own from there.
+    next_seq: i64,
 }
 
 impl WarmAdapter {
@@ -163,6 +165,7 @@ impl WarmAdapter {
             reaper,
             inputs,
             events: Vec::new(),
+            next_seq: 1,
         };
         let arguments = initialize_arguments(&*warm.adapter, false);
         let answer = tokio::time::timeout(timeouts.launch(), async {
@@ -218,6 +221,7 @@ impl WarmAdapter {
             reaper: None,
             inputs: Watched(Vec::new()),
             events: lent.events,
+            next_seq: lent.next_seq,
         }
     }
 
@@ -228,32 +232,21 @@ impl WarmAdapter {
         &mut self,
         arguments: &InitializeArguments,
     ) -> Result<Capabilities, String> {
-        let request = json!({
-            "seq": 1,
-            "type": "request",
-            "command": "initialize",
-            "arguments": arguments,
-        });
-        let message = self.ask(&request).await?;
+        let arguments = serde_json::to_value(arguments).map_err(|e| e.to_string())?;
+        let message = self.ask("initialize", arguments).await?;
         if message["success"] == false {
             return Err(message["message"].as_str().unwrap_or("refused").to_string());
         }
         Ok(Capabilities(message["body"].clone()))
     }
 
-    /// Runs the adapter's [`DebugAdapter::warm_commands`], one `evaluate` at a time (seq 2 on),
-    /// each read up to its answer as `initialize` is. A command the adapter refuses is only
-    /// logged: it was work ahead of time, which the launch does anyway.
+    /// Runs the adapter's [`DebugAdapter::warm_commands`], one `evaluate` at a time, each read
+    /// up to its answer as `initialize` is. A command the adapter refuses is only logged: it was
+    /// work ahead of time, which the launch does anyway.
     async fn prepare(&mut self) -> Result<(), String> {
-        for (seq, command) in (2u64..).zip(self.adapter.warm_commands()) {
-            let request = json!({
-                "seq": seq,
-                "type": "request",
-                "command": "evaluate",
-                "arguments": {"expression": command, "context": "repl"},
-            });
+        for command in self.adapter.warm_commands() {
             tracing::debug!(%command, "a warm-up command");
-            let answer = self.ask(&request).await?;
+            let answer = self.console(&command).await?;
             if answer["success"] == false {
                 tracing::debug!(%command, answer = %answer["message"], "a warm-up command failed");
             }
@@ -274,16 +267,23 @@ impl WarmAdapter {
             .unwrap_or_default();
         let setup = self.adapter.program_setup(&program).await;
         let facts = self.adapter.kept_launch_facts();
-        let first_seq = 2 + self.adapter.warm_commands().len() as i64;
-        let (kept, watched) =
-            super::kept_launch::send(&mut self.spawned, &key, first_seq, setup, facts).await?;
+        let (kept, watched) = super::kept_launch::send(self, &key, setup, facts).await?;
         tracing::info!(pid = ?kept.program_pid, "a launch is kept at initialized");
         self.kept = Some(kept);
         Ok((!watched.is_null()).then_some(watched))
     }
 
-    /// Sends `request` and reads the stream up to its answer (see [`WarmAdapter::initialize`]).
-    async fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    /// Sends the request `command` with the next seq, and returns that seq; its answer is read
+    /// by the caller ([`WarmAdapter::read`]).
+    pub(super) async fn send(&mut self, command: &str, arguments: Value) -> Result<i64, String> {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let request = json!({
+            "seq": seq,
+            "type": "request",
+            "command": command,
+            "arguments": arguments,
+        });
         let bytes = codec::encode(request.to_string().as_bytes());
         self.spawned
             .writer
@@ -295,15 +295,38 @@ impl WarmAdapter {
             .flush()
             .await
             .map_err(|e| e.to_string())?;
+        Ok(seq)
+    }
+
+    /// The next message of its stream, read byte by byte (see [`WarmAdapter::initialize`]).
+    pub(super) async fn read(&mut self) -> Result<Value, String> {
+        read_message(&mut self.spawned.reader).await
+    }
+
+    /// Keeps an event it sent for the session that takes it, which reads it first.
+    pub(super) fn keep_event(&mut self, event: Value) {
+        self.events.push(event);
+    }
+
+    /// Sends the request `command` and reads the stream up to its answer, keeping the events
+    /// that come meanwhile (see [`WarmAdapter::initialize`]).
+    async fn ask(&mut self, command: &str, arguments: Value) -> Result<Value, String> {
+        let seq = self.send(command, arguments).await?;
         loop {
-            let message = read_message(&mut self.spawned.reader).await?;
-            if message["type"] == "response" && message["request_seq"] == request["seq"] {
+            let message = self.read().await?;
+            if message["type"] == "response" && message["request_seq"] == seq {
                 return Ok(message);
             }
             if message["type"] == "event" {
-                self.events.push(message);
+                self.keep_event(message);
             }
         }
+    }
+
+    /// [`WarmAdapter::ask`] for an `evaluate` of `expression` in the adapter's console.
+    pub(super) async fn console(&mut self, expression: &str) -> Result<Value, String> {
+        let arguments = json!({"expression": expression, "context": "repl"});
+        self.ask("evaluate", arguments).await
     }
 
     /// The adapter's canonical name (`lldb`).
@@ -391,6 +414,7 @@ impl WarmAdapter {
             capabilities: self.caps.0,
             kept: self.kept,
             events: self.events,
+            next_seq: self.next_seq,
         };
         (self.spawned, lent)
     }
@@ -399,14 +423,11 @@ impl WarmAdapter {
     /// be read first), for a session starting as [`serves`] allows.
     pub(super) fn into_parts(self, timeouts: &Timeouts) -> (Connection, Handover) {
         self.rejoin_tree();
-        let mut events = self.events;
-        if let Some(kept) = &self.kept {
-            events.extend(kept.events.iter().cloned());
-        }
         let handover = Handover {
             caps: self.caps,
             kept: self.kept,
-            events,
+            events: self.events,
+            next_seq: self.next_seq,
         };
         (Connection::over(self.spawned, timeouts), handover)
     }
@@ -418,6 +439,8 @@ pub(super) struct Handover {
     pub(super) kept: Option<KeptLaunch>,
     /// The events it sent before the session read its stream, in order.
     pub(super) events: Vec<Value>,
+    /// The first `seq` its stream has not seen, for the session's own requests.
+    pub(super) next_seq: i64,
 }
 
 /// Kills an adapter that was sent a launch ahead of its session, and what that launch started
@@ -507,7 +530,7 @@ fn modified_nanos(path: &Path) -> Option<u64> {
 }
 
 /// One DAP message read byte by byte (see [`WarmAdapter::initialize`]).
-pub(super) async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, String> {
+async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, String> {
     let mut header = Vec::new();
     while !header.ends_with(b"\r\n\r\n") {
         if header.len() > codec::MAX_HEADER_BYTES {

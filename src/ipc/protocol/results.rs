@@ -32,10 +32,13 @@ pub struct LendResult {
     /// For an adapter kept launched: where its launch stands.
     #[serde(default)]
     pub kept: Option<KeptLaunch>,
-    /// The events it sent while it was made ready (before a kept launch's own), for the
-    /// session to read first.
+    /// The events it sent while it was made ready (a kept launch's too), for the session to
+    /// read first.
     #[serde(default)]
     pub events: Vec<serde_json::Value>,
+    /// The first `seq` its stream has not seen, for the session's own requests.
+    #[serde(default)]
+    pub next_seq: i64,
 }
 
 /// A launch a warm adapter was sent ahead of its session and holds at `initialized` (see
@@ -45,14 +48,8 @@ pub struct KeptLaunch {
     /// The `seq` the `launch` went with, whose answer is still to come (debugpy answers after
     /// `configurationDone`); `None`: it was answered, with success, before `initialized`.
     pub launch_seq: Option<i64>,
-    /// The events the adapter sent up to and with `initialized`, in order, for the session to
-    /// read as if they had come to it.
-    pub events: Vec<serde_json::Value>,
     /// The program's process, as the adapter's `process` event or the program itself told it.
     pub program_pid: Option<u32>,
-    /// The first `seq` not yet used on the adapter's stream, for the session's own requests.
-    #[serde(default)]
-    pub next_seq: i64,
 }
 
 /// The adapter a daemon keeps warm for the next session.
