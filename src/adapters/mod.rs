@@ -158,6 +158,13 @@ pub trait DebugAdapter: Send + Sync {
         false
     }
 
+    /// Whether the adapter tells a launched program's `process` event (its pid) only after it
+    /// has answered `launch` (debugpy defers it so). `start` then waits for that event, briefly,
+    /// so that its report names the program's pid as it does for every other adapter.
+    fn reports_process_after_launch(&self) -> bool {
+        false
+    }
+
     /// For an adapter that [`DebugAdapter::keeps_launch`]: a console expression, run in the
     /// kept program's process once it waits at `initialized`, whose value is
     /// `{"pid": its process id, "watched": what its start read}` (`watched_paths.py`:

@@ -324,6 +324,12 @@ impl DebugAdapter for Debugpy {
         true
     }
 
+    /// debugpy's adapter holds the `process` event back until `launch` is answered (it is
+    /// among the events it defers until `configurationDone`), then sends it at once.
+    fn reports_process_after_launch(&self) -> bool {
+        true
+    }
+
     fn kept_launch_facts(&self) -> Option<String> {
         Some(kept_program_facts())
     }

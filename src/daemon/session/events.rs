@@ -100,7 +100,11 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
         "terminated" => on_terminated(shared),
         "output" => on_output(shared, event.body),
         "breakpoint" => on_breakpoint(shared, event.body),
-        "process" => return on_process(shared, event.body).map(FollowUp::WatchProgram),
+        "process" => {
+            let launched = on_process(shared, event.body);
+            shared.process_reported.notify_one();
+            return launched.map(FollowUp::WatchProgram);
+        }
         other => tracing::debug!(event = other, "event ignored"),
     }
     None

@@ -181,6 +181,7 @@ impl Session {
             breakpoints: carried.breakpoints,
             output: carried.output,
             initialized: Notify::new(),
+            process_reported: Notify::new(),
             adapter: adapter.clone(),
             ending: AtomicBool::new(false),
             adapter_log: Mutex::new(VecDeque::new()),
@@ -404,6 +405,9 @@ async fn configure(
         None => answer.await?,
     };
     crate::common::timeline::mark(format_args!("{command} answered"));
+    if matches!(origin, Origin::Launch(_)) && adapter.reports_process_after_launch() {
+        await_process_event(shared, PROCESS_EVENT_WAIT.min(timeouts.launch())).await;
+    }
     if matches!(origin, Origin::Attach(_)) && adapter.stops_on_attach() {
         release_attach_stop(dap, shared, timeouts.launch()).await?;
     }
@@ -411,6 +415,22 @@ async fn configure(
         .run
         .set_if(Phase::Running, |s| s.phase == Phase::Starting);
     Ok(caps)
+}
+
+/// How long a start waits for a `process` event due just after `launch`'s answer.
+const PROCESS_EVENT_WAIT: Duration = Duration::from_secs(2);
+
+/// Waits for the `process` event an adapter sends just after answering `launch`, so that the
+/// start's report names the program's pid. Bounded: an adapter that never sends it (a program
+/// that ended at once, an adapter's change) costs the wait, not the start.
+async fn await_process_event(shared: &Shared, limit: Duration) {
+    let reported = shared.process_reported.notified();
+    if shared.view().debuggee.pid.is_some() {
+        return;
+    }
+    if tokio::time::timeout(limit, reported).await.is_err() {
+        tracing::debug!("no process event after the launch's answer");
+    }
 }
 
 /// The program file a session debugs, where it is on this machine (not behind `--connect`).

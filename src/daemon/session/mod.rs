@@ -97,6 +97,9 @@ pub(super) struct Shared {
     breakpoints: Arc<Breakpoints>,
     output: Arc<OutputBuffer>,
     initialized: Notify,
+    /// Told of each `process` event, for a launch whose adapter reports it after answering
+    /// (`DebugAdapter::reports_process_after_launch`).
+    process_reported: Notify,
     adapter: Arc<dyn DebugAdapter>,
     /// Set once we end the session ourselves: the adapter's exit is then no death to report.
     ending: AtomicBool,
