@@ -129,6 +129,8 @@ fn a_null_dereference_is_reported_with_locals_prints_and_a_core_on_lldb_and_gdb(
         ]);
         assert_eq!(opened["stop"]["frame"]["function"], "post", "{opened}");
         assert_eq!(s.value_of("o->amount"), "1000");
+        // What the program never wrote is in it too (a minidump of the stacks alone had not).
+        assert_eq!(s.value_of("g_marker[1]"), "34", "{adapter}");
         s.run(&["stop"]).ok();
         if adapter == "lldb" {
             // LLDB writes a minidump, which GDB cannot read: said as the adapter's refusal.
@@ -144,6 +146,38 @@ fn a_null_dereference_is_reported_with_locals_prints_and_a_core_on_lldb_and_gdb(
             assert!(
                 message.starts_with("the gdb adapter could not open the core: "),
                 "{message}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_crash_reports_print_of_a_struct_shows_its_members_in_text() {
+    require_lldb_dap();
+    let program = build(NULL);
+    let s = session();
+    for adapter in ["lldb", "gdb"] {
+        let run = s.run(&[
+            "probe",
+            program.to_str().expect("utf-8"),
+            "--on-crash",
+            "--adapter",
+            adapter,
+            "--print",
+            "*o",
+        ]);
+        assert_eq!(run.code, 0, "{adapter}: {}{}", run.stdout, run.stderr);
+        let printed = run
+            .stdout
+            .split("Print:")
+            .nth(1)
+            .and_then(|rest| rest.split("Locals:").next())
+            .unwrap_or("");
+        for member in ["id", "amount", "ledger"] {
+            assert!(
+                printed.contains(member) && printed.contains("1000"),
+                "{adapter}: no `{member}` under the print: {}",
+                run.stdout
             );
         }
     }

@@ -282,11 +282,15 @@ impl DebugAdapter for LldbDap {
         })
     }
 
-    /// LLDB 19 writes a minidump on Linux whatever the file is called, and reads it back.
+    /// LLDB 19 writes a minidump on Linux whatever the file is called, and reads it back. In
+    /// its full style: the default holds the stacks alone, and `modified-memory` leaves out what
+    /// the program never wrote (its string literals, its globals' first values), which a minidump
+    /// does not take from the executable either, so a later `debugger core` showed `""` and
+    /// unreadable memory for them.
     fn core_saving(&self, dir: &Path, pid: Option<u32>) -> Option<CoreSaving> {
         let stem = format!("core.{}", pid.unwrap_or(0));
         let path = super::core_dump::saved_core_path(dir, &stem, "dmp");
-        let command = format!("process save-core \"{}\"", path.display());
+        let command = format!("process save-core --style full \"{}\"", path.display());
         Some(CoreSaving { command, path })
     }
 

@@ -383,13 +383,8 @@ fn text(report: &CrashReport) -> String {
     }
     if !report.prints.is_empty() {
         out.push_str("Print:\n");
-        for print in &report.prints {
-            let value = match (&print.value, &print.error) {
-                (Some(value), _) => value.clone(),
-                (None, Some(error)) => format!("error: {error}"),
-                (None, None) => "(no value)".into(),
-            };
-            let _ = writeln!(out, "  {} = {value}", print.expression);
+        for line in super::text::prints(&report.prints).lines() {
+            let _ = writeln!(out, "  {line}");
         }
     }
     if report.crashed && report.stop.is_some() {

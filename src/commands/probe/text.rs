@@ -142,23 +142,7 @@ fn same_frames(a: &ProbeStop, b: &ProbeStop) -> bool {
 /// change are only named and the stack is not repeated.
 fn stop_details(out: &mut String, stop: &ProbeStop, previous: Option<(&ProbeStop, usize)>) {
     if !stop.prints.is_empty() {
-        let width = stop
-            .prints
-            .iter()
-            .map(|p| p.expression.chars().count())
-            .max()
-            .unwrap_or(0);
-        let mut printed = String::new();
-        for print in &stop.prints {
-            match (as_node(print), &print.error) {
-                (Some(node), _) => printed.push_str(&render::variable(&node, width)),
-                (None, error) => {
-                    let error = error.as_deref().unwrap_or("no value");
-                    let _ = writeln!(printed, "{:<width$} error: {error}", print.expression);
-                }
-            }
-        }
-        labelled(out, "print:", &printed);
+        labelled(out, "print:", &prints(&stop.prints));
     }
     labelled(out, "locals:", &locals(stop, previous.map(|(p, _)| p)));
     if let Some((_, number)) = previous {
@@ -184,6 +168,27 @@ fn stop_details(out: &mut String, stop: &ProbeStop, previous: Option<(&ProbeStop
     for error in &stop.errors {
         labelled(out, "error:", &format!("{error}\n"));
     }
+}
+
+/// The `--print` values, each as `locals` shows a variable (its children below it), names
+/// aligned; an expression that failed with its error.
+pub(super) fn prints(prints: &[ProbePrint]) -> String {
+    let width = prints
+        .iter()
+        .map(|p| p.expression.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut printed = String::new();
+    for print in prints {
+        match (as_node(print), &print.error) {
+            (Some(node), _) => printed.push_str(&render::variable(&node, width)),
+            (None, error) => {
+                let error = error.as_deref().unwrap_or("no value");
+                let _ = writeln!(printed, "{:<width$} error: {error}", print.expression);
+            }
+        }
+    }
+    printed
 }
 
 /// The locals, or, after a hit at the same place, those that changed and the names of the rest.
