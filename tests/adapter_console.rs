@@ -83,6 +83,13 @@ fn raw_runs_an_lldb_command() {
         json["output"].as_str().unwrap_or("").contains("amount = 0"),
         "{json}"
     );
+    // In the selected frame, as `print` is: after `up`, main's.
+    s.data(&["up"]);
+    let json = s.data(&["raw", "frame variable i"]);
+    assert!(
+        json["output"].as_str().unwrap_or("").contains("i = 0"),
+        "{json}"
+    );
 }
 
 #[test]

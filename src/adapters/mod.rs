@@ -98,6 +98,14 @@ pub trait DebugAdapter: Send + Sync {
         None
     }
 
+    /// Console commands that make the adapter's console act in thread `thread_id`, frame
+    /// `frame_index` (0 the innermost), sent before a `raw` text, for an adapter whose console
+    /// ignores the `evaluate` request's frame (lldb-dap runs its commands in LLDB's own
+    /// selection, which `up` or `frame` never moved). Empty: the frame in the request is enough.
+    fn console_frame_selection(&self, _thread_id: i64, _frame_index: u32) -> Vec<String> {
+        Vec::new()
+    }
+
     /// How the adapter writes a core of the program it holds stopped (pid `pid`) into `dir`;
     /// `None`: it cannot.
     fn core_saving(&self, _dir: &Path, _pid: Option<u32>) -> Option<CoreSaving> {

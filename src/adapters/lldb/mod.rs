@@ -282,6 +282,15 @@ impl DebugAdapter for LldbDap {
         })
     }
 
+    /// lldb-dap's console runs a command in LLDB's selected thread and frame, not the request's.
+    /// Its thread ids are the system's, which `thread select -t` takes.
+    fn console_frame_selection(&self, thread_id: i64, frame_index: u32) -> Vec<String> {
+        vec![
+            format!("thread select -t {thread_id}"),
+            format!("frame select {frame_index}"),
+        ]
+    }
+
     /// LLDB 19 writes a minidump on Linux whatever the file is called, and reads it back. In
     /// its full style: the default holds the stacks alone, and `modified-memory` leaves out what
     /// the program never wrote (its string literals, its globals' first values), which a minidump

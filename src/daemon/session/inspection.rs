@@ -207,9 +207,18 @@ impl Session {
         }
         let mut frame_id = None;
         if matches!(state.phase, Phase::Stopped(_))
-            && let Ok((_, _, frame)) = self.selected_frame().await
+            && let Ok((thread_id, index, frame)) = self.selected_frame().await
         {
             frame_id = Some(frame.id);
+            for command in self.adapter.console_frame_selection(thread_id, index) {
+                let selected = self
+                    .dap
+                    .request_typed::<Evaluate>(&EvaluateArguments::repl(&command, frame_id))
+                    .await;
+                if let Err(e) = console_answer(selected) {
+                    tracing::debug!(%command, error = %e, "the console's frame was not selected");
+                }
+            }
         }
         let answer = self
             .dap
