@@ -427,6 +427,38 @@ fn a_slow_answer_arrives_while_other_clients_are_served() {
 }
 
 #[test]
+fn a_continue_from_another_client_waits_for_a_locals_reading_the_stop() {
+    let s = mock_session(
+        &json!({"on": {"variables": {"action": "slow", "ms": 1000}}}),
+        "",
+    );
+    start_ok(&s);
+    await_entry(&s);
+
+    let reading = spawn(&s, &["--json", "locals"]);
+    held_by_the_adapter(&s, "variables");
+    let resumed = s.run(&["--json", "continue"]);
+    assert_eq!(resumed.json()["ok"], true, "{resumed:?}");
+    let locals = finish(reading);
+    assert_eq!(locals.code, 0, "{locals:?}");
+    assert_eq!(
+        locals.json()["data"]["variables"][0]["name"],
+        "x",
+        "{locals:?}"
+    );
+
+    // The program was resumed only once the reading was answered: moved under it, a real
+    // adapter answers the rest of its requests with nothing.
+    let log = s.log();
+    let answered = log.find(r#"command="variables" success=true"#);
+    let continued = log.find(r#"command="continue""#);
+    assert!(
+        matches!((answered, continued), (Some(a), Some(c)) if a < c),
+        "continue was sent before the locals' variables were answered:\n{log}"
+    );
+}
+
+#[test]
 fn a_launch_error_fails_start_at_once_with_the_adapters_message() {
     let message = "mock: cannot launch /bin/true: permission denied (scripted)";
     let s = mock_session(

@@ -52,6 +52,14 @@ impl Daemon {
             // and none of these reaches an adapter that might try.
             return Err(cannot_run(&spec.program));
         }
+        // Held for the whole command: a resume from another client waits for it to finish.
+        let reader = reads_the_stop(&command)
+            .then(|| self.session().ok())
+            .flatten();
+        let _held = match &reader {
+            Some(session) => Some(session.hold_stop().await),
+            None => None,
+        };
         match command {
             Command::Start(spec) => self.start(Origin::Launch(Box::new(spec))).await,
             Command::Attach(spec) => self.start(Origin::Attach(spec)).await,
@@ -478,6 +486,25 @@ pub async fn open_session(
         warm,
     )
     .await
+}
+
+/// Whether a command reads (or changes) the program where it is stopped: its answer would be
+/// wrong, not just late, were the program resumed half-way through.
+fn reads_the_stop(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Context
+            | Command::Backtrace { .. }
+            | Command::Threads
+            | Command::SelectThread { .. }
+            | Command::SelectFrame(_)
+            | Command::Locals { .. }
+            | Command::Evaluate { .. }
+            | Command::Raw { .. }
+            | Command::SetVariable { .. }
+            | Command::MemoryRead { .. }
+            | Command::Disassemble { .. }
+    )
 }
 
 /// Whether a command would run the program, change it, or set it up to run (breakpoints,

@@ -228,6 +228,7 @@ impl Session {
                 shared,
                 warm_start,
                 warm_claimed: AtomicBool::new(false),
+                held_stop: tokio::sync::RwLock::new(()),
             }),
             Err(err) => {
                 dap.close("the session failed to start");

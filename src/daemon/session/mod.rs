@@ -184,9 +184,22 @@ pub struct Session {
     warm_start: bool,
     /// Set once a warm adapter has been asked for to follow this session, so its end asks once.
     warm_claimed: AtomicBool,
+    /// The stop the program is held at: each command that reads it (`locals`, `print`, ...)
+    /// shares it for its whole run, and a resume takes it whole. So a `continue` from another
+    /// client waits for a reading in progress rather than moving the program under it, whose
+    /// adapter would then answer the rest of its requests with nothing (a `locals` that listed
+    /// none of its twelve variables, exit 0).
+    held_stop: tokio::sync::RwLock<()>,
 }
 
 impl Session {
+    /// Shares the stop with other readers until the guard is dropped; taken once per command,
+    /// by the dispatcher (a second take in the same command could wait on a resume waiting on
+    /// the first).
+    pub async fn hold_stop(&self) -> tokio::sync::RwLockReadGuard<'_, ()> {
+        self.held_stop.read().await
+    }
+
     /// Whether the session runs on the daemon's warm adapter.
     pub fn warm_start(&self) -> bool {
         self.warm_start

@@ -88,6 +88,9 @@ impl Session {
             ResumeAction::Step => Resume::StepIn,
             ResumeAction::Finish => Resume::StepOut,
         };
+        // Commands reading the stop finish first (see `held_stop`); until the request is sent,
+        // none starts.
+        let held = self.held_stop.write().await;
         // Mark the program running before sending, so the stop the request causes (which may
         // overtake the response) is always newer than this generation.
         // Only from the stop we looked at: if the program moved on meanwhile (it exited), say so.
@@ -107,6 +110,7 @@ impl Session {
             self.shared.run.restore(&state, running);
             return Err(err.into());
         }
+        drop(held);
         let Some(timeout) = wait else {
             return Ok(("running".into(), None));
         };
