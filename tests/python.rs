@@ -172,6 +172,31 @@ fn an_exit_nobody_was_shown_answers_the_next_continue_once() {
 }
 
 #[test]
+fn a_child_python_runs_to_its_end_under_a_debugpy_session() {
+    require_debugpy();
+    let s = Session::new();
+    let program = "python/child_python.py";
+    s.start(
+        &fixture_path(program),
+        &["-b", &at(program, "@child_answered")],
+    );
+    // debugpy held each child Python for a client to attach, and the parent waited for it.
+    let stop = continue_to_stop(&s);
+    assert_at(&stop, program, "ask_child", "@child_answered");
+    assert_eq!(s.value_of("answer.stdout.strip()"), "'42'");
+    let data = s.data(&["continue", "--wait", "--timeout", WAIT]);
+    assert_eq!(data["stop"]["exit_code"], 0, "{data}");
+    let output = s.data(&["output"]);
+    assert!(
+        output["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("child said 42"),
+        "{output}"
+    );
+}
+
+#[test]
 fn uncaught_exception_stops_with_its_type_and_message() {
     require_debugpy();
     let s = Session::new();

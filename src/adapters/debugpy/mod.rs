@@ -266,6 +266,11 @@ impl DebugAdapter for Debugpy {
             "console": "internalConsole",
             "redirectOutput": true,
             "python": self.python,
+            // debugpy would start every child Python the program runs under debugpy too, each
+            // waiting for a client to attach (its `debugpyAttach` event) before running a line:
+            // a program that runs `subprocess.run([sys.executable, ...])` waited forever.
+            // Children run as they would without the debugger.
+            "subProcess": false,
         });
         if spec.stdio.is_some() {
             // `--tty`/`--stdin`: debugpy's launch takes no stdin; asked to run its launcher "in
