@@ -18,6 +18,8 @@ use serde_json::Value;
 
 const LEDGER: &str = "go/ledger/main.go";
 const GOROUTINES: &str = "go/goroutines/main.go";
+/// A `parse` in package main and in package words, and a `total` in main only.
+const AMBIGUOUS: &str = "go/ambiguous/main.go";
 /// Seconds a `--wait` may take: a Go build or a first stop under Delve is slower than lldb's.
 const WAIT: &str = "60";
 
@@ -407,6 +409,47 @@ fn a_go_file_that_does_not_build_fails_start_with_the_compilers_words() {
         message.contains("main.go:4") && message.contains("unused"),
         "{error}"
     );
+}
+
+#[test]
+fn an_ambiguous_function_name_leaves_only_itself_pending() {
+    require_delve();
+    let s = Session::new();
+    let body = line_of(AMBIGUOUS, "@total_entry");
+    // `parse` is main's and package words' too: Delve refuses that name alone, and answers
+    // for main.total beside it.
+    let started = start(
+        &s,
+        &fixture_path("go/ambiguous"),
+        &[
+            "--break",
+            "parse",
+            "--break",
+            "main.total",
+            "--stop-on-entry",
+        ],
+    );
+    let breakpoints = &started["breakpoints"];
+    assert_eq!(breakpoints[0]["verified"], false, "{started}");
+    assert!(
+        breakpoints[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("ambiguous")),
+        "{started}"
+    );
+    assert_eq!(breakpoints[1]["verified"], true, "{started}");
+    // One added while the ambiguous one is still there binds too.
+    let added = s.data(&["break", "main.parse"]);
+    assert_eq!(added["verified"], true, "{added}");
+    let stop = stop_after(&s, "continue");
+    assert_stop(
+        &stop,
+        "breakpoint",
+        "main.parse",
+        line_of(AMBIGUOUS, "@parse_entry"),
+    );
+    let stop = stop_after(&s, "continue");
+    assert_stop(&stop, "breakpoint", "main.total", body);
 }
 
 /// Kills the listening Delve when the test ends, whatever happens.

@@ -29,6 +29,9 @@ pub struct Entry {
     pub verified: bool,
     pub message: Option<String>,
     pub adapter_id: Option<i64>,
+    /// The adapter has answered for this entry, with or without an id (Delve gives none to a
+    /// name it could not set): it is no longer new (see [`Registry::sync_request_limited`]).
+    pub answered: bool,
     pub resolved_line: Option<u32>,
     /// The file the adapter bound a name we could not place to (lldb, GDB and node match a
     /// relative name themselves), from its answer's `source`.
@@ -225,6 +228,7 @@ impl Registry {
             verified: false,
             message: None,
             adapter_id: None,
+            answered: false,
             resolved_line: None,
             adapter_file: None,
             data,
@@ -322,6 +326,7 @@ impl Registry {
             entry.verified = false;
             entry.message = None;
             entry.adapter_id = None;
+            entry.answered = false;
             entry.resolved_line = None;
             entry.adapter_file = None;
             // A new run: the value a watchpoint last saw is the old run's.
@@ -336,23 +341,18 @@ impl Registry {
         self.sync_request_limited(target, usize::MAX)
     }
 
-    /// How many enabled entries of `target` the adapter has not given an id yet.
-    pub fn unmapped_count(&self, target: &Target) -> usize {
-        self.entries
+    /// How many entries a request for `target` would carry that the adapter never answered for.
+    pub fn unanswered_count(&self, target: &Target) -> usize {
+        self.sendable(target)
             .iter()
-            .filter(|e| e.enabled && &e.target() == target && e.adapter_id.is_none())
+            .filter(|e| e.adapter_id.is_none() && !e.answered)
             .count()
     }
 
-    /// Like [`Registry::sync_request`], but with at most `max_unmapped` entries that have no
-    /// adapter id yet. Some adapters (lldb-dap 19) answer `setFunctionBreakpoints` in an order of
-    /// their own, so new function breakpoints are sent one at a time: the one new id in each
-    /// answer is then unambiguous.
-    pub fn sync_request_limited(&self, target: &Target, max_unmapped: usize) -> SyncRequest {
-        let mut unmapped = 0;
+    /// The entries a request for `target` carries, in order.
+    fn sendable(&self, target: &Target) -> Vec<&Entry> {
         let mut sent_keys: Vec<TwinKey<'_>> = Vec::new();
-        let selected: Vec<&Entry> = self
-            .entries
+        self.entries
             .iter()
             .filter(|e| e.enabled && &e.target() == target)
             // A watchpoint the adapter never described cannot be set.
@@ -367,12 +367,25 @@ impl Registry {
                 }
                 None => true,
             })
+            .collect()
+    }
+
+    /// Like [`Registry::sync_request`], but with at most `max_new` entries the adapter has not
+    /// answered for yet. Some adapters (lldb-dap 19) answer `setFunctionBreakpoints` in an order
+    /// of their own, so new function breakpoints are sent one at a time: the one new id in each
+    /// answer is then unambiguous. One answered without an id is not new: counting it would
+    /// hold back every entry after it for good.
+    pub fn sync_request_limited(&self, target: &Target, max_new: usize) -> SyncRequest {
+        let mut new = 0;
+        let selected: Vec<&Entry> = self
+            .sendable(target)
+            .into_iter()
             .filter(|e| {
-                if e.adapter_id.is_some() {
+                if e.adapter_id.is_some() || e.answered {
                     return true;
                 }
-                unmapped += 1;
-                unmapped <= max_unmapped
+                new += 1;
+                new <= max_new
             })
             .collect();
         let ids = selected.iter().map(|e| e.id).collect();
@@ -474,6 +487,7 @@ impl Registry {
                 entry.verified = bp.verified;
                 entry.message = bp.message.clone().filter(|m| !m.is_empty());
                 entry.adapter_id = bp.id;
+                entry.answered = true;
                 entry.resolved_line = bp.line;
                 entry.adapter_file = bound_file(bp);
             }
@@ -500,18 +514,21 @@ impl Registry {
                 entry.verified = twin.verified;
                 entry.message = twin.message.clone();
                 entry.adapter_id = twin.adapter_id;
+                entry.answered = twin.answered;
                 entry.resolved_line = twin.resolved_line;
                 entry.adapter_file = twin.adapter_file.clone();
             }
         }
     }
 
-    /// Records the failure of a [`SyncRequest`] on each of its entries.
+    /// Records the failure of a [`SyncRequest`] on each of its entries: the adapter holds none
+    /// of them, so each is new to it again.
     pub fn apply_failure(&mut self, ids: &[u32], message: &str) {
         for entry in self.entries.iter_mut().filter(|e| ids.contains(&e.id)) {
             entry.verified = false;
             entry.message = Some(message.to_string());
             entry.adapter_id = None;
+            entry.answered = false;
         }
     }
 

@@ -70,13 +70,39 @@ fn answers_are_paired_by_adapter_id_before_order() {
     let first = r.sync_request_limited(&Target::Functions, 1);
     assert_eq!(first.ids, vec![a]);
     r.apply_answer(&first.ids, &answer(&[7]));
-    assert_eq!(r.unmapped_count(&Target::Functions), 1);
+    assert_eq!(r.unanswered_count(&Target::Functions), 1);
     let second = r.sync_request_limited(&Target::Functions, 1);
     assert_eq!(second.ids, vec![a, b]);
     // The adapter answers out of order: the new id is the one not already known.
     r.apply_answer(&second.ids, &answer(&[8, 7]));
     assert_eq!(r.get(a).and_then(|e| e.adapter_id), Some(7));
     assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(8));
+}
+
+#[test]
+fn a_name_answered_without_an_id_does_not_hold_back_the_next() {
+    let mut r = Registry::default();
+    let bad = r.add(function_spec("parse"));
+    let good = r.add(function_spec("main.total"));
+    let first = r.sync_request_limited(&Target::Functions, 1);
+    assert_eq!(first.ids, vec![bad]);
+    // Delve's answer to a name it could not set: unverified, no id.
+    let refused = DapBreakpoint {
+        verified: false,
+        message: Some("Location \"parse\" ambiguous".into()),
+        ..Default::default()
+    };
+    r.apply_answer(&first.ids, std::slice::from_ref(&refused));
+    assert_eq!(r.unanswered_count(&Target::Functions), 1);
+    let second = r.sync_request_limited(&Target::Functions, 1);
+    assert_eq!(second.ids, vec![bad, good]);
+    r.apply_answer(&second.ids, &[refused, answer(&[1])[0].clone()]);
+    assert_eq!(r.unanswered_count(&Target::Functions), 0);
+    assert!(r.get(good).is_some_and(|e| e.verified));
+    assert!(
+        r.get(bad)
+            .is_some_and(|e| !e.verified && e.message.is_some())
+    );
 }
 
 #[test]
@@ -92,7 +118,7 @@ fn a_function_named_twice_is_sent_once_and_both_share_its_state() {
     r.mirror_duplicates(&req.ids);
     assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(1));
     assert!(r.get(b).is_some_and(|e| e.verified));
-    assert_eq!(r.unmapped_count(&Target::Functions), 0);
+    assert_eq!(r.unanswered_count(&Target::Functions), 0);
 }
 
 #[test]
@@ -112,7 +138,7 @@ fn the_same_line_twice_is_sent_once_unless_the_conditions_differ() {
     r.mirror_duplicates(&req.ids);
     assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(1));
     assert!(r.get(b).is_some_and(|e| e.verified));
-    assert_eq!(r.unmapped_count(&target), 0);
+    assert_eq!(r.unanswered_count(&target), 0);
 }
 
 #[test]

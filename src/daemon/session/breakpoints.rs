@@ -316,13 +316,14 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
             }
         }
         let registry = breakpoints.registry();
-        // Stop when everything is mapped, or when the adapter gave no id to map with.
+        // Stop when the adapter has answered for every entry, or when it left one of this
+        // request's out of its answer (sending it again would get no further).
         if !one_at_a_time
-            || registry.unmapped_count(target) == 0
+            || registry.unanswered_count(target) == 0
             || request
                 .ids
                 .iter()
-                .any(|id| registry.get(*id).is_some_and(|e| e.adapter_id.is_none()))
+                .any(|id| registry.get(*id).is_some_and(|e| !e.answered))
         {
             return;
         }
