@@ -321,6 +321,34 @@ fn a_file_found_nowhere_stays_pending_and_says_where_it_looked() {
 }
 
 #[test]
+fn a_go_file_found_nowhere_names_each_folder_looked_in_once() {
+    require_delve();
+    let s = Session::new();
+    // A package folder: its own folder is also its module's root, where Delve's names are
+    // looked for too.
+    let package = fixture_path("go/ledger");
+    start(&s, &package, &["--stop-on-entry"]);
+    let added = data(&s, &["break", "nosuch.go:3"]);
+    assert_eq!(added["verified"], false, "{added}");
+    let message = added["message"].as_str().unwrap_or("");
+    let folder = package.display().to_string();
+    let places = message
+        .split_once("(looked in ")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map_or("", |(places, _)| places);
+    let listed: Vec<&str> = places.split(", ").collect();
+    assert_eq!(
+        listed.iter().filter(|p| **p == folder).count(),
+        1,
+        "{message}"
+    );
+    let mut unique = listed.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), listed.len(), "{message}");
+}
+
+#[test]
 fn a_line_past_the_end_is_refused_with_the_files_length() {
     require_debugpy();
     let s = Session::new();

@@ -220,12 +220,20 @@ impl ProgramSources {
             .iter()
             .map(|p| p.display().to_string())
             .collect();
-        match self.adapter_roots.get().map(|r| r.as_slice()) {
-            Some([]) | None => {}
-            Some(roots) if roots.len() <= 2 => {
+        // The adapter's roots often include the program's folder (Delve's module root is a
+        // package directory's own): name each folder once.
+        let mut more_roots: Vec<&PathBuf> = Vec::new();
+        for root in self.adapter_roots.get().into_iter().flat_map(|r| r.iter()) {
+            if !self.near_roots.contains(root) && !more_roots.contains(&root) {
+                more_roots.push(root);
+            }
+        }
+        match more_roots.as_slice() {
+            [] => {}
+            roots if roots.len() <= 2 => {
                 places.extend(roots.iter().map(|p| p.display().to_string()));
             }
-            Some(roots) => places.push(format!("the {} folders of its search path", roots.len())),
+            roots => places.push(format!("the {} folders of its search path", roots.len())),
         }
         if !self.lookup.tree_extensions.is_empty() && self.tree_root.is_some() {
             places.push("the program's folder tree".to_string());
