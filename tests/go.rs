@@ -412,6 +412,31 @@ fn a_go_file_that_does_not_build_fails_start_with_the_compilers_words() {
 }
 
 #[test]
+fn a_package_folder_without_go_mod_fails_start_with_a_hint_about_the_module() {
+    require_delve();
+    let s = Session::new();
+    let dir = s.dir.path().join("quick");
+    std::fs::create_dir(&dir).expect("mkdir");
+    std::fs::write(
+        dir.join("main.go"),
+        "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(3) }\n",
+    )
+    .expect("write");
+    let run = run_start(&s, &dir, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let error = run.failure();
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("go.mod file not found")),
+        "{error}"
+    );
+    let hint = error["hint"].as_str().unwrap_or("");
+    assert!(hint.contains("go mod init"), "{error}");
+    assert!(!hint.contains("executable"), "{error}");
+}
+
+#[test]
 fn an_ambiguous_function_name_leaves_only_itself_pending() {
     require_delve();
     let s = Session::new();

@@ -143,9 +143,34 @@ fn build_dir(program: &Path) -> Option<&Path> {
     }
 }
 
+/// The hint for a launch that failed in Delve's `go build` (the relay puts go's own words in
+/// the message, after "Build Error:"): what to do about the build, not about the program path.
+fn build_failure_hint(message: &str) -> Option<&'static str> {
+    if !message.contains("Build Error:") {
+        return None;
+    }
+    Some(if message.contains("go.mod file not found") {
+        "the folder is in no Go module: run 'go mod init <name>' in it, or start its .go file \
+         instead (a file builds without a module)"
+    } else {
+        "go build failed: fix what it reports, then start again"
+    })
+}
+
 impl DebugAdapter for Delve {
     fn name(&self) -> &'static str {
         "delve"
+    }
+
+    /// A failed build gets a hint about the build (see [`build_failure_hint`]).
+    fn explain_start_failure(&self, error: ErrorBody) -> ErrorBody {
+        match build_failure_hint(&error.message) {
+            Some(hint) => ErrorBody {
+                hint: hint.to_string(),
+                ..error
+            },
+            None => error,
+        }
     }
 
     /// Delve tells a death by signal N as an exit with status −N.
@@ -294,6 +319,19 @@ impl DebugAdapter for Delve {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_build_hints_at_the_build() {
+        let no_module = "Failed to launch: Build Error: go build -o /run/dlv-build-1 -gcflags all=-N -l /src/quick\n\
+             go: go.mod file not found in current directory or any parent directory; see 'go help modules' (exit status 1)";
+        assert!(build_failure_hint(no_module).is_some_and(|h| h.contains("go mod init")));
+        let compile = "Failed to launch: Build Error: go build -o /tmp/x main.go\n./main.go:2:15: x declared but not used (exit status 1)";
+        assert!(build_failure_hint(compile).is_some_and(|h| h.contains("fix what it reports")));
+        assert_eq!(
+            build_failure_hint("could not launch process: not an executable file"),
+            None
+        );
+    }
 
     #[test]
     fn delve_is_looked_for_and_installed_as_each_os_does() {
