@@ -111,7 +111,7 @@ fn display_object(object: &Value) -> String {
 /// `[1, 2, 3]`, `Point {x: 1, y: 2}`, `Map(1) {"a" => 1}`, `Promise {<pending>}`.
 fn display_preview(preview: &Value, class_name: Option<&str>) -> String {
     let subtype = preview["subtype"].as_str().unwrap_or_default();
-    let overflow = preview["overflow"].as_bool().unwrap_or(false);
+    let mut overflow = preview["overflow"].as_bool().unwrap_or(false);
     let properties = preview["properties"]
         .as_array()
         .cloned()
@@ -141,15 +141,16 @@ fn display_preview(preview: &Value, class_name: Option<&str>) -> String {
             ("rejected", Some(result)) => format!("Promise {{<rejected> {result}}}"),
             (_, Some(result)) => format!("Promise {{{result}}}"),
         };
+    } else if matches!(subtype, "array" | "typedarray") {
+        let (elements, complete) = array_items(preview, &properties);
+        items = elements;
+        if complete {
+            overflow = false;
+        }
     } else {
-        let array_like = matches!(subtype, "array" | "typedarray");
         for property in &properties {
             let name = property["name"].as_str().unwrap_or_default();
-            if array_like && name.parse::<u64>().is_ok() {
-                items.push(display_property_value(property));
-            } else {
-                items.push(format!("{name}: {}", display_property_value(property)));
-            }
+            items.push(format!("{name}: {}", display_property_value(property)));
         }
     }
     if overflow {
@@ -164,6 +165,59 @@ fn display_preview(preview: &Value, class_name: Option<&str>) -> String {
             "Object" => format!("{{{body}}}"),
             class => format!("{class} {{{body}}}"),
         },
+    }
+}
+
+/// What V8's preview of a typed array lists after its own properties: getters of its prototype,
+/// which Node's console leaves out (`Uint8Array(3) [0, 0, 0]`).
+const TYPED_ARRAY_GETTERS: &[&str] = &[
+    "buffer",
+    "byteLength",
+    "byteOffset",
+    "length",
+    "Symbol(Symbol.toStringTag)",
+];
+
+/// An array's (or typed array's) preview as Node's console shows it: the elements, a run of holes
+/// as `<2 empty items>` (the preview lists only the indices that hold something), then its other
+/// own properties. Also whether the preview held everything despite its `overflow`: a typed
+/// array's preview overflows on its prototype's getters alone.
+fn array_items(preview: &Value, properties: &[Value]) -> (Vec<String>, bool) {
+    let typed = preview["subtype"] == "typedarray";
+    let length = array_length(preview);
+    let mut elements = Vec::new();
+    let mut named = Vec::new();
+    let mut next: u64 = 0;
+    let mut getters_reached = false;
+    for property in properties {
+        let name = property["name"].as_str().unwrap_or_default();
+        if let Ok(index) = name.parse::<u64>() {
+            if index > next {
+                elements.push(empty_items(index - next));
+            }
+            next = index + 1;
+            elements.push(display_property_value(property));
+        } else if typed && TYPED_ARRAY_GETTERS.contains(&name) {
+            getters_reached = true;
+        } else {
+            named.push(format!("{name}: {}", display_property_value(property)));
+        }
+    }
+    let overflow = preview["overflow"].as_bool().unwrap_or(false);
+    // The holes at the end, when the preview reached the end (it stops early on a long array).
+    if let Some(length) = length.filter(|l| *l > next && !overflow) {
+        elements.push(empty_items(length - next));
+    }
+    let complete = getters_reached && length == Some(next);
+    elements.extend(named);
+    (elements, complete)
+}
+
+/// Node's word for a run of holes in an array.
+fn empty_items(count: u64) -> String {
+    match count {
+        1 => "<1 empty item>".to_string(),
+        n => format!("<{n} empty items>"),
     }
 }
 
@@ -266,6 +320,42 @@ mod tests {
             ]},
         });
         assert_eq!(display(&array), "[1, 2, {…}]");
+        let sparse = json!({
+            "type": "object", "subtype": "array", "className": "Array", "description": "Array(6)",
+            "objectId": "5",
+            "preview": {"type": "object", "subtype": "array", "description": "Array(6)",
+                "overflow": false, "properties": [
+                {"name": "1", "type": "number", "value": "1"},
+                {"name": "3", "type": "number", "value": "3"},
+                {"name": "foo", "type": "number", "value": "9"},
+            ]},
+        });
+        assert_eq!(
+            display(&sparse),
+            "[<1 empty item>, 1, <1 empty item>, 3, <2 empty items>, foo: 9]"
+        );
+        let holes = json!({
+            "type": "object", "subtype": "array", "className": "Array", "description": "Array(5)",
+            "objectId": "6",
+            "preview": {"type": "object", "subtype": "array", "description": "Array(5)",
+                "overflow": false, "properties": []},
+        });
+        assert_eq!(display(&holes), "[<5 empty items>]");
+        // V8 lists the prototype's getters after a typed array's own properties, and may
+        // overflow on them alone.
+        let bytes = json!({
+            "type": "object", "subtype": "typedarray", "className": "Uint8Array",
+            "description": "Uint8Array(2)", "objectId": "7",
+            "preview": {"type": "object", "subtype": "typedarray", "description": "Uint8Array(2)",
+                "overflow": true, "properties": [
+                {"name": "0", "type": "number", "value": "0"},
+                {"name": "1", "type": "number", "value": "7"},
+                {"name": "foo", "type": "number", "value": "1"},
+                {"name": "buffer", "type": "object", "value": "ArrayBuffer(2)", "subtype": "arraybuffer"},
+                {"name": "byteLength", "type": "number", "value": "2"},
+            ]},
+        });
+        assert_eq!(display(&bytes), "Uint8Array(2) [0, 7, foo: 1]");
         assert_eq!(array_length(&array), Some(3));
         let map = json!({
             "type": "object", "subtype": "map", "className": "Map", "description": "Map(1)",
