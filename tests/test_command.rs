@@ -361,11 +361,12 @@ fn a_failing_node_test_stops_at_its_assertion_in_the_test() {
     );
     let data = failed_at(&answer, "tests/javascript/cart.test.js", "@js_fail");
     assert_eq!(local(&data, "discounted"), "360");
+    // The whole message: node's assertion says what differs on the lines after its first.
+    let message = data["message"].as_str().unwrap_or("");
     assert!(
-        data["message"]
-            .as_str()
-            .unwrap_or("")
-            .starts_with("AssertionError")
+        message.starts_with("AssertionError: Expected values to be strictly equal:")
+            && message.contains("360 !== 400"),
+        "{message}"
     );
     s.run(&["stop"]);
     let passing = json(&s, &["test", "total adds prices", "--break-on-failure"]);

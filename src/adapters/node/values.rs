@@ -83,15 +83,57 @@ fn signature(source: &str) -> String {
 /// The "TypeError: message" line of an error's description. It is usually the first, but a
 /// SyntaxError from loading a file starts with the file, the code and a caret.
 pub fn error_line(description: &str, class_name: Option<&str>) -> String {
-    let class = class_name.unwrap_or("Error");
-    description
-        .lines()
-        .find(|line| {
-            line.starts_with(&format!("{class}: ")) || line.starts_with(&format!("{class} ["))
-        })
-        .or_else(|| description.lines().next())
+    let lines: Vec<&str> = description.lines().collect();
+    lines
+        .get(error_line_index(&lines, class_name))
+        .copied()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Where the "TypeError: message" line is among an error's description's lines.
+fn error_line_index(lines: &[&str], class_name: Option<&str>) -> usize {
+    let class = class_name.unwrap_or("Error");
+    lines
+        .iter()
+        .position(|line| {
+            line.starts_with(&format!("{class}: ")) || line.starts_with(&format!("{class} ["))
+        })
+        .unwrap_or(0)
+}
+
+/// The most lines of an error's message an exception's report shows (an assertion's diff can
+/// run to hundreds).
+const MESSAGE_LINES: usize = 12;
+
+/// An error's whole message, from its "TypeError: message" line to the stack's first frame: an
+/// assertion's message goes on after its first line ("Expected values to be strictly
+/// equal:", then "6 !== 7"). Blank lines are left out, and a long message is cut after
+/// [`MESSAGE_LINES`] lines, saying how many more it had.
+pub fn error_message(description: &str, class_name: Option<&str>) -> String {
+    let lines: Vec<&str> = description.lines().collect();
+    let start = error_line_index(&lines, class_name);
+    let message: Vec<&str> = lines
+        .iter()
+        .skip(start)
+        .take_while(|line| !is_stack_frame(line))
+        .copied()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let mut shown: Vec<String> = message
+        .iter()
+        .take(MESSAGE_LINES)
+        .map(|l| l.to_string())
+        .collect();
+    if message.len() > MESSAGE_LINES {
+        shown.push(format!("… ({} more lines)", message.len() - MESSAGE_LINES));
+    }
+    shown.join("\n")
+}
+
+/// "    at f (/a.js:1:1)": a line of V8's stack trace.
+fn is_stack_frame(line: &str) -> bool {
+    line.starts_with(char::is_whitespace) && line.trim_start().starts_with("at ")
 }
 
 fn display_object(object: &Value) -> String {
@@ -376,5 +418,27 @@ mod tests {
             display(&syntax),
             "SyntaxError: Unexpected identifier 'error'"
         );
+    }
+
+    #[test]
+    fn an_errors_message_runs_to_its_stack_and_a_long_one_is_cut() {
+        let assertion = "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n\
+                         6 !== 7\n\n    at TestContext.<anonymous> (/t.test.js:12:10)\n    at Test.run";
+        assert_eq!(
+            error_message(assertion, Some("AssertionError")),
+            "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n6 !== 7"
+        );
+        assert_eq!(
+            error_line(assertion, Some("AssertionError")),
+            "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:"
+        );
+        let diff: Vec<String> = (0..30).map(|i| format!("+   {i},")).collect();
+        let long = format!(
+            "AssertionError: differ:\n{}\n    at f (/a.js:1:1)",
+            diff.join("\n")
+        );
+        let message = error_message(&long, Some("AssertionError"));
+        assert_eq!(message.lines().count(), MESSAGE_LINES + 1, "{message}");
+        assert!(message.ends_with("… (19 more lines)"), "{message}");
     }
 }

@@ -384,15 +384,19 @@ impl Debuggee {
             _ => values::type_name(error),
         };
         let message = match error["subtype"].as_str() {
-            // "TypeError: x is not a function\n    at ..." → "x is not a function"
+            // "TypeError: x is not a function\n    at ..." → "x is not a function", and all of
+            // a message of several lines (an assertion's "…equal:\n\n6 !== 7").
             Some("error") => {
-                let line = values::error_line(
+                let text = values::error_message(
                     description.as_deref().unwrap_or_default(),
                     error["className"].as_str(),
                 );
-                line.split_once(": ")
-                    .map_or(line.as_str(), |(_, message)| message)
-                    .to_string()
+                let (first, rest) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+                let first = first.split_once(": ").map_or(first, |(_, message)| message);
+                match rest {
+                    "" => first.to_string(),
+                    rest => format!("{first}\n{rest}"),
+                }
             }
             _ => values::display(error),
         };
