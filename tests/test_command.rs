@@ -372,3 +372,26 @@ fn a_failing_node_test_stops_at_its_assertion_in_the_test() {
     let passing = json(&s, &["test", "total adds prices", "--break-on-failure"]);
     assert_eq!(passing["data"]["outcome"], "passed", "{passing}");
 }
+
+#[test]
+fn a_node_test_in_a_project_that_lists_vitest_runs_under_node() {
+    common::require_node();
+    let s = project("javascript");
+    // vitest would take cart.test.js as its own and run node:test's tests in its worker; the
+    // test is node's whatever else the project uses (vitest need not even be installed).
+    std::fs::write(
+        s.cwd.join("package.json"),
+        r#"{"devDependencies": {"vitest": "4.1.12"}}"#,
+    )
+    .expect("write package.json");
+    for selector in [
+        "total applies discount",
+        "cart.test.js::total applies discount",
+    ] {
+        let answer = json(&s, &["test", selector, "--break-on-failure"]);
+        let data = failed_at(&answer, "tests/javascript/cart.test.js", "@js_fail");
+        assert_eq!(data["runner"], "node --test", "{data}");
+        assert_eq!(local(&data, "discounted"), "360");
+        s.run(&["stop"]);
+    }
+}

@@ -234,8 +234,10 @@ pub(crate) fn plan(
         Toolchain::Python => python::plan(&project)?,
         Toolchain::Go => go::plan(&project)?,
         Toolchain::Node => match js_runners::runner(root) {
-            Some(runner) => js_runners::plan(&project, runner)?,
-            None => node::plan(&project)?,
+            Some(runner) if !node::claims(root, project.selector.unwrap_or("")) => {
+                js_runners::plan(&project, runner)?
+            }
+            _ => node::plan(&project)?,
         },
         Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,

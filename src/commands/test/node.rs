@@ -1,6 +1,11 @@
 //! JavaScript: a `node:test` file run by node itself, in one process so breakpoints bind (the
 //! `--test` runner would start a child per file), with `--test-name-pattern` picking the test.
-//! The selector is `FILE::NAME`, `FILE`, or `NAME` when the project has one test file.
+//! The selector is `FILE::NAME`, `FILE`, or `NAME` when the project has one test file (or one
+//! `node:test` file that declares a test of that name).
+//!
+//! In a project whose `package.json` names vitest or jest, a test of a `node:test` file is still
+//! node's ([`claims`]): vitest would take such a file as its own (`*.test.js`) and run every
+//! `node:test` test in it in its worker, whatever the name, and call the failure vitest's.
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +31,36 @@ pub(super) fn test_files(root: &Path) -> impl Iterator<Item = PathBuf> {
         })
 }
 
+/// Whether a JavaScript file imports node's test runner (`require('node:test')`, `import test
+/// from "node:test"`).
+fn imports_node_test(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .is_ok_and(|text| text.contains("'node:test'") || text.contains("\"node:test\""))
+}
+
+/// Whether a `node:test` file declares a test named `name`: its text holds the name quoted.
+fn declares(path: &Path, name: &str) -> bool {
+    imports_node_test(path)
+        && std::fs::read_to_string(path).is_ok_and(|text| {
+            ['\'', '"', '`']
+                .iter()
+                .any(|q| text.contains(&format!("{q}{name}{q}")))
+        })
+}
+
+/// Whether `selector` is about a `node:test` test rather than the project's vitest or jest: the
+/// file it names imports `node:test`, or (a bare name) a `node:test` file declares that test.
+pub(super) fn claims(root: &Path, selector: &str) -> bool {
+    if selector.is_empty() || selector.contains(" > ") {
+        return false;
+    }
+    match selector.split_once("::") {
+        Some((file, _)) => imports_node_test(&in_project(root, file.as_ref())),
+        None if root.join(selector).is_file() => imports_node_test(&root.join(selector)),
+        None => test_files(root).any(|file| declares(&file, selector)),
+    }
+}
+
 /// A pattern matching exactly `name` (`--test-name-pattern` takes a regular expression).
 fn exact_pattern(name: &str) -> String {
     let mut pattern = String::from("^");
@@ -49,7 +84,18 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
     let file = match file {
         Some(file) => in_project(project.root, file.as_ref()),
         None => {
-            let files: Vec<PathBuf> = test_files(project.root).collect();
+            let mut files: Vec<PathBuf> = test_files(project.root).collect();
+            // Among several, the ones that declare the test.
+            if let Some(name) = name.filter(|_| files.len() > 1) {
+                let declaring: Vec<PathBuf> = files
+                    .iter()
+                    .filter(|f| declares(f, name))
+                    .cloned()
+                    .collect();
+                if !declaring.is_empty() {
+                    files = declaring;
+                }
+            }
             match files.as_slice() {
                 [one] => one.clone(),
                 [] => {
@@ -83,6 +129,28 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_node_test_files_tests_are_claimed_from_the_projects_runner() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write(
+            "cart.node.test.js",
+            "const test = require('node:test');\ntest(\"sum is wrong\", () => {});\n",
+        );
+        write(
+            "cart.test.js",
+            "import { it } from 'vitest';\nit('sums lines', () => {});\n",
+        );
+        assert!(claims(root, "sum is wrong"));
+        assert!(claims(root, "cart.node.test.js::sum is wrong"));
+        assert!(claims(root, "cart.node.test.js"));
+        assert!(!claims(root, "sums lines"));
+        assert!(!claims(root, "cart.test.js::sums lines"));
+        assert!(!claims(root, "cart.test.js > sums lines"));
+        assert!(!claims(root, ""));
+    }
 
     #[test]
     fn a_test_name_is_matched_exactly() {
