@@ -382,6 +382,27 @@ fn a_line_past_the_end_is_refused_with_the_files_length() {
 }
 
 #[test]
+fn a_node_start_break_past_the_end_fails_from_your_folder_and_is_pending_from_another() {
+    require_node();
+    let app = fixture_path("javascript/app.js");
+    let lines = std::fs::read_to_string(&app).expect("read").lines().count();
+    let reason = format!("line 9999 is beyond the end of app.js, which has {lines} lines");
+    // app.js found from the caller's folder (rule 1): the start fails, as on every adapter.
+    let s = Session::new();
+    std::fs::copy(&app, s.cwd.join("app.js")).expect("copy");
+    let refused = run(&s, &["start", "app.js", "--break", "app.js:9999"]);
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+    assert_eq!(refused.failure()["message"], reason);
+    assert_eq!(run(&s, &["status"]).code, 4, "no session was started");
+    // Found only beside the program, once it is loaded: pending with that reason.
+    let other = Session::new();
+    let breakpoints = start(&other, &app, &["--break", "app.js:9999"]);
+    assert_eq!(breakpoints[0]["verified"], false, "{}", breakpoints[0]);
+    let message = breakpoints[0]["message"].as_str().unwrap_or("");
+    assert!(message.starts_with(&reason), "{message}");
+}
+
+#[test]
 fn a_line_without_code_moves_and_the_answer_says_so() {
     require_lldb_dap();
     let s = Session::new();
