@@ -74,6 +74,43 @@ fn c_locals_collapse_unreadable_members_and_show_a_buffer_as_its_string() {
     );
 }
 
+/// The names a step's report lists as changed.
+fn changed_names(stepped: &Value) -> Vec<String> {
+    stepped["stop"]["changed"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|v| v["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_recursive_call_is_a_frame_of_its_own_for_what_changed() {
+    require_lldb_dap();
+    const RECURSE: &str = "c/recurse.c";
+    let s = Session::new();
+    s.start(&build(RECURSE), &["-b", &at(RECURSE, "@recurse_call")]);
+    locals_at_breakpoint(&s);
+    assert_eq!(s.value_of("n"), "3");
+    s.data(&["breakpoint", "remove", "--all"]);
+
+    // Into depth_sum(2): a frame never seen, with nothing to compare (n = 3 was its caller's).
+    let stepped = s.data(&["step", "--wait", "--timeout", "60"]);
+    assert_eq!(s.value_of("n"), "2", "{stepped}");
+    assert!(changed_names(&stepped).is_empty(), "{stepped}");
+    s.data(&["next", "--wait", "--timeout", "60"]);
+
+    // Back in depth_sum(3), compared with its own last stop, not with depth_sum(2)'s: n is 3 still.
+    let finished = s.data(&["finish", "--wait", "--timeout", "60"]);
+    assert_eq!(s.value_of("n"), "3", "{finished}");
+    assert!(
+        !changed_names(&finished).contains(&"n".to_string()),
+        "{finished}"
+    );
+}
+
 #[test]
 fn changed_locals_are_marked_and_end_a_steps_report() {
     require_lldb_dap();

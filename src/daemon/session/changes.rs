@@ -2,8 +2,8 @@
 //! stop of the same frame, and a step's report (`next`, `step`, `finish` with `--wait`) ends with
 //! them, so one call answers "what did that line do".
 //!
-//! Apart from inspection because it keeps memory across stops: for each frame (by thread and
-//! function), the values seen at the last two stops where its locals were read. A value is
+//! Apart from inspection because it keeps memory across stops: for each frame (by thread,
+//! function and the calls that led to it), the values seen at the last two stops where its locals were read. A value is
 //! compared by its text as the adapter gave it, members included, so a struct whose member
 //! changed is marked along with that member.
 
@@ -23,21 +23,32 @@ const STEP_DEPTH: u32 = 1;
 /// through many functions must not grow without bound).
 const FRAMES_REMEMBERED: usize = 256;
 
-/// A frame across stops: its thread and function (DAP frame ids are new at every stop).
+/// A frame across stops (DAP frame ids are new at every stop): its thread and function, and
+/// where each of its callers stands (their functions and lines, which do not move while it
+/// runs). By function alone, a recursive call's caller, or another function of the same name
+/// (Python's `A.go` and `B.go`), was compared with a frame it is not, and a `finish` reported
+/// changes nobody made.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct FrameKey {
     thread_id: i64,
     function: String,
     file: Option<String>,
+    callers: Vec<(String, u32)>,
 }
 
 impl FrameKey {
-    pub(super) fn of(thread_id: i64, frame: &StackFrame) -> FrameKey {
-        FrameKey {
+    /// The key of `frames[index]`, whose callers are the frames after it (as far as read).
+    pub(super) fn at(thread_id: i64, frames: &[StackFrame], index: usize) -> Option<FrameKey> {
+        let frame = frames.get(index)?;
+        Some(FrameKey {
             thread_id,
             function: frame.name.clone(),
             file: frame.source.as_ref().and_then(|s| s.path.clone()),
-        }
+            callers: frames[index + 1..]
+                .iter()
+                .map(|caller| (caller.name.clone(), caller.line))
+                .collect(),
+        })
     }
 }
 
@@ -154,14 +165,14 @@ impl Session {
     /// stop, keeping only the changed ones: the end of a step's report. `None` when they cannot
     /// be read (the report goes out without them).
     pub(super) async fn changed_locals_at_stop(&self) -> Option<Vec<VariableNode>> {
-        let (thread_id, _, frame) = self.selected_frame().await.ok()?;
+        let (thread_id, index, frame) = self.selected_frame().await.ok()?;
         let generation = self.shared.run.get().generation;
         let result = self
             .frame_locals(&frame, Limits::for_locals(STEP_DEPTH, false))
             .await
             .ok()?;
         let mut nodes = result.variables;
-        let key = FrameKey::of(thread_id, &frame);
+        let key = self.frame_key(thread_id, index).await?;
         let had_before = self.remember_locals(key, generation, &mut nodes);
         had_before.then(|| only_changed(nodes))
     }
@@ -169,9 +180,11 @@ impl Session {
     /// Reads the selected frame's locals now, so the stop a step leads to has something to be
     /// compared with (when nothing has read them at this stop yet).
     pub(super) async fn note_locals_before_step(&self) -> Result<(), ErrorBody> {
-        let (thread_id, _, frame) = self.selected_frame().await?;
+        let (thread_id, index, frame) = self.selected_frame().await?;
         let generation = self.shared.run.get().generation;
-        let key = FrameKey::of(thread_id, &frame);
+        let Some(key) = self.frame_key(thread_id, index).await else {
+            return Ok(());
+        };
         if self.shared.view().locals_memory.has(&key, generation) {
             return Ok(());
         }
@@ -181,6 +194,12 @@ impl Session {
             .variables;
         self.remember_locals(key, generation, &mut nodes);
         Ok(())
+    }
+
+    /// The key of frame `index` of `thread_id` at this stop (its frames are cached by then).
+    pub(super) async fn frame_key(&self, thread_id: i64, index: u32) -> Option<FrameKey> {
+        let (frames, _) = self.frames(thread_id, index.saturating_add(1)).await.ok()?;
+        FrameKey::at(thread_id, &frames, index as usize)
     }
 
     /// [`LocalsMemory::observe`] under the view's lock; whether an earlier stop was there to
@@ -236,6 +255,7 @@ mod tests {
             thread_id: 1,
             function: "apply".into(),
             file: None,
+            callers: vec![("main".into(), 48)],
         }
     }
 
@@ -284,6 +304,14 @@ mod tests {
         let mut elsewhere = vec![node("a", "9", vec![])];
         memory.observe(other, 3, &mut elsewhere);
         assert!(changed(&elsewhere).is_empty());
+        // The same function called from elsewhere (a recursion's caller) is another frame.
+        let deeper = FrameKey {
+            callers: vec![("apply".into(), 40), ("main".into(), 48)],
+            ..key()
+        };
+        let mut recursed = vec![node("a", "7", vec![])];
+        memory.observe(deeper, 4, &mut recursed);
+        assert!(changed(&recursed).is_empty());
     }
 
     #[test]

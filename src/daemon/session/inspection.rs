@@ -76,13 +76,15 @@ impl Session {
         full: bool,
         changed_only: bool,
     ) -> Result<LocalsResult, ErrorBody> {
-        let (thread_id, _, frame) = self.selected_frame().await?;
+        let (thread_id, index, frame) = self.selected_frame().await?;
         let generation = self.shared.run.get().generation;
         let mut result = self
             .frame_locals(&frame, Limits::for_locals(depth, full))
             .await?;
-        let key = changes::FrameKey::of(thread_id, &frame);
-        let compared = self.remember_locals(key, generation, &mut result.variables);
+        let compared = match self.frame_key(thread_id, index).await {
+            Some(key) => self.remember_locals(key, generation, &mut result.variables),
+            None => false,
+        };
         if changed_only {
             result.variables = changes::only_changed(std::mem::take(&mut result.variables));
             result.omitted = 0;
