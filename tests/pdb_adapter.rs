@@ -2,7 +2,8 @@
 //! session: the shared per-language scenario (break by line and by function, conditions, step,
 //! finish, next, locals, print, backtrace, threads, output, exit code), a breakpoint in a worker
 //! thread, an uncaught exception, `pause` in a busy loop, output the program had not flushed,
-//! breakpoints on lines without code, and `attach`, which it cannot do.
+//! breakpoints on lines without code, a function breakpoint by a bare name (the program's own
+//! definition, never the library's), and `attach`, which it cannot do.
 //!
 //! It needs only Python 3 (no debugpy): every test fails when `python3` is missing.
 
@@ -555,4 +556,102 @@ fn modules_in_the_working_folder_do_not_stand_in_for_the_adapters_own() {
         "q.qsize()",
     ]);
     assert_eq!(report["hits"][0]["prints"][0]["value"], "1", "{report}");
+}
+
+/// The (function, line) of each hit of a `--json probe` report's data.
+fn hit_frames(data: &Value) -> Vec<(String, u64)> {
+    data["hits"]
+        .as_array()
+        .map(|hits| {
+            hits.iter()
+                .map(|hit| {
+                    let frame = &hit["stop"]["frame"];
+                    (
+                        frame["function"].as_str().unwrap_or("").to_string(),
+                        frame["line"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A bare `parent` must not stop in importlib's `ModuleSpec.parent`, which every import runs
+/// (it did: every hit went there), nor in a neighbour module's `parent` when the program
+/// defines its own; a library function is named with its module, or found with
+/// `--no-just-my-code`, as debugpy's are.
+#[test]
+fn a_function_breakpoint_by_a_bare_name_stops_in_the_programs_own_definitions_only() {
+    require_python();
+    let s = Session::new();
+    program(
+        &s,
+        "kin.py",
+        "def parent():\n    return 'kin'\n\ndef cousin():\n    return 'cousin'\n",
+    );
+    let family = program(
+        &s,
+        "family.py",
+        "import json\n\
+         import kin\n\
+         \n\
+         def parent():\n\
+         \x20   return kin.parent() + kin.cousin() + json.loads('\"!\"')\n\
+         \n\
+         class Tree:\n\
+         \x20   def parent(self):\n\
+         \x20       import fractions\n\
+         \x20       return parent()\n\
+         \n\
+         print(Tree().parent())\n",
+    );
+    let family = family.to_str().expect("utf-8");
+    let probe = |args: &[&str]| {
+        let mut all = vec!["--json", "probe", family];
+        all.extend_from_slice(args);
+        s.run(&all).json()
+    };
+
+    let report = probe(&["--break", "parent", "--hits", "10"]);
+    let data = &report["data"];
+    assert_eq!(data["adapter"], "pdb", "{report}");
+    assert_eq!(
+        hit_frames(data),
+        vec![("Tree.parent".to_string(), 9), ("parent".to_string(), 5)],
+        "{report}"
+    );
+    assert_eq!(data["breakpoints"][0]["resolved_line"], 5, "{report}");
+
+    // Defined only in a neighbour module: the program's own code all the same.
+    let report = probe(&["--break", "cousin"]);
+    assert_eq!(
+        hit_frames(&report["data"]),
+        vec![("cousin".to_string(), 5)],
+        "{report}"
+    );
+
+    // A library function: not by its bare name under justMyCode, which the answer says...
+    let report = probe(&["--break", "loads"]);
+    assert_eq!(hit_frames(&report["data"]), vec![], "{report}");
+    let message = report["data"]["breakpoints"][0]["message"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        message.contains("json.loads") && message.contains("--no-just-my-code"),
+        "{report}"
+    );
+    // ...but by its module, or with --no-just-my-code.
+    for args in [
+        &["--break", "json.loads"][..],
+        &["--break", "loads", "--no-just-my-code"][..],
+    ] {
+        let report = probe(args);
+        let hits = hit_frames(&report["data"]);
+        assert_eq!(hits.len(), 1, "{args:?}: {report}");
+        assert_eq!(hits[0].0, "loads", "{args:?}: {report}");
+        let file = report["data"]["hits"][0]["stop"]["frame"]["file"]
+            .as_str()
+            .unwrap_or("");
+        assert!(file.ends_with("json/__init__.py"), "{args:?}: {report}");
+    }
 }

@@ -102,14 +102,9 @@ class Adapter:
             return None
         if code.co_flags & RESUMABLE and frame.f_lineno != code.co_firstlineno:
             return None  # a generator or coroutine resumed, not called
-        name = code.co_name
         qualname = qualified_name(frame)
         full = "." + frame.f_globals.get("__name__", "") + "." + qualname
-        matched = [
-            bp
-            for bp in self.functions
-            if bp.name in (name, qualname) or full.endswith("." + bp.name)
-        ]
+        matched = [bp for bp in self.functions if self.names_frame(bp, code, qualname, full)]
         for bp in matched:
             if not bp.bound:
                 bp.bound = True
@@ -120,6 +115,25 @@ class Adapter:
                 answer = self.breakpoint_answer(bp, frame.f_code.co_filename)
                 self.channel.event("breakpoint", {"reason": "changed", "breakpoint": answer})
         return matched
+
+    def names_frame(self, bp, code, qualname, full):
+        """Whether function breakpoint `bp` stops in a call of `code` (`qualname` in the module
+        of `full`), as debugpy's do: a name the program's file defines stops in that definition
+        only (the one its answer named), not in a neighbour's or the library's function of the
+        same name; any other stops in the user's code, and in a library (under justMyCode) only
+        when it names the module too (`json.loads`): a bare `parent` must not stop in every
+        import's `ModuleSpec.parent`."""
+        if not full.endswith("." + bp.name):
+            return False
+        if bp.definitions is not None:
+            path, first_lines = bp.definitions
+            return (
+                code.co_firstlineno in first_lines
+                and self.files.canonical(code.co_filename) == path
+            )
+        if self.just_my_code and self.files.is_library(code.co_filename):
+            return not (qualname == bp.name or qualname.endswith("." + bp.name))
+        return True
 
     def breakpoint_answer(self, bp, path, message=None):
         answer = {"id": bp.id, "verified": message is None}
@@ -169,28 +183,40 @@ class Adapter:
             path = None
             if message is None:
                 functions.append(bp)
-                path, bp.line = self.defined_in_program(bp.name)
+                path, definitions = self.defined_in_program(bp.name)
+                if definitions:
+                    bp.line = definitions[0][1]
+                    first_lines = frozenset(first for first, _ in definitions)
+                    bp.definitions = (self.files.canonical(path), first_lines)
                 bp.bound = bp.line is not None
                 if bp.line is None:
                     message = "no function named %s has been called yet" % bp.name
+                    if self.just_my_code:
+                        message += (
+                            " in your code (a library's is named with its module, as json.loads;"
+                            " or start with --no-just-my-code)"
+                        )
             answer = self.breakpoint_answer(bp, path, message)
             answers.append(answer)
         self.functions = functions
         return {"breakpoints": answers}
 
     def defined_in_program(self, name):
-        """Where the program's own file defines function `name` (`f`, `Class.f`), if it does;
-        one elsewhere is found when it is first called."""
+        """Where the program's own file defines function `name` (`f`, `Class.f`), if it does:
+        the file and, for each definition in the order of the file, the first line of its code
+        object (`co_firstlineno`: its first decorator's, or its `def`) and the first line of its
+        body, where it stops. One elsewhere is found when it is first called."""
         program = (self.launch or {}).get("program")
         if not program or (self.launch or {}).get("module"):
-            return None, None
+            return None, []
         try:
             import ast
 
             with io.open_code(program) as file:
                 tree = ast.parse(file.read(), program)
         except (OSError, SyntaxError, ValueError):
-            return None, None
+            return None, []
+        found = []
         pending = [(tree, "")]
         while pending:
             node, prefix = pending.pop()
@@ -205,9 +231,10 @@ class Adapter:
                             getattr(body[0], "value", None), ast.Constant
                         ):
                             body = body[1:]  # a docstring runs no line
-                        return program, body[0].lineno if body else child.lineno
+                        first = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                        found.append((first, body[0].lineno if body else child.lineno))
                     pending.append((child, qualname + "."))
-        return None, None
+        return (program, sorted(found)) if found else (None, [])
 
     def trace_running_frames(self):
         """Breakpoints set while the program runs: frames already running get line events too."""

@@ -207,6 +207,10 @@ class Breakpoint:
         self.log_message = spec.get("logMessage")
         self.line = line
         self.name = name
+        # A function breakpoint on a name the program's own file defines: that file's canonical
+        # name and the first lines (`co_firstlineno`) of those definitions, the only functions it
+        # stops in (see `Adapter.names_frame`).
+        self.definitions = None
         self.hits = 0
         self.bound = False
 
