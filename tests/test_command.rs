@@ -9,7 +9,9 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use common::test_project::{cargo_target, command, copy_dir, failed_at, json, local};
-use common::{Session, fixture_path, line_of, require_debugpy, require_delve, require_lldb_dap};
+use common::{
+    Run, Session, fixture_path, line_of, require_debugpy, require_delve, require_lldb_dap,
+};
 use serde_json::Value;
 
 /// Copies the fixture project `name` (a folder of fixtures/tests/) into the session's folder.
@@ -247,6 +249,46 @@ fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
     );
     let data = failed_at(&answer, "tests/python/test_cart.py", "@py_unittest_fail");
     assert_eq!(local(&data, "half"), "5");
+}
+
+/// A bare test name is looked up as `--list` looks it up (given to pytest as a path it was "file
+/// or directory not found", reported as a test that ended, exit 0), and a run in which pytest
+/// says it ran no test is an error.
+#[test]
+fn a_bare_pytest_name_runs_the_one_test_it_names_and_a_run_of_no_test_is_an_error() {
+    require_pytest();
+    let s = project("python");
+    let answer = json(&s, &["test", "test_total_discount", "--break-on-failure"]);
+    let data = failed_at(&answer, "tests/python/test_cart.py", "@py_fail");
+    assert_eq!(data["test"], "test_cart.py::test_total_discount", "{data}");
+    s.run(&["stop"]);
+
+    let usage = |args: &[&str]| {
+        let run = Run::from(command(&s, args).output().expect("run debugger"));
+        assert_eq!(run.code, 2, "{run:?}");
+        run.failure()["message"].as_str().unwrap_or("").to_string()
+    };
+    // Several: each is named. None: said so.
+    let several = usage(&["test", "test_total", "--break-on-failure"]);
+    assert!(
+        several.contains("matches 2 tests")
+            && several.contains("test_cart.py::test_total_adds")
+            && several.contains("test_cart.py::test_total_discount"),
+        "{several}"
+    );
+    let none = usage(&["test", "no_such_test", "--break-on-failure"]);
+    assert!(none.contains("no test matches 'no_such_test'"), "{none}");
+    // A node pytest cannot find: pytest's own words, from a run and from a probe.
+    for command in ["test", "probe --test"] {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(["test_cart.py::no_such_test", "--break-on-failure"]);
+        let message = usage(&args);
+        assert!(
+            message.contains("pytest ran no test for 'test_cart.py::no_such_test' (exit code 4)")
+                && message.contains("not found"),
+            "{command}: {message}"
+        );
+    }
 }
 
 #[test]

@@ -45,9 +45,16 @@ pub(super) fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         runner_args: args.launch.args.clone(),
     };
     let plan = test::plan(&test_args, &root, &config, args.break_on_failure)?;
-    let report = run_to_end(probe(&config, plan, &args.prints, timeout))?;
+    let report = run_to_end(probe(&config, plan.clone(), &args.prints, timeout))?;
     let outcome = Outcome::new(data(&report), super::text::report(&report));
-    Ok(if report.hits.is_empty() {
+    let ran_no_test = report
+        .hits
+        .is_empty()
+        .then(|| plan.ran_no_test(report.ended.exit_code, || report.output.tail.clone()))
+        .flatten();
+    Ok(if let Some(error) = ran_no_test {
+        outcome.failed(error)
+    } else if report.hits.is_empty() {
         let passed = report.ended.exit_code == Some(0);
         outcome.failed(ErrorBody::new(
             ErrorCode::NotHit,

@@ -89,6 +89,30 @@ pub(crate) enum MessageSource {
 }
 
 impl TestPlan {
+    /// The error for a run that ended with `exit_code`, when by that status the runner says it
+    /// ran no test (pytest's "file or directory not found", "no tests collected"): the
+    /// selection matched nothing, which is the user's to fix, not a test that ended. `output` is
+    /// the end of the run's output, whose runner's own words are quoted. `None` for any other end.
+    pub(crate) fn ran_no_test(
+        &self,
+        exit_code: Option<i64>,
+        output: impl FnOnce() -> String,
+    ) -> Option<ErrorBody> {
+        let code = exit_code.filter(|code| python::no_test_statuses(self.runner).contains(code))?;
+        let mut message = format!(
+            "{} ran no test for '{}' (exit code {code})",
+            self.runner, self.test
+        );
+        if let Some(words) = last_words(&output()) {
+            message.push_str(": ");
+            message.push_str(&words);
+        }
+        Some(ErrorBody::usage(
+            message,
+            "'debugger test --list' lists the tests; check the runner's arguments after '--'",
+        ))
+    }
+
     /// Where this plan's failure message is read from: the toolchain is told by its failure
     /// functions, which are each toolchain's own.
     pub(crate) fn message_source(&self) -> MessageSource {
@@ -99,6 +123,26 @@ impl TestPlan {
         } else {
             MessageSource::None
         }
+    }
+}
+
+/// What a runner said as it ended: its `ERROR` lines (pytest's "ERROR: file or directory not
+/// found: x"), else its last line, without the `===` rules around it.
+fn last_words(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output
+        .lines()
+        .map(|line| line.trim().trim_matches('=').trim())
+        .filter(|line| !line.is_empty())
+        .collect();
+    let errors: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|line| line.starts_with("ERROR"))
+        .collect();
+    if errors.is_empty() {
+        lines.last().map(|line| line.to_string())
+    } else {
+        Some(errors.join("; "))
     }
 }
 
@@ -366,4 +410,26 @@ pub(crate) fn ambiguous(selector: &str, matches: &[String]) -> ErrorBody {
 /// `path` made absolute against the project root.
 pub(crate) fn in_project(root: &Path, path: &Path) -> PathBuf {
     absolute(root, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runners_last_words_are_its_errors_else_its_last_line() {
+        let pytest = "=== test session starts ===\ncollected 0 items\n\n\
+                      ===== no tests ran in 0.01s =====\n\
+                      ERROR: file or directory not found: test_x\n\n";
+        assert_eq!(
+            last_words(pytest).as_deref(),
+            Some("ERROR: file or directory not found: test_x")
+        );
+        assert_eq!(
+            last_words("collected 3 items / 3 deselected\n=== 3 deselected in 0.02s ===\n")
+                .as_deref(),
+            Some("3 deselected in 0.02s")
+        );
+        assert_eq!(last_words("\n"), None);
+    }
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use super::{Project, TestList, TestPlan, base_spec};
+use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match};
 use crate::adapters::test_runtimes;
 use crate::common::error::ErrorBody;
 
@@ -58,6 +58,70 @@ fn pytest_form(selector: &str, root: &Path) -> String {
     selector.to_string()
 }
 
+/// How pytest is told the tests a selector names.
+#[derive(Debug, PartialEq, Eq)]
+enum Selection {
+    /// A node to collect under, in pytest's form: a path, `file.py::Class::test`, a dotted name
+    /// that names a file.
+    Node(String),
+    /// A bare name (`test_month_end`), which names no file: a keyword expression, as `-k`
+    /// takes it. Given to pytest as a path it is "file or directory not found".
+    Keyword(String),
+}
+
+/// What `selector` is to pytest: a node when, in pytest's form, it is a path or names a file or
+/// folder under `root`, else a keyword.
+fn selection(selector: &str, root: &Path) -> Selection {
+    let form = pytest_form(selector, root);
+    let is_node = form.contains("::")
+        || form.ends_with(".py")
+        || form.contains(['/', '\\'])
+        || root.join(&form).exists();
+    if is_node {
+        Selection::Node(form)
+    } else {
+        Selection::Keyword(selector.to_string())
+    }
+}
+
+/// The one test of `listed` (pytest's node ids) that the bare name `selector` names: the one
+/// named exactly so, else the only one listed.
+fn named_test(selector: &str, listed: &[String]) -> Result<String, ErrorBody> {
+    let exact: Vec<&String> = listed
+        .iter()
+        .filter(|test| test.rsplit("::").next() == Some(selector))
+        .collect();
+    let found = if exact.is_empty() {
+        listed.iter().collect()
+    } else {
+        exact
+    };
+    match found.as_slice() {
+        [] => Err(no_match(selector, PYTEST)),
+        [one] => Ok((*one).clone()),
+        many => Err(ambiguous(
+            selector,
+            &many.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+        )),
+    }
+}
+
+/// The runners' names, as reports give them.
+const PYTEST: &str = "pytest";
+const UNITTEST: &str = "unittest";
+
+/// The exit statuses with which `runner` says it ran no test: pytest's 4 (a usage error, as a
+/// path or node it cannot find) and 5 (nothing collected, as when `-k` deselects every test),
+/// and unittest's 5 (no tests ran, from Python 3.12). A run that ends so is an error, not a test
+/// that ended.
+pub(super) fn no_test_statuses(runner: &str) -> &'static [i64] {
+    match runner {
+        PYTEST => &[4, 5],
+        UNITTEST => &[5],
+        _ => &[],
+    }
+}
+
 /// A selector in unittest's dotted form: `tests/test_cart.py::CartTest::test_x` becomes
 /// `tests.test_cart.CartTest.test_x`.
 fn unittest_form(selector: &str) -> String {
@@ -81,23 +145,34 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         ));
     };
     let python = test_runtimes::python(project.config)?;
-    let (runner, module, mut args) = if has_pytest(&python, project.root) {
+    let (runner, test, mut args) = if has_pytest(&python, project.root) {
+        // A bare name is looked up as `--list` looks it up, and runs only when it names one test.
+        let node = match selection(selector, project.root) {
+            Selection::Node(node) => node,
+            keyword @ Selection::Keyword(_) => {
+                named_test(selector, &collected(project, &python, Some(&keyword))?)?
+            }
+        };
         let args = vec![
-            pytest_form(selector, project.root),
+            node.clone(),
             "-p".into(),
             "no:cacheprovider".into(),
             "-x".into(),
         ];
-        ("pytest", "pytest", args)
+        (PYTEST, node, args)
     } else {
-        ("unittest", "unittest", vec![unittest_form(selector)])
+        (
+            UNITTEST,
+            selector.to_string(),
+            vec![unittest_form(selector)],
+        )
     };
     args.extend(project.runner_args.iter().cloned());
     let mut spec = base_spec(project, project.root.to_path_buf(), args)?;
-    spec.module = Some(module.to_string());
+    spec.module = Some(runner.to_string());
     Ok(TestPlan {
         runner,
-        test: selector.to_string(),
+        test,
         spec,
         failure_functions: &[],
         root: project.root.to_path_buf(),
@@ -112,7 +187,24 @@ pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
             "name the test to run, e.g. 'debugger test test_cart.CartTest.test_x'",
         ));
     }
-    let mut command = Process::new(&python);
+    let selection = project
+        .selector
+        .map(|selector| selection(selector, project.root));
+    let tests = collected(project, &python, selection.as_ref())?;
+    Ok(TestList {
+        runner: PYTEST,
+        selector: project.selector.map(str::to_string),
+        tests,
+    })
+}
+
+/// The node ids of the tests pytest collects for `selection` (`None`: every test).
+fn collected(
+    project: &Project<'_>,
+    python: &Path,
+    selection: Option<&Selection>,
+) -> Result<Vec<String>, ErrorBody> {
+    let mut command = Process::new(python);
     command.current_dir(project.root).args([
         "-m",
         "pytest",
@@ -121,14 +213,12 @@ pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
         "-p",
         "no:cacheprovider",
     ]);
-    match project.selector {
-        // A path (`test_cart.py::CartTest`) or a dotted name is a node to collect under...
-        Some(selector) if selector.contains("::") || selector.contains('.') => {
-            command.arg(pytest_form(selector, project.root));
+    match selection {
+        Some(Selection::Node(node)) => {
+            command.arg(node);
         }
-        // ... a bare word a keyword expression, as `-k` takes it.
-        Some(selector) => {
-            command.args(["-k", selector]);
+        Some(Selection::Keyword(name)) => {
+            command.args(["-k", name]);
         }
         None => {}
     }
@@ -150,16 +240,12 @@ pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
             "fix the test files, then list again",
         ));
     }
-    Ok(TestList {
-        runner: "pytest",
-        selector: project.selector.map(str::to_string),
-        tests: stdout
-            .lines()
-            .take_while(|line| !line.trim().is_empty())
-            .filter(|line| line.contains("::"))
-            .map(str::to_string)
-            .collect(),
-    })
+    Ok(stdout
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .filter(|line| line.contains("::"))
+        .map(str::to_string)
+        .collect())
 }
 
 #[cfg(test)]
@@ -184,5 +270,34 @@ mod tests {
             "tests.test_cart.CartTest.test_x"
         );
         assert_eq!(unittest_form("test_cart.CartTest"), "test_cart.CartTest");
+    }
+
+    #[test]
+    fn a_bare_name_is_a_keyword_and_names_one_test_or_none() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("tests")).expect("tests");
+        std::fs::write(dir.path().join("tests/test_cart.py"), "").expect("write");
+        let node = |form: &str| Selection::Node(form.to_string());
+        assert_eq!(
+            selection("tests.test_cart.test_x", dir.path()),
+            node("tests/test_cart.py::test_x")
+        );
+        assert_eq!(selection("tests", dir.path()), node("tests"));
+        assert_eq!(
+            selection("test_month_end", dir.path()),
+            Selection::Keyword("test_month_end".into())
+        );
+        let listed: Vec<String> = ["a.py::test_ok", "a.py::test_ok_too", "b.py::K::test_p[1]"]
+            .map(String::from)
+            .to_vec();
+        // The one named exactly, though the keyword matched more; else the only one listed.
+        assert_eq!(named_test("test_ok", &listed).ok(), Some(listed[0].clone()));
+        assert_eq!(
+            named_test("test_p", &listed[2..]).ok(),
+            Some(listed[2].clone())
+        );
+        let several = named_test("test_o", &listed[..2]).expect_err("ambiguous");
+        assert!(several.message.contains("a.py::test_ok_too"), "{several:?}");
+        assert!(named_test("test_x", &[]).is_err());
     }
 }

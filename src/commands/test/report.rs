@@ -135,14 +135,23 @@ pub(super) fn start_and_report(
     } else {
         None
     };
+    let ran_no_test = if outcome == "ended" {
+        plan.ran_no_test(stop.exit_code, || output_tail(&mut client))
+    } else {
+        None
+    };
     let breaks_on_failure = plan.spec.test.as_ref().is_some_and(|t| t.break_on_failure);
     let note = match stop.exit_code {
-        Some(code) if outcome == "ended" && code != 0 && breaks_on_failure => Some(format!(
-            "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
+        Some(code)
+            if outcome == "ended" && code != 0 && breaks_on_failure && ran_no_test.is_none() =>
+        {
+            Some(format!(
+                "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
              panic, exception or failure function. A failure told by the exit status alone (a C \
              or C++ test's `return 1`) cannot be caught; set a breakpoint where the test checks, \
              with -b FILE:LINE"
-        )),
+            ))
+        }
         _ => None,
     };
     let report = TestReport {
@@ -156,7 +165,25 @@ pub(super) fn start_and_report(
         frame,
         locals,
     };
-    Ok(Outcome::new(data(&report), text(&report)))
+    let outcome = Outcome::new(data(&report), text(&report));
+    Ok(match ran_no_test {
+        Some(error) => outcome.failed(error),
+        None => outcome,
+    })
+}
+
+/// The end of the program's output (what a runner said last).
+fn output_tail(client: &mut DaemonClient) -> String {
+    client
+        .request_as::<OutputChunk>(Command::OutputRead(OutputQuery {
+            from: None,
+            tail_lines: Some(60),
+            max_bytes: 16 * 1024,
+            clear: false,
+            wait: false,
+        }))
+        .map(|chunk| chunk.text())
+        .unwrap_or_default()
 }
 
 /// A message found in the program's output by `finder`, waited for a moment (see
