@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 
 use common::test_project::{cargo_target, command, copy_dir, failed_at, json, local};
 use common::{
-    Run, Session, fixture_path, line_of, require_debugpy, require_delve, require_lldb_dap,
+    Run, Session, fixture_path, frame_lines, line_of, require_debugpy, require_delve,
+    require_lldb_dap,
 };
 use serde_json::Value;
 
@@ -289,6 +290,30 @@ fn a_bare_pytest_name_runs_the_one_test_it_names_and_a_run_of_no_test_is_an_erro
             "{command}: {message}"
         );
     }
+}
+
+/// debugpy labels the frame paused at an exception ` (Current frame)`: no part of the function's
+/// name, in the failure's report or in `bt`.
+#[test]
+fn a_python_failure_names_the_test_function_alone() {
+    require_pytest();
+    let s = project("python");
+    let test = "test_cart.py::test_total_discount";
+    let line = line_of("tests/python/test_cart.py", "@py_fail");
+    let run = s.run(&["test", test, "--break-on-failure"]);
+    let out = run.ok();
+    assert!(
+        out.contains(&format!(
+            "Stopped at the failure in test_total_discount (test_cart.py:{line}), frame 0 selected"
+        )),
+        "{out}"
+    );
+    let bt = s.data(&["backtrace"]);
+    assert_eq!(
+        frame_lines(&bt).first(),
+        Some(&("test_total_discount", u64::from(line))),
+        "{bt}"
+    );
 }
 
 #[test]

@@ -217,6 +217,13 @@ pub trait DebugAdapter: Send + Sync {
         Cow::Borrowed(text)
     }
 
+    /// A frame's function name as the adapter sent it, made the function's own: an adapter
+    /// that adds a label of its own to the name (debugpy's ` (Current frame)`) takes it off,
+    /// so that stacks, stop reports and a test's failure name the function alone.
+    fn frame_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+
     /// Whether a stop is the adapter's way of reporting an interrupt (our `pause`, or the entry
     /// stop), so the session can name it `pause` or `entry`.
     fn is_interrupt_stop(&self, reason: &str, _description: Option<&str>) -> bool {

@@ -32,6 +32,7 @@ use std::sync::Mutex;
 use serde_json::{Map, Value, json};
 
 mod breakpoints;
+mod frame_names;
 mod python;
 mod start;
 
@@ -399,6 +400,11 @@ impl DebugAdapter for Debugpy {
                 bp.message = Some(EXCLUDED_FILE.to_string());
             }
         }
+    }
+
+    /// Without pydevd's ` (Current frame)` label (see `frame_names.rs`).
+    fn frame_name<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str> {
+        std::borrow::Cow::Borrowed(frame_names::function_of(name))
     }
 
     /// Stop on exceptions nothing catches, as a Python user expects.

@@ -105,11 +105,12 @@ impl Session {
             start_frame: 0,
             levels,
         };
-        let body = self
+        let mut body = self
             .dap
             .request_typed::<StackTrace>(&arguments)
             .await
             .map_err(|e| e.reading("a stack trace"))?;
+        self.name_functions(&mut body.stack_frames);
         let mut view = self.shared.view();
         if self.shared.run.get().generation == generation {
             view.caches.frames = Some(FrameCache {
@@ -207,11 +208,10 @@ impl Session {
         for (thread, pending) in threads.into_iter().zip(pending) {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             let frame = match pending {
-                Some(p) => p
-                    .response_within(left)
-                    .await
-                    .ok()
-                    .and_then(|b| b.stack_frames.first().map(|f| frame_info(0, f))),
+                Some(p) => p.response_within(left).await.ok().and_then(|mut b| {
+                    self.name_functions(&mut b.stack_frames);
+                    b.stack_frames.first().map(|f| frame_info(0, f))
+                }),
                 None => None,
             };
             out.push(ThreadInfo {
@@ -304,6 +304,17 @@ impl Session {
 }
 
 impl Session {
+    /// The frames' names made their functions' own, as the adapter knows to
+    /// (`DebugAdapter::frame_name`), before anything reads or caches them.
+    fn name_functions(&self, frames: &mut [StackFrame]) {
+        for frame in frames {
+            let name = self.adapter.frame_name(&frame.name);
+            if name != frame.name.as_str() {
+                frame.name = name.into_owned();
+            }
+        }
+    }
+
     /// The source lines around `frame`'s line: from its file, or, for a source the adapter
     /// holds and the disk does not (a source map's `sourcesContent`), through DAP's `source`.
     pub(super) async fn frame_snippet(
