@@ -316,6 +316,27 @@ fn a_python_failure_names_the_test_function_alone() {
     );
 }
 
+/// `probe --test` calls a failure's hit the failure (it said "a breakpoint": a Python test's
+/// failure is an exception, at no breakpoint) and shows no empty `Breakpoints:` list.
+#[test]
+fn probe_test_calls_its_hit_the_failure_and_leaves_out_an_empty_breakpoint_list() {
+    require_pytest();
+    let s = project("python");
+    let test = "test_cart.py::test_total_discount";
+    let line = line_of("tests/python/test_cart.py", "@py_fail");
+    let run = s.run(&["probe", "--test", test, "--break-on-failure"]);
+    let out = run.ok();
+    assert!(
+        out.contains(&format!(
+            "\nHit 1: the failure in test_total_discount (test_cart.py:{line}), thread 1\n"
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("Breakpoints:"), "{out}");
+    let probed = json(&s, &["probe", "--test", test, "--break-on-failure"]);
+    assert_eq!(probed["data"]["at_failure"], true, "{probed}");
+}
+
 #[test]
 fn pytest_lists_parametrised_tests() {
     require_pytest();

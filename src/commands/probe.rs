@@ -164,6 +164,7 @@ async fn probe(
         other_stops_omitted: recorded.other_stops_omitted,
         ended,
         failure: None,
+        at_failure: false,
         breakpoints,
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
         warm: session.warm_start(),
@@ -485,6 +486,7 @@ mod tests {
                 message: format!("ended by {ended}"),
             },
             failure: None,
+            at_failure: false,
             breakpoints: vec![BreakpointInfo {
                 id: 1,
                 kind: "function".into(),

@@ -89,6 +89,7 @@ async fn probe(
     let mut hits = Vec::new();
     let mut passed_over = 0;
     let mut failure = None;
+    let mut at_failure = false;
     let ended = loop {
         let mut stop = match next {
             Ok(stop) => stop,
@@ -98,6 +99,7 @@ async fn probe(
             break super::ended_with(&stop);
         }
         if is_failure(&stop, &failures) {
+            at_failure = true;
             let go_panic = if reads_go_panic_value(&plan, &stop) {
                 // Read in `runtime.gopanic`'s frame, before the test's is selected.
                 session
@@ -155,6 +157,7 @@ async fn probe(
         other_stops_omitted: 0,
         ended,
         failure,
+        at_failure,
         breakpoints: session.breakpoints(),
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
         warm: false,

@@ -43,6 +43,7 @@ pub fn report(report: &ProbeReport) -> String {
             .map(render::frame_location)
             .unwrap_or_else(|| "an unknown location".into());
         let breakpoint = match stop.breakpoint_ids.as_slice() {
+            _ if report.at_failure => "the failure".to_string(),
             [] => "a breakpoint".to_string(),
             [id] => format!("breakpoint {id}"),
             ids => format!(
@@ -78,9 +79,13 @@ pub fn report(report: &ProbeReport) -> String {
         );
     }
 
-    out.push_str("\nBreakpoints:\n");
-    for bp in &report.breakpoints {
-        let _ = writeln!(out, "  {}", render::breakpoint_line(bp));
+    // None to show: `probe --test --break-on-failure` without -b sets none of its own (Python's
+    // failure is an exception filter).
+    if !report.breakpoints.is_empty() {
+        out.push_str("\nBreakpoints:\n");
+        for bp in &report.breakpoints {
+            let _ = writeln!(out, "  {}", render::breakpoint_line(bp));
+        }
     }
     output_tail(&mut out, report);
     out

@@ -24,6 +24,11 @@ pub struct ProbeReport {
     /// a Go test logged), when the probe stopped at the failure and the message was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// With `--test`: the one hit is the test's failure (`--break-on-failure`), not a `-b`
+    /// breakpoint's: a failure is an exception, a signal or a failure function's breakpoint,
+    /// and its stop shows the test's frame, so only this says what the hit was.
+    #[serde(default)]
+    pub at_failure: bool,
     /// The breakpoints' final state: one that never resolved says why in `message`.
     pub breakpoints: Vec<BreakpointInfo>,
     pub output: ProbeOutput,
