@@ -267,6 +267,20 @@ fn uncaught_custom_exception_message_is_reported() {
 }
 
 #[test]
+fn stop_on_entry_stops_at_the_programs_first_line() {
+    require_debugpy();
+    let s = Session::new();
+    let started = s.start(&fixture_path(APP), &["--stop-on-entry"]);
+    // Not in a function the debugger put in the program's process before it ran.
+    let stop = &started["stop"];
+    assert_eq!(stop["reason"], "entry", "{started}");
+    assert_eq!(stop["frame"]["function"], "<module>", "{started}");
+    assert_eq!(stop["frame"]["line"], 1, "{started}");
+    let file = stop["frame"]["file"].as_str().unwrap_or("");
+    assert!(file.ends_with(APP), "{started}");
+}
+
+#[test]
 fn continue_right_after_stop_on_entry_is_not_lost() {
     require_debugpy();
     let s = Session::new();

@@ -53,10 +53,11 @@ runpy.run_module('debugpy.adapter', run_name='__main__', alter_sys=True)
 
 /// [`QUIET_ENVIRONMENT`] in the program's process, as one console expression run in a namespace
 /// of its own (debugpy's last description comes after `configurationDone`, as the program is
-/// about to run; the ones before it cannot be reached).
+/// about to run; the ones before it cannot be reached). Told it runs there (`_IN_PROGRAM`): it
+/// then puts no Python function of its own in the program's way.
 pub(super) fn quiet_debuggee() -> String {
     let source = serde_json::to_string(QUIET_ENVIRONMENT).unwrap_or_default();
-    format!("exec({source}, {{}})")
+    format!("exec({source}, {{'_IN_PROGRAM': True}})")
 }
 
 /// [`crate::adapters::DebugAdapter::kept_launch_facts`]: the program's pid, and
