@@ -332,3 +332,43 @@ fn debugpy_a_kept_launch_ends_with_its_time_and_before_a_start_on_the_daemons_ch
         "the kept program outlives its time"
     );
 }
+
+#[test]
+fn a_start_in_a_virtual_environment_activated_since_is_not_served_by_the_warm_adapter() {
+    require_debugpy();
+    let s = warm_session();
+    let app = own_app(&s);
+    s.start(&app, &["-b", "square"]);
+    s.data(&["stop"]);
+    kept_pid(&s, &app);
+
+    // A virtual environment without debugpy, activated after the daemon started: the start is
+    // looked for there, as a fresh daemon would, not served by the warm one's Python.
+    let venv = s.dir.path().join("venv");
+    let made = std::process::Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .expect("python3 -m venv");
+    assert!(made.success());
+    let path = format!(
+        "{}:{}",
+        venv.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = common::Run::from(
+        s.command()
+            .env("VIRTUAL_ENV", &venv)
+            .env("PATH", path)
+            .args(["--json", "start", app.to_str().expect("utf-8")])
+            .output()
+            .expect("run debugger"),
+    );
+    let failure = run.failure();
+    assert_eq!(failure["code"], "adapter_not_found", "{run:?}");
+    let message = failure["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&venv.join("bin").join("python").display().to_string()),
+        "{message}"
+    );
+}

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{ADAPTERS, DebugAdapter, MODULE_RUNNER, custom, gdb, kind, lldb, node};
+use super::{ADAPTERS, CallerEnv, DebugAdapter, MODULE_RUNNER, custom, gdb, kind, lldb, node};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
@@ -32,7 +32,11 @@ pub fn resolve(
     if let Some(kind) = kind(wanted) {
         let adapter = match (connecting, kind.remote) {
             (true, Some(remote)) => remote(),
-            _ => (kind.make)(config)?,
+            _ => {
+                // The caller's environment, which a launch carries: not the daemon's.
+                let caller = launch.map_or(CallerEnv::this_process(), CallerEnv::of_launch);
+                (kind.make)(config, caller)?
+            }
         };
         return match module {
             Some(module) if !adapter.runs_modules() => Err(ErrorBody::usage(

@@ -3,6 +3,7 @@
 //! need of each, and their install recipes (`install/`). Nothing outside this folder knows an
 //! adapter's name (`tests/adapter_names.rs` holds that).
 
+mod caller_env;
 mod choice;
 pub mod codelldb;
 mod core_dump;
@@ -35,6 +36,7 @@ use crate::dap::requests::{
 };
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext, StdioPaths};
+pub use caller_env::CallerEnv;
 pub use choice::{detect, detect_attach_target, for_one_shot, resolve, resolve_for_core};
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 use process::{BoxFuture, SpawnedAdapter};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::install::{self, Recipe};
-use super::{DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node, pdb};
+use super::{CallerEnv, DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node, pdb};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::platform::Os;
@@ -16,8 +16,9 @@ pub struct AdapterKind {
     pub name: &'static str,
     pub aliases: &'static [&'static str],
     pub languages: &'static [&'static str],
-    /// Locates the adapter (a missing one is an `adapter_not_found` error with the fix).
-    pub make: fn(&Config) -> Result<Arc<dyn DebugAdapter>, ErrorBody>,
+    /// Locates the adapter in the caller's environment (a missing one is an
+    /// `adapter_not_found` error with the fix).
+    pub make: fn(&Config, CallerEnv<'_>) -> Result<Arc<dyn DebugAdapter>, ErrorBody>,
     /// The adapter for `--connect`, which needs nothing installed here (`None`: not possible).
     pub remote: Option<fn() -> Arc<dyn DebugAdapter>>,
     /// The version of the adapter at this path (for debugpy, the Python that runs it), with one
@@ -57,7 +58,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "lldb",
         aliases: &["lldb-dap", "lldb-vscode"],
         languages: &["C", "C++", "Rust"],
-        make: |config| {
+        make: |config, _| {
             Ok(Arc::new(
                 lldb::LldbDap::locate(&config.adapter("lldb"))?.with_rust(&config.rust),
             ))
@@ -72,9 +73,10 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "debugpy",
         aliases: &["python", "py"],
         languages: &["Python"],
-        make: |config| {
+        make: |config, caller| {
             Ok(Arc::new(debugpy::Debugpy::for_session(
                 &config.adapter("debugpy"),
+                caller,
             )?))
         },
         remote: Some(|| Arc::new(debugpy::Debugpy::remote())),
@@ -87,7 +89,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "pdb",
         aliases: &["bdb"],
         languages: &["Python"],
-        make: |config| Ok(Arc::new(pdb::Pdb::locate(&config.adapter("pdb"))?)),
+        make: |config, caller| Ok(Arc::new(pdb::Pdb::locate(&config.adapter("pdb"), caller)?)),
         remote: None,
         version: pdb::version,
         install: None,
@@ -98,7 +100,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "delve",
         aliases: &["go", "dlv"],
         languages: &["Go"],
-        make: |config| Ok(Arc::new(delve::Delve::locate(&config.adapter("delve"))?)),
+        make: |config, _| Ok(Arc::new(delve::Delve::locate(&config.adapter("delve"))?)),
         remote: Some(|| Arc::new(delve::Delve::remote())),
         version: delve::version,
         install: Some(install::delve::install),
@@ -109,7 +111,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "gdb",
         aliases: &[],
         languages: &["C", "C++", "Rust", "Fortran", "Ada"],
-        make: |config| {
+        make: |config, _| {
             Ok(Arc::new(
                 gdb::Gdb::locate(&config.adapter("gdb"))?.with_rust(&config.rust),
             ))
@@ -127,7 +129,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "codelldb",
         aliases: &[],
         languages: &["C", "C++", "Rust"],
-        make: |config| {
+        make: |config, _| {
             Ok(Arc::new(codelldb::CodeLldb::locate(
                 &config.adapter("codelldb"),
             )?))
@@ -142,7 +144,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         name: "node",
         aliases: &["js", "js-debug", "javascript"],
         languages: &["JavaScript"],
-        make: |config| Ok(Arc::new(node::Node::locate(&config.adapter("node"))?)),
+        make: |config, _| Ok(Arc::new(node::Node::locate(&config.adapter("node"))?)),
         remote: Some(|| Arc::new(node::Node::remote())),
         version: node::version,
         install: Some(install::node::install),

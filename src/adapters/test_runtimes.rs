@@ -10,7 +10,11 @@ use crate::common::error::ErrorBody;
 
 /// The Python the Python adapter runs programs in.
 pub fn python(config: &Config) -> Result<PathBuf, ErrorBody> {
-    Ok(debugpy::Debugpy::locate(&config.adapter(MODULE_RUNNER))?.python)
+    Ok(debugpy::Debugpy::locate(
+        &config.adapter(MODULE_RUNNER),
+        super::CallerEnv::this_process(),
+    )?
+    .python)
 }
 
 /// The Node.js the JavaScript adapter runs programs in.

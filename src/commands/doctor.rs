@@ -200,7 +200,9 @@ fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
         problem: None,
         source: "built-in",
     };
-    match (kind.make)(config).and_then(|adapter| adapter.check_usable().map(|()| adapter)) {
+    match (kind.make)(config, crate::adapters::CallerEnv::this_process())
+        .and_then(|adapter| adapter.check_usable().map(|()| adapter))
+    {
         Ok(adapter) => {
             let path = adapter.executable();
             report.found = true;

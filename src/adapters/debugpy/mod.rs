@@ -37,7 +37,7 @@ mod python;
 mod start;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
-use super::{DebugAdapter, Requests, SignalReporting, SourceLookup, launch_with};
+use super::{CallerEnv, DebugAdapter, Requests, SignalReporting, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
@@ -101,8 +101,9 @@ impl Debugpy {
         self.run.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub fn locate(config: &AdapterConfig) -> Result<Debugpy, ErrorBody> {
-        let candidates = candidate_pythons(config);
+    /// The first Python that imports debugpy, in the caller's environment.
+    pub fn locate(config: &AdapterConfig, caller: CallerEnv<'_>) -> Result<Debugpy, ErrorBody> {
+        let candidates = candidate_pythons(config, caller);
         let python = candidates
             .iter()
             .find(|python| python.is_file() && debugpy_version(python).is_some())
@@ -116,8 +117,11 @@ impl Debugpy {
     /// `start` and `probe` on the bench's machine, through pyenv's shim). One without debugpy
     /// fails `-m debugpy.adapter` at once, and the failure is then told as debugpy missing
     /// ([`DebugAdapter::explain_start_failure`]). Among several, the check still picks.
-    pub fn for_session(config: &AdapterConfig) -> Result<Debugpy, ErrorBody> {
-        let candidates = candidate_pythons(config);
+    pub fn for_session(
+        config: &AdapterConfig,
+        caller: CallerEnv<'_>,
+    ) -> Result<Debugpy, ErrorBody> {
+        let candidates = candidate_pythons(config, caller);
         let present: Vec<&PathBuf> = candidates.iter().filter(|p| p.is_file()).collect();
         match present.as_slice() {
             [only] => {
@@ -125,7 +129,7 @@ impl Debugpy {
                 adapter.unchecked = Some(candidates.clone());
                 Ok(adapter)
             }
-            _ => Debugpy::locate(config),
+            _ => Debugpy::locate(config, caller),
         }
     }
 }

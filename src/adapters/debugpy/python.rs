@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::adapters::CallerEnv;
 use crate::common::config::AdapterConfig;
 use crate::common::paths;
 use crate::ipc::protocol::{LaunchSpec, ProcessContext};
@@ -37,14 +38,15 @@ pub(super) fn python_commands(os: Os) -> &'static [&'static [&'static str]] {
     }
 }
 
-/// The system's Python 3 interpreter, as a path (the `py` launcher asked for the one it runs).
-pub fn system_python() -> Option<PathBuf> {
+/// The system's Python 3 interpreter, as a path (the `py` launcher asked for the one it runs), as
+/// the caller's `PATH` finds it.
+pub fn system_python(caller: CallerEnv<'_>) -> Option<PathBuf> {
     python_commands(Os::CURRENT)
         .iter()
         .find_map(|command| match command {
-            [program] => which::which(program).ok(),
+            [program] => caller.which(program),
             [program, args @ ..] => {
-                let output = std::process::Command::new(which::which(program).ok()?)
+                let output = std::process::Command::new(caller.which(program)?)
                     .args(args)
                     .args(["-c", "import sys; print(sys.executable)"])
                     .stdin(std::process::Stdio::null())
@@ -86,23 +88,24 @@ pub fn private_venv() -> PathBuf {
     paths::data_dir().join("venvs").join("debugpy")
 }
 
-/// The Python of the virtual environment the user has activated (`VIRTUAL_ENV`), if any.
-pub fn active_venv_python() -> Option<PathBuf> {
-    std::env::var_os("VIRTUAL_ENV")
+/// The Python of the virtual environment the caller has activated (`VIRTUAL_ENV`), if any.
+pub fn active_venv_python(caller: CallerEnv<'_>) -> Option<PathBuf> {
+    caller
+        .var("VIRTUAL_ENV")
         .filter(|v| !v.is_empty())
         .map(|venv| venv_python(Os::CURRENT, Path::new(&venv)))
 }
 
-/// The Pythons to try, in order.
-pub fn candidate_pythons(config: &AdapterConfig) -> Vec<PathBuf> {
+/// The Pythons to try, in order, in the caller's environment.
+pub fn candidate_pythons(config: &AdapterConfig, caller: CallerEnv<'_>) -> Vec<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(path) = &config.path {
         candidates.push(path.clone());
         return candidates;
     }
-    candidates.extend(active_venv_python());
+    candidates.extend(active_venv_python(caller));
     candidates.push(venv_python(Os::CURRENT, &private_venv()));
-    if let Some(python) = system_python() {
+    if let Some(python) = system_python(caller) {
         candidates.push(python);
     }
     candidates

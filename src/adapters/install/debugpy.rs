@@ -13,7 +13,7 @@ use crate::platform::Os;
 
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     let adapter_config = config.adapter("debugpy");
-    match debugpy::Debugpy::locate(&adapter_config) {
+    match debugpy::Debugpy::locate(&adapter_config, crate::adapters::CallerEnv::this_process()) {
         Ok(adapter) => {
             let python = adapter.executable().to_path_buf();
             let version = debugpy::debugpy_version(&python);
@@ -26,7 +26,7 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     }
     let venv = debugpy::private_venv();
     let python = debugpy::venv_python(Os::CURRENT, &venv);
-    let base = debugpy::system_python();
+    let base = debugpy::system_python(crate::adapters::CallerEnv::this_process());
     if !python.is_file() {
         create_venv(&venv, base.as_deref())?;
     }

@@ -42,7 +42,9 @@ pub fn setup(kind: &AdapterKind, config: &Config) -> Result<SetupResult, ErrorBo
     if let Some(install) = kind.install {
         return install(config);
     }
-    match (kind.make)(config).and_then(|adapter| adapter.check_usable().map(|()| adapter)) {
+    match (kind.make)(config, super::CallerEnv::this_process())
+        .and_then(|adapter| adapter.check_usable().map(|()| adapter))
+    {
         Ok(adapter) => {
             let path = adapter.executable();
             Ok(already(kind.name, path, (kind.version)(path)))

@@ -24,7 +24,7 @@ use tokio::io::AsyncWriteExt;
 use super::debugpy::{PYTHON_SOURCES, active_venv_python, python_path_of, system_python};
 use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
-use super::{DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
+use super::{CallerEnv, DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
@@ -89,11 +89,11 @@ pub fn version(python: &Path) -> Option<String> {
 impl Pdb {
     /// The Python that runs the program: the config's, else the active virtual environment's,
     /// else the system's `python3` (as the user's shell would find it).
-    pub fn locate(config: &AdapterConfig) -> Result<Pdb, ErrorBody> {
-        let from_venv = active_venv_python().filter(|python| python.is_file());
+    pub fn locate(config: &AdapterConfig, caller: CallerEnv<'_>) -> Result<Pdb, ErrorBody> {
+        let from_venv = active_venv_python(caller).filter(|python| python.is_file());
         let python = match &config.path {
             Some(path) => Some(path.clone()),
-            None => from_venv.or_else(system_python),
+            None => from_venv.or_else(|| system_python(caller)),
         };
         match python {
             Some(python) => Ok(Pdb { python }),
