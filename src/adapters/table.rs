@@ -11,6 +11,9 @@ use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::platform::Os;
 
+/// How a built-in adapter is made from the config, in the caller's environment.
+pub type MakeAdapter = fn(&Config, CallerEnv<'_>) -> Result<Arc<dyn DebugAdapter>, ErrorBody>;
+
 /// One built-in adapter: its names, what it debugs, and how to make it from the config.
 pub struct AdapterKind {
     pub name: &'static str,
@@ -18,7 +21,7 @@ pub struct AdapterKind {
     pub languages: &'static [&'static str],
     /// Locates the adapter in the caller's environment (a missing one is an
     /// `adapter_not_found` error with the fix).
-    pub make: fn(&Config, CallerEnv<'_>) -> Result<Arc<dyn DebugAdapter>, ErrorBody>,
+    pub make: MakeAdapter,
     /// The adapter for `--connect`, which needs nothing installed here (`None`: not possible).
     pub remote: Option<fn() -> Arc<dyn DebugAdapter>>,
     /// The version of the adapter at this path (for debugpy, the Python that runs it), with one
