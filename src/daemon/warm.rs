@@ -446,6 +446,13 @@ impl Daemon {
             writer: mut to_adapter,
             ..
         } = spawned;
+        // The next one is made while this one is lent, not once it is given back: probes asked
+        // back to back (an agent's loop) found the next one still being made, and waited about as
+        // long as a cold start. It is started apart from the clean-up below.
+        let time = self.warm_time();
+        if !time.is_zero() {
+            self.warm_up(adapter, context, time);
+        }
         if write_frame_async(&mut writer, &answer(to_value(lent)))
             .await
             .is_ok()
@@ -462,11 +469,6 @@ impl Daemon {
             end_with_its_program(&process);
         } else {
             process.kill();
-        }
-        // The next one is shown at once, and started apart from the clean-up below.
-        let time = self.warm_time();
-        if !time.is_zero() {
-            self.warm_up(adapter, context, time);
         }
         // What the adapter started for the probe's program (lldb-server) is of the daemon's
         // tree; it is ended unless a session of the daemon's own still runs in that tree.

@@ -119,19 +119,37 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
 
 /// Ends `below`, the processes `root` started (listed while it lived), once `root` has died:
 /// killed, and, those left to this process (a subreaper on Linux, which adopts them), collected,
-/// so none stays a zombie for the daemon's life. Blocks: call it off the runtime's threads.
+/// so none stays a zombie for the daemon's life. Blocks, up to [`REAP_PATIENCE`]: call it off the
+/// runtime's threads. Patient because on a loaded machine a killed process can take longer than
+/// a round's limit to die and come to us, and one not collected then never was.
 pub fn end_below(root: u32, below: &[u32]) {
     wait_gone(&[root], DEATH_LIMIT * 10);
-    let killed: HashSet<u32> = below
-        .iter()
-        .copied()
-        .filter(|pid| is_running(*pid) && kill(*pid).is_ok())
-        .collect();
-    let round: Vec<u32> = killed.iter().copied().collect();
-    wait_gone(&round, DEATH_LIMIT);
+    for pid in below {
+        if is_running(*pid) {
+            let _ = kill(*pid);
+        }
+    }
     // Also those that died by themselves as `root` did (a launcher ends its program).
-    collect_zombies(&below.iter().copied().collect(), std::process::id());
+    let me = std::process::id();
+    let family: HashSet<u32> = below.iter().copied().chain([root]).collect();
+    let mut left: HashSet<u32> = below.iter().copied().collect();
+    let deadline = std::time::Instant::now() + REAP_PATIENCE;
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        left.retain(|pid| match parent_pid(*pid) {
+            // Gone from the process table.
+            None => false,
+            Some(parent) if parent == me => !reap(*pid),
+            // Still its dying parent's, to come to us; anyone else's is theirs to collect.
+            Some(parent) => family.contains(&parent),
+        });
+        if !left.is_empty() {
+            std::thread::sleep(LOOK_EVERY * 10);
+        }
+    }
 }
+
+/// How long [`end_below`] goes on collecting what it killed.
+const REAP_PATIENCE: Duration = Duration::from_secs(10);
 
 /// How far up [`below_spared`] looks for a spared ancestor.
 const ANCESTORS_LOOKED_AT: usize = 64;
