@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{
-    Session, alive, build, eventually, fixture_path, line_of, require_debugpy, require_gdb,
+    Session, alive, at, build, eventually, fixture_path, line_of, require_debugpy, require_gdb,
     require_lldb_dap, require_python,
 };
 use serde_json::Value;
@@ -608,4 +608,46 @@ fn pdb_a_probe_in_a_virtual_environment_leaves_a_warm_python_of_it() {
     assert_eq!(entry["warm"]["adapter"], "pdb", "{entry}");
     let warm = context_probe(&s, &s.cwd, "one", &in_venv);
     assert_eq!(warm["warm"], true, "{}", warm["output"]);
+}
+
+#[test]
+fn lldb_the_next_warm_adapter_is_made_while_one_is_lent_to_a_probe() {
+    require_lldb_dap();
+    let s = warm_session("60");
+    let spin = build("c/spin.c");
+    let spin = spin.to_str().expect("utf-8 path");
+    let first = s.data(&["probe", spin, "--break", "tick", "--hits", "1"]);
+    assert_eq!(first["warm"], false, "{first}");
+    let lent = pid(&warm_entry(&s)["warm"], "adapter_pid");
+
+    // A probe that stays on its borrowed adapter (its breakpoint comes only after 120 s): the
+    // next warm adapter is there before it gives this one back, so a probe right after it
+    // does not wait for one to be made.
+    let end = at("c/spin.c", "@spin_end");
+    let mut second = s
+        .command()
+        .args(["probe", spin, "--break", &end, "--timeout", "60"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn probe");
+    let mut next = Value::Null;
+    let made = eventually(LIMIT, || {
+        next = listed(&s).unwrap_or(Value::Null);
+        next["warm"]["adapter_pid"]
+            .as_u64()
+            .is_some_and(|pid| pid != lent && alive(pid))
+    });
+    let still_lent = second.try_wait().expect("poll probe").is_none();
+    let _ = second.kill();
+    let _ = second.wait();
+    assert!(made, "no next warm adapter while one was lent: {next}");
+    assert!(
+        still_lent,
+        "the probe had ended: its adapter was given back"
+    );
+    assert!(
+        eventually(LIMIT, || !alive(lent)),
+        "the lent adapter lives on"
+    );
 }
