@@ -98,6 +98,9 @@ fn partial_writes_on_both_streams_come_back_apart_and_tagged() {
         }
         assert!(lines.contains(&"[stderr] ERR one"), "{adapter}: {text:?}");
         assert!(lines.contains(&"[stderr] ERR two"), "{adapter}: {text:?}");
+        // The program left its last line unfinished: the text ends it, for the shell's sake
+        // (the JSON above keeps the bytes as written).
+        assert!(text.ends_with("ERR two\n"), "{adapter}: {text:?}");
         s.run(&["stop"]);
     }
 }

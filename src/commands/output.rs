@@ -89,6 +89,11 @@ pub fn run(args: OutputArgs, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> 
             break;
         }
     }
+    if lines.mid_line {
+        // A line the program left unfinished (a prompt, `name? `) is ended here, so the shell's
+        // next prompt or command does not run on from it; `--json` keeps the bytes as they are.
+        call.sink.text("\n");
+    }
     let text: String = collected.iter().map(|s| s.text.as_str()).collect();
     Ok(Outcome::new(
         json!({
