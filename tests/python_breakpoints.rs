@@ -160,3 +160,54 @@ fn library_function_breakpoints_under_just_my_code_stop_or_say_why_not() {
     assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
     assert_in_json_decoder(&s, &stop, line);
 }
+
+/// A program that imports a package from its `PYTHONPATH` only once it runs; the package's
+/// folder is neither the program's nor the working directory.
+fn lazily_importing_program(s: &Session) -> (std::path::PathBuf, std::path::PathBuf) {
+    let library = s.dir.path().join("lib");
+    let package = library.join("lazylib");
+    std::fs::create_dir_all(&package).expect("package folder");
+    std::fs::write(package.join("__init__.py"), "").expect("__init__.py");
+    std::fs::write(
+        package.join("deep_module.py"),
+        "def deep(x):\n    y = x * 3\n    return y\n",
+    )
+    .expect("deep_module.py");
+    let program_dir = s.dir.path().join("prog");
+    std::fs::create_dir_all(&program_dir).expect("program folder");
+    let program = program_dir.join("lazy_app.py");
+    std::fs::write(
+        &program,
+        "def main():\n    from lazylib import deep_module\n    print(deep_module.deep(14))\n\n\nmain()\n",
+    )
+    .expect("lazy_app.py");
+    (program, library)
+}
+
+#[test]
+fn a_bare_file_name_of_a_module_not_imported_yet_is_found_on_the_search_path() {
+    require_debugpy();
+    let s = Session::new();
+    let (program, library) = lazily_importing_program(&s);
+    for adapter in ["debugpy", "pdb"] {
+        let run = common::Run::from(
+            s.command()
+                .env("PYTHONPATH", &library)
+                .args(["--json", "start", program.to_str().expect("utf-8")])
+                .args(["--adapter", adapter, "-b", "deep_module.py:2"])
+                .output()
+                .expect("run debugger"),
+        );
+        let started = run.json();
+        let bp = &started["data"]["breakpoints"][0];
+        let file = bp["file"].as_str().unwrap_or_default();
+        assert!(
+            file.ends_with("lib/lazylib/deep_module.py"),
+            "{adapter}: {started}"
+        );
+        let stop = continue_to_stop(&s);
+        assert_eq!(stop["frame"]["function"], "deep", "{adapter}: {stop}");
+        assert_eq!(s.value_of("x"), "14", "{adapter}");
+        s.data(&["stop"]);
+    }
+}

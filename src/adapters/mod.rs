@@ -365,6 +365,10 @@ pub struct SourceLookup {
     /// script URL suffix): a name we cannot place is sent as typed, and binds when code from
     /// such a file loads.
     pub adapter_matches_names: bool,
+    /// The adapter's roots ([`DebugAdapter::source_roots`]) are searched as trees for a name
+    /// found nowhere else: Python's `sys.path`, whose modules may not be imported yet when the
+    /// breakpoint is set (`isoparser.py:60` of an installed package the program imports later).
+    pub roots_are_trees: bool,
 }
 
 /// The session's line to the adapter, lent to an adapter's hooks.

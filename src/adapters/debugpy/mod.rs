@@ -160,6 +160,7 @@ pub const PYTHON_SOURCES: SourceLookup = SourceLookup {
     listing_command: Some(LOADED_MODULE_FILES),
     listing_grows: true,
     adapter_matches_names: false,
+    roots_are_trees: true,
 };
 
 /// Settings sent in both `launch` and `attach` so a Python program reads like any other.

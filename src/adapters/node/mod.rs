@@ -216,6 +216,7 @@ impl DebugAdapter for Node {
             listing_command: None,
             listing_grows: false,
             adapter_matches_names: true,
+            roots_are_trees: false,
         }
     }
 }

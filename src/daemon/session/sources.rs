@@ -39,6 +39,9 @@ pub(super) struct ProgramSources {
     /// Asked for once, when first needed.
     adapter_roots: tokio::sync::OnceCell<Arc<Vec<PathBuf>>>,
     listed: tokio::sync::Mutex<Option<Arc<Vec<PathBuf>>>>,
+    /// The source files under the adapter's roots (`roots_are_trees`), walked once, when first
+    /// needed.
+    root_trees: tokio::sync::OnceCell<Arc<Vec<PathBuf>>>,
     line_counts: std::sync::Mutex<resolve::LineCounts>,
 }
 
@@ -68,6 +71,7 @@ impl ProgramSources {
             tree_root: program_dir,
             adapter_roots: tokio::sync::OnceCell::new(),
             listed: tokio::sync::Mutex::new(None),
+            root_trees: tokio::sync::OnceCell::new(),
             line_counts: std::sync::Mutex::default(),
         }
     }
@@ -146,10 +150,35 @@ impl ProgramSources {
             Resolution::Unknown => {}
             placed_or_ambiguous => return placed_or_ambiguous,
         }
-        match self.listed(dap, shared).await {
+        let listed = match self.listed(dap, shared).await {
             Some(listed) => resolve::resolve(file, &[], &listed),
             None => Resolution::Unknown,
+        };
+        if !matches!(listed, Resolution::Unknown) || !self.lookup.roots_are_trees {
+            return listed;
         }
+        let trees = self.root_trees(&roots).await;
+        resolve::resolve(file, &[], &trees)
+    }
+
+    /// The source files under each of `roots` (each file once: a root may hold another, as
+    /// Python's standard library holds `site-packages`), walked once.
+    async fn root_trees(&self, roots: &Arc<Vec<PathBuf>>) -> Arc<Vec<PathBuf>> {
+        let extensions = self.lookup.tree_extensions;
+        self.root_trees
+            .get_or_init(|| async {
+                let roots = roots.clone();
+                let walked = tokio::task::spawn_blocking(move || {
+                    let mut files = std::collections::BTreeSet::new();
+                    for root in roots.iter() {
+                        files.extend(resolve::source_tree(root, extensions));
+                    }
+                    files.into_iter().collect::<Vec<_>>()
+                });
+                Arc::new(walked.await.unwrap_or_default())
+            })
+            .await
+            .clone()
     }
 
     /// The adapter's own roots (`source_roots`), asked for once.
