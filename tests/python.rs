@@ -176,10 +176,12 @@ fn a_child_python_runs_to_its_end_under_a_debugpy_session() {
     require_debugpy();
     let s = Session::new();
     let program = "python/child_python.py";
-    s.start(
+    // debugpy tells the program's pid just after answering `launch`: the start waits for it.
+    let started = s.start(
         &fixture_path(program),
         &["-b", &at(program, "@child_answered")],
     );
+    assert!(started["debuggee_pid"].is_u64(), "{started}");
     // debugpy held each child Python for a client to attach, and the parent waited for it.
     let stop = continue_to_stop(&s);
     assert_at(&stop, program, "ask_child", "@child_answered");
