@@ -8,10 +8,16 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::dap::requests::{Variables, VariablesArguments};
 use crate::dap::types::{Scope, Variable};
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::VariableNode;
+
+mod fetch;
+mod text;
+
+use fetch::fetch_children;
+pub use text::{cap_value, is_char_array_value, readable_value};
+use text::{is_char_array_string, is_unreadable, not_readable};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -142,96 +148,6 @@ fn child_name(name: &str, parent: Option<&str>) -> String {
         Some(parent) if name.is_empty() => format!("*{parent}"),
         _ => name.to_string(),
     }
-}
-
-/// Whether a value's text is an adapter's "could not read this" (lldb: `<error: parent is
-/// NULL>`, `<error: read memory from 0x… failed>`; or one already collapsed below).
-fn is_unreadable(node: &VariableNode) -> bool {
-    let value = node.value.trim();
-    node.children.is_empty() && (value.starts_with("<error:") || value.starts_with("<not readable"))
-}
-
-/// The one line a value with no readable member shows: `<not readable: 0x0>` for a pointer (its
-/// address short), `<not readable>` else.
-fn not_readable(value: &str) -> String {
-    let address = value
-        .split_whitespace()
-        .next()
-        .and_then(|word| word.strip_prefix("0x"))
-        .and_then(|hex| u64::from_str_radix(hex, 16).ok());
-    match address {
-        Some(address) => format!("<not readable: {address:#x}>"),
-        None => "<not readable>".to_string(),
-    }
-}
-
-/// Whether `type_name` is a C character array (`char[1034]`, `unsigned char [8]`).
-fn is_char_array(type_name: Option<&str>) -> bool {
-    type_name.is_some_and(|t| {
-        let t = t.trim();
-        let Some((element, rest)) = t.split_once('[') else {
-            return false;
-        };
-        rest.ends_with(']')
-            && matches!(
-                element.trim(),
-                "char" | "signed char" | "unsigned char" | "const char"
-            )
-    })
-}
-
-fn is_char_array_string(v: &Variable) -> bool {
-    is_char_array_value(&v.value, v.type_name.as_deref())
-}
-
-/// Whether a value is a character array the adapter read as a string: that string is all it
-/// shows, its characters one per line say nothing more.
-pub fn is_char_array_value(value: &str, type_name: Option<&str>) -> bool {
-    is_char_array(type_name) && value.trim_start().starts_with('"')
-}
-
-/// A value as a reader wants it: a character array's string ends at its terminating NUL (the
-/// adapters print the whole buffer, stale bytes and all: lldb `"/tmp/x\0\0\U00000002…"`, GDB
-/// `"/tmp/x", '\000' <repeats 1019 times>`).
-pub fn readable_value(value: &str, type_name: Option<&str>) -> String {
-    if !is_char_array(type_name) {
-        return value.to_string();
-    }
-    c_string_prefix(value).unwrap_or_else(|| value.to_string())
-}
-
-/// The first quoted string of `value`, up to a NUL escape (`\0`, `\000`) or its closing
-/// quote, when what follows it is only padding; `None` when it is not such a string.
-fn c_string_prefix(value: &str) -> Option<String> {
-    let body = value.trim_start().strip_prefix('"')?;
-    let mut chars = body.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        match c {
-            '"' => {
-                let rest = body[at + 1..].trim_start();
-                let padding =
-                    rest.is_empty() || rest == "..." || rest.starts_with(", '\\000' <repeats");
-                return padding.then(|| format!("\"{}\"", &body[..at]));
-            }
-            '\\' => {
-                let mut octal = String::new();
-                while let Some((_, digit)) = chars.peek().copied().filter(|(_, d)| d.is_digit(8)) {
-                    if octal.len() == 3 {
-                        break;
-                    }
-                    octal.push(digit);
-                    chars.next();
-                }
-                if octal.is_empty() {
-                    chars.next();
-                } else if u32::from_str_radix(&octal, 8) == Ok(0) {
-                    return Some(format!("\"{}\"", &body[..at]));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Whether a value of this type is a C or C++ pointer (`struct account *`).
@@ -416,85 +332,6 @@ fn expand_level<'a>(
     })
 }
 
-async fn children_page(
-    dap: &DapClient,
-    reference: i64,
-    page: Option<(u64, u64)>,
-) -> Result<Vec<Variable>, DapError> {
-    let arguments = VariablesArguments {
-        variables_reference: reference,
-        start: page.map(|(start, _)| start),
-        count: page.map(|(_, count)| count),
-    };
-    Ok(dap.request_typed::<Variables>(&arguments).await?.variables)
-}
-
-/// Fetches at most about `max` children and says how many there are in all.
-///
-/// When the adapter gave no count (lldb-dap's `evaluate` answers, for one), asking for everything
-/// could mean a million children; so we ask for one page, and if it is full, find the count by
-/// probing single indices (a doubling, then a bisection: some forty one-child requests at most).
-async fn fetch_children(
-    dap: &DapClient,
-    reference: i64,
-    known: Option<u64>,
-    max: u64,
-) -> Result<(Vec<Variable>, u64), DapError> {
-    if let Some(total) = known {
-        let page = (total > max).then_some((0, max));
-        let children = children_page(dap, reference, page).await?;
-        let returned = children.len() as u64;
-        return Ok((children, total.max(returned)));
-    }
-    let children = children_page(dap, reference, Some((0, max + 1))).await?;
-    let returned = children.len() as u64;
-    if returned != max + 1 {
-        // Fewer: that is all of them. More: the adapter ignores paging and sent all of them.
-        return Ok((children, returned));
-    }
-    let total = count_children(dap, reference, max).await;
-    Ok((children, total))
-}
-
-/// The number of children, given that index `present` exists.
-async fn count_children(dap: &DapClient, reference: i64, present: u64) -> u64 {
-    let exists = |index: u64| async move {
-        children_page(dap, reference, Some((index, 1)))
-            .await
-            .is_ok_and(|c| !c.is_empty())
-    };
-    let mut low = present; // known to exist
-    let mut high = present.saturating_mul(2).max(1); // to be tested
-    let mut probes = 0;
-    while probes < 40 && exists(high).await {
-        low = high;
-        high = high.saturating_mul(2);
-        probes += 1;
-    }
-    // Children exist up to `low`; `high` is past the end (or the probe budget ran out).
-    while probes < 80 && high - low > 1 {
-        let mid = low + (high - low) / 2;
-        if exists(mid).await {
-            low = mid;
-        } else {
-            high = mid;
-        }
-        probes += 1;
-    }
-    low + 1
-}
-
-/// Shortens a value longer than `max` characters, saying how many were cut.
-pub fn cap_value(value: &str, max: usize) -> String {
-    match value.char_indices().nth(max) {
-        None => value.to_string(),
-        Some((cut, _)) => {
-            let left_out = value[cut..].chars().count();
-            format!("{}… ({left_out} more characters)", &value[..cut])
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,61 +370,6 @@ mod tests {
         ];
         assert!(locals_scopes(&no_debug_info).is_empty());
         assert!(locals_scopes(&[]).is_empty());
-    }
-
-    #[test]
-    fn long_values_are_capped_with_a_note() {
-        assert_eq!(cap_value("short", 10), "short");
-        assert_eq!(cap_value(&"x".repeat(10), 10), "x".repeat(10));
-        let capped = cap_value(&"x".repeat(100), 10);
-        assert_eq!(capped, format!("{}… (90 more characters)", "x".repeat(10)));
-        assert_eq!(cap_value("ééééé", 3), "ééé… (2 more characters)");
-    }
-
-    #[test]
-    fn a_char_array_reads_as_its_string_up_to_the_nul() {
-        let lldb = r#""/tmp/some/path\0\0\U00000002\0@\v\xfc"..."#;
-        let array = Some("char[1034]");
-        assert_eq!(readable_value(lldb, array), r#""/tmp/some/path""#);
-        let gdb = r#""/tmp/x", '\000' <repeats 1019 times>"#;
-        assert_eq!(readable_value(gdb, Some("char [1024]")), r#""/tmp/x""#);
-        assert_eq!(readable_value(r#""full""#, array), r#""full""#);
-        // Escapes that are not NUL stay, and so does a string with more after it.
-        assert_eq!(
-            readable_value(r#""a\"b\n\012c\0z""#, array),
-            r#""a\"b\n\012c""#
-        );
-        let runs = r#""ab", 'x' <repeats 20 times>, "cd""#;
-        assert_eq!(readable_value(runs, array), runs);
-        // Only character arrays: a `char *` is the adapter's as it is.
-        assert_eq!(readable_value(lldb, Some("char *")), lldb);
-        assert!(is_char_array(Some("unsigned char [8]")));
-        assert!(!is_char_array(Some("int[4]")));
-    }
-
-    #[test]
-    fn unreadable_members_collapse_into_one_line() {
-        assert_eq!(not_readable("0x0000000000000000"), "<not readable: 0x0>");
-        assert_eq!(
-            not_readable("0x00007ffff7e1b6a0 {...}"),
-            "<not readable: 0x7ffff7e1b6a0>"
-        );
-        assert_eq!(not_readable("node @ 0x10"), "<not readable>");
-        let node = |value: &str| VariableNode {
-            name: "m".into(),
-            value: value.into(),
-            type_name: None,
-            children: Vec::new(),
-            expandable: false,
-            omitted_children: 0,
-            children_count: None,
-            changed: false,
-        };
-        assert!(is_unreadable(&node("<error: parent is NULL>")));
-        assert!(is_unreadable(&node(
-            "<error: read memory from 0x10 failed (0 of 4 bytes read)>"
-        )));
-        assert!(!is_unreadable(&node("3")));
     }
 
     #[test]
