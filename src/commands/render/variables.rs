@@ -108,9 +108,9 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         return;
     }
     // Adapters that already summarise the children in the value (Go's `main.Point {X: 2}`,
-    // Python's `[1, 2]`, JavaScript's `[1, 2, …]`) get no second, inline copy; a summary that
-    // hides nested values (JavaScript's `{a: {…}}`) is not the whole story, and the children
-    // follow.
+    // Python's `[1, 2]`, JavaScript's `[1, 2]`) get no second, inline copy; a summary that
+    // leaves something out (JavaScript's `{a: {…}}` and `[1, 2, …]`, Python's `{'k': [...]}`, a
+    // text cut at the line limit) is not the whole story, and the children follow.
     if summarises_children(&node.value) {
         out.push_str(&line);
         out.push('\n');
@@ -136,22 +136,23 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
     }
 }
 
-/// Whether a value's text already shows its children: a collection as the language writes it
-/// (`[1, 2]`, `{'k': 1}`, Python's tuple `(1, 2)`, Go's `main.Point {X: 2}`), also when the text
-/// was cut (`[(1, 2), (3, …` and `… (N more characters)`), since the cut only says less of the
-/// same. A summary that hides nested values (JavaScript's `{a: {…}}`) is not the whole story.
+/// Whether a value's text already shows all its children hold, so they get no lines of their own:
+/// a collection as the language writes it (`[1, 2]`, `{'k': 1}`, Python's tuple `(1, 2)`, Go's
+/// `main.Point {X: 2}`) that leaves nothing out. One that elides is not the whole story, and its
+/// children follow (docs/cli.md, "locals"): see [`elides`].
 fn summarises_children(value: &str) -> bool {
     let value = value.trim_end();
-    let (shown, cut) = match value.rsplit_once("… (") {
-        Some((shown, rest)) if rest.ends_with(" more characters)") => (shown, true),
-        _ => (value, false),
-    };
-    let collection = if cut {
-        shown.starts_with(['[', '{', '(']) || shown.contains(" {") || shown.contains(" [")
-    } else {
-        shown.ends_with(['}', ']']) || (shown.starts_with('(') && shown.ends_with(')'))
-    };
-    collection && !shown.contains("{…}") && !shown.contains("[…]")
+    let collection =
+        value.ends_with(['}', ']']) || (value.starts_with('(') && value.ends_with(')'));
+    collection && !elides(value)
+}
+
+/// Whether a value's text leaves out some of what its children hold: an ellipsis (JavaScript's
+/// `{parse: ƒ, …}` and `{a: {…}}`, Python's `[...]` and `{...}`, Delve's `map[…] [...]` and
+/// its strings cut with `...`), a text cut at the line limit (`… (N more characters)`), or
+/// Delve's `(*main.Item)(0xc000…)`, a value it did not load past its nesting limit.
+fn elides(value: &str) -> bool {
+    value.contains('…') || value.contains("...") || value.contains(")(0x")
 }
 
 #[cfg(test)]
@@ -187,17 +188,33 @@ mod tests {
     }
 
     #[test]
-    fn a_summary_of_the_children_is_recognised_whole_or_cut() {
+    fn a_summary_stands_for_its_children_only_when_it_leaves_nothing_out() {
         assert!(summarises_children("[1, 2]"));
         assert!(summarises_children("main.Point {X: 2}"));
         assert!(summarises_children("('root',)"));
         assert!(summarises_children(
-            "{'root': [(1, 2), (3, 4)]… (2838 more characters)"
+            "{'host': 'example.org', 'tags': ['a']}"
         ));
         assert!(summarises_children(
-            "[(<built-in method match>, 1)… (5 more characters)"
+            "Cart {owner: \"ada\", items: Map(0) {}}"
+        ));
+        // Cut at the line limit, or with nested values elided: the children say the rest.
+        assert!(!summarises_children(
+            "{'root': [(1, 2), (3, 4)]… (2838 more characters)"
         ));
         assert!(!summarises_children("{a: {…}}"));
+        assert!(!summarises_children("{parse: ƒ, valid: ƒ, …}"));
+        assert!(!summarises_children(
+            "{'server': {'tags': [...]}, 'users': [{...}, {...}]}"
+        ));
+        assert!(!summarises_children(
+            "*main.Inventory {Owner: \"ada\", Items: []*main.Item len: 3, cap: 4, \
+             [*(*main.Item)(0xc0000aa100),*(*main.Item)(0xc0000aa180)]}"
+        ));
+        assert!(!summarises_children(
+            "main.Item {Name: \"bolt\", Meta: map[string]string [...]}"
+        ));
+        // Not collections at all.
         assert!(!summarises_children("0x00007fffffffe6c0"));
         assert!(!summarises_children("node @ 0x7fffffffe6c0"));
         assert!(!summarises_children("'xxxx… (3898 more characters)"));
@@ -221,9 +238,15 @@ mod tests {
 
     #[test]
     fn a_whole_summary_stands_alone_and_an_elided_one_is_followed_by_its_children() {
-        let mut list = leaf("items", "[1, 2, …]");
+        let mut list = leaf("items", "[1, 2]");
         list.children = vec![leaf("0", "1"), leaf("1", "2")];
-        assert_eq!(variables(&[list], 0), "items (int) = [1, 2, …]\n");
+        assert_eq!(variables(&[list], 0), "items (int) = [1, 2]\n");
+        let mut long = leaf("items", "[1, 2, …]");
+        long.children = vec![leaf("0", "1"), leaf("1", "2"), leaf("2", "3")];
+        assert_eq!(
+            variables(&[long], 0),
+            "items (int) = [1, 2, …] {0 = 1, 1 = 2, 2 = 3}\n"
+        );
         let mut nested = leaf("tree", "{a: {…}}");
         nested.children = vec![leaf("a", "{b: 1}")];
         assert_eq!(

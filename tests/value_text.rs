@@ -1,0 +1,105 @@
+//! Values as text, against real adapters: a value whose own text leaves something out (`…`,
+//! `[...]`, Delve's `(*main.Item)(0xc000…)`, a text cut at the line limit) is followed by its
+//! children, as `--json` has them (docs/cli.md, "locals").
+
+mod common;
+
+use common::{
+    Session, at, build_go, fixture_path, require_debugpy, require_delve, require_node, variable,
+};
+
+const GO_INVENTORY: &str = "go/inventory/main.go";
+const JS_SHOP: &str = "javascript/esm/shop.mjs";
+const PY_MEMBERS: &str = "python/members.py";
+
+/// Starts `program` with a breakpoint on `marker` of `fixture` and runs to it.
+fn stopped_at(s: &Session, program: &std::path::Path, fixture: &str, marker: &str) {
+    s.start(program, &["-b", &at(fixture, marker)]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["reason"], "breakpoint", "{stop}");
+}
+
+/// The text output of `debugger ARGS...`, which must succeed.
+#[track_caller]
+fn text(s: &Session, args: &[&str]) -> String {
+    s.run(args).ok().to_string()
+}
+
+/// Whether `text` has a line that starts (after its indentation) with `start`.
+fn has_line(text: &str, indent: usize, start: &str) -> bool {
+    let prefix = format!("{}{start}", " ".repeat(indent));
+    text.lines().any(|l| l.starts_with(&prefix))
+}
+
+#[test]
+fn go_values_delve_printed_in_part_are_followed_by_their_children() {
+    require_delve();
+    let s = Session::new();
+    let program = build_go(GO_INVENTORY);
+    stopped_at(&s, &program, GO_INVENTORY, "@total_body");
+
+    // Delve prints the items as `*(*main.Item)(0xc000…)`, values it did not load: the line
+    // ends in `}` all the same, and what it leaves out follows.
+    let locals = text(&s, &["locals", "--depth", "2"]);
+    assert!(locals.contains("(*main.Item)(0x"), "{locals}");
+    assert!(has_line(&locals, 2, "*inv (main.Inventory) = "), "{locals}");
+    assert!(has_line(&locals, 4, "Items ([]*main.Item) = "), "{locals}");
+
+    let printed = text(&s, &["print", "inv", "--depth", "3"]);
+    for index in 0..3 {
+        let item = format!("[{index}] (*main.Item) = ");
+        assert!(has_line(&printed, 6, &item), "{printed}");
+    }
+}
+
+#[test]
+fn javascript_previews_that_leave_members_out_are_followed_by_them() {
+    require_node();
+    let s = Session::new();
+    stopped_at(&s, &fixture_path(JS_SHOP), JS_SHOP, "@cart_add");
+
+    let printed = text(&s, &["print", "pricing"]);
+    assert!(
+        printed.starts_with("pricing (Object) = {parse: ƒ, valid: ƒ,") && printed.contains(", …}"),
+        "{printed}"
+    );
+    for name in ["parse", "valid", "cents", "format"] {
+        assert!(
+            has_line(&printed, 2, &format!("{name} ")),
+            "no {name}: {printed}"
+        );
+    }
+    let json = s.data(&["print", "pricing"]);
+    assert_eq!(json["children"].as_array().map(Vec::len), Some(7), "{json}");
+}
+
+#[test]
+fn python_values_debugpy_cut_down_are_followed_by_their_children() {
+    require_debugpy();
+    let s = Session::new();
+    stopped_at(&s, &fixture_path(PY_MEMBERS), PY_MEMBERS, "@members_ready");
+
+    let locals = s.data(&["locals", "--depth", "2"]);
+    let data = variable(&locals["variables"], "data");
+    assert_eq!(
+        data["value"],
+        "{'server': {'host': 'example.org', 'tags': [...]}, 'users': [{...}, {...}]}",
+        "{data}"
+    );
+    let listing = text(&s, &["locals", "--depth", "2"]);
+    let from_data: Vec<&str> = listing
+        .lines()
+        .skip_while(|l| !l.starts_with("data "))
+        .collect();
+    assert!(
+        has_line(&from_data.join("\n"), 2, "'server' (dict) = "),
+        "{listing}"
+    );
+    assert!(has_line(&from_data.join("\n"), 2, "'users' "), "{listing}");
+
+    // Each child says all it holds: nothing further follows it.
+    let printed = text(&s, &["print", "data", "--depth", "3"]);
+    assert!(has_line(&printed, 2, "'server' "), "{printed}");
+    assert!(has_line(&printed, 2, "'users' "), "{printed}");
+    assert!(!has_line(&printed, 4, ""), "{printed}");
+}
