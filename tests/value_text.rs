@@ -1,6 +1,7 @@
 //! Values as text, against real adapters: a value whose own text leaves something out (`…`,
 //! `[...]`, Delve's `(*main.Item)(0xc000…)`, a text cut at the line limit) is followed by its
-//! children, as `--json` has them (docs/cli.md, "locals").
+//! children, as `--json` has them (docs/cli.md, "locals"); `print` lists a value's children as
+//! `locals` does (a pointer's target named `*p`, an object's methods left out).
 
 mod common;
 
@@ -102,4 +103,47 @@ fn python_values_debugpy_cut_down_are_followed_by_their_children() {
     assert!(has_line(&printed, 2, "'server' "), "{printed}");
     assert!(has_line(&printed, 2, "'users' "), "{printed}");
     assert!(!has_line(&printed, 4, ""), "{printed}");
+}
+
+#[test]
+fn print_names_a_go_pointers_target_after_the_expression() {
+    require_delve();
+    let s = Session::new();
+    let program = build_go(GO_INVENTORY);
+    stopped_at(&s, &program, GO_INVENTORY, "@total_body");
+
+    // Delve leaves a pointer's target unnamed; `locals` calls it `*inv`, and so does `print`.
+    let printed = s.data(&["print", "inv"]);
+    assert_eq!(printed["children"][0]["name"], "*inv", "{printed}");
+    let text = text(&s, &["print", "inv"]);
+    assert!(has_line(&text, 2, "*inv (main.Inventory) = "), "{text}");
+}
+
+/// The names of a `print` answer's children.
+fn child_names(printed: &serde_json::Value) -> Vec<&str> {
+    printed["children"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|c| c["name"].as_str()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn print_counts_an_objects_methods_among_what_it_left_out() {
+    require_debugpy();
+    let s = Session::new();
+    stopped_at(&s, &fixture_path(PY_MEMBERS), PY_MEMBERS, "@members_ready");
+
+    // debugpy files methods under a "function variables" group: `print`, like `locals`, counts
+    // it as left out instead of listing its members among the object's data.
+    let user = s.data(&["print", "users[0]"]);
+    assert_eq!(child_names(&user), ["age", "name"], "{user}");
+    assert_eq!(user["omitted_children"], 1, "{user}");
+    let generator = s.data(&["print", "gen"]);
+    let names = child_names(&generator);
+    for method in ["close", "send", "throw"] {
+        assert!(!names.contains(&method), "{generator}");
+    }
+    assert!(names.contains(&"gi_frame"), "{generator}");
+    let text = text(&s, &["print", "users[0]"]);
+    assert!(!text.contains("older"), "{text}");
 }

@@ -120,9 +120,13 @@ impl Session {
         let mut omitted = 0;
         for scope in &shown {
             let count = variables::child_count(scope.named_variables, scope.indexed_variables);
-            let expanded =
-                variables::expand(&self.dap, scope.variables_reference, count, None, limits)
-                    .await?;
+            let root = variables::Root {
+                reference: scope.variables_reference,
+                known_count: count,
+                type_name: None,
+                name: None,
+            };
+            let expanded = variables::expand(&self.dap, root, limits).await?;
             variables.extend(expanded.nodes);
             omitted += expanded.omitted;
         }
@@ -171,14 +175,13 @@ impl Session {
             && !variables::is_char_array_value(&body.result, body.type_name.as_deref());
         let (children, omitted_children) = if expand {
             let known = variables::child_count(body.named_variables, body.indexed_variables);
-            let expanded = variables::expand(
-                &self.dap,
-                body.variables_reference,
-                known,
-                body.type_name.as_deref(),
-                limits,
-            )
-            .await;
+            let root = variables::Root {
+                reference: body.variables_reference,
+                known_count: known,
+                type_name: body.type_name.as_deref(),
+                name: Some(expression),
+            };
+            let expanded = variables::expand(&self.dap, root, limits).await;
             match expanded {
                 Ok(expanded) => (expanded.nodes, expanded.omitted),
                 // The value itself was read; only its members cannot be (GDB, on a NULL

@@ -66,23 +66,29 @@ pub struct Expanded {
     pub omitted: u64,
 }
 
-/// Fetches the children of `reference` (a value of type `type_name`, or a scope with none) and
-/// expands them `limits.depth` levels further.
-pub async fn expand(
-    dap: &DapClient,
-    reference: i64,
-    known_count: Option<u64>,
-    type_name: Option<&str>,
-    limits: Limits,
-) -> Result<Expanded, DapError> {
+/// What [`expand`] lists the children of: a scope, or a value `print` evaluated.
+pub struct Root<'a> {
+    pub reference: i64,
+    /// How many children the adapter says it has.
+    pub known_count: Option<u64>,
+    /// The value's type; `None` for a scope.
+    pub type_name: Option<&'a str>,
+    /// The value's name (the expression `print` was given); `None` for a scope. A value's
+    /// children are its members: a child the adapter leaves unnamed is what it points at
+    /// (`*d`), and a group of its methods is left out, where a scope's groups are listed.
+    pub name: Option<&'a str>,
+}
+
+/// Fetches the children of `root` and expands them `limits.depth` levels further.
+pub async fn expand(dap: &DapClient, root: Root<'_>, limits: Limits) -> Result<Expanded, DapError> {
     let mut budget = limits.max_nodes;
     expand_level(
         dap,
         Parent {
-            reference,
-            known_count,
-            pointer: is_pointer(type_name),
-            name: None,
+            reference: root.reference,
+            known_count: root.known_count,
+            pointer: is_pointer(root.type_name),
+            name: root.name.map(str::to_string),
         },
         limits.depth,
         limits,
