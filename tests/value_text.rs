@@ -147,3 +147,30 @@ fn print_counts_an_objects_methods_among_what_it_left_out() {
     let text = text(&s, &["print", "users[0]"]);
     assert!(!text.contains("older"), "{text}");
 }
+
+#[test]
+fn python_methods_with_underscore_names_are_left_out_too() {
+    require_debugpy();
+    let s = Session::new();
+    stopped_at(&s, &fixture_path(PY_MEMBERS), PY_MEMBERS, "@members_ready");
+
+    // pydevd lists a method called `_callSetUp` among the data ("protected"), not in its group
+    // of methods: a TestCase's `self` is still listed as its data alone.
+    let locals = s.data(&["locals"]);
+    let case = variable(&locals["variables"], "case");
+    let names = child_names(case);
+    assert!(names.contains(&"_testMethodName"), "{case}");
+    assert!(names.contains(&"_outcome"), "{case}");
+    assert!(!names.contains(&"_callSetUp"), "{case}");
+    let methods: Vec<&serde_json::Value> = case["children"]
+        .as_array()
+        .map(|list| list.iter().filter(|c| c["type"] == "method").collect())
+        .unwrap_or_default();
+    assert!(methods.is_empty(), "{methods:?}");
+    assert!(
+        case["omitted_children"].as_u64().is_some_and(|n| n > 10),
+        "the methods are counted as left out: {case}"
+    );
+    let text = text(&s, &["print", "case"]);
+    assert!(!text.contains("(method)"), "{text}");
+}

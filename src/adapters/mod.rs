@@ -226,6 +226,13 @@ pub trait DebugAdapter: Send + Sync {
         Cow::Borrowed(name)
     }
 
+    /// The type names of an object's members that are its methods, for an adapter that lists
+    /// some of them among its data: a listing leaves them out and counts them, as it does a
+    /// group of methods (docs/cli.md, "locals").
+    fn method_types(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether a stop is the adapter's way of reporting an interrupt (our `pause`, or the entry
     /// stop), so the session can name it `pause` or `entry`.
     fn is_interrupt_stop(&self, reason: &str, _description: Option<&str>) -> bool {

@@ -33,6 +33,7 @@ use serde_json::{Map, Value, json};
 
 mod breakpoints;
 mod frame_names;
+mod members;
 mod python;
 mod start;
 
@@ -410,6 +411,12 @@ impl DebugAdapter for Debugpy {
     /// Without pydevd's ` (Current frame)` label (see `frame_names.rs`).
     fn frame_name<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str> {
         std::borrow::Cow::Borrowed(frame_names::function_of(name))
+    }
+
+    /// Python's routines, which pydevd lists among the data when their names start with `_`
+    /// (see `members.rs`).
+    fn method_types(&self) -> &'static [&'static str] {
+        members::METHOD_TYPES
     }
 
     /// Stop on exceptions nothing catches, as a Python user expects.

@@ -125,6 +125,7 @@ impl Session {
                 known_count: count,
                 type_name: None,
                 name: None,
+                method_types: self.adapter.method_types(),
             };
             let expanded = variables::expand(&self.dap, root, limits).await?;
             variables.extend(expanded.nodes);
@@ -180,6 +181,7 @@ impl Session {
                 known_count: known,
                 type_name: body.type_name.as_deref(),
                 name: Some(expression),
+                method_types: self.adapter.method_types(),
             };
             let expanded = variables::expand(&self.dap, root, limits).await;
             match expanded {

@@ -77,6 +77,10 @@ pub struct Root<'a> {
     /// children are its members: a child the adapter leaves unnamed is what it points at
     /// (`*d`), and a group of its methods is left out, where a scope's groups are listed.
     pub name: Option<&'a str>,
+    /// The type names of members that are methods though the adapter lists them among the
+    /// data ([`crate::adapters::DebugAdapter::method_types`]): left out of a value's members
+    /// like a group of its methods.
+    pub method_types: &'a [&'a str],
 }
 
 /// Fetches the children of `root` and expands them `limits.depth` levels further.
@@ -92,6 +96,7 @@ pub async fn expand(dap: &DapClient, root: Root<'_>, limits: Limits) -> Result<E
         },
         limits.depth,
         limits,
+        root.method_types,
         &mut budget,
     )
     .await
@@ -113,6 +118,13 @@ fn is_group(v: &Variable) -> bool {
     v.value.is_empty()
         && v.type_name.as_deref().is_none_or(str::is_empty)
         && v.variables_reference > 0
+}
+
+/// Whether a member is a method by its type, one of `method_types`.
+fn is_method(v: &Variable, method_types: &[&str]) -> bool {
+    v.type_name
+        .as_deref()
+        .is_some_and(|t| method_types.contains(&t))
 }
 
 /// [`is_group`] for a node already built.
@@ -231,6 +243,7 @@ fn expand_level<'a>(
     parent: Parent,
     depth: u32,
     limits: Limits,
+    method_types: &'a [&'a str],
     budget: &'a mut usize,
 ) -> Pin<Box<dyn Future<Output = Result<Expanded, DapError>> + Send + 'a>> {
     Box::pin(async move {
@@ -255,10 +268,9 @@ fn expand_level<'a>(
         if parent.name.is_none() {
             (variables, total) = ungroup(dap, variables, total, limits.max_children).await?;
         } else {
-            // A group of an object's members that are not data (its methods) is left out of the
-            // listing, and counted with what else was left out: `print obj` at a greater depth
-            // shows it.
-            variables.retain(|v| !is_group(v));
+            // An object's methods, grouped or not, are left out of the listing, and counted with
+            // what else was left out (`print obj.method` reads one).
+            variables.retain(|v| !is_group(v) && !is_method(v, method_types));
         }
         let returned = variables.len() as u64;
         let keep = (returned.min(limits.max_children) as usize).min(*budget);
@@ -306,6 +318,7 @@ fn expand_level<'a>(
                 },
                 depth - 1,
                 limits,
+                method_types,
                 budget,
             )
             .await;
