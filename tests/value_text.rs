@@ -1,12 +1,14 @@
 //! Values as text, against real adapters: a value whose own text leaves something out (`…`,
 //! `[...]`, Delve's `(*main.Item)(0xc000…)`, a text cut at the line limit) is followed by its
 //! children, as `--json` has them (docs/cli.md, "locals"); `print` lists a value's children as
-//! `locals` does (a pointer's target named `*p`, an object's methods left out).
+//! `locals` does (a pointer's target named `*p`, an object's methods left out); and a value whose
+//! text already says what its children hold (`Some(3)`, `0x… "zzz"`) gets no inline copy of them.
 
 mod common;
 
 use common::{
-    Session, at, build_go, fixture_path, require_debugpy, require_delve, require_node, variable,
+    Session, at, build, build_go, fixture_path, require_debugpy, require_delve, require_lldb_dap,
+    require_node, variable,
 };
 
 const GO_INVENTORY: &str = "go/inventory/main.go";
@@ -173,4 +175,47 @@ fn python_methods_with_underscore_names_are_left_out_too() {
     );
     let text = text(&s, &["print", "case"]);
     assert!(!text.contains("(method)"), "{text}");
+}
+
+/// The line of `text` that starts with `start`.
+#[track_caller]
+fn line_starting<'t>(text: &'t str, start: &str) -> &'t str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("no line starting {start:?} in:\n{text}"))
+}
+
+#[test]
+fn lldb_values_get_no_inline_copy_of_what_their_text_says() {
+    require_lldb_dap();
+    const RUST_VALUES: &str = "rust/values.rs";
+    let s = Session::new();
+    stopped_at(&s, &build(RUST_VALUES), RUST_VALUES, "@main_after");
+    let locals = text(&s, &["locals"]);
+    for (name, value) in [
+        ("some ", "= Some(3)"),
+        ("ok ", "= Ok(\"x\")"),
+        ("borrowed ", "= Borrowed(\"b\")"),
+        ("shared ", "= Rc(\"rc\") strong=1 weak=0"),
+        ("square ", "= Square(3)"),
+    ] {
+        let line = line_starting(&locals, name);
+        assert!(line.ends_with(value), "{line}");
+    }
+    // A Box's text is its address and its value: the value is not repeated as `{*boxed = 7}`.
+    let boxed = line_starting(&locals, "boxed ");
+    assert!(!boxed.contains('{'), "{boxed}");
+    drop(s);
+
+    // A `char *`'s one child is its first character, which its string already starts with.
+    const LEDGER: &str = "c/ledger.c";
+    let s = Session::new();
+    stopped_at(&s, &build(LEDGER), LEDGER, "@apply_body");
+    let printed = text(&s, &["print", "acct", "--depth", "2"]);
+    let owner = line_starting(&printed, "owner ");
+    assert!(owner.ends_with(" \"alice\""), "{owner}");
+    // A pointer to a struct still shows its members: they say what its address does not.
+    let locals = text(&s, &["locals"]);
+    let acct = line_starting(&locals, "acct ");
+    assert!(acct.contains("{id = 7, balance = 100,"), "{acct}");
 }

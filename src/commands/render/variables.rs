@@ -110,8 +110,9 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
     // Adapters that already summarise the children in the value (Go's `main.Point {X: 2}`,
     // Python's `[1, 2]`, JavaScript's `[1, 2]`) get no second, inline copy; a summary that
     // leaves something out (JavaScript's `{a: {…}}` and `[1, 2, …]`, Python's `{'k': [...]}`, a
-    // text cut at the line limit) is not the whole story, and the children follow.
-    if summarises_children(&node.value) {
+    // text cut at the line limit) is not the whole story, and the children follow. Nor do
+    // children whose values the text already says (`Some(3)` and its `0 = 3`).
+    if summarises_children(&node.value) || repeats_children(node) {
         out.push_str(&line);
         out.push('\n');
         return;
@@ -145,6 +146,78 @@ fn summarises_children(value: &str) -> bool {
     let collection =
         value.ends_with(['}', ']']) || (value.starts_with('(') && value.ends_with(')'));
     collection && !elides(value)
+}
+
+/// Whether a value's text already says all its children would say inline: each child is a leaf
+/// with nothing more to show, whose value the text holds, in order, as a whole word (lldb's Rust
+/// formatters: `Some(3)` and its `0 = 3`, `Rc("rc") strong=1 weak=0` and its `value = "rc"`, a
+/// `Box`'s `0x5555555c2e40 7` and its `*boxed = 7`), or the text holds a string and its one
+/// child is that string's first character (lldb's `char *`: `0x… "zzz"` and its `*name = 'z'`).
+/// A child with members not fetched has more to show, on a line of its own (Delve's `*p
+/// (main.T) = main.T {…}`, which its pointer's text repeats). A pointer to a struct (`0x7ffc`
+/// and `id = 7, …`) says none of its members; nor does lldb's `int[1] @ 0x7ffc`, however its
+/// numbers fall.
+fn repeats_children(node: &VariableNode) -> bool {
+    let value = node.value.as_str();
+    if node.omitted_children > 0
+        || value.contains(" @ 0x")
+        || node
+            .children
+            .iter()
+            .any(|c| c.expandable || !c.children.is_empty())
+    {
+        return false;
+    }
+    if let [only] = node.children.as_slice()
+        && starts_the_string(value, &only.value)
+    {
+        return true;
+    }
+    let mut rest = value;
+    node.children
+        .iter()
+        .all(|child| match word_in(rest, &child.value) {
+            Some(end) => {
+                rest = &rest[end..];
+                true
+            }
+            None => false,
+        })
+}
+
+/// Where the first whole-word `word` in `text` ends: not part of a longer name or number (`3`
+/// is a word of `Some(3)`, not of `0x37` or `2.3`).
+fn word_in(text: &str, word: &str) -> Option<usize> {
+    if word.is_empty() {
+        return None;
+    }
+    let in_word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-');
+    text.match_indices(word).find_map(|(at, _)| {
+        let end = at + word.len();
+        let before = text[..at].chars().next_back().is_none_or(|c| !in_word(c));
+        let after = text[end..].chars().next().is_none_or(|c| !in_word(c));
+        (before && after).then_some(end)
+    })
+}
+
+/// Whether `character` (a character literal, `'z'`, or GDB's `122 'z'`) is the first character
+/// of the string `text` holds (`0x… "zzz"`); `'\0'` that of an empty one.
+fn starts_the_string(text: &str, character: &str) -> bool {
+    let Some(literal) = character
+        .trim()
+        .strip_suffix('\'')
+        .and_then(|c| c.split_once('\'').map(|(_, inner)| inner))
+    else {
+        return false;
+    };
+    let Some((_, string)) = text.split_once('"') else {
+        return false;
+    };
+    match literal {
+        "" => false,
+        "\\0" => string.starts_with('"'),
+        first => string.starts_with(first),
+    }
 }
 
 /// Whether a value's text leaves out some of what its children hold: an ellipsis (JavaScript's
@@ -218,6 +291,63 @@ mod tests {
         assert!(!summarises_children("0x00007fffffffe6c0"));
         assert!(!summarises_children("node @ 0x7fffffffe6c0"));
         assert!(!summarises_children("'xxxx… (3898 more characters)"));
+    }
+
+    #[test]
+    fn children_the_value_already_says_are_not_repeated_inline() {
+        let with = |value: &str, children: &[(&str, &str)]| {
+            let mut node = leaf("v", value);
+            node.children = children.iter().map(|(n, v)| leaf(n, v)).collect();
+            variables(&[node], 0)
+        };
+        assert_eq!(with("Some(3)", &[("0", "3")]), "v (int) = Some(3)\n");
+        assert_eq!(
+            with("Some(\"MIT\")", &[("0", "\"MIT\"")]),
+            "v (int) = Some(\"MIT\")\n"
+        );
+        assert_eq!(
+            with("0x00005555555c1e40 7", &[("*boxed", "7")]),
+            "v (int) = 0x00005555555c1e40 7\n"
+        );
+        assert_eq!(
+            with("0x00007fffffffea1e \"zzz\"", &[("*name", "'z'")]),
+            "v (int) = 0x00007fffffffea1e \"zzz\"\n"
+        );
+        assert_eq!(
+            with("0x00007fffffffea1e \"\"", &[("*name", "'\\0'")]),
+            "v (int) = 0x00007fffffffea1e \"\"\n"
+        );
+        // What the text does not say stays: a pointer's target, a struct's members, an array
+        // whose numbers happen to be in its type.
+        assert_eq!(
+            with("0x00007fffffffe5c8", &[("*p", "1")]),
+            "v (int) = 0x00007fffffffe5c8 {*p = 1}\n"
+        );
+        assert_eq!(
+            with("0x7ffc", &[("id", "7"), ("balance", "100")]),
+            "v (int) = 0x7ffc {id = 7, balance = 100}\n"
+        );
+        assert_eq!(
+            with("int[1] @ 0x7ffc", &[("[0]", "1")]),
+            "v (int) = int[1] @ 0x7ffc {[0] = 1}\n"
+        );
+        assert_eq!(
+            with("0x0000000000000037 \"yes\"", &[("*s", "'n'")]),
+            "v (int) = 0x0000000000000037 \"yes\" {*s = 'n'}\n"
+        );
+        assert_eq!(
+            with("Some(2.3)", &[("0", "3")]),
+            "v (int) = Some(2.3) {0 = 3}\n"
+        );
+        // A child with members not fetched has more to show than the text it repeats.
+        let mut pointer = leaf("p", "*main.T {X: (*main.X)(0xc000)}");
+        let mut target = leaf("*p", "main.T {X: (*main.X)(0xc000)}");
+        target.expandable = true;
+        pointer.children = vec![target];
+        assert_eq!(
+            variables(&[pointer], 0),
+            "p (int) = *main.T {X: (*main.X)(0xc000)} {*p = main.T {X: (*main.X)(0xc000)}}\n"
+        );
     }
 
     #[test]
