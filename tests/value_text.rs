@@ -219,3 +219,19 @@ fn lldb_values_get_no_inline_copy_of_what_their_text_says() {
     let acct = line_starting(&locals, "acct ");
     assert!(acct.contains("{id = 7, balance = 100,"), "{acct}");
 }
+
+#[test]
+fn an_empty_javascript_map_reads_as_node_writes_it() {
+    require_node();
+    let s = Session::new();
+    stopped_at(&s, &fixture_path(JS_SHOP), JS_SHOP, "@cart_add");
+    // `Map(0) {…}` elided nothing and `Map(0) {size: 0}` is Chrome's way, not Node's: the
+    // preview says all, so no inline copy of `this`'s members follows it.
+    let locals = text(&s, &["locals"]);
+    assert_eq!(
+        line_starting(&locals, "this "),
+        "this  (Cart) = Cart {owner: \"ada\", items: Map(0) {}}",
+        "{locals}"
+    );
+    assert_eq!(s.value_of("this.items"), "Map(0) {}");
+}

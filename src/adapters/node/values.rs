@@ -168,6 +168,9 @@ fn display_preview(preview: &Value, class_name: Option<&str>) -> String {
                 None => items.push(value),
             }
         }
+    } else if matches!(subtype, "map" | "set" | "weakmap" | "weakset") {
+        // No entries: an empty one. V8 previews it by its `size` (`Map(0) {size: 0}`, as
+        // Chrome's console shows it); Node's console shows `Map(0) {}`.
     } else if subtype == "promise" {
         let state = properties
             .iter()
@@ -287,9 +290,12 @@ fn display_property_value(property: &Value) -> String {
     match (property["type"].as_str(), property["subtype"].as_str()) {
         (Some("string"), _) => quote(value),
         (Some("function"), _) => "ƒ".into(),
-        // Nested objects are elided as Node's console does, with a mark that says so.
+        // Nested objects are elided as Node's console does, with a mark that says so; an empty
+        // one (its description says so) has nothing to elide, and no mark says it has.
         (Some("object"), Some("null")) => "null".into(),
+        (Some("object"), Some("array")) if value == "Array(0)" => "[]".into(),
         (Some("object"), Some("array")) => "[…]".into(),
+        (Some("object"), Some("map" | "set")) if value.ends_with("(0)") => format!("{value} {{}}"),
         (Some("object"), Some("regexp" | "date" | "error")) => value.to_string(),
         (Some("object"), _) => match value {
             "Object" => "{…}".into(),
@@ -408,6 +414,26 @@ mod tests {
             ]},
         });
         assert_eq!(display(&map), "Map(1) {\"a\" => 1}");
+        let empty = json!({
+            "type": "object", "subtype": "map", "className": "Map", "description": "Map(0)",
+            "objectId": "6",
+            "preview": {"type": "object", "subtype": "map", "description": "Map(0)",
+                "overflow": false, "properties": [{"name": "size", "type": "number", "value": "0"}]},
+        });
+        assert_eq!(display(&empty), "Map(0) {}");
+        let holder = json!({
+            "type": "object", "className": "Cart", "description": "Cart", "objectId": "7",
+            "preview": {"type": "object", "description": "Cart", "overflow": false, "properties": [
+                {"name": "items", "type": "object", "value": "Map(0)", "subtype": "map"},
+                {"name": "tags", "type": "object", "value": "Set(1)", "subtype": "set"},
+                {"name": "list", "type": "object", "value": "Array(0)", "subtype": "array"},
+                {"name": "full", "type": "object", "value": "Array(1)", "subtype": "array"},
+            ]},
+        });
+        assert_eq!(
+            display(&holder),
+            "Cart {items: Map(0) {}, tags: Set(1) {…}, list: [], full: […]}"
+        );
         let error = json!({"type": "object", "subtype": "error", "className": "Error",
             "description": "Error: boom\n    at f (/a.js:1:1)", "objectId": "4"});
         assert_eq!(display(&error), "Error: boom");
