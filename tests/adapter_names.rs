@@ -20,6 +20,17 @@ const NAMES: &[&str] = &[
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
         "src/commands/test/node.rs",
+        "'node:test'",
+        "the module of Node.js's test runner as a test file imports it (`require('node:test')`), \
+         which picks that runner for the file: a module name, not the adapter",
+    ),
+    (
+        "src/commands/test/node.rs",
+        "\\\"node:test\\\"",
+        "the same module name in double quotes (`import test from \"node:test\"`)",
+    ),
+    (
+        "src/commands/test/node.rs",
         "node --test",
         "the name of Node.js's own test runner as users type it, a command and not the adapter: \
          `debugger test` reports which runner ran the test",
