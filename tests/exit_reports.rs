@@ -212,3 +212,33 @@ fn delve_death_by_signal() {
     let end = s.data(&["await", "--timeout", "120"]);
     assert_killed_by(&end, 9, "SIGKILL", "delve");
 }
+
+#[test]
+fn an_exit_with_a_failing_code_reports_the_end_of_its_stderr() {
+    // ledger exits with 3 after `ledger: done` on stderr.
+    let s = lldb_session();
+    s.start(&build("c/ledger.c"), &[]);
+    let end = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(end["exit_code"], 3, "{end}");
+    assert_eq!(end["stderr_tail"], "ledger: done", "{end}");
+    s.run(&["stop"]);
+
+    // A Python program that cannot even be compiled: why is in the report, not just its code.
+    require_debugpy();
+    let script = s.cwd.join("broken.py");
+    std::fs::write(&script, "def f(:\n    pass\n").expect("write script");
+    s.start(&script, &[]);
+    let text = s.run(&["await", "--timeout", "60"]).ok().to_string();
+    assert!(
+        text.contains("Program exited with code 1\nIts stderr ended with:\n")
+            && text.contains("SyntaxError"),
+        "{text}"
+    );
+    s.run(&["stop"]);
+
+    // An exit with 0 carries none.
+    start(&s, "lldb", "tty", &[]);
+    let end = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(end["exit_code"], 0, "{end}");
+    assert!(end.get("stderr_tail").is_none(), "{end}");
+}

@@ -464,6 +464,7 @@ mod tests {
                 signal: None,
                 fault_address: None,
                 abort_message: None,
+                stderr_tail: None,
             },
             frames: Vec::new(),
             total_frames: None,

@@ -133,6 +133,30 @@ impl OutputBuffer {
         self.progress.send_modify(|p| p.0 = end);
     }
 
+    /// The last `lines` lines held of `stream` alone (each cut at a line's worth), or `None`
+    /// when it has written nothing still held.
+    pub fn last_lines_of(&self, stream: &str, lines: usize) -> Option<String> {
+        const LINE_LIMIT: usize = 300;
+        let held = self.held();
+        let mut text = String::new();
+        for chunk in held.chunks.iter().rev().filter(|c| c.stream == stream) {
+            text.insert_str(0, &chunk.text);
+            if text.matches('\n').count() > lines {
+                break;
+            }
+        }
+        drop(held);
+        let all: Vec<&str> = text.lines().collect();
+        let kept: Vec<String> = all[all.len().saturating_sub(lines)..]
+            .iter()
+            .map(|line| match line.char_indices().nth(LINE_LIMIT) {
+                Some((cut, _)) => format!("{}…", &line[..cut]),
+                None => line.to_string(),
+            })
+            .collect();
+        (!kept.is_empty()).then(|| kept.join("\n"))
+    }
+
     /// Appends output of one stream (`stdout`, `stderr`), whole lines at a time.
     pub fn push_stream(&self, stream: &str, text: &str) {
         let complete = {

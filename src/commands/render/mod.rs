@@ -81,6 +81,12 @@ pub fn stop_report(report: &StopReport) -> String {
     if let Some(changed) = &report.changed {
         out.push_str(&changed_lines(changed));
     }
+    if let Some(tail) = &report.stderr_tail {
+        out.push_str("Its stderr ended with:\n");
+        for line in tail.lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
     if let Some(note) = &report.note {
         let _ = writeln!(out, "note: {note}");
     }

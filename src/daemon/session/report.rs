@@ -17,6 +17,9 @@ use crate::ipc::protocol::{ExceptionInfo, SignalInfo, StopReport};
 /// Source lines shown either side of a stop.
 const STOP_CONTEXT_LINES: u32 = 2;
 
+/// How many of its last stderr lines an exit report with a failing code carries.
+const STDERR_TAIL_LINES: usize = 6;
+
 /// How long a stop report may spend asking the adapter for the thread name and top frame.
 const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
 
@@ -39,6 +42,7 @@ impl Session {
             signal: None,
             fault_address: None,
             abort_message: None,
+            stderr_tail: None,
         };
         match &state.phase {
             Phase::Stopped(stop) => {
@@ -84,6 +88,13 @@ impl Session {
                 report.exit_code = *exit_code;
                 report.signal = signal.map(SignalInfo::of);
                 report.note = exit_code.and_then(self.adapter.signal_reporting().exit_code_note);
+                if exit_code.is_some_and(|code| code != 0) {
+                    self.shared.take_program_output();
+                    report.stderr_tail = self
+                        .shared
+                        .output
+                        .last_lines_of("stderr", STDERR_TAIL_LINES);
+                }
                 let mut view = self.shared.view();
                 view.selection.seen_generation =
                     view.selection.seen_generation.max(state.generation);

@@ -170,6 +170,11 @@ pub struct StopReport {
     /// the core holds one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abort_message: Option<String>,
+    /// For an exit with a code other than 0: the last lines the program wrote to stderr, where
+    /// its reason usually is (a Python `SyntaxError`, a Rust panic's message), so the report
+    /// says why without an `output` call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_tail: Option<String>,
 }
 
 /// A signal the program stopped on or was killed by.
