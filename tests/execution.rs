@@ -346,7 +346,10 @@ fn continuing_to_the_end_reports_the_exit_code() {
     assert_eq!(again["reason"], "exited", "{again}");
     assert_eq!(again["exit_code"], 3, "{again}");
     let text = s.run(&["await", "--timeout", "1"]);
-    assert_eq!(text.ok(), "Program exited with code 3\n");
+    assert_eq!(
+        text.ok(),
+        "Program exited with code 3\nIts stderr ended with:\n    ledger: done\n"
+    );
     assert_eq!(s.data(&["status"])["exit_code"], 3);
 }
 
@@ -396,7 +399,7 @@ fn an_unseen_exit_answers_next_step_and_finish_in_text_too() {
         assert_eq!(
             text.ok(),
             format!(
-                "Program exited with code 3\nnote: the program had already ended before this {verb}\n"
+                "Program exited with code 3\nIts stderr ended with:\n    ledger: done\nnote: the program had already ended before this {verb}\n"
             ),
             "{command}"
         );
