@@ -9,6 +9,7 @@ mod borrow;
 pub mod breakpoints;
 mod dispatch;
 pub mod in_process;
+mod last_words;
 pub mod logging;
 pub mod logpoints;
 pub mod output;

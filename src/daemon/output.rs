@@ -133,8 +133,8 @@ impl OutputBuffer {
         self.progress.send_modify(|p| p.0 = end);
     }
 
-    /// The last `lines` lines held of `stream` alone (each cut at a line's worth), or `None`
-    /// when it has written nothing still held.
+    /// What is held of `stream` alone from about its last `lines` lines on (each cut at a line's
+    /// worth), or `None` when it has written nothing still held.
     pub fn last_lines_of(&self, stream: &str, lines: usize) -> Option<String> {
         const LINE_LIMIT: usize = 300;
         let held = self.held();

@@ -17,6 +17,8 @@ use crate::ipc::protocol::{ExceptionInfo, SignalInfo, StopReport};
 /// Source lines shown either side of a stop.
 const STOP_CONTEXT_LINES: u32 = 2;
 
+use crate::daemon::last_words::last_words;
+
 /// How many of its last stderr lines an exit report with a failing code carries.
 const STDERR_TAIL_LINES: usize = 6;
 
@@ -90,10 +92,12 @@ impl Session {
                 report.note = exit_code.and_then(self.adapter.signal_reporting().exit_code_note);
                 if exit_code.is_some_and(|code| code != 0) {
                     self.shared.take_program_output();
+                    // Enough lines that the message survives the stack frames left out.
                     report.stderr_tail = self
                         .shared
                         .output
-                        .last_lines_of("stderr", STDERR_TAIL_LINES);
+                        .last_lines_of("stderr", STDERR_TAIL_LINES * 20)
+                        .and_then(|text| last_words(&text, STDERR_TAIL_LINES));
                 }
                 let mut view = self.shared.view();
                 view.selection.seen_generation =
