@@ -11,6 +11,7 @@ pub mod custom;
 pub mod debugpy;
 pub mod delve;
 pub mod dial_in;
+pub mod expression_errors;
 pub mod gdb;
 pub mod install;
 pub mod lldb;

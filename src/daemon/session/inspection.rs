@@ -7,7 +7,7 @@
 
 use super::frames::frame_info;
 use super::{Session, changes};
-use crate::adapters::console_answer;
+use crate::adapters::{console_answer, expression_errors};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::Phase;
 use crate::daemon::variables::{self, Limits};
@@ -150,14 +150,35 @@ impl Session {
         self.dap
             .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, Some(frame_id)))
             .await
-            .map_err(|e| match e {
-                DapError::Adapter { message, .. } => ErrorBody::new(
-                    ErrorCode::Adapter,
-                    clean_evaluate_error(&message),
-                    "`debugger locals` lists the names in scope here",
-                ),
-                other => other.reading("an evaluation"),
-            })
+            .map_err(|e| self.expression_error(expression, e, true))
+    }
+
+    /// The error for `expression`, which the adapter refused: its words cut down to the
+    /// message, said as what they mean, with the hint for that kind of failure (a name that is
+    /// not in scope, a syntax error, an exception the expression raised, ...: see
+    /// `adapters::expression_errors`). `statements`: whether a statement is out of place there
+    /// (in `print`; not in `raw`, which runs them).
+    pub(super) fn expression_error(
+        &self,
+        expression: &str,
+        error: DapError,
+        statements: bool,
+    ) -> ErrorBody {
+        if error.is_not_stopped() {
+            return error.into();
+        }
+        match error {
+            DapError::Adapter { message, .. } => {
+                let (message, hint) = expression_errors::explain(
+                    self.adapter.name(),
+                    expression,
+                    &clean_evaluate_error(&message),
+                    statements,
+                );
+                ErrorBody::new(ErrorCode::Adapter, message, hint)
+            }
+            other => other.reading("an evaluation"),
+        }
     }
 
     pub async fn evaluate(
@@ -231,7 +252,7 @@ impl Session {
             .dap
             .request_typed::<Evaluate>(&EvaluateArguments::repl(text, frame_id))
             .await;
-        let output = console_answer(answer)?;
+        let output = console_answer(answer).map_err(|e| self.expression_error(text, e, false))?;
         Ok(RawResult { output })
     }
 

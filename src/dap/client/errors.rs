@@ -91,7 +91,9 @@ impl From<DapError> for ErrorBody {
 
 fn adapter_error_hint(command: &str) -> &'static str {
     match command {
-        "evaluate" => "`debugger locals` lists the names in scope here",
+        // What an expression's failure means depends on the adapter's words for it: the
+        // session says it (`Session::expression_error`) where it knows the expression.
+        "evaluate" => "",
         "launch" => "check the program path, that it is executable, and its arguments",
         "attach" => "check the pid, and that you may trace it (ptrace permissions)",
         "setBreakpoints" | "setFunctionBreakpoints" => {
