@@ -44,6 +44,16 @@ fn stopped(s: &Session, program: &Path, extra: &[&str]) {
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
 }
 
+/// `set NAME VALUE`'s error, as (message, hint); the command must fail with exit 1.
+#[track_caller]
+fn set_error(s: &Session, name: &str, value: &str) -> (String, String) {
+    let run = s.run(&["--json", "set", "--", name, value]);
+    assert_eq!(run.code, 1, "set {name} {value}: {run:?}");
+    let error = run.failure();
+    let text = |field: &str| error[field].as_str().unwrap_or("").to_string();
+    (text("message"), text("hint"))
+}
+
 #[track_caller]
 fn assert_hint(found: &(String, String), hint: &str) {
     assert_eq!(found.1, hint, "{found:?}");
@@ -69,6 +79,52 @@ fn lldb_gives_the_locals_hint_only_for_an_unknown_name() {
 }
 
 #[test]
+fn lldb_set_errors_are_cleaned_as_print_errors_are() {
+    require_lldb_dap();
+    let s = Session::new();
+    stopped(
+        &s,
+        &build("c/ledger.c"),
+        &["-b", &at("c/ledger.c", "@apply_body")],
+    );
+
+    // LLDB's "error: <user expression 0>:1:1: ..." and its caret lines, said once and plainly.
+    let (message, hint) = set_error(&s, "nosuch.x", "5");
+    assert_eq!(message, "use of undeclared identifier 'nosuch'");
+    assert_eq!(hint, LOCALS_HINT);
+    let text = s.run(&["set", "nosuch.x", "5"]);
+    assert_eq!(
+        text.stderr,
+        format!("error: use of undeclared identifier 'nosuch'\nhint: {LOCALS_HINT}\n")
+    );
+}
+
+#[test]
+fn lldb_set_failures_name_what_could_not_be_set() {
+    require_lldb_dap();
+    let s = Session::new();
+    let values = "rust/values.rs";
+    stopped(&s, &build(values), &["-b", &at(values, "@main_after")]);
+
+    // A &str member: lldb-dap's only word is "Invalid encoding.", in its answer's body.
+    let (message, hint) = set_error(&s, "pair.1", "\"y\"");
+    assert_eq!(
+        message,
+        "lldb could not set pair.1 to \"y\": Invalid encoding."
+    );
+    assert!(
+        hint.contains("lldb cannot assign every kind of value"),
+        "{hint}"
+    );
+    assert!(hint.contains("`debugger raw`"), "{hint}");
+    // No word at all from lldb-dap: what failed is said in ours.
+    let (message, _) = set_error(&s, "points[0].nosuch", "5");
+    assert_eq!(message, "lldb could not set points[0].nosuch to 5");
+    // What it can assign, it does.
+    assert_eq!(s.data(&["set", "points[0].x", "5"])["value"], "5");
+}
+
+#[test]
 fn gdb_gives_the_locals_hint_only_for_an_unknown_name() {
     let s = Session::with_gdb();
     stopped(
@@ -81,6 +137,14 @@ fn gdb_gives_the_locals_hint_only_for_an_unknown_name() {
     assert_hint(&print_error(&s, "acct->"), SYNTAX_HINT);
     let division = print_error(&s, "1/0");
     assert_eq!(division, ("Division by zero".to_string(), String::new()));
+
+    // `set` names what it could not set, and its reason gets print's hint.
+    let (message, hint) = set_error(&s, "acct->balance", "nosuch");
+    assert_eq!(
+        message,
+        "gdb could not set acct->balance to nosuch: No symbol \"nosuch\" in current context."
+    );
+    assert_eq!(hint, LOCALS_HINT);
 }
 
 #[test]

@@ -462,18 +462,20 @@ fn dispatch(message: Incoming, inner: &Inner) {
     }
 }
 
-/// The adapter's own words for a failure: `body.error.format` when given, else `message`.
+/// The adapter's own words for a failure: `body.error.format` when given, else `message`, else
+/// `body.message` (where lldb-dap puts why a `setVariable` failed); empty when it gave none.
 fn failure_message(message: &Option<String>, body: &Option<Value>) -> String {
-    let formatted = body
-        .as_ref()
-        .and_then(|b| b.pointer("/error/format"))
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty());
-    match (formatted, message.as_deref().filter(|m| !m.is_empty())) {
-        (Some(text), _) => text.to_string(),
-        (None, Some(text)) => text.to_string(),
-        (None, None) => "the debug adapter reported an error without a message".to_string(),
-    }
+    let in_body = |pointer: &str| {
+        body.as_ref()
+            .and_then(|b| b.pointer(pointer))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    in_body("/error/format")
+        .or(message.as_deref().filter(|m| !m.is_empty()))
+        .or_else(|| in_body("/message"))
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Every reverse request gets an answer, or the adapter would wait forever.

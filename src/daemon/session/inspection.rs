@@ -168,6 +168,11 @@ impl Session {
             return error.into();
         }
         match error {
+            DapError::Adapter { message, .. } if message.is_empty() => ErrorBody::new(
+                ErrorCode::Adapter,
+                format!("{} could not evaluate {expression}", self.adapter.name()),
+                "the adapter gave no reason",
+            ),
             DapError::Adapter { message, .. } => {
                 let (message, hint) = expression_errors::explain(
                     self.adapter.name(),
@@ -256,6 +261,35 @@ impl Session {
         Ok(RawResult { output })
     }
 
+    /// The error for `set name value`, which the adapter refused: what failed, in our words
+    /// (lldb-dap gives none for some values it cannot assign), then the adapter's reason
+    /// cleaned as `print`'s is ("Invalid encoding." is lldb's for a string slice), with the hint
+    /// its reason calls for, else one on what can be assigned.
+    fn set_error(&self, name: &str, value: &str, error: DapError) -> ErrorBody {
+        let adapter = self.adapter.name();
+        let reason = match &error {
+            DapError::Adapter { message, .. } if !error.is_not_stopped() => {
+                clean_evaluate_error(message)
+            }
+            _ => return error.into(),
+        };
+        let (reason, hint) = expression_errors::explain(adapter, name, &reason, false);
+        let mut message = format!("{adapter} could not set {name} to {value}");
+        if !reason.is_empty() {
+            message = format!("{message}: {reason}");
+        }
+        let hint = if hint.is_empty() {
+            format!(
+                "VALUE must fit the type `debugger print {name}` shows, and {adapter} cannot \
+                 assign every kind of value (a string, a struct): `debugger raw` runs its own \
+                 commands"
+            )
+        } else {
+            hint
+        };
+        ErrorBody::new(ErrorCode::Adapter, message, hint)
+    }
+
     /// Gives `name` (a variable, or an assignable expression like `acct->balance`) a new value
     /// in the selected frame: `setExpression` where the adapter has it, else `setVariable` on
     /// the scope or parent that holds it.
@@ -267,7 +301,10 @@ impl Session {
                 value: value.to_string(),
                 frame_id: frame.id,
             };
-            self.dap.request_typed::<SetExpression>(&arguments).await?
+            self.dap
+                .request_typed::<SetExpression>(&arguments)
+                .await
+                .map_err(|e| self.set_error(name, value, e))?
         } else if self.caps.supports("supportsSetVariable") {
             let (container, child) = self.container_of(name, frame.id).await?;
             let arguments = SetVariableArguments {
@@ -275,7 +312,10 @@ impl Session {
                 name: child,
                 value: value.to_string(),
             };
-            self.dap.request_typed::<SetVariable>(&arguments).await?
+            self.dap
+                .request_typed::<SetVariable>(&arguments)
+                .await
+                .map_err(|e| self.set_error(name, value, e))?
         } else {
             return Err(ErrorBody::new(
                 ErrorCode::Unsupported,
@@ -327,7 +367,7 @@ impl Session {
                 Ok(body) => Some(body.variables_reference),
                 // A value we cannot read has no members we could reach.
                 Err(DapError::Unreadable { .. }) => None,
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(self.expression_error(parent, e, false)),
             };
             let reference = reference.filter(|r| *r > 0).ok_or_else(not_found)?;
             return Ok((reference, child));

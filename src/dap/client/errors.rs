@@ -8,8 +8,9 @@ use crate::common::error::{ErrorBody, ErrorCode};
 /// How a DAP request failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DapError {
-    /// The adapter answered `success: false`; its own message is kept verbatim.
-    #[error("{message}")]
+    /// The adapter answered `success: false`; its own message is kept verbatim, empty when it
+    /// gave none (then the caller, which knows what the request was for, says what failed).
+    #[error("{}", adapter_words(command, message))]
     Adapter { command: String, message: String },
     /// The adapter is gone (or its stream broke); the detail says how.
     #[error("{0}")]
@@ -60,7 +61,7 @@ impl From<DapError> for ErrorBody {
             ),
             DapError::Adapter { command, message } => ErrorBody::new(
                 ErrorCode::Adapter,
-                message,
+                adapter_words(&command, &message),
                 adapter_error_hint(&command).to_string(),
             ),
             DapError::Closed(detail) => ErrorBody::new(
@@ -86,6 +87,16 @@ impl From<DapError> for ErrorBody {
             }
             unwritable @ DapError::Unwritable { .. } => ErrorBody::internal(unwritable.to_string()),
         }
+    }
+}
+
+/// The adapter's message, or for a failure it gave no words for, which request failed: better
+/// than nothing where the caller cannot say more (see `Session::set_variable` for one that can).
+fn adapter_words(command: &str, message: &str) -> String {
+    if message.is_empty() {
+        format!("the debug adapter refused the '{command}' request without saying why")
+    } else {
+        message.to_string()
     }
 }
 

@@ -134,6 +134,36 @@ async fn adapter_errors_keep_the_adapters_message() {
 }
 
 #[tokio::test]
+async fn a_failure_without_words_says_which_request_failed() {
+    let (client, _events, mut adapter, _exit) = connect();
+    let set = client.send("setVariable", json!({"name": "x", "value": "1"}));
+    let req = adapter.read_request().await;
+    // lldb-dap's way: the reason in `body.message`.
+    adapter
+        .send(json!({"seq": 1, "type": "response", "request_seq": req["seq"], "success": false, "command": "setVariable", "body": {"message": "Invalid encoding."}}))
+        .await;
+    assert_eq!(
+        set.response().await.map_err(|e| e.to_string()),
+        Err("Invalid encoding.".to_string())
+    );
+    let set = client.send("setVariable", json!({"name": "x", "value": "1"}));
+    let req = adapter.read_request().await;
+    adapter
+        .send(json!({"seq": 2, "type": "response", "request_seq": req["seq"], "success": false, "command": "setVariable", "body": {}}))
+        .await;
+    let error = set.response().await.expect_err("a failure");
+    assert!(
+        matches!(&error, DapError::Adapter { message, .. } if message.is_empty()),
+        "{error:?}"
+    );
+    let body = ErrorBody::from(error);
+    assert_eq!(
+        body.message,
+        "the debug adapter refused the 'setVariable' request without saying why"
+    );
+}
+
+#[tokio::test]
 async fn events_arrive_and_reverse_requests_are_answered() {
     let (_client, mut events, mut adapter, _exit) = connect();
     adapter
