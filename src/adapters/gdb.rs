@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::core_dump::gdb_argument;
+use super::line_tables::{CodeLines, LineTableQuery, gather};
 use super::process::{BoxFuture, EnvChange, SpawnedAdapter, spawn_stdio};
 use super::rust_formatters::{self, Formatters};
 use super::{CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting, launch_with};
@@ -127,6 +128,30 @@ impl Gdb {
             remote: false,
         })
     }
+}
+
+/// Reads `maint info line-table` (see [`Gdb::line_table_query`]).
+fn read_line_tables(answer: &str) -> Vec<CodeLines> {
+    let mut file: Option<PathBuf> = None;
+    let mut pairs = Vec::new();
+    for line in answer.lines() {
+        if let Some(rest) = line.strip_prefix("symtab: ") {
+            file = rest.split(" ((struct symtab").next().map(PathBuf::from);
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let (Some(index), Some(number)) = (words.next(), words.next()) else {
+            continue;
+        };
+        if let (Some(file), true, Ok(number)) = (
+            &file,
+            index.bytes().all(|b| b.is_ascii_digit()),
+            number.parse::<u32>(),
+        ) {
+            pairs.push((file.clone(), number));
+        }
+    }
+    gather(pairs)
 }
 
 impl DebugAdapter for Gdb {
@@ -265,6 +290,26 @@ impl DebugAdapter for Gdb {
         Some(CoreOpening::Console {
             commands: vec![load],
             thread_expression: "$_gthread",
+        })
+    }
+
+    /// `maint info line-table REGEXP`: the line tables of the files whose names match, each
+    /// under a `symtab: PATH ((struct symtab *) 0x...)` line, a row per entry (`INDEX LINE
+    /// ADDRESS ...`, `END` for the last). GDB expands a file's tables when a breakpoint names
+    /// it, so those of a pending breakpoint's file are there to read.
+    fn line_table_query(&self, file: &Path) -> Option<LineTableQuery> {
+        let name = file.file_name()?.to_str()?;
+        let mut pattern: String = name
+            .chars()
+            .flat_map(|c| {
+                let special = "\\.^$*+?()[]{}|".contains(c);
+                special.then_some('\\').into_iter().chain([c])
+            })
+            .collect();
+        pattern.push('$');
+        Some(LineTableQuery {
+            command: format!("maint info line-table {pattern}"),
+            read: read_line_tables,
         })
     }
 
@@ -444,6 +489,30 @@ mod tests {
             Os::ALL
                 .iter()
                 .all(|os| advice(*os).ends_with("'debugger setup lldb' covers C, C++ and Rust"))
+        );
+    }
+
+    #[test]
+    fn gdbs_line_tables_are_read_per_file() {
+        let query = Gdb::remote().line_table_query(Path::new("src/a.b.c"));
+        assert_eq!(
+            query.map(|q| q.command).as_deref(),
+            Some(r"maint info line-table a\.b\.c$")
+        );
+        let answer = "objfile: /tmp/ledger ((struct objfile *) 0x55557818cdf0)\n\
+            compunit_symtab: ledger.c ((struct compunit_symtab *) 0x55557821d470)\n\
+            symtab: /src/ledger.c ((struct symtab *) 0x55557821d4f0)\n\
+            linetable: ((struct linetable *) 0x555578246910):\n\
+            INDEX  LINE   REL-ADDRESS        UNREL-ADDRESS      IS-STMT PROLOGUE-END\n\
+            0      25     0x0000555555555159 0x0000000000001159 Y\n\
+            1      26     0x0000555555555160 0x0000000000001160 Y\n\
+            2      END    0x0000555555555332 0x0000000000001332 Y\n";
+        let tables = read_line_tables(answer);
+        assert_eq!(tables.len(), 1, "{tables:?}");
+        assert_eq!(tables[0].file, PathBuf::from("/src/ledger.c"));
+        assert_eq!(
+            tables[0].lines.iter().copied().collect::<Vec<_>>(),
+            [25, 26]
         );
     }
 

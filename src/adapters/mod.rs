@@ -14,6 +14,7 @@ pub mod dial_in;
 pub mod expression_errors;
 pub mod gdb;
 pub mod install;
+pub mod line_tables;
 pub mod lldb;
 pub mod node;
 pub mod pdb;
@@ -297,6 +298,14 @@ pub trait DebugAdapter: Send + Sync {
     /// DAP side lacks `readMemory` (lldb-dap 19). `None`: no such way. Only used when the
     /// adapter does not advertise `supportsReadMemoryRequest`.
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
+        None
+    }
+
+    /// How to read, through the adapter's console, the line tables of the program's files named
+    /// like `file`, for an adapter that places such names itself: a breakpoint it leaves
+    /// pending is then said to be on a line without code, not in a file that cannot be found.
+    /// `None`: no way.
+    fn line_table_query(&self, _file: &Path) -> Option<line_tables::LineTableQuery> {
         None
     }
 

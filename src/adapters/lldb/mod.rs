@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 mod exits;
 mod function_patterns;
 mod index_cache;
+mod line_table;
 mod warm;
 use exits::{end_in_gdb_remote_log, exit_code_note, is_lldb_log_line};
 
@@ -372,6 +373,10 @@ impl DebugAdapter for LldbDap {
     }
 
     /// lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
+    fn line_table_query(&self, file: &Path) -> Option<super::line_tables::LineTableQuery> {
+        line_table::query(file)
+    }
+
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
         Some(self)
     }

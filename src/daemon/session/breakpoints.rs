@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::sources::Placement;
-use super::{Session, Shared, WATCHPOINT_REASON, brief_stop};
+use super::{Session, Shared, WATCHPOINT_REASON, brief_stop, pending_lines};
 use crate::adapters::Requests;
 use crate::adapters::process::BoxFuture;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -229,6 +229,7 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
         send_list(dap, shared, &moved).await;
     }
     send_list(dap, shared, target).await;
+    pending_lines::explain(dap, shared, target).await;
 }
 
 /// Lets the adapter ready the breakpoints of `target` it has not been sent yet (see

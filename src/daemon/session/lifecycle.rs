@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 
 use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
 use super::events::handle_events;
+use super::pending_lines;
 use super::program_setup::run_program_setup;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{Origin, Session, Shared, View, core_dump, kept_launch, sources};
@@ -415,6 +416,7 @@ async fn configure(
     shared
         .run
         .set_if(Phase::Running, |s| s.phase == Phase::Starting);
+    pending_lines::explain_all(dap, shared).await;
     Ok(caps)
 }
 

@@ -13,7 +13,8 @@
 //! `run_control.rs` (resume, pause, await), `report.rs` (stop reports), `frames.rs` (threads,
 //! frames, the selection), `inspection.rs` (locals, evaluate, set, the raw console),
 //! `exception_filters.rs` (`catch`), `breakpoints.rs`, `watchpoints.rs`, `sources.rs`,
-//! `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the event task).
+//! `pending_lines.rs`, `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the
+//! event task).
 
 mod breakpoints;
 mod brief_stop;
@@ -29,6 +30,7 @@ pub mod kept_launch;
 mod lifecycle;
 mod liveness;
 mod memory;
+mod pending_lines;
 mod program_setup;
 mod report;
 mod run_control;
