@@ -1065,3 +1065,35 @@ fn no_command_at_all_is_a_usage_error() {
     let run = s.run(&[]);
     assert_eq!(run.code, 2, "{run:?}");
 }
+
+#[test]
+fn no_session_reads_the_same_whether_or_not_a_warm_adapter_is_kept() {
+    require_lldb_dap();
+    let mut s = Session::new();
+    s.warm_secs = "60".to_string();
+    let expected = format!("no session '{}' is running", s.name);
+    // No daemon at all.
+    let none = s.run(&["--json", "locals"]);
+    assert_eq!(none.code, 4, "{none:?}");
+    assert_eq!(none.failure()["message"], expected.as_str());
+
+    // A daemon that holds only a warm adapter answers in the same words.
+    s.start(&build("c/ledger.c"), &["--stop-on-entry"]);
+    s.data(&["stop"]);
+    let warm = eventually(Duration::from_secs(60), || {
+        s.data(&["sessions"])["sessions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|entry| entry["session"] == s.name.as_str() && entry["warm"].is_object())
+    });
+    assert!(warm, "no warm adapter kept\n{}", s.log());
+    let kept = s.run(&["--json", "locals"]);
+    assert_eq!(kept.code, 4, "{kept:?}");
+    let error = kept.failure();
+    assert_eq!(error["message"], expected.as_str(), "{error}");
+    assert!(
+        error["hint"].as_str().unwrap_or("").contains("kept warm"),
+        "{error}"
+    );
+}

@@ -87,6 +87,33 @@ impl ErrorBody {
         )
     }
 
+    /// "No session" for the session named `session`, naming the others `running`, since a
+    /// wrong or forgotten `--session` (or `DEBUGGER_SESSION`) is the usual cause. The same words
+    /// whether no daemon answers for the name or one does that holds no session (only a warm
+    /// adapter).
+    pub fn no_session_named(session: &str, running: &[String]) -> Self {
+        let Some(first) = running.first() else {
+            return ErrorBody::new(
+                ErrorCode::NoSession,
+                format!("no session '{session}' is running"),
+                "start one with 'debugger start <program>'",
+            );
+        };
+        let start = if session == crate::common::paths::DEFAULT_SESSION {
+            "'debugger start <program>'".to_string()
+        } else {
+            format!("'debugger start --session {session} <program>'")
+        };
+        ErrorBody::new(
+            ErrorCode::NoSession,
+            format!(
+                "no session '{session}' is running; running: {}",
+                running.join(", ")
+            ),
+            format!("name a running one with --session {first}, or start one with {start}"),
+        )
+    }
+
     pub fn running() -> Self {
         ErrorBody::new(
             ErrorCode::Running,

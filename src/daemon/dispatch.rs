@@ -416,7 +416,7 @@ impl Daemon {
                 Slot::Active(session) => session.clone(),
                 Slot::Starting => return Err(still_starting()),
                 Slot::Ending => return Err(ending()),
-                Slot::Empty => return Err(ErrorBody::no_session()),
+                Slot::Empty => return Err(self.no_session()),
             };
             if let Origin::Core(spec) = session.origin() {
                 return Err(cannot_run(&spec.program));

@@ -48,7 +48,7 @@ impl Daemon {
             Slot::Active(session) => Ok(session.clone()),
             Slot::Starting => Err(still_starting()),
             Slot::Ending => Err(ending()),
-            Slot::Empty => Err(ErrorBody::no_session()),
+            Slot::Empty => Err(self.no_session()),
         }
     }
 

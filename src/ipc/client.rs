@@ -86,44 +86,19 @@ pub fn session_names(dir: &Path) -> Result<Vec<String>, ErrorBody> {
     Ok(names)
 }
 
-/// The sessions whose daemons accept a connection now (stale sockets are removed on the way).
-fn running_sessions(dir: &Path) -> Vec<String> {
+/// The sessions other than `except` whose daemons accept a connection now (stale sockets are
+/// removed on the way).
+pub(crate) fn running_sessions(dir: &Path, except: &str) -> Vec<String> {
     session_names(dir)
         .unwrap_or_default()
         .into_iter()
+        .filter(|name| name != except)
         .filter(|name| {
             SessionPaths::in_dir(dir, name)
                 .and_then(|paths| DaemonClient::connect_at(&paths))
                 .is_ok()
         })
         .collect()
-}
-
-/// "No session": naming the one asked for and the ones that are running, since a wrong or
-/// forgotten `--session` (or `DEBUGGER_SESSION`) is the usual cause.
-fn missing_session(dir: &Path, session: &str) -> ErrorBody {
-    let running = running_sessions(dir);
-    if running.is_empty() {
-        return ErrorBody::new(
-            ErrorCode::NoSession,
-            format!("no session '{session}' is running"),
-            "start one with 'debugger start <program>'",
-        );
-    }
-    let list = running.join(", ");
-    let start = if session == paths::DEFAULT_SESSION {
-        "'debugger start <program>'".to_string()
-    } else {
-        format!("'debugger start --session {session} <program>'")
-    };
-    ErrorBody::new(
-        ErrorCode::NoSession,
-        format!("no session '{session}' is running; running: {list}"),
-        format!(
-            "name a running one with --session {}, or start one with {start}",
-            running[0]
-        ),
-    )
 }
 
 impl DaemonClient {
@@ -134,7 +109,8 @@ impl DaemonClient {
         let at = SessionPaths::for_session(session)?;
         DaemonClient::connect_at(&at).map_err(|e| {
             if e.code == ErrorCode::NoSession {
-                missing_session(&paths::runtime_dir_path(), session)
+                let running = running_sessions(&paths::runtime_dir_path(), session);
+                ErrorBody::no_session_named(session, &running)
             } else {
                 e
             }
