@@ -377,6 +377,8 @@ fn a_truncated_core_or_a_file_that_is_no_core_is_refused_at_once() {
                 error["message"].as_str().unwrap_or("").contains(words),
                 "{adapter}: {error}"
             );
+            // A core file that cannot be used is a bad argument, as a missing program is.
+            assert_eq!(run.code, 2, "{adapter}: {error}");
         }
     }
 }

@@ -52,9 +52,11 @@ pub(crate) fn cannot_run(program: &Path) -> ErrorBody {
 /// core says of the crash: `None` for a minidump, of which nothing is read here.
 pub(super) fn inspect(spec: &CoreSpec) -> Result<Option<CoreFacts>, ErrorBody> {
     let core = spec.core.display();
+    // A core file that is not there, or cannot be read, is a bad argument: a usage error, as
+    // a missing program is.
     if !spec.core.is_file() {
         return Err(ErrorBody::new(
-            ErrorCode::NotFound,
+            ErrorCode::Usage,
             format!("no core file at {core}"),
             "give the path of the core dump; 'debugger doctor' tells where this machine writes them",
         ));
@@ -64,7 +66,7 @@ pub(super) fn inspect(spec: &CoreSpec) -> Result<Option<CoreFacts>, ErrorBody> {
         Ok(Dump::Elf(facts)) => facts,
         Err(DumpError::Unreadable(why)) => {
             return Err(ErrorBody::new(
-                ErrorCode::NotFound,
+                ErrorCode::Usage,
                 format!("cannot read the core file {core}: {why}"),
                 "check the path and its permissions",
             ));
