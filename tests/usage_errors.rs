@@ -102,3 +102,22 @@ fn a_missing_session_is_named() {
     assert_eq!(error["code"], "no_session");
     assert_eq!(error["message"], "no session 'x2' is running");
 }
+
+#[test]
+fn a_directory_is_said_to_be_one() {
+    let s = Session::new();
+    let folder = s.cwd.join("notes");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let run = s.run(&["--json", "start", "notes"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    let error = run.failure();
+    assert_eq!(error["code"], "usage");
+    assert_eq!(
+        error["message"],
+        format!("{} is a directory, not a program", folder.display())
+    );
+    assert!(
+        error["hint"].as_str().unwrap_or("").contains("Go package"),
+        "{error}"
+    );
+}

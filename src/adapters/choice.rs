@@ -163,6 +163,11 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         if has_go {
             return Ok("delve");
         }
+        return Err(ErrorBody::usage(
+            format!("{} is a directory, not a program", program.display()),
+            "give the program's file; a directory is debugged only as a Go package (a folder of \
+             .go files), with delve",
+        ));
     }
     let head = read_head(program, 64 * 1024);
     if shebang_names(&head, "python") {
@@ -302,6 +307,14 @@ mod tests {
         bytes[at..at + 2].copy_from_slice(b"go");
         std::fs::write(&holder, &bytes).expect("write");
         assert_ne!(detect(&holder, &config).ok(), Some("delve"));
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).expect("mkdir");
+        let err = detect(&empty, &config).expect_err("a folder with no Go package");
+        assert!(
+            err.message.ends_with("empty is a directory, not a program"),
+            "{err:?}"
+        );
+        assert!(err.hint.contains("Go package"), "{err:?}");
         let text = dir.path().join("notes.txt");
         std::fs::write(&text, "hello").expect("write");
         let err = detect(&text, &config).expect_err("no adapter fits text");
