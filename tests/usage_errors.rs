@@ -104,6 +104,24 @@ fn a_missing_session_is_named() {
 }
 
 #[test]
+fn a_breakpoint_subcommand_alone_is_answered_with_its_whole_command() {
+    let s = Session::new();
+    let run = s.run(&["rm", "1"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("tip: did you mean 'debugger breakpoint remove 1'?"),
+        "{run:?}"
+    );
+    let error = s.run(&["--json", "delete", "2"]).failure();
+    assert_eq!(error["message"], "unrecognized subcommand 'delete'");
+    assert_eq!(
+        error["hint"],
+        "did you mean 'debugger --json breakpoint remove 2'?"
+    );
+}
+
+#[test]
 fn a_directory_is_said_to_be_one() {
     let s = Session::new();
     let folder = s.cwd.join("notes");

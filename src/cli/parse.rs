@@ -16,10 +16,56 @@ pub(super) fn parse_for_this_process(args: &[OsString]) -> Result<Cli, clap::Err
     if let Some(rewritten) = help_as_flag(args) {
         return parse_from(&rewritten);
     }
-    parse_from(args).or_else(|error| match as_function_breakpoint(args, &error) {
-        Some(rewritten) => parse_from(&rewritten).map_err(|_| error),
-        None => Err(error),
-    })
+    parse_from(args)
+        .or_else(|error| match as_function_breakpoint(args, &error) {
+            Some(rewritten) => parse_from(&rewritten).map_err(|_| error),
+            None => Err(error),
+        })
+        .map_err(|error| with_parent_command(args, error))
+}
+
+/// `debugger rm 1` answered with the command it is a word of: `debugger breakpoint remove 1`.
+///
+/// A word that is no command but a subcommand (or an alias of one) of a command, as `rm`,
+/// `delete`, `ls`, `enable` are of `breakpoint` (gdb's `delete 1` is a habit), gets a tip with
+/// the whole command line it would be; clap's own tip only knows names spelled alike.
+fn with_parent_command(args: &[OsString], mut error: clap::Error) -> clap::Error {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::InvalidSubcommand {
+        return error;
+    }
+    let Invoked::Command { index, name } = invoked_command(args) else {
+        return error;
+    };
+    let mut root = Cli::command();
+    root.build();
+    let found = root.get_subcommands().find_map(|command| {
+        let sub = command.find_subcommand(name)?;
+        Some([command.get_name().to_string(), sub.get_name().to_string()])
+    });
+    let Some(words) = found else {
+        return error;
+    };
+    let line: Vec<String> = std::iter::once("debugger".to_string())
+        .chain(
+            args[1..index]
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned()),
+        )
+        .chain(words)
+        .chain(
+            args[index + 1..]
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned()),
+        )
+        .collect();
+    let tip = format!("did you mean '{}'?", line.join(" "));
+    error.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
+    error
 }
 
 /// clap's parse of the arguments given, with the global flags placed as
@@ -270,6 +316,27 @@ mod tests {
             breakpoint_action(&["break", "enable", "--condition", "x > 1"]),
             Err(clap::error::ErrorKind::UnknownArgument)
         );
+    }
+
+    #[test]
+    fn a_subcommand_alone_is_answered_with_its_command() {
+        for (words, expected) in [
+            (&["rm", "1"][..], "debugger breakpoint remove 1"),
+            (
+                &["--json", "delete", "2", "3"],
+                "debugger --json breakpoint remove 2 3",
+            ),
+            (&["ls"], "debugger breakpoint list"),
+        ] {
+            let error = parse(&argv(words)).expect_err("no such command");
+            let text = error.render().to_string();
+            assert!(
+                text.contains(&format!("tip: did you mean '{expected}'?")),
+                "{words:?}: {text}"
+            );
+        }
+        let other = parse(&argv(&["nosuch"])).expect_err("no such command");
+        assert!(!other.render().to_string().contains("did you mean"));
     }
 
     #[test]

@@ -50,21 +50,24 @@ pub fn usage_error(e: &clap::Error, json: bool) -> i32 {
     }
     if json {
         // Clap's message spans lines (the missing argument comes on the next one); keep every
-        // line before the usage block, joined.
+        // line before the usage block, joined, but its tips, which are the hint.
         let rendered = e.to_string();
-        let message = rendered
+        let lines: Vec<&str> = rendered
             .lines()
             .take_while(|l| !l.starts_with("Usage:"))
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
-            .collect::<Vec<_>>()
-            .join(" ")
-            .trim_start_matches("error: ")
-            .to_string();
-        let err = ErrorBody::usage(
-            message,
-            "run 'debugger --help' for the commands and their flags",
-        );
+            .collect();
+        let (tips, words): (Vec<&str>, Vec<&str>) =
+            lines.into_iter().partition(|l| l.starts_with("tip: "));
+        let message = words.join(" ").trim_start_matches("error: ").to_string();
+        let tips: Vec<&str> = tips.iter().map(|t| t.trim_start_matches("tip: ")).collect();
+        let hint = if tips.is_empty() {
+            "run 'debugger --help' for the commands and their flags".to_string()
+        } else {
+            tips.join("; ")
+        };
+        let err = ErrorBody::usage(message, hint);
         error(true, &err);
         return 2;
     }
