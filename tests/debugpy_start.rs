@@ -41,9 +41,8 @@ fn the_program_skips_debugpys_environment_report_without_a_log() {
     stopped_in_square(&s);
     // debugpy's own is in its log.py; with no log, the program's is a builtin that does nothing
     // (no Python function of ours, which a stop on entry would stop in).
-    let replaced = s.value_of(
-        "__import__('debugpy.common.log', fromlist=['log']).describe_environment is id",
-    );
+    let replaced =
+        s.value_of("__import__('debugpy.common.log', fromlist=['log']).describe_environment is id");
     assert_eq!(replaced, "True", "{}", s.log());
     // The program ran as before.
     let value = s.value_of("n");

@@ -50,7 +50,7 @@ fn hit(report: &str, number: usize) -> &str {
 /// Each hit shows the path it was given and the boxed depth, and `owner`, the same `Rc` each
 /// time, is named unchanged after the first.
 #[track_caller]
-fn assert_each_hit_shows_its_values(report: &str, pointer: &str, boxed_child: &str) {
+fn assert_each_hit_shows_its_values(report: &str, pointer: &str) {
     for (number, path) in [(1, "a.txt"), (2, "src/b.rs"), (3, "c")] {
         let locals = hit(report, number);
         let depth = number - 1;
@@ -63,10 +63,8 @@ fn assert_each_hit_shows_its_values(report: &str, pointer: &str, boxed_child: &s
             .lines()
             .find(|l| l.contains(&boxed))
             .unwrap_or_else(|| panic!("no {boxed} at hit {number}:\n{report}"));
-        assert!(
-            line.ends_with(&format!(" {depth} {{{boxed_child} = {depth}}}")),
-            "hit {number}: {line}"
-        );
+        // The text says the boxed value after the address; no inline copy of it follows.
+        assert!(line.ends_with(&format!(" {depth}")), "hit {number}: {line}");
         if number == 1 {
             assert!(
                 locals.contains(
@@ -89,7 +87,7 @@ fn lldb_probe_shows_each_hits_path_and_box_not_the_same_address() {
         report.starts_with("paths: 3 hits; --hits 3 reached"),
         "{report}"
     );
-    assert_each_hit_shows_its_values(&report, "int *", "*depth");
+    assert_each_hit_shows_its_values(&report, "int *");
     assert!(!report.contains("&std::path::Path @"), "{report}");
 }
 
@@ -101,7 +99,7 @@ fn gdb_probe_shows_each_hits_path_and_box_not_the_same_address() {
         report.starts_with("paths: 3 hits; --hits 3 reached"),
         "{report}"
     );
-    assert_each_hit_shows_its_values(&report, "*mut i32", "value");
+    assert_each_hit_shows_its_values(&report, "*mut i32");
     assert!(!report.contains("std::path::Path {inner"), "{report}");
 }
 
