@@ -79,27 +79,16 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
     ];
     let batch = || lldb_batch(&ledger);
     let (cold, warm, batch) = probes(ctx, &probe, "\"amount\"", batch, runs)?;
-    let ratio = warm.median_ratio(&batch);
-    ctx.table.row(
-        "lldb: warm probe --break apply --print amount",
-        &warm,
-        &format!("{ratio:.2}× lldb -b"),
-        "≤ 0.5× lldb -b",
-        Some(ratio <= 0.5),
-    );
-    ctx.table.row(
-        "  lldb: the same probe, cold",
-        &cold,
-        &format!("{:.2}× lldb -b", cold.median_ratio(&batch)),
-        "≤ 1.1× lldb -b",
-        Some(cold.median_ratio(&batch) <= 1.1),
-    );
-    ctx.table.row(
-        "  lldb -b: b apply, run, frame variable, p amount, kill",
-        &batch,
-        "",
-        "—",
-        None,
+    probe_rows(
+        ctx,
+        ProbeRows {
+            adapter: "lldb",
+            question: "--break apply --print amount",
+            batch: "lldb -b",
+            batch_question: "b apply, run, frame variable, p amount, kill",
+            cold_limit: 1.1,
+        },
+        (&cold, &warm, &batch),
     );
 
     let probe = [
@@ -115,27 +104,16 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
     ];
     let batch = || timed_gdb_batch(&ledger);
     let (cold, warm, batch) = probes(ctx, &probe, "\"amount\"", batch, runs)?;
-    let ratio = warm.median_ratio(&batch);
-    ctx.table.row(
-        "gdb: warm probe --break apply --print amount",
-        &warm,
-        &format!("{ratio:.2}× gdb -batch"),
-        "≤ 0.5× gdb -batch",
-        Some(ratio <= 0.5),
-    );
-    ctx.table.row(
-        "  gdb: the same probe, cold",
-        &cold,
-        &format!("{:.2}× gdb -batch", cold.median_ratio(&batch)),
-        "≤ 1.1× gdb -batch",
-        Some(cold.median_ratio(&batch) <= 1.1),
-    );
-    ctx.table.row(
-        "  gdb -batch: break apply, run, info locals, print amount, kill",
-        &batch,
-        "",
-        "—",
-        None,
+    probe_rows(
+        ctx,
+        ProbeRows {
+            adapter: "gdb",
+            question: "--break apply --print amount",
+            batch: "gdb -batch",
+            batch_question: "break apply, run, info locals, print amount, kill",
+            cold_limit: 1.1,
+        },
+        (&cold, &warm, &batch),
     );
     Ok(())
 }
@@ -269,31 +247,61 @@ pub fn warm_python(ctx: &mut Context) -> BenchResult<()> {
             "n",
         ];
         let (cold, warm, batch) = probes(ctx, &probe, "\"n\"", batch, ctx.plan.launches)?;
-        let ratio = warm.median_ratio(&batch);
-        ctx.table.row(
-            &format!("{adapter}: warm probe --break square --print n"),
-            &warm,
-            &format!("{ratio:.2}× python -m pdb"),
-            "≤ 0.5× python -m pdb",
-            Some(ratio <= 0.5),
-        );
-        let cold_ratio = cold.median_ratio(&batch);
-        ctx.table.row(
-            &format!("  {adapter}: the same probe, cold"),
-            &cold,
-            &format!("{cold_ratio:.2}× python -m pdb"),
-            "≤ 1.2× python -m pdb",
-            Some(cold_ratio <= 1.2),
-        );
-        ctx.table.row(
-            "  python -m pdb: break square, continue, p n, quit",
-            &batch,
-            "",
-            "—",
-            None,
+        probe_rows(
+            ctx,
+            ProbeRows {
+                adapter,
+                question: "--break square --print n",
+                batch: "python -m pdb",
+                batch_question: "break square, continue, p n, quit",
+                cold_limit: 1.2,
+            },
+            (&cold, &warm, &batch),
         );
     }
     Ok(())
+}
+
+/// One probe's comparison with the native debugger's batch mode asking the same.
+struct ProbeRows<'a> {
+    adapter: &'a str,
+    /// The probe's flags, as the rows name them.
+    question: &'a str,
+    /// The native debugger's batch mode (`lldb -b`), and what it is asked.
+    batch: &'a str,
+    batch_question: &'a str,
+    /// The cold probe's target, as a multiple of the batch mode's time (the warm one's is 0.5).
+    cold_limit: f64,
+}
+
+/// The three rows of a probe comparison: the warm probe against the batch mode (≤ 0.5×), the
+/// cold one (≤ `cold_limit`×), and the batch mode itself.
+fn probe_rows(ctx: &mut Context, rows: ProbeRows, (cold, warm, batch): (&Stats, &Stats, &Stats)) {
+    let ProbeRows {
+        adapter,
+        question,
+        batch: name,
+        batch_question,
+        cold_limit,
+    } = rows;
+    let ratio = warm.median_ratio(batch);
+    ctx.table.row(
+        &format!("{adapter}: warm probe {question}"),
+        warm,
+        &format!("{ratio:.2}× {name}"),
+        &format!("≤ 0.5× {name}"),
+        Some(ratio <= 0.5),
+    );
+    let cold_ratio = cold.median_ratio(batch);
+    ctx.table.row(
+        &format!("  {adapter}: the same probe, cold"),
+        cold,
+        &format!("{cold_ratio:.2}× {name}"),
+        &format!("≤ {cold_limit}× {name}"),
+        Some(cold_ratio <= cold_limit),
+    );
+    ctx.table
+        .row(&format!("  {name}: {batch_question}"), batch, "", "—", None);
 }
 
 /// `probe` (its `--json` arguments, whose output must hold `expected`) cold and warm, and
