@@ -149,10 +149,7 @@ impl OutputBuffer {
         let all: Vec<&str> = text.lines().collect();
         let kept: Vec<String> = all[all.len().saturating_sub(lines)..]
             .iter()
-            .map(|line| match line.char_indices().nth(LINE_LIMIT) {
-                Some((cut, _)) => format!("{}…", &line[..cut]),
-                None => line.to_string(),
-            })
+            .map(|line| crate::daemon::variables::cap_value(line, LINE_LIMIT))
             .collect();
         (!kept.is_empty()).then(|| kept.join("\n"))
     }
