@@ -34,18 +34,22 @@ pub(super) fn test_files(root: &Path) -> impl Iterator<Item = PathBuf> {
 /// Whether a JavaScript file imports node's test runner (`require('node:test')`, `import test
 /// from "node:test"`).
 fn imports_node_test(path: &Path) -> bool {
-    std::fs::read_to_string(path)
-        .is_ok_and(|text| text.contains("'node:test'") || text.contains("\"node:test\""))
+    std::fs::read_to_string(path).is_ok_and(|text| names_node_test(&text))
+}
+
+/// Whether a file's text imports node's test runner.
+fn names_node_test(text: &str) -> bool {
+    text.contains("'node:test'") || text.contains("\"node:test\"")
 }
 
 /// Whether a `node:test` file declares a test named `name`: its text holds the name quoted.
 fn declares(path: &Path, name: &str) -> bool {
-    imports_node_test(path)
-        && std::fs::read_to_string(path).is_ok_and(|text| {
-            ['\'', '"', '`']
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        names_node_test(&text)
+            && ['\'', '"', '`']
                 .iter()
                 .any(|q| text.contains(&format!("{q}{name}{q}")))
-        })
+    })
 }
 
 /// Whether `selector` is about a `node:test` test rather than the project's vitest or jest: the
