@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
-# Google Test, lldb-dap, Delve, Go, Node.js and npm (apt), debugpy and pytest (pip), the
-# TypeScript fixture's tools, vitest and jest (npm), and the official MCP Python SDK (pip, into a virtualenv of
-# its own). Idempotent: does nothing when everything is present.
+# Google Test, lldb-dap, a JDK, Node.js and npm (apt), Go and Delve (see below), debugpy and pytest (pip),
+# the TypeScript fixture's tools, vitest and jest (npm), and the official MCP Python SDK (pip, into
+# a virtualenv of its own). Idempotent: does nothing when everything is present.
+#
+# Go and Delve: where a Go is already here, Delve must be one that can debug what it builds. Debian
+# 12's Delve (1.20) reads programs of Go 1.20 and older only, so for a newer Go the pinned Delve
+# below is built with `go install` from the Go module proxy into `$(go env GOBIN)` (else
+# `$(go env GOPATH)/bin`), where the debugger looks for it, on PATH or not. Go and Delve come from
+# apt only where there is no Go at all: Debian's pair (Go 1.19, Delve 1.20) works together.
 # Uses apt as root (or through sudo).
 set -euo pipefail
 
@@ -14,12 +20,21 @@ have_lldb_dap() {
 have_lldb_dap || need+=(lldb-19)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v c++ >/dev/null 2>&1 || need+=(g++)
-command -v dlv >/dev/null 2>&1 || need+=(delve)
-command -v go >/dev/null 2>&1 || need+=(golang-go)
+# The minor version of the Go here (26 for go1.26.8), empty where there is none.
+go_minor() { go env GOVERSION 2>/dev/null | sed -n 's/^go1\.\([0-9][0-9]*\).*/\1/p'; }
+debian_delve_reads_go_up_to=20
+if ! command -v go >/dev/null 2>&1; then
+  need+=(golang-go)
+  command -v dlv >/dev/null 2>&1 || need+=(delve)
+elif [ "$(go_minor)" -le "$debian_delve_reads_go_up_to" ] 2>/dev/null; then
+  command -v dlv >/dev/null 2>&1 || need+=(delve)
+fi
 command -v ctest >/dev/null 2>&1 || need+=(cmake)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
+# A JDK (javac and the jdk.jdi module) for doctor's java check.
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 
@@ -35,6 +50,24 @@ if ((${#need[@]} > 0)); then
   echo "installing: ${need[*]}"
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${need[@]}"
+fi
+
+# A Go newer than Debian's Delve reads gets the pinned Delve, built by `go install`.
+delve_version=1.27.2
+if [ "$(go_minor)" -gt "$debian_delve_reads_go_up_to" ] 2>/dev/null; then
+  go_bin="$(go env GOBIN)"
+  [ -n "$go_bin" ] || go_bin="$(go env GOPATH | cut -d: -f1)/bin"
+  if ! "$go_bin/dlv" version 2>/dev/null | grep -qx "Version: $delve_version"; then
+    echo "installing: Delve $delve_version (go install, into $go_bin)"
+    go install "github.com/go-delve/delve/cmd/dlv@v$delve_version"
+  fi
+  # The oldest Go the README claims (the oldest this Delve reads), which one test builds with;
+  # fetched through the Go module proxy into the module cache.
+  oldest_go=go1.25.0
+  if ! GOTOOLCHAIN="$oldest_go" go version >/dev/null 2>&1; then
+    echo "error: GOTOOLCHAIN=$oldest_go could not be fetched through the Go module proxy" >&2
+    exit 1
+  fi
 fi
 
 if ! python3 -c 'import debugpy' >/dev/null 2>&1; then
