@@ -1,6 +1,7 @@
 //! `memory read` and `disassemble` on real adapters: lldb-dap on C (memory read emulated through
-//! LLDB's console, as lldb-dap 19 has no `readMemory`), Delve on Go (disassembly only), debugpy
-//! (neither: unsupported), and the scripted mock for an adapter that has `readMemory` itself.
+//! LLDB's console, as lldb-dap 19 has no `readMemory`), Delve on Go (memory read through its
+//! console's `x`, as its `readMemory` reads only inside a variable it listed), debugpy (neither:
+//! unsupported), and the scripted mock for an adapter that has `readMemory` itself.
 
 mod common;
 
@@ -451,7 +452,7 @@ fn disassemble_starts_at_a_function_or_an_address() {
 }
 
 #[test]
-fn disassemble_marks_the_pc_on_go_and_delve_cannot_read_memory() {
+fn disassemble_marks_the_pc_on_go_and_delve_reads_memory_where_an_expression_points() {
     require_delve();
     let program = build_go("go/ledger/main.go");
     let s = Session::new();
@@ -479,12 +480,50 @@ fn disassemble_marks_the_pc_on_go_and_delve_cannot_read_memory() {
         "{text}"
     );
 
-    let memory = s.run(&["--json", "memory", "read", &format!("{pc:#x}")]);
-    assert_eq!(memory.code, 1, "{memory:?}");
-    let error = memory.failure();
-    assert_eq!(error["code"], "unsupported", "{error}");
+    // The code at the pc, by address: the bytes of the instruction disassemble shows there,
+    // but for its first, where Delve's breakpoint put an int3 (`cc`): Delve reads memory raw.
+    let code = s.data(&["memory", "read", &format!("{pc:#x}"), "--count", "16"]);
     assert_eq!(
-        error["message"], "the delve adapter cannot read memory",
+        number(code["address"].as_str().expect("address")),
+        pc,
+        "{code}"
+    );
+    assert_eq!(code["count"], 16, "{code}");
+    let first = list[4]["bytes"]
+        .as_str()
+        .expect("Delve gives instruction bytes");
+    let read = code["bytes"].as_str().unwrap_or("");
+    assert!(
+        read.get(2..first.len()) == first.get(2..),
+        "{code} vs {first}"
+    );
+
+    // Where a pointer points, though Delve writes its value as the target's (`*main.Account
+    // {...}`): the Account's first field, its ID 7, little-endian.
+    s.data(&["break", &at("go/ledger/main.go", "@deposit_body")]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(
+        stop["stop"]["frame"]["function"], "main.(*Account).Deposit",
+        "{stop}"
+    );
+    let account = s.data(&["memory", "read", "a", "--count", "8"]);
+    assert_eq!(account["bytes"], "0700000000000000", "{account}");
+    let balance = s.data(&["memory", "read", "&a.Balance", "--count", "8"]);
+    assert_eq!(
+        number(balance["address"].as_str().expect("address")),
+        number(account["address"].as_str().expect("address")) + 24,
+        "Balance follows ID and Owner (a string header of 16 bytes): {balance}"
+    );
+    assert_eq!(balance["bytes"], "6400000000000000", "100: {balance}");
+
+    // A value that points nowhere says so, in the console's words as well as ours.
+    let owner = s.run(&["--json", "memory", "read", "a.Owner"]);
+    assert_eq!(owner.code, 1, "{owner:?}");
+    let error = owner.failure();
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("'a.Owner' is not an address")),
         "{error}"
     );
 }

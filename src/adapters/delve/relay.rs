@@ -1,14 +1,17 @@
-//! A small relay between Delve and the session, making up for habits of Delve (1.20 at least):
-//! - It never sends `exited`: when the program ends it sends only `terminated`, and states the
-//!   exit status as console output only while it handles `disconnect`. On a `terminated` with no
-//!   `exited` before it, the relay disconnects Delve itself, reads the status from that console
-//!   line, and passes on `exited { exitCode }` and then the `terminated`, as other adapters do.
+//! A small relay between Delve and the session, making up for habits of older Delves (1.20, as
+//! Debian 12 ships it); a newer Delve (1.27) that does these things itself passes through:
+//! - Delve 1.20 never sends `exited`: when the program ends it sends only `terminated`, and
+//!   states the exit status as console output only while it handles `disconnect`. On a
+//!   `terminated` with no `exited` before it, the relay disconnects Delve itself, reads the status
+//!   from that console line, and passes on `exited { exitCode }` and then the `terminated`, as
+//!   other adapters do.
 //! - A failed build fails `launch` with "Check the debug console for details", the details being
 //!   an `output` event just before. The relay puts them in the error itself.
-//! - It sends no `process` event, so the session would not know the debuggee's pid (for `status`,
-//!   and to end a launched program whose adapter died: a running Go program outlives a killed
-//!   `dlv`). Delve starts the program as its own child before it sends `initialized`; there the
-//!   relay looks the child up and announces it in a `process` event.
+//! - Delve 1.20 sends no `process` event, so the session would not know the debuggee's pid (for
+//!   `status`, and to end a launched program whose adapter died: a running Go program outlives a
+//!   killed `dlv`). Delve starts the program as its own child before it sends `initialized`;
+//!   there, unless Delve announced it already, the relay looks the child up and announces it in
+//!   a `process` event.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -117,6 +120,8 @@ struct Relay {
     dlv_pid: Option<u32>,
     /// `initialized` went by (the program, if launched, was announced before it).
     saw_initialized: bool,
+    /// Delve announced the program in a `process` event of its own.
+    saw_process: bool,
 }
 
 /// The relay's decision about one message from Delve.
@@ -136,10 +141,15 @@ impl Relay {
         let kind = message["type"].as_str().unwrap_or("");
         let event = message["event"].as_str().unwrap_or("");
         match (kind, event) {
+            ("event", "process") => {
+                self.saw_process = true;
+                Action::Forward(vec![body])
+            }
             ("event", "initialized") if !self.saw_initialized => {
                 self.saw_initialized = true;
                 let mut bodies: Vec<Vec<u8>> = self
                     .dlv_pid
+                    .filter(|_| !self.saw_process)
                     .and_then(platform::only_child)
                     .map(process_event)
                     .into_iter()
@@ -481,6 +491,20 @@ mod tests {
         );
         assert_eq!(bodies[1]["event"], "initialized");
         // Only the first `initialized` is preceded by the announcement.
+        assert_eq!(
+            relay.on_message(initialized.clone(), false),
+            Action::Forward(vec![initialized.clone()])
+        );
+        // A Delve that announces the program itself (1.27) is not announced twice.
+        let mut relay = Relay {
+            dlv_pid: Some(shell.id()),
+            ..Relay::default()
+        };
+        let process = event("process", json!({ "systemProcessId": program }));
+        assert_eq!(
+            relay.on_message(process.clone(), false),
+            Action::Forward(vec![process])
+        );
         assert_eq!(
             relay.on_message(initialized.clone(), false),
             Action::Forward(vec![initialized])

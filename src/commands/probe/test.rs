@@ -9,7 +9,8 @@ use std::time::Duration;
 use super::{OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, record, run_to_end};
 use crate::commands::test::failure::{failure_ids, is_end, is_failure, test_frame};
 use crate::commands::test::message::{
-    GO_PANIC_VALUE, MESSAGE_LAG, MessageSite, OutputFinder, message_site, reads_go_panic_value,
+    GO_PANIC_VALUE, GO_PANIC_WARM_UP, MESSAGE_LAG, MessageSite, OutputFinder, message_site,
+    reads_go_panic_value,
 };
 use crate::commands::test::{self, TestArgs, TestPlan};
 use crate::commands::{Outcome, data};
@@ -102,6 +103,7 @@ async fn probe(
             at_failure = true;
             let go_panic = if reads_go_panic_value(&plan, &stop) {
                 // Read in `runtime.gopanic`'s frame, before the test's is selected.
+                let _ = session.evaluate(GO_PANIC_WARM_UP, 0).await;
                 session
                     .evaluate(GO_PANIC_VALUE, 0)
                     .await

@@ -15,6 +15,14 @@ pub const MESSAGE_LAG: Duration = Duration::from_secs(1);
 /// The expression that holds a Go panic's value in `runtime.gopanic`'s frame.
 pub const GO_PANIC_VALUE: &str = "e";
 
+/// Evaluated just before [`GO_PANIC_VALUE`], its answer unused. Delve (1.27.2, with Go 1.26)
+/// resolves an interface's dynamic type through the runtime's module data, which it loads once,
+/// through the memory of the first interface it reads; when that first one is `e`, held in
+/// registers at `gopanic`'s entry, the load fails ("error loading module data: read out of
+/// bounds") and `e` reads as unreadable. An interface in memory loads it: `io.EOF`, which every
+/// test binary has (the testing package uses io).
+pub const GO_PANIC_WARM_UP: &str = "io.EOF";
+
 /// Where a failure's message is read.
 pub enum MessageSite {
     /// Already known from the stop (an exception's type and message).

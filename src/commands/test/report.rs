@@ -10,7 +10,8 @@ use serde::Serialize;
 use super::TestPlan;
 use super::failure::{failure_ids, is_end, is_failure, test_frame};
 use super::message::{
-    GO_PANIC_VALUE, MESSAGE_LAG, MessageSite, OutputFinder, message_site, reads_go_panic_value,
+    GO_PANIC_VALUE, GO_PANIC_WARM_UP, MESSAGE_LAG, MessageSite, OutputFinder, message_site,
+    reads_go_panic_value,
 };
 use crate::commands::{Outcome, data, render};
 use crate::common::error::ErrorBody;
@@ -82,6 +83,10 @@ pub(super) fn start_and_report(
         }
         if reads_go_panic_value(&plan, &stop) {
             // The panic's value is read in `runtime.gopanic`'s frame, before the test's is selected.
+            let _ = client.request_as::<EvaluateResult>(Command::Evaluate {
+                expression: GO_PANIC_WARM_UP.into(),
+                depth: 0,
+            });
             go_panic = client
                 .request_as::<EvaluateResult>(Command::Evaluate {
                     expression: GO_PANIC_VALUE.into(),

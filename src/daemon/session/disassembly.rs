@@ -73,7 +73,9 @@ impl Session {
                 }
             }
             Some(target) => {
-                let place = self.resolve_place(target, frame.id, Purpose::Code).await?;
+                let place = self
+                    .resolve_place(target, frame.id, Purpose::Code)
+                    .await??;
                 let instructions = self
                     .fetch(&place.reference, Offset::Instructions(0), count)
                     .await?;

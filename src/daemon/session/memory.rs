@@ -63,8 +63,10 @@ impl Session {
     /// Reads `count` bytes at `target` (an address or an expression) in the selected frame.
     pub async fn read_memory(&self, target: &str, count: u32) -> Result<MemoryResult, ErrorBody> {
         check_count(count, MEMORY_READ_MAX, "bytes")?;
-        let native = self.capabilities().supports("supportsReadMemoryRequest");
-        if !native && self.adapter().console_memory().is_none() {
+        let console_reader = self.adapter().console_memory();
+        let native = self.capabilities().supports("supportsReadMemoryRequest")
+            && !console_reader.is_some_and(|reader| reader.instead_of_read_memory());
+        if !native && console_reader.is_none() {
             return Err(unsupported(
                 self.adapter_name(),
                 "read memory",
@@ -72,7 +74,10 @@ impl Session {
             ));
         }
         let (_, _, frame) = self.selected_frame().await?;
-        let place = self.resolve_place(target, frame.id, Purpose::Data).await?;
+        let place = match self.resolve_place(target, frame.id, Purpose::Data).await? {
+            Ok(place) => place,
+            Err(no_address) => self.place_by_console(target, frame.id, no_address).await?,
+        };
         let (address, bytes, unreadable) = if native {
             self.read_by_dap(&place, count).await?
         } else {
@@ -181,60 +186,102 @@ impl Session {
         Ok((address, bytes, unreadable))
     }
 
+    /// Where `target` points by the adapter's console, for an expression whose value showed no
+    /// address; `unresolved` (why the value did not do) when the console has no way either.
+    async fn place_by_console(
+        &self,
+        target: &str,
+        frame_id: i64,
+        unresolved: ErrorBody,
+    ) -> Result<Place, ErrorBody> {
+        let console = ReplConsole {
+            dap: self.dap().clone(),
+            frame_id,
+        };
+        let Some(finding) = self
+            .adapter()
+            .console_memory()
+            .and_then(|reader| reader.place_of(&console, target))
+        else {
+            return Err(unresolved);
+        };
+        match finding.await {
+            Ok(address) => Ok(Place::at(address)),
+            Err(err) => Err(ErrorBody {
+                message: format!(
+                    "{}; the adapter's console says: {}",
+                    unresolved.message, err.message
+                ),
+                ..unresolved
+            }),
+        }
+    }
+
     /// What `target` points at: a number is an address; anything else is evaluated in the
-    /// selected frame.
+    /// selected frame. The outer error is the evaluation's; the inner one says that the value
+    /// it gave holds no address.
     pub(super) async fn resolve_place(
         &self,
         target: &str,
         frame_id: i64,
         purpose: Purpose,
-    ) -> Result<Place, ErrorBody> {
+    ) -> Result<Result<Place, ErrorBody>, ErrorBody> {
         if let Some(address) = parse_number(target) {
-            return Ok(Place::at(address));
+            return Ok(Ok(Place::at(address)));
         }
         let body = self.evaluate_in(target, frame_id).await?;
-        let value = body.result.trim();
-        let from_value = address_in_value(value);
-        if let Some(reference) = body.memory_reference.filter(|r| !r.is_empty()) {
-            let address = parse_number(&reference).or(from_value);
-            return Ok(Place {
-                reference,
-                address,
-                hint: None,
-            });
-        }
-        if let Some(address) = from_value {
-            return Ok(Place::at(address));
-        }
-        if let Some(address) = parse_number(value) {
-            // A plain number is taken as an address; should that fail, the user most likely
-            // meant the variable itself.
-            return Ok(Place {
-                hint: Some(format!(
-                    "'{target}' is the number {value}, read as an address; '&{target}' is where it is stored"
-                )),
-                ..Place::at(address)
-            });
-        }
-        // GDB shows a struct's value as nothing at all: name its type instead.
-        let what = match (value.is_empty(), body.type_name.as_deref()) {
-            (false, _) => format!("its value is {value}"),
-            (true, Some(type_name)) if !type_name.is_empty() => format!("it is a {type_name}"),
-            (true, _) => "its value has no text".to_string(),
-        };
-        Err({
-            ErrorBody::new(
-                ErrorCode::NotFound,
-                format!("'{target}' is not an address: {what}"),
-                match purpose {
-                    Purpose::Data => format!(
-                        "give a pointer, an address (0x…), or a variable's address ('&{target}')"
-                    ),
-                    Purpose::Code => "give an address (0x…), or a function the adapter gives an address for; 'debugger backtrace --json' shows the frames' addresses".to_string(),
-                },
-            )
-        })
+        Ok(place_in_answer(target, body, purpose))
     }
+}
+
+/// The place an evaluation's answer names: its memory reference, else the address its value
+/// starts with, else its value as a number; else why it names none.
+fn place_in_answer(
+    target: &str,
+    body: crate::dap::types::EvaluateBody,
+    purpose: Purpose,
+) -> Result<Place, ErrorBody> {
+    let value = body.result.trim();
+    let from_value = address_in_value(value);
+    if let Some(reference) = body.memory_reference.filter(|r| !r.is_empty()) {
+        let address = parse_number(&reference).or(from_value);
+        return Ok(Place {
+            reference,
+            address,
+            hint: None,
+        });
+    }
+    if let Some(address) = from_value {
+        return Ok(Place::at(address));
+    }
+    if let Some(address) = parse_number(value) {
+        // A plain number is taken as an address; should that fail, the user most likely
+        // meant the variable itself.
+        return Ok(Place {
+            hint: Some(format!(
+                "'{target}' is the number {value}, read as an address; '&{target}' is where it is stored"
+            )),
+            ..Place::at(address)
+        });
+    }
+    // GDB shows a struct's value as nothing at all: name its type instead.
+    let what = match (value.is_empty(), body.type_name.as_deref()) {
+        (false, _) => format!("its value is {value}"),
+        (true, Some(type_name)) if !type_name.is_empty() => format!("it is a {type_name}"),
+        (true, _) => "its value has no text".to_string(),
+    };
+    Err({
+        ErrorBody::new(
+            ErrorCode::NotFound,
+            format!("'{target}' is not an address: {what}"),
+            match purpose {
+                Purpose::Data => format!(
+                    "give a pointer, an address (0x…), or a variable's address ('&{target}')"
+                ),
+                Purpose::Code => "give an address (0x…), or a function the adapter gives an address for; 'debugger backtrace --json' shows the frames' addresses".to_string(),
+            },
+        )
+    })
 }
 
 /// The adapter's console in one frame, lent to the adapter's [`crate::adapters::ConsoleMemory`].
