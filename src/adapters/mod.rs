@@ -14,6 +14,7 @@ pub mod dial_in;
 pub mod expression_errors;
 pub mod gdb;
 pub mod install;
+pub mod java;
 pub mod line_tables;
 pub mod lldb;
 pub mod node;
@@ -44,7 +45,7 @@ pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
-pub use table::{ADAPTERS, AdapterKind, Advice, MODULE_RUNNER, kind};
+pub use table::{ADAPTERS, AdapterKind, Advice, MODULE_RUNNER, ToolchainCheck, kind};
 
 /// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)
 /// reach a program its adapter runs.
@@ -295,8 +296,9 @@ pub trait DebugAdapter: Send + Sync {
     fn review_breakpoints(&self, _sent: &BreakpointList, _answer: &mut [Breakpoint]) {}
 
     /// How to read the program's memory through the adapter's own console, for an adapter whose
-    /// DAP side lacks `readMemory` (lldb-dap 19). `None`: no such way. Only used when the
-    /// adapter does not advertise `supportsReadMemoryRequest`.
+    /// DAP side lacks `readMemory` (lldb-dap 19), or has one that reads less (Delve's). `None`:
+    /// no such way. Only used when the adapter does not advertise `supportsReadMemoryRequest`,
+    /// unless the reader says it goes first ([`ConsoleMemory::instead_of_read_memory`]).
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
         None
     }
@@ -444,6 +446,22 @@ pub trait Console: Send + Sync {
 
 /// Reads memory by the adapter's own means (see [`DebugAdapter::console_memory`]).
 pub trait ConsoleMemory: Send + Sync {
+    /// Used even where the adapter advertises `readMemory`: Delve's reads only within a variable
+    /// it listed, by the reference it gave with it, and no expression's answer carries one.
+    fn instead_of_read_memory(&self) -> bool {
+        false
+    }
+
+    /// Where `expression` points, by the console's own evaluation, for an expression whose value
+    /// shows no address (Delve writes a pointer as `*30`). `None`: no such way.
+    fn place_of<'a>(
+        &'a self,
+        _console: &'a dyn Console,
+        _expression: &'a str,
+    ) -> Option<BoxFuture<'a, Result<u64, ErrorBody>>> {
+        None
+    }
+
     /// Reads up to `count` bytes at `address`. Fewer bytes mean the rest could not be read; an
     /// error means not even the first byte could.
     fn read<'a>(

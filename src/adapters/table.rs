@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::Serialize;
+
 use super::install::{self, Recipe};
 use super::{CallerEnv, DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node, pdb};
 use crate::common::config::Config;
@@ -36,6 +38,22 @@ pub struct AdapterKind {
     /// Where an executable may be that is there and yet does not work (a GDB without DAP), so
     /// `doctor` can show its path and version beside the problem.
     pub unusable: Option<fn(&Config) -> Option<PathBuf>>,
+    /// What the adapter needs beside itself, for `doctor` to check once the adapter is found
+    /// (Delve: the Go that builds the programs, and whether this Delve reads them).
+    pub toolchain: Option<fn(&Path) -> ToolchainCheck>,
+}
+
+/// What `doctor` says of an adapter's toolchain: which one, where, and what is wrong with it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolchainCheck {
+    /// The toolchain's name (`go`).
+    pub name: &'static str,
+    pub path: Option<PathBuf>,
+    pub version: Option<String>,
+    /// False when something stands in the way of some programs (no Go, a Delve too old for it).
+    pub ok: bool,
+    pub detail: String,
+    pub fix: Option<String>,
 }
 
 /// What to do about a missing adapter (see [`AdapterKind::fix`]). The texts take the OS, as
@@ -71,6 +89,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         install: Some(install::lldb::install),
         advice: Advice::SetupOr(lldb::install_hint),
         unusable: None,
+        toolchain: None,
     },
     AdapterKind {
         name: "debugpy",
@@ -87,6 +106,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         install: Some(install::debugpy::install),
         advice: Advice::FromError,
         unusable: None,
+        toolchain: None,
     },
     AdapterKind {
         name: "pdb",
@@ -98,6 +118,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         install: None,
         advice: Advice::Text(pdb::install_hint),
         unusable: None,
+        toolchain: None,
     },
     AdapterKind {
         name: "delve",
@@ -109,6 +130,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         install: Some(install::delve::install),
         advice: Advice::SetupOr(delve::install_hint),
         unusable: None,
+        toolchain: Some(delve::toolchain::check),
     },
     AdapterKind {
         name: "gdb",
@@ -127,6 +149,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         install: None,
         advice: Advice::Text(gdb::advice),
         unusable: Some(|config| gdb::find(&config.adapter("gdb"))),
+        toolchain: None,
     },
     AdapterKind {
         name: "codelldb",
@@ -142,6 +165,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         install: None,
         advice: Advice::FromError,
         unusable: None,
+        toolchain: None,
     },
     AdapterKind {
         name: "node",
@@ -153,6 +177,7 @@ pub const ADAPTERS: &[AdapterKind] = &[
         install: Some(install::node::install),
         advice: Advice::FromError,
         unusable: None,
+        toolchain: None,
     },
 ];
 

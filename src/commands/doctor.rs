@@ -33,6 +33,9 @@ struct AdapterReport {
     problem: Option<String>,
     /// `built-in`, or `config` for an adapter defined in the config file.
     source: &'static str,
+    /// What the adapter needs beside itself (Delve: the Go here), when the adapter was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    toolchain: Option<adapters::ToolchainCheck>,
 }
 
 #[derive(Debug, Serialize)]
@@ -87,6 +90,8 @@ struct Report {
     ptrace: PtraceReport,
     runtime_dir: RuntimeDirReport,
     rust: RustReport,
+    /// The JDK the JVM's tools would use, and whether it has what debugging needs.
+    java: adapters::java::jdk::JdkReport,
     config: ConfigReport,
     cores: cores::CoreReport,
 }
@@ -94,13 +99,14 @@ struct Report {
 pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
     let (config, config_report) = load_config();
     // Each check runs a process or two (`--version`, a Python import); run them side by side.
-    let (mut adapters, rust): (Vec<AdapterReport>, RustReport) = std::thread::scope(|scope| {
+    let (mut adapters, rust, java) = std::thread::scope(|scope| {
         let rust = scope.spawn(|| check_rust(&config.rust));
+        let java = scope.spawn(adapters::java::jdk::check);
         let checks: Vec<_> = adapters::ADAPTERS
             .iter()
             .map(|kind| (kind, scope.spawn(|| check_builtin(kind, &config))))
             .collect();
-        let adapters = checks
+        let adapters: Vec<AdapterReport> = checks
             .into_iter()
             .map(|(kind, check)| {
                 check
@@ -115,7 +121,10 @@ pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
             detail: "the check failed".into(),
             fix: None,
         });
-        (adapters, rust)
+        let java = java
+            .join()
+            .unwrap_or_else(|_| adapters::java::jdk::JdkReport::failed_check());
+        (adapters, rust, java)
     });
     adapters.extend(
         config
@@ -129,6 +138,7 @@ pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
         ptrace: check_ptrace(),
         runtime_dir: check_runtime_dir(&paths::runtime_dir_path()),
         rust,
+        java,
         config: config_report,
         cores: cores::check(),
     };
@@ -199,6 +209,7 @@ fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
         fix: None,
         problem: None,
         source: "built-in",
+        toolchain: None,
     };
     match (kind.make)(config, crate::adapters::CallerEnv::this_process())
         .and_then(|adapter| adapter.check_usable().map(|()| adapter))
@@ -208,6 +219,7 @@ fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
             report.found = true;
             report.path = Some(path.display().to_string());
             report.version = (kind.version)(path);
+            report.toolchain = kind.toolchain.map(|check| check(path));
         }
         Err(err) => {
             // Something may be there that does not work: a GDB without DAP.
@@ -235,6 +247,7 @@ fn panicked_check(name: &str, languages: &[&str]) -> AdapterReport {
         ),
         problem: Some("the check failed".into()),
         source: "built-in",
+        toolchain: None,
     }
 }
 
@@ -248,6 +261,7 @@ fn check_custom(name: &str, config: &crate::common::config::AdapterConfig) -> Ad
         fix: None,
         problem: None,
         source: "config",
+        toolchain: None,
     };
     match CustomAdapter::from_config(name, config) {
         Ok(adapter) => {
@@ -506,6 +520,17 @@ fn render_text(report: &Report) -> String {
         if let Some(fix) = &adapter.fix {
             let _ = writeln!(out, "{:<8} {:<width$}  fix: {fix}", "", "");
         }
+        if let Some(toolchain) = &adapter.toolchain {
+            let marker = if toolchain.ok { OK } else { PROBLEM };
+            let _ = writeln!(
+                out,
+                "{marker:<8} {:<width$}  {}",
+                toolchain.name, toolchain.detail
+            );
+            if let Some(fix) = &toolchain.fix {
+                let _ = writeln!(out, "{:<8} {:<width$}  fix: {fix}", "", "");
+            }
+        }
     }
     let check = |out: &mut String, ok: bool, name: &str, detail: &str, fix: &Option<String>| {
         let marker = if ok { OK } else { PROBLEM };
@@ -536,6 +561,20 @@ fn render_text(report: &Report) -> String {
         &report.rust.detail,
         &report.rust.fix,
     );
+    // No JDK at all is no fault (a JDK is for Java programs alone); a broken one is.
+    let java_marker = match (&report.java, report.java.found) {
+        (_, true) => OK,
+        (java, false) if java.home.is_none() && java.java_home.is_none() => MISSING,
+        _ => PROBLEM,
+    };
+    let _ = writeln!(
+        out,
+        "{java_marker:<8} {:<width$}  {}",
+        "java", report.java.detail
+    );
+    if let Some(fix) = &report.java.fix {
+        let _ = writeln!(out, "{:<8} {:<width$}  fix: {fix}", "", "");
+    }
     out.push_str(&cores::text(&report.cores, width));
     if !report.config.ok {
         check(

@@ -67,15 +67,42 @@ pub fn require_debugpy() {
     );
 }
 
-/// Fails the test with instructions when Delve or Go is not installed.
+/// Fails the test with instructions when Delve or Go is not installed, or when the Delve found
+/// cannot read what this Go builds (Debian 12's Delve 1.20 beside Go 1.26).
 pub fn require_delve() {
-    let dlv = debugger::adapters::delve::find(&Default::default());
-    let go = which::which("go").ok();
+    use debugger::adapters::delve::{self, toolchain};
+    let dlv = delve::find(&Default::default());
+    let go = toolchain::GoToolchain::find();
     assert!(
         dlv.is_some() && go.is_some(),
         "Delve (dlv) and Go (go) are required for this test and were not both found \
-         (dlv: {dlv:?}, go: {go:?}); install them with 'apt-get install delve golang-go' (.ci/run does)"
+         (dlv: {dlv:?}, go: {go:?}); scripts/install-test-deps.sh installs them (.ci/run does)"
     );
+    let delve_version = dlv
+        .as_deref()
+        .and_then(delve::version)
+        .as_deref()
+        .and_then(toolchain::DelveVersion::parse);
+    let go_version = go.and_then(|go| go.version);
+    if let (Some(delve_version), Some(go_version)) = (delve_version, go_version) {
+        assert!(
+            !delve_version.too_old_for(go_version),
+            "Delve {delve_version} at {dlv:?} cannot debug what Go {go_version} builds; \
+             scripts/install-test-deps.sh installs one that can (.ci/run does)"
+        );
+    }
+}
+
+/// Fails the test with instructions when no full JDK (java, javac, jdk.jdi) is found.
+pub fn require_jdk() -> debugger::adapters::java::jdk::JdkReport {
+    let report = debugger::adapters::java::jdk::check();
+    assert!(
+        report.found,
+        "a JDK 17 or newer is required for this test: {}; scripts/install-test-deps.sh installs \
+         one (.ci/run does)",
+        report.detail
+    );
+    report
 }
 
 /// Fails the test with instructions when `node` is not installed (or does not run).

@@ -10,7 +10,9 @@
 //! failed build's reason in an `output` event, and sends no `process` event; it makes up for
 //! all three.
 
+mod memory;
 mod relay;
+pub mod toolchain;
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -23,14 +25,13 @@ use super::install::{self, Software};
 use super::process::{
     BoxFuture, SpawnedAdapter, open_program_streams, spawn_dialing_in, spawn_tcp,
 };
-use super::{
-    CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, first_file, launch_with,
-};
+use super::{CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 use relay::relay;
+use toolchain::DelveVersion;
 
 pub struct Delve {
     executable: PathBuf,
@@ -57,15 +58,27 @@ pub fn install_hint(os: Os) -> String {
 /// What `go install` builds: the dlv command, at its latest release.
 pub const DELVE_MODULE: &str = "github.com/go-delve/delve/cmd/dlv@latest";
 
-/// Where Delve is: the config's path, else `dlv` on PATH (`dlv.exe` on Windows), else where
-/// `go install` puts it by default, `~/go/bin` (`%USERPROFILE%\go\bin`).
+/// Where Delve is: the config's path, else the first of `dlv` on PATH (`dlv.exe` on Windows),
+/// where `go install` puts it (`$(go env GOBIN)`, else `$(go env GOPATH)/bin`) and Go's default
+/// GOPATH (`~/go/bin`) that reads the programs of the Go here (see [`toolchain`]).
 pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
     if let Some(path) = &config.path {
         return path.is_file().then(|| path.clone());
     }
-    which::which("dlv")
-        .ok()
-        .or_else(|| first_file(default_go_bin(Os::CURRENT, env_var).into_iter().collect()))
+    let go = toolchain::GoToolchain::find();
+    let dlv = Os::CURRENT.executable("dlv");
+    let candidates = [
+        which::which("dlv").ok(),
+        go.as_ref()
+            .and_then(|go| go.install_dir.as_ref())
+            .map(|dir| dir.join(&dlv)),
+        default_go_bin(Os::CURRENT, env_var),
+    ];
+    toolchain::choose(
+        candidates.into_iter().flatten().collect(),
+        go.and_then(|go| go.version),
+        |path| version(path).as_deref().and_then(DelveVersion::parse),
+    )
 }
 
 /// `dlv` in Go's default GOPATH, `~/go/bin` (`HOME`; `USERPROFILE` on Windows).
@@ -143,9 +156,24 @@ fn build_dir(program: &Path) -> Option<&Path> {
     }
 }
 
-/// The hint for a launch that failed in Delve's `go build` (the relay puts go's own words in
-/// the message, after "Build Error:"): what to do about the build, not about the program path.
+/// The hint for a launch that Delve refused: its version check (a Go newer, or older, than this
+/// Delve reads), or a failed `go build` (the relay puts go's own words in the message, after
+/// "Build Error:"): what to do about that, not about the program path.
 fn build_failure_hint(message: &str) -> Option<&'static str> {
+    if message.contains("Version of Delve is too old") {
+        return Some(
+            "this Delve cannot read what this Go builds: run 'debugger setup delve', which runs \
+             'go install github.com/go-delve/delve/cmd/dlv@latest' ('debugger doctor' shows which \
+             Delve and Go are used)",
+        );
+    }
+    if message.contains("is too old for this version of Delve") {
+        return Some(
+            "the program was built by a Go older than this Delve reads: build it with a newer Go, \
+             or use a Delve as old as that Go (Delve's releases follow Go's: Delve 1.22 reads Go \
+             1.22)",
+        );
+    }
     if !message.contains("Build Error:") {
         return None;
     }
@@ -228,6 +256,17 @@ impl DebugAdapter for Delve {
             .await?;
             Ok(relay(spawned))
         })
+    }
+
+    /// Delve's own stops on a panic nothing recovers and on a fatal runtime error. Delve 1.27
+    /// offers them as filters, on by default, and turns off any that `setExceptionBreakpoints`
+    /// leaves out; Delve 1.20 offers none and always stops there.
+    fn exception_filters(&self) -> Vec<&'static str> {
+        vec!["unrecovered-panic", "runtime-fatal-throw"]
+    }
+
+    fn console_memory(&self) -> Option<&dyn crate::adapters::ConsoleMemory> {
+        Some(self)
     }
 
     fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
@@ -331,6 +370,14 @@ mod tests {
             build_failure_hint("could not launch process: not an executable file"),
             None
         );
+        let delve_too_old = "Failed to launch: Version of Delve is too old for Go version 1.26.8 \
+             (maximum supported version 1.20, suppress this error with --check-go-version=false)";
+        assert!(
+            build_failure_hint(delve_too_old).is_some_and(|h| h.contains("debugger setup delve"))
+        );
+        let go_too_old = "Failed to launch: Go version 1.19.8 is too old for this version of Delve \
+             (minimum supported version 1.25, suppress this error with --check-go-version=false)";
+        assert!(build_failure_hint(go_too_old).is_some_and(|h| h.contains("newer Go")));
     }
 
     #[test]

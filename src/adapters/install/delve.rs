@@ -1,12 +1,13 @@
-//! `debugger setup delve`: Delve from apt, dnf or Homebrew (`delve`), else `go install` when Go
-//! is there (which needs no rights). No Windows package manager holds Delve: there it is `go
-//! install` alone.
-
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+//! `debugger setup delve`: `go install` of Delve's latest release where a Go is here, as Go users
+//! do (it needs no rights, and a Delve as new as the Go); else Delve from apt, dnf or Homebrew
+//! (`delve`). No Windows package manager holds Delve: there it is `go install` alone.
+//!
+//! A Delve that is found but too old for the Go here (Debian 12's 1.20 beside Go 1.26) is
+//! replaced the same way: `go install` puts the new one where the lookup prefers it.
 
 use super::packages::{PackageManager, Software};
 use super::{SetupResult, already, configured_path_error, installed, run_logged};
+use crate::adapters::delve::toolchain::{DelveVersion, GoToolchain};
 use crate::adapters::delve::{self, DELVE_MODULE};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -14,67 +15,69 @@ use crate::platform::Os;
 
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
     let adapter_config = config.adapter("delve");
+    let go = GoToolchain::find();
     match delve::Delve::locate(&adapter_config) {
-        Ok(_) => {
-            let path = delve::find(&adapter_config).unwrap_or_default();
-            let version = delve::version(&path);
-            return Ok(already("delve", &path, version));
+        Ok(found) => {
+            let path = crate::adapters::DebugAdapter::executable(&found);
+            let version = delve::version(path);
+            let too_old = match (
+                version.as_deref().and_then(DelveVersion::parse),
+                go.as_ref().and_then(|go| go.version),
+            ) {
+                (Some(delve), Some(go)) if delve.too_old_for(go) => Some((delve, go)),
+                _ => None,
+            };
+            match too_old {
+                None => return Ok(already("delve", path, version)),
+                Some((delve, go)) if adapter_config.path.is_some() => {
+                    return Err(ErrorBody::new(
+                        ErrorCode::AdapterNotFound,
+                        format!(
+                            "the config's Delve ({delve}, at {}) is too old for Go {go}",
+                            path.display()
+                        ),
+                        "point adapters.delve.path at a newer dlv, or remove it and run 'debugger setup delve' again",
+                    ));
+                }
+                Some((delve, go)) => eprintln!(
+                    "Delve {delve} at {} is too old for Go {go}; installing a newer one",
+                    path.display()
+                ),
+            }
         }
         Err(err) if adapter_config.path.is_some() => {
             return Err(configured_path_error("delve", err));
         }
         Err(_) => {}
     }
-    let go = which::which("go").ok();
-    // A manager that holds Delve: none on Windows.
-    let manager = PackageManager::detect().filter(|m| !m.packages(Software::Delve).is_empty());
-    // The package manager when it can run (brew needs no root); else `go install`, which needs no
-    // rights; else the command for the user.
-    let package_error = match manager {
-        Some(manager) if go.is_none() || manager.may_run() => {
-            match manager.install("Delve", manager.packages(Software::Delve)) {
-                Ok(_) => match delve::find(&adapter_config) {
-                    Some(path) => {
-                        let version = delve::version(&path);
-                        return Ok(installed("delve", &path, version));
-                    }
-                    None => {
-                        return Err(ErrorBody::new(
-                            ErrorCode::AdapterNotFound,
-                            "installed delve, but dlv is still not found on PATH",
-                            "find where the package put dlv and set adapters.delve.path to it in the config",
-                        ));
-                    }
-                },
-                Err(err) => Some(err),
-            }
-        }
-        _ => None,
-    };
-    let Some(go) = go else {
-        return Err(package_error.unwrap_or_else(|| {
-            ErrorBody::new(
-                ErrorCode::AdapterNotFound,
-                format!(
-                    "Delve is not installed, and neither a package manager that holds it ({}) nor Go is here",
-                    PackageManager::names(Os::CURRENT)
-                ),
-                delve::install_hint(Os::CURRENT),
-            )
-        }));
-    };
+    match go {
+        Some(go) => go_install(&go, &adapter_config),
+        None => from_packages(&adapter_config),
+    }
+}
+
+/// `go install` of Delve's latest release, into `$(go env GOBIN)` or `$(go env GOPATH)/bin`,
+/// where the lookup finds it whether or not that folder is on PATH.
+fn go_install(
+    go: &GoToolchain,
+    adapter_config: &crate::common::config::AdapterConfig,
+) -> Result<SetupResult, ErrorBody> {
     let command = vec![
-        go.display().to_string(),
+        go.executable.display().to_string(),
         "install".to_string(),
         DELVE_MODULE.to_string(),
     ];
     if !run_logged(&command, &[]) {
-        let otherwise = match manager {
-            Some(manager) => format!("or run: {}", manager.user_command("delve", false)),
-            None => delve::install_hint(Os::CURRENT)
-                .trim_end_matches("; or run 'debugger setup delve'")
-                .to_string(),
-        };
+        let otherwise =
+            match PackageManager::detect().filter(|m| !m.packages(Software::Delve).is_empty()) {
+                Some(manager) => format!(
+                    "or install your system's Delve (it may be too old for your Go): {}",
+                    manager.user_command("delve", false)
+                ),
+                None => delve::install_hint(Os::CURRENT)
+                    .trim_end_matches("; or run 'debugger setup delve'")
+                    .to_string(),
+            };
         return Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
             format!("'go install {DELVE_MODULE}' failed (its output is above)"),
@@ -83,50 +86,51 @@ pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
             ),
         ));
     }
-    if let Some(path) = delve::find(&adapter_config) {
-        let version = delve::version(&path);
-        return Ok(installed("delve", &path, version));
-    }
-    match go_installed_binary(&go, &Os::CURRENT.executable("dlv")) {
-        Some(path) => Err(ErrorBody::new(
-            ErrorCode::AdapterNotFound,
-            format!(
-                "installed Delve at {}, which is not on PATH",
-                path.display()
-            ),
-            format!(
-                "add {} to PATH, or set it in the config: [adapters.delve] path = \"{}\"",
-                path.parent().unwrap_or(Path::new("/")).display(),
-                path.display()
-            ),
-        )),
+    match delve::find(adapter_config) {
+        Some(path) => {
+            let version = delve::version(&path);
+            Ok(installed("delve", &path, version))
+        }
         None => Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
-            "'go install' finished, but dlv is not found",
-            delve::install_hint(Os::CURRENT),
+            "'go install' finished, but dlv is not found where it puts commands",
+            match &go.install_dir {
+                Some(dir) => format!(
+                    "look for dlv in {}, and set it in the config: [adapters.delve] path = \"…\"",
+                    dir.display()
+                ),
+                None => delve::install_hint(Os::CURRENT),
+            },
         )),
     }
 }
 
-/// Where `go install` put `binary`: `$(go env GOBIN)`, else `$(go env GOPATH)/bin`.
-fn go_installed_binary(go: &Path, binary: &str) -> Option<PathBuf> {
-    let env = |key: &str| {
-        Command::new(go)
-            .args(["env", key])
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-            .filter(|v| !v.is_empty())
+/// Delve from the system's package manager, where no Go is here to build it.
+fn from_packages(
+    adapter_config: &crate::common::config::AdapterConfig,
+) -> Result<SetupResult, ErrorBody> {
+    let Some(manager) =
+        PackageManager::detect().filter(|m| !m.packages(Software::Delve).is_empty())
+    else {
+        return Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            format!(
+                "Delve is not installed, and neither Go nor a package manager that holds Delve ({}) is here",
+                PackageManager::names(Os::CURRENT)
+            ),
+            delve::install_hint(Os::CURRENT),
+        ));
     };
-    let dir = env("GOBIN").map(PathBuf::from).or_else(|| {
-        // GOPATH may list several directories; `go install` uses the first.
-        let gopath = env("GOPATH")?;
-        let first = std::env::split_paths(&gopath).next()?;
-        Some(first.join("bin"))
-    })?;
-    let path = dir.join(binary);
-    path.is_file().then_some(path)
+    manager.install("Delve", manager.packages(Software::Delve))?;
+    match delve::find(adapter_config) {
+        Some(path) => {
+            let version = delve::version(&path);
+            Ok(installed("delve", &path, version))
+        }
+        None => Err(ErrorBody::new(
+            ErrorCode::AdapterNotFound,
+            "installed delve, but dlv is still not found on PATH",
+            "find where the package put dlv and set adapters.delve.path to it in the config",
+        )),
+    }
 }

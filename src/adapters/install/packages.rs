@@ -33,6 +33,8 @@ pub enum Software {
     Python,
     /// Go, whose `go install` builds Delve where no package holds it.
     Go,
+    /// A Java Development Kit (with `javac` and the `jdk.jdi` module).
+    Jdk,
 }
 
 /// The commands that install `software` on `os`, one per package manager that has it, each with
@@ -164,6 +166,13 @@ impl PackageManager {
             (Dnf | Choco, Go) => &["golang"],
             (Brew | Scoop, Go) => &["go"],
             (Winget, Go) => &["GoLang.Go"],
+            (Apt, Jdk) => &["openjdk-17-jdk-headless"],
+            (Dnf, Jdk) => &["java-17-openjdk-devel"],
+            (Brew, Jdk) => &["openjdk@17"],
+            (Winget, Jdk) => &["EclipseAdoptium.Temurin.17.JDK"],
+            // Scoop's JDKs are in its `java` bucket, which must be added first.
+            (Scoop, Jdk) => &[],
+            (Choco, Jdk) => &["temurin17"],
         }
     }
 
@@ -185,10 +194,6 @@ impl PackageManager {
             self,
             PackageManager::Apt | PackageManager::Dnf | PackageManager::Choco
         )
-    }
-
-    pub(super) fn may_run(self) -> bool {
-        !self.needs_rights() || Rights::detect(self) != Rights::None
     }
 
     /// The install subcommand and its flags, as a person types it.
@@ -444,7 +449,7 @@ mod tests {
             "{}",
             err.message
         );
-        assert!(PackageManager::Winget.may_run() && PackageManager::Scoop.may_run());
+        assert!(!PackageManager::Winget.needs_rights() && !PackageManager::Scoop.needs_rights());
         assert!(PackageManager::Winget.packages(Software::Delve).is_empty());
     }
 

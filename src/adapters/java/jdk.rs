@@ -1,0 +1,271 @@
+//! Which JDK is here, as the JVM's own tools pick it: `JAVA_HOME` when set (Maven and Gradle go
+//! by it), else the `java` on PATH, followed through its links (Debian's alternatives) to the
+//! JDK's folder. A debugger for the JVM needs more than a runtime: `javac` to build its helper
+//! and the `jdk.jdi` module to drive the debuggee, which a JRE or a jlinked runtime lacks.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::Serialize;
+
+use crate::adapters::install::{self, Software};
+use crate::adapters::search::env_var;
+use crate::platform::Os;
+
+/// What `doctor` says of the JDK.
+#[derive(Debug, Clone, Serialize)]
+pub struct JdkReport {
+    /// A JDK with `java`, `javac` and `jdk.jdi` was found.
+    pub found: bool,
+    /// The JDK's folder (the one that holds `bin/java`).
+    pub home: Option<PathBuf>,
+    /// `JAVA_HOME` as set, or null.
+    pub java_home: Option<String>,
+    /// The first line of `java -version` (`openjdk version "17.0.15" 2025-04-15`).
+    pub version: Option<String>,
+    pub javac: bool,
+    pub jdi: bool,
+    pub detail: String,
+    pub fix: Option<String>,
+}
+
+impl JdkReport {
+    /// The report for a check that panicked (a bug): no JDK is claimed.
+    pub fn failed_check() -> JdkReport {
+        JdkReport {
+            found: false,
+            home: None,
+            java_home: None,
+            version: None,
+            javac: false,
+            jdi: false,
+            detail: "the check failed".into(),
+            fix: None,
+        }
+    }
+}
+
+/// Looks for the JDK and says what it has (one `java -version`, about 50 ms).
+pub fn check() -> JdkReport {
+    let java_home = env_var("JAVA_HOME").map(|v| v.to_string_lossy().into_owned());
+    let on_path = which::which(Os::CURRENT.executable("java")).ok();
+    judge(java_home, on_path, version_line)
+}
+
+fn judge(
+    java_home: Option<String>,
+    on_path: Option<PathBuf>,
+    version_line: impl Fn(&Path) -> Option<String>,
+) -> JdkReport {
+    let install = install::install_hint(Software::Jdk, Os::CURRENT);
+    let mut report = JdkReport {
+        found: false,
+        home: None,
+        java_home: java_home.clone(),
+        version: None,
+        javac: false,
+        jdi: false,
+        detail: String::new(),
+        fix: None,
+    };
+    let (home, how) = match (&java_home, &on_path) {
+        (Some(home), _) => (PathBuf::from(home), "JAVA_HOME"),
+        (None, Some(java)) => match home_of(java) {
+            Some(home) => (home, "java on PATH; JAVA_HOME is not set"),
+            None => {
+                report.detail = format!("{} is not in a JDK's bin folder", java.display());
+                report.fix = Some(format!(
+                    "set JAVA_HOME to a JDK 17 or newer, or install one: {install}"
+                ));
+                return report;
+            }
+        },
+        (None, None) => {
+            report.detail = "no JDK: no java on PATH and JAVA_HOME is not set (the JVM adapter \
+                             needs a JDK 17 or newer)"
+                .into();
+            report.fix = Some(format!("install a JDK: {install}"));
+            return report;
+        }
+    };
+    let java = home.join("bin").join(Os::CURRENT.executable("java"));
+    if !java.is_file() {
+        report.detail = format!("JAVA_HOME={} has no bin/java", home.display());
+        report.fix = Some("set JAVA_HOME to a JDK's folder (the one holding bin/java)".into());
+        return report;
+    }
+    report.version = version_line(&java);
+    report.javac = home
+        .join("bin")
+        .join(Os::CURRENT.executable("javac"))
+        .is_file();
+    report.jdi = has_jdi(&home);
+    report.home = Some(home.clone());
+    let version = report
+        .version
+        .as_deref()
+        .unwrap_or("a JDK of unknown version");
+    let missing: Vec<&str> = [
+        (!report.javac, "javac"),
+        (!report.jdi, "the jdk.jdi module"),
+    ]
+    .into_iter()
+    .filter_map(|(missing, what)| missing.then_some(what))
+    .collect();
+    report.found = missing.is_empty();
+    report.detail = if missing.is_empty() {
+        format!(
+            "{version} at {} ({how}): javac and jdk.jdi are there",
+            home.display()
+        )
+    } else {
+        format!(
+            "{version} at {} ({how}) has no {}: a runtime, not a full JDK",
+            home.display(),
+            missing.join(" and ")
+        )
+    };
+    if !report.found {
+        report.fix = Some(format!(
+            "point JAVA_HOME at a full JDK 17 or newer, or install one: {install}"
+        ));
+    }
+    report
+}
+
+/// The JDK folder a `java` belongs to: its links followed (`/usr/bin/java` is Debian's
+/// alternative), then up from `bin`.
+fn home_of(java: &Path) -> Option<PathBuf> {
+    let real = std::fs::canonicalize(java).ok()?;
+    let bin = real.parent()?;
+    (bin.file_name()? == "bin").then(|| bin.parent().map(Path::to_path_buf))?
+}
+
+/// Whether the JDK has the `jdk.jdi` module: its `release` file lists its modules; a JDK without
+/// one is asked (`java --list-modules`).
+fn has_jdi(home: &Path) -> bool {
+    if let Ok(release) = std::fs::read_to_string(home.join("release"))
+        && let Some(modules) = release.lines().find_map(|l| l.strip_prefix("MODULES="))
+    {
+        return modules
+            .trim_matches('"')
+            .split_whitespace()
+            .any(|m| m == "jdk.jdi");
+    }
+    Command::new(home.join("bin").join(Os::CURRENT.executable("java")))
+        .arg("--list-modules")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|line| line.starts_with("jdk.jdi@"))
+        })
+}
+
+/// The first line `java -version` prints (on stderr).
+fn version_line(java: &Path) -> Option<String> {
+    let output = Command::new(java)
+        .arg("-version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty() && !line.starts_with("Picked up"))
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JDK folder with `bin/java`, maybe `bin/javac`, and a `release` file listing `modules`.
+    fn fake_jdk(root: &Path, javac: bool, modules: &str) -> PathBuf {
+        let home = root.join("jdk");
+        std::fs::create_dir_all(home.join("bin")).expect("mkdir");
+        std::fs::write(home.join("bin").join(Os::CURRENT.executable("java")), "").expect("java");
+        if javac {
+            std::fs::write(home.join("bin").join(Os::CURRENT.executable("javac")), "")
+                .expect("javac");
+        }
+        std::fs::write(home.join("release"), format!("MODULES=\"{modules}\"\n")).expect("release");
+        home
+    }
+
+    const VERSION: &str = "openjdk version \"17.0.15\" 2025-04-15";
+
+    #[test]
+    fn a_full_jdk_from_java_home_is_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = fake_jdk(dir.path(), true, "java.base jdk.jdi jdk.jdwp.agent");
+        let report = judge(Some(home.display().to_string()), None, |_| {
+            Some(VERSION.to_string())
+        });
+        assert!(report.found && report.javac && report.jdi, "{report:?}");
+        assert_eq!(
+            report.detail,
+            format!(
+                "{VERSION} at {} (JAVA_HOME): javac and jdk.jdi are there",
+                home.display()
+            )
+        );
+        assert_eq!(report.fix, None);
+    }
+
+    #[test]
+    fn a_runtime_without_javac_or_jdi_is_told_as_such() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = fake_jdk(dir.path(), false, "java.base java.logging");
+        let report = judge(Some(home.display().to_string()), None, |_| None);
+        assert!(!report.found && !report.javac && !report.jdi, "{report:?}");
+        assert!(
+            report
+                .detail
+                .ends_with("has no javac and the jdk.jdi module: a runtime, not a full JDK"),
+            "{}",
+            report.detail
+        );
+        assert!(report.fix.is_some_and(|fix| fix.contains("JAVA_HOME")));
+    }
+
+    #[test]
+    fn no_java_at_all_says_how_to_get_one() {
+        let report = judge(None, None, |_| None);
+        assert!(!report.found);
+        assert!(report.detail.starts_with("no JDK"), "{}", report.detail);
+        assert!(
+            report
+                .fix
+                .is_some_and(|fix| fix.starts_with("install a JDK"))
+        );
+        let dir = tempfile::tempdir().expect("tempdir");
+        let broken = judge(Some(dir.path().display().to_string()), None, |_| None);
+        assert!(
+            broken.detail.ends_with("has no bin/java"),
+            "{}",
+            broken.detail
+        );
+    }
+
+    /// Debian's `/usr/bin/java` is a link through `/etc/alternatives` into the JDK.
+    #[cfg(unix)]
+    #[test]
+    fn java_on_path_is_followed_to_its_jdk() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = fake_jdk(dir.path(), true, "java.base jdk.jdi");
+        let link = dir.path().join("java");
+        std::os::unix::fs::symlink(home.join("bin/java"), &link).expect("symlink");
+        let report = judge(None, Some(link), |_| Some(VERSION.to_string()));
+        assert!(report.found, "{report:?}");
+        assert_eq!(report.home, std::fs::canonicalize(&home).ok());
+        assert!(
+            report
+                .detail
+                .contains("(java on PATH; JAVA_HOME is not set)")
+        );
+    }
+}
