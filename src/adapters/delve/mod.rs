@@ -38,8 +38,9 @@ pub struct Delve {
     extra_args: Vec<String>,
 }
 
-/// How to get Delve on `os`: its packages where there are some, else Go's `go install` (with
-/// Go's packages on Windows, where no package manager holds Delve).
+/// How to get Delve on `os`: Go's `go install`, which builds one as new as the Go (a system's
+/// package may be too old for it: Debian 12's reads Go 1.20 at most), else the packages where
+/// there are some (none on Windows, where Go's packages come first).
 pub fn install_hint(os: Os) -> String {
     let go_install = format!("'go install {DELVE_MODULE}'");
     let how = match os {
@@ -48,7 +49,8 @@ pub fn install_hint(os: Os) -> String {
             install::install_hint(Software::Go, os)
         ),
         _ => format!(
-            "install Delve: {}, or {go_install}",
+            "install Delve with Go: {go_install} (a Delve as new as your Go), or your system's, \
+             which may be too old for your Go: {}",
             install::install_hint(Software::Delve, os)
         ),
     };
@@ -397,12 +399,12 @@ mod tests {
         assert_eq!(
             install_hint(Os::Linux),
             format!(
-                "install Delve: 'apt-get install delve' (Debian/Ubuntu), 'dnf install delve' (Fedora), or 'go install {DELVE_MODULE}'; or run 'debugger setup delve'"
+                "install Delve with Go: 'go install {DELVE_MODULE}' (a Delve as new as your Go), or your system's, which may be too old for your Go: 'apt-get install delve' (Debian/Ubuntu), 'dnf install delve' (Fedora); or run 'debugger setup delve'"
             )
         );
         assert!(
-            install_hint(Os::MacOs)
-                .starts_with("install Delve: 'brew install delve', or 'go install")
+            install_hint(Os::MacOs).starts_with("install Delve with Go: 'go install")
+                && install_hint(Os::MacOs).contains("'brew install delve'")
         );
         assert_eq!(
             install_hint(Os::Windows),
