@@ -44,7 +44,8 @@ pub struct BreakpointOptions {
 
 #[derive(Debug, Subcommand)]
 pub enum BreakpointAction {
-    /// Add breakpoints at FILE:LINE or a function (several in one call are sent together).
+    /// Add breakpoints at FILE:LINE or a function, with gdb's 'LOC if COND' for a condition
+    /// (several in one call are sent together).
     Add {
         #[arg(value_name = "LOC", required = true, num_args = 1..)]
         locations: Vec<String>,
@@ -141,26 +142,23 @@ fn add(
             "",
         )
     })?;
-    check_hit_count(options.hit_count)?;
     if options.log.as_deref().is_some_and(|m| m.trim().is_empty()) {
         return Err(ErrorBody::usage(
             "--log needs a message",
             "e.g. --log \"i={i} total={total}\": {expr} parts are evaluated at each hit",
         ));
     }
-    let condition = options.condition.filter(|c| !c.trim().is_empty());
     let mut counts = LineCounts::default();
     let mut specs = locations
         .iter()
         .map(|location| {
             Ok(BreakpointSpec {
-                condition: condition.clone(),
-                hit_count: options.hit_count,
                 log_message: options.log.clone(),
                 ..breakpoint_spec(location, &cwd, &mut counts)?
             })
         })
         .collect::<Result<Vec<_>, ErrorBody>>()?;
+    give_flags(&mut specs, options.condition.as_deref(), options.hit_count)?;
     let mut client = DaemonClient::connect(session)?;
     if specs.len() == 1
         && let Some(spec) = specs.pop()
@@ -176,6 +174,36 @@ fn add(
         .map(|bp| format!("Breakpoint {}\n", render::breakpoint_line(bp)))
         .collect();
     Ok(Outcome::new(data(&result), text))
+}
+
+/// Gives every spec the `--condition` and `--hit-count` of the command that sets them. A
+/// location with a condition of its own (`LOC if COND`) and `--condition` too is a usage error:
+/// which of the two was meant cannot be told.
+pub fn give_flags(
+    specs: &mut [BreakpointSpec],
+    condition: Option<&str>,
+    hit_count: Option<u32>,
+) -> Result<(), ErrorBody> {
+    check_hit_count(hit_count)?;
+    let condition = condition.map(str::trim).filter(|c| !c.is_empty());
+    for spec in specs {
+        if let (Some(flag), Some(own)) = (condition, &spec.condition) {
+            return Err(ErrorBody::usage(
+                format!(
+                    "two conditions for '{}': 'if {own}' and --condition '{flag}'",
+                    spec.requested.as_deref().unwrap_or_default()
+                ),
+                "give one: either 'LOC if COND' or --condition COND",
+            ));
+        }
+        if let Some(flag) = condition {
+            spec.condition = Some(flag.to_string());
+        }
+        if hit_count.is_some() {
+            spec.hit_count = hit_count;
+        }
+    }
+    Ok(())
 }
 
 fn check_hit_count(hit_count: Option<u32>) -> Result<(), ErrorBody> {

@@ -7,8 +7,8 @@ use serde_json::json;
 
 use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::location::Location;
 use crate::common::location::resolve::{self, LineCounts};
+use crate::common::location::{ConditionalLocation, Location};
 use crate::common::paths;
 use crate::ipc::client::{DaemonClient, SessionPaths, session_names};
 use crate::ipc::protocol::{
@@ -60,7 +60,8 @@ pub struct StartArgs {
     /// Stop at the program's first instruction.
     #[arg(long)]
     pub stop_on_entry: bool,
-    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION); repeatable.
+    /// A breakpoint to set before the program runs (FILE:LINE or FUNCTION; 'LOC if COND', quoted
+    /// as one argument, stops only where COND holds); repeatable.
     #[arg(short = 'b', long = "break", value_name = "LOC")]
     pub breakpoints: Vec<String>,
     /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
@@ -82,7 +83,7 @@ pub struct AttachArgs {
     /// python and Go programs are recognised, a Node inspector at --connect too, else lldb).
     #[arg(long)]
     pub adapter: Option<String>,
-    /// A breakpoint to set as the session starts; repeatable.
+    /// A breakpoint to set as the session starts ('LOC if COND' for a condition); repeatable.
     #[arg(short = 'b', long = "break", value_name = "LOC")]
     pub breakpoints: Vec<String>,
 }
@@ -109,19 +110,25 @@ pub fn breakpoint_specs(
         .collect()
 }
 
-/// The breakpoint `text` asks for, with no condition yet. A source file that exists relative to
-/// `cwd` is made absolute (the daemon, whose directory differs, then names the same file) and
-/// its line checked against its length; any other name is placed by the daemon, which knows the
-/// program (see `common::location::resolve`). `counts` keeps each file's length for the next.
+/// The breakpoint `text` asks for, with the condition of gdb's `LOC if COND` when it has one. A
+/// source file that exists relative to `cwd` is made absolute (the daemon, whose directory
+/// differs, then names the same file) and its line checked against its length; any other name is
+/// placed by the daemon, which knows the program (see `common::location::resolve`). `counts`
+/// keeps each file's length for the next.
 pub fn breakpoint_spec(
     text: &str,
     cwd: &Path,
     counts: &mut LineCounts,
 ) -> Result<BreakpointSpec, ErrorBody> {
-    let location = Location::parse(text).map_err(|message| {
+    let ConditionalLocation {
+        location,
+        text,
+        condition,
+    } = ConditionalLocation::parse(text).map_err(|message| {
         ErrorBody::usage(
             format!("invalid breakpoint location: {message}"),
-            "use FILE:LINE (e.g. main.c:42) or a function name (e.g. main)",
+            "use FILE:LINE (e.g. main.c:42) or a function name (e.g. main), and for a \
+             condition 'LOC if COND' as one argument (e.g. 'main.c:42 if i == 3')",
         )
     })?;
     let location = match location {
@@ -136,8 +143,8 @@ pub fn breakpoint_spec(
     };
     Ok(BreakpointSpec {
         location,
-        requested: Some(text.trim().to_string()),
-        condition: None,
+        requested: Some(text),
+        condition,
         hit_count: None,
         log_message: None,
     })
@@ -499,6 +506,31 @@ mod tests {
         let spec = breakpoint_spec(" here.c:3 ", dir.path(), &mut LineCounts::default())
             .expect("last line");
         assert_eq!(spec.requested.as_deref(), Some("here.c:3"));
+    }
+
+    #[test]
+    fn a_condition_after_if_is_the_specs_and_the_location_alone_is_what_was_asked() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("here.c"), "a\nb\nc\n").expect("write");
+        let spec = breakpoint_spec(
+            "here.c:2 if key == 51285",
+            dir.path(),
+            &mut LineCounts::default(),
+        )
+        .expect("parse");
+        assert_eq!(spec.condition.as_deref(), Some("key == 51285"));
+        assert_eq!(spec.requested.as_deref(), Some("here.c:2"));
+        assert_eq!(
+            spec.location,
+            Location::Line {
+                file: dir.path().join("here.c"),
+                line: 2
+            }
+        );
+        let error = breakpoint_spec("if x", dir.path(), &mut LineCounts::default())
+            .expect_err("no location");
+        assert_eq!(error.code, ErrorCode::Usage);
+        assert!(error.hint.contains("'LOC if COND'"), "{}", error.hint);
     }
 
     #[test]

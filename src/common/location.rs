@@ -1,5 +1,5 @@
-//! Breakpoint locations as users type them: `FILE:LINE` or a function name; and the data a
-//! watchpoint watches.
+//! Breakpoint locations as users type them: `FILE:LINE` or a function name, with gdb's
+//! `if COND` after it; and the data a watchpoint watches.
 
 pub mod resolve;
 
@@ -104,6 +104,67 @@ impl Location {
             line,
         })
     }
+}
+
+/// A breakpoint's location as typed where one is set (`break`, `start -b`, `probe -b`,
+/// `test -b`): `LOC`, or gdb's `LOC if COND`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConditionalLocation {
+    pub location: Location,
+    /// The location's own text, trimmed, without its condition.
+    pub text: String,
+    /// The text after the first ` if `, as typed but for the spaces around it.
+    pub condition: Option<String>,
+}
+
+impl ConditionalLocation {
+    /// Parses `LOC` or `LOC if COND`. The first `if` that stands alone as a word ends the
+    /// location, so a condition may hold `if` itself (Python's `a if b else c`); no location
+    /// has a space before a word `if` in it. An `if` with nothing before it is refused with
+    /// what a shell did to the unquoted `break f.c:3 if x > 1`: `if` came as a word of its own.
+    pub fn parse(text: &str) -> Result<ConditionalLocation, String> {
+        let text = text.trim();
+        let Some((location, condition)) = split_at_if(text) else {
+            return Ok(ConditionalLocation {
+                location: Location::parse(text)?,
+                text: text.to_string(),
+                condition: None,
+            });
+        };
+        let (location, condition) = (location.trim(), condition.trim());
+        if location.is_empty() {
+            return Err(format!(
+                "'{text}' has no location before 'if' (quote a location and its condition \
+                 as one argument)"
+            ));
+        }
+        if condition.is_empty() {
+            return Err(format!("'{text}' has no condition after 'if'"));
+        }
+        Ok(ConditionalLocation {
+            location: Location::parse(location)?,
+            text: location.to_string(),
+            condition: Some(condition.to_string()),
+        })
+    }
+}
+
+/// `text` cut around its first word `if` (one with white space or the text's edge on each
+/// side): the part before it and the part after it.
+fn split_at_if(text: &str) -> Option<(&str, &str)> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) = text[from..].find("if") {
+        let at = from + found;
+        let end = at + 2;
+        let alone_before = at == 0 || bytes[at - 1].is_ascii_whitespace();
+        let alone_after = bytes.get(end).is_none_or(u8::is_ascii_whitespace);
+        if alone_before && alone_after {
+            return Some((&text[..at], &text[end..]));
+        }
+        from = end;
+    }
+    None
 }
 
 /// The byte index of the last `:` that is not part of a `::`.
@@ -238,6 +299,63 @@ mod tests {
             ("file.c:99999999999", "too large"),
         ] {
             let error = Location::parse(text).expect_err(text);
+            assert!(error.contains(says), "{text:?}: {error}");
+        }
+    }
+
+    fn conditional(text: &str) -> Result<(Location, String, Option<String>), String> {
+        ConditionalLocation::parse(text).map(|c| (c.location, c.text, c.condition))
+    }
+
+    #[test]
+    fn a_condition_follows_the_first_word_if() {
+        assert_eq!(
+            conditional("table.c:35 if key == 51285"),
+            Ok((
+                line("table.c", 35),
+                "table.c:35".to_string(),
+                Some("key == 51285".to_string())
+            ))
+        );
+        assert_eq!(
+            conditional("  apply   if amount > 100 "),
+            Ok((
+                function("apply"),
+                "apply".to_string(),
+                Some("amount > 100".to_string())
+            ))
+        );
+        // The rest is the condition as typed, a later `if` and all.
+        assert_eq!(
+            conditional("app.py:9 if a if b else c").map(|c| c.2),
+            Ok(Some("a if b else c".to_string()))
+        );
+        assert_eq!(
+            conditional("f.c:3\tif\tx"),
+            Ok((line("f.c", 3), "f.c:3".to_string(), Some("x".to_string())))
+        );
+    }
+
+    #[test]
+    fn if_inside_a_word_is_no_condition() {
+        for text in ["ifdef.c:3", "notify", "verify_if", "a/if.c:2", "diff::ifx"] {
+            let (location, typed, condition) = conditional(text).expect(text);
+            assert_eq!(location, Location::parse(text).expect(text), "{text}");
+            assert_eq!(typed, text);
+            assert_eq!(condition, None, "{text}");
+        }
+    }
+
+    #[test]
+    fn if_without_a_location_or_a_condition_is_refused() {
+        for (text, says) in [
+            ("if", "no location before 'if'"),
+            ("if x > 1", "no location before 'if'"),
+            ("f.c:3 if", "no condition after 'if'"),
+            ("f.c:3 if   ", "no condition after 'if'"),
+            ("f.c:0 if x", "must be a positive whole number"),
+        ] {
+            let error = conditional(text).expect_err(text);
             assert!(error.contains(says), "{text:?}: {error}");
         }
     }

@@ -42,7 +42,8 @@ pub struct TestArgs {
     /// The debug adapter (default: the one the project's language calls for).
     #[arg(long)]
     pub adapter: Option<String>,
-    /// A breakpoint to set before the test runs (FILE:LINE or FUNCTION); repeatable.
+    /// A breakpoint to set before the test runs (FILE:LINE or FUNCTION; 'LOC if COND', quoted
+    /// as one argument, stops only where COND holds); repeatable.
     #[arg(short = 'b', long = "break", value_name = "LOC")]
     pub breakpoints: Vec<String>,
     /// Stop where the test fails (a panic, a failed assertion, t.Error/t.Fatal), with the test's
