@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use clap::Args;
 
+use super::breakpoint::give_flags;
 use super::session::{LaunchArgs, launch_spec};
 use super::{Outcome, data, render};
 use crate::common::config::Config;
@@ -46,10 +47,22 @@ pub struct ProbeArgs {
     #[command(flatten)]
     pub launch: LaunchArgs,
     /// A breakpoint to record at each hit (FILE:LINE or FUNCTION); repeatable, at least one
-    /// (unless --on-crash; with --test, --break-on-failure may stand for them).
+    /// (unless --on-crash; with --test, --break-on-failure may stand for them). gdb's
+    /// 'LOC if COND', quoted as one argument, records only the hits where COND holds:
+    /// -b 'table.c:35 if key == 51285'.
     #[arg(short = 'b', long = "break", value_name = "LOC",
           required_unless_present_any = ["test", "break_on_failure", "on_crash"])]
     pub breakpoints: Vec<String>,
+    /// Record a hit of the --break breakpoints only when this expression is true; for all of
+    /// them (one breakpoint's own condition is -b 'LOC if COND', and the two cannot be mixed).
+    #[arg(long, value_name = "EXPR", conflicts_with = "on_crash")]
+    pub condition: Option<String>,
+    /// Record the --break breakpoints only from their Nth hit on (hits 1 to N-1 run past
+    /// unrecorded), for all of them. Apart from --hits, which counts the recorded hits that end
+    /// the probe.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with = "on_crash",
+          value_parser = super::numbers::whole::<1, { u32::MAX }>)]
+    pub hit_count: Option<u32>,
     /// Run one test of the project in the current directory, found as `debugger test` finds it
     /// (the runner's arguments after '--'), instead of a program.
     #[arg(long, value_name = "SELECTOR", conflicts_with_all = ["program", "module", "on_crash"])]
@@ -106,6 +119,11 @@ pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
     let timeout =
         Duration::from_secs_f64(super::numbers::checked_seconds("--timeout", args.timeout)?);
     let mut spec = launch_spec(args.launch, &args.breakpoints, false, None)?;
+    give_flags(
+        &mut spec.breakpoints,
+        args.condition.as_deref(),
+        args.hit_count,
+    )?;
     let config = Config::load()?;
     if let Some(adapter) = crate::adapters::for_one_shot(&spec, &config) {
         spec.adapter = Some(adapter.to_string());

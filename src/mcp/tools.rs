@@ -58,7 +58,7 @@ pub const TOOLS: &[Tool] = &[
         &["probe"],
         Waits::Always,
         false,
-        "One question, one call: run a program with no session, record every hit of the breakpoints (location, stack, locals, each `prints` expression), end the program and report. Use this first; start a session only when one probe is not enough. Waits at most `timeout` (default 25 s).",
+        "One question, one call: run a program with no session, record every hit of the breakpoints (location, stack, locals, each `prints` expression; a breakpoint 'LOC if COND' records only the hits where COND holds), end the program and report. Use this first; start a session only when one probe is not enough. Waits at most `timeout` (default 25 s).",
     ),
     tool(
         "start",

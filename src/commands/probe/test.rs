@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use super::{OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, record, run_to_end};
+use crate::commands::breakpoint::give_flags;
 use crate::commands::test::failure::{failure_ids, is_end, is_failure, test_frame};
 use crate::commands::test::message::{
     GO_PANIC_VALUE, GO_PANIC_WARM_UP, MESSAGE_LAG, MessageSite, OutputFinder, message_site,
@@ -45,7 +46,11 @@ pub(super) fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         timeout: args.timeout,
         runner_args: args.launch.args.clone(),
     };
-    let plan = test::plan(&test_args, &root, &config, args.break_on_failure)?;
+    let mut plan = test::plan(&test_args, &root, &config, args.break_on_failure)?;
+    // The plan's breakpoints are the -b ones, then the failure's own, which the flags are not for.
+    if let Some(own) = plan.spec.breakpoints.get_mut(..args.breakpoints.len()) {
+        give_flags(own, args.condition.as_deref(), args.hit_count)?;
+    }
     let report = run_to_end(probe(&config, plan.clone(), &args.prints, timeout))?;
     let outcome = Outcome::new(data(&report), super::text::report(&report));
     let ran_no_test = report
