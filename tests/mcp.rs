@@ -105,6 +105,28 @@ fn a_c_session_over_mcp() {
     );
 }
 
+/// `breakpoint` with action=modify changes a breakpoint set as `start`'s 'LOC if COND' in place,
+/// and the next stop honours the new condition; a condition and its removal at once is refused.
+#[test]
+fn a_breakpoint_is_modified_in_place_over_mcp() {
+    let s = Session::new();
+    let (program, _) = ledger();
+    let answer = scenario(
+        &s,
+        "modify",
+        &json!({
+            "program": program, "location": "apply", "variable": "amount",
+            "first": 1, "second": 3,
+        }),
+    );
+    assert_eq!(answer["value"], "3", "{answer}");
+    let message = answer["refused"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("'condition'") && message.contains("'no_condition'"),
+        "{answer}"
+    );
+}
+
 /// The 2026-07-28 revision (no `initialize`, the version in every request's `_meta`) through the
 /// SDK's default client, which probes `server/discover` first; and its errors, written raw.
 #[test]

@@ -316,6 +316,26 @@ mod tests {
         );
         let remove = parsed(&["breakpoint"], json!({"action": "remove", "ids": [1, 2]}));
         assert!(remove.is_ok_and(|r| r.contains("ids: [1, 2]")));
+        let modify = parsed(
+            &["breakpoint"],
+            json!({"action": "modify", "ids": [3], "condition": "n > 1", "no_hit_count": true}),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            modify.contains("Modify")
+                && modify.contains(r#"condition: Some("n > 1")"#)
+                && modify.contains("no_hit_count: true"),
+            "{modify}"
+        );
+        let both = parsed(
+            &["breakpoint"],
+            json!({"action": "modify", "ids": [3], "condition": "n", "no_condition": true}),
+        );
+        assert!(
+            both.as_ref()
+                .is_err_and(|e| e.contains("'condition'") && e.contains("'no_condition'")),
+            "{both:?}"
+        );
     }
 
     #[test]

@@ -77,8 +77,9 @@ pub enum CommandLine {
     /// List the sessions that are running.
     Sessions,
 
-    /// Add, remove, list, enable or disable breakpoints ('debugger break FILE:LINE' adds one;
-    /// 'debugger break add', a subcommand's name alone, breaks on the function of that name).
+    /// Add, modify, remove, list, enable or disable breakpoints ('debugger break FILE:LINE' adds
+    /// one, 'debugger break "FILE:LINE if COND"' one with a condition; 'debugger break add', a
+    /// subcommand's name alone, breaks on the function of that name).
     #[command(visible_aliases = ["break", "b"])]
     Breakpoint(breakpoint::BreakpointArgs),
     /// Stop when a variable (or any lvalue) is written, or read: a watchpoint. Set it where the

@@ -334,7 +334,7 @@ mod tests {
         let breakpoint = schema("breakpoint");
         assert_eq!(
             breakpoint["properties"]["action"]["enum"],
-            json!(["add", "remove", "list", "enable", "disable"])
+            json!(["add", "modify", "remove", "list", "enable", "disable"])
         );
         let ids = &breakpoint["properties"]["ids"];
         assert_eq!(ids["type"], "array");
@@ -342,11 +342,13 @@ mod tests {
         assert!(
             ids["description"]
                 .as_str()
-                .is_some_and(|d| d.starts_with("(remove, enable, disable) The breakpoint")),
+                .is_some_and(|d| d.starts_with("(modify, remove, enable, disable) The breakpoint")),
             "{ids}"
         );
         let condition = &breakpoint["properties"]["condition"]["description"];
         assert_eq!(condition, "Stop only when this expression is true");
+        let clear = &breakpoint["properties"]["no_condition"]["description"];
+        assert_eq!(clear, "(modify) Remove the condition");
         let memory = schema("memory");
         assert_eq!(memory["required"], json!(["action"]));
         assert_eq!(memory["properties"]["count"]["default"], 64);

@@ -296,12 +296,12 @@ impl Registry {
         targets
     }
 
-    /// Enables or disables entries; returns the targets that need a re-send.
-    pub fn set_enabled(&mut self, ids: &[u32], enabled: bool) -> Vec<Target> {
+    /// Changes entries in place (enables, disables, modifies them), keeping their ids; `edit`
+    /// says whether it changed one. Returns the targets of those it changed: they need a re-send.
+    pub fn update(&mut self, ids: &[u32], mut edit: impl FnMut(&mut Entry) -> bool) -> Vec<Target> {
         let mut targets = Vec::new();
         for entry in self.entries.iter_mut().filter(|e| ids.contains(&e.id)) {
-            if entry.enabled != enabled {
-                entry.enabled = enabled;
+            if edit(entry) {
                 targets.push(entry.target());
             }
         }

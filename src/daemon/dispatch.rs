@@ -90,6 +90,9 @@ impl Daemon {
                 let removed = self.session()?.remove_breakpoints(&ids, all).await?;
                 to_value(RemovedBreakpoints { removed })
             }
+            Command::BreakpointModify { ids, change } => to_value(BreakpointList {
+                breakpoints: self.session()?.modify_breakpoints(&ids, &change).await?,
+            }),
             Command::BreakpointList => to_value(BreakpointList {
                 breakpoints: self.session()?.breakpoints().list(),
             }),
@@ -518,6 +521,7 @@ fn would_run(command: &Command) -> bool {
             | Command::BreakpointAdd(_)
             | Command::BreakpointAddMany { .. }
             | Command::BreakpointEnable { .. }
+            | Command::BreakpointModify { .. }
             | Command::Catch {
                 filters: Some(_),
                 ..

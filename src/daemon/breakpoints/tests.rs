@@ -191,7 +191,9 @@ fn disabled_entries_are_left_out_and_events_update_state() {
     let info = r.get(a).map(Entry::info).expect("entry");
     assert!(info.verified);
     assert_eq!(info.resolved_line, Some(2));
-    assert_eq!(r.set_enabled(&[a], false).len(), 1);
+    let disable = |e: &mut Entry| std::mem::replace(&mut e.enabled, false);
+    assert_eq!(r.update(&[a], disable).len(), 1);
+    assert!(r.update(&[a], disable).is_empty(), "disabled already");
     assert!(r.sync_request(&Target::File("/x.c".into())).ids.is_empty());
     assert!(!r.get(a).map(Entry::info).expect("entry").verified);
 }
@@ -376,4 +378,62 @@ fn watchpoints_are_sent_together_and_numbered_apart_from_breakpoints() {
     let data = r.get(w).and_then(|e| e.data.clone());
     assert_eq!(data.as_ref().map(|d| d.data_id.as_str()), Some("0x10/4"));
     assert_eq!(data.and_then(|d| d.last_value), None);
+}
+
+#[test]
+fn a_modified_breakpoint_keeps_its_id_and_its_list_carries_the_change() {
+    use crate::ipc::protocol::{BreakpointChange, Change};
+    let mut r = Registry::default();
+    r.reset_adapter_state(true);
+    let a = r.add(line_spec("/x.c", 1));
+    // A twin of `a` until it gets a condition of its own: then both go to the adapter.
+    let b = r.add(line_spec("/x.c", 1));
+    let file = Target::File("/x.c".into());
+    let req = r.sync_request(&file);
+    assert_eq!(req.ids, vec![a]);
+    r.apply_answer(&req.ids, &answer(&[10]));
+    r.mirror_duplicates(&req.ids);
+    let change = BreakpointChange {
+        condition: Change::Set("i == 3".into()),
+        hit_count: Change::Set(2),
+        log_message: Change::Keep,
+    };
+    assert_eq!(
+        r.update(&[b], |e| change.apply(&mut e.spec)),
+        vec![file.clone()]
+    );
+    assert!(
+        r.update(&[b], |e| change.apply(&mut e.spec)).is_empty(),
+        "the same change again changes nothing"
+    );
+    let req = r.sync_request(&file);
+    assert_eq!(req.ids, vec![a, b]);
+    let wire = req.wire();
+    assert_eq!(wire["breakpoints"][1]["condition"], "i == 3", "{wire}");
+    assert_eq!(wire["breakpoints"][1]["hitCondition"], "2", "{wire}");
+    r.apply_answer(&req.ids, &answer(&[10, 11]));
+    assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(11));
+
+    // A breakpoint made a logpoint, its message changed, then made a breakpoint again.
+    let log = |message: Change<String>| BreakpointChange {
+        log_message: message,
+        condition: Change::Clear,
+        ..Default::default()
+    };
+    r.update(&[a], |e| {
+        log(Change::Set("i={i}".into())).apply(&mut e.spec)
+    });
+    r.update(&[a], |e| {
+        log(Change::Set("n={n}".into())).apply(&mut e.spec)
+    });
+    let wire = r.sync_request(&file).wire();
+    assert_eq!(
+        wire["breakpoints"][0]["logMessage"],
+        format!("{LOG_MARKER}{a};n={{n}}"),
+        "{wire}"
+    );
+    r.update(&[a], |e| log(Change::Clear).apply(&mut e.spec));
+    let info = r.get(a).map(Entry::info).expect("entry");
+    assert_eq!((info.id, info.log_message, info.condition), (a, None, None));
+    assert!(r.sync_request(&file).wire()["breakpoints"][0]["logMessage"].is_null());
 }

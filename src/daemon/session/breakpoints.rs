@@ -1,5 +1,5 @@
-//! Breakpoints in a live session: adding, removing, enabling them, and keeping the adapter's
-//! lists in line with the registry.
+//! Breakpoints in a live session: adding, removing, enabling, modifying them, and keeping the
+//! adapter's lists in line with the registry.
 //!
 //! The registry (`daemon/breakpoints.rs`) is the truth; every change re-sends the lists it
 //! touches, serialised by one async lock so two concurrent `break` commands cannot interleave
@@ -19,7 +19,7 @@ use crate::daemon::breakpoints::{PlacementNote, Registry, Target};
 use crate::daemon::run_state::StopInfo;
 use crate::dap::requests::{BreakpointList, Encoded, SetBreakpoints, SetDataBreakpoints};
 use crate::dap::{DapClient, DapError};
-use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
+use crate::ipc::protocol::{BreakpointChange, BreakpointInfo, BreakpointSpec, Change};
 
 /// The breakpoints of a session, kept across restarts.
 #[derive(Default)]
@@ -153,9 +153,46 @@ impl Session {
         let targets = {
             let mut registry = self.shared.breakpoints.registry();
             check_known(&registry, ids)?;
-            registry.set_enabled(ids, enabled)
+            registry.update(ids, |e| {
+                std::mem::replace(&mut e.enabled, enabled) != enabled
+            })
         };
         Ok(self.sync_and_describe(&targets, ids).await)
+    }
+
+    /// Changes breakpoints in place: each keeps its id, and each list it is in is sent again
+    /// (`setBreakpoints` replaces a file's whole list), so the adapter holds the new condition,
+    /// hit count or log message before the program runs on.
+    pub async fn modify_breakpoints(
+        &self,
+        ids: &[u32],
+        change: &BreakpointChange,
+    ) -> Result<Vec<BreakpointInfo>, ErrorBody> {
+        let mut ids = ids.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let _sync = self.shared.breakpoints.sync.lock().await;
+        let targets = {
+            let mut registry = self.shared.breakpoints.registry();
+            check_known(&registry, &ids)?;
+            if change.log_message != Change::Keep
+                && let Some(watchpoint) = ids
+                    .iter()
+                    .filter_map(|id| registry.get(*id))
+                    .find(|e| e.is_watchpoint())
+            {
+                return Err(ErrorBody::usage(
+                    format!(
+                        "breakpoint {} is a watchpoint, which cannot log",
+                        watchpoint.id
+                    ),
+                    "change its --condition or --hit-count; a logpoint goes on a line or a \
+                     function ('debugger break LOC --log MESSAGE')",
+                ));
+            }
+            registry.update(&ids, |e| change.apply(&mut e.spec))
+        };
+        Ok(self.sync_and_describe(&targets, &ids).await)
     }
 
     /// Sends each target's list, then describes the breakpoints `ids` as the adapter left them.

@@ -79,6 +79,11 @@ pub enum Command {
         ids: Vec<u32>,
         all: bool,
     },
+    /// `breakpoint modify`: change breakpoints in place, keeping their ids.
+    BreakpointModify {
+        ids: Vec<u32>,
+        change: BreakpointChange,
+    },
     BreakpointList,
     BreakpointEnable {
         ids: Vec<u32>,
@@ -318,6 +323,55 @@ pub struct BreakpointSpec {
     /// A logpoint: log this message (with `{expr}` interpolated) instead of stopping.
     #[serde(default)]
     pub log_message: Option<String>,
+}
+
+/// What `breakpoint modify` changes in each breakpoint it names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BreakpointChange {
+    #[serde(default)]
+    pub condition: Change<String>,
+    /// DAP's `hitCondition`, as [`BreakpointSpec::hit_count`].
+    #[serde(default)]
+    pub hit_count: Change<u32>,
+    #[serde(default)]
+    pub log_message: Change<String>,
+}
+
+impl BreakpointChange {
+    /// Makes the change to `spec`; whether it differs now.
+    pub fn apply(&self, spec: &mut BreakpointSpec) -> bool {
+        let condition = self.condition.clone().apply(&mut spec.condition);
+        let hit_count = self.hit_count.clone().apply(&mut spec.hit_count);
+        let log_message = self.log_message.clone().apply(&mut spec.log_message);
+        condition || hit_count || log_message
+    }
+}
+
+/// One setting of a [`BreakpointChange`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change<T> {
+    #[default]
+    Keep,
+    Set(T),
+    Clear,
+}
+
+impl<T> Change<T> {
+    /// Applies the change to `value`; whether it differs now.
+    pub fn apply(self, value: &mut Option<T>) -> bool
+    where
+        T: PartialEq,
+    {
+        let new = match self {
+            Change::Keep => return false,
+            Change::Set(new) => Some(new),
+            Change::Clear => None,
+        };
+        let changed = *value != new;
+        *value = new;
+        changed
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
