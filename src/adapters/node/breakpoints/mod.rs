@@ -227,13 +227,21 @@ impl Breakpoints {
         });
         let originals = self.originals_named(path).await;
         let mut old = self.by_file.remove(path).unwrap_or_default();
-        let mut kept = Vec::with_capacity(requested.len());
+        let mut wanted = Vec::with_capacity(requested.len());
         for request in requested {
             let line = request["line"]
                 .as_u64()
                 .and_then(|l| u32::try_from(l).ok())
                 .unwrap_or(0);
-            let mut entry = match self.keep_or_create(&mut old, request, Place::Line(line)) {
+            wanted.push((
+                line,
+                self.keep_or_create(&mut old, request, Place::Line(line)),
+            ));
+        }
+        remove_all(cdp, old).await;
+        let mut kept = Vec::with_capacity(wanted.len());
+        for (line, wish) in wanted {
+            let mut entry = match wish {
                 Kept::Old(entry) => {
                     kept.push(entry);
                     continue;
@@ -249,9 +257,6 @@ impl Breakpoints {
             }
             kept.push(entry);
         }
-        for gone in old {
-            remove(cdp, &gone).await;
-        }
         let answer = kept.iter().map(|e| e.to_dap(Some(path))).collect();
         self.by_file.insert(path.to_path_buf(), kept);
         answer
@@ -265,14 +270,17 @@ impl Breakpoints {
         requested: &[Value],
     ) -> Vec<Value> {
         let mut old = std::mem::take(&mut self.functions);
-        let mut kept = Vec::with_capacity(requested.len());
-        for request in requested {
-            let name = request["name"]
-                .as_str()
-                .unwrap_or_default()
-                .trim()
-                .to_string();
-            let mut entry = match self.keep_or_create(&mut old, request, Place::Function(name)) {
+        let wanted: Vec<Kept> = requested
+            .iter()
+            .map(|request| {
+                let name = request["name"].as_str().unwrap_or_default().trim();
+                self.keep_or_create(&mut old, request, Place::Function(name.to_string()))
+            })
+            .collect();
+        remove_all(cdp, old).await;
+        let mut kept = Vec::with_capacity(wanted.len());
+        for wish in wanted {
+            let mut entry = match wish {
                 Kept::Old(entry) => {
                     kept.push(entry);
                     continue;
@@ -298,9 +306,6 @@ impl Breakpoints {
                 entry.message = Some("not loaded yet".into());
             }
             kept.push(entry);
-        }
-        for gone in old {
-            remove(cdp, &gone).await;
         }
         let answer = kept.iter().map(|e| e.to_dap(None)).collect();
         self.functions = kept;

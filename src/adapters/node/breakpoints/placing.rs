@@ -239,6 +239,14 @@ pub(super) async fn set_at_starts(
     }
 }
 
+/// Removes the entries no longer asked for, before the new ones are placed: V8 holds one
+/// breakpoint per place, so one whose condition changed binds only once its old self is gone.
+pub(super) async fn remove_all(cdp: &Cdp, gone: Vec<Entry>) {
+    for entry in &gone {
+        remove(cdp, entry).await;
+    }
+}
+
 pub(super) async fn remove(cdp: &Cdp, entry: &Entry) {
     for id in &entry.v8_ids {
         let _ = cdp
