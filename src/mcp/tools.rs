@@ -128,7 +128,7 @@ pub const TOOLS: &[Tool] = &[
         &["breakpoint"],
         Waits::No,
         false,
-        "Add (FILE:LINE or a function name, or gdb's 'LOC if COND'; `condition`, `hit_count`, `log` for a logpoint that records instead of stopping), modify `ids` in place keeping their ids (`condition`, `hit_count`, `log`, or `no_condition`, `no_hit_count`, `no_log` to remove one), remove, list, enable or disable breakpoints.",
+        "Add (FILE:LINE or a function name, and 'LOC if COND' for a condition; `condition`, `hit_count`, `log` for a logpoint that records instead of stopping), modify `ids` in place keeping their ids (`condition`, `hit_count`, `log`, or `no_condition`, `no_hit_count`, `no_log` to remove one), remove, list, enable or disable breakpoints.",
     ),
     tool(
         "watch",
