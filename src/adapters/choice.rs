@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{ADAPTERS, CallerEnv, DebugAdapter, MODULE_RUNNER, custom, gdb, kind, lldb, node};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::user_files;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec};
 
 /// Picks and locates the adapter: `--adapter` wins, then, for a module (`-m`), the adapter that
@@ -169,7 +170,7 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
              .go files), with delve",
         ));
     }
-    let head = read_head(program, 64 * 1024);
+    let head = user_files::read_head(program, 64 * 1024);
     if shebang_names(&head, "python") {
         return Ok("debugpy");
     }
@@ -200,7 +201,7 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
 fn is_python_script(program: &Path) -> bool {
     let extension = program.extension().and_then(|e| e.to_str());
     extension.is_some_and(|e| e.eq_ignore_ascii_case("py") || e.eq_ignore_ascii_case("pyw"))
-        || shebang_names(&read_head(program, 256), "python")
+        || shebang_names(&user_files::read_head(program, 256), "python")
 }
 
 /// Whether a file that begins with `head` is a script whose `#!` line names `interpreter`.
@@ -221,15 +222,6 @@ pub fn is_node_runtime(program: &Path) -> bool {
         && program.extension().is_none_or(|e| e == "exe")
 }
 
-fn read_head(path: &Path, limit: usize) -> Vec<u8> {
-    use std::io::Read;
-    let mut head = Vec::new();
-    if let Ok(file) = std::fs::File::open(path) {
-        let _ = file.take(limit as u64).read_to_end(&mut head);
-    }
-    head
-}
-
 fn is_native_executable(head: &[u8]) -> bool {
     head.starts_with(b"\x7fELF")
         || head.starts_with(&[0xcf, 0xfa, 0xed, 0xfe])
@@ -247,7 +239,7 @@ const GO_BUILD_INFO_MAGIC: &[u8] = b"\xff Go buildinf:";
 /// ours included; the header around it is what tells the real one.
 fn carries_go_build_info(path: &Path) -> bool {
     // The blob sits in its own section near the start of the data; scan a bounded prefix.
-    let bytes = read_head(path, 64 * 1024 * 1024);
+    let bytes = user_files::read_head(path, 64 * 1024 * 1024);
     let header = GO_BUILD_INFO_MAGIC.len() + 2;
     (0..bytes.len().saturating_sub(header))
         .step_by(16)

@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::config::RustConfig;
+use crate::common::user_files;
 
 /// The formatter files of one toolchain, all of which exist.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -275,7 +276,7 @@ pub fn setup_commands(
 /// standard library's panic locations (`/rustc/<commit>/library/...`), which every program
 /// linking Rust's std holds, are looked for in the file's first 64 MiB.
 pub fn is_rust_program(program: &Path) -> bool {
-    let Ok(mut file) = std::fs::File::open(program) else {
+    let Ok(mut file) = user_files::open_regular(program) else {
         return false;
     };
     let Some(ident) = read_at(&mut file, 0, 4) else {

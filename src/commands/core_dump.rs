@@ -11,6 +11,7 @@ use super::session::absolute;
 use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
+use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{Command, CoreSpec, StartResult};
 use crate::ipc::spawn::open_session;
 
@@ -36,6 +37,7 @@ pub fn run(session: &str, args: CoreArgs) -> Result<Outcome, ErrorBody> {
         )
     })?;
     let program = absolute(&cwd, &args.program);
+    user_files::refuse_other_kinds(&program, Role::Program)?;
     if !program.is_file() {
         return Err(ErrorBody::usage(
             format!("program not found: {}", program.display()),
@@ -46,6 +48,7 @@ pub fn run(session: &str, args: CoreArgs) -> Result<Outcome, ErrorBody> {
         Some(core) => absolute(&cwd, core),
         None => newest_stored_core(&program)?,
     };
+    user_files::refuse_other_kinds(&core, Role::CoreFile)?;
     let spec = CoreSpec {
         program,
         core,

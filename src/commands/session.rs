@@ -10,6 +10,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::{self, LineCounts};
 use crate::common::location::{ConditionalLocation, Location};
 use crate::common::paths;
+use crate::common::user_files::{self, Role};
 use crate::ipc::client::{DaemonClient, SessionPaths, session_names};
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
@@ -131,6 +132,9 @@ pub fn breakpoint_spec(
              condition 'LOC if COND' as one argument (e.g. 'main.c:42 if i == 3')",
         )
     })?;
+    if let Location::Line { file, .. } = &location {
+        user_files::refuse_other_kinds(&absolute(cwd, file), Role::SourceFile)?;
+    }
     let location = match location {
         Location::Line { file, line } if cwd.join(&file).is_file() => {
             let file = absolute(cwd, &file);
@@ -224,6 +228,7 @@ pub fn launch_spec(
     let stdin = match &args.stdin {
         Some(file) => {
             let file = absolute(&cwd, file);
+            user_files::refuse_other_kinds(&file, Role::Stdin)?;
             if !file.is_file() {
                 return Err(ErrorBody::usage(
                     format!("--stdin {} is not a file", file.display()),
@@ -256,6 +261,8 @@ pub fn launch_spec(
 /// `--connect` it may live on another machine, so it is not looked for: the adapter checks it.
 fn program_path(cwd: &Path, program: &Path, connecting: bool) -> Result<PathBuf, ErrorBody> {
     let path = absolute(cwd, program);
+    // Looked at before anything opens it: a FIFO's open would wait for a writer.
+    user_files::refuse_other_kinds(&path, Role::Program)?;
     if connecting || path.exists() {
         return Ok(path);
     }

@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use super::error::{ErrorBody, ErrorCode};
 use super::paths;
+use super::user_files;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -196,7 +197,7 @@ impl Config {
         let Some(path) = paths::config_path() else {
             return Ok(Config::default());
         };
-        let text = match std::fs::read_to_string(&path) {
+        let text = match user_files::read_regular_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
             Err(e) => {

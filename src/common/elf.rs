@@ -13,6 +13,8 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
+use crate::common::user_files;
+
 const ELF_MAGIC: &[u8; 4] = b"\x7fELF";
 const MINIDUMP_MAGIC: &[u8; 4] = b"MDMP";
 const ET_CORE: u16 = 4;
@@ -86,7 +88,8 @@ pub enum DumpError {
 /// Reads a dump file's kind and, for an ELF core, its facts. Only the headers and notes are read,
 /// so a dump of gigabytes costs no more than a small one.
 pub fn read_dump(path: &Path) -> Result<Dump, DumpError> {
-    let mut file = File::open(path).map_err(|e| DumpError::Unreadable(e.to_string()))?;
+    let mut file =
+        user_files::open_regular(path).map_err(|e| DumpError::Unreadable(e.to_string()))?;
     let size = file
         .metadata()
         .map_err(|e| DumpError::Unreadable(e.to_string()))?
@@ -150,7 +153,8 @@ fn minidump_extent(file: &mut File, header: &[u8]) -> Result<u64, DumpError> {
 /// A program's build id (GNU's note, else Go's), `None` when it has none or is no 64-bit
 /// little-endian ELF file.
 pub fn build_id(path: &Path) -> Result<Option<BuildId>, DumpError> {
-    let mut file = File::open(path).map_err(|e| DumpError::Unreadable(e.to_string()))?;
+    let mut file =
+        user_files::open_regular(path).map_err(|e| DumpError::Unreadable(e.to_string()))?;
     let size = file
         .metadata()
         .map_err(|e| DumpError::Unreadable(e.to_string()))?

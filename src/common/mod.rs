@@ -1,4 +1,5 @@
-//! Pieces both the CLI and the daemon need: paths, configuration, errors, breakpoint locations.
+//! Pieces both the CLI and the daemon need: paths, configuration, errors, breakpoint locations,
+//! and the checks on files the user names.
 
 pub mod config;
 pub mod elf;
@@ -7,3 +8,4 @@ pub mod location;
 pub mod paths;
 pub mod scratch;
 pub mod timeline;
+pub mod user_files;

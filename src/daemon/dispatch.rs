@@ -20,6 +20,7 @@ use crate::adapters::{self, RequestExtras};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
+use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{
     BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
     StartResult, StatusResult, WaitSpec,
@@ -461,12 +462,17 @@ pub async fn open_session(
     warm: Option<&dyn WarmSource>,
 ) -> Result<Arc<Session>, ErrorBody> {
     let adapter = match &origin {
-        Origin::Launch(spec) => adapters::resolve(
-            requested_adapter,
-            config,
-            Some(spec),
-            spec.connect.is_some(),
-        )?,
+        Origin::Launch(spec) => {
+            // Before anything opens it (the adapter choice reads its first bytes): the CLI
+            // checked it too, but any client may ask, and the daemon must not wait on a FIFO.
+            user_files::refuse_other_kinds(&spec.program, Role::Program)?;
+            adapters::resolve(
+                requested_adapter,
+                config,
+                Some(spec),
+                spec.connect.is_some(),
+            )?
+        }
         Origin::Attach(spec) => {
             adapters::resolve(requested_adapter, config, None, spec.connect.is_some())?
         }

@@ -18,6 +18,7 @@ use super::output::OutputBuffer;
 use crate::adapters::DebugAdapter;
 use crate::common::error::ErrorBody;
 use crate::common::paths;
+use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{LaunchSpec, StdioPaths};
 use crate::platform::{NULL_DEVICE, ProgramStdio, StreamReader};
 
@@ -192,6 +193,11 @@ pub fn for_launch(
     };
     if !asked && !support.by_default {
         return Ok(None);
+    }
+    // The adapter (or the daemon, for a process it runs) opens the file: one that is no regular
+    // file would wait for a writer there.
+    if let Some(file) = &spec.stdin {
+        user_files::refuse_other_kinds(file, Role::Stdin)?;
     }
     match ProgramIo::start(spec.tty, spec.stdin.clone(), support.stderr, output.clone()) {
         Ok(io) => Ok(Some(io)),

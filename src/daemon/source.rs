@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::common::user_files;
 use crate::ipc::protocol::SourceSnippet;
 
 /// The largest source file read for a snippet.
@@ -20,7 +21,7 @@ pub fn snippet(file: &str, line: u32, context: u32) -> Option<SourceSnippet> {
     if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
         return None;
     }
-    let text = std::fs::read(Path::new(file)).ok()?;
+    let text = user_files::read_regular(Path::new(file)).ok()?;
     snippet_of_text(file, &String::from_utf8_lossy(&text), line, context)
 }
 

@@ -23,6 +23,7 @@
 //! | the launched program's stdout and stderr | two FIFOs, or a pty (`--tty`) | not yet: the adapter's own output |
 //! | signal names; how an unreaped process ended | the C library's numbers; `/proc` (Linux) | none |
 //! | the C library's path, for a warm adapter to load | the dynamic loader's list (Linux) | none |
+//! | a path's kind; opening one to read without waiting (`file_kind.rs`) | FIFOs, sockets and devices told apart; `O_NONBLOCK` | neither file nor directory is `Other`; a plain open |
 //!
 //! The session lock needs no platform code: `File::try_lock` is `flock` on Unix and
 //! `LockFileEx` on Windows, and either is dropped by the OS when the process dies.
@@ -31,6 +32,7 @@
 mod acl;
 mod c_library;
 mod cores;
+mod file_kind;
 mod program_stdio;
 mod signals;
 #[cfg(unix)]
@@ -45,6 +47,7 @@ use windows as os;
 
 pub use c_library::c_library_path;
 pub use cores::{Limit, core_pattern, core_size_limit};
+pub use file_kind::{FileKind, open_for_reading_at_once};
 pub use os::{
     Interrupts, NULL_DEVICE, SOCKET_PATH_LIMIT, acknowledge_now, children_of, contain_children,
     create_private_dir, detach_from_terminal, detach_standard_streams, die_with_parent,

@@ -19,6 +19,7 @@ use crate::commands::session::{absolute, launch_spec};
 use crate::commands::{Outcome, data, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::user_files;
 use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, StopReport};
 
@@ -150,7 +151,7 @@ fn rust_panic_function(program: &Path) -> Option<&'static str> {
     if size > PROGRAM_SCAN_LIMIT {
         return None;
     }
-    let bytes = std::fs::read(program).ok()?;
+    let bytes = user_files::read_regular(program).ok()?;
     let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
     if has(b"7___rustc10rust_panic") {
         Some("__rustc::rust_panic")

@@ -15,6 +15,7 @@ use super::{Session, Shared, killed_by};
 use crate::adapters::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, DebugAdapter};
 use crate::common::elf::{self, CoreFacts, Dump, DumpError};
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::user_files::{self, Role};
 use crate::daemon::run_state::{Phase, StopInfo};
 use crate::dap::DapClient;
 use crate::dap::requests::{Evaluate, EvaluateArguments};
@@ -53,7 +54,9 @@ pub(crate) fn cannot_run(program: &Path) -> ErrorBody {
 pub(super) fn inspect(spec: &CoreSpec) -> Result<Option<CoreFacts>, ErrorBody> {
     let core = spec.core.display();
     // A core file that is not there, or cannot be read, is a bad argument: a usage error, as
-    // a missing program is.
+    // a missing program is; so is one of another kind, which is never opened.
+    user_files::refuse_other_kinds(&spec.core, Role::CoreFile)?;
+    user_files::refuse_other_kinds(&spec.program, Role::Program)?;
     if !spec.core.is_file() {
         return Err(ErrorBody::new(
             ErrorCode::Usage,
