@@ -134,7 +134,8 @@ def find_definitions(root, program, name, budget):
                     yield path
 
     def search(path, module):
-        if any(f["file"] == path for f in found):
+        # A FIFO or a device named like a module would block the open for good.
+        if any(f["file"] == path for f in found) or not os.path.isfile(path):
             return
         try:
             with open(path, "rb") as f:

@@ -23,6 +23,7 @@ import json
 import os
 import queue
 import reprlib
+import stat
 import sys
 import sysconfig
 import threading
@@ -162,9 +163,13 @@ class Files:
     def code_lines(self, path):
         """The lines of `path` where code starts, or an error message."""
         try:
-            stamp = os.stat(path).st_mtime_ns
+            status = os.stat(path)
         except OSError as error:
             return "cannot read %s: %s" % (path, error.strerror)
+        # A FIFO's open would wait for a writer, and the program with it.
+        if not stat.S_ISREG(status.st_mode):
+            return "%s is not a regular file" % path
+        stamp = status.st_mtime_ns
         cached = self.lines.get(path)
         if cached and cached[0] == stamp:
             return cached[1]

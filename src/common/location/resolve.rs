@@ -18,6 +18,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::common::user_files;
+
 /// Candidates named in an ambiguity error.
 pub const MAX_CANDIDATES_SHOWN: usize = 10;
 /// Files a folder-tree walk lists at most: enough for a large project, bounded for a home
@@ -102,7 +104,7 @@ pub fn lexically_absolute(path: &Path) -> PathBuf {
 /// The number of lines in `path`, for refusing a breakpoint past its end. A last line without a
 /// newline counts.
 pub fn line_count(path: &Path) -> std::io::Result<u32> {
-    let bytes = std::fs::read(path)?;
+    let bytes = user_files::read_regular(path)?;
     let newlines = bytes.iter().filter(|b| **b == b'\n').count();
     let unterminated = usize::from(bytes.last().is_some_and(|b| *b != b'\n'));
     Ok(u32::try_from(newlines + unterminated).unwrap_or(u32::MAX))

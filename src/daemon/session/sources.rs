@@ -12,6 +12,7 @@ use super::{Origin, Shared, brief_stop};
 use crate::adapters::{DebugAdapter, SourceLookup};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::{self, Resolution};
+use crate::common::user_files::{self, Role};
 use crate::daemon::breakpoints::PlacementNote;
 use crate::dap::requests::{Evaluate, EvaluateArguments};
 use crate::dap::{DapClient, DapError};
@@ -85,9 +86,16 @@ impl ProgramSources {
         file: &Path,
         line: u32,
     ) -> Result<Placement, ErrorBody> {
+        // A FIFO, a device or a directory is refused before the adapter is handed it: an
+        // adapter that opens the file to check the line (pdb, debugpy) would wait on a FIFO
+        // for good, and so would the line count here.
+        if file.is_absolute() {
+            user_files::refuse_other_kinds(file, Role::SourceFile)?;
+        }
         let resolution = self.resolve(dap, shared, file).await;
         match resolution {
             Resolution::Found(path) => {
+                user_files::refuse_other_kinds(&path, Role::SourceFile)?;
                 self.line_counts
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
@@ -111,11 +119,17 @@ impl ProgramSources {
                     None => "give more of the path".to_string(),
                 },
             )),
-            Resolution::Unknown => Ok(Placement::Unplaced(PlacementNote {
-                message: self.unknown_message(file),
-                adapter_first: self.lookup.adapter_matches_names,
-                held_back: false,
-            })),
+            Resolution::Unknown => {
+                // A folder (`break src:3`) is no file the resolver looks for: say what it is.
+                for root in &self.near_roots {
+                    user_files::refuse_other_kinds(&root.join(file), Role::SourceFile)?;
+                }
+                Ok(Placement::Unplaced(PlacementNote {
+                    message: self.unknown_message(file),
+                    adapter_first: self.lookup.adapter_matches_names,
+                    held_back: false,
+                }))
+            }
         }
     }
 
