@@ -75,6 +75,19 @@ pub fn check_private(dir: &Path) -> Result<(), ErrorBody> {
             format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
         ));
     }
+    if !meta.is_dir() {
+        // Judged before its mode, which would ask for a chmod that cannot help.
+        let kind = platform::FileKind::of(meta.file_type());
+        return Err(ErrorBody::new(
+            ErrorCode::Ipc,
+            format!(
+                "the runtime directory {} is {}, not a directory",
+                dir.display(),
+                kind.noun()
+            ),
+            format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
+        ));
+    }
     match platform::privacy_problem(dir, &meta) {
         None => Ok(()),
         Some((what, fix)) => Err(ErrorBody::new(
