@@ -87,7 +87,7 @@ fn bind(
     session_name: &str,
 ) -> Result<(NameGuard, interprocess::local_socket::tokio::Listener), ErrorBody> {
     let dir = paths::ensure_runtime_dir()?;
-    let lock = SessionLock::try_acquire(&paths::lock_path(&dir, session_name))
+    let mut lock = SessionLock::try_acquire(&paths::lock_path(&dir, session_name))
         .map_err(|e| {
             ErrorBody::new(
                 ErrorCode::Ipc,
@@ -102,6 +102,8 @@ fn bind(
                 "",
             )
         })?;
+    // Without it, a `stop` of this daemon if it ever stops answering can only say what to do.
+    let _ = lock.record_pid();
     let socket_path = paths::socket_path(&dir, session_name);
     let listener = socket::listen(&socket_path).map_err(|e| {
         ErrorBody::new(

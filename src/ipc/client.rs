@@ -3,6 +3,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -13,6 +14,28 @@ use crate::ipc::framing::{FrameError, read_frame, write_frame};
 use crate::ipc::protocol::{Command, Request, Response};
 use crate::ipc::socket::{self, BlockingStream};
 use crate::platform;
+
+/// How long `sessions` (the CLI's and the MCP server's) waits for each daemon's answer, and
+/// `stop` for a sign of life before it ends a daemon by its pid. A daemon answers a status
+/// request at once, whatever its session does, so one silent this long is stopped (SIGSTOP) or
+/// stuck.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How long `stop` waits for a sign of life before it ends a daemon by its pid: longer than
+/// [`ANSWER_TIMEOUT`], as what follows a silence here is a kill, not a line in a list.
+pub const SILENCE_BEFORE_KILL: Duration = Duration::from_secs(5);
+
+/// How long a killed daemon is given to let go of its lock.
+const KILL_SETTLES: Duration = Duration::from_secs(5);
+
+/// What a request with a deadline came to (see [`DaemonClient::request_within`]).
+#[derive(Debug)]
+pub enum Reply {
+    /// The daemon answered, or the connection failed otherwise than by the deadline.
+    Answered(Result<Value, ErrorBody>),
+    /// Nothing came back within the deadline.
+    NotAnswering,
+}
 
 pub struct DaemonClient {
     stream: BlockingStream,
@@ -36,7 +59,7 @@ impl SessionPaths {
 
     /// A socket path longer than the OS takes is refused here, before any daemon starts, with
     /// the way out: the OS's own words ("name length exceeds capacity of sun_path") name neither.
-    fn in_dir(dir: &Path, session: &str) -> Result<SessionPaths, ErrorBody> {
+    pub(crate) fn in_dir(dir: &Path, session: &str) -> Result<SessionPaths, ErrorBody> {
         let socket = paths::socket_path(dir, session);
         let length = socket.as_os_str().len();
         if length > platform::SOCKET_PATH_LIMIT {
@@ -144,17 +167,28 @@ impl DaemonClient {
         self.next_id += 1;
         write_frame(&mut self.stream, &Request { id, command }).map_err(|e| self.lost_daemon(e))?;
         let response: Response = read_frame(&mut self.stream).map_err(|e| self.lost_daemon(e))?;
-        if response.id != id && response.id != 0 {
-            return Err(ErrorBody::new(
-                ErrorCode::Ipc,
-                format!(
-                    "the daemon answered request {} instead of {id}",
-                    response.id
-                ),
-                "stop the session and start again",
-            ));
+        answer_to(id, response)
+    }
+
+    /// Sends a command and waits at most `timeout` for the write and for the answer; the bound
+    /// is lifted again after, for the requests that follow on this connection.
+    pub fn request_within(&mut self, command: Command, timeout: Duration) -> Reply {
+        if let Err(e) = socket::set_deadlines(&self.stream, Some(timeout)) {
+            return Reply::Answered(Err(lost_daemon(FrameError::Io(e))));
         }
-        response.result
+        let id = self.next_id;
+        self.next_id += 1;
+        let exchanged = write_frame(&mut self.stream, &Request { id, command })
+            .and_then(|()| read_frame::<Response>(&mut self.stream));
+        let response = match exchanged {
+            Ok(response) => response,
+            Err(FrameError::Io(e)) if socket::timed_out(&e) => return Reply::NotAnswering,
+            Err(e) => return Reply::Answered(Err(self.lost_daemon(e))),
+        };
+        if let Err(e) = socket::set_deadlines(&self.stream, None) {
+            return Reply::Answered(Err(lost_daemon(FrameError::Io(e))));
+        }
+        Reply::Answered(answer_to(id, response))
     }
 
     /// Sends a command and decodes its result as `T`.
@@ -201,6 +235,22 @@ impl DaemonClient {
     }
 }
 
+/// The result `response` carries, if it answers request `id` (or is the daemon's `0`, for a
+/// request it could not read).
+fn answer_to(id: u64, response: Response) -> Result<Value, ErrorBody> {
+    if response.id != id && response.id != 0 {
+        return Err(ErrorBody::new(
+            ErrorCode::Ipc,
+            format!(
+                "the daemon answered request {} instead of {id}",
+                response.id
+            ),
+            "stop the session and start again",
+        ));
+    }
+    response.result
+}
+
 fn lost_daemon(e: FrameError) -> ErrorBody {
     match e {
         FrameError::Closed => ErrorBody::new(
@@ -214,4 +264,45 @@ fn lost_daemon(e: FrameError) -> ErrorBody {
             "'debugger status' tells whether it is still running",
         ),
     }
+}
+
+/// Ends the daemon of `session`, which does not answer, by its pid: SIGKILL (a stopped daemon
+/// takes no other signal), after which its reaper ends what it launched as after any SIGKILL.
+/// Waits for its lock to be let go and removes its socket. Returns the pid; the error says what
+/// to do where the pid is not known or the daemon outlives the kill.
+pub fn kill_unanswering(session: &str) -> Result<u32, ErrorBody> {
+    let at = SessionPaths::for_session(session)?;
+    let by_hand = || {
+        format!(
+            "end its process ('debugger daemon --session {session}') by hand, e.g. \
+             pkill -KILL -f 'debugger daemon --session {session}$'"
+        )
+    };
+    let Some(pid) = socket::daemon_pid(&at.lock) else {
+        return Err(ErrorBody::new(
+            ErrorCode::Ipc,
+            format!(
+                "the daemon of session '{session}' did not answer within {} s, and its pid is not known",
+                SILENCE_BEFORE_KILL.as_secs()
+            ),
+            by_hand(),
+        ));
+    };
+    let killed = platform::kill(pid);
+    let deadline = std::time::Instant::now() + KILL_SETTLES;
+    while socket::daemon_alive(&at.lock) {
+        if std::time::Instant::now() >= deadline {
+            let why = killed.err().map(|e| format!(": {e}")).unwrap_or_default();
+            return Err(ErrorBody::new(
+                ErrorCode::Ipc,
+                format!(
+                    "the daemon of session '{session}' (pid {pid}) does not answer, and it could not be ended{why}"
+                ),
+                by_hand(),
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    socket::remove_stale_socket(&at.socket, &at.lock);
+    Ok(pid)
 }

@@ -3,6 +3,7 @@
 
 pub mod client;
 pub mod framing;
+pub mod listing;
 pub mod protocol;
 pub mod socket;
 pub mod spawn;

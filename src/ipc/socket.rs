@@ -5,13 +5,17 @@
 //! `flock` on Unix, `LockFileEx` on Windows). The OS drops the lock when the process dies however
 //! it dies, so "the lock can be taken" means "no daemon
 //! is alive" with no pid files and no guessing; a socket file found then is stale and is removed.
+//! The lock file holds the daemon's pid as text, trusted only while the lock is held, so a
+//! daemon that stops answering can still be ended (`stop`).
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use interprocess::local_socket::{ListenerOptions, prelude::*, tokio::Listener};
 
+use crate::common::user_files;
 use crate::platform;
 
 /// The blocking stream the CLI uses.
@@ -22,6 +26,21 @@ pub type AsyncStream = interprocess::local_socket::tokio::Stream;
 /// Connects to a daemon's socket.
 pub fn connect_blocking(path: &Path) -> io::Result<BlockingStream> {
     BlockingStream::connect(platform::local_socket_name(path)?)
+}
+
+/// Bounds each read and write on `stream` by `timeout` (`None`: no bound): a read past it fails
+/// with `WouldBlock` or `TimedOut`, as the OS says.
+pub fn set_deadlines(stream: &BlockingStream, timeout: Option<Duration>) -> io::Result<()> {
+    stream.set_recv_timeout(timeout)?;
+    stream.set_send_timeout(timeout)
+}
+
+/// Whether `error` is a read or write that ran out its time (see [`set_deadlines`]).
+pub fn timed_out(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
 }
 
 /// Connects to a daemon's socket from async code (a `probe` borrowing the daemon's warm adapter).
@@ -135,6 +154,27 @@ impl SessionLock {
             Err(TryLockError::Error(e)) => Err(e),
         }
     }
+}
+
+impl SessionLock {
+    /// Writes this process's pid into the lock file, for [`daemon_pid`].
+    pub fn record_pid(&mut self) -> io::Result<()> {
+        self.file.set_len(0)?;
+        self.file
+            .write_all(std::process::id().to_string().as_bytes())?;
+        self.file.flush()
+    }
+}
+
+/// The pid of the daemon that holds the lock at `lock_path`: `None` when no daemon holds it,
+/// or its pid cannot be read (a daemon from before pids were recorded; Windows, where the held
+/// lock keeps others from reading the file).
+pub fn daemon_pid(lock_path: &Path) -> Option<u32> {
+    if !daemon_alive(lock_path) {
+        return None;
+    }
+    let text = user_files::read_regular_to_string(lock_path).ok()?;
+    text.trim().parse().ok()
 }
 
 /// True when a daemon holds the session's lock.

@@ -456,6 +456,17 @@ pub struct InstructionInfo {
     pub current: bool,
 }
 
+/// A daemon `sessions` found (it holds its session's lock) that did not answer in time: stopped
+/// (SIGSTOP) or stuck.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnansweringDaemon {
+    pub session: String,
+    /// Its pid, where its lock file tells it.
+    pub daemon_pid: Option<u32>,
+    /// How long it was given.
+    pub waited_secs: f64,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MessageResult {
     pub message: String,

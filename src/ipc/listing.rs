@@ -1,0 +1,88 @@
+//! `sessions`, for every front door: each daemon in the runtime dir asked at once, each with a
+//! deadline ([`ANSWER_TIMEOUT`]), so a daemon that is stopped (SIGSTOP) or stuck costs the
+//! listing that long and is named as not answering, never waited on.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::common::error::ErrorBody;
+use crate::ipc::client::{ANSWER_TIMEOUT, DaemonClient, Reply, SessionPaths, session_names};
+use crate::ipc::protocol::{Command, StatusResult, UnansweringDaemon};
+use crate::ipc::socket;
+
+/// A daemon as `sessions` finds it.
+#[derive(Debug)]
+pub enum Listed {
+    Answered(Box<StatusResult>),
+    NotAnswering(UnansweringDaemon),
+}
+
+/// Beyond each daemon's own deadline, for the threads to hand their findings over.
+const HAND_OVER: Duration = Duration::from_millis(500);
+
+/// The daemons in `dir`, sorted by session name. A name whose daemon is gone is left out (its
+/// stale socket removed on the way).
+pub fn list(dir: &Path) -> Result<Vec<Listed>, ErrorBody> {
+    let names = session_names(dir)?;
+    let (found_tx, found_rx) = mpsc::channel();
+    let mut heard: BTreeMap<String, Option<Listed>> = BTreeMap::new();
+    for name in &names {
+        let (owned_dir, owned_name, found_tx) = (dir.to_path_buf(), name.clone(), found_tx.clone());
+        // A thread each: even a connect can block (a stopped daemon's full accept queue), and a
+        // thread still blocked at the deadline is left behind, not waited for.
+        let asked = std::thread::Builder::new()
+            .name(format!("ask {name}"))
+            .spawn(move || {
+                let found = ask(&owned_dir, &owned_name);
+                let _ = found_tx.send((owned_name, found));
+            });
+        if asked.is_err() {
+            // No thread to spare: asked here, still within each request's own deadline.
+            heard.insert(name.clone(), ask(dir, name));
+        }
+    }
+    drop(found_tx);
+    let deadline = Instant::now() + ANSWER_TIMEOUT + HAND_OVER;
+    while heard.len() < names.len() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match found_rx.recv_timeout(left) {
+            Ok((name, found)) => {
+                heard.insert(name, found);
+            }
+            Err(_) => break,
+        }
+    }
+    Ok(names
+        .into_iter()
+        .filter_map(|name| match heard.remove(&name) {
+            Some(found) => found,
+            None => Some(Listed::NotAnswering(unanswering(dir, name))),
+        })
+        .collect())
+}
+
+/// What the daemon of `name` says of itself; `None` when there is none.
+fn ask(dir: &Path, name: &str) -> Option<Listed> {
+    let paths = SessionPaths::in_dir(dir, name).ok()?;
+    let mut client = DaemonClient::connect_at(&paths).ok()?;
+    match client.request_within(Command::Listing, ANSWER_TIMEOUT) {
+        Reply::Answered(Ok(value)) => serde_json::from_value(value)
+            .ok()
+            .map(|status| Listed::Answered(Box::new(status))),
+        Reply::Answered(Err(_)) => None,
+        Reply::NotAnswering => Some(Listed::NotAnswering(unanswering(dir, name.to_string()))),
+    }
+}
+
+fn unanswering(dir: &Path, session: String) -> UnansweringDaemon {
+    let daemon_pid = SessionPaths::in_dir(dir, &session)
+        .ok()
+        .and_then(|paths| socket::daemon_pid(&paths.lock));
+    UnansweringDaemon {
+        session,
+        daemon_pid,
+        waited_secs: ANSWER_TIMEOUT.as_secs_f64(),
+    }
+}
