@@ -11,9 +11,11 @@ use crate::common::location::resolve::{self, LineCounts};
 use crate::common::location::{ConditionalLocation, Location};
 use crate::common::paths;
 use crate::common::user_files::{self, Role};
-use crate::ipc::client::{DaemonClient, SessionPaths, session_names};
+use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
+use crate::ipc::listing::{self, Listed};
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
+    UnansweringDaemon,
 };
 use crate::ipc::spawn::open_session;
 
@@ -391,7 +393,25 @@ pub fn stop(session: &str, detach: bool) -> Result<Outcome, ErrorBody> {
     } else {
         Command::Stop
     };
-    let result: MessageResult = DaemonClient::connect(session)?.request_as(command)?;
+    let mut client = DaemonClient::connect(session)?;
+    // A sign of life first: a daemon that is stopped or stuck would never answer the stop.
+    if let Reply::NotAnswering = client.request_within(Command::Status, SILENCE_BEFORE_KILL) {
+        if detach {
+            // Killing the daemon would end the program too, which a detach must not.
+            return Err(ErrorBody::new(
+                ErrorCode::Ipc,
+                format!(
+                    "the daemon of session '{session}' did not answer within {} s, so it cannot detach",
+                    SILENCE_BEFORE_KILL.as_secs()
+                ),
+                format!(
+                    "'debugger --session {session} stop' ends it, and the program it launched with it"
+                ),
+            ));
+        }
+        return end_unanswering(session);
+    }
+    let result: MessageResult = client.request_as(command)?;
     let text = format!("{}\n", capitalise(&result.message));
     Ok(Outcome::new(data(&result), text))
 }
@@ -401,50 +421,83 @@ pub fn restart(session: &str) -> Result<Outcome, ErrorBody> {
     Ok(started(result, "Restarted"))
 }
 
-/// Lists the sessions whose daemons answer, removing the sockets of dead ones.
+/// Ends a daemon that did not answer `stop`'s first request, by its pid (see
+/// [`client::kill_unanswering`]).
+fn end_unanswering(session: &str) -> Result<Outcome, ErrorBody> {
+    let pid = client::kill_unanswering(session)?;
+    let result = MessageResult {
+        message: format!(
+            "the daemon of session '{session}' (pid {pid}) did not answer within {} s and was killed; what it launched was ended with it",
+            SILENCE_BEFORE_KILL.as_secs()
+        ),
+    };
+    let text = format!("{}\n", capitalise(&result.message));
+    Ok(Outcome::new(data(&result), text))
+}
+
+/// Lists the sessions whose daemons answer, and those that hold their name but did not answer
+/// within [`client::ANSWER_TIMEOUT`], removing the sockets of dead ones.
 pub fn sessions() -> Result<Outcome, ErrorBody> {
     let dir = paths::ensure_runtime_dir()?;
     let mut found = Vec::new();
-    for name in session_names(&dir)? {
-        let Ok(mut client) =
-            SessionPaths::for_session(&name).and_then(|p| DaemonClient::connect_at(&p))
-        else {
-            continue;
-        };
-        if let Ok(status) = client.request_as::<StatusResult>(Command::Listing) {
-            found.push(status);
+    let mut silent = Vec::new();
+    let mut text = String::new();
+    for listed in listing::list(&dir)? {
+        match listed {
+            Listed::Answered(status) => {
+                text.push_str(&session_line(&status));
+                found.push(*status);
+            }
+            Listed::NotAnswering(daemon) => {
+                text.push_str(&unanswering_line(&daemon));
+                silent.push(daemon);
+            }
         }
     }
-    let mut text = String::new();
-    if found.is_empty() {
+    if text.is_empty() {
         text.push_str("No sessions are running\n");
     }
-    for s in &found {
-        let mut line = format!("{:<16} {:<12}", s.session, s.state);
-        if let Some(program) = &s.program {
-            line.push_str(&format!(" {program}"));
-        }
-        if let Some(warm) = &s.warm {
-            // A daemon with only a warm adapter says so in its state; one that also holds an
-            // ended session says it after the program.
-            let what = if s.state == "warm" && s.program.is_some() {
-                // A kept launch: the program is launched and held before its first line.
-                let pid = s
-                    .debuggee_pid
-                    .map(|pid| format!(" (pid {pid})"))
-                    .unwrap_or_default();
-                format!(", launched ahead{pid} on a warm {} adapter", warm.adapter)
-            } else if s.state == "warm" {
-                format!(" {} adapter", warm.adapter)
-            } else {
-                format!(" (warm {} adapter)", warm.adapter)
-            };
-            line.push_str(&format!("{what}, {:.0} s left", warm.secs_left));
-        }
-        text.push_str(line.trim_end());
-        text.push('\n');
+    let mut data = json!({ "sessions": found });
+    if !silent.is_empty() {
+        data["not_answering"] = json!(silent);
     }
-    Ok(Outcome::new(json!({ "sessions": found }), text))
+    Ok(Outcome::new(data, text))
+}
+
+fn session_line(s: &StatusResult) -> String {
+    let mut line = format!("{:<16} {:<12}", s.session, s.state);
+    if let Some(program) = &s.program {
+        line.push_str(&format!(" {program}"));
+    }
+    if let Some(warm) = &s.warm {
+        // A daemon with only a warm adapter says so in its state; one that also holds an
+        // ended session says it after the program.
+        let what = if s.state == "warm" && s.program.is_some() {
+            // A kept launch: the program is launched and held before its first line.
+            let pid = s
+                .debuggee_pid
+                .map(|pid| format!(" (pid {pid})"))
+                .unwrap_or_default();
+            format!(", launched ahead{pid} on a warm {} adapter", warm.adapter)
+        } else if s.state == "warm" {
+            format!(" {} adapter", warm.adapter)
+        } else {
+            format!(" (warm {} adapter)", warm.adapter)
+        };
+        line.push_str(&format!("{what}, {:.0} s left", warm.secs_left));
+    }
+    format!("{}\n", line.trim_end())
+}
+
+fn unanswering_line(daemon: &UnansweringDaemon) -> String {
+    let pid = daemon
+        .daemon_pid
+        .map(|pid| format!(", daemon pid {pid}"))
+        .unwrap_or_default();
+    format!(
+        "{:<16} not answering (nothing within {:.0} s{pid}; 'debugger --session {} stop' ends it)\n",
+        daemon.session, daemon.waited_secs, daemon.session
+    )
 }
 
 fn capitalise(text: &str) -> String {
