@@ -291,3 +291,66 @@ fn print_config_names_this_binary() {
     );
     assert!(text.contains(&format!("\"command\": \"{path}\"")), "{text}");
 }
+
+/// A daemon stopped with SIGSTOP: MCP's `sessions` lists it as not answering beside one that
+/// answers, and MCP's `stop` ends it (both waited on it for good before).
+#[cfg(unix)]
+#[test]
+fn sessions_and_stop_over_mcp_do_not_wait_on_a_daemon_that_does_not_answer() {
+    common::require_python();
+    let s = Session::new();
+    let program = fixture_path("python/app.py");
+    let program = program.to_str().expect("utf-8 path");
+    let silent = format!("{}-silent", s.name);
+    let start = |name: &str| {
+        let started = s
+            .command()
+            .env("DEBUGGER_SESSION", name)
+            .args([
+                "--json",
+                "start",
+                program,
+                "--adapter",
+                "pdb",
+                "--stop-on-entry",
+            ])
+            .output()
+            .expect("start");
+        assert!(started.status.success(), "{started:?}");
+        let status = s
+            .command()
+            .env("DEBUGGER_SESSION", name)
+            .args(["--json", "status"])
+            .output()
+            .expect("status");
+        let status: Value = serde_json::from_slice(&status.stdout).expect("status JSON");
+        status["data"]["daemon_pid"].as_u64().expect("daemon pid")
+    };
+    let daemon = start(&silent);
+    start(&s.name);
+    let signal = |which: &str| {
+        Command::new("kill")
+            .args([which, &daemon.to_string()])
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    assert!(signal("-STOP"), "kill -STOP {daemon}");
+    let seen = std::panic::catch_unwind(|| {
+        scenario(
+            &s,
+            "silent_daemon",
+            &json!({ "silent": silent, "silent_pid": daemon, "other": s.name }),
+        )
+    });
+    if seen.is_err() {
+        // Resumed, so the session's clean-up can end it.
+        signal("-CONT");
+    }
+    let seen = seen.unwrap_or_else(|e| std::panic::resume_unwind(e));
+    assert!(
+        seen["stopped"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("(pid {daemon})"))),
+        "{seen}"
+    );
+}
