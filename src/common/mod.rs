@@ -1,11 +1,12 @@
 //! Pieces both the CLI and the daemon need: paths, configuration, errors, breakpoint locations,
-//! and the checks on files the user names.
+//! the checks on files the user names, and reading the JSON other programs write.
 
 pub mod config;
 pub mod elf;
 pub mod error;
 pub mod location;
 pub mod paths;
+pub mod peer_json;
 pub mod scratch;
 pub mod timeline;
 pub mod user_files;

@@ -5,7 +5,8 @@
 //! requests can be in flight from any number of tasks. Events go out on a channel the moment they
 //! are decoded: nothing here polls. When the adapter's stream ends or breaks, every pending
 //! request fails at once with the reason (exit status and stderr tail), and so does every later
-//! one: a dead adapter never turns into a wait for a timeout.
+//! one: a dead adapter never turns into a wait for a timeout. A message that cannot be read fails
+//! only what waited for it (`decode.rs` ties it to its request); the conversation goes on.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -19,6 +20,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
 use super::codec;
+use super::decode::{self, Unreadable};
 use super::reader::{MessageReader, ReadError};
 use super::requests::{self, Encoded, Request};
 use super::types::{Event, Incoming, ReverseRequest};
@@ -407,12 +409,16 @@ async fn read_messages<R: AsyncRead + Unpin>(
             }
             Err(ReadError::Codec(e)) => return Some(format!("protocol error: {e}")),
         };
-        let message: Incoming = match serde_json::from_slice(&body) {
+        let message = match decode::decode(&body) {
             Ok(message) => message,
-            Err(e) => {
+            Err(Unreadable::NotJson { detail }) => {
                 return Some(format!(
-                    "protocol error: the debug adapter sent a malformed message: {e}"
+                    "protocol error: the debug adapter sent a malformed message: {detail}"
                 ));
+            }
+            Err(unreadable) => {
+                settle_unreadable(unreadable, inner);
+                continue;
             }
         };
         match message {
@@ -422,6 +428,49 @@ async fn read_messages<R: AsyncRead + Unpin>(
                 let _ = events.send(event).await;
             }
             other => dispatch(other, inner),
+        }
+    }
+}
+
+/// Answers what waits for a message that could not be read, so nothing waits for ever: the
+/// request it answers fails, a reverse request is refused; one tied to nothing is skipped (the
+/// framing is intact, and a request it may have answered still has its timeout).
+fn settle_unreadable(unreadable: Unreadable, inner: &Inner) {
+    match unreadable {
+        Unreadable::Answer {
+            request_seq,
+            detail,
+        } => {
+            let entry = match &mut *inner.pending() {
+                Pending::Open(map) => map.remove(&request_seq),
+                Pending::Closed(_) => None,
+            };
+            tracing::warn!(
+                seq = request_seq,
+                "unreadable answer from the adapter: {detail}"
+            );
+            if let Some((command, tx)) = entry {
+                let _ = tx.send(Err(DapError::Unreadable { command, detail }));
+            }
+        }
+        Unreadable::Request {
+            seq,
+            command,
+            detail,
+        } => {
+            tracing::warn!(
+                seq,
+                command,
+                "unreadable request from the adapter: {detail}"
+            );
+            let refusal = format!("the request could not be read: {detail}");
+            send_reverse_answer(inner, seq, &command, Err(refusal));
+        }
+        Unreadable::Stray { detail } => {
+            tracing::warn!("unreadable message from the adapter skipped: {detail}");
+        }
+        Unreadable::NotJson { detail } => {
+            tracing::warn!("the adapter sent something that is not a message: {detail}");
         }
     }
 }
@@ -501,18 +550,28 @@ fn answer_reverse_request(request: ReverseRequest, inner: &Inner) {
         }
         _ => Err("unsupported reverse request".to_string()),
     };
+    send_reverse_answer(inner, request.seq, &request.command, answer);
+}
+
+/// Answers the adapter's request `request_seq`: its body, or the reason it is refused.
+fn send_reverse_answer(
+    inner: &Inner,
+    request_seq: i64,
+    command: &str,
+    answer: Result<Value, String>,
+) {
     let seq = inner.next_seq.fetch_add(1, Ordering::Relaxed);
     let mut response = json!({
         "seq": seq,
         "type": "response",
-        "request_seq": request.seq,
-        "command": request.command,
+        "request_seq": request_seq,
+        "command": command,
         "success": answer.is_ok(),
     });
     match answer {
         Ok(body) => response["body"] = body,
         Err(message) => {
-            tracing::warn!("reverse request {} refused: {message}", request.command);
+            tracing::warn!("reverse request {command} refused: {message}");
             response["message"] = json!(message);
         }
     }

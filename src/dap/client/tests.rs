@@ -224,6 +224,96 @@ async fn garbage_ends_the_session_with_a_protocol_error() {
     assert!(err.to_string().contains("malformed"), "{err}");
 }
 
+impl FakeAdapter {
+    /// Writes one framed body as it is, whatever its bytes.
+    async fn send_raw(&mut self, body: &[u8]) {
+        self.writer
+            .write_all(&codec::encode(body))
+            .await
+            .expect("write");
+    }
+
+    /// Answers the next request with an empty success, and says which command it was.
+    async fn answer_next(&mut self) -> Value {
+        let request = self.read_request().await;
+        self.send(json!({"seq": 99, "type": "response", "request_seq": request["seq"], "success": true, "command": request["command"]}))
+            .await;
+        request["command"].clone()
+    }
+}
+
+/// debugpy writes `sys.stdout.buffer.write(b"caf\xe9\n")` as a lone surrogate escape; the
+/// output arrives, with U+FFFD for the byte, and the conversation goes on.
+#[tokio::test]
+async fn output_with_lone_surrogates_or_bad_bytes_arrives_and_the_session_goes_on() {
+    let (client, mut events, mut adapter, _exit) = connect();
+    adapter
+        .send_raw(br#"{"seq": 5, "type": "event", "event": "output", "body": {"category": "stdout", "output": "caf\udce9\n"}}"#)
+        .await;
+    adapter
+        .send_raw(b"{\"seq\": 6, \"type\": \"event\", \"event\": \"output\", \"body\": {\"output\": \"na\xefve\\x\"}}")
+        .await;
+    let first = events.recv().await.expect("the first output");
+    assert_eq!(first.body["output"], "caf\u{fffd}\n");
+    let second = events.recv().await.expect("the second output");
+    assert_eq!(second.body["output"], "na\u{fffd}ve\\x");
+    let threads = client.send("threads", json!({}));
+    assert_eq!(adapter.answer_next().await, "threads");
+    assert_eq!(threads.response().await, Ok(Value::Null));
+}
+
+#[tokio::test]
+async fn an_unreadable_answer_fails_its_request_alone_and_at_once() {
+    let (client, _events, mut adapter, _exit) = connect();
+    let evaluate = client.send("evaluate", json!({"expression": "s"}));
+    let request = adapter.read_request().await;
+    let broken = format!(
+        r#"{{"seq": 7, "type": "response", "request_seq": {}, "success": true, "body": {{"result": tru"#,
+        request["seq"]
+    );
+    adapter.send_raw(broken.as_bytes()).await;
+    // Well before the client's 5 s request timeout.
+    let failed = tokio::time::timeout(Duration::from_secs(2), evaluate.response())
+        .await
+        .expect("the request must fail at once, not at its timeout");
+    assert!(
+        matches!(&failed, Err(DapError::Unreadable { command, .. }) if command == "evaluate"),
+        "{failed:?}"
+    );
+    let threads = client.send("threads", json!({}));
+    assert_eq!(adapter.answer_next().await, "threads");
+    assert_eq!(threads.response().await, Ok(Value::Null));
+}
+
+#[tokio::test]
+async fn a_broken_object_tied_to_nothing_is_skipped() {
+    let (client, mut events, mut adapter, _exit) = connect();
+    adapter
+        .send_raw(br#"{"seq": 5, "type": "event", "event": "output", "body": {"#)
+        .await;
+    adapter
+        .send(json!({"seq": 6, "type": "event", "event": "stopped", "body": {}}))
+        .await;
+    assert_eq!(events.recv().await.map(|e| e.event), Some("stopped".into()));
+    let threads = client.send("threads", json!({}));
+    assert_eq!(adapter.answer_next().await, "threads");
+    assert_eq!(threads.response().await, Ok(Value::Null));
+    assert_eq!(client.closed_reason(), None);
+}
+
+#[tokio::test]
+async fn an_unreadable_reverse_request_is_refused() {
+    let (_client, _events, mut adapter, _exit) = connect();
+    adapter
+        .send_raw(br#"{"seq": 8, "type": "request", "command": "runInTerminal", "arguments": {"#)
+        .await;
+    let answer = adapter.read_request().await;
+    assert_eq!(answer["type"], "response");
+    assert_eq!(answer["request_seq"], 8);
+    assert_eq!(answer["command"], "runInTerminal");
+    assert_eq!(answer["success"], false);
+}
+
 #[tokio::test]
 async fn abandoned_requests_leave_no_pending_entry() {
     let (client, _events, mut adapter, _exit) = connect();
