@@ -15,6 +15,8 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::common::peer_json;
+
 /// How long [`Cdp::close_when_idle`] waits for answers still due.
 const IDLE_WAIT: Duration = Duration::from_secs(2);
 
@@ -155,11 +157,7 @@ impl Cdp {
                     _ => continue,
                 };
                 tracing::trace!("cdp < {}", text.as_str());
-                let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else {
-                    tracing::warn!("unreadable inspector message ignored");
-                    continue;
-                };
-                route(value, &reader_pending, &mut events_tx);
+                receive(text.as_bytes(), &reader_pending, &mut events_tx);
             };
             tracing::info!("{reason}");
             // Before the drain: a call that comes after it sees this (see `call`).
@@ -294,6 +292,36 @@ impl tokio::io::AsyncWrite for QuickAck {
     }
 }
 
+/// Reads one message from the inspector and hands it on: an answer to its caller, an event to
+/// the adapter.
+///
+/// V8 writes every character past ASCII as a `\u` escape, so its text frames are always UTF-8
+/// (which the WebSocket layer checks), but a string holding a lone surrogate becomes a lone
+/// surrogate escape (`"\ud800"`), which strict JSON refuses; `peer_json` reads it as U+FFFD.
+///
+/// A message that still cannot be read must not leave its caller waiting, as a call has no
+/// deadline of its own: an answer fails the call whose `id` it carries, an event (it has a
+/// `method`) is skipped, and a message that is neither fails every call waiting, since any of
+/// them may have been its caller.
+fn receive(bytes: &[u8], pending: &Pending, events: &mut EventSender) {
+    let error = match peer_json::parse::<Value>(bytes) {
+        Ok(value) => return route(value, pending, events),
+        Err(error) => error,
+    };
+    let reason = format!("the inspector sent a message that cannot be read: {error}");
+    let lock = || pending.lock().unwrap_or_else(|p| p.into_inner());
+    let callers: Vec<_> =
+        match peer_json::top_level_integer(bytes, "id").and_then(|id| u64::try_from(id).ok()) {
+            Some(id) => lock().remove(&id).into_iter().collect(),
+            None if peer_json::top_level_string(bytes, "method").is_some() => Vec::new(),
+            None => lock().drain().map(|(_, tx)| tx).collect(),
+        };
+    tracing::warn!(callers = callers.len(), "{reason}");
+    for tx in callers {
+        let _ = tx.send(Err(reason.clone()));
+    }
+}
+
 fn route(value: Value, pending: &Pending, events: &mut EventSender) {
     if let Some(id) = value.get("id").and_then(Value::as_u64) {
         let waiter = pending
@@ -329,6 +357,97 @@ mod tests {
         CdpEvent {
             method: CONSOLE_EVENT.into(),
             params: Value::Null,
+        }
+    }
+
+    type Answer = oneshot::Receiver<Result<Value, String>>;
+
+    /// A pending map with callers waiting on `ids` (their answers, in order), and an event
+    /// channel.
+    fn waiting(ids: &[u64]) -> (Pending, Vec<Answer>, EventSender, Events) {
+        let pending: Pending = Arc::default();
+        let mut answers = Vec::new();
+        for id in ids {
+            let (tx, rx) = oneshot::channel();
+            pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(*id, tx);
+            answers.push(rx);
+        }
+        let (tx, rx) = mpsc::unbounded_channel();
+        let backlog = Arc::new(AtomicUsize::new(0));
+        let sender = EventSender {
+            tx,
+            console_backlog: backlog.clone(),
+            dropped: 0,
+        };
+        let events = Events {
+            rx,
+            console_backlog: backlog,
+        };
+        (pending, answers, sender, events)
+    }
+
+    /// As V8 answers an evaluation of `"\ud800 lone surrogate"`.
+    #[tokio::test]
+    async fn an_answer_holding_a_lone_surrogate_reaches_its_caller() {
+        let (pending, mut answers, mut sender, _events) = waiting(&[8]);
+        receive(
+            br#"{"id":8,"result":{"result":{"type":"string","value":"\ud800 lone surrogate"}}}"#,
+            &pending,
+            &mut sender,
+        );
+        let answer = answers.remove(0).await.expect("answered");
+        assert_eq!(
+            answer.map(|r| r["result"]["value"].clone()),
+            Ok(Value::from("\u{fffd} lone surrogate"))
+        );
+    }
+
+    #[tokio::test]
+    async fn events_with_bad_bytes_or_odd_escapes_are_read() {
+        let (pending, _answers, mut sender, mut events) = waiting(&[]);
+        receive(
+            b"{\"method\":\"Runtime.consoleAPICalled\",\"params\":{\"v\":\"caf\xe9 \\x41 \\udce9\"}}",
+            &pending,
+            &mut sender,
+        );
+        let event = events.recv().await.expect("the event");
+        assert_eq!(event.params["v"], "caf\u{fffd} \\x41 \u{fffd}");
+    }
+
+    #[tokio::test]
+    async fn an_unreadable_answer_fails_its_caller_alone() {
+        let (pending, mut answers, mut sender, _events) = waiting(&[3, 4]);
+        receive(br#"{"id":4,"result":{"x": tru"#, &pending, &mut sender);
+        let failed = answers.remove(1).await.expect("answered");
+        assert!(
+            failed.as_ref().is_err_and(|e| e.contains("cannot be read")),
+            "{failed:?}"
+        );
+        // The other caller still waits, and gets its own answer.
+        receive(br#"{"id":3,"result":{}}"#, &pending, &mut sender);
+        assert_eq!(answers.remove(0).await.expect("answered"), Ok(json!({})));
+    }
+
+    #[tokio::test]
+    async fn an_unreadable_event_is_skipped_and_a_message_tied_to_nothing_fails_every_caller() {
+        let (pending, answers, mut sender, mut events) = waiting(&[1, 2]);
+        receive(
+            br#"{"method":"Debugger.paused","params":{"#,
+            &pending,
+            &mut sender,
+        );
+        assert_eq!(pending.lock().map(|p| p.len()).unwrap_or(0), 2);
+        receive(br#"{"method":"Debugger.resumed"}"#, &pending, &mut sender);
+        assert_eq!(
+            events.recv().await.map(|e| e.method),
+            Some("Debugger.resumed".into())
+        );
+        receive(b"{\"result\": {", &pending, &mut sender);
+        for answer in answers {
+            assert!(answer.await.expect("answered").is_err());
         }
     }
 
