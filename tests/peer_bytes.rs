@@ -1,0 +1,114 @@
+//! The other side's odd bytes never take a session down: a Python program's output that is not
+//! UTF-8 (debugpy sends it as lone surrogate escapes) and a JavaScript string holding a lone
+//! surrogate (V8's inspector sends one too) are read, shown with U+FFFD, and the session goes on.
+//!
+//! Every test fails (never skips) when debugpy or node is missing: `.ci/run` installs them.
+
+mod common;
+
+use serde_json::Value;
+
+use common::{Session, at, fixture_path, require_debugpy, require_node, variable};
+
+const PYTHON: &str = "python/bad_bytes.py";
+const JAVASCRIPT: &str = "javascript/lone_surrogate.js";
+
+/// How long a `--wait` may take on a loaded machine.
+const WAIT: &str = "60";
+
+/// `continue --wait` and the stop it reports, with the daemon's log when it fails.
+#[track_caller]
+fn continue_to_stop(s: &Session) -> Value {
+    let answer = s.json(&["continue", "--wait", "--timeout", WAIT]);
+    assert_eq!(
+        answer["ok"],
+        true,
+        "continue failed: {answer}\nlog:\n{}",
+        s.log()
+    );
+    answer["data"]["stop"].clone()
+}
+
+#[test]
+fn python_output_that_is_not_utf8_is_kept_and_the_session_goes_on() {
+    require_debugpy();
+    let s = Session::new();
+    let started = s.start(
+        &fixture_path(PYTHON),
+        &[
+            "--adapter",
+            "debugpy",
+            "-b",
+            &at(PYTHON, "@after_bad_bytes"),
+        ],
+    );
+    assert_eq!(started["adapter"], "debugpy", "{started}");
+
+    // The breakpoint after the bad writes still stops.
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}\nlog:\n{}", s.log());
+    assert_eq!(stop["frame"]["function"], "main", "{stop}");
+
+    // Every write is there, each byte that is not UTF-8 shown as U+FFFD, and what came after.
+    let text = s.output_containing(
+        &[
+            "caf\u{fffd} latin-1\n",
+            "na\u{fffd}ve stderr\n",
+            "caf\u{fffd} printed\n",
+            "after the bad bytes\n",
+        ],
+        std::time::Duration::from_secs(30),
+    );
+    assert!(!text.contains("count:"), "{text}");
+
+    // locals answers, with the str that holds a surrogate escape as Python writes it.
+    let locals = s.data(&["locals"]);
+    let word = variable(&locals["variables"], "word");
+    assert_eq!(word["type"], "str", "{locals}");
+    assert_eq!(word["value"], "'caf\\udce9'", "{locals}");
+    assert_eq!(s.value_of("len(word)"), "4");
+
+    // And the program runs to its end, its last output kept.
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = continue_to_stop(&s);
+    assert_eq!(end["reason"], "exited", "{end}");
+    assert_eq!(end["exit_code"], 0, "{end}");
+    let text = s.output_containing(&["count: 4\n"], std::time::Duration::from_secs(30));
+    assert!(text.starts_with("caf\u{fffd} latin-1\n"), "{text}");
+    let status = s.data(&["status"]);
+    assert_eq!(status["state"], "exited", "{status}");
+}
+
+#[test]
+fn a_javascript_string_holding_a_lone_surrogate_is_printed_and_the_session_goes_on() {
+    require_node();
+    let s = Session::new();
+    s.start(
+        &fixture_path(JAVASCRIPT),
+        &["-b", &at(JAVASCRIPT, "@surrogate_ready")],
+    );
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}\nlog:\n{}", s.log());
+
+    // The lone surrogate reads as U+FFFD; a pair beside it is kept.
+    let printed = s.data(&["print", "s"]);
+    assert_eq!(printed["value"], "\"\u{fffd} lone surrogate\"", "{printed}");
+    assert_eq!(printed["type"], "string", "{printed}");
+    let locals = s.data(&["locals"]);
+    let lone = variable(&locals["variables"], "s");
+    assert_eq!(lone["value"], "\"\u{fffd} lone surrogate\"", "{locals}");
+    let pair = variable(&locals["variables"], "pair");
+    assert_eq!(pair["value"], "\"\u{1F600} pair\"", "{locals}");
+    // A lone trailing surrogate made by an evaluation, and the session still answers after it.
+    assert_eq!(s.value_of("'x\\udc80'"), "\"x\u{fffd}\"");
+    assert_eq!(s.value_of("s.length"), "16");
+
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = continue_to_stop(&s);
+    assert_eq!(end["reason"], "exited", "{end}");
+    assert_eq!(end["exit_code"], 0, "{end}");
+    s.output_containing(
+        &["length: 16 7\n", "tail: 2\n"],
+        std::time::Duration::from_secs(30),
+    );
+}
