@@ -19,7 +19,8 @@
 //! in a `process` event; by default it shares the adapter's stdout and stderr (as launched
 //! programs often do, which keeps the protocol pipe open after the adapter dies), and
 //! `"debuggee_stdio": "null"` gives it /dev/null instead. Actions: `exit` (with `code` and
-//! `stderr`), `garbage`, `huge_length`, `hang`, `slow` (with `ms`), `error` (with `message`).
+//! `stderr`), `garbage`, `broken_answer` (an answer to the request cut short), `huge_length`,
+//! `hang`, `slow` (with `ms`), `error` (with `message`).
 //! Commands without an action are answered like a tiny one-thread program stopped in `main` of
 //! `/mock/main.c`. `"memory": {"at": N, "hex": "..."}` gives that program readable bytes at
 //! address N: the adapter then advertises `readMemory`, and every `evaluate` answer carries the
@@ -100,6 +101,19 @@ impl Adapter {
                 let mut out = self.out.lock();
                 let _ = out.write_all(b"Content-Length: 12\r\n\r\nthis is not{");
                 let _ = out.write_all(b"\x00\xff garbage \r\n\r\n");
+                let _ = out.flush();
+                true
+            }
+            Some("broken_answer") => {
+                // An answer to this request, cut short: JSON that no repair mends.
+                let body = format!(
+                    r#"{{"seq":{},"type":"response","request_seq":{},"success":true,"command":"{command}","body":{{"result": tru"#,
+                    self.seq + 1,
+                    request["seq"]
+                );
+                self.seq += 1;
+                let mut out = self.out.lock();
+                let _ = write!(out, "Content-Length: {}\r\n\r\n{body}", body.len());
                 let _ = out.flush();
                 true
             }

@@ -296,6 +296,30 @@ fn garbage_from_the_adapter_is_a_clear_protocol_error_and_the_daemon_keeps_servi
 }
 
 #[test]
+fn an_answer_that_cannot_be_read_fails_its_request_alone_and_the_session_goes_on() {
+    let s = mock_session(
+        &json!({"on": {"evaluate": {"action": "broken_answer"}}}),
+        "",
+    );
+    start_ok(&s);
+    await_entry(&s);
+
+    let (run, took) = timed(&s, &["--json", "print", "x"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let error = run.failure();
+    assert_eq!(error["code"], "adapter", "{error}");
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(message.contains("cannot read"), "{message}");
+    // Failed by the answer itself, not by the request's timeout.
+    assert!(took < AT_ONCE, "took {took:?}");
+
+    let status = s.data(&["status"]);
+    assert_eq!(status["state"], "stopped", "{status}");
+    let frames = s.data(&["bt"]);
+    assert_eq!(frames["frames"][0]["function"], "main", "{frames}");
+}
+
+#[test]
 fn a_4_gib_content_length_is_refused_without_allocating_it() {
     let s = mock_session(&json!({"on": {"evaluate": {"action": "huge_length"}}}), "");
     let adapter = start_ok(&s)["adapter_pid"].as_u64().expect("adapter_pid");

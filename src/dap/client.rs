@@ -30,6 +30,9 @@ pub use errors::DapError;
 
 type Reply = Result<Value, DapError>;
 
+/// How many bytes of a message that cannot be read the log shows.
+const UNREADABLE_SHOWN: usize = 400;
+
 /// Events decoded but not yet applied by the session, at most.
 const EVENT_QUEUE: usize = 1024;
 
@@ -417,6 +420,10 @@ async fn read_messages<R: AsyncRead + Unpin>(
                 ));
             }
             Err(unreadable) => {
+                tracing::warn!(
+                    "unreadable message from the adapter, it begins: {}",
+                    String::from_utf8_lossy(&body[..body.len().min(UNREADABLE_SHOWN)])
+                );
                 settle_unreadable(unreadable, inner);
                 continue;
             }

@@ -5,6 +5,9 @@
 
 use crate::common::error::{ErrorBody, ErrorCode};
 
+/// What to do about an answer that cannot be read: only that request failed.
+const UNREADABLE_HINT: &str = "the session goes on; the daemon's log ('debugger status' shows where) holds what the adapter sent";
+
 /// How a DAP request failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DapError {
@@ -41,7 +44,7 @@ impl DapError {
             DapError::Unreadable { detail, .. } => ErrorBody::new(
                 ErrorCode::Adapter,
                 format!("the adapter sent {what} we cannot read: {detail}"),
-                "",
+                UNREADABLE_HINT,
             ),
             other => other.into(),
         }
@@ -83,7 +86,7 @@ impl From<DapError> for ErrorBody {
                 )
             }
             unreadable @ DapError::Unreadable { .. } => {
-                ErrorBody::new(ErrorCode::Adapter, unreadable.to_string(), "")
+                ErrorBody::new(ErrorCode::Adapter, unreadable.to_string(), UNREADABLE_HINT)
             }
             unwritable @ DapError::Unwritable { .. } => ErrorBody::internal(unwritable.to_string()),
         }
