@@ -395,6 +395,14 @@ fn a_failing_go_test_stops_at_t_errorf_or_its_panic_with_the_message() {
         list["data"]["tests"],
         serde_json::json!(["TestTotalAdds", "TestTotalTable", "TestTotalOfNone"])
     );
+    // A name no test has: go test passes with a warning alone, which is no pass to report.
+    let none = s.run(&["--json", "test", "TestNoSuchTest"]);
+    assert_eq!(none.code, 2, "{none:?}");
+    let error = none.failure();
+    assert_eq!(
+        error["message"], "no test of the package matches 'TestNoSuchTest' (go test ran none)",
+        "{error}"
+    );
 }
 
 #[test]

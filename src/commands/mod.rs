@@ -24,6 +24,7 @@ pub mod probe;
 pub mod render;
 pub mod schema;
 pub mod session;
+pub mod sessions;
 pub mod setup;
 mod sink;
 pub mod test;
@@ -165,7 +166,7 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
         CommandLine::Stop => session::stop(session, false),
         CommandLine::Detach => session::stop(session, true),
         CommandLine::Restart => session::restart(session),
-        CommandLine::Sessions => session::sessions(),
+        CommandLine::Sessions => sessions::sessions(),
         CommandLine::Breakpoint(args) => breakpoint::run(session, args),
         CommandLine::Watch(args) => breakpoint::watch(session, args),
         CommandLine::Continue(wait) => execution::resume(session, ResumeAction::Continue, wait),

@@ -6,12 +6,21 @@ use std::process::Command as Process;
 use super::{Project, TestList, TestPlan, base_spec, in_project, run_tool};
 use crate::common::error::ErrorBody;
 
-const RUNNER: &str = "go test";
+pub(super) const RUNNER: &str = "go test";
 
 /// A failed test calls `testing.(*common).Fail` (from `t.Error`, `t.Fatal` and their kin), with
 /// the test's frame two calls up; a panic starts in `runtime.gopanic`, with the panicking line
 /// below it (the test runner's own recovery re-panics later, away from the test).
 pub(super) const FAILURE_FUNCTIONS: &[&str] = &["testing.(*common).Fail", "runtime.gopanic"];
+
+/// Whether a test binary's output says `-test.run` matched no test: it then passes, exit 0,
+/// with this warning alone (on its stderr, which the output marks `[stderr]`).
+pub(super) fn ran_no_test(output: &str) -> bool {
+    output.lines().any(|line| {
+        line.trim_end()
+            .ends_with("testing: warning: no tests to run")
+    })
+}
 
 /// `-test.run`'s pattern for a selector: each `/`-separated level matched whole.
 fn run_pattern(selector: &str) -> String {

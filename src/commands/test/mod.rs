@@ -91,27 +91,41 @@ pub(crate) enum MessageSource {
 
 impl TestPlan {
     /// The error for a run that ended with `exit_code`, when by that status the runner says it
-    /// ran no test (pytest's "file or directory not found", "no tests collected"): the
-    /// selection matched nothing, which is the user's to fix, not a test that ended. `output` is
-    /// the end of the run's output, whose runner's own words are quoted. `None` for any other end.
+    /// ran no test (pytest's "file or directory not found", "no tests collected"), or by its
+    /// words (a Go test binary passes, exit 0, with "no tests to run"): the selection matched
+    /// nothing, which is the user's to fix, not a test that ended. `output` is the end of the
+    /// run's output, whose runner's own words are quoted. `None` for any other end.
     pub(crate) fn ran_no_test(
         &self,
         exit_code: Option<i64>,
         output: impl FnOnce() -> String,
     ) -> Option<ErrorBody> {
-        let code = exit_code.filter(|code| python::no_test_statuses(self.runner).contains(code))?;
-        let mut message = format!(
-            "{} ran no test for '{}' (exit code {code})",
-            self.runner, self.test
-        );
-        if let Some(words) = last_words(&output()) {
-            message.push_str(": ");
-            message.push_str(&words);
+        if let Some(code) =
+            exit_code.filter(|code| python::no_test_statuses(self.runner).contains(code))
+        {
+            let mut message = format!(
+                "{} ran no test for '{}' (exit code {code})",
+                self.runner, self.test
+            );
+            if let Some(words) = last_words(&output()) {
+                message.push_str(": ");
+                message.push_str(&words);
+            }
+            return Some(ErrorBody::usage(
+                message,
+                "'debugger test --list' lists the tests; check the runner's arguments after '--'",
+            ));
         }
-        Some(ErrorBody::usage(
-            message,
-            "'debugger test --list' lists the tests; check the runner's arguments after '--'",
-        ))
+        if self.runner == go::RUNNER && exit_code == Some(0) && go::ran_no_test(&output()) {
+            return Some(ErrorBody::usage(
+                format!(
+                    "no test of the package matches '{}' (go test ran none)",
+                    self.test
+                ),
+                "'debugger test --list' lists the tests; a subtest is TestName/case",
+            ));
+        }
+        None
     }
 
     /// Where this plan's failure message is read from: the toolchain is told by its failure

@@ -140,7 +140,7 @@ pub(super) fn start_and_report(
     } else {
         None
     };
-    let ran_no_test = if outcome == "ended" {
+    let ran_no_test = if matches!(outcome, "ended" | "passed") {
         plan.ran_no_test(stop.exit_code, || output_tail(&mut client))
     } else {
         None
