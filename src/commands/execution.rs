@@ -1,11 +1,13 @@
 //! `continue`, `next`, `step`, `finish`, `pause`, `await`.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::{Outcome, data, numbers, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
-use crate::ipc::protocol::{Command, ExecutionResult, ResumeAction, StopReport, WaitSpec};
+use crate::ipc::protocol::{
+    Command, ExecutionResult, ResumeAction, StopLocals, StopReport, WaitSpec,
+};
 
 // The flags of `continue`, `next`, `step`, `finish` and `pause`.
 #[derive(Debug, Args)]
@@ -17,6 +19,31 @@ pub struct WaitArgs {
     #[arg(long, value_name = "S", default_value_t = 300.0, requires = "wait",
           allow_negative_numbers = true, value_parser = numbers::seconds)]
     pub timeout: f64,
+    /// Which of the stopped frame's locals the report shows (default: all, bounded; the config's
+    /// `[defaults] stop_locals` changes it).
+    #[arg(long, value_name = "WHICH", value_enum)]
+    pub locals: Option<LocalsFlag>,
+}
+
+/// `--locals`: which of the stopped frame's locals a stop report shows.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LocalsFlag {
+    /// None: the report reads no values.
+    None,
+    /// Those that changed since the frame's previous stop.
+    Changed,
+    /// All of them, about a dozen lines at most, the changed ones marked `*`.
+    All,
+}
+
+impl From<LocalsFlag> for StopLocals {
+    fn from(flag: LocalsFlag) -> StopLocals {
+        match flag {
+            LocalsFlag::None => StopLocals::None,
+            LocalsFlag::Changed => StopLocals::Changed,
+            LocalsFlag::All => StopLocals::All,
+        }
+    }
 }
 
 // `await`'s flags.
@@ -26,6 +53,10 @@ pub struct AwaitArgs {
     #[arg(long, value_name = "S", default_value_t = 300.0, allow_negative_numbers = true,
           value_parser = numbers::seconds)]
     pub timeout: f64,
+    /// Which of the stopped frame's locals the report shows (default: all, bounded; the config's
+    /// `[defaults] stop_locals` changes it).
+    #[arg(long, value_name = "WHICH", value_enum)]
+    pub locals: Option<LocalsFlag>,
 }
 
 fn wait_spec(args: &WaitArgs) -> Result<Option<WaitSpec>, ErrorBody> {
@@ -34,6 +65,7 @@ fn wait_spec(args: &WaitArgs) -> Result<Option<WaitSpec>, ErrorBody> {
     }
     Ok(Some(WaitSpec {
         timeout_secs: numbers::checked_seconds("--timeout", args.timeout)?,
+        locals: args.locals.map(StopLocals::from),
     }))
 }
 
@@ -69,6 +101,7 @@ pub fn await_stop(session: &str, args: AwaitArgs) -> Result<Outcome, ErrorBody> 
     let report: StopReport =
         DaemonClient::connect(session)?.request_as(Command::Await(WaitSpec {
             timeout_secs: numbers::checked_seconds("--timeout", args.timeout)?,
+            locals: args.locals.map(StopLocals::from),
         }))?;
     let text = render::stop_report(&report);
     Ok(Outcome::new(data(&report), text))

@@ -467,22 +467,9 @@ mod tests {
     fn report(ended: &str, hits: usize, verified: bool) -> ProbeReport {
         let stop = ProbeStop {
             stop: StopReport {
-                reason: "breakpoint".into(),
-                description: None,
                 thread_id: Some(1),
-                thread_name: None,
-                frame: None,
-                source: None,
                 breakpoint_ids: vec![1],
-                exit_code: None,
-                note: None,
-                exception: None,
-                watch: Vec::new(),
-                changed: None,
-                signal: None,
-                fault_address: None,
-                abort_message: None,
-                stderr_tail: None,
+                ..StopReport::empty("breakpoint")
             },
             frames: Vec::new(),
             total_frames: None,

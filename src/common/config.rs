@@ -13,6 +13,7 @@ use serde::Deserialize;
 use super::error::{ErrorBody, ErrorCode};
 use super::paths;
 use super::user_files;
+use crate::ipc::protocol::StopLocals;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -32,6 +33,8 @@ pub struct Config {
 pub struct Defaults {
     /// The adapter used when `start` gets no `--adapter`.
     pub adapter: Option<String>,
+    /// Which locals a stop report carries when the command gives no `--locals`.
+    pub stop_locals: StopLocals,
 }
 
 #[derive(Debug, Clone, Deserialize)]

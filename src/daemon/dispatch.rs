@@ -23,7 +23,7 @@ use crate::common::paths;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{
     BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
-    StartResult, StatusResult, WaitSpec,
+    StartResult, StatusResult, StopLocals, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -44,6 +44,12 @@ fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> 
 }
 
 impl Daemon {
+    /// Which locals a stop report carries: the command's `--locals`, else the config's.
+    fn stop_locals(&self, wait: Option<&WaitSpec>) -> StopLocals {
+        wait.and_then(|w| w.locals)
+            .unwrap_or(self.config.defaults.stop_locals)
+    }
+
     pub async fn handle(self: &Arc<Self>, command: Command) -> Result<Value, ErrorBody> {
         if would_run(&command)
             && let Ok(session) = self.session()
@@ -101,8 +107,9 @@ impl Daemon {
                 breakpoints: self.session()?.enable_breakpoints(&ids, enabled).await?,
             }),
             Command::Resume { action, wait } => {
+                let locals = self.stop_locals(wait.as_ref());
                 let wait = wait_duration(wait)?;
-                let (state, stop) = self.session()?.resume(action, wait).await?;
+                let (state, stop) = self.session()?.resume(action, wait, locals).await?;
                 to_value(ExecutionResult {
                     action: action.verb().to_string(),
                     state,
@@ -110,8 +117,9 @@ impl Daemon {
                 })
             }
             Command::Pause { wait } => {
+                let locals = self.stop_locals(wait.as_ref());
                 let wait = wait_duration(wait)?;
-                let (state, stop) = self.session()?.pause(wait).await?;
+                let (state, stop) = self.session()?.pause(wait, locals).await?;
                 to_value(ExecutionResult {
                     action: "pause".into(),
                     state,
@@ -119,8 +127,9 @@ impl Daemon {
                 })
             }
             Command::Await(wait) => {
+                let locals = self.stop_locals(Some(&wait));
                 let timeout = wait_duration(Some(wait))?.unwrap_or(Duration::MAX);
-                to_value(self.session()?.await_stop(timeout).await?)
+                to_value(self.session()?.await_stop(timeout, locals).await?)
             }
             Command::Context => to_value(self.session()?.context(true).await?),
             Command::Backtrace { limit, thread } => {
@@ -273,7 +282,12 @@ impl Daemon {
         tracing::info!(program = ?session.program(), "session started");
 
         let stop = if stop_on_entry || session.is_core() {
-            Some(session.await_stop(self.config.timeouts.launch()).await?)
+            let locals = self.stop_locals(None);
+            Some(
+                session
+                    .await_stop(self.config.timeouts.launch(), locals)
+                    .await?,
+            )
         } else {
             None
         };

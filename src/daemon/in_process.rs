@@ -17,7 +17,7 @@ use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{
     BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, FrameSelection, LaunchSpec,
-    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopReport, ThreadsResult,
+    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopLocals, StopReport, ThreadsResult,
 };
 
 pub struct InProcessSession {
@@ -70,16 +70,17 @@ impl InProcessSession {
         self.session.warm_start()
     }
 
-    /// The next stop (or the one that came before the call), as `await` reports it.
+    /// The next stop (or the one that came before the call), as `await` reports it but without
+    /// the frame's values: a probe reads those its own way.
     pub async fn await_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
-        self.session.await_stop(timeout).await
+        self.session.await_stop(timeout, StopLocals::None).await
     }
 
     /// `continue --wait`: runs to the next stop (or the end) within `timeout`.
     pub async fn continue_to_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
         let (_, report) = self
             .session
-            .resume(ResumeAction::Continue, Some(timeout))
+            .resume(ResumeAction::Continue, Some(timeout), StopLocals::None)
             .await?;
         report.ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))
     }

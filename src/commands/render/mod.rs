@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::ipc::protocol::{
-    BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport, VariableNode,
+    BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport,
 };
 
 mod variables;
 
-pub use variables::{variable, variables};
+pub use variables::{stop_locals, variable, variables};
 
 /// Text that is safe to write to a terminal: control characters other than newline and tab
 /// (escape sequences, carriage returns, C1 controls) are shown as visible `\x1b`-style escapes,
@@ -78,9 +78,7 @@ pub fn stop_report(report: &StopReport) -> String {
     if let Some(source) = &report.source {
         out.push_str(&source_lines(source));
     }
-    if let Some(changed) = &report.changed {
-        out.push_str(&changed_lines(changed));
-    }
+    out.push_str(&locals_lines(report));
     if let Some(tail) = &report.stderr_tail {
         out.push_str("Its stderr ended with:\n");
         for line in tail.lines() {
@@ -93,23 +91,29 @@ pub fn stop_report(report: &StopReport) -> String {
     out
 }
 
-/// A step's changed locals, one per line (members inline), under `Changed:`.
-fn changed_lines(changed: &[VariableNode]) -> String {
-    if changed.is_empty() {
-        return "Changed: nothing in this frame since its previous stop\n".to_string();
+/// The stopped frame's locals, under `Locals:`, the changed ones marked `*` (with `--locals
+/// changed` only those); when none changed since the frame's previous stop and none are listed,
+/// a line that says so.
+fn locals_lines(report: &StopReport) -> String {
+    if report.locals.is_empty() {
+        return match (&report.changed, report.locals_omitted) {
+            (Some(changed), 0) if changed.is_empty() => {
+                "Changed: nothing in this frame since its previous stop\n".to_string()
+            }
+            (_, 0) => String::new(),
+            (_, omitted) => format!("Locals: {omitted}, not shown: `debugger locals`\n"),
+        };
     }
-    let width = changed
-        .iter()
-        .map(|n| n.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut out = String::from("Changed:\n");
-    for node in changed {
-        for line in variable(node, width).lines() {
-            let _ = writeln!(out, "  {line}");
+    let header = match &report.changed {
+        Some(changed) if changed.is_empty() => {
+            "Locals (none changed since this frame's previous stop):\n"
         }
-    }
-    out
+        _ => "Locals:\n",
+    };
+    format!(
+        "{header}{}",
+        stop_locals(&report.locals, report.locals_omitted)
+    )
 }
 
 /// The first line of a stop report: what happened, where, on which thread.

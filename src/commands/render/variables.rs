@@ -8,6 +8,10 @@ use crate::ipc::protocol::VariableNode;
 /// Inline children only while the whole line stays this short.
 const INLINE_WIDTH: usize = 100;
 
+/// The longest line a stop report gives one local: twelve of them and the report's other lines
+/// stay within 2 KB.
+const STOP_LINE_CHARS: usize = 110;
+
 /// Variables as aligned `name (type) = value` lines, children inline when short, else nested.
 /// When some changed since the frame's previous stop, every line gets a two-character gutter,
 /// `* ` on the changed ones.
@@ -30,6 +34,46 @@ pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
         );
     }
     out
+}
+
+/// A stop report's locals: one line each (members inline when short, else collapsed to the
+/// value), cut to [`STOP_LINE_CHARS`], with a two-character gutter, `* ` on the changed ones,
+/// and a count of those left out. So a report on a frame of thirty locals stays a screenful.
+pub fn stop_locals(nodes: &[VariableNode], omitted: u64) -> String {
+    let mut out = String::new();
+    let width = nodes
+        .iter()
+        .map(|n| n.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for node in nodes {
+        let gutter = if node.changed { "* " } else { "  " };
+        let mut whole = String::new();
+        write_node(&mut whole, node, 0, width, false);
+        let first = whole.lines().next().unwrap_or_default();
+        let line = if first.chars().count() > STOP_LINE_CHARS {
+            // Members inline made it too long: the value alone, and cut if that still is.
+            cut_line(&head(node, width))
+        } else {
+            first.to_string()
+        };
+        let _ = writeln!(out, "{gutter}{line}");
+    }
+    if omitted > 0 {
+        let _ = writeln!(out, "  {omitted} more: `debugger locals`");
+    }
+    out
+}
+
+/// `line` cut to [`STOP_LINE_CHARS`] characters, saying how many were left out.
+fn cut_line(line: &str) -> String {
+    let total = line.chars().count();
+    if total <= STOP_LINE_CHARS {
+        return line.to_string();
+    }
+    let keep = STOP_LINE_CHARS - 24;
+    let kept: String = line.chars().take(keep).collect();
+    format!("{kept}… ({} more characters)", total - keep)
 }
 
 /// One variable (and its children) as `variables` shows it, its name padded to `width`: for a
@@ -348,6 +392,21 @@ mod tests {
             variables(&[pointer], 0),
             "p (int) = *main.T {X: (*main.X)(0xc000)} {*p = main.T {X: (*main.X)(0xc000)}}\n"
         );
+    }
+
+    #[test]
+    fn a_stop_reports_locals_are_one_line_each_and_cut() {
+        let mut acct = leaf("acct", "0x7ffc");
+        acct.children = vec![leaf("id", "7"), leaf("balance", "101")];
+        acct.changed = true;
+        let long = leaf("text", &"x".repeat(300));
+        let text = stop_locals(&[acct, long], 18);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "* acct (int) = 0x7ffc {id = 7, balance = 101}");
+        assert!(lines[1].starts_with("  text (int) = xxx"), "{text}");
+        assert!(lines[1].ends_with("more characters)"), "{text}");
+        assert!(lines[1].chars().count() <= STOP_LINE_CHARS + 2, "{text}");
+        assert_eq!(lines[2], "  18 more: `debugger locals`");
     }
 
     #[test]

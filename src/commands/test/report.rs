@@ -59,6 +59,7 @@ pub(super) fn start_and_report(
         timeout_secs: deadline
             .saturating_duration_since(Instant::now())
             .as_secs_f64(),
+        locals: None,
     };
     let (mut client, started): (_, StartResult) =
         open_session(session, Command::Start(plan.spec.clone()))?;

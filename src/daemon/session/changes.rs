@@ -1,6 +1,5 @@
-//! What changed since the last stop: `locals` marks the values that differ from the previous
-//! stop of the same frame, and a step's report (`next`, `step`, `finish` with `--wait`) ends with
-//! them, so one call answers "what did that line do".
+//! What changed since the last stop: `locals` and every stop report mark the values that differ
+//! from the previous stop of the same frame, so one call answers "what did that line do".
 //!
 //! Apart from inspection because it keeps memory across stops: for each frame (by thread,
 //! function and the calls that led to it), the values seen at the last two stops where its locals were read. A value is
@@ -15,9 +14,9 @@ use crate::daemon::variables::Limits;
 use crate::dap::types::StackFrame;
 use crate::ipc::protocol::VariableNode;
 
-/// How deep a step's report reads the locals, as `locals` does by default: a member changed
+/// How deep a stop report reads the locals, as `locals` does by default: a member changed
 /// through a pointer (`acct->balance`) shows.
-const STEP_DEPTH: u32 = 1;
+pub(super) const STEP_DEPTH: u32 = 1;
 
 /// Frames whose locals are remembered; past this, the memory starts again (a long session
 /// through many functions must not grow without bound).
@@ -161,22 +160,6 @@ pub fn only_changed(nodes: Vec<VariableNode>) -> Vec<VariableNode> {
 }
 
 impl Session {
-    /// The top frame's locals at the stop just reached, marked against the frame's previous
-    /// stop, keeping only the changed ones: the end of a step's report. `None` when they cannot
-    /// be read (the report goes out without them).
-    pub(super) async fn changed_locals_at_stop(&self) -> Option<Vec<VariableNode>> {
-        let (thread_id, index, frame) = self.selected_frame().await.ok()?;
-        let generation = self.shared.run.get().generation;
-        let result = self
-            .frame_locals(&frame, Limits::for_locals(STEP_DEPTH, false))
-            .await
-            .ok()?;
-        let mut nodes = result.variables;
-        let key = self.frame_key(thread_id, index).await?;
-        let had_before = self.remember_locals(key, generation, &mut nodes);
-        had_before.then(|| only_changed(nodes))
-    }
-
     /// Reads the selected frame's locals now, so the stop a step leads to has something to be
     /// compared with (when nothing has read them at this stop yet).
     pub(super) async fn note_locals_before_step(&self) -> Result<(), ErrorBody> {

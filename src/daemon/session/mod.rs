@@ -35,6 +35,7 @@ mod program_setup;
 mod report;
 mod run_control;
 mod sources;
+mod stop_values;
 mod symbol_names;
 mod variable_path;
 mod view;

@@ -1,5 +1,5 @@
 //! Stop reports: what a client is told of a stop or an end (reason, thread, frame, source
-//! lines, the exception), built once per stop and cached.
+//! lines, the exception, the frame's values), built once per stop and cached.
 //!
 //! Apart from run control because every command that shows a stop (`await`, `--wait`, `status`,
 //! `context`) asks for the same report, and its lookups are bounded so a hung adapter costs a
@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use super::breakpoints::hit_breakpoints;
 use super::frames::frame_info;
+use super::stop_values::StopValues;
 use super::{Session, WATCHPOINT_REASON, core_dump};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::dap::requests::{self, ThreadArguments};
-use crate::ipc::protocol::{ExceptionInfo, SignalInfo, StopReport};
+use crate::ipc::protocol::{ExceptionInfo, SignalInfo, StopLocals, StopReport};
 
 /// Source lines shown either side of a stop.
 const STOP_CONTEXT_LINES: u32 = 2;
@@ -25,27 +26,20 @@ const STDERR_TAIL_LINES: usize = 6;
 /// How long a stop report may spend asking the adapter for the thread name and top frame.
 const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
 
+/// How long a stop report may spend reading the frame's locals; past it, the report goes out
+/// without them (`debugger locals` still reads them, with a request's full timeout).
+const VALUES_LOOKUP_TIMEOUT: Duration = Duration::from_secs(5);
+
 impl Session {
-    /// Builds the report of a settled state and marks it as seen.
+    /// Builds the report of a settled state and marks it as seen, without the frame's values.
     pub async fn report(&self, state: &RunState) -> StopReport {
-        let mut report = StopReport {
-            reason: state.phase.name().to_string(),
-            description: None,
-            thread_id: None,
-            thread_name: None,
-            frame: None,
-            source: None,
-            breakpoint_ids: Vec::new(),
-            exit_code: None,
-            note: None,
-            exception: None,
-            watch: Vec::new(),
-            changed: None,
-            signal: None,
-            fault_address: None,
-            abort_message: None,
-            stderr_tail: None,
-        };
+        self.report_with(state, StopLocals::None).await
+    }
+
+    /// Builds the report of a settled state, with the stopped frame's values `locals` asks
+    /// for, and marks it as seen.
+    pub async fn report_with(&self, state: &RunState, locals: StopLocals) -> StopReport {
+        let mut report = StopReport::empty(state.phase.name());
         match &state.phase {
             Phase::Stopped(stop) => {
                 let cached = {
@@ -54,10 +48,20 @@ impl Session {
                     view.caches
                         .report
                         .as_ref()
-                        .filter(|(generation, _)| *generation == state.generation)
-                        .map(|(_, report)| report.clone())
+                        .filter(|(generation, _, _)| *generation == state.generation)
+                        .map(|(_, report, values)| (report.clone(), values.clone()))
                 };
-                if let Some(cached) = cached {
+                if let Some((mut cached, values)) = cached {
+                    let values = match values {
+                        None if locals != StopLocals::None => {
+                            self.values_of_reported_stop(&cached, state.generation)
+                                .await
+                        }
+                        values => values,
+                    };
+                    if let Some(values) = values {
+                        values.fill(&mut cached, locals);
+                    }
                     return cached;
                 }
                 report.reason = stop.reason.clone();
@@ -78,13 +82,19 @@ impl Session {
                     report.fault_address = view.core_fault_address.map(|a| format!("{a:#x}"));
                     report.abort_message = view.core_abort_message.clone();
                 }
+                let mut values = None;
                 if let Some(thread_id) = thread_id {
-                    self.locate_stop(thread_id, &mut report).await;
+                    let read_values = (locals != StopLocals::None).then_some(state.generation);
+                    values = self.locate_stop(thread_id, &mut report, read_values).await;
                     if report.reason == WATCHPOINT_REASON {
                         self.explain_watchpoint_stop(thread_id, &mut report).await;
                     }
                 }
-                self.shared.view().caches.report = Some((state.generation, report.clone()));
+                self.shared.view().caches.report =
+                    Some((state.generation, report.clone(), values.clone()));
+                if let Some(values) = values {
+                    values.fill(&mut report, locals);
+                }
             }
             Phase::Exited { exit_code, signal } => {
                 report.exit_code = *exit_code;
@@ -146,10 +156,43 @@ impl Session {
         report.signal = Some(info);
     }
 
-    /// Fills in the stop's thread name, frame and source. Both lookups go out at once and get
-    /// [`REPORT_LOOKUP_TIMEOUT`] between them: a hung adapter costs `status` a second once per
-    /// stop (the report is cached), not a request timeout per call.
-    async fn locate_stop(&self, thread_id: i64, report: &mut StopReport) {
+    /// The values of the stop a report was built for without them: read now and kept with the
+    /// cached report.
+    async fn values_of_reported_stop(
+        &self,
+        report: &StopReport,
+        generation: u64,
+    ) -> Option<StopValues> {
+        let thread_id = report.thread_id?;
+        let index = report.frame.as_ref()?.index;
+        let (frames, _) = self.frames(thread_id, index + 1).await.ok()?;
+        let values = tokio::time::timeout(
+            VALUES_LOOKUP_TIMEOUT,
+            self.read_stop_values(thread_id, index as usize, &frames, generation),
+        )
+        .await
+        .ok()
+        .flatten()?;
+        let mut view = self.shared.view();
+        if let Some((cached, _, kept)) = view.caches.report.as_mut()
+            && *cached == generation
+        {
+            *kept = Some(values.clone());
+        }
+        Some(values)
+    }
+
+    /// Fills in the stop's thread name, frame and source, and with `read_values` (the stop's
+    /// generation) reads the frame's locals. The thread names, the stack and the exception go
+    /// out at once and get [`REPORT_LOOKUP_TIMEOUT`] between them: a hung adapter costs
+    /// `status` a second once per stop (the report is cached), not a request timeout per call.
+    /// The source lines and the locals, which both need the frame, then go out together.
+    async fn locate_stop(
+        &self,
+        thread_id: i64,
+        report: &mut StopReport,
+        read_values: Option<u64>,
+    ) -> Option<StopValues> {
         let known = self
             .shared
             .view()
@@ -194,13 +237,25 @@ impl Session {
             .get(&thread_id)
             .cloned();
         let Ok(Some((frames, _))) = looked_up else {
-            return;
+            return None;
         };
-        if let Some(top) = frames.get(index as usize) {
-            let info = frame_info(index, top);
-            report.source = self.frame_snippet(top, &info, STOP_CONTEXT_LINES).await;
-            report.frame = Some(info);
-        }
+        let top = frames.get(index as usize)?;
+        let info = frame_info(index, top);
+        let values = async {
+            let generation = read_values?;
+            tokio::time::timeout(
+                VALUES_LOOKUP_TIMEOUT,
+                self.read_stop_values(thread_id, index as usize, &frames, generation),
+            )
+            .await
+            .ok()
+            .flatten()
+        };
+        let (source, values) =
+            tokio::join!(self.frame_snippet(top, &info, STOP_CONTEXT_LINES), values);
+        report.source = source;
+        report.frame = Some(info);
+        values
     }
 
     /// What the program raised, for a stop on an exception (when the adapter can tell).

@@ -11,7 +11,7 @@ use super::Session;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::dap::requests::{Pause, Resume, ThreadArguments};
-use crate::ipc::protocol::{ResumeAction, StopReport};
+use crate::ipc::protocol::{ResumeAction, StopLocals, StopReport};
 
 /// How many times, and how often, a pause that has not stopped the program is sent again.
 const PAUSE_RETRIES: u32 = 5;
@@ -21,11 +21,13 @@ const PAUSE_RETRY_AFTER: Duration = Duration::from_millis(300);
 const END_TOLD_WITHIN: Duration = Duration::from_secs(5);
 
 impl Session {
-    /// `continue`, `next`, `step`, `finish`, optionally waiting for the next stop.
+    /// `continue`, `next`, `step`, `finish`, optionally waiting for the next stop, whose report
+    /// carries the frame's values `locals` asks for.
     pub async fn resume(
         &self,
         action: ResumeAction,
         wait: Option<Duration>,
+        locals: StopLocals,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
         let state = self.shared.run.get();
         match &state.phase {
@@ -35,7 +37,7 @@ impl Session {
                 }
                 // Already running: `continue --wait` just waits for the next stop.
                 return match wait {
-                    Some(timeout) => self.wait_after(state.generation, timeout).await,
+                    Some(timeout) => self.wait_after(state.generation, timeout, locals).await,
                     None => Ok(("running".into(), None)),
                 };
             }
@@ -62,7 +64,7 @@ impl Session {
         {
             // The program stopped after the caller last looked (e.g. `start --break f` ran
             // straight into `f`). Resuming would skip a stop nobody has seen: report it instead.
-            let mut report = self.report(&state).await;
+            let mut report = self.report_with(&state, locals).await;
             report.note = Some(
                 "the program had already stopped here before this continue; it was not resumed"
                     .into(),
@@ -73,13 +75,16 @@ impl Session {
             // Killed while stopped (SIGKILL): its adapter will tell of the end, or the program
             // watch will. Resuming first would have lldb-dap 19 write to its helper, gone with
             // the program, and die of SIGPIPE: the end is the answer.
-            return self.wait_after(state.generation, END_TOLD_WITHIN).await;
+            return self
+                .wait_after(state.generation, END_TOLD_WITHIN, locals)
+                .await;
         }
         let thread_id = self.current_thread().await?;
         let step = action != ResumeAction::Continue;
-        if step && wait.is_some() {
-            // The step's report ends with what changed: the locals before it are the baseline.
-            // Unreadable locals only cost the report that list.
+        if step && wait.is_some() && locals != StopLocals::None {
+            // The step's report marks what changed: the locals before it are the baseline, read
+            // here only when the report of this stop did not read them. Unreadable locals only
+            // cost the report its marks.
             let _ = self.note_locals_before_step().await;
         }
         let request = match action {
@@ -114,44 +119,19 @@ impl Session {
         let Some(timeout) = wait else {
             return Ok(("running".into(), None));
         };
-        if step {
-            self.wait_after_step(running, timeout).await
-        } else {
-            self.wait_after(running, timeout).await
-        }
-    }
-
-    /// [`Self::wait_after`] for a step: its report ends with the locals that changed. Both read
-    /// the top frame, so the stack is fetched once first; then the report's source lines and
-    /// the locals' requests go out together, and a step's answer costs the adapter's work on
-    /// them, not the sum of ours and its.
-    async fn wait_after_step(
-        &self,
-        generation: u64,
-        timeout: Duration,
-    ) -> Result<(String, Option<StopReport>), ErrorBody> {
-        let state = self.settled_after(generation, timeout).await?;
-        if !matches!(state.phase, Phase::Stopped(_)) {
-            let report = self.report(&state).await;
-            return Ok((state.phase.name().to_string(), Some(report)));
-        }
-        // Fills the frame cache both read; a failure here only means neither has a frame.
-        let _ = self.selected_frame().await;
-        let (mut report, changed) =
-            tokio::join!(self.report(&state), self.changed_locals_at_stop());
-        report.changed = changed;
-        Ok((state.phase.name().to_string(), Some(report)))
+        self.wait_after(running, timeout, locals).await
     }
 
     /// Interrupts the program; with `wait`, reports the resulting stop.
     pub async fn pause(
         &self,
         wait: Option<Duration>,
+        locals: StopLocals,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
         let state = self.shared.run.get();
         match &state.phase {
             Phase::Stopped(_) => {
-                let report = self.report(&state).await;
+                let report = self.report_with(&state, locals).await;
                 return Ok(("stopped".into(), Some(report)));
             }
             Phase::Running | Phase::Starting => {}
@@ -173,7 +153,7 @@ impl Session {
         }
         self.insist_on_pause(state.generation, thread_id);
         match wait {
-            Some(timeout) => self.wait_after(state.generation, timeout).await,
+            Some(timeout) => self.wait_after(state.generation, timeout, locals).await,
             None => Ok(("pausing".into(), None)),
         }
     }
@@ -205,15 +185,19 @@ impl Session {
     }
 
     /// `await`: the current stop or end at once, else the next one.
-    pub async fn await_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
+    pub async fn await_stop(
+        &self,
+        timeout: Duration,
+        locals: StopLocals,
+    ) -> Result<StopReport, ErrorBody> {
         let state = self.shared.run.get();
         if let Phase::AdapterDied { .. } = state.phase {
             return Err(self.not_running_error(&state.phase));
         }
         if state.phase.is_settled() {
-            return Ok(self.report(&state).await);
+            return Ok(self.report_with(&state, locals).await);
         }
-        self.wait_after(state.generation, timeout)
+        self.wait_after(state.generation, timeout, locals)
             .await
             .and_then(|(_, report)| report.ok_or_else(|| ErrorBody::internal("no stop report")))
     }
@@ -222,9 +206,10 @@ impl Session {
         &self,
         generation: u64,
         timeout: Duration,
+        locals: StopLocals,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
         let state = self.settled_after(generation, timeout).await?;
-        let report = self.report(&state).await;
+        let report = self.report_with(&state, locals).await;
         Ok((state.phase.name().to_string(), Some(report)))
     }
 

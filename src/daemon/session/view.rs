@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use super::brief_stop;
 use super::changes::LocalsMemory;
 use super::frames::FrameCache;
+use super::stop_values::StopValues;
 use crate::ipc::protocol::StopReport;
 
 /// What users see of the view: selection and caches, invalidated by every stop.
@@ -66,8 +67,10 @@ pub(super) struct Debuggee {
 pub(super) struct Caches {
     pub(super) thread_names: HashMap<i64, String>,
     pub(super) frames: Option<FrameCache>,
-    /// The report of the latest stop, by generation: `status` and `await` repeat it for free.
-    pub(super) report: Option<(u64, StopReport)>,
+    /// The report of the latest stop, by generation, and the locals it read (`None` when it read
+    /// none): `status` and `await` repeat it for free, and a later report that wants the values
+    /// reads only those.
+    pub(super) report: Option<(u64, StopReport, Option<StopValues>)>,
 }
 
 /// Requests sent whose stops have not arrived yet, which decide how those stops are told.

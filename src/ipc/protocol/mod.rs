@@ -398,6 +398,23 @@ impl ResumeAction {
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct WaitSpec {
     pub timeout_secs: f64,
+    /// Which of the stopped frame's locals the report carries; `None`: the config's default
+    /// (`[defaults] stop_locals`).
+    #[serde(default)]
+    pub locals: Option<StopLocals>,
+}
+
+/// Which of the stopped frame's locals a stop report carries (`--locals`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopLocals {
+    /// None: the report reads no values.
+    None,
+    /// Only those that changed since the frame's previous stop.
+    Changed,
+    /// All of them (bounded), the changed ones marked.
+    #[default]
+    All,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]

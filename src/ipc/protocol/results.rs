@@ -154,9 +154,17 @@ pub struct StopReport {
     /// For a stop on a watchpoint: the watched expressions' values before and now.
     #[serde(default)]
     pub watch: Vec<WatchChange>,
-    /// For a step waited for (`next`, `step`, `finish` with `--wait`): the locals of the frame
-    /// it stopped in that changed since that frame's previous stop. Absent when there was no
-    /// earlier stop of that frame to compare with.
+    /// The stopped frame's locals, as `locals` reads them but bounded (about a screenful of
+    /// lines; the changed ones first to be kept), each marked `changed` as `locals` marks it.
+    /// Empty with `--locals none`, and only the changed ones with `--locals changed`.
+    #[serde(default)]
+    pub locals: Vec<VariableNode>,
+    /// The locals left out of `locals` by its bound (`debugger locals` lists them all).
+    #[serde(default)]
+    pub locals_omitted: u64,
+    /// For a report that read the locals: those of the frame it stopped in that changed since
+    /// that frame's previous stop (all of them, not bounded as `locals` is). Absent when there
+    /// was no earlier stop of that frame to compare with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<Vec<VariableNode>>,
     /// For a stop on a signal, or an end by one: which (then `exit_code` is null).
@@ -175,6 +183,32 @@ pub struct StopReport {
     /// says why without an `output` call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr_tail: Option<String>,
+}
+
+impl StopReport {
+    /// A report of `reason` with nothing else known yet.
+    pub fn empty(reason: &str) -> StopReport {
+        StopReport {
+            reason: reason.to_string(),
+            description: None,
+            thread_id: None,
+            thread_name: None,
+            frame: None,
+            source: None,
+            breakpoint_ids: Vec::new(),
+            exit_code: None,
+            note: None,
+            exception: None,
+            watch: Vec::new(),
+            locals: Vec::new(),
+            locals_omitted: 0,
+            changed: None,
+            signal: None,
+            fault_address: None,
+            abort_message: None,
+            stderr_tail: None,
+        }
+    }
 }
 
 /// A signal the program stopped on or was killed by.
