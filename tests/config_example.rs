@@ -14,4 +14,5 @@ fn the_example_config_parses_to_the_defaults() {
     assert_eq!(config.daemon.grace_period(), defaults.daemon.grace_period());
     assert_eq!(config.rust.sysroot, defaults.rust.sysroot);
     assert_eq!(config.rust.formatters, defaults.rust.formatters);
+    assert_eq!(config.defaults.stop_locals, defaults.defaults.stop_locals);
 }

@@ -142,14 +142,14 @@ pub const TOOLS: &[Tool] = &[
         &["continue", "next", "step", "finish", "pause"],
         Waits::WithWait,
         false,
-        "Resume or interrupt the program: continue (to the next breakpoint), next (step over a line), step (into a call), finish (out of the function), pause. With wait=true, blocks until it stops and returns the stop report (where, why, source lines); after `timeout` (default 25 s) it returns state=running instead, which is not a failure: call `await`.",
+        "Resume or interrupt the program: continue (to the next breakpoint), next (step over a line), step (into a call), finish (out of the function), pause. With wait=true, blocks until it stops and returns the stop report (where, why, source lines, and the frame's locals: at most 12 in `locals`, `locals_omitted` counting the rest, `changed` marking those that changed; `locals`: all, changed or none); after `timeout` (default 25 s) it returns state=running instead, which is not a failure: call `await`.",
     ),
     tool(
         "await",
         &["await"],
         Waits::Always,
         false,
-        "Wait for the next stop or exit and report it (returns at once when already stopped). After `timeout` (default 25 s) it returns state=running: call it again, or `execute` with action=pause.",
+        "Wait for the next stop or exit and report it, with the frame's locals as `execute` gives them (returns at once when already stopped). After `timeout` (default 25 s) it returns state=running: call it again, or `execute` with action=pause.",
     ),
     tool(
         "context",
