@@ -30,6 +30,7 @@ fn wait() -> WaitArgs {
     WaitArgs {
         wait: true,
         timeout: 60.0,
+        locals: None,
     }
 }
 

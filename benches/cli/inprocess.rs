@@ -207,6 +207,31 @@ impl InProcess {
         })
     }
 
+    /// A line breakpoint at `line` of `file` in the stopped program, for [`InProcess::hit`].
+    pub fn break_at(&self, stopped: &Stopped, file: &Path, line: u32) -> BenchResult<()> {
+        self.runtime
+            .block_on(stopped.session.set_breakpoints(file, &[line]))?;
+        Ok(())
+    }
+
+    /// One `continue` → its `stopped` event at a breakpoint → `stackTrace(1)` → the top
+    /// frame's locals one level deep: what `continue --wait` needs for a report with values.
+    pub fn hit(&self, stopped: &mut Stopped) -> BenchResult<Duration> {
+        self.runtime.block_on(async {
+            let began = Instant::now();
+            let answer = stopped
+                .session
+                .client
+                .send("continue", json!({ "threadId": stopped.thread }));
+            let thread = stopped.session.wait_stopped().await?;
+            answer.response().await?;
+            let trace = stopped.session.stack_trace(thread, 1).await?;
+            let frame = trace["stackFrames"][0]["id"].as_i64().unwrap_or(0);
+            stopped.session.locals(frame).await?;
+            Ok(began.elapsed())
+        })
+    }
+
     /// On a program stopped in main: `setBreakpoints` for each of `lines` in each file in turn,
     /// each re-sending its file's list so far (what one `breakpoint add` costs the adapter).
     pub fn incremental_breakpoints(

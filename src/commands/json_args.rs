@@ -291,11 +291,11 @@ mod tests {
     fn a_family_takes_its_command_from_action() {
         let next = parsed(
             &["continue", "next", "pause"],
-            json!({"action": "next", "wait": true, "timeout": 5}),
+            json!({"action": "next", "wait": true, "timeout": 5, "locals": "changed"}),
         );
         assert_eq!(
             next,
-            Ok("Next(WaitArgs { wait: true, timeout: 5.0 })".to_string())
+            Ok("Next(WaitArgs { wait: true, timeout: 5.0, locals: Some(Changed) })".to_string())
         );
         let missing = parsed(&["continue", "next"], json!({"wait": true}));
         assert!(missing.is_err_and(|e| e.contains("'action' is required")));

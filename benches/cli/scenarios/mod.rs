@@ -49,6 +49,11 @@ const SCENARIOS: &[Scenario] = &[
         run: stepping::next_wait,
     },
     Scenario {
+        name: "stop-locals",
+        needs: &[],
+        run: stepping::continue_with_locals,
+    },
+    Scenario {
         name: "launch",
         needs: &[],
         run: launch::start_to_breakpoint,

@@ -78,6 +78,7 @@ fn steps(
         action: ResumeAction::Next,
         wait: Some(WaitSpec {
             timeout_secs: WAIT_LIMIT.as_secs_f64(),
+            locals: None,
         }),
     };
     for round in 0..plan.warmup + plan.steps {
@@ -88,6 +89,77 @@ fn steps(
         let deep = ctx.inproc.step(stepper, 32)?;
         if round >= plan.warmup {
             for (all, time) in samples.iter_mut().zip([cli, ipc, shallow, deep]) {
+                all.push(time);
+            }
+        }
+    }
+    Ok(samples)
+}
+
+/// `continue --wait` to a breakpoint hit on every round of steploop's loop, its report carrying
+/// the frame's locals, against the same hit driven in-process: `continue` → `stopped` →
+/// `stackTrace(1)` → the locals one level deep. The report's own figure without values
+/// (`--locals none`) is beside them, so the values' cost reads off the table.
+pub fn continue_with_locals(ctx: &mut Context) -> BenchResult<()> {
+    let steploop = build("c/steploop.c");
+    let source = crate::common::fixture_path("c/steploop.c");
+    let line = crate::common::line_of("c/steploop.c", "@steploop_add");
+    let location = format!("{}:{line}", path_str(&source)?);
+    let session = ctx.session();
+    session.run(&["start", path_str(&steploop)?, "--break", &location])?;
+    session.run(&["continue", "--wait"])?;
+    let mut hitter = ctx.inproc.stop_at(&steploop, "main")?;
+    ctx.inproc.break_at(&hitter, &source, line)?;
+    let hits = hits(ctx, &session, &mut hitter);
+    ctx.inproc.finish(hitter);
+    drop(session);
+    let [with_locals, without, inproc] = hits?.map(Stats::of);
+
+    let table = &mut ctx.table;
+    let over = (with_locals.median.as_secs_f64() - inproc.median.as_secs_f64()) * 1000.0;
+    table.row(
+        "continue --wait, report with locals",
+        &with_locals,
+        &format!("{over:+.2} ms vs in-process"),
+        "≤ in-process stop + variables + 2 ms",
+        Some(over <= 2.0),
+    );
+    table.row(
+        "  continue --wait --locals none",
+        &without,
+        &format!(
+            "{:+.2} ms vs in-process",
+            (without.median.as_secs_f64() - inproc.median.as_secs_f64()) * 1000.0
+        ),
+        "—",
+        None,
+    );
+    table.row(
+        "  in-process continue → stopped → stackTrace(1) → locals",
+        &inproc,
+        "adapter's own time",
+        "—",
+        None,
+    );
+    Ok(())
+}
+
+/// The warm-up rounds, then the timed ones: the CLI hit with and without values, the
+/// in-process hit.
+fn hits(
+    ctx: &Context,
+    session: &CliSession,
+    hitter: &mut Stopped,
+) -> BenchResult<[Vec<Duration>; 3]> {
+    let plan = &ctx.plan;
+    let mut samples: [Vec<Duration>; 3] = Default::default();
+    for round in 0..plan.warmup + plan.steps {
+        let (with_locals, out) = session.timed(&["continue", "--wait", "--locals", "all"])?;
+        expect_contains(&out, "Locals:", "continue --wait")?;
+        let (without, _) = session.timed(&["continue", "--wait", "--locals", "none"])?;
+        let inproc = ctx.inproc.hit(hitter)?;
+        if round >= plan.warmup {
+            for (all, time) in samples.iter_mut().zip([with_locals, without, inproc]) {
                 all.push(time);
             }
         }
