@@ -53,7 +53,7 @@ pub struct Call<'a> {
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum CommandLine {
-    /// Launch a program under the debugger.
+    /// Launch a program under the debugger and report its first stop (within --wait).
     Start(session::StartArgs),
     /// Run a program without a session, record each breakpoint hit (location, stack, locals,
     /// --print values), and print one report.
@@ -73,8 +73,9 @@ pub enum CommandLine {
     Stop,
     /// Detach from the program and leave it running.
     Detach,
-    /// Run the program again from the start with the same arguments and breakpoints.
-    Restart,
+    /// Run the program again from the start with the same arguments and breakpoints, and
+    /// report its first stop.
+    Restart(session::FirstStopArgs),
     /// List the sessions that are running.
     Sessions,
 
@@ -165,7 +166,7 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
         CommandLine::Status => session::status(session),
         CommandLine::Stop => session::stop(session, false),
         CommandLine::Detach => session::stop(session, true),
-        CommandLine::Restart => session::restart(session),
+        CommandLine::Restart(args) => session::restart(session, args),
         CommandLine::Sessions => sessions::sessions(),
         CommandLine::Breakpoint(args) => breakpoint::run(session, args),
         CommandLine::Watch(args) => breakpoint::watch(session, args),

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{Outcome, data, render};
+use super::{Outcome, data, numbers, render};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::{self, LineCounts};
 use crate::common::location::{ConditionalLocation, Location};
@@ -12,6 +12,7 @@ use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
 use crate::ipc::protocol::{
     AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
+    WaitSpec,
 };
 use crate::ipc::spawn::open_session;
 
@@ -66,6 +67,36 @@ pub struct StartArgs {
     /// Talk to an adapter already listening at HOST:PORT (e.g. `dlv dap --listen`).
     #[arg(long, value_name = "HOST:PORT")]
     pub connect: Option<String>,
+    #[command(flatten)]
+    pub first_stop: FirstStopArgs,
+}
+
+/// How long `start` and `restart` wait for the first stop when not told.
+pub const FIRST_STOP_WAIT_SECS: f64 = 5.0;
+
+// How long `start` and `restart` wait for the program's first stop, which they answer with.
+#[derive(Debug, Args)]
+pub struct FirstStopArgs {
+    /// Seconds to wait for the first stop (a breakpoint, an exception) or the end, which the
+    /// answer then reports; a program still running then is said to be.
+    #[arg(long, value_name = "SECS", default_value_t = FIRST_STOP_WAIT_SECS,
+          allow_negative_numbers = true, value_parser = numbers::seconds)]
+    pub wait: f64,
+    /// Answer as soon as the program is launched, without looking for a stop ('debugger await'
+    /// then reports the first one).
+    #[arg(long, conflicts_with = "wait")]
+    pub no_wait: bool,
+}
+
+impl FirstStopArgs {
+    fn spec(&self) -> Result<Option<WaitSpec>, ErrorBody> {
+        if self.no_wait {
+            return Ok(None);
+        }
+        Ok(Some(WaitSpec {
+            timeout_secs: numbers::checked_seconds("--wait", self.wait)?,
+        }))
+    }
 }
 
 // `attach`'s flags.
@@ -302,13 +333,14 @@ fn module_program(module: &str, run_dir: &Path) -> Result<PathBuf, ErrorBody> {
 }
 
 pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
+    let first_stop = args.first_stop.spec()?;
     let spec = launch_spec(
         args.launch,
         &args.breakpoints,
         args.stop_on_entry,
         args.connect,
     )?;
-    let (_, result): (_, StartResult) = open_session(session, Command::Start(spec))?;
+    let (_, result): (_, StartResult) = open_session(session, Command::Start { spec, first_stop })?;
     Ok(started(result, "Started"))
 }
 
@@ -338,18 +370,32 @@ fn started(result: StartResult, verb: &str) -> Outcome {
     for bp in &result.breakpoints {
         text.push_str(&format!("Breakpoint {}\n", render::breakpoint_line(bp)));
     }
-    match &result.stop {
-        Some(stop) => text.push_str(&render::stop_report(stop)),
-        None => text.push_str(&match result.state.as_str() {
-            "stopped" => "The program has stopped: 'debugger await' reports where\n".to_string(),
-            "running" => {
-                "The program is running: 'debugger continue --wait' runs to the next breakpoint\n"
-                    .to_string()
-            }
-            other => format!("State: {other}\n"),
-        }),
-    }
+    text.push_str(&first_stop_text(&result));
     Outcome::new(data(&result), text)
+}
+
+/// What a start says of the program's first stop: its report, the same as the execution
+/// commands give, or what is known when it did not come. Never that the program is running
+/// without saying when: it may stop between the answer and its reading.
+fn first_stop_text(result: &StartResult) -> String {
+    if let Some(stop) = &result.stop {
+        return render::stop_report(stop);
+    }
+    match (result.waited_secs, result.state.as_str()) {
+        (Some(secs), "running" | "starting") => format!(
+            "No stop within {secs} s: the program was still running then. 'debugger await' \
+             waits for its next stop; 'debugger pause' interrupts it\n"
+        ),
+        // Attached, or --no-wait: nobody looked for a stop.
+        (None, "running" | "starting") => "Not waited for a stop: 'debugger await' reports the \
+             program's next stop; 'debugger pause' interrupts it\n"
+            .to_string(),
+        (_, "stopped") => "The program has stopped: 'debugger await' reports where\n".to_string(),
+        (_, "exited" | "terminated") => {
+            "The program has ended: 'debugger await' reports how\n".to_string()
+        }
+        (_, other) => format!("State: {other}\n"),
+    }
 }
 
 pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
@@ -412,8 +458,10 @@ pub fn stop(session: &str, detach: bool) -> Result<Outcome, ErrorBody> {
     Ok(Outcome::new(data(&result), text))
 }
 
-pub fn restart(session: &str) -> Result<Outcome, ErrorBody> {
-    let result: StartResult = DaemonClient::connect(session)?.request_as(Command::Restart)?;
+pub fn restart(session: &str, args: FirstStopArgs) -> Result<Outcome, ErrorBody> {
+    let first_stop = args.spec()?;
+    let result: StartResult =
+        DaemonClient::connect(session)?.request_as(Command::Restart { first_stop })?;
     Ok(started(result, "Restarted"))
 }
 

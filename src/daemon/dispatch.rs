@@ -68,9 +68,12 @@ impl Daemon {
             None => None,
         };
         match command {
-            Command::Start(spec) => self.start(Origin::Launch(Box::new(spec))).await,
-            Command::Attach(spec) => self.start(Origin::Attach(spec)).await,
-            Command::Core(spec) => self.start(Origin::Core(spec)).await,
+            Command::Start { spec, first_stop } => {
+                let first_stop = wait_duration(first_stop)?;
+                self.start(Origin::Launch(Box::new(spec)), first_stop).await
+            }
+            Command::Attach(spec) => self.start(Origin::Attach(spec), None).await,
+            Command::Core(spec) => self.start(Origin::Core(spec), None).await,
             Command::Status => self.status().await,
             Command::Listing => self.listing().await,
             Command::Warm {
@@ -82,7 +85,7 @@ impl Daemon {
             Command::Lend { .. } => Err(ErrorBody::internal("a lend reached the dispatcher")),
             Command::Stop => self.end(false).await,
             Command::Detach => self.end(true).await,
-            Command::Restart => self.restart().await,
+            Command::Restart { first_stop } => self.restart(wait_duration(first_stop)?).await,
             Command::BreakpointAdd(spec) => to_value(self.session()?.add_breakpoint(spec).await?),
             Command::BreakpointAddMany { specs } => to_value(BreakpointList {
                 breakpoints: self.session()?.add_breakpoints(specs).await?,
@@ -168,7 +171,13 @@ impl Daemon {
         }
     }
 
-    async fn start(self: &Arc<Self>, origin: Origin) -> Result<Value, ErrorBody> {
+    /// Opens a session; `first_stop`: how long to wait for the program's first stop or end, to
+    /// answer with its report.
+    async fn start(
+        self: &Arc<Self>,
+        origin: Origin,
+        first_stop: Option<Duration>,
+    ) -> Result<Value, ErrorBody> {
         if let Some(err) = &self.config_error {
             self.exit_once_answered();
             return Err(err.clone());
@@ -196,7 +205,7 @@ impl Daemon {
             self.config.output.buffer_bytes,
             self.reaper.clone(),
         );
-        self.activate(origin, carried, None).await
+        self.activate(origin, carried, None, first_stop).await
     }
 
     /// Marks the slot `Starting` and returns what it held; `None`: a `stop` that keeps a warm
@@ -223,13 +232,15 @@ impl Daemon {
         Ok(Some(std::mem::replace(&mut *slot, Slot::Starting)))
     }
 
-    /// Opens a session into the `Starting` slot and reports it. On failure the slot gets
-    /// `fallback` back (a restart keeps its ended session, breakpoints and output), or is emptied.
+    /// Opens a session into the `Starting` slot and reports it, with its first stop or end when
+    /// that comes within `first_stop`. On failure the slot gets `fallback` back (a restart keeps
+    /// its ended session, breakpoints and output), or is emptied.
     async fn activate(
         self: &Arc<Self>,
         origin: Origin,
         carried: Carried,
         fallback: Option<Arc<Session>>,
+        first_stop: Option<Duration>,
     ) -> Result<Value, ErrorBody> {
         let requested_adapter = match &origin {
             Origin::Launch(spec) => spec.adapter.clone(),
@@ -281,6 +292,8 @@ impl Daemon {
         self.watch_lifetime(session.clone());
         tracing::info!(program = ?session.program(), "session started");
 
+        // An entry stop and a core's are certain to come, so they are waited for as long as a
+        // launch may take; any other first stop only as long as the caller asked.
         let stop = if stop_on_entry || session.is_core() {
             let locals = self.stop_locals(None);
             Some(
@@ -289,7 +302,14 @@ impl Daemon {
                     .await?,
             )
         } else {
-            None
+            match first_stop {
+                Some(wait) => session.first_stop(wait).await?,
+                None => None,
+            }
+        };
+        let waited_secs = match (&stop, first_stop) {
+            (None, Some(wait)) => Some(wait.as_secs_f64()),
+            _ => None,
         };
         to_value(StartResult {
             session: self.name.clone(),
@@ -301,6 +321,7 @@ impl Daemon {
             debuggee_pid: session.debuggee_pid(),
             breakpoints: session.breakpoints().list(),
             stop,
+            waited_secs,
             warm: session.warm_start(),
         })
     }
@@ -427,7 +448,7 @@ impl Daemon {
         to_value(MessageResult { message })
     }
 
-    async fn restart(self: &Arc<Self>) -> Result<Value, ErrorBody> {
+    async fn restart(self: &Arc<Self>, first_stop: Option<Duration>) -> Result<Value, ErrorBody> {
         let session = {
             let mut slot = self.slot();
             let session = match &*slot {
@@ -457,8 +478,13 @@ impl Daemon {
         session.end(false).await;
         let carried = session.carried();
         carried.output.reopen();
-        self.activate(session.origin().clone(), carried, Some(session.clone()))
-            .await
+        self.activate(
+            session.origin().clone(),
+            carried,
+            Some(session.clone()),
+            first_stop,
+        )
+        .await
     }
 }
 

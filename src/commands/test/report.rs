@@ -61,8 +61,13 @@ pub(super) fn start_and_report(
             .as_secs_f64(),
         locals: None,
     };
-    let (mut client, started): (_, StartResult) =
-        open_session(session, Command::Start(plan.spec.clone()))?;
+    let (mut client, started): (_, StartResult) = open_session(
+        session,
+        Command::Start {
+            spec: plan.spec.clone(),
+            first_stop: None,
+        },
+    )?;
     let failures = failure_ids(&started.breakpoints, plan.failure_functions);
     let mut stop = match started.stop {
         Some(stop) => stop,

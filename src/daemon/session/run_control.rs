@@ -119,7 +119,14 @@ impl Session {
         let Some(timeout) = wait else {
             return Ok(("running".into(), None));
         };
-        self.wait_after(running, timeout, locals).await
+        let (phase, mut report) = self.wait_after(running, timeout, locals).await?;
+        if action == ResumeAction::Finish
+            && phase == "stopped"
+            && let Some(report) = report.as_mut()
+        {
+            self.add_return_value(report).await;
+        }
+        Ok((phase, report))
     }
 
     /// Interrupts the program; with `wait`, reports the resulting stop.
@@ -200,6 +207,31 @@ impl Session {
         self.wait_after(state.generation, timeout, locals)
             .await
             .and_then(|(_, report)| report.ok_or_else(|| ErrorBody::internal("no stop report")))
+    }
+
+    /// The first stop or end of a program just started, waited for up to `timeout`: its report
+    /// (which then counts as shown), or `None` while it still runs. Unlike `await`, running
+    /// past the wait is an answer, not an error: a server may never stop.
+    pub async fn first_stop(&self, timeout: Duration) -> Result<Option<StopReport>, ErrorBody> {
+        let state = self.shared.run.get();
+        if let Phase::AdapterDied { .. } = state.phase {
+            return Err(self.not_running_error(&state.phase));
+        }
+        if state.phase.is_settled() {
+            return Ok(Some(self.report(&state).await));
+        }
+        match self
+            .shared
+            .run
+            .wait_settled_after(state.generation, timeout)
+            .await
+        {
+            Some(state) if matches!(state.phase, Phase::AdapterDied { .. }) => {
+                Err(self.not_running_error(&state.phase))
+            }
+            Some(state) => Ok(Some(self.report(&state).await)),
+            None => Ok(None),
+        }
     }
 
     async fn wait_after(

@@ -38,7 +38,13 @@ pub struct Response {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
-    Start(LaunchSpec),
+    Start {
+        spec: LaunchSpec,
+        /// How long to wait for the program's first stop or end, to answer with it (`None`:
+        /// answer at once, without looking).
+        #[serde(default)]
+        first_stop: Option<WaitSpec>,
+    },
     Attach(AttachSpec),
     /// Opens a core dump (`debugger core`): a session on a process that has already died.
     Core(CoreSpec),
@@ -69,7 +75,11 @@ pub enum Command {
     },
     Stop,
     Detach,
-    Restart,
+    /// Runs the program again; `first_stop` as for `Start`.
+    Restart {
+        #[serde(default)]
+        first_stop: Option<WaitSpec>,
+    },
     BreakpointAdd(BreakpointSpec),
     /// Several at once (`breakpoint add LOC LOC...`): each file's list goes to the adapter once.
     BreakpointAddMany {

@@ -15,8 +15,14 @@ pub struct StartResult {
     pub adapter_pid: Option<u32>,
     pub debuggee_pid: Option<u32>,
     pub breakpoints: Vec<BreakpointInfo>,
-    /// The entry stop, when the session was started with `--stop-on-entry`.
+    /// The first stop or the end, when the program reached it within the wait (`start` and
+    /// `restart`), or was started with `--stop-on-entry`; the report the execution commands
+    /// give, and it counts as shown (a `continue` then runs on from it).
     pub stop: Option<StopReport>,
+    /// How long `start` or `restart` waited for a first stop that did not come; absent when it
+    /// did not wait (`--no-wait`, `attach`) or the stop came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waited_secs: Option<f64>,
     /// The session runs on the adapter the daemon kept warm (`[daemon] warm_adapter_secs`)
     /// rather than one it started for it.
     #[serde(default)]
@@ -183,6 +189,15 @@ pub struct StopReport {
     /// says why without an `output` call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr_tail: Option<String>,
+    /// For a `finish` waited for: the value the function returned, as the adapter shows it,
+    /// and its type where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_type: Option<String>,
+    /// For a `finish` waited for whose adapter cannot tell the value returned: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_value_unknown: Option<String>,
 }
 
 impl StopReport {
