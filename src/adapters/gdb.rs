@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::core_dump::gdb_argument;
 use super::line_tables::{CodeLines, LineTableQuery, gather};
 use super::process::{BoxFuture, EnvChange, SpawnedAdapter, spawn_stdio};
+use super::return_value::ReturnValueSource;
 use super::rust_formatters::{self, Formatters};
 use super::{CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting, launch_with};
 use crate::common::config::{AdapterConfig, RustConfig};
@@ -238,6 +239,12 @@ impl DebugAdapter for Gdb {
 
     /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
     /// name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
+    fn return_value(&self) -> ReturnValueSource {
+        ReturnValueSource::Scope {
+            missing: "this GDB's DAP does not give it (GDB 14 and later do)",
+        }
+    }
+
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting {
             exit_signal_expression: Some("$_exitsignal"),

@@ -20,6 +20,7 @@ pub mod lldb;
 pub mod node;
 pub mod pdb;
 pub mod process;
+pub mod return_value;
 pub mod rust_formatters;
 pub mod search;
 mod signals;
@@ -210,6 +211,11 @@ pub trait DebugAdapter: Send + Sync {
     /// do, done while the adapter waits, that leaves nothing behind but the adapter's caches.
     fn warm_commands(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Where the value a `finish` returned is found, or why it cannot be.
+    fn return_value(&self) -> return_value::ReturnValueSource {
+        return_value::ReturnValueSource::Unknown("this adapter does not tell it")
     }
 
     /// How the adapter tells signals: stops on them, deaths by them.

@@ -38,6 +38,7 @@ mod python;
 mod start;
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::return_value::ReturnValueSource;
 use super::{CallerEnv, DebugAdapter, Requests, SignalReporting, SourceLookup, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -278,6 +279,9 @@ impl DebugAdapter for Debugpy {
             // a program that runs `subprocess.run([sys.executable, ...])` waited forever.
             // Children run as they would without the debugger.
             "subProcess": false,
+            // The value a function returned shows as a `(return) NAME` local of the frame a
+            // `finish` or `next` comes back to: `finish` reports it.
+            "showReturnValue": true,
         });
         if spec.stdio.is_some() {
             // `--tty`/`--stdin`: debugpy's launch takes no stdin; asked to run its launcher "in
@@ -415,6 +419,11 @@ impl DebugAdapter for Debugpy {
 
     /// Python's routines, which pydevd lists among the data when their names start with `_`
     /// (see `members.rs`).
+    /// Launched with `showReturnValue`, debugpy shows it as a local of the caller.
+    fn return_value(&self) -> ReturnValueSource {
+        ReturnValueSource::LocalNamed("(return) ")
+    }
+
     fn method_types(&self) -> &'static [&'static str] {
         members::METHOD_TYPES
     }

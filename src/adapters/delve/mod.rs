@@ -25,6 +25,7 @@ use super::install::{self, Software};
 use super::process::{
     BoxFuture, SpawnedAdapter, open_program_streams, spawn_dialing_in, spawn_tcp,
 };
+use super::return_value::ReturnValueSource;
 use super::{CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -204,6 +205,10 @@ impl DebugAdapter for Delve {
     }
 
     /// Delve tells a death by signal N as an exit with status −N.
+    fn return_value(&self) -> ReturnValueSource {
+        ReturnValueSource::Unknown("Delve's DAP does not give it after a step out")
+    }
+
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting {
             signal_as_negative_code: true,

@@ -10,11 +10,13 @@ mod exits;
 mod function_patterns;
 mod index_cache;
 mod line_table;
+mod return_value;
 mod warm;
 use exits::{end_in_gdb_remote_log, exit_code_note, is_lldb_log_line};
 
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::return_value::ReturnValueSource;
 use super::rust_formatters::{self, Formatters};
 use super::{
     Console, ConsoleMemory, CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting,
@@ -319,6 +321,14 @@ impl DebugAdapter for LldbDap {
         let mut commands = index_cache::commands();
         commands.extend(warm::commands());
         commands
+    }
+
+    fn return_value(&self) -> ReturnValueSource {
+        ReturnValueSource::Console {
+            command: return_value::COMMAND,
+            read: return_value::read,
+            missing: "lldb tells none here (a function returning void has none)",
+        }
     }
 
     /// LLDB's exit status of a program killed by a signal is the signal's number.

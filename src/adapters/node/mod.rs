@@ -135,6 +135,13 @@ impl DebugAdapter for Node {
         "node"
     }
 
+    fn return_value(&self) -> super::return_value::ReturnValueSource {
+        // V8 shows it only while paused at the return itself; a step out pauses after it.
+        super::return_value::ReturnValueSource::Unknown(
+            "V8 shows it only at the return itself, before a step out leaves it",
+        )
+    }
+
     fn executable(&self) -> &Path {
         &self.node
     }

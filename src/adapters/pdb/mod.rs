@@ -167,6 +167,10 @@ impl DebugAdapter for Pdb {
         "pdb"
     }
 
+    fn return_value(&self) -> super::return_value::ReturnValueSource {
+        super::return_value::ReturnValueSource::Unknown("pdb cannot tell")
+    }
+
     fn executable(&self) -> &Path {
         &self.python
     }

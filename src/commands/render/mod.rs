@@ -74,6 +74,7 @@ pub fn frame_location(frame: &FrameInfo) -> String {
 pub fn stop_report(report: &StopReport) -> String {
     let mut out = stop_headline(report);
     out.push('\n');
+    out.push_str(&returned_line(report));
     out.push_str(&watch_lines(report));
     if let Some(source) = &report.source {
         out.push_str(&source_lines(source));
@@ -89,6 +90,15 @@ pub fn stop_report(report: &StopReport) -> String {
         let _ = writeln!(out, "note: {note}");
     }
     out
+}
+
+/// What a `finish` returned: `Returned: 9`, or why that is unknown; nothing for other stops.
+fn returned_line(report: &StopReport) -> String {
+    match (&report.return_value, &report.return_value_unknown) {
+        (Some(value), _) => format!("Returned: {value}\n"),
+        (None, Some(why)) => format!("Returned: (unknown: {why})\n"),
+        (None, None) => String::new(),
+    }
 }
 
 /// The stopped frame's locals, under `Locals:`, the changed ones marked `*` (with `--locals

@@ -33,6 +33,7 @@ mod memory;
 mod pending_lines;
 mod program_setup;
 mod report;
+mod return_value;
 mod run_control;
 mod sources;
 mod stop_values;

@@ -1,0 +1,32 @@
+//! Where an adapter tells the value a function returned, for `finish`: each adapter's row says
+//! which of these ways is its own, or why it cannot tell.
+
+/// How the value a `finish` returned is read once the program stops in the caller.
+#[derive(Debug, Clone, Copy)]
+pub enum ReturnValueSource {
+    /// A local of the frame the finish came back to, whose name starts with this (debugpy's
+    /// `(return) square`).
+    LocalNamed(&'static str),
+    /// A scope of that frame with the DAP hint `returnValue` (GDB 14 and later).
+    Scope {
+        /// Why it is unknown when the adapter gives no such scope (an older version).
+        missing: &'static str,
+    },
+    /// A command of the adapter's console whose answer holds it (lldb's `thread info`), and
+    /// how to read it from that answer: `None` when it holds none.
+    Console {
+        command: &'static str,
+        read: fn(&str) -> Option<ReturnedValue>,
+        /// Why it is unknown when the answer holds none.
+        missing: &'static str,
+    },
+    /// The adapter cannot tell: why.
+    Unknown(&'static str),
+}
+
+/// A value a function returned, as the adapter shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReturnedValue {
+    pub value: String,
+    pub type_name: Option<String>,
+}
