@@ -71,7 +71,12 @@ fn run_to_and_stop(s: &Session, adapter: &str, program: &Path, function: &str) -
     assert_eq!(stop["stop"]["frame"]["function"], function, "{stop}");
     let stopped = s.data(&["stop"]);
     let message = stopped["message"].as_str().expect("message");
-    assert!(message.contains("kept warm"), "{stopped}");
+    assert!(
+        message.contains(&format!("; a warm {adapter} adapter is kept for "))
+            && message
+                .ends_with(" s to make the next start faster ('debugger stop' again ends it)"),
+        "{stopped}"
+    );
     started
 }
 

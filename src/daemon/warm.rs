@@ -342,8 +342,8 @@ impl Daemon {
     pub(super) fn warm_note(&self, message: String) -> String {
         match self.spare.info() {
             Some(info) => format!(
-                "{message}; the {} adapter is kept warm for the next start for {:.0} s \
-                 ('debugger stop' ends it)",
+                "{message}; a warm {} adapter is kept for {:.0} s to make the next start \
+                 faster ('debugger stop' again ends it)",
                 info.adapter, info.secs_left
             ),
             None => message,

@@ -459,7 +459,14 @@ impl Session {
     /// Starts a program under the mock adapter (the program path is not used by it).
     #[track_caller]
     pub fn start_mock(&self) -> Run {
-        self.run(&["--json", "start", "--adapter", "mock", "/bin/true"])
+        self.run(&[
+            "--json",
+            "start",
+            "--no-wait",
+            "--adapter",
+            "mock",
+            "/bin/true",
+        ])
     }
 
     pub fn runtime_dir(&self) -> PathBuf {
@@ -520,11 +527,13 @@ impl Session {
             .to_string()
     }
 
-    /// Starts `program` with extra start arguments and returns the start data.
+    /// Starts `program` with extra start arguments and returns the start data. It answers at
+    /// once (`--no-wait`), leaving the first stop unshown for the test's own `continue --wait`
+    /// or `await` to report; `tests/first_stop.rs` tests the start that waits for it.
     #[track_caller]
     pub fn start(&self, program: &Path, extra: &[&str]) -> Value {
         let program = program.to_str().expect("utf-8 path");
-        let mut args = vec!["start", program];
+        let mut args = vec!["start", "--no-wait", program];
         args.extend_from_slice(extra);
         self.data(&args)
     }
