@@ -41,7 +41,6 @@ pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
             "--break".into(),
             "apply".into(),
         ],
-        vec!["continue".into(), "--wait".into()],
         vec!["locals".into()],
         vec!["print".into(), "acct->balance + amount".into()],
         vec!["next".into(), "--wait".into()],
