@@ -384,8 +384,8 @@ fn restart_runs_again_from_the_start_with_the_same_breakpoints_and_args() {
         "the first run's process {first_pid} outlived the restart"
     );
 
-    // From the start: main's breakpoint comes first again.
-    let again = s.data(&["continue", "--wait", "--timeout", "60"]);
+    // From the start: main's breakpoint comes first again, and the restart answers with it.
+    let again = restarted.clone();
     assert_eq!(
         again["stop"]["breakpoint_ids"],
         serde_json::json!([1]),

@@ -209,7 +209,11 @@ fn start_break_continue_locals_in_the_programs_folder() {
         "app.js:12 is deposit's second line"
     );
     let location = "app.js:12";
-    let started = run_in(&s, &folder, &["start", "app.js", "--break", location]);
+    let started = run_in(
+        &s,
+        &folder,
+        &["start", "--no-wait", "app.js", "--break", location],
+    );
     let text = started.ok();
     assert!(text.contains("with node"), "{text}");
     let stopped = run_in(&s, &folder, &["continue", "--wait", "--timeout", WAIT]);
@@ -797,8 +801,8 @@ fn restart_runs_the_program_again_with_its_breakpoints() {
         std::thread::sleep(Duration::from_millis(50));
     }
 
-    // From the start: the first call again.
-    let stop = continue_to_stop(&s);
+    // From the start: the first call again, which the restart answers with.
+    let stop = restarted["stop"].clone();
     assert_breakpoint(&stop, &[1], APP, "accumulate", "@accumulate_body");
     assert_eq!(s.value_of("n"), "0");
     run_to_exit(&s, 3);
@@ -1032,7 +1036,11 @@ fn a_bare_file_name_binds_from_another_folder() {
     require_node();
     let s = Session::new();
     let location = format!("app.js:{}", line_of(APP, "@deposit_update"));
-    let started = data_in(&s, &fixture_path(""), &["start", APP, "--break", &location]);
+    let started = data_in(
+        &s,
+        &fixture_path(""),
+        &["start", "--no-wait", APP, "--break", &location],
+    );
     assert_eq!(started["breakpoints"].as_array().map(Vec::len), Some(1));
     let stop = continue_to_stop(&s);
     assert_breakpoint(&stop, &[1], APP, "deposit", "@deposit_update");
@@ -1047,7 +1055,11 @@ fn a_relative_path_binds_as_a_suffix_when_its_module_loads() {
     require_node();
     let s = Session::new();
     let location = format!("lib/format.js:{}", line_of(FORMAT, "@format_return"));
-    let started = data_in(&s, &fixture_path(""), &["start", APP, "--break", &location]);
+    let started = data_in(
+        &s,
+        &fixture_path(""),
+        &["start", "--no-wait", APP, "--break", &location],
+    );
     let bp = &started["breakpoints"][0];
     assert_eq!(bp["verified"], false, "not required yet: {started}");
     let stop = continue_to_stop(&s);
@@ -1067,7 +1079,16 @@ fn a_file_required_from_a_computed_path_binds_when_it_loads() {
     let started = run_in(
         &s,
         &fixture_path(""),
-        &["start", LOADER, "--break", &location, "--", "en", "fr"],
+        &[
+            "start",
+            "--no-wait",
+            LOADER,
+            "--break",
+            &location,
+            "--",
+            "en",
+            "fr",
+        ],
     );
     let line = started
         .ok()
@@ -1102,7 +1123,16 @@ fn a_pending_name_binds_in_the_first_script_of_that_name_only() {
     data_in(
         &s,
         &fixture_path(""),
-        &["start", LOADER, "--break", &location, "--", "en", "fr"],
+        &[
+            "start",
+            "--no-wait",
+            LOADER,
+            "--break",
+            &location,
+            "--",
+            "en",
+            "fr",
+        ],
     );
     let stop = continue_to_stop(&s);
     assert_breakpoint(&stop, &[1], GREET_EN, "welcome", "@welcome_return");
@@ -1122,7 +1152,16 @@ fn a_name_two_loaded_scripts_share_names_both_and_binds_neither() {
     data_in(
         &s,
         &fixture_path(""),
-        &["start", LOADER, "--break", &loaded, "--", "en", "fr"],
+        &[
+            "start",
+            "--no-wait",
+            LOADER,
+            "--break",
+            &loaded,
+            "--",
+            "en",
+            "fr",
+        ],
     );
     let stop = continue_to_stop(&s);
     assert_breakpoint(&stop, &[1], LOADER, "(anonymous)", "@loaded");
@@ -1171,6 +1210,7 @@ fn methods_in_a_minified_bundle_are_found_by_name() {
         &fixture_path(""),
         &[
             "start",
+            "--no-wait",
             BUNDLE_APP,
             "-b",
             "blockTokens",
