@@ -95,6 +95,7 @@ impl FirstStopArgs {
         }
         Ok(Some(WaitSpec {
             timeout_secs: numbers::checked_seconds("--wait", self.wait)?,
+            locals: None,
         }))
     }
 }

@@ -222,6 +222,9 @@ impl StopReport {
             fault_address: None,
             abort_message: None,
             stderr_tail: None,
+            return_value: None,
+            return_type: None,
+            return_value_unknown: None,
         }
     }
 }
