@@ -126,6 +126,7 @@ fn the_programs_python_is_chosen_in_its_folder_not_where_the_adapter_started() {
         .args([
             "--json",
             "start",
+            "--no-wait",
             app.to_str().expect("utf-8"),
             "--break",
             "square",

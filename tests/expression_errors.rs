@@ -32,7 +32,7 @@ fn print_error(s: &Session, expression: &str) -> (String, String) {
 #[track_caller]
 fn stopped(s: &Session, program: &Path, extra: &[&str]) {
     let program = program.to_str().expect("utf-8 path");
-    let mut args = vec!["--json", "start", program];
+    let mut args = vec!["--json", "start", "--no-wait", program];
     args.extend_from_slice(extra);
     let started = with_go_env(&mut s.command())
         .args(&args)

@@ -27,7 +27,7 @@ const WAIT: &str = "60";
 /// daemon, and so Delve and its `go build` in debug mode, inherit.
 fn run_start(s: &Session, program: &Path, extra: &[&str]) -> Run {
     let output = with_go_env(&mut s.command())
-        .args(["--json", "start"])
+        .args(["--json", "start", "--no-wait"])
         .arg(program)
         .args(extra)
         .output()
@@ -527,7 +527,7 @@ fn start_connect_talks_to_a_delve_that_is_already_listening() {
     let output = s
         .command()
         .env("PATH", &no_tools)
-        .args(["--json", "start"])
+        .args(["--json", "start", "--no-wait"])
         .arg(&binary)
         .args(["--connect", &address, "--break", &at(LEDGER, "@add_body")])
         .output()

@@ -191,12 +191,15 @@ fn an_older_delve_first_on_path_gives_way_to_the_one_that_reads_this_go() {
             program.to_str().expect("utf-8"),
             "--break",
             &location,
+            "--wait",
+            "60",
         ],
     )
     .json();
     assert_eq!(start["ok"], true, "{start}\nlog:\n{}", s.log());
-    let stop = s.data(&["continue", "--wait", "--timeout", "60"])["stop"].clone();
-    assert_eq!(stop["frame"]["function"], "main.add", "{stop}");
+    // `start` answers with the first stop.
+    let stop = &start["data"]["stop"];
+    assert_eq!(stop["frame"]["function"], "main.add", "{start}");
 }
 
 /// Only a Delve too old for this Go: doctor finds it, and says plainly that it cannot read this
@@ -378,12 +381,15 @@ fn the_oldest_go_the_readme_claims_builds_programs_that_delve_debugs() {
         let start = run_with(
             &s,
             &vars,
-            &["--json", "start", program, "--break", &location],
+            &[
+                "--json", "start", program, "--break", &location, "--wait", "60",
+            ],
         )
         .json();
         assert_eq!(start["ok"], true, "{start}\nlog:\n{}", s.log());
-        let stop = s.data(&["continue", "--wait", "--timeout", "60"])["stop"].clone();
-        assert_eq!(stop["frame"]["function"], "main.add", "{program}: {stop}");
+        // `start` answers with the first stop.
+        let stop = &start["data"]["stop"];
+        assert_eq!(stop["frame"]["function"], "main.add", "{program}: {start}");
         let sum = s.data(&["print", "a + b"]);
         assert_eq!(sum["value"], "0", "{program}: {sum}");
         s.data(&["stop"]);

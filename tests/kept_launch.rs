@@ -284,9 +284,10 @@ fn debugpy_restart_runs_on_a_kept_launch_of_the_same_program() {
     assert_eq!(stop["stop"]["frame"]["function"], "square", "{stop}");
     // The restart keeps the launch (and so takes it, kept as the old run ends) and its
     // breakpoints (same ids): the new run, a new process, stops at `square` again.
-    let restarted = s.data(&["restart"]);
+    // `restart` answers with the new run's first stop.
+    let restarted = s.data(&["restart", "--wait", "60"]);
     assert_eq!(restarted["warm"], true, "{restarted}");
-    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    let stop = restarted.clone();
     assert_eq!(stop["stop"]["frame"]["function"], "square", "{stop}");
     assert_eq!(
         stop["stop"]["breakpoint_ids"],
@@ -360,7 +361,7 @@ fn a_start_in_a_virtual_environment_activated_since_is_not_served_by_the_warm_ad
         s.command()
             .env("VIRTUAL_ENV", &venv)
             .env("PATH", path)
-            .args(["--json", "start", app.to_str().expect("utf-8")])
+            .args(["--json", "start", "--no-wait", app.to_str().expect("utf-8")])
             .output()
             .expect("run debugger"),
     );

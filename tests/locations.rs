@@ -42,7 +42,7 @@ fn data(s: &Session, args: &[&str]) -> Value {
 /// Starts `program` with `extra` and returns its breakpoints as `start` reported them.
 #[track_caller]
 fn start(s: &Session, program: &Path, extra: &[&str]) -> Vec<Value> {
-    let mut args = vec!["start", program.to_str().expect("utf-8 path")];
+    let mut args = vec!["start", "--no-wait", program.to_str().expect("utf-8 path")];
     args.extend_from_slice(extra);
     data(s, &args)["breakpoints"]
         .as_array()

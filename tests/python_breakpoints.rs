@@ -193,7 +193,12 @@ fn a_bare_file_name_of_a_module_not_imported_yet_is_found_on_the_search_path() {
         let run = common::Run::from(
             s.command()
                 .env("PYTHONPATH", &library)
-                .args(["--json", "start", program.to_str().expect("utf-8")])
+                .args([
+                    "--json",
+                    "start",
+                    "--no-wait",
+                    program.to_str().expect("utf-8"),
+                ])
                 .args(["--adapter", adapter, "-b", "deep_module.py:2"])
                 .output()
                 .expect("run debugger"),

@@ -15,6 +15,7 @@ fn start_runs_a_module_under_debugpy() {
     let root = package_root.to_str().expect("utf-8");
     let started = s.data(&[
         "start",
+        "--no-wait",
         "-m",
         "modpkg.tool",
         "--cwd",

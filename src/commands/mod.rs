@@ -8,6 +8,7 @@
 
 pub mod adapter_console;
 pub mod breakpoint;
+mod breakpoint_specs;
 pub mod core_dump;
 pub mod demo;
 pub mod disassemble;

@@ -4,15 +4,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+pub use super::breakpoint_specs::{breakpoint_spec, breakpoint_specs};
 use super::{Outcome, data, numbers, render};
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::location::resolve::{self, LineCounts};
-use crate::common::location::{ConditionalLocation, Location};
+use crate::common::location::resolve;
 use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
 use crate::ipc::protocol::{
-    AttachSpec, BreakpointSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
-    WaitSpec,
+    AttachSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult, WaitSpec,
 };
 use crate::ipc::spawn::open_session;
 
@@ -126,61 +125,6 @@ fn current_dir() -> Result<PathBuf, ErrorBody> {
             format!("cannot read the current directory: {e}"),
             "run the command from a directory that exists",
         )
-    })
-}
-
-/// Parses `-b/--break` locations (see [`breakpoint_spec`]).
-pub fn breakpoint_specs(
-    locations: &[String],
-    cwd: &Path,
-) -> Result<Vec<BreakpointSpec>, ErrorBody> {
-    let mut counts = LineCounts::default();
-    locations
-        .iter()
-        .map(|text| breakpoint_spec(text, cwd, &mut counts))
-        .collect()
-}
-
-/// The breakpoint `text` asks for, with the condition of gdb's `LOC if COND` when it has one. A
-/// source file that exists relative to `cwd` is made absolute (the daemon, whose directory
-/// differs, then names the same file) and its line checked against its length; any other name is
-/// placed by the daemon, which knows the program (see `common::location::resolve`). `counts`
-/// keeps each file's length for the next.
-pub fn breakpoint_spec(
-    text: &str,
-    cwd: &Path,
-    counts: &mut LineCounts,
-) -> Result<BreakpointSpec, ErrorBody> {
-    let ConditionalLocation {
-        location,
-        text,
-        condition,
-    } = ConditionalLocation::parse(text).map_err(|message| {
-        ErrorBody::usage(
-            format!("invalid breakpoint location: {message}"),
-            "use FILE:LINE (e.g. main.c:42) or a function name (e.g. main), and for a \
-             condition 'LOC if COND' as one argument (e.g. 'main.c:42 if i == 3')",
-        )
-    })?;
-    if let Location::Line { file, .. } = &location {
-        user_files::refuse_other_kinds(&absolute(cwd, file), Role::SourceFile)?;
-    }
-    let location = match location {
-        Location::Line { file, line } if cwd.join(&file).is_file() => {
-            let file = absolute(cwd, &file);
-            counts
-                .check(&file, line)
-                .map_err(|message| ErrorBody::usage(message, "pick a line within the file"))?;
-            Location::Line { file, line }
-        }
-        other => other,
-    };
-    Ok(BreakpointSpec {
-        location,
-        requested: Some(text),
-        condition,
-        hit_count: None,
-        log_message: None,
     })
 }
 
@@ -491,6 +435,8 @@ fn capitalise(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::location::Location;
+    use crate::common::location::resolve::LineCounts;
 
     #[test]
     fn paths_are_made_absolute_and_tidy() {

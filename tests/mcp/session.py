@@ -1,5 +1,5 @@
-"""One language's session over MCP, the shape an agent follows: start with a breakpoint,
-execute continue with wait, locals, evaluate, backtrace, select up and back, output, stop.
+"""One language's session over MCP, the shape an agent follows: start with a breakpoint, which
+answers with the first stop, locals, evaluate, backtrace, select up and back, output, stop.
 
 ARGS: program, breakpoint (FILE:LINE), function (where it stops), line, variable (a local
 there), expression and value (what evaluate prints), output (text the program printed by then,
@@ -15,12 +15,13 @@ async def main():
         start = {"program": ARGS["program"], "breakpoints": [ARGS["breakpoint"]]}
         if ARGS.get("adapter"):
             start["adapter"] = ARGS["adapter"]
-        started = await call(session, "start", **start)
+        started = await call(session, "start", wait=60, **start)
         assert not started.is_error, text(started)
         name = session_of(started)
         assert name.startswith("session-test-"), name
 
-        stopped = await data(session, "execute", action="continue", wait=True, timeout=60)
+        # The start answers with the first stop: no continue is needed to reach it.
+        stopped = started.structured_content
         stop = stopped["stop"]
         assert stop["reason"] == "breakpoint", stopped
         assert stop["frame"]["function"].endswith(ARGS["function"]), stop["frame"]

@@ -10,6 +10,7 @@ mod exits;
 mod function_patterns;
 mod index_cache;
 mod line_table;
+mod memory;
 mod return_value;
 mod warm;
 use exits::{end_in_gdb_remote_log, exit_code_note, is_lldb_log_line};
@@ -24,7 +25,6 @@ use super::{
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::scratch::ScratchFile;
 use crate::dap::requests::{
     Evaluate, EvaluateArguments, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
 };
@@ -447,48 +447,6 @@ fn rust_setup(formatters: &Formatters) -> Option<Vec<String>> {
     )
 }
 
-/// Reads memory with LLDB's `memory read --binary`, which writes the raw bytes to a file: a
-/// scratch file of ours (new, 0600, removed after), so the bytes travel without a text format to
-/// parse. Only a number and our own path reach LLDB's command line, never the user's text.
-/// `--force` lifts LLDB's 1 KiB `target.max-memory-read-size`; the session caps the count.
-impl ConsoleMemory for LldbDap {
-    fn read<'a>(
-        &'a self,
-        console: &'a dyn Console,
-        address: u64,
-        count: u32,
-    ) -> BoxFuture<'a, Result<Vec<u8>, ErrorBody>> {
-        Box::pin(async move {
-            let file = ScratchFile::create("lldb-memory")?;
-            let command = memory_read_command(file.path(), address, count)?;
-            let reply = console.run(&command).await?;
-            if let Some(error) = console_error(&reply) {
-                return Err(ErrorBody::new(ErrorCode::Adapter, error, ""));
-            }
-            let mut bytes = tokio::fs::read(file.path()).await.map_err(|e| {
-                ErrorBody::internal(format!(
-                    "cannot read back what lldb wrote to {}: {e}",
-                    file.path().display()
-                ))
-            })?;
-            if bytes.is_empty() && count > 0 {
-                // A remote lldb-dap (--connect) writes to its own machine's file system.
-                return Err(ErrorBody::new(
-                    ErrorCode::Adapter,
-                    format!(
-                        "lldb wrote nothing to {}; it answered: {}",
-                        file.path().display(),
-                        reply.trim()
-                    ),
-                    "lldb-dap must run on this machine to read memory",
-                ));
-            }
-            bytes.truncate(count as usize);
-            Ok(bytes)
-        })
-    }
-}
-
 /// The console as an adapter hook reaches it: `evaluate` in the `repl` context, with no frame
 /// (LLDB commands need none).
 struct Repl<'a>(&'a dyn Requests);
@@ -503,28 +461,6 @@ impl Console for Repl<'_> {
             Ok(super::console_answer(answer)?)
         })
     }
-}
-
-/// `memory read` of `count` bytes at `address` into `file`.
-fn memory_read_command(file: &Path, address: u64, count: u32) -> Result<String, ErrorBody> {
-    let path = file.to_str().filter(|p| {
-        // Inside LLDB's double quotes a backslash escapes and a backtick runs an expression.
-        !p.chars()
-            .any(|c| matches!(c, '"' | '\\' | '`') || c.is_control())
-    });
-    let Some(path) = path else {
-        return Err(ErrorBody::new(
-            ErrorCode::Unsupported,
-            format!(
-                "lldb cannot be given the scratch file path {}",
-                file.display()
-            ),
-            "set DEBUGGER_RUNTIME_DIR to a directory whose path has no quotes, backslashes or backticks",
-        ));
-    };
-    Ok(format!(
-        "{COMMAND_ESCAPE}memory read --binary --force --count {count} --outfile \"{path}\" {address:#x}"
-    ))
 }
 
 /// The first `error:` line of LLDB's answer ("memory read failed for 0x0"), without the prefix.
@@ -586,19 +522,5 @@ mod tests {
             "{windows}"
         );
         assert!(windows.contains(r"%ProgramFiles%\LLVM\bin"), "{windows}");
-    }
-
-    #[test]
-    fn memory_read_command_quotes_our_path_and_refuses_what_lldb_would_interpret() {
-        let command = memory_read_command(Path::new("/run/user 1/m-1"), 0x5555_0000, 64)
-            .expect("a plain path");
-        assert_eq!(
-            command,
-            "`memory read --binary --force --count 64 --outfile \"/run/user 1/m-1\" 0x55550000"
-        );
-        for bad in ["/tmp/a\"b", "/tmp/a`b`", "/tmp/a\\b", "/tmp/a\nb"] {
-            let err = memory_read_command(Path::new(bad), 0, 1).expect_err(bad);
-            assert_eq!(err.code, ErrorCode::Unsupported);
-        }
     }
 }
