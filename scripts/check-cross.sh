@@ -184,7 +184,8 @@ smoke() {
 }
 smoke 'debugger 0' --version
 smoke 'Usage: debugger' --help
-smoke '"state":"running"' --json start --adapter mock 'C:\windows\notepad.exe'
+# `start` answers with the first stop (the mock adapter stops at once).
+smoke '"state":"stopped"' --json start --adapter mock 'C:\windows\notepad.exe'
 smoke '"session":"smoke"' --json status
 smoke '"function":"main"' --json backtrace
 smoke '"exit_code":3' --json continue --wait --timeout 30
@@ -209,7 +210,7 @@ if kill -0 "$reader" 2>/dev/null; then
   status=1
   echo "   FAILED: 'debugger start | cat' did not end: the daemon holds the caller's pipe"
   $WINESERVER -k >/dev/null 2>&1
-elif grep -q '"state":"running"' "$SMOKE/piped"; then
+elif grep -q '"state":"stopped"' "$SMOKE/piped"; then
   echo "   ok: debugger start | cat ends with the answer"
 else
   status=1

@@ -173,9 +173,9 @@ impl DaemonClient {
     /// Sends a command and waits at most `timeout` for the write and for the answer; the bound
     /// is lifted again after, for the requests that follow on this connection.
     pub fn request_within(&mut self, command: Command, timeout: Duration) -> Reply {
-        if let Err(e) = socket::set_deadlines(&self.stream, Some(timeout)) {
-            return Reply::Answered(Err(lost_daemon(FrameError::Io(e))));
-        }
+        // A stream that takes no deadline (Windows' named pipes under interprocess) is asked
+        // without one: `sessions` still bounds its wait, by the thread it asks from.
+        let deadline_set = socket::set_deadlines(&self.stream, Some(timeout)).is_ok();
         let id = self.next_id;
         self.next_id += 1;
         let exchanged = write_frame(&mut self.stream, &Request { id, command })
@@ -185,7 +185,7 @@ impl DaemonClient {
             Err(FrameError::Io(e)) if socket::timed_out(&e) => return Reply::NotAnswering,
             Err(e) => return Reply::Answered(Err(self.lost_daemon(e))),
         };
-        if let Err(e) = socket::set_deadlines(&self.stream, None) {
+        if deadline_set && let Err(e) = socket::set_deadlines(&self.stream, None) {
             return Reply::Answered(Err(lost_daemon(FrameError::Io(e))));
         }
         Reply::Answered(answer_to(id, response))
