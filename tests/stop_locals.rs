@@ -279,3 +279,35 @@ fn gdb_reports_carry_the_locals() {
     );
     reports_carry_amount(&s);
 }
+
+/// `start` and `restart` answer with the first stop, and that report carries the values too (the
+/// config's default, as for every waiting command).
+#[test]
+fn the_first_stop_that_start_and_restart_answer_with_carries_the_locals() {
+    require_lldb_dap();
+    let s = Session::new();
+    let program = build(LEDGER);
+    let location = at(LEDGER, "@apply_body");
+    let started = s.data(&[
+        "start",
+        program.to_str().expect("utf-8"),
+        "--break",
+        &location,
+        "--wait",
+        WAIT,
+    ]);
+    let stop = &started["stop"];
+    assert_eq!(stop["reason"], "breakpoint", "{started}");
+    assert_eq!(local(stop, "amount")["value"], "0", "{stop}");
+    let restarted = s.data(&["restart", "--wait", WAIT]);
+    assert_eq!(
+        local(&restarted["stop"], "amount")["value"],
+        "0",
+        "{restarted}"
+    );
+    let text = s.run(&["restart", "--wait", WAIT]).ok().to_string();
+    assert!(
+        locals_section(&text).iter().any(|l| l.contains("amount")),
+        "{text}"
+    );
+}

@@ -303,7 +303,7 @@ impl Daemon {
             )
         } else {
             match first_stop {
-                Some(wait) => session.first_stop(wait).await?,
+                Some(wait) => session.first_stop(wait, self.stop_locals(None)).await?,
                 None => None,
             }
         };

@@ -210,15 +210,20 @@ impl Session {
     }
 
     /// The first stop or end of a program just started, waited for up to `timeout`: its report
-    /// (which then counts as shown), or `None` while it still runs. Unlike `await`, running
+    /// with the stopped frame's values `locals` asks for (which then counts as shown), or `None`
+    /// while it still runs. Unlike `await`, running
     /// past the wait is an answer, not an error: a server may never stop.
-    pub async fn first_stop(&self, timeout: Duration) -> Result<Option<StopReport>, ErrorBody> {
+    pub async fn first_stop(
+        &self,
+        timeout: Duration,
+        locals: StopLocals,
+    ) -> Result<Option<StopReport>, ErrorBody> {
         let state = self.shared.run.get();
         if let Phase::AdapterDied { .. } = state.phase {
             return Err(self.not_running_error(&state.phase));
         }
         if state.phase.is_settled() {
-            return Ok(Some(self.report(&state).await));
+            return Ok(Some(self.report_with(&state, locals).await));
         }
         match self
             .shared
@@ -229,7 +234,7 @@ impl Session {
             Some(state) if matches!(state.phase, Phase::AdapterDied { .. }) => {
                 Err(self.not_running_error(&state.phase))
             }
-            Some(state) => Ok(Some(self.report(&state).await)),
+            Some(state) => Ok(Some(self.report_with(&state, locals).await)),
             None => Ok(None),
         }
     }
