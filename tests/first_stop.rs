@@ -54,7 +54,7 @@ fn lldb_start_with_a_breakpoint_answers_with_the_stop_and_continue_runs_on() {
     let program = build("c/ledger.c");
     let body = line_of("c/ledger.c", "@apply_body");
     let s = Session::new();
-    let text = start_text(&s, &program, &["--break", "apply"]);
+    let text = start_text(&s, &program, &["--break", "apply", "--wait", "60"]);
     assert_text_stop(
         &text,
         &format!("Stopped at breakpoint 1 in apply (ledger.c:{body})"),
@@ -67,7 +67,11 @@ fn lldb_start_with_a_breakpoint_answers_with_the_stop_and_continue_runs_on() {
     s.run(&["stop"]);
 
     let s = Session::new();
-    assert_first_stop(&start(&s, &program, &["-b", "apply"]), "apply", body);
+    assert_first_stop(
+        &start(&s, &program, &["-b", "apply", "--wait", "60"]),
+        "apply",
+        body,
+    );
     s.run(&["stop"]);
 }
 
@@ -76,12 +80,12 @@ fn debugpy_start_with_a_breakpoint_answers_with_the_stop() {
     require_debugpy();
     let program = fixture_path("python/app.py");
     let s = Session::new();
-    let data = start(&s, &program, &["--break", "square"]);
+    let data = start(&s, &program, &["--break", "square", "--wait", "60"]);
     assert_eq!(data["stop"]["frame"]["function"], "square", "{data}");
     assert_eq!(data["state"], "stopped", "{data}");
     s.run(&["stop"]);
     let s = Session::new();
-    let text = start_text(&s, &program, &["--break", "square"]);
+    let text = start_text(&s, &program, &["--break", "square", "--wait", "60"]);
     assert_text_stop(&text, "Stopped at breakpoint 1 in square (app.py:");
     s.run(&["stop"]);
 }
@@ -166,14 +170,14 @@ fn restart_with_a_breakpoint_answers_with_the_stop() {
     let s = Session::new();
     start(&s, &program, &["--break", "apply"]);
     s.data(&["continue", "--wait", "--timeout", "30"]);
-    let text = s.run(&["restart"]).ok().to_string();
+    let text = s.run(&["restart", "--wait", "60"]).ok().to_string();
     assert!(text.starts_with("Restarted "), "{text}");
     assert_text_stop(
         &text,
         &format!("Stopped at breakpoint 1 in apply (ledger.c:{body})"),
     );
     assert_eq!(s.value_of("amount"), "0");
-    let data = s.data(&["restart"]);
+    let data = s.data(&["restart", "--wait", "60"]);
     assert_first_stop(&data, "apply", body);
     s.run(&["stop"]);
 }
@@ -194,7 +198,7 @@ fn finish_reports_the_value_returned_on_lldb() {
     let stop = finish_from(&s, &program, "square");
     assert_eq!(stop["return_value"], "9", "{stop}");
     assert_eq!(stop["return_type"], "int", "{stop}");
-    s.run(&["restart"]);
+    s.run(&["restart", "--wait", "60"]);
     let text = s.run(&["finish", "--wait"]).ok().to_string();
     assert!(text.contains("\nReturned: 9\n"), "{text}");
     s.run(&["stop"]);
