@@ -452,9 +452,11 @@ fn a_slow_answer_arrives_while_other_clients_are_served() {
 
 #[test]
 fn a_continue_from_another_client_waits_for_a_locals_reading_the_stop() {
+    // Stop reports read no values here, so the one `variables` the adapter holds is the
+    // reading's own.
     let s = mock_session(
         &json!({"on": {"variables": {"action": "slow", "ms": 1000}}}),
-        "",
+        "[defaults]\nstop_locals = \"none\"\n",
     );
     start_ok(&s);
     await_entry(&s);
