@@ -9,41 +9,22 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use common::{Run, Session, alive, eventually, fixture_path, require_python};
+use common::{Run, Session, alive, eventually, fixture_path, require_python, run_within};
 use serde_json::Value;
 
 /// Far beyond what any of these commands needs: a command still running then is hung.
 const HUNG: Duration = Duration::from_secs(60);
 
-/// Runs `debugger ARGS...` as session `name` in `s`'s runtime dir, killed (and failed) if it is
-/// still running after [`HUNG`].
+/// Runs `debugger ARGS...` as session `name` in `s`'s runtime dir, failed if it is still running
+/// after [`HUNG`].
 #[track_caller]
 fn run_bounded(s: &Session, name: &str, args: &[&str]) -> Run {
-    let mut child = s
-        .command()
-        .env("DEBUGGER_SESSION", name)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn debugger");
-    let deadline = Instant::now() + HUNG;
-    while child.try_wait().expect("try_wait").is_none() {
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let output = child.wait_with_output().expect("collect");
-            panic!(
-                "`debugger {}` hung: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Run::from(child.wait_with_output().expect("collect output"))
+    let mut command = s.command();
+    command.env("DEBUGGER_SESSION", name).args(args);
+    run_within(command, HUNG)
 }
 
 fn signal(pid: u64, signal: &str) {

@@ -12,10 +12,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use common::{Run, Session, fixture_path, require_debugpy, require_python};
+use common::{Run, Session, fixture_path, require_debugpy, require_python, run_within};
 
 /// Far beyond what any of these commands needs: a command still running then is hung.
 const HUNG: Duration = Duration::from_secs(60);
@@ -28,30 +28,12 @@ fn mkfifo(path: &Path) {
     assert!(status.success(), "mkfifo {}", path.display());
 }
 
-/// Runs `debugger ARGS...` for `s`, killed (and failed) if it is still running after [`HUNG`].
+/// Runs `debugger ARGS...` for `s`, failed if it is still running after [`HUNG`].
 #[track_caller]
 fn run_bounded(s: &Session, args: &[&str]) -> Run {
-    let mut child = s
-        .command()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn debugger");
-    let deadline = Instant::now() + HUNG;
-    while child.try_wait().expect("try_wait").is_none() {
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let output = child.wait_with_output().expect("collect");
-            panic!(
-                "`debugger {}` hung: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Run::from(child.wait_with_output().expect("collect output"))
+    let mut command = s.command();
+    command.args(args);
+    run_within(command, HUNG)
 }
 
 /// Asserts `run` is a usage error (exit 2) whose message is `message`.

@@ -147,6 +147,31 @@ pub fn require_gdb() -> PathBuf {
 
 /// Whether `pid` is a live process: a zombie waiting for its reaper counts as gone (the
 /// library's own check, `platform::is_running`).
+/// Runs `command` to its end, and fails the test, killing it, if it still runs after `limit`:
+/// a hang fails here instead of hanging the suite. The child is waited on by a thread of its
+/// own, and the limit is a receive's deadline, so nothing polls.
+#[track_caller]
+pub fn run_within(mut command: Command, limit: Duration) -> Run {
+    let shown = format!("{:?}", command.get_args().collect::<Vec<_>>());
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn debugger");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(output) => Run::from(output.expect("collect output")),
+        Err(_) => {
+            let _ = debugger::platform::kill(pid);
+            panic!("`debugger {shown}` still ran after {limit:?}: hung");
+        }
+    }
+}
+
 pub fn alive(pid: impl Into<u64>) -> bool {
     u32::try_from(pid.into()).is_ok_and(debugger::platform::is_running)
 }

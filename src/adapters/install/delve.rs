@@ -68,16 +68,15 @@ fn go_install(
         DELVE_MODULE.to_string(),
     ];
     if !run_logged(&command, &[]) {
-        let otherwise =
-            match PackageManager::detect().filter(|m| !m.packages(Software::Delve).is_empty()) {
-                Some(manager) => format!(
-                    "or install your system's Delve (it may be too old for your Go): {}",
-                    manager.user_command("delve", false)
-                ),
-                None => delve::install_hint(Os::CURRENT)
-                    .trim_end_matches("; or run 'debugger setup delve'")
-                    .to_string(),
-            };
+        let otherwise = match delve_manager() {
+            Some(manager) => format!(
+                "or install your system's Delve (it may be too old for your Go): {}",
+                manager.user_command("delve", false)
+            ),
+            None => delve::install_hint(Os::CURRENT)
+                .trim_end_matches("; or run 'debugger setup delve'")
+                .to_string(),
+        };
         return Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
             format!("'go install {DELVE_MODULE}' failed (its output is above)"),
@@ -86,12 +85,9 @@ fn go_install(
             ),
         ));
     }
-    match delve::find(adapter_config) {
-        Some(path) => {
-            let version = delve::version(&path);
-            Ok(installed("delve", &path, version))
-        }
-        None => Err(ErrorBody::new(
+    found_after_install(
+        adapter_config,
+        ErrorBody::new(
             ErrorCode::AdapterNotFound,
             "'go install' finished, but dlv is not found where it puts commands",
             match &go.install_dir {
@@ -101,17 +97,15 @@ fn go_install(
                 ),
                 None => delve::install_hint(Os::CURRENT),
             },
-        )),
-    }
+        ),
+    )
 }
 
 /// Delve from the system's package manager, where no Go is here to build it.
 fn from_packages(
     adapter_config: &crate::common::config::AdapterConfig,
 ) -> Result<SetupResult, ErrorBody> {
-    let Some(manager) =
-        PackageManager::detect().filter(|m| !m.packages(Software::Delve).is_empty())
-    else {
+    let Some(manager) = delve_manager() else {
         return Err(ErrorBody::new(
             ErrorCode::AdapterNotFound,
             format!(
@@ -122,15 +116,27 @@ fn from_packages(
         ));
     };
     manager.install("Delve", manager.packages(Software::Delve))?;
-    match delve::find(adapter_config) {
-        Some(path) => {
-            let version = delve::version(&path);
-            Ok(installed("delve", &path, version))
-        }
-        None => Err(ErrorBody::new(
+    found_after_install(
+        adapter_config,
+        ErrorBody::new(
             ErrorCode::AdapterNotFound,
             "installed delve, but dlv is still not found on PATH",
             "find where the package put dlv and set adapters.delve.path to it in the config",
-        )),
-    }
+        ),
+    )
+}
+
+/// The Delve an install just put in place, as the lookup finds it; `lost` when it does not.
+fn found_after_install(
+    adapter_config: &crate::common::config::AdapterConfig,
+    lost: ErrorBody,
+) -> Result<SetupResult, ErrorBody> {
+    let path = delve::find(adapter_config).ok_or(lost)?;
+    let version = delve::version(&path);
+    Ok(installed("delve", &path, version))
+}
+
+/// The system's package manager, where it holds Delve (none on Windows does).
+fn delve_manager() -> Option<PackageManager> {
+    PackageManager::detect().filter(|m| !m.packages(Software::Delve).is_empty())
 }

@@ -12,16 +12,21 @@ const INLINE_WIDTH: usize = 100;
 /// stay within 2 KB.
 const STOP_LINE_CHARS: usize = 110;
 
+/// The widest name of `nodes`, which the values are aligned after.
+fn name_width(nodes: &[VariableNode]) -> usize {
+    nodes
+        .iter()
+        .map(|n| n.name.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
 /// Variables as aligned `name (type) = value` lines, children inline when short, else nested.
 /// When some changed since the frame's previous stop, every line gets a two-character gutter,
 /// `* ` on the changed ones.
 pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
     let mut out = String::new();
-    let width = nodes
-        .iter()
-        .map(|n| n.name.chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = name_width(nodes);
     let marks = nodes.iter().any(|n| n.changed);
     for node in nodes {
         write_node(&mut out, node, 0, width, marks);
@@ -41,11 +46,7 @@ pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
 /// and a count of those left out. So a report on a frame of thirty locals stays a screenful.
 pub fn stop_locals(nodes: &[VariableNode], omitted: u64) -> String {
     let mut out = String::new();
-    let width = nodes
-        .iter()
-        .map(|n| n.name.chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = name_width(nodes);
     for node in nodes {
         let gutter = if node.changed { "* " } else { "  " };
         let mut whole = String::new();
