@@ -31,6 +31,7 @@ fn wait() -> WaitArgs {
         wait: true,
         timeout: 60.0,
         locals: None,
+        print: Vec::new(),
     }
 }
 

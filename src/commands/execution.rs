@@ -23,6 +23,10 @@ pub struct WaitArgs {
     /// `[defaults] stop_locals` changes it).
     #[arg(long, value_name = "WHICH", value_enum)]
     pub locals: Option<LocalsFlag>,
+    /// An expression the report shows, evaluated in the stopped frame, this once (`debugger
+    /// display EXPR` shows one at every stop); repeatable.
+    #[arg(short = 'p', long = "print", value_name = "EXPR", requires = "wait")]
+    pub print: Vec<String>,
 }
 
 /// `--locals`: which of the stopped frame's locals a stop report shows.
@@ -57,6 +61,10 @@ pub struct AwaitArgs {
     /// `[defaults] stop_locals` changes it).
     #[arg(long, value_name = "WHICH", value_enum)]
     pub locals: Option<LocalsFlag>,
+    /// An expression the report shows, evaluated in the stopped frame, this once (`debugger
+    /// display EXPR` shows one at every stop); repeatable.
+    #[arg(short = 'p', long = "print", value_name = "EXPR")]
+    pub print: Vec<String>,
 }
 
 fn wait_spec(args: &WaitArgs) -> Result<Option<WaitSpec>, ErrorBody> {
@@ -66,6 +74,7 @@ fn wait_spec(args: &WaitArgs) -> Result<Option<WaitSpec>, ErrorBody> {
     Ok(Some(WaitSpec {
         timeout_secs: numbers::checked_seconds("--timeout", args.timeout)?,
         locals: args.locals.map(StopLocals::from),
+        prints: args.print.clone(),
     }))
 }
 
@@ -102,6 +111,7 @@ pub fn await_stop(session: &str, args: AwaitArgs) -> Result<Outcome, ErrorBody> 
         DaemonClient::connect(session)?.request_as(Command::Await(WaitSpec {
             timeout_secs: numbers::checked_seconds("--timeout", args.timeout)?,
             locals: args.locals.map(StopLocals::from),
+            prints: args.print,
         }))?;
     let text = render::stop_report(&report);
     Ok(Outcome::new(data(&report), text))

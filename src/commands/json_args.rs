@@ -291,11 +291,12 @@ mod tests {
     fn a_family_takes_its_command_from_action() {
         let next = parsed(
             &["continue", "next", "pause"],
-            json!({"action": "next", "wait": true, "timeout": 5, "locals": "changed"}),
+            json!({"action": "next", "wait": true, "timeout": 5, "locals": "changed",
+                   "print": ["x", "y + 1"]}),
         );
         assert_eq!(
             next,
-            Ok("Next(WaitArgs { wait: true, timeout: 5.0, locals: Some(Changed) })".to_string())
+            Ok(r#"Next(WaitArgs { wait: true, timeout: 5.0, locals: Some(Changed), print: ["x", "y + 1"] })"#.to_string())
         );
         let missing = parsed(&["continue", "next"], json!({"wait": true}));
         assert!(missing.is_err_and(|e| e.contains("'action' is required")));

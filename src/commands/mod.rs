@@ -12,6 +12,7 @@ mod breakpoint_specs;
 pub mod core_dump;
 pub mod demo;
 pub mod disassemble;
+pub mod display;
 pub mod doctor;
 pub mod execution;
 pub mod guide;
@@ -129,6 +130,10 @@ pub enum CommandLine {
     Print(inspect::PrintArgs),
     /// Evaluate an expression and print only its value (for scripts).
     Eval(inspect::EvalArgs),
+    /// Show an expression in every stop report of the session: 'display EXPR' adds one (with
+    /// its value now, when stopped), 'display' lists them, 'display --remove N' removes one.
+    /// The waiting commands' -p EXPR shows one in a single report.
+    Display(display::DisplayArgs),
     /// Give a variable (or an assignable expression) a new value in the selected frame.
     Set(adapter_console::SetArgs),
     /// Send text to the adapter's own console: lldb commands through lldb-dap, Python through
@@ -187,6 +192,7 @@ pub fn run(command: CommandLine, call: &mut Call<'_>) -> Result<Outcome, ErrorBo
         CommandLine::Locals(args) => inspect::locals(session, args),
         CommandLine::Print(args) => inspect::print(session, args),
         CommandLine::Eval(args) => inspect::eval(session, args),
+        CommandLine::Display(args) => display::run(session, args),
         CommandLine::Set(args) => adapter_console::set(session, args),
         CommandLine::Raw(args) => adapter_console::raw(session, args),
         CommandLine::Catch(args) => adapter_console::catch(session, args),

@@ -85,6 +85,15 @@ pub struct FirstStopArgs {
     /// then reports the first one).
     #[arg(long, conflicts_with = "wait")]
     pub no_wait: bool,
+    /// An expression the first stop's report shows, evaluated in the stopped frame, this once
+    /// (`debugger display EXPR` shows one at every stop); repeatable.
+    #[arg(
+        short = 'p',
+        long = "print",
+        value_name = "EXPR",
+        conflicts_with = "no_wait"
+    )]
+    pub print: Vec<String>,
 }
 
 impl FirstStopArgs {
@@ -95,6 +104,7 @@ impl FirstStopArgs {
         Ok(Some(WaitSpec {
             timeout_secs: numbers::checked_seconds("--wait", self.wait)?,
             locals: None,
+            prints: self.print.clone(),
         }))
     }
 }
@@ -285,7 +295,13 @@ pub fn start(session: &str, args: StartArgs) -> Result<Outcome, ErrorBody> {
         args.stop_on_entry,
         args.connect,
     )?;
-    let (_, result): (_, StartResult) = open_session(session, Command::Start { spec, first_stop })?;
+    let (_, result): (_, StartResult) = open_session(
+        session,
+        Command::Start {
+            spec: Box::new(spec),
+            first_stop,
+        },
+    )?;
     Ok(started(result, "Started"))
 }
 

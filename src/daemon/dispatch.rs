@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::Daemon;
 use super::run_state::Phase;
-use super::session::{Carried, Origin, Session, cannot_run, kept_launch};
+use super::session::{Carried, Origin, Session, StopAsk, cannot_run, kept_launch};
 use super::slot::{Slot, ending, still_starting};
 use super::warm::WarmSource;
 use crate::adapters::{self, RequestExtras};
@@ -23,7 +23,7 @@ use crate::common::paths;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{
     BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
-    StartResult, StatusResult, StopLocals, WaitSpec,
+    StartResult, StatusResult, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -44,10 +44,14 @@ fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> 
 }
 
 impl Daemon {
-    /// Which locals a stop report carries: the command's `--locals`, else the config's.
-    fn stop_locals(&self, wait: Option<&WaitSpec>) -> StopLocals {
-        wait.and_then(|w| w.locals)
-            .unwrap_or(self.config.defaults.stop_locals)
+    /// What a waiting command's stop report carries: the locals its `--locals` asks for (else
+    /// the config's), the displays, and its `-p` expressions.
+    fn stop_ask(&self, wait: Option<&WaitSpec>) -> StopAsk {
+        let locals = wait
+            .and_then(|w| w.locals)
+            .unwrap_or(self.config.defaults.stop_locals);
+        let prints = wait.map(|w| w.prints.clone()).unwrap_or_default();
+        StopAsk::waited(locals, prints)
     }
 
     pub async fn handle(self: &Arc<Self>, command: Command) -> Result<Value, ErrorBody> {
@@ -69,8 +73,7 @@ impl Daemon {
         };
         match command {
             Command::Start { spec, first_stop } => {
-                let first_stop = wait_duration(first_stop)?;
-                self.start(Origin::Launch(Box::new(spec)), first_stop).await
+                self.start(Origin::Launch(spec), first_stop).await
             }
             Command::Attach(spec) => self.start(Origin::Attach(spec), None).await,
             Command::Core(spec) => self.start(Origin::Core(spec), None).await,
@@ -85,7 +88,7 @@ impl Daemon {
             Command::Lend { .. } => Err(ErrorBody::internal("a lend reached the dispatcher")),
             Command::Stop => self.end(false).await,
             Command::Detach => self.end(true).await,
-            Command::Restart { first_stop } => self.restart(wait_duration(first_stop)?).await,
+            Command::Restart { first_stop } => self.restart(first_stop).await,
             Command::BreakpointAdd(spec) => to_value(self.session()?.add_breakpoint(spec).await?),
             Command::BreakpointAddMany { specs } => to_value(BreakpointList {
                 breakpoints: self.session()?.add_breakpoints(specs).await?,
@@ -110,9 +113,9 @@ impl Daemon {
                 breakpoints: self.session()?.enable_breakpoints(&ids, enabled).await?,
             }),
             Command::Resume { action, wait } => {
-                let locals = self.stop_locals(wait.as_ref());
+                let ask = self.stop_ask(wait.as_ref());
                 let wait = wait_duration(wait)?;
-                let (state, stop) = self.session()?.resume(action, wait, locals).await?;
+                let (state, stop) = self.session()?.resume(action, wait, &ask).await?;
                 to_value(ExecutionResult {
                     action: action.verb().to_string(),
                     state,
@@ -120,9 +123,9 @@ impl Daemon {
                 })
             }
             Command::Pause { wait } => {
-                let locals = self.stop_locals(wait.as_ref());
+                let ask = self.stop_ask(wait.as_ref());
                 let wait = wait_duration(wait)?;
-                let (state, stop) = self.session()?.pause(wait, locals).await?;
+                let (state, stop) = self.session()?.pause(wait, &ask).await?;
                 to_value(ExecutionResult {
                     action: "pause".into(),
                     state,
@@ -130,9 +133,9 @@ impl Daemon {
                 })
             }
             Command::Await(wait) => {
-                let locals = self.stop_locals(Some(&wait));
+                let ask = self.stop_ask(Some(&wait));
                 let timeout = wait_duration(Some(wait))?.unwrap_or(Duration::MAX);
-                to_value(self.session()?.await_stop(timeout, locals).await?)
+                to_value(self.session()?.await_stop(timeout, &ask).await?)
             }
             Command::Context => to_value(self.session()?.context(true).await?),
             Command::Backtrace { limit, thread } => {
@@ -151,6 +154,11 @@ impl Daemon {
             Command::Evaluate { expression, depth } => {
                 to_value(self.session()?.evaluate(&expression, depth).await?)
             }
+            Command::DisplayAdd { expression } => {
+                to_value(self.session()?.display_add(&expression).await?)
+            }
+            Command::DisplayList => to_value(self.session()?.display_list()),
+            Command::DisplayRemove { id } => to_value(self.session()?.display_remove(id)?),
             Command::OutputRead(query) => {
                 let output = self.session()?.output().clone();
                 to_value(output.read(&query).await)
@@ -172,12 +180,14 @@ impl Daemon {
     }
 
     /// Opens a session; `first_stop`: how long to wait for the program's first stop or end, to
-    /// answer with its report.
+    /// answer with its report (and what it carries).
     async fn start(
         self: &Arc<Self>,
         origin: Origin,
-        first_stop: Option<Duration>,
+        first_stop: Option<WaitSpec>,
     ) -> Result<Value, ErrorBody> {
+        // Checked before anything starts: a bad wait must not leave a session behind.
+        wait_duration(first_stop.clone())?;
         if let Some(err) = &self.config_error {
             self.exit_once_answered();
             return Err(err.clone());
@@ -240,8 +250,10 @@ impl Daemon {
         origin: Origin,
         carried: Carried,
         fallback: Option<Arc<Session>>,
-        first_stop: Option<Duration>,
+        first_stop: Option<WaitSpec>,
     ) -> Result<Value, ErrorBody> {
+        let ask = self.stop_ask(first_stop.as_ref());
+        let first_stop = wait_duration(first_stop)?;
         let requested_adapter = match &origin {
             Origin::Launch(spec) => spec.adapter.clone(),
             Origin::Core(spec) => spec.adapter.clone(),
@@ -295,15 +307,14 @@ impl Daemon {
         // An entry stop and a core's are certain to come, so they are waited for as long as a
         // launch may take; any other first stop only as long as the caller asked.
         let stop = if stop_on_entry || session.is_core() {
-            let locals = self.stop_locals(None);
             Some(
                 session
-                    .await_stop(self.config.timeouts.launch(), locals)
+                    .await_stop(self.config.timeouts.launch(), &ask)
                     .await?,
             )
         } else {
             match first_stop {
-                Some(wait) => session.first_stop(wait, self.stop_locals(None)).await?,
+                Some(wait) => session.first_stop(wait, &ask).await?,
                 None => None,
             }
         };
@@ -448,7 +459,8 @@ impl Daemon {
         to_value(MessageResult { message })
     }
 
-    async fn restart(self: &Arc<Self>, first_stop: Option<Duration>) -> Result<Value, ErrorBody> {
+    async fn restart(self: &Arc<Self>, first_stop: Option<WaitSpec>) -> Result<Value, ErrorBody> {
+        wait_duration(first_stop.clone())?;
         let session = {
             let mut slot = self.slot();
             let session = match &*slot {
@@ -549,6 +561,7 @@ fn reads_the_stop(command: &Command) -> bool {
             | Command::SelectFrame(_)
             | Command::Locals { .. }
             | Command::Evaluate { .. }
+            | Command::DisplayAdd { .. }
             | Command::Raw { .. }
             | Command::SetVariable { .. }
             | Command::MemoryRead { .. }

@@ -11,13 +11,13 @@ use std::time::Duration;
 use super::borrow::Borrower;
 use super::open_session;
 use super::reaper::Reaper;
-use super::session::{Carried, Origin, Session};
+use super::session::{Carried, Origin, Session, StopAsk};
 use super::warm::WarmSource;
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{
     BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, FrameSelection, LaunchSpec,
-    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopLocals, StopReport, ThreadsResult,
+    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopReport, ThreadsResult,
 };
 
 pub struct InProcessSession {
@@ -73,14 +73,14 @@ impl InProcessSession {
     /// The next stop (or the one that came before the call), as `await` reports it but without
     /// the frame's values: a probe reads those its own way.
     pub async fn await_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
-        self.session.await_stop(timeout, StopLocals::None).await
+        self.session.await_stop(timeout, &StopAsk::bare()).await
     }
 
     /// `continue --wait`: runs to the next stop (or the end) within `timeout`.
     pub async fn continue_to_stop(&self, timeout: Duration) -> Result<StopReport, ErrorBody> {
         let (_, report) = self
             .session
-            .resume(ResumeAction::Continue, Some(timeout), StopLocals::None)
+            .resume(ResumeAction::Continue, Some(timeout), &StopAsk::bare())
             .await?;
         report.ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))
     }

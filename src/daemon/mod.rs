@@ -8,6 +8,7 @@ mod boot;
 mod borrow;
 pub mod breakpoints;
 mod dispatch;
+pub mod displays;
 pub mod in_process;
 mod last_words;
 pub mod logging;

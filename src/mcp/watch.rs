@@ -69,6 +69,7 @@ fn next_stop(session: &str) -> Option<Value> {
         let args = AwaitArgs {
             timeout: WATCH_SECS,
             locals: None,
+            print: Vec::new(),
         };
         match commands::run(CommandLine::Await(args), &mut call) {
             Ok(outcome) => {

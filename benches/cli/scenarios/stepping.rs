@@ -79,6 +79,7 @@ fn steps(
         wait: Some(WaitSpec {
             timeout_secs: WAIT_LIMIT.as_secs_f64(),
             locals: None,
+            prints: Vec::new(),
         }),
     };
     for round in 0..plan.warmup + plan.steps {

@@ -11,8 +11,10 @@ use crate::ipc::protocol::{
     BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport,
 };
 
+mod displays;
 mod variables;
 
+pub use displays::{display_line, stop_displays};
 pub use variables::{stop_locals, variable, variables};
 
 /// Text that is safe to write to a terminal: control characters other than newline and tab
@@ -79,6 +81,7 @@ pub fn stop_report(report: &StopReport) -> String {
     if let Some(source) = &report.source {
         out.push_str(&source_lines(source));
     }
+    out.push_str(&stop_displays(&report.displays));
     out.push_str(&locals_lines(report));
     if let Some(tail) = &report.stderr_tail {
         out.push_str("Its stderr ended with:\n");

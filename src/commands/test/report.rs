@@ -60,11 +60,12 @@ pub(super) fn start_and_report(
             .saturating_duration_since(Instant::now())
             .as_secs_f64(),
         locals: None,
+        prints: Vec::new(),
     };
     let (mut client, started): (_, StartResult) = open_session(
         session,
         Command::Start {
-            spec: plan.spec.clone(),
+            spec: Box::new(plan.spec.clone()),
             first_stop: None,
         },
     )?;

@@ -21,6 +21,7 @@ use crate::adapters::process;
 use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, StdioRoute};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::daemon::displays::Displays;
 use crate::daemon::output::OutputBuffer;
 use crate::daemon::program_start;
 use crate::daemon::reaper::Reaper;
@@ -37,6 +38,7 @@ use crate::ipc::protocol::{BreakpointSpec, KeptLaunch, LaunchSpec};
 #[derive(Clone)]
 pub struct Carried {
     pub breakpoints: Arc<Breakpoints>,
+    pub displays: Arc<Displays>,
     pub output: Arc<OutputBuffer>,
     /// Told of each launched debuggee, to end it should the daemon be killed outright.
     pub reaper: Option<Arc<Reaper>>,
@@ -56,6 +58,7 @@ impl Carried {
         }
         Carried {
             breakpoints,
+            displays: Arc::default(),
             output: Arc::new(OutputBuffer::new(output_bytes)),
             reaper,
         }
@@ -176,10 +179,13 @@ impl Session {
             }
             None => (None, None),
         };
+        // The run's stops are counted afresh: a display has been shown at none of them.
+        carried.displays.new_run();
         let shared = Arc::new(Shared {
             run: RunStateCell::default(),
             view: Mutex::new(View::default()),
             breakpoints: carried.breakpoints,
+            displays: carried.displays,
             output: carried.output,
             initialized: Notify::new(),
             process_reported: Notify::new(),
@@ -253,6 +259,7 @@ impl Session {
     pub fn carried(&self) -> Carried {
         Carried {
             breakpoints: self.shared.breakpoints.clone(),
+            displays: self.shared.displays.clone(),
             output: self.shared.output.clone(),
             reaper: self.shared.reaper.clone(),
         }

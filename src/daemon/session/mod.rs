@@ -12,7 +12,8 @@
 //! one can be read (and changed) without the others: `lifecycle.rs` (open, configure, end),
 //! `run_control.rs` (resume, pause, await), `report.rs` (stop reports), `frames.rs` (threads,
 //! frames, the selection), `inspection.rs` (locals, evaluate, set, the raw console),
-//! `exception_filters.rs` (`catch`), `breakpoints.rs`, `watchpoints.rs`, `sources.rs`,
+//! `exception_filters.rs` (`catch`), `breakpoints.rs`, `watchpoints.rs`, `displays.rs`
+//! (`display`, and the expressions a stop report evaluates), `sources.rs`,
 //! `pending_lines.rs`, `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the
 //! event task).
 
@@ -21,6 +22,7 @@ mod brief_stop;
 mod changes;
 mod core_dump;
 mod disassembly;
+mod displays;
 mod ending;
 mod events;
 mod exception_filters;
@@ -45,6 +47,7 @@ mod watchpoints;
 
 pub use breakpoints::Breakpoints;
 pub(crate) use core_dump::cannot_run;
+pub use displays::StopAsk;
 use exception_filters::ExceptionFilters;
 pub(super) use inspection::clean_evaluate_error;
 pub use lifecycle::Carried;
@@ -57,6 +60,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
 
+use super::displays::Displays;
 use super::output::OutputBuffer;
 use super::program_io::ProgramIo;
 use super::reaper::Reaper;
@@ -99,6 +103,8 @@ pub(super) struct Shared {
     run: RunStateCell,
     view: Mutex<View>,
     breakpoints: Arc<Breakpoints>,
+    /// The expressions every stop report shows (`display`), carried across a restart.
+    displays: Arc<Displays>,
     output: Arc<OutputBuffer>,
     initialized: Notify,
     /// Told of each `process` event, for a launch whose adapter reports it after answering

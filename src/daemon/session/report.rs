@@ -8,12 +8,13 @@
 use std::time::Duration;
 
 use super::breakpoints::hit_breakpoints;
+use super::displays::StopAsk;
 use super::frames::frame_info;
 use super::stop_values::StopValues;
 use super::{Session, WATCHPOINT_REASON, core_dump};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::dap::requests::{self, ThreadArguments};
-use crate::ipc::protocol::{ExceptionInfo, SignalInfo, StopLocals, StopReport};
+use crate::ipc::protocol::{DisplayValue, ExceptionInfo, SignalInfo, StopLocals, StopReport};
 
 /// Source lines shown either side of a stop.
 const STOP_CONTEXT_LINES: u32 = 2;
@@ -26,19 +27,27 @@ const STDERR_TAIL_LINES: usize = 6;
 /// How long a stop report may spend asking the adapter for the thread name and top frame.
 const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
 
-/// How long a stop report may spend reading the frame's locals; past it, the report goes out
-/// without them (`debugger locals` still reads them, with a request's full timeout).
+/// How long a stop report may spend reading the frame's locals, or evaluating the displays;
+/// past it, the report goes out without them (`debugger locals` still reads them, with a
+/// request's full timeout), and a display says it had no answer.
 const VALUES_LOOKUP_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What a report read at the stop besides where it is.
+#[derive(Default)]
+struct StopRead {
+    values: Option<StopValues>,
+    displays: Vec<DisplayValue>,
+}
 
 impl Session {
     /// Builds the report of a settled state and marks it as seen, without the frame's values.
     pub async fn report(&self, state: &RunState) -> StopReport {
-        self.report_with(state, StopLocals::None).await
+        self.report_with(state, &StopAsk::bare()).await
     }
 
-    /// Builds the report of a settled state, with the stopped frame's values `locals` asks
-    /// for, and marks it as seen.
-    pub async fn report_with(&self, state: &RunState, locals: StopLocals) -> StopReport {
+    /// Builds the report of a settled state, with what `ask` wants read at the stop (the
+    /// frame's locals, the displays, one-off prints), and marks it as seen.
+    pub async fn report_with(&self, state: &RunState, ask: &StopAsk) -> StopReport {
         let mut report = StopReport::empty(state.phase.name());
         match &state.phase {
             Phase::Stopped(stop) => {
@@ -52,16 +61,22 @@ impl Session {
                         .map(|(_, report, values)| (report.clone(), values.clone()))
                 };
                 if let Some((mut cached, values)) = cached {
-                    let values = match values {
-                        None if locals != StopLocals::None => {
-                            self.values_of_reported_stop(&cached, state.generation)
-                                .await
-                        }
-                        values => values,
-                    };
+                    let (values, displays) = tokio::join!(
+                        async {
+                            match values {
+                                None if ask.locals != StopLocals::None => {
+                                    self.values_of_reported_stop(&cached, state.generation)
+                                        .await
+                                }
+                                values => values,
+                            }
+                        },
+                        self.displays_of_reported_stop(&cached, state.generation, ask)
+                    );
                     if let Some(values) = values {
-                        values.fill(&mut cached, locals);
+                        values.fill(&mut cached, ask.locals);
                     }
+                    cached.displays = displays;
                     return cached;
                 }
                 report.reason = stop.reason.clone();
@@ -82,19 +97,21 @@ impl Session {
                     report.fault_address = view.core_fault_address.map(|a| format!("{a:#x}"));
                     report.abort_message = view.core_abort_message.clone();
                 }
-                let mut values = None;
+                let mut read = StopRead::default();
                 if let Some(thread_id) = thread_id {
-                    let read_values = (locals != StopLocals::None).then_some(state.generation);
-                    values = self.locate_stop(thread_id, &mut report, read_values).await;
+                    read = self
+                        .locate_stop(thread_id, &mut report, state.generation, ask)
+                        .await;
                     if report.reason == WATCHPOINT_REASON {
                         self.explain_watchpoint_stop(thread_id, &mut report).await;
                     }
                 }
                 self.shared.view().caches.report =
-                    Some((state.generation, report.clone(), values.clone()));
-                if let Some(values) = values {
-                    values.fill(&mut report, locals);
+                    Some((state.generation, report.clone(), read.values.clone()));
+                if let Some(values) = read.values {
+                    values.fill(&mut report, ask.locals);
                 }
+                report.displays = read.displays;
             }
             Phase::Exited { exit_code, signal } => {
                 report.exit_code = *exit_code;
@@ -182,17 +199,43 @@ impl Session {
         Some(values)
     }
 
-    /// Fills in the stop's thread name, frame and source, and with `read_values` (the stop's
-    /// generation) reads the frame's locals. The thread names, the stack and the exception go
-    /// out at once and get [`REPORT_LOOKUP_TIMEOUT`] between them: a hung adapter costs
-    /// `status` a second once per stop (the report is cached), not a request timeout per call.
-    /// The source lines and the locals, which both need the frame, then go out together.
+    /// The displays and prints `ask` wants of the stop a report was built for, evaluated in
+    /// its frame (a display evaluated at this stop before is shown as it was then).
+    async fn displays_of_reported_stop(
+        &self,
+        report: &StopReport,
+        generation: u64,
+        ask: &StopAsk,
+    ) -> Vec<DisplayValue> {
+        if !self.evaluates_at_stop(ask) {
+            return Vec::new();
+        }
+        let (Some(thread_id), Some(frame)) = (report.thread_id, report.frame.as_ref()) else {
+            return Vec::new();
+        };
+        let Ok((frames, _)) = self.frames(thread_id, frame.index + 1).await else {
+            return Vec::new();
+        };
+        let Some(frame) = frames.get(frame.index as usize) else {
+            return Vec::new();
+        };
+        self.stop_displays(ask, frame.id, generation, VALUES_LOOKUP_TIMEOUT)
+            .await
+    }
+
+    /// Fills in the stop's thread name, frame and source, and reads what `ask` wants at stop
+    /// `generation`: the frame's locals, the displays and prints. The thread names, the stack
+    /// and the exception go out at once and get [`REPORT_LOOKUP_TIMEOUT`] between them: a hung
+    /// adapter costs `status` a second once per stop (the report is cached), not a request
+    /// timeout per call. The source lines, the locals and the evaluations, which all need the
+    /// frame, then go out together.
     async fn locate_stop(
         &self,
         thread_id: i64,
         report: &mut StopReport,
-        read_values: Option<u64>,
-    ) -> Option<StopValues> {
+        generation: u64,
+        ask: &StopAsk,
+    ) -> StopRead {
         let known = self
             .shared
             .view()
@@ -237,12 +280,16 @@ impl Session {
             .get(&thread_id)
             .cloned();
         let Ok(Some((frames, _))) = looked_up else {
-            return None;
+            return StopRead::default();
         };
-        let top = frames.get(index as usize)?;
+        let Some(top) = frames.get(index as usize) else {
+            return StopRead::default();
+        };
         let info = frame_info(index, top);
         let values = async {
-            let generation = read_values?;
+            if ask.locals == StopLocals::None {
+                return None;
+            }
             tokio::time::timeout(
                 VALUES_LOOKUP_TIMEOUT,
                 self.read_stop_values(thread_id, index as usize, &frames, generation),
@@ -251,11 +298,21 @@ impl Session {
             .ok()
             .flatten()
         };
-        let (source, values) =
-            tokio::join!(self.frame_snippet(top, &info, STOP_CONTEXT_LINES), values);
+        let displays = async {
+            if !self.evaluates_at_stop(ask) {
+                return Vec::new();
+            }
+            self.stop_displays(ask, top.id, generation, VALUES_LOOKUP_TIMEOUT)
+                .await
+        };
+        let (source, values, displays) = tokio::join!(
+            self.frame_snippet(top, &info, STOP_CONTEXT_LINES),
+            values,
+            displays
+        );
         report.source = source;
         report.frame = Some(info);
-        values
+        StopRead { values, displays }
     }
 
     /// What the program raised, for a stop on an exception (when the adapter can tell).

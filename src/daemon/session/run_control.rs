@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use super::Session;
+use super::displays::StopAsk;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::dap::requests::{Pause, Resume, ThreadArguments};
@@ -22,12 +23,12 @@ const END_TOLD_WITHIN: Duration = Duration::from_secs(5);
 
 impl Session {
     /// `continue`, `next`, `step`, `finish`, optionally waiting for the next stop, whose report
-    /// carries the frame's values `locals` asks for.
+    /// carries what `ask` wants read there.
     pub async fn resume(
         &self,
         action: ResumeAction,
         wait: Option<Duration>,
-        locals: StopLocals,
+        ask: &StopAsk,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
         let state = self.shared.run.get();
         match &state.phase {
@@ -37,7 +38,7 @@ impl Session {
                 }
                 // Already running: `continue --wait` just waits for the next stop.
                 return match wait {
-                    Some(timeout) => self.wait_after(state.generation, timeout, locals).await,
+                    Some(timeout) => self.wait_after(state.generation, timeout, ask).await,
                     None => Ok(("running".into(), None)),
                 };
             }
@@ -64,7 +65,7 @@ impl Session {
         {
             // The program stopped after the caller last looked (e.g. `start --break f` ran
             // straight into `f`). Resuming would skip a stop nobody has seen: report it instead.
-            let mut report = self.report_with(&state, locals).await;
+            let mut report = self.report_with(&state, ask).await;
             report.note = Some(
                 "the program had already stopped here before this continue; it was not resumed"
                     .into(),
@@ -76,12 +77,12 @@ impl Session {
             // watch will. Resuming first would have lldb-dap 19 write to its helper, gone with
             // the program, and die of SIGPIPE: the end is the answer.
             return self
-                .wait_after(state.generation, END_TOLD_WITHIN, locals)
+                .wait_after(state.generation, END_TOLD_WITHIN, ask)
                 .await;
         }
         let thread_id = self.current_thread().await?;
         let step = action != ResumeAction::Continue;
-        if step && wait.is_some() && locals != StopLocals::None {
+        if step && wait.is_some() && ask.locals != StopLocals::None {
             // The step's report marks what changed: the locals before it are the baseline, read
             // here only when the report of this stop did not read them. Unreadable locals only
             // cost the report its marks.
@@ -119,7 +120,7 @@ impl Session {
         let Some(timeout) = wait else {
             return Ok(("running".into(), None));
         };
-        let (phase, mut report) = self.wait_after(running, timeout, locals).await?;
+        let (phase, mut report) = self.wait_after(running, timeout, ask).await?;
         if action == ResumeAction::Finish
             && phase == "stopped"
             && let Some(report) = report.as_mut()
@@ -133,12 +134,12 @@ impl Session {
     pub async fn pause(
         &self,
         wait: Option<Duration>,
-        locals: StopLocals,
+        ask: &StopAsk,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
         let state = self.shared.run.get();
         match &state.phase {
             Phase::Stopped(_) => {
-                let report = self.report_with(&state, locals).await;
+                let report = self.report_with(&state, ask).await;
                 return Ok(("stopped".into(), Some(report)));
             }
             Phase::Running | Phase::Starting => {}
@@ -160,7 +161,7 @@ impl Session {
         }
         self.insist_on_pause(state.generation, thread_id);
         match wait {
-            Some(timeout) => self.wait_after(state.generation, timeout, locals).await,
+            Some(timeout) => self.wait_after(state.generation, timeout, ask).await,
             None => Ok(("pausing".into(), None)),
         }
     }
@@ -195,35 +196,35 @@ impl Session {
     pub async fn await_stop(
         &self,
         timeout: Duration,
-        locals: StopLocals,
+        ask: &StopAsk,
     ) -> Result<StopReport, ErrorBody> {
         let state = self.shared.run.get();
         if let Phase::AdapterDied { .. } = state.phase {
             return Err(self.not_running_error(&state.phase));
         }
         if state.phase.is_settled() {
-            return Ok(self.report_with(&state, locals).await);
+            return Ok(self.report_with(&state, ask).await);
         }
-        self.wait_after(state.generation, timeout, locals)
+        self.wait_after(state.generation, timeout, ask)
             .await
             .and_then(|(_, report)| report.ok_or_else(|| ErrorBody::internal("no stop report")))
     }
 
     /// The first stop or end of a program just started, waited for up to `timeout`: its report
-    /// with the stopped frame's values `locals` asks for (which then counts as shown), or `None`
+    /// with what `ask` wants read there (which then counts as shown), or `None`
     /// while it still runs. Unlike `await`, running
     /// past the wait is an answer, not an error: a server may never stop.
     pub async fn first_stop(
         &self,
         timeout: Duration,
-        locals: StopLocals,
+        ask: &StopAsk,
     ) -> Result<Option<StopReport>, ErrorBody> {
         let state = self.shared.run.get();
         if let Phase::AdapterDied { .. } = state.phase {
             return Err(self.not_running_error(&state.phase));
         }
         if state.phase.is_settled() {
-            return Ok(Some(self.report_with(&state, locals).await));
+            return Ok(Some(self.report_with(&state, ask).await));
         }
         match self
             .shared
@@ -234,7 +235,7 @@ impl Session {
             Some(state) if matches!(state.phase, Phase::AdapterDied { .. }) => {
                 Err(self.not_running_error(&state.phase))
             }
-            Some(state) => Ok(Some(self.report_with(&state, locals).await)),
+            Some(state) => Ok(Some(self.report_with(&state, ask).await)),
             None => Ok(None),
         }
     }
@@ -243,10 +244,10 @@ impl Session {
         &self,
         generation: u64,
         timeout: Duration,
-        locals: StopLocals,
+        ask: &StopAsk,
     ) -> Result<(String, Option<StopReport>), ErrorBody> {
         let state = self.settled_after(generation, timeout).await?;
-        let report = self.report_with(&state, locals).await;
+        let report = self.report_with(&state, ask).await;
         Ok((state.phase.name().to_string(), Some(report)))
     }
 

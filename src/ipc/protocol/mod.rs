@@ -14,11 +14,13 @@ use crate::common::error::ErrorBody;
 use crate::common::location::Location;
 
 mod crash;
+mod display;
 mod probe;
 mod results;
 
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
 pub use crash::*;
+pub use display::*;
 pub use probe::*;
 pub use results::*;
 
@@ -39,7 +41,7 @@ pub struct Response {
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
     Start {
-        spec: LaunchSpec,
+        spec: Box<LaunchSpec>,
         /// How long to wait for the program's first stop or end, to answer with it (`None`:
         /// answer at once, without looking).
         #[serde(default)]
@@ -130,6 +132,16 @@ pub enum Command {
     Evaluate {
         expression: String,
         depth: u32,
+    },
+    /// `display EXPR`: evaluate `expression` at every stop of the session from now on.
+    DisplayAdd {
+        expression: String,
+    },
+    /// `display`: the session's displays.
+    DisplayList,
+    /// `display --remove N`.
+    DisplayRemove {
+        id: u32,
     },
     OutputRead(OutputQuery),
     /// Text for the adapter's own console (DAP `evaluate` in the `repl` context).
@@ -405,13 +417,17 @@ impl ResumeAction {
 }
 
 /// Wait for the next stop or exit, at most this long.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WaitSpec {
     pub timeout_secs: f64,
     /// Which of the stopped frame's locals the report carries; `None`: the config's default
     /// (`[defaults] stop_locals`).
     #[serde(default)]
     pub locals: Option<StopLocals>,
+    /// Expressions the report evaluates in the stopped frame this once (`-p EXPR`), after the
+    /// session's displays.
+    #[serde(default)]
+    pub prints: Vec<String>,
 }
 
 /// Which of the stopped frame's locals a stop report carries (`--locals`).

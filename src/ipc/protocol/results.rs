@@ -173,6 +173,11 @@ pub struct StopReport {
     /// was no earlier stop of that frame to compare with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed: Option<Vec<VariableNode>>,
+    /// The session's displays evaluated in the stopped frame, in id order, then the report's
+    /// one-off `-p` expressions (no id). Empty for an end and in reports that evaluate none
+    /// (`status`, `probe`'s hits).
+    #[serde(default)]
+    pub displays: Vec<super::DisplayValue>,
     /// For a stop on a signal, or an end by one: which (then `exit_code` is null).
     #[serde(default)]
     pub signal: Option<SignalInfo>,
@@ -218,6 +223,7 @@ impl StopReport {
             locals: Vec::new(),
             locals_omitted: 0,
             changed: None,
+            displays: Vec::new(),
             signal: None,
             fault_address: None,
             abort_message: None,

@@ -1,0 +1,197 @@
+//! Displays in a live session: the `display` command (add, list, remove), and the evaluation of
+//! the displays and the one-off `-p` expressions a stop report shows.
+//!
+//! Apart from the report because it is the one part of it that runs the user's expressions, and
+//! from the registry (`daemon/displays.rs`), which outlives the session. A report sends every
+//! evaluation at once, beside its source lines and locals, so the displays cost it about one
+//! `evaluate` round trip however many there are.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::Session;
+use crate::common::error::ErrorBody;
+use crate::daemon::displays::{self, AtStop, Outcome};
+use crate::daemon::run_state::Phase;
+use crate::daemon::variables::{self, Limits};
+use crate::dap::DapError;
+use crate::dap::requests::{Evaluate, EvaluateArguments};
+use crate::dap::types::EvaluateBody;
+use crate::ipc::protocol::{DisplayList, DisplayValue, RemovedDisplay, StopLocals};
+
+/// What a stop report reads at the stop besides where it is.
+#[derive(Debug, Clone)]
+pub struct StopAsk {
+    /// Which of the frame's locals.
+    pub locals: StopLocals,
+    /// Whether the session's displays are shown.
+    pub displays: bool,
+    /// Expressions shown in this report only (`-p EXPR`).
+    pub prints: Vec<String>,
+}
+
+impl StopAsk {
+    /// Where and why only: `status`'s report, a probe's (which reads values its own way).
+    pub fn bare() -> StopAsk {
+        StopAsk {
+            locals: StopLocals::None,
+            displays: false,
+            prints: Vec::new(),
+        }
+    }
+
+    /// What a waiting command's report carries: `locals`, the displays, and `prints`.
+    pub fn waited(locals: StopLocals, prints: Vec<String>) -> StopAsk {
+        StopAsk {
+            locals,
+            displays: true,
+            prints,
+        }
+    }
+}
+
+impl Session {
+    /// Whether a report for `ask` has expressions to evaluate.
+    pub(super) fn evaluates_at_stop(&self, ask: &StopAsk) -> bool {
+        (ask.displays && !self.shared.displays.is_empty()) || !ask.prints.is_empty()
+    }
+
+    /// The displays (when `ask` wants them) and `ask`'s one-off prints at stop `generation`,
+    /// evaluated in frame `frame_id`: every request sent at once, each answered within `within`
+    /// of the first. The displays come in id order, compared with their last values; those a
+    /// report of this stop already evaluated are shown as they were.
+    pub(super) async fn stop_displays(
+        &self,
+        ask: &StopAsk,
+        frame_id: i64,
+        generation: u64,
+        within: Duration,
+    ) -> Vec<DisplayValue> {
+        let registry = &self.shared.displays;
+        let AtStop { mut shown, due } = match ask.displays {
+            true => registry.at_stop(generation),
+            false => AtStop::default(),
+        };
+        let expressions: Vec<&str> = due
+            .iter()
+            .map(|(_, expression)| expression.as_str())
+            .chain(ask.prints.iter().map(String::as_str))
+            .collect();
+        let sent: Vec<_> = expressions
+            .iter()
+            .map(|expression| {
+                self.dap
+                    .send_typed::<Evaluate>(&EvaluateArguments::watch(*expression, Some(frame_id)))
+            })
+            .collect();
+        let deadline = Instant::now() + within;
+        let mut outcomes = Vec::with_capacity(sent.len());
+        for (pending, expression) in sent.into_iter().zip(&expressions) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            outcomes.push(self.display_outcome(expression, pending.response_within(left).await));
+        }
+        let mut outcomes = outcomes.into_iter();
+        for ((id, expression), outcome) in due.iter().zip(outcomes.by_ref()) {
+            shown.push(registry.record(*id, expression, generation, outcome));
+        }
+        shown.sort_by_key(|d| d.id);
+        for (expression, outcome) in ask.prints.iter().zip(outcomes) {
+            shown.push(displays::evaluated(None, expression, None, outcome));
+        }
+        shown
+    }
+
+    /// An evaluation's answer as a display shows it: the value cut as `locals` cuts one, or the
+    /// adapter's reason in `print`'s words.
+    fn display_outcome(&self, expression: &str, answer: Result<EvaluateBody, DapError>) -> Outcome {
+        match answer {
+            Ok(body) => {
+                let limits = Limits::for_locals(0, false);
+                Ok(variables::node_for(expression, &body.result, body.type_name, limits).value)
+            }
+            Err(e) => Err(self.expression_error(expression, e, true).message),
+        }
+    }
+
+    /// `display EXPR`: adds a display and, when the program is stopped, evaluates it in the
+    /// selected frame. That value is the one this stop's reports show (and the next stop
+    /// compares with) only when the selected frame is the one the program stopped in.
+    pub async fn display_add(&self, expression: &str) -> Result<DisplayValue, ErrorBody> {
+        let expression = expression.trim();
+        if expression.is_empty() {
+            return Err(ErrorBody::usage(
+                "no expression to display",
+                "e.g. 'debugger display total' shows total at every stop",
+            ));
+        }
+        let registry = &self.shared.displays;
+        let id = registry.add(expression);
+        let state = self.shared.run.get();
+        let selected = match &state.phase {
+            Phase::Stopped(_) => self.selected_frame().await.ok(),
+            _ => None,
+        };
+        let Some((thread_id, index, frame)) = selected else {
+            // Not stopped: it shows from the next stop on.
+            return Ok(DisplayValue {
+                id: Some(id),
+                expression: expression.to_string(),
+                value: None,
+                old_value: None,
+                changed: false,
+                error: None,
+            });
+        };
+        let answer = self
+            .dap
+            .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, Some(frame.id)))
+            .await;
+        let outcome = self.display_outcome(expression, answer);
+        if self.is_reported_frame(state.generation, thread_id, index) {
+            Ok(registry.record(id, expression, state.generation, outcome))
+        } else {
+            Ok(displays::evaluated(Some(id), expression, None, outcome))
+        }
+    }
+
+    /// Whether frame `index` of `thread_id` is the one stop `generation`'s report shows.
+    fn is_reported_frame(&self, generation: u64, thread_id: i64, index: u32) -> bool {
+        let view = self.shared.view();
+        match &view.caches.report {
+            Some((reported, report, _)) if *reported == generation => {
+                report.thread_id == Some(thread_id)
+                    && report.frame.as_ref().is_some_and(|f| f.index == index)
+            }
+            _ => index == 0,
+        }
+    }
+
+    /// `display`: the session's displays, each with what it showed last.
+    pub fn display_list(&self) -> DisplayList {
+        DisplayList {
+            displays: self.shared.displays.list(),
+        }
+    }
+
+    /// `display --remove N`.
+    pub fn display_remove(&self, id: u32) -> Result<RemovedDisplay, ErrorBody> {
+        match self.shared.displays.remove(id) {
+            Ok(()) => Ok(RemovedDisplay {
+                removed: id,
+                displays: self.shared.displays.list(),
+            }),
+            Err(ids) if ids.is_empty() => Err(ErrorBody::usage(
+                format!("no display {id}: this session has no displays"),
+                "'debugger display EXPR' adds one",
+            )),
+            Err(ids) => {
+                let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+                Err(ErrorBody::usage(
+                    format!("no display {id}: the displays are {}", ids.join(", ")),
+                    "'debugger display' lists them",
+                ))
+            }
+        }
+    }
+}
