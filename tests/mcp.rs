@@ -127,6 +127,42 @@ fn a_breakpoint_is_modified_in_place_over_mcp() {
     );
 }
 
+/// The `display` tool adds, lists and removes displays; every waiting tool's stop report carries
+/// them, with `print` for a one-off, in the CLI's JSON fields.
+#[test]
+fn displays_and_one_off_prints_over_mcp() {
+    let s = Session::new();
+    let (program, breakpoint) = ledger();
+    let seen = scenario(
+        &s,
+        "display",
+        &json!({
+            "program": program, "breakpoint": breakpoint, "variable": "amount",
+            "missing": "total",
+        }),
+    );
+    let unknown = seen["unknown"].as_str().unwrap_or_default();
+    assert!(
+        unknown.contains("no display 9: the displays are 1, 2"),
+        "{seen}"
+    );
+}
+
+#[test]
+fn python_displays_over_mcp() {
+    common::require_debugpy();
+    let s = Session::new();
+    scenario(
+        &s,
+        "display",
+        &json!({
+            "program": fixture_path("python/app.py"),
+            "breakpoint": at("python/app.py", "@deposit_body"), "variable": "amount",
+            "missing": "total",
+        }),
+    );
+}
+
 /// The 2026-07-28 revision (no `initialize`, the version in every request's `_meta`) through the
 /// SDK's default client, which probes `server/discover` first; and its errors, written raw.
 #[test]

@@ -65,7 +65,7 @@ pub const TOOLS: &[Tool] = &[
         &["start"],
         Waits::No,
         false,
-        "Launch a program under the debugger in a session (C, C++, Rust, Go, Python, JavaScript; the adapter is picked from the program). `breakpoints` are set before it runs, and the answer is the first stop (a breakpoint, an exception, or the end) within `wait` seconds (default 5), the same report `execute` gives; a program still running then is said to be (`no_wait`: answer at once). Do not continue to reach that first stop: it has been shown. The session outlives this connection unless `end_with_client` is true.",
+        "Launch a program under the debugger in a session (C, C++, Rust, Go, Python, JavaScript; the adapter is picked from the program). `breakpoints` are set before it runs, and the answer is the first stop (a breakpoint, an exception, or the end) within `wait` seconds (default 5), the same report `execute` gives (with each `print` expression evaluated there); a program still running then is said to be (`no_wait`: answer at once). Do not continue to reach that first stop: it has been shown. The session outlives this connection unless `end_with_client` is true.",
     ),
     tool(
         "attach",
@@ -142,14 +142,14 @@ pub const TOOLS: &[Tool] = &[
         &["continue", "next", "step", "finish", "pause"],
         Waits::WithWait,
         false,
-        "Resume or interrupt the program: continue (to the next breakpoint), next (step over a line), step (into a call), finish (out of the function), pause. With wait=true, blocks until it stops and returns the stop report (where, why, source lines, and the frame's locals: at most 12 in `locals`, `locals_omitted` counting the rest, `changed` marking those that changed; `locals`: all, changed or none); after `timeout` (default 25 s) it returns state=running instead, which is not a failure: call `await`.",
+        "Resume or interrupt the program: continue (to the next breakpoint), next (step over a line), step (into a call), finish (out of the function), pause. With wait=true, blocks until it stops and returns the stop report (where, why, source lines, and the frame's locals: at most 12 in `locals`, `locals_omitted` counting the rest, `changed` marking those that changed; `locals`: all, changed or none; the session's `displays`, and each `print` expression evaluated at that stop this once); after `timeout` (default 25 s) it returns state=running instead, which is not a failure: call `await`.",
     ),
     tool(
         "await",
         &["await"],
         Waits::Always,
         false,
-        "Wait for the next stop or exit and report it, with the frame's locals as `execute` gives them (returns at once when already stopped). After `timeout` (default 25 s) it returns state=running: call it again, or `execute` with action=pause.",
+        "Wait for the next stop or exit and report it, with the frame's locals, the displays and each `print` expression as `execute` gives them (returns at once when already stopped). After `timeout` (default 25 s) it returns state=running: call it again, or `execute` with action=pause.",
     ),
     tool(
         "context",
@@ -192,6 +192,13 @@ pub const TOOLS: &[Tool] = &[
         Waits::No,
         false,
         "Evaluate in the selected frame: print (value, type and children of an expression), eval (the value only), set (give a variable a new value).",
+    ),
+    tool(
+        "display",
+        &["display"],
+        Waits::No,
+        false,
+        "Show expressions at every stop of the session (a debugger's `display`): `expression` adds one (with its value now when stopped), no arguments lists them (id, expression, last value), `remove` N removes one. Every stop report then carries `displays` [{id, expression, value, old_value, changed, error}]: `changed` when the value differs from the last stop's, `error` (a name not in scope here) inline without failing the report. For one report only, give `print` to execute, await, start or restart.",
     ),
     tool(
         "output",
