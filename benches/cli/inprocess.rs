@@ -207,6 +207,38 @@ impl InProcess {
         })
     }
 
+    /// One `next` → its `stopped` event → `stackTrace(1)` → the top frame's locals one level
+    /// deep beside an `evaluate` of `expression` there, sent together as the daemon sends them:
+    /// what `next --wait` with one display needs.
+    pub fn step_with_evaluate(
+        &self,
+        stopped: &mut Stopped,
+        expression: &str,
+    ) -> BenchResult<Duration> {
+        self.runtime.block_on(async {
+            let began = Instant::now();
+            let answer = stopped
+                .session
+                .client
+                .send("next", json!({ "threadId": stopped.thread }));
+            let thread = stopped.session.wait_stopped().await?;
+            answer.response().await?;
+            let trace = stopped.session.stack_trace(thread, 1).await?;
+            let frame = trace["stackFrames"][0]["id"].as_i64().unwrap_or(0);
+            let evaluate = stopped.session.client.send(
+                "evaluate",
+                json!({ "expression": expression, "frameId": frame, "context": "watch" }),
+            );
+            let (locals, value) = tokio::join!(stopped.session.locals(frame), evaluate.response());
+            locals?;
+            let value = value?;
+            if value["result"].as_str().is_none() {
+                return Err(format!("evaluate {expression} gave {value}").into());
+            }
+            Ok(began.elapsed())
+        })
+    }
+
     /// A line breakpoint at `line` of `file` in the stopped program, for [`InProcess::hit`].
     pub fn break_at(&self, stopped: &Stopped, file: &Path, line: u32) -> BenchResult<()> {
         self.runtime

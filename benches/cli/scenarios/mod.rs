@@ -7,6 +7,7 @@
 //! and every figure keeps its meaning whatever was selected.
 
 mod breakpoints;
+mod displays;
 mod first_stop;
 mod inspection;
 mod launch;
@@ -52,6 +53,11 @@ const SCENARIOS: &[Scenario] = &[
         name: "stop-locals",
         needs: &[],
         run: stepping::continue_with_locals,
+    },
+    Scenario {
+        name: "display",
+        needs: &[],
+        run: displays::next_with_display,
     },
     Scenario {
         name: "launch",
