@@ -80,8 +80,9 @@ fn newest_stored_core(program: &Path) -> Result<PathBuf, ErrorBody> {
             "give the core file: 'debugger core PROGRAM COREFILE'; 'debugger doctor' says where this machine writes cores",
         ));
     };
-    let dir = paths::state_dir().join("cores");
-    std::fs::create_dir_all(&dir)
+    // The program's memory: as private as the logs beside it.
+    let dir = paths::PrivateDir::State.ensure()?.join("cores");
+    crate::platform::create_private_dir(&dir)
         .map_err(|e| ErrorBody::internal(format!("cannot create {}: {e}", dir.display())))?;
     let name = program
         .file_name()

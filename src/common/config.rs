@@ -181,6 +181,11 @@ pub struct AdapterConfig {
     pub attach: Option<toml::Table>,
 }
 
+/// The longest time a config key takes: a day. Longer is a typo, not a wish.
+const MAX_SECS: f64 = 86_400.0;
+/// The smallest output buffer: a screenful of lines, below which the latest output is lost.
+const MIN_BUFFER_BYTES: usize = 4096;
+
 fn secs(value: f64) -> Duration {
     Duration::try_from_secs_f64(value).unwrap_or(Duration::MAX)
 }
@@ -203,6 +208,16 @@ impl Config {
         let text = match user_files::read_regular_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return Err(ErrorBody::new(
+                    ErrorCode::Usage,
+                    format!(
+                        "cannot read the config file {}: it is not UTF-8 text",
+                        path.display()
+                    ),
+                    "save it as UTF-8 (TOML files must be), or point DEBUGGER_CONFIG at another file",
+                ));
+            }
             Err(e) => {
                 return Err(ErrorBody::new(
                     ErrorCode::Usage,
@@ -221,7 +236,56 @@ impl Config {
     }
 
     pub fn parse(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.to_string().trim().to_string())
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string().trim().to_string())?;
+        config.check_ranges()?;
+        Ok(config)
+    }
+
+    /// Refuses numbers TOML accepts but the daemon cannot use: a negative or zero timeout would
+    /// turn every wait off or make every request fail at once.
+    fn check_ranges(&self) -> Result<(), String> {
+        let positive = [
+            ("timeouts", "request_secs", self.timeouts.request_secs, 30.0),
+            ("timeouts", "launch_secs", self.timeouts.launch_secs, 60.0),
+        ];
+        for (table, key, value, example) in positive {
+            if !(value.is_finite() && value > 0.0 && value <= MAX_SECS) {
+                return Err(format!(
+                    "[{table}] {key} = {value} is out of range: give seconds above 0 and at most \
+                     {MAX_SECS} (the default is {example})"
+                ));
+            }
+        }
+        let not_negative = [
+            (
+                "daemon",
+                "grace_period_secs",
+                self.daemon.grace_period_secs,
+                600.0,
+            ),
+            (
+                "daemon",
+                "warm_adapter_secs",
+                self.daemon.warm_adapter_secs,
+                60.0,
+            ),
+        ];
+        for (table, key, value, example) in not_negative {
+            if !(0.0..=MAX_SECS).contains(&value) {
+                return Err(format!(
+                    "[{table}] {key} = {value} is out of range: give seconds from 0 to \
+                     {MAX_SECS} (the default is {example})"
+                ));
+            }
+        }
+        if self.output.buffer_bytes < MIN_BUFFER_BYTES {
+            return Err(format!(
+                "[output] buffer_bytes = {} is out of range: give at least {MIN_BUFFER_BYTES} \
+                 (the default is 8388608)",
+                self.output.buffer_bytes
+            ));
+        }
+        Ok(())
     }
 
     pub fn adapter(&self, name: &str) -> AdapterConfig {
@@ -282,6 +346,38 @@ mod tests {
             config.adapter("lldb").path,
             Some(PathBuf::from("/opt/lldb-dap"))
         );
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_refused_with_their_key() {
+        for (text, key) in [
+            (
+                "[timeouts]\nrequest_secs = -5\n",
+                "[timeouts] request_secs = -5",
+            ),
+            (
+                "[timeouts]\nrequest_secs = 0\n",
+                "[timeouts] request_secs = 0",
+            ),
+            (
+                "[timeouts]\nlaunch_secs = nan\n",
+                "[timeouts] launch_secs = NaN",
+            ),
+            (
+                "[daemon]\ngrace_period_secs = -1\n",
+                "[daemon] grace_period_secs = -1",
+            ),
+            (
+                "[daemon]\nwarm_adapter_secs = 1e9\n",
+                "[daemon] warm_adapter_secs",
+            ),
+            ("[output]\nbuffer_bytes = 0\n", "[output] buffer_bytes = 0"),
+        ] {
+            let err = Config::parse(text).expect_err(text);
+            assert!(err.contains(key), "{text}: {err}");
+            assert!(err.contains("out of range"), "{text}: {err}");
+        }
+        assert!(Config::parse("[daemon]\nwarm_adapter_secs = 0\n").is_ok());
     }
 
     #[test]

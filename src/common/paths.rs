@@ -22,6 +22,35 @@ pub const STATE_DIR_ENV: &str = "DEBUGGER_STATE_DIR";
 /// The environment variable that overrides the cache directory (what can be rebuilt at will).
 pub const CACHE_DIR_ENV: &str = "DEBUGGER_CACHE_DIR";
 
+/// The path an environment variable names, absolute: a relative one is taken from the
+/// directory this process started in, so it still means the same place after the daemon moves
+/// to `/` (and to the daemon as to the client that spawned it there).
+fn path_from_env(variable: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os(variable).filter(|d| !d.is_empty())?);
+    if dir.is_absolute() {
+        return Some(dir);
+    }
+    Some(match start_dir() {
+        Some(start) => start.join(dir),
+        None => dir,
+    })
+}
+
+/// The working directory at the first question about it. The daemon asks before it leaves for
+/// `/` (see [`pin_start_dir`]).
+fn start_dir() -> Option<&'static Path> {
+    static START: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    START
+        .get_or_init(|| std::env::current_dir().ok())
+        .as_deref()
+}
+
+/// Remembers the working directory now, for the relative directories of the environment; the
+/// daemon calls it before it changes to `/`.
+pub fn pin_start_dir() {
+    let _ = start_dir();
+}
+
 fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "debugger")
 }
@@ -31,8 +60,8 @@ pub const DEFAULT_SESSION: &str = "default";
 
 /// The runtime directory without creating or checking it.
 pub fn runtime_dir_path() -> PathBuf {
-    if let Some(dir) = std::env::var_os(RUNTIME_DIR_ENV).filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
+    if let Some(dir) = path_from_env(RUNTIME_DIR_ENV) {
+        return dir;
     }
     if let Some(xdg) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return PathBuf::from(xdg).join("debugger");
@@ -40,62 +69,104 @@ pub fn runtime_dir_path() -> PathBuf {
     std::env::temp_dir().join(format!("debugger-{}", platform::user_tag()))
 }
 
-/// The runtime directory, created 0700 if missing, and checked to be private.
-pub fn ensure_runtime_dir() -> Result<PathBuf, ErrorBody> {
-    let dir = runtime_dir_path();
-    match platform::create_private_dir(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => {
-            return Err(ErrorBody::new(
-                ErrorCode::Ipc,
-                format!("cannot create the runtime directory {}: {e}", dir.display()),
-                format!("set {RUNTIME_DIR_ENV} to a directory you own"),
-            ));
-        }
-    }
-    check_private(&dir)?;
-    Ok(dir)
+/// One of the directories only this user may enter: the runtime directory (sockets that run
+/// code as the user) and the state directory (logs of program output and expressions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrivateDir {
+    Runtime,
+    State,
 }
 
-/// Refuses a directory that is not owned by this user or that group or others can enter.
+impl PrivateDir {
+    fn noun(self) -> &'static str {
+        match self {
+            PrivateDir::Runtime => "runtime directory",
+            PrivateDir::State => "state directory",
+        }
+    }
+
+    fn variable(self) -> &'static str {
+        match self {
+            PrivateDir::Runtime => RUNTIME_DIR_ENV,
+            PrivateDir::State => STATE_DIR_ENV,
+        }
+    }
+
+    fn path(self) -> PathBuf {
+        match self {
+            PrivateDir::Runtime => runtime_dir_path(),
+            PrivateDir::State => state_dir(),
+        }
+    }
+
+    /// The directory, created 0700 if missing, and checked to be private.
+    pub fn ensure(self) -> Result<PathBuf, ErrorBody> {
+        let dir = self.path();
+        match platform::create_private_dir(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(ErrorBody::new(
+                    ErrorCode::Ipc,
+                    format!("cannot create the {} {}: {e}", self.noun(), dir.display()),
+                    format!("set {} to a directory you own", self.variable()),
+                ));
+            }
+        }
+        self.check(&dir)?;
+        Ok(dir)
+    }
+
+    /// Refuses a directory that is not owned by this user or that group or others can enter.
+    pub fn check(self, dir: &Path) -> Result<(), ErrorBody> {
+        let (noun, variable) = (self.noun(), self.variable());
+        // Not through a symlink: one planted by another user could be pointed elsewhere later.
+        let meta = fs::symlink_metadata(dir).map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Ipc,
+                format!("cannot read the {noun} {}: {e}", dir.display()),
+                format!("set {variable} to a directory you own"),
+            )
+        })?;
+        if meta.file_type().is_symlink() {
+            return Err(ErrorBody::new(
+                ErrorCode::Ipc,
+                format!("the {noun} {} is a symbolic link", dir.display()),
+                format!("remove it, or set {variable} to a private directory of yours"),
+            ));
+        }
+        if !meta.is_dir() {
+            // Judged before its mode, which would ask for a chmod that cannot help.
+            let kind = platform::FileKind::of(meta.file_type());
+            return Err(ErrorBody::new(
+                ErrorCode::Ipc,
+                format!(
+                    "the {noun} {} is {}, not a directory",
+                    dir.display(),
+                    kind.noun()
+                ),
+                format!("remove it, or set {variable} to a private directory of yours"),
+            ));
+        }
+        match platform::privacy_problem(dir, &meta) {
+            None => Ok(()),
+            Some((what, fix)) => Err(ErrorBody::new(
+                ErrorCode::Ipc,
+                format!("the {noun} {} {what}", dir.display()),
+                format!("{fix}, or set {variable} to a private directory of yours"),
+            )),
+        }
+    }
+}
+
+/// The runtime directory, created 0700 if missing, and checked to be private.
+pub fn ensure_runtime_dir() -> Result<PathBuf, ErrorBody> {
+    PrivateDir::Runtime.ensure()
+}
+
+/// Refuses a runtime directory that is not owned by this user or that others can enter.
 pub fn check_private(dir: &Path) -> Result<(), ErrorBody> {
-    // Not through a symlink: one planted by another user could be pointed elsewhere later.
-    let meta = fs::symlink_metadata(dir).map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::Ipc,
-            format!("cannot read the runtime directory {}: {e}", dir.display()),
-            format!("set {RUNTIME_DIR_ENV} to a directory you own"),
-        )
-    })?;
-    if meta.file_type().is_symlink() {
-        return Err(ErrorBody::new(
-            ErrorCode::Ipc,
-            format!("the runtime directory {} is a symbolic link", dir.display()),
-            format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
-        ));
-    }
-    if !meta.is_dir() {
-        // Judged before its mode, which would ask for a chmod that cannot help.
-        let kind = platform::FileKind::of(meta.file_type());
-        return Err(ErrorBody::new(
-            ErrorCode::Ipc,
-            format!(
-                "the runtime directory {} is {}, not a directory",
-                dir.display(),
-                kind.noun()
-            ),
-            format!("remove it, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
-        ));
-    }
-    match platform::privacy_problem(dir, &meta) {
-        None => Ok(()),
-        Some((what, fix)) => Err(ErrorBody::new(
-            ErrorCode::Ipc,
-            format!("the runtime directory {} {what}", dir.display()),
-            format!("{fix}, or set {RUNTIME_DIR_ENV} to a private directory of yours"),
-        )),
-    }
+    PrivateDir::Runtime.check(dir)
 }
 
 /// The socket a session's daemon listens on.
@@ -128,8 +199,8 @@ pub fn validate_session_name(name: &str) -> Result<(), ErrorBody> {
 
 /// Where the daemon writes its logs.
 pub fn state_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os(STATE_DIR_ENV).filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
+    if let Some(dir) = path_from_env(STATE_DIR_ENV) {
+        return dir;
     }
     project_dirs()
         .map(|d| {
@@ -142,8 +213,8 @@ pub fn state_dir() -> PathBuf {
 
 /// Where `debugger setup` keeps what it installs (e.g. debugpy's private virtual environment).
 pub fn data_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os(DATA_DIR_ENV).filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
+    if let Some(dir) = path_from_env(DATA_DIR_ENV) {
+        return dir;
     }
     project_dirs()
         .map(|d| d.data_local_dir().to_path_buf())
@@ -153,8 +224,8 @@ pub fn data_dir() -> PathBuf {
 /// Where what can be rebuilt at will is kept (GDB's compiled Python, LLDB's index); `None` when
 /// the user has no cache directory: not the temp dir, whose files another user could plant.
 fn cache_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(CACHE_DIR_ENV).filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
+    if let Some(dir) = path_from_env(CACHE_DIR_ENV) {
+        return Some(dir);
     }
     project_dirs().map(|d| d.cache_dir().to_path_buf())
 }
@@ -198,8 +269,8 @@ pub fn log_path(session: &str) -> PathBuf {
 
 /// The configuration file: `$DEBUGGER_CONFIG`, else `config.toml` in the user's config dir.
 pub fn config_path() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(CONFIG_ENV).filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(path));
+    if let Some(path) = path_from_env(CONFIG_ENV) {
+        return Some(path);
     }
     project_dirs().map(|d| d.config_dir().join("config.toml"))
 }

@@ -41,6 +41,14 @@ pub fn run(session_name: &str) -> i32 {
         // starts ends with it.
         platform::restrict_new_files();
         platform::contain_children();
+        // Before anything moves the daemon to `/`: relative directories in the environment are
+        // the caller's.
+        paths::pin_start_dir();
+        // The log holds program output and expressions: refused in a directory others can
+        // enter or plant files in, as the runtime directory is.
+        if let Err(err) = paths::PrivateDir::State.ensure() {
+            return report_startup_failure(&err);
+        }
         let (guard, listener) = match bind(session_name) {
             Ok(bound) => bound,
             Err(err) => return report_startup_failure(&err),

@@ -71,6 +71,7 @@ impl Daemon {
             Some(session) => Some(session.hold_stop().await),
             None => None,
         };
+        super::log_privacy::hide_environment_of(&command);
         match command {
             Command::Start { spec, first_stop } => {
                 self.start(Origin::Launch(spec), first_stop).await

@@ -4,11 +4,12 @@
 //! When the file passes [`MAX_LOG_BYTES`] it is renamed to `<name>.1` (replacing the previous
 //! one) and a new file is started, so at most twice the bound is ever on disk.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::log_privacy;
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::MakeWriter;
 
@@ -26,7 +27,7 @@ struct Rotating {
 
 impl Rotating {
     fn open(path: &Path, limit: u64) -> io::Result<Rotating> {
-        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        let file = crate::platform::open_private_append(path)?;
         let written = file.metadata().map(|m| m.len()).unwrap_or(0);
         Ok(Rotating {
             path: path.to_path_buf(),
@@ -52,11 +53,7 @@ impl Rotating {
         }
         // The full file is aside now (or our handle already is the aside file, from a rotation
         // that could not open a new one).
-        match OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)
-        {
+        match crate::platform::open_private_append(&self.path) {
             Ok(file) => self.file = file,
             Err(_) => {
                 let _ = self.file.set_len(0);
@@ -88,13 +85,19 @@ impl RotatingLog {
 
 impl Write for RotatingLog {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // One event's line at a time: a value is never split between two writes.
+        let text = std::str::from_utf8(buf).map(log_privacy::redact);
+        let bytes = match &text {
+            Ok(text) => text.as_bytes(),
+            Err(_) => buf,
+        };
         let mut inner = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if inner.written + buf.len() as u64 > inner.limit && inner.written > 0 {
+        if inner.written + bytes.len() as u64 > inner.limit && inner.written > 0 {
             inner.rotate();
         }
-        let n = inner.file.write(buf)?;
-        inner.written += n as u64;
-        Ok(n)
+        inner.file.write_all(bytes)?;
+        inner.written += bytes.len() as u64;
+        Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -113,12 +116,11 @@ impl<'a> MakeWriter<'a> for RotatingLog {
     }
 }
 
-/// Installs the global subscriber writing to `path`. Failing to open the log is not fatal: the
-/// daemon runs without one rather than not at all.
+/// Installs the global subscriber writing to `path`, in the state directory the caller made
+/// sure is private. Failing to open the log is not fatal: the daemon runs without one rather
+/// than not at all.
 pub fn init(path: &Path) {
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
+    log_privacy::hide_own_environment();
     let Ok(writer) = RotatingLog::open(path, MAX_LOG_BYTES) else {
         return;
     };

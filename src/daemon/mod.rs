@@ -11,6 +11,7 @@ mod dispatch;
 pub mod displays;
 pub mod in_process;
 mod last_words;
+mod log_privacy;
 pub mod logging;
 pub mod logpoints;
 pub mod output;

@@ -33,6 +33,7 @@ mod acl;
 mod c_library;
 mod cores;
 mod file_kind;
+mod private_files;
 mod program_stdio;
 mod signals;
 #[cfg(unix)]
@@ -57,6 +58,7 @@ pub use os::{
     privacy_problem, private_file, private_listener, process_exists, reap, release_children,
     restrict_new_files, same_file, start_time, tagged_processes, user_tag,
 };
+pub use private_files::open_private_append;
 pub use program_stdio::{ProgramStdio, StreamReader};
 pub use signals::{Ended, signal_name, signal_number, unreaped_end};
 

@@ -1,0 +1,169 @@
+//! What an odd or hostile set-up does to the daemon's own files: a state directory others can
+//! write, a log planted as a link, secrets in the environment of a debug-level log, relative
+//! directories, and config values out of range. Each is refused with a message that names it, or
+//! made safe, and never lets the daemon write where it should not.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use common::{Session, build, require_lldb_dap};
+use serde_json::json;
+
+fn mock() -> Session {
+    Session::with_mock(&json!({"debuggee": true}), "")
+}
+
+fn chmod(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+#[test]
+fn a_state_directory_others_can_write_is_refused() {
+    let s = mock();
+    std::fs::create_dir(s.state_dir()).expect("mkdir");
+    chmod(&s.state_dir(), 0o777);
+    let error = s.start_mock().failure();
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("state directory") && message.contains("open to other users"),
+        "{error}"
+    );
+    assert!(
+        error["hint"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("DEBUGGER_STATE_DIR"),
+        "{error}"
+    );
+    let planted = std::fs::read_dir(s.state_dir()).expect("state dir").count();
+    assert_eq!(planted, 0, "the daemon wrote in an open state directory");
+}
+
+#[test]
+fn a_log_planted_as_a_link_is_not_followed_and_an_open_log_is_closed() {
+    let s = mock();
+    std::fs::create_dir(s.state_dir()).expect("mkdir");
+    chmod(&s.state_dir(), 0o700);
+    let target = s.dir.path().join("someone-elses-file");
+    std::fs::write(&target, "theirs\n").expect("write");
+    let log = s.state_dir().join(format!("daemon-{}.log", s.name));
+    std::os::unix::fs::symlink(&target, &log).expect("symlink");
+    let started = s.start_mock().json();
+    assert_eq!(
+        started["ok"], true,
+        "a planted log must not stop the daemon: {started}"
+    );
+    s.run(&["stop"]).ok();
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("read"),
+        "theirs\n",
+        "the daemon appended to the file a planted link pointed at"
+    );
+
+    let s = mock();
+    std::fs::create_dir(s.state_dir()).expect("mkdir");
+    chmod(&s.state_dir(), 0o700);
+    let log = s.state_dir().join(format!("daemon-{}.log", s.name));
+    std::fs::write(&log, "").expect("write");
+    chmod(&log, 0o666);
+    assert_eq!(s.start_mock().json()["ok"], true);
+    let mode = std::fs::metadata(&log).expect("log").permissions().mode();
+    assert_eq!(
+        mode & 0o077,
+        0,
+        "the log stays readable by others: {mode:o}"
+    );
+}
+
+#[test]
+fn a_debug_log_names_the_environment_but_never_holds_its_values() {
+    require_lldb_dap();
+    let s = Session::new();
+    let program = build("c/values.c");
+    let secret = "sk-live-4f9a0c2e7d1b";
+    let started = s
+        .command()
+        .env("MY_API_KEY", secret)
+        .args(["--json", "start", "--no-wait", "-b", "main"])
+        .arg(&program)
+        .output()
+        .expect("start");
+    assert!(started.status.success(), "{started:?}");
+    s.run(&["await", "--timeout", "60"]).ok();
+    s.run(&["stop"]).ok();
+    let log = s.log();
+    assert!(
+        log.contains("MY_API_KEY"),
+        "the debug log should name the environment (lldb echoes it): {}",
+        &log[..log.len().min(2000)]
+    );
+    assert!(
+        !log.contains(secret),
+        "the debug log holds a secret's value"
+    );
+}
+
+#[test]
+fn a_relative_runtime_directory_means_the_callers_folder() {
+    let s = mock();
+    let relative = |args: &[&str]| {
+        common::Run::from(
+            s.command()
+                .env("DEBUGGER_RUNTIME_DIR", "../run")
+                .args(args)
+                .output()
+                .expect("run"),
+        )
+    };
+    let started = relative(&[
+        "--json",
+        "start",
+        "--no-wait",
+        "--adapter",
+        "mock",
+        "/bin/true",
+    ]);
+    assert_eq!(started.json()["ok"], true, "{started:?}");
+    assert!(
+        s.runtime_dir().join(format!("{}.sock", s.name)).exists(),
+        "the socket is not in the caller's ../run"
+    );
+    let status = relative(&["--json", "status"]);
+    assert_eq!(status.json()["ok"], true, "{status:?}");
+    relative(&["stop"]).ok();
+}
+
+#[test]
+fn config_numbers_out_of_range_and_bad_encodings_are_named() {
+    let s = Session::with_config("[timeouts]\nrequest_secs = -5\n");
+    let error = s.start_mock().failure();
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("[timeouts] request_secs = -5 is out of range"),
+        "{error}"
+    );
+
+    let s = Session::new();
+    std::fs::write(
+        s.dir.path().join("config.toml"),
+        b"[defaults]\nadapter = \"caf\xe9\"\n",
+    )
+    .expect("write");
+    let error = s.start_mock().failure();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("not UTF-8 text"),
+        "{error}"
+    );
+    assert!(
+        !error["hint"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("permissions"),
+        "{error}"
+    );
+}
