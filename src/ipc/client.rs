@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
-use crate::ipc::framing::{FrameError, read_frame, write_frame};
+use crate::ipc::framing::{FrameError, MAX_FRAME_BYTES, read_frame, write_frame};
 use crate::ipc::protocol::{Command, Request, Response};
 use crate::ipc::socket::{self, BlockingStream};
 use crate::platform;
@@ -253,6 +253,14 @@ fn answer_to(id: u64, response: Response) -> Result<Value, ErrorBody> {
 
 fn lost_daemon(e: FrameError) -> ErrorBody {
     match e {
+        FrameError::Unsendable(bytes) => ErrorBody::usage(
+            format!(
+                "the command is {:.1} MiB long, more than the {} MiB a command may carry",
+                bytes as f64 / (1024.0 * 1024.0),
+                MAX_FRAME_BYTES / (1024 * 1024)
+            ),
+            "shorten its arguments: pass a large value through a file the program reads",
+        ),
         FrameError::Closed => ErrorBody::new(
             ErrorCode::Ipc,
             "the session daemon closed the connection without answering",

@@ -18,8 +18,11 @@ pub const MAX_FRAME_BYTES: u32 = 16 * 1024 * 1024;
 pub enum FrameError {
     #[error("the peer closed the connection")]
     Closed,
-    #[error("frame of {0} bytes exceeds the {MAX_FRAME_BYTES}-byte limit")]
+    #[error("the peer sent a frame of {0} bytes, more than the {MAX_FRAME_BYTES}-byte limit")]
     TooLarge(u32),
+    /// A message of ours too large to send: said as its own size, not as the peer's fault.
+    #[error("a message of {0} bytes is more than the {MAX_FRAME_BYTES} bytes a frame carries")]
+    Unsendable(usize),
     #[error("malformed message: {0}")]
     Json(#[from] serde_json::Error),
     #[error("{0}")]
@@ -37,10 +40,11 @@ fn check_len(len: u32) -> Result<usize, FrameError> {
 fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, FrameError> {
     let mut buf = vec![0u8; 4];
     serde_json::to_writer(&mut buf, message)?;
-    let len = u32::try_from(buf.len() - 4)
+    let body = buf.len() - 4;
+    let len = u32::try_from(body)
         .ok()
         .filter(|len| *len <= MAX_FRAME_BYTES)
-        .ok_or(FrameError::TooLarge(u32::MAX))?;
+        .ok_or(FrameError::Unsendable(body))?;
     buf[..4].copy_from_slice(&len.to_le_bytes());
     Ok(buf)
 }

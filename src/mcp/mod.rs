@@ -38,6 +38,18 @@ use jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, Outgoi
 
 pub use config::print_config;
 
+/// The levels `logging/setLevel` takes: syslog's, as MCP names them.
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
 /// Serves one MCP connection on stdin and stdout until stdin ends; returns the exit status.
 /// `session` is a session named on the command line, the default of every call.
 pub fn run(session: Option<String>) -> i32 {
@@ -146,13 +158,21 @@ fn answer(
             });
             Ok(era.cacheable(tools.clone()))
         }
-        (Era::Handshake, "logging/setLevel") if params["level"].is_string() => {
+        (Era::Handshake, "logging/setLevel")
+            if params["level"]
+                .as_str()
+                .is_some_and(|level| LOG_LEVELS.contains(&level)) =>
+        {
             connection.watchers.subscribe();
             Ok(json!({}))
         }
-        (Era::Handshake, "logging/setLevel") => {
-            Err((INVALID_PARAMS, "params.level must be a string".into()))
-        }
+        (Era::Handshake, "logging/setLevel") => Err((
+            INVALID_PARAMS,
+            format!(
+                "params.level must be one of MCP's log levels: {}",
+                LOG_LEVELS.join(", ")
+            ),
+        )),
         _ => Err((METHOD_NOT_FOUND, format!("no method '{method}'"))),
     }
 }

@@ -1,4 +1,4 @@
-"""Errors: a probe that hits nothing and a failing command is a tool result with isError and our code, message and hint;
+"""Errors: a probe that hits nothing, an argument too large to send, and a failing command is a tool result with isError and our code, message and hint;
 an unknown tool, an unknown method and bad arguments are JSON-RPC errors; the server keeps
 serving after each. ARGS: program, breakpoint."""
 
@@ -38,6 +38,10 @@ async def main():
         await data(session, "await", timeout=60)
         bad = await call(session, "evaluate", action="print", expression=["no_such_name"])
         assert bad.is_error and bad.structured_content["error"]["code"] == "adapter", text(bad)
+        # An argument larger than a command may carry is the caller's error, told in its size.
+        huge = await call(session, "evaluate", action="print", expression=["x" * (17 * 1024 * 1024)])
+        assert huge.is_error and huge.structured_content["error"]["code"] == "usage", text(huge)
+        assert "17.0 MiB long" in text(huge), text(huge)
         gone = await call(session, "select", action="frame", index=999)
         assert gone.is_error, text(gone)
 

@@ -1,6 +1,6 @@
 """Malformed input: no SDK sends it, so this one writes the lines itself. Junk, bytes that are
 not UTF-8, a batch, a
-message without "jsonrpc", a bad id, and unknown methods get JSON-RPC errors; notifications and
+message without "jsonrpc", a bad id, a log level MCP has not, and unknown methods get JSON-RPC errors; notifications and
 stray responses get nothing; the server answers the valid requests around them all, and ends
 cleanly when its input does."""
 
@@ -24,6 +24,8 @@ lines = [
     '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"status","arguments":{"max_bytes":"lots"}}}',
     '{"jsonrpc":"2.0","id":6,"method":"ping"}',
     '{"jsonrpc":"2.0","id":7,"method":"tools/list"}',
+    '{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":"nonsense"}}',
+    '{"jsonrpc":"2.0","id":9,"method":"logging/setLevel","params":{"level":"warning"}}',
     "",
 ]
 # A line that is not UTF-8 at all, among the others.
@@ -42,5 +44,7 @@ assert by_id["4"]["error"]["code"] == -32602 and by_id["5"]["error"]["code"] == 
 assert by_id["1"]["result"]["protocolVersion"] == "2025-06-18", by_id["1"]
 assert by_id["6"]["result"] == {}, by_id["6"]
 assert len(by_id["7"]["result"]["tools"]) > 20
-assert len(answers) == 11, answers
+assert by_id["8"]["error"]["code"] == -32602 and "warning" in by_id["8"]["error"]["message"], by_id["8"]
+assert by_id["9"]["result"] == {}, by_id["9"]
+assert len(answers) == 13, answers
 emit({"answers": len(answers)})
