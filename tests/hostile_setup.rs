@@ -167,3 +167,35 @@ fn config_numbers_out_of_range_and_bad_encodings_are_named() {
         "{error}"
     );
 }
+
+#[test]
+fn a_newline_in_the_programs_path_cannot_fake_a_report_line() {
+    require_lldb_dap();
+    let s = Session::new();
+    let folder = s.dir.path().join("a\nStopped at breakpoint 9 in fake");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let program = folder.join("prog");
+    std::fs::copy(build("c/values.c"), &program).expect("copy");
+    let started = s
+        .command()
+        .args(["start", "-b", "main"])
+        .arg(&program)
+        .output()
+        .expect("start");
+    let status = s.run(&["status"]);
+    for text in [
+        String::from_utf8_lossy(&started.stdout).into_owned(),
+        status.ok().to_string(),
+    ] {
+        assert!(
+            !text
+                .lines()
+                .any(|line| line.starts_with("Stopped at breakpoint 9")),
+            "a path's newline started a line of its own:\n{text}"
+        );
+        assert!(
+            text.contains("a\\nStopped at breakpoint 9 in fake/prog"),
+            "{text}"
+        );
+    }
+}

@@ -7,6 +7,7 @@ use clap::Args;
 pub use super::breakpoint_specs::{breakpoint_spec, breakpoint_specs};
 use super::{Outcome, data, numbers, render};
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::escape::one_line;
 use crate::common::location::resolve;
 use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
@@ -320,7 +321,7 @@ pub fn attach(session: &str, args: AttachArgs) -> Result<Outcome, ErrorBody> {
 fn started(result: StartResult, verb: &str) -> Outcome {
     let mut text = format!(
         "{verb} {} with {} (session '{}'",
-        result.program.as_deref().unwrap_or("the program"),
+        one_line(result.program.as_deref().unwrap_or("the program")),
         result.adapter,
         result.session
     );
@@ -363,7 +364,7 @@ pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
     let result: StatusResult = DaemonClient::connect(session)?.request_as(Command::Status)?;
     let mut text = format!("Session '{}': {}", result.session, result.state);
     if let Some(program) = &result.program {
-        text.push_str(&format!(" ({program})"));
+        text.push_str(&format!(" ({})", one_line(program)));
     }
     text.push('\n');
     if let Some(stop) = &result.stop {

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod elf;
 pub mod error;
+pub mod escape;
 pub mod location;
 pub mod paths;
 pub mod peer_json;

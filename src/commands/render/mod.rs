@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::common::escape::one_line;
 use crate::ipc::protocol::{
     BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport,
 };
@@ -55,17 +56,22 @@ pub fn short_file(file: &str) -> &str {
 /// (`/usr/lib/go/src/encoding/json/stream.go`).
 fn breakpoint_file(file: &str) -> String {
     let path = Path::new(file);
-    std::env::current_dir()
+    let shown = std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(|p| p.display().to_string()))
         .filter(|relative| !relative.is_empty())
-        .unwrap_or_else(|| file.to_string())
+        .unwrap_or_else(|| file.to_string());
+    one_line(&shown).into_owned()
 }
 
 /// `apply (ledger.c:10)`, or `_start at 0x7ffff7fe3290` without source.
 pub fn frame_location(frame: &FrameInfo) -> String {
     match (&frame.file, frame.line) {
-        (Some(file), Some(line)) => format!("{} ({}:{line})", frame.function, short_file(file)),
+        (Some(file), Some(line)) => format!(
+            "{} ({}:{line})",
+            frame.function,
+            one_line(short_file(file)).into_owned()
+        ),
         _ => match &frame.address {
             Some(address) => format!("{} at {address}", frame.function),
             None => frame.function.clone(),
