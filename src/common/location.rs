@@ -88,6 +88,16 @@ impl Location {
                 name: text.to_string(),
             });
         }
+        if is_number
+            && let Some(inner) = last_single_colon(file)
+            && file[inner + 1..].bytes().all(|b| b.is_ascii_digit())
+            && !file[inner + 1..].is_empty()
+            && names_a_file(&file[..inner])
+        {
+            return Err(format!(
+                "'{text}' has a column: breakpoints take FILE:LINE, so give '{file}'"
+            ));
+        }
         let not_positive =
             || format!("the line in '{text}' must be a positive whole number, not '{line}'");
         if !is_number {
@@ -297,6 +307,8 @@ mod tests {
             (":10", "no file"),
             (":abc", "no file"),
             ("file.c:99999999999", "too large"),
+            ("t.c:12:3", "has a column: breakpoints take FILE:LINE, so give 't.c:12'"),
+            ("src/t.c:12:3", "so give 'src/t.c:12'"),
         ] {
             let error = Location::parse(text).expect_err(text);
             assert!(error.contains(says), "{text:?}: {error}");
