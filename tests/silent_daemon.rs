@@ -1,6 +1,7 @@
 //! A daemon that does not answer (here stopped with SIGSTOP, as a wedged one would be): `sessions`
 //! still answers, listing it as not answering beside the sessions that do, and `stop` ends it by
-//! its pid. Before, `sessions` waited for it for good, and so did `stop`.
+//! its pid; `status` says it does not answer. Before, `sessions`, `status` and `stop` waited for
+//! it for good.
 //!
 //! Every command runs as a child with a generous limit, so a regression fails here instead of
 //! hanging the suite; no timing is asserted.
@@ -134,6 +135,17 @@ fn stop_ends_a_daemon_that_does_not_answer_and_what_it_launched() {
     let program = status["debuggee_pid"].as_u64().expect("program pid");
     signal(daemon, "STOP");
     let _resume = Resume(daemon);
+
+    // `status` says so rather than waiting with it.
+    let status = run_bounded(&s, &s.name, &["--json", "status"]);
+    assert_eq!(status.code, 1, "{status:?}");
+    let error = status.failure();
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("did not answer")),
+        "{error}"
+    );
 
     let detach = run_bounded(&s, &s.name, &["--json", "detach"]);
     assert_eq!(detach.code, 1, "{detach:?}");

@@ -361,7 +361,30 @@ fn first_stop_text(result: &StartResult) -> String {
 }
 
 pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
-    let result: StatusResult = DaemonClient::connect(session)?.request_as(Command::Status)?;
+    let mut client = DaemonClient::connect(session)?;
+    // A daemon that is stopped or stuck would hold `status` for ever: it is said instead.
+    let value = match client.request_within(Command::Status, SILENCE_BEFORE_KILL) {
+        Reply::Answered(answer) => answer?,
+        Reply::NotAnswering => {
+            return Err(ErrorBody::new(
+                ErrorCode::Ipc,
+                format!(
+                    "the daemon of session '{session}' did not answer within {} s",
+                    SILENCE_BEFORE_KILL.as_secs()
+                ),
+                format!(
+                    "it may be stopped or stuck; 'debugger --session {session} stop' ends it, and the program it launched with it"
+                ),
+            ));
+        }
+    };
+    let result: StatusResult = serde_json::from_value(value).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Ipc,
+            format!("the daemon's answer is not what this CLI expects: {e}"),
+            "the daemon may be from another version; stop the session and start again",
+        )
+    })?;
     let mut text = format!("Session '{}': {}", result.session, result.state);
     if let Some(program) = &result.program {
         text.push_str(&format!(" ({})", one_line(program)));

@@ -307,7 +307,10 @@ mod tests {
             (":10", "no file"),
             (":abc", "no file"),
             ("file.c:99999999999", "too large"),
-            ("t.c:12:3", "has a column: breakpoints take FILE:LINE, so give 't.c:12'"),
+            (
+                "t.c:12:3",
+                "has a column: breakpoints take FILE:LINE, so give 't.c:12'",
+            ),
             ("src/t.c:12:3", "so give 'src/t.c:12'"),
         ] {
             let error = Location::parse(text).expect_err(text);
