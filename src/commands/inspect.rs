@@ -8,8 +8,8 @@ use super::{Outcome, data, numbers, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
-    BacktraceResult, Command, ContextResult, EvaluateResult, FrameSelection, LocalsResult,
-    ThreadsResult, VariableNode,
+    AllBacktraces, BacktraceResult, Command, ContextResult, EvaluateResult, FrameSelection,
+    LocalsResult, ThreadBacktrace, ThreadsResult, VariableNode,
 };
 
 // `backtrace`'s flags. (Plain comments on the flag sets: a doc comment would replace the
@@ -161,37 +161,82 @@ pub fn backtrace(session: &str, args: BacktraceArgs) -> Result<Outcome, ErrorBod
 }
 
 /// `backtrace --all`: the selected thread's stack, then every other thread's, in the order the
-/// adapter lists them. A thread whose stack cannot be read says why in its place.
+/// adapter lists them. Threads whose stacks are the same (a pool of workers waiting on one
+/// queue) are shown once, under all their ids: a program of thousands of threads reads as its
+/// few kinds of thread. A thread whose stack cannot be read says why in its place.
 fn all_backtraces(client: &mut DaemonClient, limit: u32) -> Result<Outcome, ErrorBody> {
-    let selected: BacktraceResult = client.request_as(Command::Backtrace {
-        limit,
-        thread: None,
-    })?;
-    let listed: ThreadsResult = client.request_as(Command::Threads)?;
-    let mut text = stack_text(&selected);
-    let mut stacks = vec![data(&selected)];
-    for thread in listed.threads.iter().filter(|t| t.id != selected.thread_id) {
-        text.push('\n');
-        match client.request_as::<BacktraceResult>(Command::Backtrace {
-            limit,
-            thread: Some(thread.id),
-        }) {
-            Ok(stack) => {
-                text.push_str(&stack_text(&stack));
-                stacks.push(data(&stack));
+    let all: AllBacktraces = client.request_as(Command::BacktraceAll { limit })?;
+    Ok(Outcome::new(data(&all), all_stacks_text(&all)))
+}
+
+/// The text of `backtrace --all`, with same stacks grouped.
+fn all_stacks_text(all: &AllBacktraces) -> String {
+    // (the stack's text without its header, the ids that have it), in first-seen order.
+    let mut groups: Vec<(String, Vec<i64>)> = Vec::new();
+    let mut text = String::new();
+    for (position, thread) in all.threads.iter().enumerate() {
+        match thread {
+            ThreadBacktrace::Read(stack) if position == 0 => {
+                // The selected thread, first and alone: its selected frame is marked.
+                text.push_str(&stack_text(stack));
             }
-            Err(e) => {
-                let _ = writeln!(text, "Thread {}: {}", thread.id, e.message);
-                stacks.push(serde_json::json!({ "thread_id": thread.id, "error": e.message }));
+            ThreadBacktrace::Read(stack) => {
+                let body = frames_text(stack);
+                match groups.iter_mut().find(|(shown, _)| *shown == body) {
+                    Some((_, ids)) => ids.push(stack.thread_id),
+                    None => groups.push((body, vec![stack.thread_id])),
+                }
+            }
+            ThreadBacktrace::Unreadable { thread_id, error } => {
+                groups.push((format!("  {error}\n"), vec![*thread_id]));
             }
         }
     }
-    Ok(Outcome::new(serde_json::json!({ "threads": stacks }), text))
+    for (body, ids) in &groups {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&group_header(ids));
+        text.push_str(body);
+    }
+    text
+}
+
+/// The ids shown by name in a group's header; the rest are counted.
+const GROUP_IDS_SHOWN: usize = 8;
+
+/// `Thread 5:`, or `Threads 5, 6, 7 (3 threads, the same stack):`, or with more than
+/// [`GROUP_IDS_SHOWN`] ids, `Threads 5, 6, … and 192 more (200 threads, the same stack):`.
+fn group_header(ids: &[i64]) -> String {
+    if let [id] = ids {
+        return format!("Thread {id}:\n");
+    }
+    let shown: Vec<String> = ids
+        .iter()
+        .take(GROUP_IDS_SHOWN)
+        .map(ToString::to_string)
+        .collect();
+    let rest = ids.len().saturating_sub(GROUP_IDS_SHOWN);
+    let more = if rest > 0 {
+        format!(" and {rest} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "Threads {}{more} ({} threads, the same stack):\n",
+        shown.join(", "),
+        ids.len()
+    )
 }
 
 /// One thread's stack, a frame a line, the selected frame marked.
 fn stack_text(result: &BacktraceResult) -> String {
-    let mut text = format!("Thread {}:\n", result.thread_id);
+    format!("Thread {}:\n{}", result.thread_id, frames_text(result))
+}
+
+/// A stack's frames, a line each, and how many more it has.
+fn frames_text(result: &BacktraceResult) -> String {
+    let mut text = String::new();
     for frame in &result.frames {
         let marker = if result.selected_frame == Some(frame.index) {
             "*"

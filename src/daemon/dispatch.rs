@@ -142,6 +142,9 @@ impl Daemon {
             Command::Backtrace { limit, thread } => {
                 to_value(self.session()?.backtrace(limit, thread).await?)
             }
+            Command::BacktraceAll { limit } => {
+                to_value(self.session()?.all_backtraces(limit).await?)
+            }
             Command::Threads => to_value(self.session()?.threads().await?),
             Command::SelectThread { id } => to_value(self.session()?.select_thread(id).await?),
             Command::SelectFrame(selection) => {
@@ -557,6 +560,7 @@ fn reads_the_stop(command: &Command) -> bool {
         command,
         Command::Context
             | Command::Backtrace { .. }
+            | Command::BacktraceAll { .. }
             | Command::Threads
             | Command::SelectThread { .. }
             | Command::SelectFrame(_)

@@ -115,6 +115,10 @@ pub enum Command {
         limit: u32,
         thread: Option<i64>,
     },
+    /// Every thread's stack, the selected thread's first.
+    BacktraceAll {
+        limit: u32,
+    },
     Threads,
     SelectThread {
         id: i64,

@@ -321,6 +321,21 @@ pub struct BacktraceResult {
     pub selected_frame: Option<u32>,
 }
 
+/// `backtrace --all`: every thread's stack, the selected thread's first, then the others in the
+/// order the adapter lists them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AllBacktraces {
+    pub threads: Vec<ThreadBacktrace>,
+}
+
+/// One thread's stack, or why it could not be read (the thread may have ended meanwhile).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ThreadBacktrace {
+    Read(BacktraceResult),
+    Unreadable { thread_id: i64, error: String },
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ThreadInfo {
     pub id: i64,
