@@ -16,8 +16,8 @@ use super::warm::WarmSource;
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{
-    BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, FrameSelection, LaunchSpec,
-    LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopReport, ThreadsResult,
+    AllBacktraces, BacktraceResult, BreakpointInfo, ContextResult, EvaluateResult, FrameSelection,
+    LaunchSpec, LocalsResult, OutputQuery, ProbeOutput, ResumeAction, StopReport, ThreadsResult,
 };
 
 pub struct InProcessSession {
@@ -97,13 +97,9 @@ impl InProcessSession {
         self.session.backtrace(limit, None).await
     }
 
-    /// `limit` frames of thread `thread` (the selected one when `None`).
-    pub async fn backtrace_of(
-        &self,
-        limit: u32,
-        thread: Option<i64>,
-    ) -> Result<BacktraceResult, ErrorBody> {
-        self.session.backtrace(limit, thread).await
+    /// Every thread's innermost `limit` frames, the selected thread's first.
+    pub async fn all_backtraces(&self, limit: u32) -> Result<AllBacktraces, ErrorBody> {
+        self.session.all_backtraces(limit).await
     }
 
     pub async fn threads(&self) -> Result<ThreadsResult, ErrorBody> {

@@ -21,7 +21,9 @@ use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::user_files;
 use crate::daemon::in_process::InProcessSession;
-use crate::ipc::protocol::{CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, StopReport};
+use crate::ipc::protocol::{
+    CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, StopReport, ThreadBacktrace,
+};
 
 /// Frames of each thread's stack in the report.
 const STACK_FRAMES: u32 = 20;
@@ -275,7 +277,6 @@ async fn record(
     plan: &Plan,
     report: &mut CrashReport,
 ) {
-    let crashed_thread = stop.thread_id;
     report.crashed = true;
     report.stop = Some(stop);
     if let Err(e) = session.select_crash_frame().await {
@@ -288,26 +289,19 @@ async fn record(
         }
         Err(e) => report.errors.push(format!("crash frame: {}", e.message)),
     }
-    match session.backtrace_of(STACK_FRAMES, None).await {
-        Ok(stack) => report.threads.push(stack),
-        Err(e) => report.errors.push(format!("stack: {}", e.message)),
-    }
-    match session.threads().await {
-        Ok(threads) => {
-            for thread in threads
-                .threads
-                .iter()
-                .filter(|t| Some(t.id) != crashed_thread)
-            {
-                match session.backtrace_of(STACK_FRAMES, Some(thread.id)).await {
-                    Ok(stack) => report.threads.push(stack),
-                    Err(e) => report
+    // The crashed thread is the selected one, so it comes first.
+    match session.all_backtraces(STACK_FRAMES).await {
+        Ok(all) => {
+            for thread in all.threads {
+                match thread {
+                    ThreadBacktrace::Read(stack) => report.threads.push(stack),
+                    ThreadBacktrace::Unreadable { thread_id, error } => report
                         .errors
-                        .push(format!("stack of thread {}: {}", thread.id, e.message)),
+                        .push(format!("stack of thread {thread_id}: {error}")),
                 }
             }
         }
-        Err(e) => report.errors.push(format!("threads: {}", e.message)),
+        Err(e) => report.errors.push(format!("stack: {}", e.message)),
     }
     match session.locals(1).await {
         Ok(locals) => {
