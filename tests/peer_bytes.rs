@@ -1,6 +1,8 @@
 //! The other side's odd bytes never take a session down: a Python program's output that is not
 //! UTF-8 (debugpy sends it as lone surrogate escapes) and a JavaScript string holding a lone
-//! surrogate (V8's inspector sends one too) are read, shown with U+FFFD, and the session goes on.
+//! surrogate (V8's inspector sends one too) are read and the session goes on. A byte that is not
+//! UTF-8 is shown `\xNN`, as `print` shows one and as the same program's output reads under
+//! lldb or pdb; a JavaScript string's lone surrogate is U+FFFD.
 //!
 //! Every test fails (never skips) when debugpy or node is missing: `.ci/run` installs them.
 
@@ -8,7 +10,9 @@ mod common;
 
 use serde_json::Value;
 
-use common::{Session, at, fixture_path, require_debugpy, require_node, variable};
+use common::{
+    Session, at, build, fixture_path, require_debugpy, require_lldb_dap, require_node, variable,
+};
 
 const PYTHON: &str = "python/bad_bytes.py";
 const JAVASCRIPT: &str = "javascript/lone_surrogate.js";
@@ -49,12 +53,12 @@ fn python_output_that_is_not_utf8_is_kept_and_the_session_goes_on() {
     assert_eq!(stop["reason"], "breakpoint", "{stop}\nlog:\n{}", s.log());
     assert_eq!(stop["frame"]["function"], "main", "{stop}");
 
-    // Every write is there, each byte that is not UTF-8 shown as U+FFFD, and what came after.
+    // Every write is there, each byte that is not UTF-8 shown as `\xNN`, and what came after.
     let text = s.output_containing(
         &[
-            "caf\u{fffd} latin-1\n",
-            "na\u{fffd}ve stderr\n",
-            "caf\u{fffd} printed\n",
+            "caf\\xe9 latin-1\n",
+            "na\\xefve stderr\n",
+            "caf\\xe9 printed\n",
             "after the bad bytes\n",
         ],
         std::time::Duration::from_secs(30),
@@ -80,12 +84,26 @@ fn python_output_that_is_not_utf8_is_kept_and_the_session_goes_on() {
             .unwrap_or_else(|| panic!("no {line:?} in {text}"))
     };
     assert!(
-        at("caf\u{fffd} latin-1\n") < at("after the bad bytes\n")
+        at("caf\\xe9 latin-1\n") < at("after the bad bytes\n")
             && at("after the bad bytes\n") < at("count: 4\n"),
         "{text}"
     );
     let status = s.data(&["status"]);
     assert_eq!(status["state"], "exited", "{status}");
+}
+
+#[test]
+fn a_programs_pipes_keep_split_characters_whole_and_show_bad_bytes_as_escapes() {
+    require_lldb_dap();
+    let s = Session::new();
+    s.start(&build("c/bad_bytes.c"), &[]);
+    let end = s.data(&["await", "--timeout", WAIT]);
+    assert_eq!(end["reason"], "exited", "{end}");
+    let text = s.output_containing(
+        &["caf\\xe9 latin-1\n", "€ split\n"],
+        std::time::Duration::from_secs(30),
+    );
+    assert!(!text.contains('\u{fffd}'), "{text:?}");
 }
 
 #[test]

@@ -10,10 +10,14 @@
 //!
 //! One such string must cost neither the message it is in nor the session, so a message that
 //! does not parse is repaired once ([`repair`]) and parsed again:
-//! - a lone surrogate escape becomes `\ufffd`, U+FFFD REPLACEMENT CHARACTER;
-//! - bytes that are not UTF-8 become U+FFFD, as they do everywhere else the daemon reads a
-//!   program's text (its output pipes are read with `String::from_utf8_lossy`), so the same
-//!   program shows the same text under every adapter and with or without `--tty`;
+//! - from a writer whose lone trailing surrogates are bytes ([`LoneSurrogates::AreBytes`]: a DAP
+//!   adapter, where Python's surrogate escapes are what they come from), `\udc80` to `\udcff`
+//!   becomes that byte written `\xNN`; a raw byte that is not UTF-8 is written so too. That is
+//!   how the daemon writes such bytes of a program's output pipes (`escape::Utf8Stream`) and how
+//!   `print` shows them: the same program shows the same text under every adapter and with or
+//!   without `--tty`;
+//! - any other lone surrogate escape (V8's are a JavaScript string's own) becomes `\ufffd`, U+FFFD
+//!   REPLACEMENT CHARACTER;
 //! - an escape JSON does not have keeps its backslash as text (`\x41` reads `\x41`), so what the
 //!   writer meant stays readable;
 //! - a raw control character inside a string is escaped (`\u0009`).
@@ -27,10 +31,24 @@
 
 use serde::de::DeserializeOwned;
 
+use super::escape::Utf8Stream;
+
+/// What a lone trailing surrogate escape in `\udc80..=\udcff` stands for in a writer's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoneSurrogates {
+    /// A byte that was not UTF-8 (Python's surrogate escapes, as debugpy writes them).
+    AreBytes,
+    /// A character of a string that holds a lone surrogate (JavaScript's).
+    AreCharacters,
+}
+
 /// Parses `bytes` as `T`, repairing the text first if it is not JSON as it stands.
 ///
 /// A body that is JSON but not a `T` is not repaired: no text repair makes it one.
-pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_json::Error> {
+pub fn parse<T: DeserializeOwned>(
+    bytes: &[u8],
+    surrogates: LoneSurrogates,
+) -> Result<T, serde_json::Error> {
     let first = match serde_json::from_slice(bytes) {
         Ok(value) => return Ok(value),
         Err(e) => e,
@@ -38,14 +56,18 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_json::Error> 
     if first.is_data() {
         return Err(first);
     }
-    serde_json::from_str(&repair(bytes))
+    serde_json::from_str(&repair(bytes, surrogates))
 }
 
 /// `bytes` with what makes a JSON text unreadable inside its strings replaced (see the module's
 /// comment). Outside strings nothing is changed but bytes that are not UTF-8: a text that is
 /// broken there stays broken.
-pub fn repair(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
+pub fn repair(bytes: &[u8], surrogates: LoneSurrogates) -> String {
+    // A byte that is not UTF-8 becomes the text `\xNN`; inside a string, its backslash is then
+    // kept as text by the escape repair below.
+    let mut decoder = Utf8Stream::default();
+    let mut text = decoder.decode(bytes);
+    text.push_str(&decoder.finish());
     let s = text.as_bytes();
     let mut out = Vec::with_capacity(s.len() + 16);
     let mut in_string = false;
@@ -64,7 +86,7 @@ pub fn repair(bytes: &[u8]) -> String {
                 out.push(byte);
                 i += 1;
             }
-            b'\\' => i += repair_escape(s, i, &mut out),
+            b'\\' => i += repair_escape(s, i, surrogates, &mut out),
             0x00..=0x1f => {
                 out.extend_from_slice(format!("\\u{byte:04x}").as_bytes());
                 i += 1;
@@ -85,7 +107,7 @@ pub fn repair(bytes: &[u8]) -> String {
 
 /// Writes the escape that starts at `s[at]` (a backslash inside a string), repaired, to `out`;
 /// answers how many bytes of `s` it took.
-fn repair_escape(s: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
+fn repair_escape(s: &[u8], at: usize, surrogates: LoneSurrogates, out: &mut Vec<u8>) -> usize {
     const REPLACEMENT: &[u8] = b"\\ufffd";
     match s.get(at + 1) {
         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
@@ -105,6 +127,11 @@ fn repair_escape(s: &[u8], at: usize, out: &mut Vec<u8>) -> usize {
                     out.extend_from_slice(REPLACEMENT);
                     6
                 }
+            }
+            Some(unit @ 0xdc80..=0xdcff) if surrogates == LoneSurrogates::AreBytes => {
+                // Python's surrogate escape: the byte it stands for, as text.
+                out.extend_from_slice(format!("\\\\x{:02x}", unit - 0xdc00).as_bytes());
+                6
             }
             Some(0xdc00..=0xdfff) => {
                 out.extend_from_slice(REPLACEMENT);
@@ -215,7 +242,7 @@ mod tests {
     use serde_json::{Value, json};
 
     fn read(bytes: &[u8]) -> Value {
-        parse::<Value>(bytes)
+        parse::<Value>(bytes, LoneSurrogates::AreBytes)
             .unwrap_or_else(|e| panic!("{:?}: {e}", String::from_utf8_lossy(bytes)))
     }
 
@@ -230,29 +257,38 @@ mod tests {
     }
 
     #[test]
-    fn lone_surrogates_become_replacement_characters() {
+    fn python_surrogate_escapes_become_their_bytes_and_other_lone_ones_replacements() {
         // debugpy's surrogate escape of the byte 0xe9, then V8's lone leading surrogate.
-        assert_eq!(
-            read(br#"{"output":"caf\udce9\n"}"#)["output"],
-            "caf\u{fffd}\n"
-        );
+        assert_eq!(read(br#"{"output":"caf\udce9\n"}"#)["output"], "caf\\xe9\n");
         assert_eq!(read(br#"{"v":"\ud800 lone"}"#)["v"], "\u{fffd} lone");
         // A leading surrogate followed by something that is not a trailing one.
         assert_eq!(read(br#"{"v":"\ud800\u0041"}"#)["v"], "\u{fffd}A");
         assert_eq!(read(br#"{"v":"\ud800\ud800"}"#)["v"], "\u{fffd}\u{fffd}");
-        // Two trailing surrogates, and one at the very end of the string.
-        assert_eq!(read(br#"{"v":"\udc80\udcff"}"#)["v"], "\u{fffd}\u{fffd}");
+        // Two surrogate escapes of bytes; a trailing surrogate that is none; one at the end.
+        assert_eq!(read(br#"{"v":"\udc80\udcff"}"#)["v"], "\\x80\\xff");
+        assert_eq!(read(br#"{"v":"\udd00"}"#)["v"], "\u{fffd}");
         assert_eq!(read(br#"{"v":"x\ud83d"}"#)["v"], "x\u{fffd}");
         // A good pair beside a lone one stays a pair; an upper-case escape is read too.
-        assert_eq!(read(br#"{"v":"\uD83D\uDE00\uDCE9"}"#)["v"], "😀\u{fffd}");
+        assert_eq!(read(br#"{"v":"\uD83D\uDE00\uDCE9"}"#)["v"], "😀\\xe9");
     }
 
     #[test]
-    fn bytes_that_are_not_utf8_become_replacement_characters() {
-        assert_eq!(read(b"{\"v\":\"caf\xe9\"}")["v"], "caf\u{fffd}");
+    fn a_javascript_strings_lone_surrogates_are_characters_not_bytes() {
+        let read = |bytes: &[u8]| -> Value {
+            parse(bytes, LoneSurrogates::AreCharacters).expect("repaired")
+        };
+        assert_eq!(
+            read(br#"{"v":"x\udc80 \ud800"}"#)["v"],
+            "x\u{fffd} \u{fffd}"
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_written_as_escapes() {
+        assert_eq!(read(b"{\"v\":\"caf\xe9\"}")["v"], "caf\\xe9");
         assert_eq!(
             read(b"{\"v\":\"\xff\xfe x \xc3\"}")["v"],
-            "\u{fffd}\u{fffd} x \u{fffd}"
+            "\\xff\\xfe x \\xc3"
         );
         // Valid UTF-8 around it is kept.
         assert_eq!(read("{\"v\":\"é\u{1F600}\"}".as_bytes())["v"], "é😀");
@@ -271,19 +307,20 @@ mod tests {
     fn repairs_never_touch_what_is_outside_strings() {
         assert_eq!(
             read(b"{ \"a\" : [1, 2.5, true, null, {\"b\":\"\\udce9\"}] ,\n\t\"c\": -3 }"),
-            json!({"a": [1, 2.5, true, null, {"b": "\u{fffd}"}], "c": -3})
+            json!({"a": [1, 2.5, true, null, {"b": "\\xe9"}], "c": -3})
         );
     }
 
     #[test]
     fn what_no_repair_mends_is_still_an_error() {
-        assert!(parse::<Value>(b"{\"a\": \"unterminated").is_err());
-        assert!(parse::<Value>(b"{\"a\": 1,,}").is_err());
-        assert!(parse::<Value>(b"not json").is_err());
+        assert!(parse::<Value>(b"{\"a\": \"unterminated", LoneSurrogates::AreBytes).is_err());
+        assert!(parse::<Value>(b"{\"a\": 1,,}", LoneSurrogates::AreBytes).is_err());
+        assert!(parse::<Value>(b"not json", LoneSurrogates::AreBytes).is_err());
         // A backslash at the very end.
-        assert!(parse::<Value>(b"{\"a\": \"x\\").is_err());
+        assert!(parse::<Value>(b"{\"a\": \"x\\", LoneSurrogates::AreBytes).is_err());
         // JSON of the wrong shape is a data error, not repaired.
-        let shape = parse::<Vec<u8>>(b"{\"a\": 1}").expect_err("not a list");
+        let shape =
+            parse::<Vec<u8>>(b"{\"a\": 1}", LoneSurrogates::AreBytes).expect_err("not a list");
         assert!(shape.is_data(), "{shape}");
     }
 
@@ -299,8 +336,8 @@ mod tests {
                         text.clear();
                         text.extend_from_slice(b"{\"k\":\"");
                         text.extend_from_slice(&[*a, *b, *c, *d]);
-                        let _ = repair(&text);
-                        let _ = parse::<Value>(&text);
+                        let _ = repair(&text, LoneSurrogates::AreBytes);
+                        let _ = parse::<Value>(&text, LoneSurrogates::AreBytes);
                         let _ = top_level_integer(&text, "k");
                         let _ = top_level_string(&text, "k");
                     }

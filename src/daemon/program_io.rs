@@ -17,6 +17,7 @@ use tokio::task::JoinHandle;
 use super::output::OutputBuffer;
 use crate::adapters::DebugAdapter;
 use crate::common::error::ErrorBody;
+use crate::common::escape::Utf8Stream;
 use crate::common::paths;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{LaunchSpec, StdioPaths};
@@ -31,8 +32,9 @@ static RUNS: AtomicU32 = AtomicU32::new(0);
 struct Pump {
     readers: Vec<StreamReader>,
     output: Arc<OutputBuffer>,
-    /// Held around each read-and-append (see the module comment).
-    order: Mutex<()>,
+    /// Held around each read-and-append (see the module comment), with each reader's decoder:
+    /// a character the read cut in two waits there for its end.
+    order: Mutex<Vec<Utf8Stream>>,
     /// Keeps the channels open and their folder in place.
     _stdio: ProgramStdio,
 }
@@ -43,12 +45,16 @@ impl Pump {
     fn read_some(&self, index: usize) -> io::Result<bool> {
         let reader = &self.readers[index];
         let mut buf = vec![0u8; READ_BYTES];
-        let _order = self.order.lock().unwrap_or_else(|p| p.into_inner());
+        let mut decoders = self.order.lock().unwrap_or_else(|p| p.into_inner());
+        let decoder = &mut decoders[index];
         match reader.try_read(&mut buf) {
-            Ok(0) => Ok(false),
+            Ok(0) => {
+                self.output.push_stream(reader.stream, &decoder.finish());
+                Ok(false)
+            }
             Ok(n) => {
                 self.output
-                    .push_stream(reader.stream, &String::from_utf8_lossy(&buf[..n]));
+                    .push_stream(reader.stream, &decoder.decode(&buf[..n]));
                 Ok(true)
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(false),
@@ -91,10 +97,11 @@ impl ProgramIo {
         let mut readers = Vec::new();
         let mut stdio = stdio;
         std::mem::swap(&mut readers, &mut stdio.readers);
+        let decoders = readers.iter().map(|_| Utf8Stream::default()).collect();
         let pump = Arc::new(Pump {
             readers,
             output,
-            order: Mutex::new(()),
+            order: Mutex::new(decoders),
             _stdio: stdio,
         });
         let tasks = (0..pump.readers.len())

@@ -30,7 +30,7 @@ pub enum Unreadable {
 
 /// Reads one message body.
 pub fn decode(body: &[u8]) -> Result<Incoming, Unreadable> {
-    let error = match peer_json::parse::<Incoming>(body) {
+    let error = match peer_json::parse::<Incoming>(body, peer_json::LoneSurrogates::AreBytes) {
         Ok(message) => return Ok(message),
         Err(error) => error,
     };

@@ -304,7 +304,7 @@ impl tokio::io::AsyncWrite for QuickAck {
 /// `method`) is skipped, and a message that is neither fails every call waiting, since any of
 /// them may have been its caller.
 fn receive(bytes: &[u8], pending: &Pending, events: &mut EventSender) {
-    let error = match peer_json::parse::<Value>(bytes) {
+    let error = match peer_json::parse::<Value>(bytes, peer_json::LoneSurrogates::AreCharacters) {
         Ok(value) => return route(value, pending, events),
         Err(error) => error,
     };
