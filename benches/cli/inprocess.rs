@@ -239,6 +239,37 @@ impl InProcess {
         })
     }
 
+    /// One `stepOut` → its `stopped` event → `stackTrace(1)` → the caller's locals one level
+    /// deep beside lldb's `thread info`, which tells what the function returned: what
+    /// `finish --wait` needs for a report with the return value.
+    pub fn finish_with_return(&self, stopped: &mut Stopped) -> BenchResult<Duration> {
+        self.runtime.block_on(async {
+            let began = Instant::now();
+            let answer = stopped
+                .session
+                .client
+                .send("stepOut", json!({ "threadId": stopped.thread }));
+            let thread = stopped.session.wait_stopped().await?;
+            answer.response().await?;
+            let trace = stopped.session.stack_trace(thread, 1).await?;
+            let frame = trace["stackFrames"][0]["id"].as_i64().unwrap_or(0);
+            let info = stopped.session.client.send(
+                "evaluate",
+                json!({ "expression": "thread info", "frameId": frame, "context": "repl" }),
+            );
+            let (locals, info) = tokio::join!(stopped.session.locals(frame), info.response());
+            locals?;
+            let info = info?;
+            if !info["result"]
+                .as_str()
+                .is_some_and(|text| text.contains("Return value"))
+            {
+                return Err(format!("thread info told no return value: {info}").into());
+            }
+            Ok(began.elapsed())
+        })
+    }
+
     /// A line breakpoint at `line` of `file` in the stopped program, for [`InProcess::hit`].
     pub fn break_at(&self, stopped: &Stopped, file: &Path, line: u32) -> BenchResult<()> {
         self.runtime

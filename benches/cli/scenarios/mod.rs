@@ -8,6 +8,7 @@
 
 mod breakpoints;
 mod displays;
+mod finishing;
 mod first_stop;
 mod inspection;
 mod launch;
@@ -58,6 +59,11 @@ const SCENARIOS: &[Scenario] = &[
         name: "display",
         needs: &[],
         run: displays::next_with_display,
+    },
+    Scenario {
+        name: "finish",
+        needs: &[],
+        run: finishing::finish_with_return_value,
     },
     Scenario {
         name: "launch",
