@@ -390,3 +390,28 @@ fn sessions_and_stop_over_mcp_do_not_wait_on_a_daemon_that_does_not_answer() {
         "{seen}"
     );
 }
+
+/// The probe tool's `prints` and `evaluate` take '@FRAME:EXPR' as the CLI does, and a name the
+/// frame lacks is found in its caller, with the form each front door takes.
+#[test]
+fn a_callers_frame_is_read_over_mcp_as_on_the_command_line() {
+    let s = Session::new();
+    let (program, breakpoint) = ledger();
+    let seen = scenario(
+        &s,
+        "caller_frames",
+        &json!({ "program": program, "breakpoint": breakpoint }),
+    );
+    assert_eq!(seen["caller"], json!([["0", "0"], ["1", "1"]]), "{seen}");
+    assert_eq!(
+        seen["missing"],
+        "i is not a variable of apply (frame 0); main (frame 1) has one: --print '@main:i'",
+        "{seen}"
+    );
+    assert_eq!(seen["printed"], "0", "{seen}");
+    assert_eq!(
+        seen["print_error"],
+        "i is not a variable of apply (frame 0); main (frame 1) has one: debugger print '@main:i'",
+        "{seen}"
+    );
+}

@@ -64,6 +64,9 @@ const CLANG: Language = Language {
         // LLDB's own, for a variable path it looked up without the compiler.
         rule("no variable named", "", Fault::UnknownName),
         rule("no member named", "", Fault::UnknownMember),
+        // A Rust name that is no variable here but a module somewhere in the program
+        // (`std::sys::thread_local::key`): no variable of that name, all the same.
+        rule("unexpected namespace name", "", Fault::UnknownName),
         rule("expected ", "", Fault::Syntax),
         rule("extraneous ", "", Fault::Syntax),
         rule("unexpected ", "", Fault::Syntax),
@@ -75,7 +78,8 @@ const CLANG: Language = Language {
 
 const GDB: Language = Language {
     rules: &[
-        rule("No symbol \"", "in current context", Fault::UnknownName),
+        // `No symbol "x" in current context.` in C, `No symbol 'x' in current context` in Rust.
+        rule("No symbol ", "in current context", Fault::UnknownName),
         rule("There is no member named", "", Fault::UnknownMember),
         rule("A syntax error in expression", "", Fault::Syntax),
         rule("Invalid character", "", Fault::Syntax),
@@ -291,6 +295,11 @@ mod tests {
         for (adapter, message) in [
             ("lldb", "use of undeclared identifier 'nosuch'"),
             ("gdb", "No symbol \"nosuch\" in current context."),
+            ("gdb", "No symbol 'nosuch' in current context"),
+            (
+                "lldb",
+                "unexpected namespace name 'key': expected expression",
+            ),
             ("debugpy", "NameError: name 'nosuch' is not defined"),
             ("pdb", "NameError: name 'nosuch' is not defined"),
             (

@@ -12,6 +12,7 @@ pub mod debugpy;
 pub mod delve;
 pub mod dial_in;
 pub mod expression_errors;
+pub mod expression_names;
 pub mod gdb;
 pub mod install;
 pub mod java;

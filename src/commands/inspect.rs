@@ -89,7 +89,9 @@ pub struct LocalsArgs {
 #[derive(Debug, Args)]
 pub struct PrintArgs {
     /// The expression (several words are joined with spaces; put `--` before one that
-    /// starts with '-', unless it is a negative number).
+    /// starts with '-', unless it is a negative number). '@FRAME:EXPR' evaluates it in another
+    /// frame of the thread, without selecting it: FRAME is its number as `backtrace` counts
+    /// them, or a function's name, nearest first ('@1:i', '@main:i').
     #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub expression: Vec<String>,
     /// How many levels of children to expand (0 to 32).

@@ -58,7 +58,7 @@ pub enum CommandLine {
     /// Launch a program under the debugger and report its first stop (within --wait).
     Start(session::StartArgs),
     /// Run a program without a session, record each breakpoint hit (location, stack, locals,
-    /// --print values), and print one report.
+    /// --print values, a caller's too: -p '@main:i'), and print one report.
     Probe(probe::ProbeArgs),
     /// Debug one test of the project here, found through its own runner (cargo, pytest or
     /// unittest, go test, node --test, ctest, a test executable); --break-on-failure stops

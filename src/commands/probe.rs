@@ -21,6 +21,7 @@ use super::session::{LaunchArgs, launch_spec};
 use super::{Outcome, data, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::frame_prefix;
 use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{
     EvaluateResult, LaunchSpec, ProbeEnd, ProbeOtherStop, ProbePrint, ProbeReport, ProbeStop,
@@ -37,6 +38,10 @@ const OTHER_STOPS_RECORDED: usize = 10;
 const OUTPUT_LINES: u32 = 20;
 /// ... and this many bytes.
 const OUTPUT_BYTES: u64 = 4096;
+
+/// How a `--print` in a caller's frame is written.
+const PRINT_FORM_HINT: &str =
+    "-p '@1:i' prints i in the caller of the hit's frame, -p '@main:i' in main's";
 
 /// How long a failure waits to learn whether a signal caused it.
 const SIGNAL_DELIVERY: Duration = Duration::from_millis(100);
@@ -81,6 +86,9 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "DIR")]
     pub core_dir: Option<std::path::PathBuf>,
     /// An expression to evaluate at each hit; repeatable. One that fails records its error.
+    /// '@FRAME:EXPR' evaluates it in a caller's frame, the same on every adapter: FRAME is a
+    /// frame number counted from the hit's (-p '@1:i': i in the caller) or a function's name,
+    /// whole or its last part, nearest first (-p '@main:i', also for Go's main.main).
     #[arg(short = 'p', long = "print", value_name = "EXPR")]
     pub prints: Vec<String>,
     /// End the probe after this many hits.
@@ -103,6 +111,9 @@ struct Plan {
 /// Runs the probe; `session` names the daemon whose warm adapter it may borrow (see
 /// `[daemon] warm_adapter_secs`).
 pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
+    for print in &args.prints {
+        frame_prefix::parse(print).map_err(|e| ErrorBody::usage(e, PRINT_FORM_HINT))?;
+    }
     if args.test.is_some() {
         return test::run(args);
     }

@@ -5,6 +5,7 @@ pub mod config;
 pub mod elf;
 pub mod error;
 pub mod escape;
+pub mod frame_prefix;
 pub mod location;
 pub mod paths;
 pub mod peer_json;

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::Daemon;
 use super::run_state::Phase;
-use super::session::{Carried, Origin, Session, StopAsk, cannot_run, kept_launch};
+use super::session::{AskedBy, Carried, Origin, Session, StopAsk, cannot_run, kept_launch};
 use super::slot::{Slot, ending, still_starting};
 use super::warm::WarmSource;
 use crate::adapters::{self, RequestExtras};
@@ -155,9 +155,11 @@ impl Daemon {
                 full,
                 changed,
             } => to_value(self.session()?.locals(depth, full, changed).await?),
-            Command::Evaluate { expression, depth } => {
-                to_value(self.session()?.evaluate(&expression, depth).await?)
-            }
+            Command::Evaluate { expression, depth } => to_value(
+                self.session()?
+                    .evaluate(&expression, depth, AskedBy::Print)
+                    .await?,
+            ),
             Command::DisplayAdd { expression } => {
                 to_value(self.session()?.display_add(&expression).await?)
             }

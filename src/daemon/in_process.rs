@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::borrow::Borrower;
 use super::open_session;
 use super::reaper::Reaper;
-use super::session::{Carried, Origin, Session, StopAsk};
+use super::session::{AskedBy, Carried, Origin, Session, StopAsk};
 use super::warm::WarmSource;
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
@@ -130,7 +130,9 @@ impl InProcessSession {
         expression: &str,
         depth: u32,
     ) -> Result<EvaluateResult, ErrorBody> {
-        self.session.evaluate(expression, depth).await
+        self.session
+            .evaluate(expression, depth, AskedBy::Probe)
+            .await
     }
 
     /// Whether the program has exited or the adapter has gone.

@@ -58,7 +58,7 @@ pub const TOOLS: &[Tool] = &[
         &["probe"],
         Waits::Always,
         false,
-        "One question, one call: run a program with no session, record every hit of the breakpoints (location, stack, locals, each `prints` expression; a breakpoint 'LOC if COND' records only the hits where COND holds), end the program and report. Use this first; start a session only when one probe is not enough. Waits at most `timeout` (default 25 s).",
+        "One question, one call: run a program with no session, record every hit of the breakpoints (location, stack, locals, each `prints` expression, '@FRAME:EXPR' for one in a caller's frame: '@1:i', '@main:i'; a breakpoint 'LOC if COND' records only the hits where COND holds), end the program and report. Use this first; start a session only when one probe is not enough. Waits at most `timeout` (default 25 s).",
     ),
     tool(
         "start",
@@ -191,7 +191,7 @@ pub const TOOLS: &[Tool] = &[
         &["print", "eval", "set"],
         Waits::No,
         false,
-        "Evaluate in the selected frame: print (value, type and children of an expression), eval (the value only), set (give a variable a new value).",
+        "Evaluate in the selected frame, or in another with '@FRAME:EXPR' (a frame number or a function's name: '@main:i'): print (value, type and children of an expression), eval (the value only), set (give a variable a new value).",
     ),
     tool(
         "display",

@@ -5,10 +5,12 @@
 //! written there, through scopes, variables and evaluation, with the adapter's error text cut
 //! down to what a reader needs.
 
+use super::caller_frames::AskedBy;
 use super::frames::frame_info;
 use super::{Session, changes};
 use crate::adapters::{console_answer, expression_errors};
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::frame_prefix;
 use crate::daemon::run_state::Phase;
 use crate::daemon::variables::{self, Limits};
 use crate::dap::DapError;
@@ -186,15 +188,35 @@ impl Session {
         }
     }
 
+    /// `print EXPR` (`AskedBy` says whose words an error suggests): `expression` evaluated in
+    /// the selected frame, or in the one its `@FRAME:` prefix names, its children expanded
+    /// `depth` levels.
     pub async fn evaluate(
         &self,
         expression: &str,
         depth: u32,
+        asked_by: AskedBy,
     ) -> Result<EvaluateResult, ErrorBody> {
-        let (_, _, frame) = self.selected_frame().await?;
-        let body = match self.variable_at_path(expression, frame.id).await {
+        let at = frame_prefix::parse(expression).map_err(|e| {
+            ErrorBody::usage(e, "'@1:i' reads i in the caller, '@main:i' in main's frame")
+        })?;
+        let place = self.evaluation_frame(at.map(|a| a.frame)).await?;
+        let inner = at.map_or(expression, |a| a.expression);
+        let frame = &place.frame;
+        let body = match self.variable_at_path(inner, frame.id).await {
             Some(body) => body,
-            None => self.evaluate_in(expression, frame.id).await?,
+            None => {
+                let arguments = EvaluateArguments::watch(inner, Some(frame.id));
+                match self.dap.request_typed::<Evaluate>(&arguments).await {
+                    Ok(body) => body,
+                    Err(error) => {
+                        let error = self
+                            .evaluation_error(expression, inner, error, &place, asked_by)
+                            .await;
+                        return Err(error);
+                    }
+                }
+            }
         };
         let limits = Limits::with_depth(depth.saturating_sub(1));
         let expand = body.variables_reference > 0
@@ -206,7 +228,7 @@ impl Session {
                 reference: body.variables_reference,
                 known_count: known,
                 type_name: body.type_name.as_deref(),
-                name: Some(expression),
+                name: Some(inner),
                 method_types: self.adapter.method_types(),
             };
             let expanded = variables::expand(&self.dap, root, limits).await;

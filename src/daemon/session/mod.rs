@@ -19,6 +19,7 @@
 
 mod breakpoints;
 mod brief_stop;
+mod caller_frames;
 mod changes;
 mod core_dump;
 mod disassembly;
@@ -46,6 +47,7 @@ mod warm_adapter;
 mod watchpoints;
 
 pub use breakpoints::Breakpoints;
+pub use caller_frames::AskedBy;
 pub(crate) use core_dump::cannot_run;
 pub use displays::StopAsk;
 use exception_filters::ExceptionFilters;
