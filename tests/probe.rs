@@ -383,6 +383,39 @@ fn python_text_and_json_reports_record_several_hits() {
     nothing_left(&s);
 }
 
+/// A long value in the summary line keeps its whole members and says how many it left out
+/// (not a cut in the middle of one); the hit's own `print:` line has all of it.
+#[test]
+fn python_summary_values_are_cut_after_whole_members() {
+    require_python();
+    let s = Session::new();
+    let app = private_copy(&s, APP);
+    let location = at_copy(&app, APP, "@loop_call");
+    let expression = "[('account', n, 'x' * 5) for n in range(i, i + 12)]";
+    let run = probe(
+        &s,
+        &app,
+        &["--break", &location, "--print", expression, "--hits", "2"],
+    );
+    let out = run.ok();
+    let tuples = |from: u32| {
+        (from..from + 4)
+            .map(|n| format!("('account', {n}, 'xxxxx')"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let summary = format!(
+        "\n  {expression}: [{}, … 8 more] | [{}, … 8 more]\n",
+        tuples(0),
+        tuples(1)
+    );
+    assert!(out.contains(&summary), "{out}");
+    assert!(
+        out.contains("('account', 10, 'xxxxx'), ('account', 11, 'xxxxx')]\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn python_breakpoint_never_hit_exits_1_after_recording_the_exception_that_ended_it() {
     require_python();

@@ -7,6 +7,7 @@
 //! stop the probe has not recorded, and nothing here talks DAP itself.
 
 mod on_crash;
+mod summary;
 mod test;
 mod text;
 

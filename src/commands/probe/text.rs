@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::summary;
 use crate::commands::render;
 use crate::ipc::protocol::{ProbePrint, ProbeReport, ProbeStop, VariableNode};
 
@@ -30,7 +31,7 @@ pub fn report(report: &ProbeReport) -> String {
         }
     }
     if report.hits.len() > 1 {
-        out.push_str(&values_across_hits(&report.hits));
+        out.push_str(&summary::values_across_hits(&report.hits));
     }
 
     let mut previous: Option<&ProbeStop> = None;
@@ -88,27 +89,6 @@ pub fn report(report: &ProbeReport) -> String {
         }
     }
     output_tail(&mut out, report);
-    out
-}
-
-/// `  amount: 0 | 1 | 2`, one line per `--print`: the answer to "what is x each time".
-fn values_across_hits(hits: &[ProbeStop]) -> String {
-    let mut out = String::new();
-    let Some(first) = hits.first() else {
-        return out;
-    };
-    for (i, print) in first.prints.iter().enumerate() {
-        let values: Vec<&str> = hits
-            .iter()
-            .map(|hit| match hit.prints.get(i) {
-                Some(ProbePrint {
-                    value: Some(value), ..
-                }) => value.as_str(),
-                _ => "(error)",
-            })
-            .collect();
-        let _ = writeln!(out, "  {}: {}", print.expression, values.join(" | "));
-    }
     out
 }
 
