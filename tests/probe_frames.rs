@@ -3,7 +3,8 @@
 //! function's name), and a `--print` naming a variable the hit's frame lacks but a caller has
 //! fails with that frame and the form to use, instead of the adapter's own words. Against real
 //! adapters: lldb-dap (C, Rust), GDB (C, Rust), pdb and debugpy (Python), Delve (Go) and the
-//! node adapter (JavaScript), each probe run from the test's own folder.
+//! node adapter (JavaScript), each probe run from the test's own folder. Also the probe's
+//! summary line cut at a member boundary, and Delve's unloaded values read (Go).
 //!
 //! Every test fails (never skips) when its adapter is missing: `.ci/run` installs them.
 
@@ -416,4 +417,53 @@ fn print_in_a_session_takes_the_same_form_and_names_the_caller() {
     let locals = s.data(&["locals"]);
     common::variable(&locals["variables"], "amount");
     s.run(&["stop"]);
+}
+
+// ---- Delve's values: the summary line, and what it did not load ----------------------------
+
+#[test]
+fn delve_values_are_read_whole_and_the_summary_keeps_whole_members() {
+    require_delve();
+    let s = Session::new();
+    let program = build_go(ACCOUNTS_GO);
+    let location = line_at(ACCOUNTS_GO, "@apply_body");
+    let args = ["-b", &location, "-p", "l.Accounts", "--hits", "2"];
+    let report = probe(&s, true, &program, &args).json();
+    // Whole: Delve cuts a value's text at 256 bytes (`..."`) but for a value to copy.
+    let accounts = printed(&report, 0);
+    for value in &accounts {
+        assert!(value.starts_with("map[string]*main.Account ["), "{report}");
+        assert!(value.ends_with(", ]"), "{report}");
+        assert!(!value.contains("..."), "{report}");
+        for owner in [
+            "ada", "erin", "grace", "linus", "barbara", "dennis", "ken", "margaret",
+        ] {
+            assert!(
+                value.contains(&format!("Owner: \"{owner}\"")),
+                "{owner}: {report}"
+            );
+        }
+    }
+    // The locals show the map's values as `print` does, not as `(*main.Account)(0xc000…)`.
+    let hit = &report["data"]["hits"][0];
+    let ledger = common::variable(&hit["locals"], "l");
+    let text = ledger["value"].as_str().unwrap_or_default();
+    assert!(!text.contains("(*main.Account)(0x"), "{ledger}");
+    assert!(text.contains("*{ID: "), "{ledger}");
+    assert!(text.contains(", Balance: "), "{ledger}");
+
+    // The summary line: each value cut after whole members, saying how many were left out.
+    let run = probe(&s, false, &program, &args);
+    let out = run.ok();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("  l.Accounts: "))
+        .unwrap_or_else(|| panic!("no summary line: {out}"));
+    let values: Vec<&str> = line["  l.Accounts: ".len()..].split(" | ").collect();
+    assert_eq!(values.len(), 2, "{out}");
+    for value in values {
+        assert!(value.starts_with("map[string]*main.Account [\""), "{out}");
+        assert!(value.ends_with("}, … 7 more]"), "{out}");
+        assert!(value.contains(", Balance: "), "{out}");
+    }
 }

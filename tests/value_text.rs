@@ -1,7 +1,7 @@
 //! Values as text, against real adapters: a value whose own text leaves something out (`…`,
-//! `[...]`, Delve's `(*main.Item)(0xc000…)`, a text cut at the line limit) is followed by its
-//! children, as `--json` has them (docs/cli.md, "locals"); `print` lists a value's children as
-//! `locals` does (a pointer's target named `*p`, an object's methods left out); and a value whose
+//! `[...]`, a text cut at the line limit) is followed by its children, as `--json` has them
+//! (docs/cli.md, "locals"), and one Delve did not load (`(*main.Item)(0xc000…)`) is read;
+//! `print` lists a value's children as `locals` does (a pointer's target named `*p`, an object's methods left out); and a value whose
 //! text already says what its children hold (`Some(3)`, `0x… "zzz"`) gets no inline copy of them.
 
 mod common;
@@ -35,24 +35,37 @@ fn has_line(text: &str, indent: usize, start: &str) -> bool {
 }
 
 #[test]
-fn go_values_delve_printed_in_part_are_followed_by_their_children() {
+fn go_values_delve_printed_in_part_are_read_whole_or_followed_by_their_children() {
     require_delve();
     let s = Session::new();
     let program = build_go(GO_INVENTORY);
     stopped_at(&s, &program, GO_INVENTORY, "@total_body");
 
-    // Delve prints the items as `*(*main.Item)(0xc000…)`, values it did not load: the line
-    // ends in `}` all the same, and what it leaves out follows.
+    // Delve writes the items as `*(*main.Item)(0xc000…)`, values it did not load: each is read
+    // and shown as `print` shows it. The line, cut at its limit, is followed by what it leaves
+    // out.
     let locals = text(&s, &["locals", "--depth", "2"]);
-    assert!(locals.contains("(*main.Item)(0x"), "{locals}");
+    assert!(!locals.contains("(*main.Item)(0x"), "{locals}");
+    assert!(
+        locals.contains("[*{Name: \"widget\", Price: 2.5,"),
+        "{locals}"
+    );
     assert!(has_line(&locals, 2, "*inv (main.Inventory) = "), "{locals}");
     assert!(has_line(&locals, 4, "Items ([]*main.Item) = "), "{locals}");
 
+    // `print` reads the value whole (Delve cuts a value's text at 256 bytes but for a value to
+    // copy): the text says all the items hold, so the children are in the JSON alone.
     let printed = text(&s, &["print", "inv", "--depth", "3"]);
-    for index in 0..3 {
-        let item = format!("[{index}] (*main.Item) = ");
-        assert!(has_line(&printed, 6, &item), "{printed}");
-    }
+    assert!(
+        printed.ends_with(
+            "*{Name: \"bolt\", Price: 0.1, Tags: []string len: 1, cap: 1, [\"hw\"], \
+                           Meta: map[string]string nil}]}\n"
+        ),
+        "{printed}"
+    );
+    let json = s.data(&["print", "inv", "--depth", "3"]);
+    let items = &json["children"][0]["children"][1]["children"];
+    assert_eq!(items.as_array().map(Vec::len), Some(3), "{json}");
 }
 
 #[test]
@@ -117,8 +130,16 @@ fn print_names_a_go_pointers_target_after_the_expression() {
     // Delve leaves a pointer's target unnamed; `locals` calls it `*inv`, and so does `print`.
     let printed = s.data(&["print", "inv"]);
     assert_eq!(printed["children"][0]["name"], "*inv", "{printed}");
-    let text = text(&s, &["print", "inv"]);
-    assert!(has_line(&text, 2, "*inv (main.Inventory) = "), "{text}");
+    // Read whole, the text says all the target holds: its line would repeat it.
+    let whole = text(&s, &["print", "inv"]);
+    assert!(
+        whole.starts_with("inv (*main.Inventory) = *main.Inventory {Owner: \"ada\","),
+        "{whole}"
+    );
+    assert_eq!(whole.lines().count(), 1, "{whole}");
+    // `locals` cuts it at a line's worth, so the target's line follows, named the same.
+    let locals = text(&s, &["locals"]);
+    assert!(has_line(&locals, 2, "*inv (main.Inventory) = "), "{locals}");
 }
 
 /// The names of a `print` answer's children.

@@ -27,6 +27,7 @@ pub mod search;
 mod signals;
 mod table;
 pub mod test_runtimes;
+pub mod value_reading;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,7 @@ use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
 pub use table::{ADAPTERS, AdapterKind, Advice, MODULE_RUNNER, ToolchainCheck, kind};
+use value_reading::ValueReading;
 
 /// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)
 /// reach a program its adapter runs.
@@ -234,6 +236,12 @@ pub trait DebugAdapter: Send + Sync {
     /// so that stacks, stop reports and a test's failure name the function alone.
     fn frame_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
         Cow::Borrowed(name)
+    }
+
+    /// How its values are read whole: `print`'s `evaluate` context, and the parts of a value's
+    /// text it left unloaded, which `locals` reads (see `value_reading`).
+    fn value_reading(&self) -> ValueReading {
+        ValueReading::default()
     }
 
     /// The type names of an object's members that are its methods, for an adapter that lists

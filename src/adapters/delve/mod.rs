@@ -13,6 +13,7 @@
 mod memory;
 mod relay;
 pub mod toolchain;
+mod unloaded;
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -26,9 +27,11 @@ use super::process::{
     BoxFuture, SpawnedAdapter, open_program_streams, spawn_dialing_in, spawn_tcp,
 };
 use super::return_value::ReturnValueSource;
+use super::value_reading::ValueReading;
 use super::{CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::dap::requests::EvaluateContext;
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 use relay::relay;
@@ -201,6 +204,16 @@ impl DebugAdapter for Delve {
                 ..error
             },
             None => error,
+        }
+    }
+
+    /// Delve cuts the text of a compound value at 256 bytes (`...`, in the middle of a member)
+    /// but for a value to copy, and reads a long string whole only for one; past one level
+    /// below the value asked for, it leaves values unloaded (`unloaded.rs`).
+    fn value_reading(&self) -> ValueReading {
+        ValueReading {
+            context: EvaluateContext::Clipboard,
+            unloaded_parts: unloaded::parts,
         }
     }
 

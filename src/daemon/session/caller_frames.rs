@@ -178,7 +178,7 @@ impl Session {
             max_children: NAMES_READ,
             ..Limits::for_locals(0, false)
         };
-        let locals = self.frame_locals(frame, names_only).await.ok()?;
+        let locals = self.expand_locals(frame, names_only).await.ok()?;
         Some(locals.variables.into_iter().map(|v| v.name).collect())
     }
 }

@@ -7,6 +7,7 @@
 
 use super::caller_frames::AskedBy;
 use super::frames::frame_info;
+use super::unloaded_values::cap_values;
 use super::{Session, changes};
 use crate::adapters::{console_answer, expression_errors};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -107,7 +108,27 @@ impl Session {
         Ok(result)
     }
 
+    /// `frame`'s locals as `locals` shows them: expanded under `limits`, with the parts of
+    /// their values the adapter left unloaded read in (`unloaded_values`).
     pub(super) async fn frame_locals(
+        &self,
+        frame: &StackFrame,
+        limits: Limits,
+    ) -> Result<LocalsResult, ErrorBody> {
+        // Cut once the unloaded parts are in, so that the cut says how much of the whole text
+        // was left out.
+        let whole = Limits {
+            max_value_chars: variables::FULL_VALUE_CHARS,
+            ..limits
+        };
+        let mut result = self.expand_locals(frame, whole).await?;
+        self.load_unloaded(&mut result.variables, frame.id).await;
+        cap_values(&mut result.variables, limits.max_value_chars);
+        Ok(result)
+    }
+
+    /// `frame`'s locals as the adapter gives them, expanded under `limits`.
+    pub(super) async fn expand_locals(
         &self,
         frame: &StackFrame,
         limits: Limits,
@@ -206,7 +227,10 @@ impl Session {
         let body = match self.variable_at_path(inner, frame.id).await {
             Some(body) => body,
             None => {
-                let arguments = EvaluateArguments::watch(inner, Some(frame.id));
+                let arguments = EvaluateArguments {
+                    context: self.adapter.value_reading().context,
+                    ..EvaluateArguments::watch(inner, Some(frame.id))
+                };
                 match self.dap.request_typed::<Evaluate>(&arguments).await {
                     Ok(body) => body,
                     Err(error) => {
@@ -243,12 +267,16 @@ impl Session {
             (Vec::new(), 0)
         };
         self.mark_seen();
-        let node = variables::node_for(expression, &body.result, body.type_name.clone(), limits);
+        let mut node =
+            variables::node_for(expression, &body.result, body.type_name.clone(), limits);
+        node.children = children;
+        self.load_unloaded(std::slice::from_mut(&mut node), frame.id)
+            .await;
         Ok(EvaluateResult {
             expression: expression.to_string(),
             value: node.value,
             type_name: body.type_name.filter(|t| !t.is_empty()),
-            children,
+            children: node.children,
             omitted_children,
         })
     }

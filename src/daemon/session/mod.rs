@@ -41,6 +41,7 @@ mod run_control;
 mod sources;
 mod stop_values;
 mod symbol_names;
+mod unloaded_values;
 mod variable_path;
 mod view;
 mod warm_adapter;

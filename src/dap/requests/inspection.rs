@@ -111,12 +111,14 @@ impl EvaluateArguments {
 }
 
 /// Where an `evaluate` comes from, which decides how the adapter reads it: `watch` is an
-/// expression, `repl` is console text (an lldb command, a Python statement).
+/// expression, `repl` is console text (an lldb command, a Python statement), `clipboard` an
+/// expression whose value is wanted whole (a value to copy, which an adapter does not shorten).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum EvaluateContext {
     Watch,
     Repl,
+    Clipboard,
 }
 
 /// `setExpression`: a new value for an assignable expression in a frame.
