@@ -274,3 +274,21 @@ fn a_display_added_while_running_shows_from_the_next_stop() {
     assert_eq!(again["displays"][0], shown[0], "{again}");
     assert_eq!(again["displays"][2]["expression"], "g_ticks + 1", "{again}");
 }
+
+#[test]
+fn displays_and_one_off_prints_take_a_callers_frame() {
+    require_lldb_dap();
+    let s = Session::new();
+    start(&s, &build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
+    s.data(&["display", "@main:i"]);
+    let first = stop_of(&s, "continue", &[]);
+    assert_eq!(first["displays"][0]["value"], "0", "{first}");
+    let stop = stop_of(&s, "continue", &["-p", "@1:total", "-p", "@nosuch:i"]);
+    let shown = &stop["displays"];
+    assert_eq!(shown[0]["expression"], "@main:i", "{stop}");
+    assert_eq!(shown[0]["value"], "1", "{stop}");
+    assert_eq!(shown[0]["old_value"], "0", "{stop}");
+    assert_eq!(shown[1]["value"], "0", "{stop}");
+    let missing = shown[2]["error"].as_str().unwrap_or_default();
+    assert!(missing.contains("nosuch"), "{stop}");
+}

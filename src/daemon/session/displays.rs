@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use super::Session;
 use crate::common::error::ErrorBody;
+use crate::common::frame_prefix;
 use crate::daemon::displays::{self, AtStop, Outcome};
 use crate::daemon::run_state::Phase;
 use crate::daemon::variables::{self, Limits};
@@ -78,18 +79,33 @@ impl Session {
             .map(|(_, expression)| expression.as_str())
             .chain(ask.prints.iter().map(String::as_str))
             .collect();
-        let sent: Vec<_> = expressions
+        // Where each is evaluated: the stopped frame, or the one its `@FRAME:` names (the
+        // report has read the stack, so that costs no request).
+        let mut targets = Vec::with_capacity(expressions.len());
+        for expression in &expressions {
+            targets.push(self.display_target(expression, frame_id).await);
+        }
+        let sent: Vec<_> = targets
             .iter()
-            .map(|expression| {
-                self.dap
-                    .send_typed::<Evaluate>(&EvaluateArguments::watch(*expression, Some(frame_id)))
+            .map(|target| {
+                target.as_ref().ok().map(|(frame, inner)| {
+                    self.dap
+                        .send_typed::<Evaluate>(&EvaluateArguments::watch(inner, Some(*frame)))
+                })
             })
             .collect();
         let deadline = Instant::now() + within;
         let mut outcomes = Vec::with_capacity(sent.len());
-        for (pending, expression) in sent.into_iter().zip(&expressions) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            outcomes.push(self.display_outcome(expression, pending.response_within(left).await));
+        for ((pending, target), expression) in sent.into_iter().zip(targets).zip(&expressions) {
+            let outcome = match (pending, target) {
+                (Some(pending), Ok((_, inner))) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    self.display_outcome(&inner, pending.response_within(left).await)
+                }
+                (_, Err(why)) => Err(why),
+                (None, Ok(_)) => Err(format!("'{expression}' was not sent")),
+            };
+            outcomes.push(outcome);
         }
         let mut outcomes = outcomes.into_iter();
         for ((id, expression), outcome) in due.iter().zip(outcomes.by_ref()) {
@@ -100,6 +116,26 @@ impl Session {
             shown.push(displays::evaluated(None, expression, None, outcome));
         }
         shown
+    }
+
+    /// The frame `expression` is evaluated in and the expression to send there: `frame_id`,
+    /// or the frame its `@FRAME:` prefix names (as `print` reads it); why not, as a display
+    /// shows an error.
+    async fn display_target(
+        &self,
+        expression: &str,
+        frame_id: i64,
+    ) -> Result<(i64, String), String> {
+        match frame_prefix::parse(expression)? {
+            None => Ok((frame_id, expression.to_string())),
+            Some(at) => {
+                let place = self
+                    .evaluation_frame(Some(at.frame))
+                    .await
+                    .map_err(|e| e.message)?;
+                Ok((place.frame.id, at.expression.to_string()))
+            }
+        }
     }
 
     /// An evaluation's answer as a display shows it: the value cut as `locals` cuts one, or the
@@ -143,11 +179,16 @@ impl Session {
                 error: None,
             });
         };
-        let answer = self
-            .dap
-            .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, Some(frame.id)))
-            .await;
-        let outcome = self.display_outcome(expression, answer);
+        let outcome = match self.display_target(expression, frame.id).await {
+            Ok((frame_id, inner)) => {
+                let answer = self
+                    .dap
+                    .request_typed::<Evaluate>(&EvaluateArguments::watch(&inner, Some(frame_id)))
+                    .await;
+                self.display_outcome(&inner, answer)
+            }
+            Err(why) => Err(why),
+        };
         if self.is_reported_frame(state.generation, thread_id, index) {
             Ok(registry.record(id, expression, state.generation, outcome))
         } else {
