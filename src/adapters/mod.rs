@@ -16,6 +16,7 @@ pub mod expression_names;
 pub mod gdb;
 pub mod install;
 pub mod java;
+mod launch_arguments;
 pub mod line_tables;
 pub mod lldb;
 pub mod node;
@@ -45,6 +46,8 @@ use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext, Std
 pub use caller_env::CallerEnv;
 pub use choice::{detect, detect_attach_target, for_one_shot, resolve, resolve_for_core};
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
+pub use launch_arguments::RequestExtras;
+pub(crate) use launch_arguments::launch_with;
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
@@ -491,76 +494,9 @@ pub trait ConsoleMemory: Send + Sync {
 /// there are depends on the adapter, and only the adapters know.
 pub const EXCEPTION_FILTERS_HINT: &str = "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught";
 
-/// Extra fields from the config (`[adapters.NAME.launch]`, `[adapters.NAME.attach]`) merged into
-/// the `launch` and `attach` requests of any adapter, built in or not: a user can pass a setting
-/// we never heard of without a code change.
-#[derive(Debug, Clone, Default)]
-pub struct RequestExtras {
-    launch: serde_json::Map<String, Value>,
-    attach: serde_json::Map<String, Value>,
-}
-
-impl RequestExtras {
-    pub fn from_config(config: &crate::common::config::AdapterConfig) -> RequestExtras {
-        RequestExtras {
-            launch: to_json_map(config.launch.as_ref()),
-            attach: to_json_map(config.attach.as_ref()),
-        }
-    }
-
-    /// `arguments` of a `launch` or `attach` request with the configured fields laid over them.
-    pub fn apply(&self, command: &str, mut arguments: Value) -> Value {
-        let extra = if command == "attach" {
-            &self.attach
-        } else {
-            &self.launch
-        };
-        if let Value::Object(map) = &mut arguments {
-            for (key, value) in extra {
-                map.insert(key.clone(), value.clone());
-            }
-        }
-        arguments
-    }
-}
-
-fn to_json_map(table: Option<&toml::Table>) -> serde_json::Map<String, Value> {
-    table
-        .and_then(|t| serde_json::to_value(t).ok())
-        .and_then(|v| match v {
-            Value::Object(map) => Some(map),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
-/// The debuggee's environment as the JSON object most adapters take in `launch`.
-/// The `launch` arguments every adapter takes in the same shape (program, args, cwd, env as an
-/// object, stopOnEntry), with `extra`'s fields added or put in their place.
-pub(crate) fn launch_with(spec: &crate::ipc::protocol::LaunchSpec, extra: Value) -> Value {
-    let mut arguments = serde_json::json!({
-        "program": spec.program,
-        "args": spec.args,
-        "cwd": spec.cwd,
-        "env": env_object(&spec.env),
-        "stopOnEntry": spec.stop_on_entry,
-    });
-    if let (Some(fields), Value::Object(extra)) = (arguments.as_object_mut(), extra) {
-        fields.extend(extra);
-    }
-    arguments
-}
-
-pub(crate) fn env_object(env: &[(String, String)]) -> serde_json::Map<String, Value> {
-    env.iter()
-        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::config::Config;
 
     #[test]
     fn hexadecimal_json_is_read_whatever_the_quotes() {
@@ -575,24 +511,5 @@ mod tests {
         assert_eq!(hex_json("'7b'"), None);
         assert_eq!(hex_json("'xyz'"), None);
         assert_eq!(hex_json(""), None);
-    }
-
-    #[test]
-    fn configured_request_fields_are_laid_over_any_adapters() {
-        let config = Config::parse(
-            "[adapters.debugpy.launch]\nbreakOnSystemExit = [0]\njustMyCode = false\n[adapters.debugpy.attach]\nlogToFile = true\n",
-        )
-        .expect("parse");
-        let extras = RequestExtras::from_config(&config.adapter("debugpy"));
-        let launch = extras.apply(
-            "launch",
-            serde_json::json!({"program": "/a.py", "justMyCode": true}),
-        );
-        assert_eq!(launch["program"], "/a.py");
-        assert_eq!(launch["justMyCode"], false);
-        assert_eq!(launch["breakOnSystemExit"], serde_json::json!([0]));
-        let attach = extras.apply("attach", serde_json::json!({"pid": 1}));
-        assert_eq!(attach["logToFile"], true);
-        assert!(attach.get("justMyCode").is_none());
     }
 }

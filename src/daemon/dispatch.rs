@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Daemon;
+use super::command_kinds::{reads_the_stop, would_run};
 use super::run_state::Phase;
 use super::session::{AskedBy, Carried, Origin, Session, StopAsk, cannot_run, kept_launch};
 use super::slot::{Slot, ending, still_starting};
@@ -553,49 +554,4 @@ pub async fn open_session(
         warm,
     )
     .await
-}
-
-/// Whether a command reads (or changes) the program where it is stopped: its answer would be
-/// wrong, not just late, were the program resumed half-way through.
-fn reads_the_stop(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Context
-            | Command::Backtrace { .. }
-            | Command::BacktraceAll { .. }
-            | Command::Threads
-            | Command::SelectThread { .. }
-            | Command::SelectFrame(_)
-            | Command::Locals { .. }
-            | Command::Evaluate { .. }
-            | Command::DisplayAdd { .. }
-            | Command::Raw { .. }
-            | Command::SetVariable { .. }
-            | Command::MemoryRead { .. }
-            | Command::Disassemble { .. }
-    )
-}
-
-/// Whether a command would run the program, change it, or set it up to run (breakpoints,
-/// exception stops): what a core dump cannot do. `restart` is refused by `restart` itself.
-fn would_run(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Resume { .. }
-            | Command::Pause { .. }
-            | Command::SetVariable { .. }
-            | Command::BreakpointAdd(_)
-            | Command::BreakpointAddMany { .. }
-            | Command::BreakpointEnable { .. }
-            | Command::BreakpointModify { .. }
-            | Command::Catch {
-                filters: Some(_),
-                ..
-            }
-    )
-}
-
-/// Whether a request needs the daemon to shut down after answering.
-pub fn ends_daemon(command: &Command) -> bool {
-    matches!(command, Command::Stop | Command::Detach)
 }

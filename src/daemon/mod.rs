@@ -7,6 +7,7 @@
 mod boot;
 mod borrow;
 pub mod breakpoints;
+mod command_kinds;
 mod dispatch;
 pub mod displays;
 pub mod in_process;
@@ -28,7 +29,8 @@ mod warm;
 
 pub use boot::run;
 // For the daemon's own parts only: a command reaches a session through `in_process`.
-use dispatch::{ends_daemon, open_session};
+use command_kinds::ends_daemon;
+use dispatch::open_session;
 
 use std::sync::{Arc, Mutex};
 
