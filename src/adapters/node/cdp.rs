@@ -414,7 +414,7 @@ mod tests {
             &mut sender,
         );
         let event = events.recv().await.expect("the event");
-        assert_eq!(event.params["v"], "caf\u{fffd} \\x41 \u{fffd}");
+        assert_eq!(event.params["v"], "caf\\xe9 \\x41 \u{fffd}");
     }
 
     #[tokio::test]
