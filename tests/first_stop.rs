@@ -1,8 +1,8 @@
 //! `start` and `restart` answer with the program's first stop, as gdb's `run` does: the same
 //! stop report the execution commands give (text, and JSON `data.stop`), shown, so a
 //! `continue` runs on from it. A program still running after the wait is said to be, with how
-//! long it was watched; `--no-wait` answers at once. Also what `finish --wait` says the function
-//! returned, per adapter, and the message of a `stop` that keeps a warm adapter.
+//! long it was watched; `--no-wait` answers at once. (What `finish --wait` says a function
+//! returned: `tests/return_values.rs`.)
 
 mod common;
 
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::{
     Session, build, build_go, fixture_path, line_of, require_debugpy, require_delve,
-    require_lldb_dap, require_node, require_python,
+    require_lldb_dap, require_node,
 };
 use serde_json::Value;
 
@@ -179,63 +179,5 @@ fn restart_with_a_breakpoint_answers_with_the_stop() {
     assert_eq!(s.value_of("amount"), "0");
     let data = s.data(&["restart", "--wait", "60"]);
     assert_first_stop(&data, "apply", body);
-    s.run(&["stop"]);
-}
-
-/// `finish --wait` from a breakpoint on `function`: the JSON stop.
-fn finish_from(s: &Session, program: &Path, function: &str) -> Value {
-    let started = start(s, program, &["--break", function, "--wait", "60"]);
-    assert_eq!(started["stop"]["frame"]["function"], function, "{started}");
-    let data = s.data(&["finish", "--wait", "--timeout", "30"]);
-    data["stop"].clone()
-}
-
-#[test]
-fn finish_reports_the_value_returned_on_lldb() {
-    require_lldb_dap();
-    let program = build("c/ledger.c");
-    let s = Session::new();
-    let stop = finish_from(&s, &program, "square");
-    assert_eq!(stop["return_value"], "9", "{stop}");
-    assert_eq!(stop["return_type"], "int", "{stop}");
-    s.run(&["restart", "--wait", "60"]);
-    let text = s.run(&["finish", "--wait"]).ok().to_string();
-    assert!(text.contains("\nReturned: 9\n"), "{text}");
-    s.run(&["stop"]);
-}
-
-#[test]
-fn finish_reports_the_value_returned_on_debugpy() {
-    require_debugpy();
-    let s = Session::new();
-    let stop = finish_from(&s, &fixture_path("python/app.py"), "square");
-    assert_eq!(stop["return_value"], "9", "{stop}");
-    s.run(&["stop"]);
-}
-
-#[test]
-fn finish_says_why_the_value_is_unknown_where_the_adapter_cannot_tell() {
-    require_delve();
-    let s = Session::new();
-    let stop = finish_from(&s, &build_go("go/ledger/main.go"), "main.add");
-    assert!(stop["return_value"].is_null(), "{stop}");
-    assert_eq!(
-        stop["return_value_unknown"], "Delve's DAP does not give it after a step out",
-        "{stop}"
-    );
-    s.run(&["stop"]);
-
-    require_python();
-    let s = Session::new();
-    start(
-        &s,
-        &fixture_path("python/app.py"),
-        &["--adapter", "pdb", "--break", "square", "--wait", "60"],
-    );
-    let text = s.run(&["finish", "--wait"]).ok().to_string();
-    assert!(
-        text.contains("Returned: (unknown: pdb cannot tell)"),
-        "{text}"
-    );
     s.run(&["stop"]);
 }

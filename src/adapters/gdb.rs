@@ -237,14 +237,14 @@ impl DebugAdapter for Gdb {
         c_library_read_ahead()
     }
 
-    /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
-    /// name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
     fn return_value(&self) -> ReturnValueSource {
         ReturnValueSource::Scope {
             missing: "this GDB's DAP does not give it (GDB 14 and later do)",
         }
     }
 
+    /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
+    /// name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting {
             exit_signal_expression: Some("$_exitsignal"),

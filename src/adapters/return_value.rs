@@ -20,8 +20,34 @@ pub enum ReturnValueSource {
         /// Why it is unknown when the answer holds none.
         missing: &'static str,
     },
+    /// The adapter shows none, but the caller can read the results right after the return by
+    /// evaluating expressions (Delve: the registers Go's calling convention returns them in),
+    /// planned from the function's own listing of its locals, read before it returns.
+    Evaluated {
+        /// From the names and types of the function's locals: how to read its results, or why
+        /// they cannot be read.
+        plan: PlanReading,
+    },
     /// The adapter cannot tell: why.
     Unknown(&'static str),
+}
+
+/// From the names and types of a function's locals (read before it returns): how to read its
+/// results, or why they cannot be read.
+pub type PlanReading = fn(&[(String, Option<String>)]) -> Result<Box<dyn ResultReading>, String>;
+
+/// A reading of a function's results by evaluations in its caller: given the answers so far,
+/// the next expression to evaluate, until it says what the value is.
+pub trait ResultReading: Send + Sync {
+    fn next(&self, answers: &[String]) -> ReadingStep;
+}
+
+/// The next step of a [`ResultReading`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadingStep {
+    Evaluate(String),
+    /// The value, or why it cannot be told.
+    Done(Result<ReturnedValue, String>),
 }
 
 /// A value a function returned, as the adapter shows it.

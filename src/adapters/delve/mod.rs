@@ -12,6 +12,7 @@
 
 mod memory;
 mod relay;
+mod return_value;
 pub mod toolchain;
 mod unloaded;
 
@@ -217,11 +218,14 @@ impl DebugAdapter for Delve {
         }
     }
 
-    /// Delve tells a death by signal N as an exit with status −N.
+    /// Delve's DAP does not give it: it is read from the registers (`return_value.rs`).
     fn return_value(&self) -> ReturnValueSource {
-        ReturnValueSource::Unknown("Delve's DAP does not give it after a step out")
+        ReturnValueSource::Evaluated {
+            plan: return_value::plan,
+        }
     }
 
+    /// Delve tells a death by signal N as an exit with status −N.
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting {
             signal_as_negative_code: true,

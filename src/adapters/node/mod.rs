@@ -135,11 +135,12 @@ impl DebugAdapter for Node {
         "node"
     }
 
+    /// A finish catches it at the function's return and shows it in the caller's frame, as a
+    /// scope of its own (`debuggee/returns.rs`).
     fn return_value(&self) -> super::return_value::ReturnValueSource {
-        // V8 shows it only while paused at the return itself; a step out pauses after it.
-        super::return_value::ReturnValueSource::Unknown(
-            "V8 shows it only at the return itself, before a step out leaves it",
-        )
+        super::return_value::ReturnValueSource::Scope {
+            missing: "the function did not return: an exception left it",
+        }
     }
 
     fn executable(&self) -> &Path {

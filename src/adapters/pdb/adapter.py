@@ -321,6 +321,15 @@ class Adapter:
                 "expensive": False,
             }
         ]
+        if stop.returned is not None and stop.frames and frame is stop.frames[0][0]:
+            scopes.append(
+                {
+                    "name": "Return value",
+                    "presentationHint": "returnValue",
+                    "variablesReference": self.reference(("returned", stop.returned)),
+                    "expensive": False,
+                }
+            )
         if stop.locals_of(frame) is not frame.f_globals:
             scopes.append(
                 {
@@ -353,6 +362,9 @@ class Adapter:
                 if not _is_dunder(name)
             ]
             return {"variables": plain}
+        if item[0] == "returned":
+            name, value = item[1]
+            return {"variables": [self.variable("(return) %s" % name, value, None)]}
         _, value, evaluate_name = item
         children, left_out = children_of(value)
         variables = [

@@ -167,8 +167,12 @@ impl DebugAdapter for Pdb {
         "pdb"
     }
 
+    /// A step that leaves a function by its `return` shows the value in the caller's frame, as
+    /// a scope of its own (`adapter.py`).
     fn return_value(&self) -> super::return_value::ReturnValueSource {
-        super::return_value::ReturnValueSource::Unknown("pdb cannot tell")
+        super::return_value::ReturnValueSource::Scope {
+            missing: "the function did not return: an exception left it",
+        }
     }
 
     fn executable(&self) -> &Path {

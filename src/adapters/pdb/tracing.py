@@ -295,6 +295,9 @@ class Stop:
         self.locals = {}
         # Frames whose locals `set` changed (see `write_back_locals`).
         self.changed = set()
+        # A step that left a function by its `return`: (its name, the value), shown in the
+        # caller's frame (see `Adapter.scopes`).
+        self.returned = None
 
     def locals_of(self, frame):
         """The frame's locals, read once per stop so that assignments to them hold: before
@@ -428,7 +431,8 @@ class Tracer(bdb.Bdb):
                     if caller.f_trace is None:
                         caller.f_trace = self.trace_dispatch
                 else:
-                    self.stop(caller, "step", frames=self.frames_from(caller))
+                    returned = (frame.f_code.co_name, arg) if returns_normally(frame) else None
+                    self.stop(caller, "step", frames=self.frames_from(caller), returned=returned)
                     return self.trace_dispatch
         return bdb.Bdb.dispatch_return(self, frame, arg)
 
@@ -469,7 +473,10 @@ class Tracer(bdb.Bdb):
             frame = frame.f_back
         return frames
 
-    def stop(self, frame, reason, hit_ids=(), exception=None, break_mode="always", frames=None):
+    def stop(
+        self, frame, reason, hit_ids=(), exception=None, break_mode="always", frames=None,
+        returned=None,
+    ):
         adapter = self.adapter
         with adapter.stop_lock:
             if adapter.detached:
@@ -481,6 +488,7 @@ class Tracer(bdb.Bdb):
                     return
             flush_program_output()
             stop = Stop(self, frames or self.frames_from(frame), exception, break_mode)
+            stop.returned = returned
             body = {
                 "reason": reason,
                 "threadId": self.thread_id,
@@ -526,6 +534,16 @@ def is_suspension(frame):
         return False
     code = frame.f_code.co_code
     return frame.f_lasti < len(code) and dis.opname[code[frame.f_lasti]] == "YIELD_VALUE"
+
+
+def returns_normally(frame):
+    """Whether a frame's return event is a `return` rather than an exception leaving it (whose
+    event has the value None too): the frame is then at a return instruction."""
+    code = frame.f_code.co_code
+    return 0 <= frame.f_lasti < len(code) and dis.opname[code[frame.f_lasti]] in RETURNS
+
+
+RETURNS = ("RETURN_VALUE", "RETURN_CONST")
 
 
 # Generators, coroutines and async generators: a call event comes at each resumption too.

@@ -6,46 +6,103 @@
 
 use super::Session;
 use crate::adapters::console_answer;
-use crate::adapters::return_value::{ReturnValueSource, ReturnedValue};
+use crate::adapters::return_value::{ReadingStep, ResultReading, ReturnValueSource, ReturnedValue};
 use crate::daemon::variables::{self, Limits};
 use crate::dap::requests::{Evaluate, EvaluateArguments, Scopes, ScopesArguments};
 use crate::dap::types::StackFrame;
 use crate::ipc::protocol::StopReport;
 
+/// The most evaluations one reading of results may ask for (a Go string takes two per result).
+const READING_STEPS: usize = 64;
+
+/// What a finish learned before it left the function, for an adapter whose results are read
+/// after the return ([`ReturnValueSource::Evaluated`]): how to read them, or why they cannot be.
+pub(super) type Planned = Option<Result<PlannedReading, String>>;
+
+/// How a finish's results are read, and where: only right after the call, in its caller.
+pub(super) struct PlannedReading {
+    reading: Box<dyn ResultReading>,
+    caller: String,
+}
+
 impl Session {
+    /// Before a finish leaves the top frame of `thread_id`: how its results will be read, for
+    /// an adapter that reads them by evaluation (the others need nothing).
+    pub(super) async fn plan_return_value(&self, thread_id: i64) -> Planned {
+        let ReturnValueSource::Evaluated { plan } = self.adapter.return_value() else {
+            return None;
+        };
+        let frames = match self.frames(thread_id, 2).await {
+            Ok((frames, _)) => frames,
+            Err(e) => return Some(Err(format!("the function's frame could not be read: {e}"))),
+        };
+        let [frame, caller, ..] = frames.as_slice() else {
+            return Some(Err("the function has no caller to return to".into()));
+        };
+        if frame.instruction_pointer_reference.is_some()
+            && frame.instruction_pointer_reference == caller.instruction_pointer_reference
+        {
+            // One machine frame for both: no call, so nothing was returned where a call returns.
+            return Some(Err("the function was inlined into its caller".into()));
+        }
+        let locals = match self.frame_locals(frame, Limits::for_locals(0, false)).await {
+            Ok(locals) => locals.variables,
+            Err(e) => return Some(Err(format!("the function's locals could not be read: {e}"))),
+        };
+        let named: Vec<(String, Option<String>)> =
+            locals.into_iter().map(|v| (v.name, v.type_name)).collect();
+        Some(plan(&named).map(|reading| PlannedReading {
+            reading,
+            caller: caller.name.clone(),
+        }))
+    }
+
     /// Fills in what a finish that stopped in the caller returned: the value, or why it is
     /// unknown. A finish that stopped elsewhere first (a breakpoint inside) returned nothing yet.
-    pub(super) async fn add_return_value(&self, report: &mut StopReport) {
+    pub(super) async fn add_return_value(&self, report: &mut StopReport, planned: Planned) {
         if report.reason != "step" {
             return;
         }
-        let (value, missing) = match self.selected_frame().await {
+        let returned = match self.selected_frame().await {
             Ok((_, _, frame)) => match self.adapter.return_value() {
-                ReturnValueSource::LocalNamed(prefix) => (
-                    self.returned_local(&frame, prefix).await,
-                    "the adapter showed no return value here",
-                ),
-                ReturnValueSource::Scope { missing } => {
-                    (self.returned_in_scope(&frame).await, missing)
-                }
+                ReturnValueSource::LocalNamed(prefix) => self
+                    .returned_local(&frame, prefix)
+                    .await
+                    .ok_or_else(|| "the adapter showed no return value here".to_string()),
+                ReturnValueSource::Scope { missing } => self
+                    .returned_in_scope(&frame)
+                    .await
+                    .ok_or_else(|| missing.to_string()),
                 ReturnValueSource::Console {
                     command,
                     read,
                     missing,
-                } => (
-                    self.returned_in_console(&frame, command, read).await,
-                    missing,
-                ),
-                ReturnValueSource::Unknown(why) => (None, why),
+                } => self
+                    .returned_in_console(&frame, command, read)
+                    .await
+                    .ok_or_else(|| missing.to_string()),
+                ReturnValueSource::Evaluated { .. } => match planned {
+                    Some(Ok(planned)) if planned.caller != frame.name => Err(format!(
+                        "the step out stopped in {}, not back in {}",
+                        frame.name, planned.caller
+                    )),
+                    Some(Ok(planned)) => {
+                        self.returned_by_reading(&frame, planned.reading.as_ref())
+                            .await
+                    }
+                    Some(Err(why)) => Err(why),
+                    None => Err("its results were not looked up before it returned".into()),
+                },
+                ReturnValueSource::Unknown(why) => Err(why.to_string()),
             },
-            Err(_) => (None, "the frame returned to could not be read"),
+            Err(_) => Err("the frame returned to could not be read".into()),
         };
-        match value {
-            Some(returned) => {
+        match returned {
+            Ok(returned) => {
                 report.return_value = Some(returned.value);
                 report.return_type = returned.type_name;
             }
-            None => report.return_value_unknown = Some(missing.to_string()),
+            Err(why) => report.return_value_unknown = Some(why),
         }
     }
 
@@ -106,5 +163,31 @@ impl Session {
             .request_typed::<Evaluate>(&EvaluateArguments::repl(command, Some(frame.id)))
             .await;
         read(&console_answer(answer).ok()?)
+    }
+
+    /// The results read by evaluating in `frame` (the caller) what `reading` asks.
+    async fn returned_by_reading(
+        &self,
+        frame: &StackFrame,
+        reading: &dyn ResultReading,
+    ) -> Result<ReturnedValue, String> {
+        let mut answers = Vec::new();
+        for _ in 0..READING_STEPS {
+            match reading.next(&answers) {
+                ReadingStep::Evaluate(expression) => {
+                    let answer = self
+                        .dap
+                        .request_typed::<Evaluate>(&EvaluateArguments::watch(
+                            expression.as_str(),
+                            Some(frame.id),
+                        ))
+                        .await
+                        .map_err(|e| format!("'{expression}' could not be read: {e}"))?;
+                    answers.push(answer.result);
+                }
+                ReadingStep::Done(done) => return done,
+            }
+        }
+        Err("reading the results took too many steps".into())
     }
 }

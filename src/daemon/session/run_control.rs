@@ -88,6 +88,11 @@ impl Session {
             // cost the report its marks.
             let _ = self.note_locals_before_step().await;
         }
+        // How a finish's results are read, where they are read after the return (Delve).
+        let planned = match (action, wait) {
+            (ResumeAction::Finish, Some(_)) => self.plan_return_value(thread_id).await,
+            _ => None,
+        };
         let request = match action {
             ResumeAction::Continue => Resume::Continue,
             ResumeAction::Next => Resume::Next,
@@ -125,7 +130,7 @@ impl Session {
             && phase == "stopped"
             && let Some(report) = report.as_mut()
         {
-            self.add_return_value(report).await;
+            self.add_return_value(report, planned).await;
         }
         Ok((phase, report))
     }

@@ -132,6 +132,9 @@ impl Debuggee {
             return;
         }
         self.focus.internal_steps = 0;
+        if expecting == Expecting::Step && self.at_finish_return(&params, &hit_ids).await {
+            return;
+        }
         if reason == "exception" && self.exception_to_skip(&params).await {
             self.resume_silently().await;
             return;
@@ -208,12 +211,14 @@ impl Debuggee {
             true if dap_reason == "step" => "entry",
             _ => dap_reason,
         };
+        let returned = self.end_finish().await;
         self.focus.expecting = Expecting::Nothing;
         self.forget_pause_objects();
         self.focus.paused = Some(Paused {
             call_frames: params["callFrames"].as_array().cloned().unwrap_or_default(),
             reason,
             data: params["data"].clone(),
+            returned: returned.filter(|_| dap_reason == "step"),
         });
         let mut body = json!({
             "reason": dap_reason,

@@ -10,9 +10,15 @@ impl Debuggee {
         }
         self.focus.expecting = expecting;
         match expecting {
-            Expecting::Step => self.begin_step(method).await,
+            Expecting::Step => {
+                self.begin_step(method).await;
+                if method == "Debugger.stepOut" {
+                    self.begin_finish().await;
+                }
+            }
             _ => {
                 self.end_step().await;
+                self.end_finish().await;
             }
         }
         self.cdp()?.call(method, json!({})).await?;

@@ -18,11 +18,11 @@ impl Debuggee {
     pub(super) fn scopes(&mut self, arguments: &Value) -> Answer {
         let (index, frame) = self.frame(&arguments["frameId"])?;
         let chain = frame["scopeChain"].as_array().cloned().unwrap_or_default();
-        let this = frame
-            .get("this")
-            .filter(|t| t["type"] == "object" && t["subtype"] != "null")
-            .filter(|t| !matches!(t["className"].as_str(), Some("global" | "Window")))
-            .cloned();
+        let this = frame.get("this").and_then(shown_this);
+        let returned = match &self.paused()?.returned {
+            Some(returned) if index == 0 => Some(returned.clone()),
+            _ => None,
+        };
         let object_id = |scope: &Value| scope["object"]["objectId"].as_str().map(str::to_string);
         // The innermost scopes up to and including the function's own (or the module's).
         let mut locals = Vec::new();
@@ -55,6 +55,15 @@ impl Debuggee {
             "variablesReference": reference,
             "expensive": false,
         }));
+        if let Some(returned) = returned {
+            let reference = self.add_handle(Handle::Returned(returned));
+            scopes.push(json!({
+                "name": "Return value",
+                "presentationHint": "returnValue",
+                "variablesReference": reference,
+                "expensive": false,
+            }));
+        }
         for (number, scope) in chain.iter().enumerate().skip(rest_from) {
             let Some(id) = object_id(scope) else {
                 continue;
@@ -114,6 +123,13 @@ impl Debuggee {
                     object_id,
                     length,
                 } => (*frame, vec![object_id.clone()], None, *length, false),
+                Handle::Returned(returned) => {
+                    let returned = returned.clone();
+                    let name = format!("(return) {}", returned.function);
+                    return Ok(
+                        json!({ "variables": [self.variable(Some(0), &name, &returned.value)] }),
+                    );
+                }
             };
         let properties = match length {
             Some(length) => {
@@ -304,6 +320,7 @@ impl Debuggee {
             Handle::Object {
                 frame, object_id, ..
             } => Target::Object(*frame, object_id.clone()),
+            Handle::Returned(_) => return Err("a return value cannot be set".into()),
         };
         let frame_of = |frame: Option<usize>| json!(frame.map_or(1, |f| f + 1));
         let new_value = match &target {
@@ -411,4 +428,13 @@ impl Debuggee {
             },
         }))
     }
+}
+
+/// A frame's `this` as its locals show it: an object other than the global one (whose members
+/// are every global), or nothing.
+fn shown_this(this: &Value) -> Option<Value> {
+    let shown = this["type"] == "object"
+        && this["subtype"] != "null"
+        && !matches!(this["className"].as_str(), Some("global" | "Window"));
+    shown.then(|| this.clone())
 }

@@ -29,6 +29,7 @@ mod execution;
 mod inspection;
 mod lifecycle;
 mod original_names;
+mod returns;
 mod smart_step;
 mod targets;
 
@@ -81,6 +82,8 @@ struct Paused {
     call_frames: Vec<Value>,
     reason: String,
     data: Value,
+    /// What the function a finish left returned (see `returns`).
+    returned: Option<returns::Returned>,
 }
 
 /// What a DAP `variablesReference` stands for while the program is paused.
@@ -102,6 +105,9 @@ enum Handle {
         object_id: String,
         length: Option<u64>,
     },
+    /// The value a finish's function returned, the one variable of the top frame's `Return
+    /// value` scope.
+    Returned(returns::Returned),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
@@ -124,6 +130,8 @@ pub struct Debuggee {
     stop_on_entry: bool,
     /// Where the step under way began, to take it again by original lines (see `smart_step`).
     step_origin: Option<smart_step::StepOrigin>,
+    /// The finish under way, catching the value its function returns (see `returns`).
+    finishing: Option<returns::Finishing>,
     /// Scripts' text as V8 runs it, by id, fetched when a step needs to read it.
     script_texts: HashMap<String, std::sync::Arc<str>>,
     /// The program's other Node processes (its children), out of focus.
@@ -161,6 +169,7 @@ impl Debuggee {
             launched: false,
             stop_on_entry: false,
             step_origin: None,
+            finishing: None,
             script_texts: HashMap::new(),
             others: Vec::new(),
             next_thread: MAIN_THREAD,
