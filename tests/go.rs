@@ -543,3 +543,27 @@ fn start_connect_talks_to_a_delve_that_is_already_listening() {
     let ended = s.run(&["stop"]);
     assert_eq!(ended.code, 0, "{ended:?}");
 }
+
+#[test]
+fn after_up_the_header_names_the_goroutine_not_delves_current_function() {
+    require_delve();
+    let s = Session::new();
+    start(&s, &build_go(LEDGER), &["-b", &at(LEDGER, "@deposit_body")]);
+    let stop = s.data(&["continue", "--wait", "--timeout", WAIT]);
+    assert_eq!(stop["stop"]["thread_name"], "goroutine 1", "{stop}");
+    let text = s.run(&["up"]).ok().to_string();
+    let header = text.lines().next().unwrap_or_default();
+    assert!(
+        header.starts_with("Stopped (breakpoint) in main.main (main.go:")
+            && header.contains("thread 1 (goroutine 1), frame 1"),
+        "{text}"
+    );
+    assert!(!header.contains("Deposit"), "{text}");
+    // `threads` keeps Delve's own name, which says where each goroutine is.
+    let threads = s.run(&["threads"]).ok().to_string();
+    assert!(
+        threads.contains("[Go 1] main.(*Account).Deposit"),
+        "{threads}"
+    );
+    s.run(&["stop"]);
+}

@@ -234,6 +234,13 @@ pub trait DebugAdapter: Send + Sync {
         Cow::Borrowed(text)
     }
 
+    /// The name a stop's header gives a thread, from the adapter's name for it. An adapter
+    /// whose name says where the thread is (Delve: `* [Go 1] main.add (Thread 5378)`) gives the
+    /// thread's own part alone: the header names the frame shown, which after `up` is another.
+    fn thread_label<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+
     /// A frame's function name as the adapter sent it, made the function's own: an adapter
     /// that adds a label of its own to the name (debugpy's ` (Current frame)`) takes it off,
     /// so that stacks, stop reports and a test's failure name the function alone.

@@ -16,6 +16,7 @@ mod return_value;
 pub mod toolchain;
 mod unloaded;
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -218,6 +219,13 @@ impl DebugAdapter for Delve {
         }
     }
 
+    /// `* [Go 20 k:v] main.worker (Thread 13519)` is goroutine 20 (with its pprof labels),
+    /// selected by Delve, in `main.worker`, on an OS thread: its header label is `goroutine 20
+    /// k:v`.
+    fn thread_label<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        goroutine_label(name).map_or(Cow::Borrowed(name), Cow::Owned)
+    }
+
     /// Delve's DAP does not give it: it is read from the registers (`return_value.rs`).
     fn return_value(&self) -> ReturnValueSource {
         ReturnValueSource::Evaluated {
@@ -379,9 +387,29 @@ impl DebugAdapter for Delve {
     }
 }
 
+/// The goroutine part of Delve's name for a goroutine (see [`DebugAdapter::thread_label`]).
+fn goroutine_label(name: &str) -> Option<String> {
+    let inside = name.trim_start_matches("* ").strip_prefix("[Go ")?;
+    let (goroutine, _) = inside.split_once(']')?;
+    Some(format!("goroutine {goroutine}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_goroutines_header_label_is_its_own_part_of_delves_name() {
+        assert_eq!(
+            goroutine_label("* [Go 1] main.(*Ledger).apply (Thread 5378)").as_deref(),
+            Some("goroutine 1")
+        );
+        assert_eq!(
+            goroutine_label("[Go 20 worker:3] main.worker").as_deref(),
+            Some("goroutine 20 worker:3")
+        );
+        assert_eq!(goroutine_label("Dummy"), None);
+    }
 
     #[test]
     fn a_failed_build_hints_at_the_build() {

@@ -84,7 +84,8 @@ impl Session {
             let mut view = self.shared.view();
             // A nameless thread (GDB's in a core) has no name to show, rather than an empty one.
             for t in threads.iter().filter(|t| !t.name.is_empty()) {
-                view.caches.thread_names.insert(t.id, t.name.clone());
+                let label = self.adapter.thread_label(&t.name).into_owned();
+                view.caches.thread_names.insert(t.id, label);
             }
         }
         Ok(threads)
