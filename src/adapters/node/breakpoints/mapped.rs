@@ -64,6 +64,8 @@ pub(super) async fn place_mapped(
             return;
         }
     }
+    // Generated files not loaded yet whose code the line became: V8 binds it as they load.
+    let mut waiting = Vec::new();
     for script in mapping {
         if !entry.mapped_in.insert(script.key.clone()) {
             continue;
@@ -78,18 +80,25 @@ pub(super) async fn place_mapped(
         if bound {
             entry.resolved = Some((original_path(script, file), generated.line));
             entry.message = None;
+        } else if let MapTarget::File(path) = &script.target {
+            waiting.push(path.clone());
         }
     }
     if entry.resolved.is_none() && entry.message.is_none() {
-        entry.message = Some(if mapping.is_empty() {
-            format!(
+        entry.message = Some(match waiting.as_slice() {
+            _ if mapping.is_empty() => format!(
                 "not loaded yet: it binds when a script whose source map names {} loads",
                 file.display()
-            )
-        } else if entry.v8_ids.is_empty() {
-            "no code on this line or the lines after it in the source map".to_string()
-        } else {
-            "not loaded yet, or no code on this line".to_string()
+            ),
+            [] if entry.v8_ids.is_empty() => {
+                "no code on this line or the lines after it in the source map".to_string()
+            }
+            [one] => format!("not loaded yet: it binds when {} loads", one.display()),
+            [] => "not loaded yet: it binds when its generated script loads".to_string(),
+            many => format!(
+                "not loaded yet: it binds when one of its {} generated scripts loads",
+                many.len()
+            ),
         });
     }
 }

@@ -216,6 +216,8 @@ impl Breakpoints {
         requested: &[Value],
     ) -> Vec<Value> {
         let target = FileTarget::of(path, scripts);
+        let loaded = matches!(&target, FileTarget::File(file)
+            if scripts.files().any(|s| s.path.as_deref() == Some(file.as_path())));
         let on_disk = self.mapped_on_disk(scripts, path).await;
         if mapped::is_compiled_source(path) {
             self.guard_entry(cdp, path).await;
@@ -253,7 +255,7 @@ impl Breakpoints {
                     entry.candidates.extend(originals.iter().cloned());
                     mapped::place_mapped(cdp, mapping, path, line, &mut entry).await
                 }
-                None => place_line(cdp, &target, line, &mut entry).await,
+                None => place_line(cdp, &target, loaded, line, &mut entry).await,
             }
             kept.push(entry);
         }

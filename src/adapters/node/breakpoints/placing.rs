@@ -82,7 +82,20 @@ fn distinguishing_suffix(path: &Path, candidates: &[PathBuf]) -> Option<PathBuf>
     })
 }
 
-pub(super) async fn place_line(cdp: &Cdp, target: &FileTarget, line: u32, entry: &mut Entry) {
+/// Why a line breakpoint in a loaded script did not bind: V8 moves one forward to the next
+/// place it can stop at (a script's end is one), and found none (code that has run may be gone:
+/// V8 may let go of a script's top level once it ran).
+const NO_CODE_AFTER: &str = "the loaded script has no code to stop at on this line or after it";
+
+/// Places `entry` at `line` of `target`; `loaded` says whether the one file it names is loaded
+/// (V8 binds a breakpoint by URL in a loaded script at once, moved to the next line with code).
+pub(super) async fn place_line(
+    cdp: &Cdp,
+    target: &FileTarget,
+    loaded: bool,
+    line: u32,
+    entry: &mut Entry,
+) {
     if line == 0 {
         entry.message = Some("line numbers start at 1".into());
         return;
@@ -91,7 +104,10 @@ pub(super) async fn place_line(cdp: &Cdp, target: &FileTarget, line: u32, entry:
     let (url_pattern, pending, named, exact) = match target {
         FileTarget::File(path) => (
             url_regex(path),
-            "not loaded yet, or no code on this line".to_string(),
+            match loaded {
+                true => NO_CODE_AFTER.to_string(),
+                false => format!("not loaded yet: it binds when {} loads", path.display()),
+            },
             path,
             true,
         ),
