@@ -310,6 +310,8 @@ pub fn locals(session: &str, args: LocalsArgs) -> Result<Outcome, ErrorBody> {
         "No locals changed since this frame's previous stop\n".to_string()
     } else if result.variables.is_empty() && result.omitted == 0 {
         "No locals in this frame\n".to_string()
+    } else if args.changed {
+        render::changed_variables(&result.variables, result.omitted)
     } else {
         render::variables(&result.variables, result.omitted)
     };
@@ -334,6 +336,7 @@ pub fn print(session: &str, args: PrintArgs) -> Result<Outcome, ErrorBody> {
         omitted_children: result.omitted_children,
         children_count: None,
         changed: false,
+        old_value: None,
     };
     let text = render::variables(&[node], 0);
     Ok(Outcome::new(data(&result), text))

@@ -207,6 +207,7 @@ fn as_node(print: &ProbePrint) -> Option<VariableNode> {
         omitted_children: print.omitted_children,
         children_count: None,
         changed: false,
+        old_value: None,
     })
 }
 

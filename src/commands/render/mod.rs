@@ -12,11 +12,12 @@ use crate::ipc::protocol::{
     BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport,
 };
 
+mod changes;
 mod displays;
 mod variables;
 
 pub use displays::{display_line, stop_displays};
-pub use variables::{stop_locals, variable, variables};
+pub use variables::{changed_variables, stop_locals, variable, variables};
 
 /// Text that is safe to write to a terminal: control characters other than newline and tab
 /// (escape sequences, carriage returns, C1 controls) are shown as visible `\x1b`-style escapes,

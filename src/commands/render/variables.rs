@@ -1,8 +1,9 @@
 //! Variables as text: aligned `name (type) = value` lines, children inline when short, and the
-//! `* ` gutter of what changed since the frame's previous stop.
+//! `* ` gutter of what changed since the frame's previous stop, with what it was (`0 -> 720`).
 
 use std::fmt::Write as _;
 
+use super::changes::{MEMBER_CHANGES_SHOWN, has_changed_members, member_changes, shown_value};
 use crate::ipc::protocol::VariableNode;
 
 /// Inline children only while the whole line stays this short.
@@ -25,11 +26,22 @@ fn name_width(nodes: &[VariableNode]) -> usize {
 /// When some changed since the frame's previous stop, every line gets a two-character gutter,
 /// `* ` on the changed ones.
 pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
+    listing(nodes, omitted, false)
+}
+
+/// [`variables`] for the changed ones (`locals --changed`): their values say what they were
+/// (`0 -> 720`), and the members of a value whose text stands for them are shown when one of
+/// them changed.
+pub fn changed_variables(nodes: &[VariableNode], omitted: u64) -> String {
+    listing(nodes, omitted, true)
+}
+
+fn listing(nodes: &[VariableNode], omitted: u64, changes: bool) -> String {
     let mut out = String::new();
     let width = name_width(nodes);
     let marks = nodes.iter().any(|n| n.changed);
     for node in nodes {
-        write_node(&mut out, node, 0, width, marks);
+        write_node(&mut out, node, 0, width, Style { marks, changes });
     }
     if omitted > 0 {
         let gutter = if marks { "  " } else { "" };
@@ -44,21 +56,39 @@ pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
 /// A stop report's locals: one line each (members inline when short, else collapsed to the
 /// value), cut to [`STOP_LINE_CHARS`], with a two-character gutter, `* ` on the changed ones,
 /// and a count of those left out. So a report on a frame of thirty locals stays a screenful.
+/// A changed value says what it was (`0 -> 720`); a changed member, on a line of its own below
+/// its local (`this.total: 0 -> 720`), a few in all.
 pub fn stop_locals(nodes: &[VariableNode], omitted: u64) -> String {
     let mut out = String::new();
     let width = name_width(nodes);
+    let mut room = MEMBER_CHANGES_SHOWN;
     for node in nodes {
         let gutter = if node.changed { "* " } else { "  " };
+        let style = Style {
+            marks: false,
+            changes: node.children.is_empty(),
+        };
         let mut whole = String::new();
-        write_node(&mut whole, node, 0, width, false);
+        write_node(&mut whole, node, 0, width, style);
         let first = whole.lines().next().unwrap_or_default();
         let line = if first.chars().count() > STOP_LINE_CHARS {
             // Members inline made it too long: the value alone, and cut if that still is.
-            cut_line(&head(node, width))
+            cut_line(&head(node, width, style))
         } else {
             first.to_string()
         };
         let _ = writeln!(out, "{gutter}{line}");
+        let (members, more) = member_changes(node, room);
+        room -= members.len();
+        for member in members {
+            let _ = writeln!(out, "    {}", cut_line(&member));
+        }
+        if more > 0 {
+            let _ = writeln!(
+                out,
+                "    … {more} more changed: `debugger locals --changed`"
+            );
+        }
     }
     if omitted > 0 {
         let _ = writeln!(out, "  {omitted} more: `debugger locals`");
@@ -81,11 +111,18 @@ fn cut_line(line: &str) -> String {
 /// list that mixes variables with other lines, aligned all the same.
 pub fn variable(node: &VariableNode, width: usize) -> String {
     let mut out = String::new();
-    write_node(&mut out, node, 0, width, false);
+    write_node(&mut out, node, 0, width, Style::default());
     out
 }
 
-fn head(node: &VariableNode, width: usize) -> String {
+/// How changes are shown: the `* ` gutter (`marks`), and what changed values were (`changes`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Style {
+    marks: bool,
+    changes: bool,
+}
+
+fn head(node: &VariableNode, width: usize, style: Style) -> String {
     let name = format!("{:<width$}", node.name);
     let head = match &node.type_name {
         Some(t) => format!("{name} ({t}) ="),
@@ -100,29 +137,35 @@ fn head(node: &VariableNode, width: usize) -> String {
             head
         }
     } else {
-        format!("{head} {}", node.value)
+        let value = match style.changes {
+            true => shown_value(node),
+            false => node.value.as_str().into(),
+        };
+        format!("{head} {value}")
     }
 }
 
 /// A child's value as its parent's inline summary shows it: `{…}` for one with members not
 /// fetched and no value text of its own (GDB's structs).
-fn inline_value(child: &VariableNode) -> &str {
+fn inline_value(child: &VariableNode, style: Style) -> String {
     if child.value.is_empty() && child.expandable {
-        "{…}"
+        "{…}".into()
+    } else if style.changes {
+        shown_value(child).into_owned()
     } else {
-        &child.value
+        child.value.clone()
     }
 }
 
 /// `{a = 1, b = 2, … 5 more}` when every child is a leaf and it fits, else `None`.
-fn inline_children(node: &VariableNode) -> Option<String> {
+fn inline_children(node: &VariableNode, style: Style) -> Option<String> {
     if node.children.iter().any(|c| !c.children.is_empty()) {
         return None;
     }
     let mut parts: Vec<String> = node
         .children
         .iter()
-        .map(|c| format!("{} = {}", c.name, inline_value(c)))
+        .map(|c| format!("{} = {}", c.name, inline_value(c, style)))
         .collect();
     if node.omitted_children > 0 {
         parts.push(format!("… {} more", node.omitted_children));
@@ -131,14 +174,15 @@ fn inline_children(node: &VariableNode) -> Option<String> {
     (text.len() <= INLINE_WIDTH && !text.contains('\n')).then_some(text)
 }
 
-fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize, marks: bool) {
+fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize, style: Style) {
+    let marks = style.marks;
     let gutter = match (marks, node.changed) {
         (false, _) => "",
         (true, true) => "* ",
         (true, false) => "  ",
     };
     let pad = format!("{}{}", if marks { "  " } else { "" }, " ".repeat(indent));
-    let mut line = format!("{gutter}{}{}", " ".repeat(indent), head(node, width));
+    let mut line = format!("{gutter}{}{}", " ".repeat(indent), head(node, width, style));
     if node.children.is_empty() {
         if node.omitted_children > 0 {
             let _ = write!(line, " {{… {} more}}", node.omitted_children);
@@ -157,12 +201,13 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
     // leaves something out (JavaScript's `{a: {…}}` and `[1, 2, …]`, Python's `{'k': [...]}`, a
     // text cut at the line limit) is not the whole story, and the children follow. Nor do
     // children whose values the text already says (`Some(3)` and its `0 = 3`).
-    if summarises_children(&node.value) || repeats_children(node) {
+    let changes_shown = style.changes && has_changed_members(node);
+    if (summarises_children(&node.value) || repeats_children(node)) && !changes_shown {
         out.push_str(&line);
         out.push('\n');
         return;
     }
-    if let Some(inline) = inline_children(node) {
+    if let Some(inline) = inline_children(node, style) {
         let _ = writeln!(out, "{line} {inline}");
         return;
     }
@@ -175,7 +220,7 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         .max()
         .unwrap_or(0);
     for child in &node.children {
-        write_node(out, child, indent + 2, child_width, marks);
+        write_node(out, child, indent + 2, child_width, style);
     }
     if node.omitted_children > 0 {
         let _ = writeln!(out, "{pad}  … {} more not shown", node.omitted_children);
@@ -287,6 +332,7 @@ mod tests {
             omitted_children: 0,
             children_count: None,
             changed: false,
+            old_value: None,
         }
     }
 

@@ -134,10 +134,12 @@ fn mark(nodes: &mut [VariableNode], prefix: &str, before: &Snapshot) -> bool {
         let at = path(prefix, &node.name);
         let member_changed = mark(&mut node.children, &at, before);
         // A local new since then changed; a member not read then (not expanded) is unknown.
-        let own_changed = match before.values.get(&at) {
+        let old = before.values.get(&at);
+        let own_changed = match old {
             Some(old) => *old != node.value,
             None => prefix.is_empty(),
         };
+        node.old_value = old.filter(|old| **old != node.value).cloned();
         node.changed = own_changed || member_changed;
         any |= node.changed;
     }
@@ -230,6 +232,7 @@ mod tests {
             omitted_children: 0,
             children_count: None,
             changed: false,
+            old_value: None,
         }
     }
 

@@ -119,6 +119,7 @@ mod tests {
             omitted_children: 0,
             children_count: None,
             changed,
+            old_value: None,
         }
     }
 

@@ -223,6 +223,7 @@ pub fn node_for(
         omitted_children: 0,
         children_count: None,
         changed: false,
+        old_value: None,
     }
 }
 
@@ -301,6 +302,7 @@ fn expand_level<'a>(
                     None
                 },
                 changed: false,
+                old_value: None,
             });
         }
         for index in to_expand {

@@ -156,6 +156,7 @@ mod tests {
             omitted_children: 0,
             children_count: None,
             changed: false,
+            old_value: None,
         };
         assert!(is_unreadable(&node("<error: parent is NULL>")));
         assert!(is_unreadable(&node(

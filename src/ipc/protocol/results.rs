@@ -387,6 +387,10 @@ pub struct VariableNode {
     /// unchanged or unknown).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub changed: bool,
+    /// A changed value's text at the frame's previous stop (absent when unchanged, or when the
+    /// value is new since then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_value: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

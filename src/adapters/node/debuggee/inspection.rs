@@ -18,7 +18,13 @@ impl Debuggee {
     pub(super) fn scopes(&mut self, arguments: &Value) -> Answer {
         let (index, frame) = self.frame(&arguments["frameId"])?;
         let chain = frame["scopeChain"].as_array().cloned().unwrap_or_default();
-        let this = frame.get("this").and_then(shown_this);
+        let this = match frame.get("this") {
+            Some(this) if this["type"] == "undefined" && !frame["functionLocation"].is_null() => {
+                Some(This::Lexical)
+            }
+            Some(this) => shown_this(this).map(This::Given),
+            None => None,
+        };
         let returned = match &self.paused()?.returned {
             Some(returned) if index == 0 => Some(returned.clone()),
             _ => None,
@@ -173,9 +179,20 @@ impl Debuggee {
             let name = written.get(&name).unwrap_or(&name);
             shown.push(self.variable(frame, name, &value));
         }
+        let this = match this {
+            Some(This::Given(this)) => Some(with_preview(&cdp, this).await),
+            Some(This::Lexical) => match frame {
+                Some(frame) => self
+                    .evaluate_raw("this", &json!(frame + 1))
+                    .await
+                    .ok()
+                    .and_then(|(_, this)| shown_this(&this)),
+                None => None,
+            },
+            None => None,
+        };
         // At a CommonJS module's top level `this` is `module.exports`: noise too.
         if let Some(this) = this.filter(|_| !wrapper) {
-            let this = with_preview(&cdp, this).await;
             shown.push(self.variable(frame, "this", &this));
         }
         Ok(json!({ "variables": shown }))

@@ -92,7 +92,7 @@ enum Handle {
     Locals {
         frame: usize,
         scopes: Vec<(usize, String)>,
-        this: Option<Value>,
+        this: Option<This>,
     },
     /// Another scope of a frame (closure, module, global).
     Scope {
@@ -108,6 +108,17 @@ enum Handle {
     /// The value a finish's function returned, the one variable of the top frame's `Return
     /// value` scope.
     Returned(returns::Returned),
+}
+
+/// The `this` a frame's locals show.
+#[derive(Clone)]
+enum This {
+    /// The call frame's own.
+    Given(Value),
+    /// V8 gave none (`undefined`): an arrow function's is the one where it was written, which
+    /// V8 leaves out of a nested arrow's call frame but resolves when `this` is evaluated there,
+    /// as DevTools' console does.
+    Lexical,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
