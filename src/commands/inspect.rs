@@ -80,7 +80,8 @@ pub struct LocalsArgs {
     /// many more there are; `print` always shows all of it).
     #[arg(long)]
     pub full: bool,
-    /// Only the values that changed since this frame's previous stop (marked `*` in the list).
+    /// Only the values that changed since this frame's previous stop (marked `*` in the list),
+    /// each saying what it was (`0 -> 1`).
     #[arg(long)]
     pub changed: bool,
 }

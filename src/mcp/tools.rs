@@ -142,7 +142,7 @@ pub const TOOLS: &[Tool] = &[
         &["continue", "next", "step", "finish", "pause"],
         Waits::WithWait,
         false,
-        "Resume or interrupt the program: continue (to the next breakpoint), next (step over a line), step (into a call), finish (out of the function), pause. With wait=true, blocks until it stops and returns the stop report (where, why, source lines, and the frame's locals: at most 12 in `locals`, `locals_omitted` counting the rest, `changed` marking those that changed; `locals`: all, changed or none; the session's `displays`, and each `print` expression evaluated at that stop this once); after `timeout` (default 25 s) it returns state=running instead, which is not a failure: call `await`.",
+        "Resume or interrupt the program: continue (to the next breakpoint), next (step over a line), step (into a call), finish (out of the function), pause. With wait=true, blocks until it stops and returns the stop report (where, why, source lines, and the frame's locals: at most 12 in `locals`, `locals_omitted` counting the rest, `changed` marking those that changed, each with its `old_value`; `locals`: all, changed or none; the session's `displays`, and each `print` expression evaluated at that stop this once; a finish's `return_value` and `return_type`, or `return_value_unknown`); after `timeout` (default 25 s) it returns state=running instead, which is not a failure: call `await`.",
     ),
     tool(
         "await",
