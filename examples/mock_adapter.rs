@@ -18,7 +18,9 @@
 //! applies to the next). `debuggee` makes `launch` start `sleep 600` and report its pid
 //! in a `process` event; by default it shares the adapter's stdout and stderr (as launched
 //! programs often do, which keeps the protocol pipe open after the adapter dies), and
-//! `"debuggee_stdio": "null"` gives it /dev/null instead. Actions: `exit` (with `code` and
+//! `"debuggee_stdio": "null"` gives it /dev/null instead; `"debuggee_unreaped": true` has
+//! `disconnect` kill it without collecting its exit, so that its zombie passes to the daemon
+//! when the adapter exits (as lldb-dap's lldb-server does). Actions: `exit` (with `code` and
 //! `stderr`), `garbage`, `broken_answer` (an answer to the request cut short), `huge_length`,
 //! `hang`, `slow` (with `ms`), `error` (with `message`).
 //! Commands without an action are answered like a tiny one-thread program stopped in `main` of
@@ -231,7 +233,11 @@ impl Adapter {
             "disconnect" => {
                 if let Some(mut child) = self.debuggee.take() {
                     let _ = child.kill();
-                    let _ = child.wait();
+                    // Left a zombie, it passes to our parent when we exit, as lldb-dap's
+                    // lldb-server does.
+                    if self.script["debuggee_unreaped"].as_bool() != Some(true) {
+                        let _ = child.wait();
+                    }
                 }
                 self.respond(request, json!({}));
                 std::process::exit(0);

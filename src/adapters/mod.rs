@@ -104,6 +104,11 @@ pub trait DebugAdapter: Send + Sync {
     fn launch_arguments(&self, spec: &LaunchSpec) -> Value;
     /// The `attach` request's arguments.
     fn attach_arguments(&self, spec: &AttachSpec) -> Value;
+    /// Files a launch sent `arguments` makes (a program the adapter builds), which the session
+    /// removes when the program ends: the adapter would only in its own time, not waited for.
+    fn build_products(&self, _arguments: &Value) -> Vec<PathBuf> {
+        Vec::new()
+    }
 
     /// How the adapter opens the core dump `spec` names; `None`: it cannot.
     fn core_opening(&self, _spec: &CoreSpec) -> Option<CoreOpening> {

@@ -65,5 +65,8 @@ pub enum Role {
         /// The daemon's start time: no process of its tree started earlier.
         #[arg(long)]
         since: Option<u64>,
+        /// The daemon's scratch folder, removed once the daemon is gone.
+        #[arg(long)]
+        scratch: Option<std::path::PathBuf>,
     },
 }

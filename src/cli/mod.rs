@@ -30,7 +30,15 @@ fn run(args: &[OsString]) -> i32 {
             group,
             tree_tag,
             since,
-        } => return crate::daemon::reaper::run(group, tree_tag.as_deref(), since),
+            scratch,
+        } => {
+            return crate::daemon::reaper::run(
+                group,
+                tree_tag.as_deref(),
+                since,
+                scratch.as_deref(),
+            );
+        }
         Role::Mcp { print_config } => return mcp(&cli.session, print_config),
         Role::Command(command) => *command,
     };

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::{Daemon, logging, server};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::paths;
+use crate::common::{paths, scratch};
 use crate::ipc::socket::{self, NameGuard, SessionLock};
 use crate::ipc::spawn::READY_LINE;
 use crate::platform;
@@ -61,6 +61,8 @@ pub fn run(session_name: &str) -> i32 {
             pid = std::process::id(),
             "daemon started"
         );
+        // What processes killed outright along with their reapers left.
+        scratch::sweep_dead(&paths::runtime_dir_path());
         // A broken config still lets the daemon serve (so the error reaches the user), but
         // `start` and `attach` refuse to run on defaults the user did not ask for.
         let (config, config_error) = match Config::load() {
@@ -83,6 +85,7 @@ pub fn run(session_name: &str) -> i32 {
         crate::common::timeline::mark("daemon ready");
         server::serve(daemon.clone(), listener).await;
         daemon.release_name();
+        scratch::remove(&scratch::own_dir());
         if let Some(reaper) = &daemon.reaper {
             reaper.disarm();
         }

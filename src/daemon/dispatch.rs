@@ -344,41 +344,6 @@ impl Daemon {
         })
     }
 
-    /// Ends the daemon a grace period after the debuggee ends, unless a restart replaced the
-    /// session; reaps a launched debuggee whose adapter died.
-    fn watch_lifetime(self: &Arc<Self>, session: Arc<Session>) {
-        let daemon = self.clone();
-        let grace = self.config.daemon.grace_period();
-        tokio::spawn(async move {
-            let mut states = session.subscribe();
-            let ended = states
-                .wait_for(|s| s.phase.is_ended())
-                .await
-                .map(|s| s.clone());
-            let ended = ended.is_ok_and(|state| {
-                if matches!(state.phase, Phase::AdapterDied { .. }) {
-                    session.kill_launched_debuggee();
-                }
-                true
-            });
-            if ended {
-                daemon.keep_warm(&session);
-            }
-            tokio::time::sleep(grace).await;
-            let current = matches!(&*daemon.slot(), Slot::Active(s) if Arc::ptr_eq(s, &session));
-            if current && session.run_state().phase.is_ended() {
-                if daemon.spare.is_held() {
-                    // The warm adapter's own time ends the daemon (see `warm.rs`).
-                    tracing::info!("grace period over; the warm adapter stays");
-                    *daemon.slot() = Slot::Empty;
-                } else {
-                    tracing::info!("grace period over; exiting");
-                    daemon.shutdown();
-                }
-            }
-        });
-    }
-
     pub(super) async fn status(&self) -> Result<Value, ErrorBody> {
         let log_file = paths::log_path(&self.name).display().to_string();
         let session = match &*self.slot() {

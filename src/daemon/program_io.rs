@@ -1,6 +1,7 @@
 //! The launched program's stdout and stderr, read by the daemon itself: two FIFOs (or a pty with
-//! `start --tty`, see `platform::ProgramStdio`) that the adapter opens for the program, pumped
-//! into the output buffer each under its stream's name.
+//! `start --tty`, see `platform::ProgramStdio`) in a folder of the process's scratch folder
+//! (`common/scratch.rs`), which the adapter opens for the program, pumped into the output buffer
+//! each under its stream's name.
 //!
 //! Apart from the output buffer because it owns OS channels and tasks: one reading task per
 //! stream, and a drain the session runs when the program ends, so that everything the program
@@ -18,7 +19,7 @@ use super::output::OutputBuffer;
 use crate::adapters::DebugAdapter;
 use crate::common::error::ErrorBody;
 use crate::common::escape::Utf8Stream;
-use crate::common::paths;
+use crate::common::scratch;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{LaunchSpec, StdioPaths};
 use crate::platform::{NULL_DEVICE, ProgramStdio, StreamReader};
@@ -35,8 +36,6 @@ struct Pump {
     /// Held around each read-and-append (see the module comment), with each reader's decoder:
     /// a character the read cut in two waits there for its end.
     order: Mutex<Vec<Utf8Stream>>,
-    /// Keeps the channels open and their folder in place.
-    _stdio: ProgramStdio,
 }
 
 impl Pump {
@@ -72,6 +71,9 @@ pub struct ProgramIo {
     carries_stderr: bool,
     paths: StdioPaths,
     tasks: Vec<JoinHandle<()>>,
+    /// Keeps our writing ends open and the channels' folder in place: here, not in the pump the
+    /// tasks share, so that dropping this removes them at once.
+    _stdio: ProgramStdio,
 }
 
 impl ProgramIo {
@@ -83,11 +85,7 @@ impl ProgramIo {
         carries_stderr: bool,
         output: Arc<OutputBuffer>,
     ) -> io::Result<ProgramIo> {
-        let dir = paths::runtime_dir_path().join(format!(
-            "io-{}-{}",
-            std::process::id(),
-            RUNS.fetch_add(1, Ordering::SeqCst)
-        ));
+        let dir = scratch::own_dir().join(format!("io-{}", RUNS.fetch_add(1, Ordering::SeqCst)));
         let stdio = ProgramStdio::create(&dir, tty)?;
         let paths = StdioPaths {
             stdin: stdin.unwrap_or_else(|| PathBuf::from(NULL_DEVICE)),
@@ -102,7 +100,6 @@ impl ProgramIo {
             readers,
             output,
             order: Mutex::new(decoders),
-            _stdio: stdio,
         });
         let tasks = (0..pump.readers.len())
             .map(|index| tokio::spawn(read_stream(pump.clone(), index)))
@@ -112,6 +109,7 @@ impl ProgramIo {
             carries_stderr,
             paths,
             tasks,
+            _stdio: stdio,
         })
     }
 

@@ -16,9 +16,12 @@
 //! ([`Reaper::end_tree`]).
 
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Mutex;
+use std::time::Duration;
 
+use crate::common::scratch;
 use crate::platform;
 
 /// The daemon's side: a pipe to the reaper.
@@ -62,6 +65,7 @@ impl Reaper {
                 command.args(["--since", &since.to_string()]);
             }
         }
+        command.arg("--scratch").arg(scratch::own_dir());
         platform::own_group(&mut command);
         let mut child = command
             .stdin(Stdio::piped())
@@ -123,8 +127,10 @@ impl Reaper {
         let mut spared = self.apart().clone();
         spared.push(self.child.id());
         // Daemons this process started (a probe run by `debugger mcp`) and their sessions.
-        spared.extend(crate::ipc::spawn::spawned_daemons());
-        let killed = platform::end_tree(tag, since, &spared);
+        let killed = crate::ipc::spawn::with_spawned_daemons(|daemons| {
+            spared.extend(daemons);
+            platform::end_tree(tag, since, &spared)
+        });
         if killed > 0 {
             tracing::info!(killed, "ended what was left of the program's process tree");
         }
@@ -152,9 +158,21 @@ impl Reaper {
     }
 }
 
-/// Entry point of `debugger reaper`: reads the daemon's pipe until it ends.
-pub fn run(group: Option<i32>, tree_tag: Option<&str>, since: Option<u64>) -> i32 {
+/// How long the reaper waits for its daemon to die once the pipe has closed, before it removes
+/// the daemon's scratch folder: a `probe` of an MCP server closes the pipe while the server runs on.
+const OWNER_DEATH_LIMIT: Duration = Duration::from_secs(5);
+
+/// Entry point of `debugger reaper`: reads the daemon's pipe until it ends. `scratch` is the
+/// daemon's scratch folder, removed once the daemon is gone, however it went.
+pub fn run(
+    group: Option<i32>,
+    tree_tag: Option<&str>,
+    since: Option<u64>,
+    scratch: Option<&Path>,
+) -> i32 {
+    let owner = platform::parent_pid(std::process::id());
     let mut watched: Vec<(u32, Option<u64>)> = Vec::new();
+    let mut disarmed = false;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         match line.split_once(' ') {
@@ -163,11 +181,29 @@ pub fn run(group: Option<i32>, tree_tag: Option<&str>, since: Option<u64>) -> i3
                     watched.push((pid, platform::start_time(pid)));
                 }
             }
-            _ if line.trim() == "disarm" => return 0,
+            _ if line.trim() == "disarm" => disarmed = true,
             _ => {}
         }
     }
-    // The daemon is gone without a clean exit.
+    if !disarmed {
+        end_what_was_left(watched, group, tree_tag, since);
+    }
+    if let (Some(scratch), Some(owner)) = (scratch, owner)
+        && platform::wait_for_death(owner, OWNER_DEATH_LIMIT)
+    {
+        scratch::remove(scratch);
+    }
+    0
+}
+
+/// Ends what a daemon killed outright left running: the debuggees it told of, its process
+/// group, and its tree by the tag.
+fn end_what_was_left(
+    watched: Vec<(u32, Option<u64>)>,
+    group: Option<i32>,
+    tree_tag: Option<&str>,
+    since: Option<u64>,
+) {
     for (pid, started) in watched {
         if started.is_some() && platform::start_time(pid) == started {
             let _ = platform::kill(pid);
@@ -179,5 +215,4 @@ pub fn run(group: Option<i32>, tree_tag: Option<&str>, since: Option<u64>) -> i3
     if tree_tag.is_some() {
         platform::end_tree(tree_tag, since, &[]);
     }
-    0
 }

@@ -33,6 +33,7 @@ pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
     let mut shutdown = daemon.shutdown_signal();
     daemon.start_idle_timer();
     let signals = shutdown_on_signals(daemon.clone());
+    let adoptions = tokio::spawn(collect_adopted());
     let mut name_check = tokio::time::interval(NAME_CHECK_PERIOD);
     name_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -56,9 +57,25 @@ pub async fn serve(daemon: Arc<Daemon>, listener: Listener) {
         }
     }
     signals.abort();
+    adoptions.abort();
     daemon.release_name();
     drop(listener);
     daemon.end_session().await;
+}
+
+/// Collects the exits of orphans the daemon adopted (see `platform::reap_adopted`) as they die,
+/// so none stays a zombie for the daemon's life.
+async fn collect_adopted() {
+    let mut exits = match crate::platform::ChildExits::install() {
+        Ok(exits) => exits,
+        Err(e) => {
+            tracing::warn!("cannot watch for child exits: {e}");
+            return;
+        }
+    };
+    while exits.next().await.is_some() {
+        crate::platform::reap_adopted();
+    }
 }
 
 fn shutdown_on_signals(daemon: Arc<Daemon>) -> tokio::task::JoinHandle<()> {

@@ -1,5 +1,5 @@
-//! The daemon's one session slot: empty, starting, active or ending, and what each state
-//! answers a command that needs a session.
+//! The daemon's one session slot: empty, starting, active or ending, what each state answers a
+//! command that needs a session, and when an empty or ended slot ends the daemon.
 //!
 //! Apart from dispatch because it is the daemon's only shared state besides the session itself:
 //! a plain mutex, held for quick checks and swaps, never across an await.
@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Daemon;
+use super::run_state::Phase;
 use super::session::Session;
 use crate::common::error::{ErrorBody, ErrorCode};
 
@@ -95,5 +96,50 @@ impl Daemon {
 
     pub fn start_idle_timer(self: &Arc<Self>) {
         self.exit_if_idle(IDLE_WITHOUT_SESSION);
+    }
+
+    /// Ends the daemon a grace period after the debuggee ends, unless a restart replaced the
+    /// session; reaps a launched debuggee whose adapter died.
+    pub(super) fn watch_lifetime(self: &Arc<Self>, session: Arc<Session>) {
+        let daemon = self.clone();
+        let grace = self.config.daemon.grace_period();
+        // Held weakly: a session a restart replaced must go at once, with its program's
+        // channels and its adapter's remains, not a grace period later.
+        let mut states = session.subscribe();
+        let session = Arc::downgrade(&session);
+        tokio::spawn(async move {
+            let ended = states
+                .wait_for(|s| s.phase.is_ended())
+                .await
+                .map(|s| s.clone());
+            let Some(ended_session) = session.upgrade() else {
+                return;
+            };
+            let ended = ended.is_ok_and(|state| {
+                if matches!(state.phase, Phase::AdapterDied { .. }) {
+                    ended_session.kill_launched_debuggee();
+                }
+                true
+            });
+            if ended {
+                daemon.keep_warm(&ended_session);
+            }
+            drop(ended_session);
+            tokio::time::sleep(grace).await;
+            let Some(session) = session.upgrade() else {
+                return;
+            };
+            let current = matches!(&*daemon.slot(), Slot::Active(s) if Arc::ptr_eq(s, &session));
+            if current && session.run_state().phase.is_ended() {
+                if daemon.spare.is_held() {
+                    // The warm adapter's own time ends the daemon (see `warm.rs`).
+                    tracing::info!("grace period over; the warm adapter stays");
+                    *daemon.slot() = Slot::Empty;
+                } else {
+                    tracing::info!("grace period over; exiting");
+                    daemon.shutdown();
+                }
+            }
+        });
     }
 }

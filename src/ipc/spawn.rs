@@ -75,12 +75,12 @@ fn connect_to_starting_daemon(paths: &SessionPaths) -> Result<DaemonClient, Erro
 /// the process: these, and all below them, are other sessions' and are spared.
 static SPAWNED_DAEMONS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
 
-/// See [`SPAWNED_DAEMONS`].
-pub fn spawned_daemons() -> Vec<u32> {
-    SPAWNED_DAEMONS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .clone()
+/// Runs `f` with the daemons this process has started (see [`SPAWNED_DAEMONS`]), none starting
+/// meanwhile: a daemon forked while a probe's end looks below the process, before it is listed,
+/// would be killed as the probe's (an MCP server's next `start` then failed "during start-up").
+pub fn with_spawned_daemons<T>(f: impl FnOnce(&[u32]) -> T) -> T {
+    let daemons = SPAWNED_DAEMONS.lock().unwrap_or_else(|p| p.into_inner());
+    f(&daemons)
 }
 
 fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
@@ -96,6 +96,8 @@ fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     crate::platform::detach_from_terminal(&mut command);
+    // Held from before the fork until it is listed (see `with_spawned_daemons`).
+    let mut spawned = SPAWNED_DAEMONS.lock().unwrap_or_else(|p| p.into_inner());
     let mut child = command.spawn().map_err(|e| {
         ErrorBody::new(
             ErrorCode::Ipc,
@@ -103,10 +105,8 @@ fn spawn_daemon(session: &str) -> Result<(), ErrorBody> {
             "check that this program's file is still in place and executable",
         )
     })?;
-    SPAWNED_DAEMONS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push(child.id());
+    spawned.push(child.id());
+    drop(spawned);
     let Some(stdout) = child.stdout.take() else {
         return Err(ErrorBody::internal(
             "the daemon's stdout pipe was not created",

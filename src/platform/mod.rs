@@ -16,6 +16,7 @@
 //! | who may connect | the runtime dir's permissions | the pipe's DACL: this user's SID alone |
 //! | children dying with the daemon | `PR_SET_PDEATHSIG` (Linux), the reaper, the process group | a kill-on-close Job Object |
 //! | the program's whole tree (`tree.rs`) | a child subreaper (Linux), a tag in the environment | the Job Object |
+//! | adopted orphans' exits (`adopted.rs`) | collected at SIGCHLD, only of processes seen with another parent | nothing (no zombies) |
 //! | killing, start times, executables, children of a pid | signals and `/proc` (Linux) | process handles, Toolhelp |
 //! | asking to end | SIGINT, SIGTERM, SIGHUP | Ctrl-C, Ctrl-Break, console close |
 //! | a pid's listening ports | `/proc` (Linux), `lsof` (macOS) | `GetExtendedTcpTable` |
@@ -30,6 +31,7 @@
 
 #[cfg(any(windows, test))]
 mod acl;
+mod adopted;
 mod c_library;
 mod cores;
 mod file_kind;
@@ -46,6 +48,7 @@ mod windows;
 #[cfg(windows)]
 use windows as os;
 
+pub use adopted::{ChildExits, may_adopt, may_adopt_line, reap_adopted, release_adopted};
 pub use c_library::c_library_path;
 pub use cores::{Limit, core_pattern, core_size_limit};
 pub use file_kind::{FileKind, open_for_reading_at_once};
@@ -67,6 +70,7 @@ use os::wait_exits;
 mod tree;
 pub use tree::{
     TREE_TAG_VARIABLE, descendants_of, end_below, end_tree, new_tree_tag, tag_this_tree,
+    wait_for_death,
 };
 
 /// An OS family, for what differs by OS outside this layer and is only text or a search (package

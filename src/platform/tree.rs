@@ -90,6 +90,8 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
     let mut killed = HashSet::new();
     for _ in 0..KILL_ROUNDS {
         let mut targets = descendants_sparing(me, spare);
+        // Those whose parents die first come to this process; their exits are its to collect.
+        super::may_adopt(&targets);
         if let Some(tag) = tag {
             targets.extend(
                 tagged_processes(TREE_TAG_VARIABLE, tag)
@@ -114,6 +116,7 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
         wait_gone(&round, DEATH_LIMIT);
     }
     collect_zombies(&killed, me);
+    super::reap_adopted();
     killed.len()
 }
 
@@ -168,6 +171,12 @@ fn below_spared(pid: u32, spare: &[u32], me: u32) -> bool {
         }
     }
     false
+}
+
+/// Waits until `pid` has died (is a zombie or gone), for at most `limit`: whether it has.
+pub fn wait_for_death(pid: u32, limit: Duration) -> bool {
+    wait_gone(&[pid], limit);
+    !is_running(pid)
 }
 
 /// Waits until each of `pids` has died (is a zombie or gone), for at most `limit`: told of the

@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -33,6 +34,7 @@ use super::value_reading::ValueReading;
 use super::{CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::scratch;
 use crate::dap::requests::EvaluateContext;
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
@@ -322,16 +324,33 @@ impl DebugAdapter for Delve {
         };
         let mut arguments = launch_with(spec, json!({ "request": "launch", "mode": mode }));
         if is_go_source(&spec.program) {
-            // Build into our private runtime directory: not as __debug_bin in the user's source
-            // tree, nor at a guessable path in the shared temp dir.
-            let output = crate::common::paths::runtime_dir_path()
-                .join(format!("dlv-build-{}", std::process::id()));
+            // Build into our private scratch folder: not as __debug_bin in the user's source
+            // tree, nor at a guessable path in the shared temp dir. A name per launch, since one
+            // process may run several (the probes of an MCP server).
+            static BUILDS: AtomicU32 = AtomicU32::new(0);
+            let dir = scratch::ensure_own_dir().unwrap_or_else(|e| {
+                tracing::warn!("{}", e.message);
+                scratch::own_dir()
+            });
+            let output = dir.join(format!(
+                "dlv-build-{}",
+                BUILDS.fetch_add(1, Ordering::Relaxed)
+            ));
             arguments["output"] = json!(output);
             if let Some(dir) = build_dir(&spec.program) {
                 arguments["dlvCwd"] = json!(dir);
             }
         }
         arguments
+    }
+
+    /// The program Delve built for a launch from source (`output`, set above).
+    fn build_products(&self, arguments: &Value) -> Vec<PathBuf> {
+        arguments["output"]
+            .as_str()
+            .map(PathBuf::from)
+            .into_iter()
+            .collect()
     }
 
     /// The debuggee's output reaches us through Delve's stdio; Delve's `output` events, whatever

@@ -82,7 +82,7 @@ impl Session {
             self.await_adapter_streams().await;
         }
         self.dap.close("the session has ended");
-        self.shared.take_program_output();
+        self.shared.release_program();
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {
             let (exit_code, signal) = {
@@ -100,7 +100,7 @@ impl Session {
     /// ending to the adapter's `disconnect`.
     fn kill_program_first(&self) -> bool {
         let output_is_ours =
-            self.shared.program_io.is_some() || self.shared.adapter_streams_done.is_some();
+            self.shared.reads_program_streams() || self.shared.adapter_streams_done.is_some();
         if !output_is_ours || self.shared.run.get().phase.is_ended() {
             return false;
         }

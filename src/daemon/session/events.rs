@@ -52,6 +52,9 @@ pub(super) async fn handle_events(
     }
     // No more messages will be read: an adapter still running (it broke the protocol) goes.
     process.kill();
+    // Nothing can use the program's channels and build now; a dead adapter's session may yet
+    // wait a grace period for a `stop`.
+    shared.release_program();
     if shared.ending.load(Ordering::SeqCst) {
         // We ended the session: `end()` settled the output, which a restart may already have
         // reopened for the next run.
@@ -401,7 +404,7 @@ fn on_output(shared: &Shared, body: Value) {
         logpoints::record(&shared.output, id, message);
     } else if shared.adapter.is_program_output(category)
         && !shared
-            .program_io
+            .program_io()
             .as_ref()
             .is_some_and(|io| io.carries(category))
     {
@@ -456,6 +459,8 @@ fn on_process(shared: &Shared, body: Value) -> Option<u32> {
         {
             view.debuggee.started = crate::platform::start_time(pid);
             view.debuggee.runner = super::ending::runner_of(pid);
+            // The program and what runs it come to the daemon should their parents die first.
+            platform::may_adopt_line(pid);
             if let Some(reaper) = &shared.reaper {
                 reaper.watch(pid);
             }

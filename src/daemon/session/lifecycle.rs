@@ -196,7 +196,8 @@ impl Session {
             owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
             reaper: carried.reaper,
             sources: sources::ProgramSources::new(adapter.as_ref(), &origin),
-            program_io,
+            program_io: Mutex::new(program_io),
+            build_products: Mutex::default(),
             adapter_streams_done,
         });
         if let Origin::Launch(spec) = &origin {
@@ -240,6 +241,7 @@ impl Session {
             Err(err) => {
                 dap.close("the session failed to start");
                 process.kill();
+                shared.release_program();
                 let err = adapter.explain_start_failure(err);
                 return Err(match &origin {
                     Origin::Core(_) => core_dump::opening_failed(&*adapter, err),
@@ -312,7 +314,7 @@ async fn configure(
     let (command, arguments) = match origin {
         Origin::Launch(spec) => {
             // Where the program's streams go is the session's, not the user's, to say.
-            let stdio = shared.program_io.as_ref().map(|io| io.paths().clone());
+            let stdio = shared.program_io().as_ref().map(|io| io.paths().clone());
             let spec = match &init.kept {
                 // What the kept launch was sent, which tells the adapter's own records so too.
                 Some(_) => kept_launch::without_breakpoints(spec),
@@ -337,6 +339,12 @@ async fn configure(
         },
     };
     let arguments = extras.apply(command, arguments);
+    if matches!(origin, Origin::Launch(_)) {
+        *shared
+            .build_products
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = adapter.build_products(&arguments);
+    }
     // Untyped on purpose: each adapter phrases these its own way, and the user's config adds
     // fields of its own (`RequestExtras`), so there is no one shape to type.
     // A kept launch's answer is still to come (or came with success, as it was kept).

@@ -58,6 +58,7 @@ use view::View;
 pub use warm_adapter::{WarmAdapter, end_with_its_program};
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -127,8 +128,11 @@ pub(super) struct Shared {
     /// The program's files, for placing breakpoints given by a relative file name.
     sources: sources::ProgramSources,
     /// The program's stdout and stderr as the daemon reads them, when the adapter was told to
-    /// send them to the daemon's channels: the adapter's output events are then its own.
-    program_io: Option<ProgramIo>,
+    /// send them to the daemon's channels: the adapter's output events are then its own. Taken
+    /// when the session ends (see [`Shared::release_program`]).
+    program_io: Mutex<Option<ProgramIo>>,
+    /// Files the adapter made for the launch (a program it built), removed when the program ends.
+    build_products: Mutex<Vec<PathBuf>>,
     /// For a program that writes to the adapter's own stdout and stderr (Delve): true once both
     /// have ended and all they carried is in the output buffer.
     adapter_streams_done: Option<tokio::sync::watch::Receiver<bool>>,
@@ -139,6 +143,7 @@ impl Shared {
     /// and a restart may already have reopened the buffer for the next run).
     fn program_ended(&self) {
         self.take_program_output();
+        self.remove_build_products();
         if !self.ending.load(Ordering::SeqCst) {
             self.output.finish();
         }
@@ -147,8 +152,46 @@ impl Shared {
     /// Takes in what the program has written to the daemon's channels so far, so that a stop
     /// or an end is reported after the output that came before it.
     fn take_program_output(&self) {
-        if let Some(io) = &self.program_io {
+        if let Some(io) = &*self.program_io() {
             io.drain();
+        }
+    }
+
+    fn program_io(&self) -> std::sync::MutexGuard<'_, Option<ProgramIo>> {
+        self.program_io.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether the program's output comes through the daemon's channels.
+    fn reads_program_streams(&self) -> bool {
+        self.program_io().is_some()
+    }
+
+    /// Removes the files the adapter made for the program (it has ended, or the session has).
+    fn remove_build_products(&self) {
+        let products = std::mem::take(
+            &mut *self
+                .build_products
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        );
+        for product in products {
+            crate::common::scratch::remove(&product);
+        }
+    }
+
+    /// Lets go of all the session kept for its program, once it has ended however it ended:
+    /// its channels (what they still hold taken in first), their folder and descriptors, the
+    /// adapter's build products, and the program's remains (its zombie, should it come to the
+    /// daemon, is collected from now on: `platform::may_adopt_line`).
+    fn release_program(&self) {
+        let io = self.program_io().take();
+        if let Some(io) = io {
+            io.drain();
+        }
+        self.remove_build_products();
+        let pid = self.view().debuggee.pid;
+        if let Some(pid) = pid {
+            crate::platform::release_adopted(pid);
         }
     }
 
