@@ -92,6 +92,49 @@ fn raw_runs_an_lldb_command() {
     );
 }
 
+/// `raw quit` would have the adapter's debugger ask, on the DAP stream, whether to kill the
+/// program: the adapter answered nothing for 30 s and took the next request for the reply. It
+/// is refused, and the session goes on.
+#[track_caller]
+fn quit_is_refused_and_the_session_goes_on(s: &Session, adapter: &str) {
+    s.start(
+        &build("c/ledger.c"),
+        &["--adapter", adapter, "--break", "apply"],
+    );
+    s.data(&["continue", "--wait", "--timeout", "30"]);
+    for quit in ["quit", "q", "exit 3"] {
+        let run = s.run(&["--json", "raw", quit]);
+        assert_eq!(run.code, 2, "{quit}: {run:?}");
+        let error = run.failure();
+        let message = error["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains(adapter) && message.contains(quit),
+            "{error}"
+        );
+        assert!(
+            error["hint"]
+                .as_str()
+                .unwrap_or("")
+                .contains("debugger stop"),
+            "{error}"
+        );
+    }
+    assert_eq!(s.value_of("amount"), "0");
+    let status = s.data(&["status"]);
+    assert_eq!(status["state"], "stopped", "{status}");
+}
+
+#[test]
+fn raw_quit_is_refused_under_lldb() {
+    require_lldb_dap();
+    quit_is_refused_and_the_session_goes_on(&Session::new(), "lldb");
+}
+
+#[test]
+fn raw_quit_is_refused_under_gdb() {
+    quit_is_refused_and_the_session_goes_on(&Session::with_gdb(), "gdb");
+}
+
 #[test]
 fn catch_cpp_throw_stops_where_the_exception_is_thrown() {
     require_lldb_dap();

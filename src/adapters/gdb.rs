@@ -171,6 +171,14 @@ impl DebugAdapter for Gdb {
         Box::pin(async move { spawn_stdio("gdb", &self.executable, &args, &env) })
     }
 
+    /// GDB's `quit` (`q`, `qui`, `exit`, `exi`) under its DAP interpreter never answers the
+    /// request that ran it, nor any after.
+    fn quits_console(&self, text: &str) -> bool {
+        text.split_whitespace()
+            .next()
+            .is_some_and(|word| ["q", "qui", "quit", "exi", "exit"].contains(&word))
+    }
+
     fn adapter_id(&self) -> &'static str {
         "gdb"
     }

@@ -109,6 +109,10 @@ pub trait DebugAdapter: Send + Sync {
     fn build_products(&self, _arguments: &Value) -> Vec<PathBuf> {
         Vec::new()
     }
+    /// Whether console `text` ends the adapter's debugger itself (`quit`): `raw` refuses it.
+    fn quits_console(&self, _text: &str) -> bool {
+        false
+    }
 
     /// How the adapter opens the core dump `spec` names; `None`: it cannot.
     fn core_opening(&self, _spec: &CoreSpec) -> Option<CoreOpening> {

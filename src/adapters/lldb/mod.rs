@@ -285,6 +285,17 @@ impl DebugAdapter for LldbDap {
         })
     }
 
+    /// LLDB's `quit` (its abbreviations, and `exit`) asks whether to kill the process, on
+    /// lldb-dap's input, which is the DAP stream: lldb-dap stops answering, and takes the next
+    /// request for the reply. A leading backtick marks a command in lldb-dap's console.
+    fn quits_console(&self, text: &str) -> bool {
+        let command = text.trim_start().trim_start_matches('`');
+        command
+            .split_whitespace()
+            .next()
+            .is_some_and(|word| ["q", "qu", "qui", "quit", "exi", "exit"].contains(&word))
+    }
+
     /// lldb-dap's console runs a command in LLDB's selected thread and frame, not the request's.
     /// Its thread ids are the system's, which `thread select -t` takes.
     fn console_frame_selection(&self, thread_id: i64, frame_index: u32) -> Vec<String> {

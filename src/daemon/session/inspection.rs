@@ -284,6 +284,16 @@ impl Session {
     /// Sends `text` to the adapter's own console (lldb commands through lldb-dap, Python
     /// statements through debugpy), in the selected frame when the program is stopped.
     pub async fn raw(&self, text: &str) -> Result<RawResult, ErrorBody> {
+        if self.adapter.quits_console(text) {
+            let adapter = self.adapter.name();
+            return Err(ErrorBody::usage(
+                format!(
+                    "'{}' would end {adapter} itself under the session, which would then answer nothing more",
+                    text.trim()
+                ),
+                "end the session with 'debugger stop' ('debugger detach' leaves the program running)",
+            ));
+        }
         let state = self.shared.run.get();
         if state.phase.is_ended() {
             return Err(self.not_running_error(&state.phase));
