@@ -278,6 +278,30 @@ fn sessions_outlive_the_connection_unless_they_end_with_it() {
     assert!(claims.is_empty(), "{claims:?}");
 }
 
+/// `end_with_client` holds when the server dies by SIGKILL, which runs none of its own clean-up:
+/// the daemon watches a connection the server held, and ends the session (the program with it)
+/// when the kernel closes it.
+#[test]
+fn an_end_with_client_session_ends_when_its_server_is_killed() {
+    let s = Session::new();
+    let (program, breakpoint) = ledger();
+    let owned = format!("{}-killed", s.name);
+    let seen = scenario(
+        &s,
+        "killed",
+        &json!({ "program": program, "breakpoint": breakpoint, "owned": owned }),
+    );
+    let program_pid = seen["program_pid"].as_u64().expect("the program's pid");
+    let ended = eventually(Duration::from_secs(30), || {
+        s.json(&["status", "--session", &owned])["error"]["code"] == "no_session"
+    });
+    assert!(ended, "the session outlived its killed server: {seen}");
+    assert!(
+        eventually(Duration::from_secs(10), || !common::alive(program_pid)),
+        "the program (pid {program_pid}) outlived the session"
+    );
+}
+
 #[test]
 fn two_clients_at_once_get_separate_sessions() {
     let s = Session::new();

@@ -88,6 +88,7 @@ impl Daemon {
             } => self.warm_for(&adapter, executable, context),
             // Served by the connection itself (`server.rs`), which turns into the relay.
             Command::Lend { .. } => Err(ErrorBody::internal("a lend reached the dispatcher")),
+            Command::Tether { .. } => Err(ErrorBody::internal("a tether reached the dispatcher")),
             Command::Stop => self.end(false).await,
             Command::Detach => self.end(true).await,
             Command::Restart { first_stop } => self.restart(first_stop).await,
@@ -209,6 +210,7 @@ impl Daemon {
             }
             settled.await;
         };
+        self.starts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         if let Slot::Active(finished) = previous {
             finished.end(false).await;
         }
@@ -395,7 +397,7 @@ impl Daemon {
         })
     }
 
-    async fn end(self: &Arc<Self>, detach: bool) -> Result<Value, ErrorBody> {
+    pub(super) async fn end(self: &Arc<Self>, detach: bool) -> Result<Value, ErrorBody> {
         let session = match self.session() {
             Ok(session) => session,
             Err(err) => return self.end_warm_only(detach, err).await,

@@ -24,6 +24,7 @@ pub mod server;
 pub mod session;
 mod slot;
 pub mod source;
+mod tether;
 pub mod variables;
 mod warm;
 
@@ -59,6 +60,9 @@ pub struct Daemon {
     /// Woken when a `stop` that keeps a warm adapter has emptied the slot: a `start` that came
     /// while the session was ending waits for that, rather than being told the session ends.
     slot_settled: tokio::sync::Notify,
+    /// How many sessions `start`, `attach` and `core` have begun (a restart goes on the same
+    /// one): what a tether is tied to (see `tether.rs`).
+    starts: std::sync::atomic::AtomicU64,
 }
 
 impl Daemon {
@@ -78,6 +82,7 @@ impl Daemon {
             exit_once_answered: std::sync::atomic::AtomicBool::new(false),
             spare: warm::Spare::default(),
             slot_settled: tokio::sync::Notify::new(),
+            starts: std::sync::atomic::AtomicU64::new(0),
             name_guard: Mutex::new(Some(guard)),
             reaper: reaper::Reaper::start(true, Some(tree_tag)).map(Arc::new),
         }

@@ -105,7 +105,7 @@ fn waits(command: &Command) -> bool {
 
 /// Resolves when the client closes its end (or breaks the one-request-at-a-time rule by sending
 /// more while it waits).
-async fn hung_up(reader: &mut (impl tokio::io::AsyncRead + Unpin)) {
+pub(super) async fn hung_up(reader: &mut (impl tokio::io::AsyncRead + Unpin)) {
     use tokio::io::AsyncReadExt;
     let mut byte = [0u8; 1];
     let _ = reader.read(&mut byte).await;
@@ -171,6 +171,11 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
             // The connection becomes the adapter's stream: nothing more is read from it here.
             let wanted = (adapter.as_str(), executable.as_path(), context.as_ref());
             daemon.lend(request.id, wanted, reader, writer).await;
+            return;
+        }
+        if let Command::Tether { detach } = request.command {
+            // The connection is the tie: nothing more is read from it but its end.
+            daemon.tether(request.id, detach, reader, writer).await;
             return;
         }
         let ends = ends_daemon(&request.command);

@@ -20,6 +20,8 @@ use super::watch::Watchers;
 use crate::commands::{self, Call, CommandLine, Kept, json_args};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
+use crate::ipc::client::DaemonClient;
+use crate::ipc::protocol::Command;
 
 /// A protocol error: the JSON-RPC code and message.
 pub type Refusal = (i64, String);
@@ -39,10 +41,28 @@ pub struct Connection {
     /// Full answers that were cut, by tool, session and arguments: a continuation (`offset`) reads
     /// the same answer on, never a second run of a command that changes state.
     cut: Mutex<HashMap<String, Answer>>,
-    /// Sessions started with `end_with_client`, and whether each is detached rather than stopped.
-    owned: Mutex<Vec<(String, bool)>>,
+    /// Sessions started with `end_with_client`.
+    owned: Mutex<Vec<Owned>>,
     /// The threads that push stops to a subscribed client.
     pub watchers: Watchers,
+}
+
+/// A session started with `end_with_client`.
+struct Owned {
+    session: String,
+    /// Detached rather than stopped at the end (an attached program).
+    detach: bool,
+    /// A connection to its daemon, which ends the session when it closes: so it ends even when
+    /// this server is killed and cannot stop it (`Command::Tether`).
+    _tether: Option<DaemonClient>,
+}
+
+/// Ties `session` to this process's life (see [`Owned`]); `None` if its daemon cannot be told,
+/// when only a clean end of this server ends the session.
+fn tether(session: &str, detach: bool) -> Option<DaemonClient> {
+    let mut client = DaemonClient::connect(session).ok()?;
+    client.request(Command::Tether { detach }).ok()?;
+    Some(client)
 }
 
 /// A tool's answer before its text is cut.
@@ -173,7 +193,12 @@ impl Connection {
                     progress,
                 );
                 if end_with_client && !answer.is_error {
-                    lock(&self.owned).push((session.clone(), tool.name == "attach"));
+                    let detach = tool.name == "attach";
+                    lock(&self.owned).push(Owned {
+                        session: session.clone(),
+                        detach,
+                        _tether: tether(&session, detach),
+                    });
                 }
                 if tool.sessioned && !answer.is_error {
                     self.watchers.after_call(&session, &answer.structured, out);
@@ -199,10 +224,16 @@ impl Connection {
         }))
     }
 
-    /// Ends the sessions started with `end_with_client`; called when the connection ends.
+    /// Ends the sessions started with `end_with_client`, and waits for their ends; called when
+    /// the connection ends. (Were this server killed instead, their tethers would end them.)
     pub fn end(&self) {
         let owned = std::mem::take(&mut *lock(&self.owned));
-        for (session, detach) in owned {
+        for Owned {
+            session,
+            detach,
+            _tether: tether,
+        } in owned
+        {
             let command = if detach {
                 CommandLine::Detach
             } else {
@@ -215,6 +246,8 @@ impl Connection {
                 sink: &mut sink,
             };
             let _ = commands::run(command, &mut call);
+            // Let go only now: its end would begin the same ending, which the stop waited for.
+            drop(tether);
         }
     }
 }

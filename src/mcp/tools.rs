@@ -287,7 +287,7 @@ pub fn listing(tool: &Tool) -> Value {
     if matches!(tool.name, "start" | "attach") {
         properties["end_with_client"] = json!({
             "type": "boolean", "default": false,
-            "description": "End this session (stop, or detach an attached process) when this MCP connection ends."
+            "description": "End this session (stop, or detach an attached process) when this MCP connection ends, or the server dies, by any signal."
         });
     }
     json!({

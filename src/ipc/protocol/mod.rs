@@ -77,6 +77,13 @@ pub enum Command {
     },
     Stop,
     Detach,
+    /// Ties the session to this connection (MCP's `end_with_client`): answered at once, after
+    /// which the daemon only watches the connection, and when it closes, however its client
+    /// ended (a SIGKILL included), ends the session as `stop` does (`detach`: as `detach` does).
+    /// A session started anew on the name since is left alone.
+    Tether {
+        detach: bool,
+    },
     /// Runs the program again; `first_stop` as for `Start`.
     Restart {
         #[serde(default)]
