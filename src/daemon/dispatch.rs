@@ -210,7 +210,8 @@ impl Daemon {
             }
             settled.await;
         };
-        self.starts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.starts
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         if let Slot::Active(finished) = previous {
             finished.end(false).await;
         }
@@ -248,6 +249,7 @@ impl Daemon {
                 "stop it with 'debugger stop', or use another name with --session NAME",
             ));
         }
+        self.starting();
         Ok(Some(std::mem::replace(&mut *slot, Slot::Starting)))
     }
 
@@ -284,14 +286,14 @@ impl Daemon {
                 "e.g. 'debugger attach --connect 127.0.0.1:5678 --adapter debugpy'",
             ))
         } else {
-            open_session(
+            let opening = open_session(
                 &self.config,
                 origin,
                 requested_adapter.as_deref(),
                 carried,
                 Some(&self.spare),
-            )
-            .await
+            );
+            self.unless_cancelled(opening).await
         };
         let session = match opened {
             Ok(session) => session,
@@ -306,10 +308,12 @@ impl Daemon {
                         self.exit_once_answered();
                     }
                 }
+                self.slot_settled.notify_waiters();
                 return Err(err);
             }
         };
         *self.slot() = Slot::Active(session.clone());
+        self.slot_settled.notify_waiters();
         self.watch_lifetime(session.clone());
         tracing::info!(program = ?session.program(), "session started");
 
@@ -398,6 +402,14 @@ impl Daemon {
     }
 
     pub(super) async fn end(self: &Arc<Self>, detach: bool) -> Result<Value, ErrorBody> {
+        if matches!(*self.slot(), Slot::Starting) {
+            self.cancel_start().await;
+            if matches!(*self.slot(), Slot::Empty) {
+                return to_value(MessageResult {
+                    message: "the start was cancelled; nothing it began is left running".into(),
+                });
+            }
+        }
         let session = match self.session() {
             Ok(session) => session,
             Err(err) => return self.end_warm_only(detach, err).await,
@@ -454,6 +466,7 @@ impl Daemon {
                 ));
             }
             *slot = Slot::Starting;
+            self.starting();
             session
         };
         // lldb-dap's own `restart` neither reports the new process nor honours --stop-on-entry,

@@ -24,6 +24,7 @@ pub mod server;
 pub mod session;
 mod slot;
 pub mod source;
+mod start_cancel;
 mod tether;
 pub mod variables;
 mod warm;
@@ -63,6 +64,8 @@ pub struct Daemon {
     /// How many sessions `start`, `attach` and `core` have begun (a restart goes on the same
     /// one): what a tether is tied to (see `tether.rs`).
     starts: std::sync::atomic::AtomicU64,
+    /// Raised by `stop` to cancel a start still launching (see `start_cancel.rs`).
+    start_cancel: watch::Sender<bool>,
 }
 
 impl Daemon {
@@ -83,6 +86,7 @@ impl Daemon {
             spare: warm::Spare::default(),
             slot_settled: tokio::sync::Notify::new(),
             starts: std::sync::atomic::AtomicU64::new(0),
+            start_cancel: watch::channel(false).0,
             name_guard: Mutex::new(Some(guard)),
             reaper: reaper::Reaper::start(true, Some(tree_tag)).map(Arc::new),
         }

@@ -209,6 +209,12 @@ impl Session {
             dap.clone(),
             process.clone(),
         ));
+        let mut opening = Opening {
+            dap: dap.clone(),
+            process: process.clone(),
+            shared: shared.clone(),
+            done: false,
+        };
         if let (Some(mut stdio), Some(done)) = (program_output, streams_done) {
             // The debuggee writes to the adapter's own stdout and stderr (Delve).
             let output = shared.output.clone();
@@ -239,9 +245,7 @@ impl Session {
                 held_stop: tokio::sync::RwLock::new(()),
             }),
             Err(err) => {
-                dap.close("the session failed to start");
-                process.kill();
-                shared.release_program();
+                drop(opening);
                 let err = adapter.explain_start_failure(err);
                 return Err(match &origin {
                     Origin::Core(_) => core_dump::opening_failed(&*adapter, err),
@@ -252,9 +256,11 @@ impl Session {
         if let Some(facts) = core_facts
             && let Err(err) = session.settle_core_stop(facts, timeouts.launch()).await
         {
+            opening.done = true;
             session.end(false).await;
             return Err(err);
         }
+        opening.done = true;
         Ok(session)
     }
 
@@ -264,6 +270,26 @@ impl Session {
             displays: self.shared.displays.clone(),
             output: self.shared.output.clone(),
             reaper: self.shared.reaper.clone(),
+        }
+    }
+}
+
+/// Ends what an opening started unless it finished: on a failure, and when the opening is
+/// dropped where it waits (a start `stop` cancelled, the daemon shutting down), so no adapter,
+/// channel or build product outlives it.
+struct Opening {
+    dap: DapClient,
+    process: Arc<process::AdapterProcess>,
+    shared: Arc<Shared>,
+    done: bool,
+}
+
+impl Drop for Opening {
+    fn drop(&mut self) {
+        if !self.done {
+            self.dap.close("the session failed to start");
+            self.process.kill();
+            self.shared.release_program();
         }
     }
 }
