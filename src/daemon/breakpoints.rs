@@ -21,6 +21,8 @@ use crate::dap::requests::{
 use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
 
+mod answers;
+
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub id: u32,
@@ -449,129 +451,6 @@ impl Registry {
             list,
             ids,
         }
-    }
-
-    /// Records the adapter's answer to a [`SyncRequest`].
-    ///
-    /// Entries whose adapter id reappears in the answer keep it; the rest are paired with the
-    /// remaining answers in order (the order DAP promises).
-    pub fn apply_answer(&mut self, ids: &[u32], answer: &[DapBreakpoint]) {
-        let mut used = vec![false; answer.len()];
-        let mut pairs: Vec<(u32, usize)> = Vec::with_capacity(ids.len());
-        let mut unpaired: Vec<u32> = Vec::new();
-        for id in ids {
-            let known = self.get(*id).and_then(|e| e.adapter_id);
-            let found = known.and_then(|a| {
-                answer
-                    .iter()
-                    .enumerate()
-                    .position(|(i, bp)| !used[i] && bp.id == Some(a))
-            });
-            match found {
-                Some(i) => {
-                    used[i] = true;
-                    pairs.push((*id, i));
-                }
-                None => unpaired.push(*id),
-            }
-        }
-        let mut free = (0..answer.len()).filter(|i| !used[*i]);
-        for id in unpaired {
-            if let Some(i) = free.next() {
-                pairs.push((id, i));
-            }
-        }
-        for (id, i) in pairs {
-            let bp = &answer[i];
-            if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
-                entry.verified = bp.verified;
-                entry.message = bp.message.clone().filter(|m| !m.is_empty());
-                entry.adapter_id = bp.id;
-                entry.answered = true;
-                entry.resolved_line = bp.line;
-                entry.adapter_file = bound_file(bp);
-            }
-        }
-    }
-
-    /// Gives each breakpoint left out of a request as a twin (see `TwinKey`) the state of the
-    /// entry that was sent for both.
-    pub fn mirror_duplicates(&mut self, sent: &[u32]) {
-        let sent_entries: Vec<Entry> = self
-            .entries
-            .iter()
-            .filter(|e| sent.contains(&e.id))
-            .cloned()
-            .collect();
-        for entry in self.entries.iter_mut().filter(|e| !sent.contains(&e.id)) {
-            let Some(key) = entry.twin_key() else {
-                continue;
-            };
-            let twin = sent_entries
-                .iter()
-                .find(|s| s.twin_key().as_ref() == Some(&key));
-            if let Some(twin) = twin.filter(|_| entry.enabled) {
-                entry.verified = twin.verified;
-                entry.message = twin.message.clone();
-                entry.adapter_id = twin.adapter_id;
-                entry.answered = twin.answered;
-                entry.resolved_line = twin.resolved_line;
-                entry.adapter_file = twin.adapter_file.clone();
-            }
-        }
-    }
-
-    /// Records the failure of a [`SyncRequest`] on each of its entries: the adapter holds none
-    /// of them, so each is new to it again.
-    pub fn apply_failure(&mut self, ids: &[u32], message: &str) {
-        for entry in self.entries.iter_mut().filter(|e| ids.contains(&e.id)) {
-            entry.verified = false;
-            entry.message = Some(message.to_string());
-            entry.adapter_id = None;
-            entry.answered = false;
-        }
-    }
-
-    /// Applies a `breakpoint` event (the adapter resolved or moved one later).
-    pub fn apply_event(&mut self, reason: &str, bp: &DapBreakpoint) {
-        let Some(adapter_id) = bp.id else {
-            return;
-        };
-        // Watchpoints have ids of their own kind (lldb numbers them apart); these events are
-        // about breakpoints.
-        let Some(entry) = self
-            .entries
-            .iter_mut()
-            .find(|e| e.adapter_id == Some(adapter_id) && !e.is_watchpoint())
-        else {
-            return;
-        };
-        if reason == "removed" {
-            entry.verified = false;
-            entry.adapter_id = None;
-            return;
-        }
-        entry.verified = bp.verified;
-        if bp.message.is_some() || bp.verified {
-            entry.message = bp.message.clone().filter(|m| !m.is_empty());
-        }
-        if bp.line.is_some() {
-            entry.resolved_line = bp.line;
-        }
-        if let Some(file) = bound_file(bp) {
-            entry.adapter_file = Some(file);
-        }
-    }
-
-    /// Our ids for the adapter's ids (from a `stopped` event): of watchpoints for a stop on
-    /// data, else of breakpoints, since adapters may number the two kinds apart.
-    pub fn ids_for_adapter_ids(&self, adapter_ids: &[i64], watchpoints: bool) -> Vec<u32> {
-        self.entries
-            .iter()
-            .filter(|e| e.is_watchpoint() == watchpoints)
-            .filter(|e| e.adapter_id.is_some_and(|a| adapter_ids.contains(&a)))
-            .map(|e| e.id)
-            .collect()
     }
 
     /// Whether the adapter prints `entry`'s log message itself: DAP has `logMessage` for source
