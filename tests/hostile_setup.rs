@@ -3,6 +3,8 @@
 //! directories, and config values out of range. Each is refused with a message that names it, or
 //! made safe, and never lets the daemon write where it should not.
 
+#![cfg(unix)]
+
 mod common;
 
 use std::os::unix::fs::PermissionsExt;

@@ -12,11 +12,14 @@ use super::line_tables::{CodeLines, LineTableQuery, gather};
 use super::process::{BoxFuture, EnvChange, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
 use super::rust_formatters::{self, Formatters};
-use super::{CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting, launch_with};
+use super::{
+    ConditionHandling, CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting,
+    launch_with,
+};
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
-use crate::dap::types::BreakpointsBody;
+use crate::dap::types::{BreakpointsBody, UnverifiedReason};
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
 use crate::platform::Os;
 
@@ -275,10 +278,35 @@ impl DebugAdapter for Gdb {
         )
     }
 
-    /// Rust's GDB pretty printers, for a Rust program: GDB's DAP takes CLI commands in the
-    /// console, and its `launch` has no field for commands of its own.
+    /// The program read (`file`), then Rust's GDB pretty printers for a Rust program: GDB's DAP
+    /// takes CLI commands in the console, and its `launch` has no field for commands of its own.
+    /// GDB's `launch` reads the program only at `configurationDone`, after the breakpoints: read
+    /// before them, each breakpoint binds as it is set, and a condition that does not compile in
+    /// its place is refused then (see [`DebugAdapter::condition_handling`]). Left pending, such a
+    /// condition would disable its breakpoint when the program loads, with no word.
     fn program_setup(&self, program: &Path) -> BoxFuture<'static, Vec<String>> {
-        rust_formatters::setup_in_background(program, &self.rust, Formatters::gdb_commands)
+        let read = format!("file {}", gdb_argument(program));
+        let formatters =
+            rust_formatters::setup_in_background(program, &self.rust, Formatters::gdb_commands);
+        Box::pin(async move {
+            let mut commands = vec![read];
+            commands.extend(formatters.await);
+            commands
+        })
+    }
+
+    /// GDB stops where a condition fails to evaluate, and answers a condition that does not
+    /// compile where its breakpoint binds as `failed`, with GDB's words (`No symbol "x" in
+    /// current context.`); the program's locations fail otherwise only as pending.
+    fn condition_handling(&self) -> ConditionHandling {
+        ConditionHandling {
+            refusal: |answer| {
+                (!answer.verified && answer.reason == Some(UnverifiedReason::Failed))
+                    .then(|| answer.message.clone())
+                    .flatten()
+            },
+            ..ConditionHandling::default()
+        }
     }
 
     fn stops_on_attach(&self) -> bool {

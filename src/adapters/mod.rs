@@ -6,6 +6,7 @@
 mod caller_env;
 mod choice;
 pub mod codelldb;
+pub mod conditions;
 mod core_dump;
 pub mod custom;
 pub mod debugpy;
@@ -45,6 +46,7 @@ use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext, StdioPaths};
 pub use caller_env::CallerEnv;
 pub use choice::{detect, detect_attach_target, for_one_shot, resolve, resolve_for_core};
+pub use conditions::ConditionHandling;
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 pub use launch_arguments::RequestExtras;
 pub(crate) use launch_arguments::launch_with;
@@ -236,6 +238,11 @@ pub trait DebugAdapter: Send + Sync {
     /// How the adapter tells signals: stops on them, deaths by them.
     fn signal_reporting(&self) -> SignalReporting {
         SignalReporting::default()
+    }
+
+    /// How the adapter deals with breakpoint conditions that fail.
+    fn condition_handling(&self) -> ConditionHandling {
+        ConditionHandling::default()
     }
 
     /// Undoes what the adapter's transport did to program output (e.g. a pty's `\r\n`).

@@ -22,6 +22,7 @@ use crate::dap::types::Breakpoint as DapBreakpoint;
 use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
 
 mod answers;
+pub use answers::RefusedCondition;
 
 #[derive(Debug, Clone)]
 pub struct Entry {
@@ -43,6 +44,8 @@ pub struct Entry {
     /// Why the file could not be placed (see `session/sources.rs`), shown while the adapter
     /// has not bound the breakpoint.
     pub placement_note: Option<PlacementNote>,
+    /// The adapter's words refusing the condition, from its last answer: it does not compile.
+    pub condition_refused: Option<String>,
 }
 
 /// The absolute file a verified breakpoint was bound in, as the adapter's answer names it.
@@ -181,6 +184,8 @@ impl Entry {
             verified: self.enabled && self.verified,
             message: if self.verified {
                 self.message.clone()
+            } else if let Some(refused) = &self.condition_refused {
+                Some(format!("the condition does not compile: {refused}"))
             } else {
                 match (&self.placement_note, &self.message) {
                     (Some(note), Some(message)) if note.adapter_first => Some(message.clone()),
@@ -235,6 +240,7 @@ impl Registry {
             adapter_file: None,
             data,
             placement_note: None,
+            condition_refused: None,
         });
         id
     }
@@ -331,6 +337,7 @@ impl Registry {
             entry.answered = false;
             entry.resolved_line = None;
             entry.adapter_file = None;
+            entry.condition_refused = None;
             // A new run: the value a watchpoint last saw is the old run's.
             if let Some(data) = &mut entry.data {
                 data.last_value = None;

@@ -19,6 +19,9 @@ pub struct StopInfo {
     /// The signal the program stopped on, for a stop of reason `signal`, when the adapter named
     /// it.
     pub signal: Option<i32>,
+    /// For a stop the adapter made because a breakpoint's condition could not be evaluated, and
+    /// said so in the stop itself: its message.
+    pub condition_failure: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,6 +175,7 @@ mod tests {
             thread_id: Some(1),
             hit_breakpoint_ids: vec![],
             signal: None,
+            condition_failure: None,
         })
     }
 

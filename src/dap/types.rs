@@ -221,6 +221,22 @@ pub struct Breakpoint {
     pub line: Option<u32>,
     #[serde(default)]
     pub source: Option<Source>,
+    /// Why an unverified breakpoint is so (DAP 1.64 and later).
+    #[serde(default)]
+    pub reason: Option<UnverifiedReason>,
+}
+
+/// DAP's `reason` for an unverified breakpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum UnverifiedReason {
+    /// It may bind later (a file or function not loaded yet).
+    Pending,
+    /// It never will: the adapter refused it.
+    Failed,
+    /// A reason of a later DAP.
+    #[serde(other)]
+    Other,
 }
 
 /// The answer to the breakpoint requests: one breakpoint per one asked for. An entry we cannot

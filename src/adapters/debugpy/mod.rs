@@ -37,9 +37,13 @@ mod members;
 mod python;
 mod start;
 
+use super::conditions::SettingRequest;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
-use super::{CallerEnv, DebugAdapter, Requests, SignalReporting, SourceLookup, launch_with};
+use super::{
+    CallerEnv, ConditionHandling, DebugAdapter, Requests, SignalReporting, SourceLookup,
+    launch_with,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
@@ -223,6 +227,20 @@ impl DebugAdapter for Debugpy {
         SignalReporting {
             exit_code_note,
             ..SignalReporting::default()
+        }
+    }
+
+    /// pydevd takes a condition that raises as false, and tells of it only in an `important`
+    /// output event, which leaves out a `NameError` (a misspelt name, the likeliest failure):
+    /// asked to suspend on every exception a condition raises (its `setDebuggerProperty`), it
+    /// stops there, and the session learns why by evaluating the condition again.
+    fn condition_handling(&self) -> ConditionHandling {
+        ConditionHandling {
+            stop_on_failure_request: Some(SettingRequest {
+                command: "setDebuggerProperty",
+                arguments: || json!({ "skipSuspendOnBreakpointException": [] }),
+            }),
+            ..ConditionHandling::default()
         }
     }
 

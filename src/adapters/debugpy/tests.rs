@@ -132,8 +132,7 @@ fn answered(verified: bool, message: Option<&str>) -> DapBreakpoint {
         id: Some(1),
         verified,
         message: message.map(str::to_string),
-        line: None,
-        source: None,
+        ..DapBreakpoint::default()
     }
 }
 

@@ -10,6 +10,7 @@
 //! failed build's reason in an `output` event, and sends no `process` event; it makes up for
 //! all three.
 
+mod conditions;
 mod memory;
 mod relay;
 mod return_value;
@@ -31,7 +32,10 @@ use super::process::{
 };
 use super::return_value::ReturnValueSource;
 use super::value_reading::ValueReading;
-use super::{CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var, launch_with};
+use super::{
+    ConditionHandling, CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var,
+    launch_with,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::scratch;
@@ -233,6 +237,10 @@ impl DebugAdapter for Delve {
         ReturnValueSource::Evaluated {
             plan: return_value::plan,
         }
+    }
+
+    fn condition_handling(&self) -> ConditionHandling {
+        conditions::handling()
     }
 
     /// Delve tells a death by signal N as an exit with status −N.

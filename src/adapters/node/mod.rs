@@ -159,6 +159,18 @@ impl DebugAdapter for Node {
         true
     }
 
+    /// A condition that throws stops the program, and one that does not compile is refused
+    /// (`breakpoints/conditions.rs`).
+    fn condition_handling(&self) -> super::ConditionHandling {
+        super::ConditionHandling {
+            refusal: |answer| {
+                super::conditions::refused_with_prefix(answer, breakpoints::conditions::REFUSED)
+                    .map(str::to_string)
+            },
+            ..super::ConditionHandling::default()
+        }
+    }
+
     fn adapter_id(&self) -> &'static str {
         "node"
     }

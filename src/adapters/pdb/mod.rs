@@ -21,10 +21,13 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
+use super::conditions::refused_with_prefix;
 use super::debugpy::{PYTHON_SOURCES, active_venv_python, python_path_of, system_python};
 use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
-use super::{CallerEnv, DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with};
+use super::{
+    CallerEnv, ConditionHandling, DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
@@ -172,6 +175,17 @@ impl DebugAdapter for Pdb {
     fn return_value(&self) -> super::return_value::ReturnValueSource {
         super::return_value::ReturnValueSource::Scope {
             missing: "the function did not return: an exception left it",
+        }
+    }
+
+    /// The adapter compiles a condition as it is set (`Breakpoint.error_in_settings` in
+    /// `tracing.py`), and a condition that raises stops the program (`takes_hit`).
+    fn condition_handling(&self) -> ConditionHandling {
+        ConditionHandling {
+            refusal: |answer| {
+                refused_with_prefix(answer, "the condition does not parse: ").map(str::to_string)
+            },
+            ..ConditionHandling::default()
         }
     }
 

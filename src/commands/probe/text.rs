@@ -60,6 +60,10 @@ pub fn report(report: &ProbeReport) -> String {
             .map(|id| format!(", thread {id}"))
             .unwrap_or_default();
         let _ = writeln!(out, "\nHit {}: {breakpoint} in {place}{thread}", index + 1);
+        if let Some(error) = &stop.condition_error {
+            // The program stops where a condition fails, so that the failure is seen.
+            let _ = writeln!(out, "  {}", render::terminal_safe(error));
+        }
         // Later hits at the same place show only what changed: the source, the stack and most
         // locals would repeat the hit before.
         let same_place = previous.filter(|p| same_frames(p, hit));

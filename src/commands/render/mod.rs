@@ -83,6 +83,7 @@ pub fn frame_location(frame: &FrameInfo) -> String {
 pub fn stop_report(report: &StopReport) -> String {
     let mut out = stop_headline(report);
     out.push('\n');
+    out.push_str(&condition_lines(report));
     out.push_str(&returned_line(report));
     out.push_str(&watch_lines(report));
     if let Some(source) = &report.source {
@@ -100,6 +101,22 @@ pub fn stop_report(report: &StopReport) -> String {
         let _ = writeln!(out, "note: {note}");
     }
     out
+}
+
+/// A breakpoint's condition that failed at this stop, and how to change it; nothing for other
+/// stops.
+pub fn condition_lines(report: &StopReport) -> String {
+    let Some(error) = &report.condition_error else {
+        return String::new();
+    };
+    let fix = match report.breakpoint_ids.as_slice() {
+        [id] => format!("'debugger breakpoint modify {id} --condition EXPR'"),
+        _ => "'debugger breakpoint modify ID --condition EXPR'".to_string(),
+    };
+    format!(
+        "{}\n  it stops here at each hit until changed: {fix}\n",
+        one_line(error)
+    )
 }
 
 /// What a `finish` returned: `Returned: 9`, or why that is unknown; nothing for other stops.

@@ -1,18 +1,52 @@
 //! What the adapter said of the registry's entries, recorded on them: its answers to the
-//! breakpoint requests, its `breakpoint` events, and the stops that name them.
+//! breakpoint requests, its `breakpoint` events, the stops that name them, and a condition it
+//! refused.
 //!
 //! Apart from the registry's own bookkeeping (ids, what is sent) because this is the other
 //! direction: the adapter's word, which the entries follow.
 
 use super::{Entry, Registry, bound_file};
+use crate::common::location::Location;
 use crate::dap::types::Breakpoint as DapBreakpoint;
 
+/// An entry whose condition the adapter refused, as a `break` or `modify` that asked for it is
+/// told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedCondition {
+    pub id: u32,
+    /// The location as the user gave it.
+    pub location: String,
+    pub condition: String,
+    /// The adapter's words.
+    pub message: String,
+}
+
+impl RefusedCondition {
+    /// `the condition 'x ==' of breakpoint 2 (t.c:3) does not compile: <the adapter's words>`.
+    pub fn sentence(&self, named: bool) -> String {
+        let which = match named {
+            true => format!("breakpoint {} ({})", self.id, self.location),
+            false => self.location.clone(),
+        };
+        format!(
+            "the condition '{}' of {which} does not compile: {}",
+            self.condition, self.message
+        )
+    }
+}
+
 impl Registry {
-    /// Records the adapter's answer to a [`super::SyncRequest`].
+    /// Records the adapter's answer to a [`super::SyncRequest`]; `refusal` reads an answer that
+    /// refuses its breakpoint's condition (`adapters::ConditionHandling::refusal`).
     ///
     /// Entries whose adapter id reappears in the answer keep it; the rest are paired with the
     /// remaining answers in order (the order DAP promises).
-    pub fn apply_answer(&mut self, ids: &[u32], answer: &[DapBreakpoint]) {
+    pub fn apply_answer(
+        &mut self,
+        ids: &[u32],
+        answer: &[DapBreakpoint],
+        refusal: impl Fn(&DapBreakpoint) -> Option<String>,
+    ) {
         let mut used = vec![false; answer.len()];
         let mut pairs: Vec<(u32, usize)> = Vec::with_capacity(ids.len());
         let mut unpaired: Vec<u32> = Vec::new();
@@ -47,6 +81,12 @@ impl Registry {
                 entry.answered = true;
                 entry.resolved_line = bp.line;
                 entry.adapter_file = bound_file(bp);
+                entry.condition_refused = entry
+                    .spec
+                    .condition
+                    .as_ref()
+                    .and_then(|_| refusal(bp))
+                    .filter(|_| !bp.verified);
             }
         }
     }
@@ -74,12 +114,13 @@ impl Registry {
                 entry.answered = twin.answered;
                 entry.resolved_line = twin.resolved_line;
                 entry.adapter_file = twin.adapter_file.clone();
+                entry.condition_refused = twin.condition_refused.clone();
             }
         }
     }
 
-    /// Records the failure of a [`super::SyncRequest`] on each of its entries: the adapter holds none
-    /// of them, so each is new to it again.
+    /// Records the failure of a [`super::SyncRequest`] on each of its entries: the adapter holds
+    /// none of them, so each is new to it again.
     pub fn apply_failure(&mut self, ids: &[u32], message: &str) {
         for entry in self.entries.iter_mut().filter(|e| ids.contains(&e.id)) {
             entry.verified = false;
@@ -128,6 +169,48 @@ impl Registry {
             .filter(|e| e.is_watchpoint() == watchpoints)
             .filter(|e| e.adapter_id.is_some_and(|a| adapter_ids.contains(&a)))
             .map(|e| e.id)
+            .collect()
+    }
+
+    /// The enabled breakpoints with a condition bound at `line` of `file` (as the adapter names
+    /// it): which breakpoint a stop is at, for an adapter whose stop on a failed condition names
+    /// none (Delve).
+    pub fn conditional_at(&self, file: &str, line: u32) -> Vec<u32> {
+        self.entries
+            .iter()
+            .filter(|e| e.enabled && e.spec.condition.is_some())
+            .filter(|e| match &e.spec.location {
+                Location::Line {
+                    file: ours,
+                    line: asked,
+                } => {
+                    e.resolved_line.unwrap_or(*asked) == line
+                        && (e.adapter_file.as_deref() == Some(file) || ours.as_os_str() == file)
+                }
+                Location::Function { .. } => e.resolved_line == Some(line),
+                Location::Data { .. } => false,
+            })
+            .map(|e| e.id)
+            .collect()
+    }
+
+    /// The conditions the adapter refused among the entries `ids`.
+    pub fn refused_conditions(&self, ids: &[u32]) -> Vec<RefusedCondition> {
+        self.entries
+            .iter()
+            .filter(|e| ids.contains(&e.id) && e.enabled)
+            .filter_map(|e| {
+                Some(RefusedCondition {
+                    id: e.id,
+                    location: e
+                        .spec
+                        .requested
+                        .clone()
+                        .unwrap_or_else(|| e.spec.location.to_string()),
+                    condition: e.spec.condition.clone()?,
+                    message: e.condition_refused.clone()?,
+                })
+            })
             .collect()
     }
 }

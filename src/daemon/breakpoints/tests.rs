@@ -48,13 +48,13 @@ fn ids_are_stable_across_resends() {
     let c = r.add(line_spec("/x.c", 3));
     let req = r.sync_request(&Target::File("/x.c".into()));
     assert_eq!(req.ids, vec![a, b, c]);
-    r.apply_answer(&req.ids, &answer(&[10, 11, 12]));
+    r.apply_answer(&req.ids, &answer(&[10, 11, 12]), |_| None);
     let targets = r.remove(&[b]);
     assert_eq!(targets, vec![Target::File("/x.c".into())]);
     let req = r.sync_request(&targets[0]);
     assert_eq!(req.ids, vec![a, c]);
     assert_eq!(req.wire()["breakpoints"].as_array().map(Vec::len), Some(2));
-    r.apply_answer(&req.ids, &answer(&[20, 21]));
+    r.apply_answer(&req.ids, &answer(&[20, 21]), |_| None);
     assert_eq!(r.get(c).and_then(|e| e.adapter_id), Some(21));
     assert_eq!(r.ids_for_adapter_ids(&[21], false), vec![c]);
     assert_eq!(r.add(line_spec("/y.c", 1)), 4, "ids are never reused");
@@ -69,12 +69,12 @@ fn answers_are_paired_by_adapter_id_before_order() {
     // One unmapped entry at a time.
     let first = r.sync_request_limited(&Target::Functions, 1);
     assert_eq!(first.ids, vec![a]);
-    r.apply_answer(&first.ids, &answer(&[7]));
+    r.apply_answer(&first.ids, &answer(&[7]), |_| None);
     assert_eq!(r.unanswered_count(&Target::Functions), 1);
     let second = r.sync_request_limited(&Target::Functions, 1);
     assert_eq!(second.ids, vec![a, b]);
     // The adapter answers out of order: the new id is the one not already known.
-    r.apply_answer(&second.ids, &answer(&[8, 7]));
+    r.apply_answer(&second.ids, &answer(&[8, 7]), |_| None);
     assert_eq!(r.get(a).and_then(|e| e.adapter_id), Some(7));
     assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(8));
 }
@@ -92,11 +92,11 @@ fn a_name_answered_without_an_id_does_not_hold_back_the_next() {
         message: Some("Location \"parse\" ambiguous".into()),
         ..Default::default()
     };
-    r.apply_answer(&first.ids, std::slice::from_ref(&refused));
+    r.apply_answer(&first.ids, std::slice::from_ref(&refused), |_| None);
     assert_eq!(r.unanswered_count(&Target::Functions), 1);
     let second = r.sync_request_limited(&Target::Functions, 1);
     assert_eq!(second.ids, vec![bad, good]);
-    r.apply_answer(&second.ids, &[refused, answer(&[1])[0].clone()]);
+    r.apply_answer(&second.ids, &[refused, answer(&[1])[0].clone()], |_| None);
     assert_eq!(r.unanswered_count(&Target::Functions), 0);
     assert!(r.get(good).is_some_and(|e| e.verified));
     assert!(
@@ -114,7 +114,7 @@ fn a_function_named_twice_is_sent_once_and_both_share_its_state() {
     let c = r.add(function_spec("main"));
     let req = r.sync_request(&Target::Functions);
     assert_eq!(req.ids, vec![a, c]);
-    r.apply_answer(&req.ids, &answer(&[1, 2]));
+    r.apply_answer(&req.ids, &answer(&[1, 2]), |_| None);
     r.mirror_duplicates(&req.ids);
     assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(1));
     assert!(r.get(b).is_some_and(|e| e.verified));
@@ -134,7 +134,7 @@ fn the_same_line_twice_is_sent_once_unless_the_conditions_differ() {
     });
     let req = r.sync_request(&target);
     assert_eq!(req.ids, vec![a, c]);
-    r.apply_answer(&req.ids, &answer(&[1, 2]));
+    r.apply_answer(&req.ids, &answer(&[1, 2]), |_| None);
     r.mirror_duplicates(&req.ids);
     assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(1));
     assert!(r.get(b).is_some_and(|e| e.verified));
@@ -174,6 +174,7 @@ fn disabled_entries_are_left_out_and_events_update_state() {
             message: Some("no locations".into()),
             ..Default::default()
         }],
+        |_| None,
     );
     assert_eq!(
         r.get(a).and_then(|e| e.message.clone()).as_deref(),
@@ -227,7 +228,7 @@ fn a_name_the_adapter_placed_shows_the_file_it_bound_and_a_held_back_one_is_neve
     );
     let req = r.sync_request(&Target::File("util.js".into()));
     assert_eq!(req.ids, vec![a]);
-    r.apply_answer(&req.ids, &answer(&[4]));
+    r.apply_answer(&req.ids, &answer(&[4]), |_| None);
     r.apply_event(
         "changed",
         &DapBreakpoint {
@@ -368,8 +369,8 @@ fn watchpoints_are_sent_together_and_numbered_apart_from_breakpoints() {
         verified: true,
         ..Default::default()
     };
-    r.apply_answer(&[line], &[answer(1)]);
-    r.apply_answer(&[w], &[answer(1)]);
+    r.apply_answer(&[line], &[answer(1)], |_| None);
+    r.apply_answer(&[w], &[answer(1)], |_| None);
     assert_eq!(r.ids_for_adapter_ids(&[1], false), vec![line]);
     assert_eq!(r.ids_for_adapter_ids(&[1], true), vec![w]);
     assert_eq!(r.get(w).map(|e| e.info().kind), Some("watch".to_string()));
@@ -391,7 +392,7 @@ fn a_modified_breakpoint_keeps_its_id_and_its_list_carries_the_change() {
     let file = Target::File("/x.c".into());
     let req = r.sync_request(&file);
     assert_eq!(req.ids, vec![a]);
-    r.apply_answer(&req.ids, &answer(&[10]));
+    r.apply_answer(&req.ids, &answer(&[10]), |_| None);
     r.mirror_duplicates(&req.ids);
     let change = BreakpointChange {
         condition: Change::Set("i == 3".into()),
@@ -411,7 +412,7 @@ fn a_modified_breakpoint_keeps_its_id_and_its_list_carries_the_change() {
     let wire = req.wire();
     assert_eq!(wire["breakpoints"][1]["condition"], "i == 3", "{wire}");
     assert_eq!(wire["breakpoints"][1]["hitCondition"], "2", "{wire}");
-    r.apply_answer(&req.ids, &answer(&[10, 11]));
+    r.apply_answer(&req.ids, &answer(&[10, 11]), |_| None);
     assert_eq!(r.get(b).and_then(|e| e.adapter_id), Some(11));
 
     // A breakpoint made a logpoint, its message changed, then made a breakpoint again.
@@ -436,4 +437,57 @@ fn a_modified_breakpoint_keeps_its_id_and_its_list_carries_the_change() {
     let info = r.get(a).map(Entry::info).expect("entry");
     assert_eq!((info.id, info.log_message, info.condition), (a, None, None));
     assert!(r.sync_request(&file).wire()["breakpoints"][0]["logMessage"].is_null());
+}
+
+#[test]
+fn a_refused_condition_is_recorded_for_its_entry_and_its_twin() {
+    let mut r = Registry::default();
+    let conditional = |line| BreakpointSpec {
+        condition: Some("x ==".into()),
+        ..line_spec("/x.c", line)
+    };
+    let a = r.add(conditional(3));
+    let twin = r.add(conditional(3));
+    let plain = r.add(line_spec("/x.c", 4));
+    let req = r.sync_request(&Target::File("/x.c".into()));
+    assert_eq!(req.ids, vec![a, plain]);
+    let failed = DapBreakpoint {
+        verified: false,
+        message: Some("A syntax error in expression".into()),
+        ..Default::default()
+    };
+    let refusal = |bp: &DapBreakpoint| bp.message.clone();
+    r.apply_answer(&req.ids, &[failed.clone(), failed], refusal);
+    r.mirror_duplicates(&req.ids);
+    let refused = r.refused_conditions(&[a, twin, plain]);
+    let ids: Vec<u32> = refused.iter().map(|c| c.id).collect();
+    assert_eq!(
+        ids,
+        vec![a, twin],
+        "a breakpoint without a condition has none to refuse"
+    );
+    assert_eq!(
+        refused[0].sentence(true),
+        "the condition 'x ==' of breakpoint 1 (/x.c:3) does not compile: A syntax error in expression"
+    );
+    assert_eq!(
+        r.get(a).map(Entry::info).and_then(|i| i.message).as_deref(),
+        Some("the condition does not compile: A syntax error in expression")
+    );
+}
+
+#[test]
+fn a_stop_that_names_no_breakpoint_is_matched_to_the_conditional_one_at_its_line() {
+    let mut r = Registry::default();
+    let conditional = r.add(BreakpointSpec {
+        condition: Some("nosuch == 1".into()),
+        ..line_spec("/src/main.go", 6)
+    });
+    r.add(line_spec("/src/main.go", 6));
+    r.add(BreakpointSpec {
+        condition: Some("i > 1".into()),
+        ..line_spec("/src/main.go", 9)
+    });
+    assert_eq!(r.conditional_at("/src/main.go", 6), vec![conditional]);
+    assert!(r.conditional_at("/src/other.go", 6).is_empty());
 }

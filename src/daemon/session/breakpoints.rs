@@ -15,7 +15,7 @@ use crate::adapters::Requests;
 use crate::adapters::process::BoxFuture;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
-use crate::daemon::breakpoints::{PlacementNote, Registry, Target};
+use crate::daemon::breakpoints::{PlacementNote, RefusedCondition, Registry, Target};
 use crate::daemon::run_state::StopInfo;
 use crate::dap::requests::{BreakpointList, Encoded, SetBreakpoints, SetDataBreakpoints};
 use crate::dap::{DapClient, DapError};
@@ -99,7 +99,18 @@ impl Session {
         };
         targets.sort();
         targets.dedup();
-        Ok(self.sync_and_describe(&targets, &ids).await)
+        let added = self.sync_and_describe(&targets, &ids).await;
+        let refused = self.shared.breakpoints.registry().refused_conditions(&ids);
+        if refused.is_empty() {
+            return Ok(added);
+        }
+        // Nothing of a `break` that failed stays: the others it added go too, as they would
+        // had the command been refused before anything was sent.
+        let targets = self.shared.breakpoints.registry().remove(&ids);
+        for target in &targets {
+            self.sync_target(target).await;
+        }
+        Err(refusal_error(&refused, false, "nothing was added"))
     }
 
     /// `spec` with its file placed, and the note for a file found nowhere.
@@ -172,9 +183,14 @@ impl Session {
         ids.sort_unstable();
         ids.dedup();
         let _sync = self.shared.breakpoints.sync.lock().await;
+        let mut before = Vec::with_capacity(ids.len());
         let targets = {
             let mut registry = self.shared.breakpoints.registry();
             check_known(&registry, &ids)?;
+            before.extend(
+                ids.iter()
+                    .filter_map(|id| registry.get(*id).map(|e| (e.id, e.spec.clone()))),
+            );
             if change.log_message != Change::Keep
                 && let Some(watchpoint) = ids
                     .iter()
@@ -192,7 +208,27 @@ impl Session {
             }
             registry.update(&ids, |e| change.apply(&mut e.spec))
         };
-        Ok(self.sync_and_describe(&targets, &ids).await)
+        let modified = self.sync_and_describe(&targets, &ids).await;
+        let refused = self.shared.breakpoints.registry().refused_conditions(&ids);
+        if refused.is_empty() {
+            return Ok(modified);
+        }
+        // The breakpoints stay as they were before the refused change.
+        let targets = self.shared.breakpoints.registry().update(&ids, |e| {
+            let old = before.iter().find(|(id, _)| *id == e.id);
+            old.is_some_and(|(_, spec)| {
+                e.spec = spec.clone();
+                true
+            })
+        });
+        for target in &targets {
+            self.sync_target(target).await;
+        }
+        Err(refusal_error(
+            &refused,
+            true,
+            "the breakpoints keep what they had before this change",
+        ))
     }
 
     /// Sends each target's list, then describes the breakpoints `ids` as the adapter left them.
@@ -219,6 +255,18 @@ impl Session {
         }
         send_target(&self.dap, &self.shared, target).await;
     }
+}
+
+/// The usage error for conditions the adapter refused, one line each (`named`: by the
+/// breakpoints' ids as well as their locations), and what became of the command's change.
+pub(super) fn refusal_error(refused: &[RefusedCondition], named: bool, outcome: &str) -> ErrorBody {
+    let lines: Vec<String> = refused.iter().map(|r| r.sentence(named)).collect();
+    ErrorBody::usage(
+        lines.join("\n"),
+        format!(
+            "{outcome}; write the condition in the program's language, with names in scope at that line"
+        ),
+    )
 }
 
 fn check_known(registry: &Registry, ids: &[u32]) -> Result<(), ErrorBody> {
@@ -342,8 +390,9 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
                 shared
                     .adapter
                     .review_breakpoints(&request.list, &mut answer);
+                let refusal = shared.adapter.condition_handling().refusal;
                 let mut registry = breakpoints.registry();
-                registry.apply_answer(&request.ids, &answer);
+                registry.apply_answer(&request.ids, &answer, refusal);
                 registry.mirror_duplicates(&request.ids);
             }
             Err(e) => {

@@ -244,6 +244,7 @@ impl Session {
             thread_id,
             hit_breakpoint_ids: Vec::new(),
             signal,
+            condition_failure: None,
         }));
         let thread_id = match thread_id {
             Some(id) => id,

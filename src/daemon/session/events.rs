@@ -134,6 +134,17 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
     if brief_stop::absorbs(shared, &body) {
         return None;
     }
+    // A stop on a condition that failed is the breakpoint's (Delve calls it a runtime error).
+    let condition_failure = (shared.adapter.condition_handling().failure_in_stop)(&body);
+    let body = match condition_failure {
+        Some(_) => StoppedEventBody {
+            reason: "breakpoint".into(),
+            description: None,
+            text: None,
+            ..body
+        },
+        None => body,
+    };
     // DAP's "function breakpoint" is a breakpoint to the user, as lldb-dap reports it,
     // and a "data breakpoint" is a watchpoint.
     let mut reason = match body.reason.as_str() {
@@ -180,6 +191,7 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         thread_id: body.thread_id,
         hit_breakpoint_ids: body.hit_breakpoint_ids,
         signal: None,
+        condition_failure,
     };
     let ends_a_step = std::mem::take(&mut shared.view().in_flight.step_requested);
     let mut logged = None;

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::Notify;
 
-use super::breakpoints::{Breakpoints, place_initial_breakpoints, send_target};
+use super::breakpoints::{Breakpoints, place_initial_breakpoints, refusal_error, send_target};
 use super::events::handle_events;
 use super::pending_lines;
 use super::program_setup::run_program_setup;
@@ -407,10 +407,31 @@ async fn configure(
     if let Some(setup) = setup {
         run_program_setup(dap, setup.await).await;
     }
+    if let Some(setting) = adapter.condition_handling().stop_on_failure_request
+        && let Err(e) = dap
+            .send(setting.command, (setting.arguments)())
+            .response_within(limit)
+            .await
+    {
+        // Conditions that raise are then taken as false, as the adapter does by itself.
+        let command = setting.command;
+        tracing::warn!(
+            command,
+            "the adapter would not stop where a condition fails: {e}"
+        );
+    }
     place_initial_breakpoints(dap, shared).await;
     let targets = shared.breakpoints.registry().all_targets();
     for target in &targets {
         send_target(dap, shared, target).await;
+    }
+    let refused = {
+        let registry = shared.breakpoints.registry();
+        let ids: Vec<u32> = registry.entries().iter().map(|e| e.id).collect();
+        registry.refused_conditions(&ids)
+    };
+    if !refused.is_empty() {
+        return Err(refusal_error(&refused, true, "the session did not start"));
     }
     crate::common::timeline::mark("breakpoints set");
     if caps.0.get("exceptionBreakpointFilters").is_some() {

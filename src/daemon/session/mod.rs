@@ -21,6 +21,7 @@ mod breakpoints;
 mod brief_stop;
 mod caller_frames;
 mod changes;
+mod condition_errors;
 mod core_dump;
 mod disassembly;
 mod displays;
@@ -215,6 +216,7 @@ impl Shared {
             thread_id: Some(thread_id),
             hit_breakpoint_ids: Vec::new(),
             signal: None,
+            condition_failure: None,
         };
         self.run
             .set_if(Phase::Stopped(stop), |s| matches!(s.phase, Phase::Running));

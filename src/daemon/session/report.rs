@@ -105,6 +105,7 @@ impl Session {
                     if report.reason == WATCHPOINT_REASON {
                         self.explain_watchpoint_stop(thread_id, &mut report).await;
                     }
+                    self.explain_condition(stop, &mut report).await;
                 }
                 self.shared.view().caches.report =
                     Some((state.generation, report.clone(), read.values.clone()));

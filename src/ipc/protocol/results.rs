@@ -151,6 +151,10 @@ pub struct StopReport {
     pub source: Option<SourceSnippet>,
     /// Our ids of the breakpoints that caused the stop.
     pub breakpoint_ids: Vec<u32>,
+    /// For a stop at a breakpoint whose condition could not be evaluated (the program stops
+    /// there, at every hit until the condition is changed): `condition 'C' failed: <error>`.
+    #[serde(default)]
+    pub condition_error: Option<String>,
     pub exit_code: Option<i64>,
     /// A remark on how this report came about (e.g. a stop that happened before a `continue`).
     pub note: Option<String>,
@@ -216,6 +220,7 @@ impl StopReport {
             frame: None,
             source: None,
             breakpoint_ids: Vec::new(),
+            condition_error: None,
             exit_code: None,
             note: None,
             exception: None,

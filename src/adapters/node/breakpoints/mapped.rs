@@ -123,7 +123,7 @@ pub(super) async fn set_generated(
         ),
     };
     if let Some(condition) = &entry.wish.condition {
-        params["condition"] = json!(condition);
+        params["condition"] = json!(super::conditions::v8_condition(condition));
     }
     match cdp.call(method, params).await {
         Ok(answer) => {

@@ -32,6 +32,7 @@ use super::scripts::{Script, Scripts, suffix_of, url_regex, url_suffix_regex};
 use super::source_maps::{self, ScriptMap};
 use super::sources;
 
+pub(crate) mod conditions;
 mod mapped;
 mod mapped_functions;
 mod placing;
@@ -109,6 +110,8 @@ struct Entry {
     mapped_in: HashSet<String>,
     /// The original files a relative name has named so far: two or more, and it binds in none.
     candidates: BTreeSet<PathBuf>,
+    /// Its condition does not compile: it is answered so and kept nowhere (see `conditions`).
+    refused: bool,
 }
 
 impl Entry {
@@ -166,6 +169,17 @@ pub struct Hit {
     pub dap_ids: Vec<i64>,
 }
 
+/// Marks a new entry whose condition V8 cannot compile as refused, with V8's error as its
+/// message; returns whether it was.
+async fn refuse_condition(cdp: &Cdp, entry: &mut Entry) -> bool {
+    let Some(condition) = &entry.wish.condition else {
+        return false;
+    };
+    entry.message = conditions::refusal(cdp, condition).await;
+    entry.refused = entry.message.is_some();
+    entry.refused
+}
+
 fn wish_of(request: &Value, place: Place) -> (Wish, Option<HitRule>) {
     let condition = request["condition"]
         .as_str()
@@ -203,6 +217,7 @@ impl Breakpoints {
             by_suffix: false,
             mapped_in: HashSet::new(),
             candidates: BTreeSet::new(),
+            refused: false,
         })
     }
 
@@ -250,6 +265,10 @@ impl Breakpoints {
                 }
                 Kept::New(entry) => entry,
             };
+            if refuse_condition(cdp, &mut entry).await {
+                kept.push(entry);
+                continue;
+            }
             match &mapping {
                 Some(mapping) => {
                     entry.candidates.extend(originals.iter().cloned());
@@ -260,6 +279,7 @@ impl Breakpoints {
             kept.push(entry);
         }
         let answer = kept.iter().map(|e| e.to_dap(Some(path))).collect();
+        kept.retain(|e| !e.refused);
         self.by_file.insert(path.to_path_buf(), kept);
         answer
     }
@@ -289,6 +309,10 @@ impl Breakpoints {
                 }
                 Kept::New(entry) => entry,
             };
+            if refuse_condition(cdp, &mut entry).await {
+                kept.push(entry);
+                continue;
+            }
             self.place_function_in_maps(cdp, scripts, &mut entry).await;
             for script in scripts.files() {
                 if let Some(path) = &script.path {
@@ -310,6 +334,7 @@ impl Breakpoints {
             kept.push(entry);
         }
         let answer = kept.iter().map(|e| e.to_dap(None)).collect();
+        kept.retain(|e| !e.refused);
         self.functions = kept;
         answer
     }

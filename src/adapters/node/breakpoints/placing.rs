@@ -135,7 +135,7 @@ pub(super) async fn place_line(
         "columnNumber": 0,
     });
     if let Some(condition) = &entry.wish.condition {
-        params["condition"] = json!(condition);
+        params["condition"] = json!(super::conditions::v8_condition(condition));
     }
     match cdp.call("Debugger.setBreakpointByUrl", params).await {
         Ok(answer) => {
@@ -174,7 +174,7 @@ pub(super) async fn pin(cdp: &Cdp, entry: &mut Entry, url: &str) {
         "columnNumber": 0,
     });
     if let Some(condition) = &entry.wish.condition {
-        params["condition"] = json!(condition);
+        params["condition"] = json!(super::conditions::v8_condition(condition));
     }
     let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await else {
         return;
@@ -233,7 +233,7 @@ pub(super) async fn set_at_starts(
             None => params["urlRegex"] = json!(url_regex(path)),
         }
         if let Some(condition) = &entry.wish.condition {
-            params["condition"] = json!(condition);
+            params["condition"] = json!(super::conditions::v8_condition(condition));
         }
         let answer = match cdp.call("Debugger.setBreakpointByUrl", params).await {
             Ok(answer) => answer,

@@ -120,6 +120,7 @@ fn a_breakpoint_short_of_its_count_is_not_a_stop() {
         by_suffix: false,
         mapped_in: HashSet::new(),
         candidates: BTreeSet::new(),
+        refused: false,
     });
     let first = table.hit(&["v8:1".into()]);
     assert!(!first.stop);
