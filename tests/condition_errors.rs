@@ -7,6 +7,7 @@
 //!   `breakpoint modify`, `probe -b`), as a usage error naming the breakpoint and the adapter's
 //!   words, where the adapter compiles it then (GDB, Delve, pdb, node); elsewhere (lldb,
 //!   debugpy) it stops the program as a failing condition does.
+//! - A breakpoint said to be pending is verified once the program stops there.
 //!
 //! Each runs from a folder that is not the program's, and fails (never skips) when its adapter
 //! is missing: `.ci/run` installs them.
@@ -322,4 +323,30 @@ fn node_stops_where_a_condition_throws_and_refuses_one_that_does_not_parse() {
         bad: "n ==",
         refused: Some("SyntaxError: Unexpected end of input"),
     });
+}
+
+/// debugpy's `break _parse` for a function outside the program's folder is said to be pending
+/// (under justMyCode it might never stop); once the program stops there, it is verified.
+#[test]
+fn a_pending_breakpoint_that_stops_the_program_is_verified() {
+    require_debugpy();
+    let s = Session::new();
+    let program = fixture_path("python/outside/app/main.py");
+    s.start(&program, &["-b", "_parse"]);
+    let stop = s.data(&["await", "--timeout", "60"]);
+    assert_eq!(stop["breakpoint_ids"], json!([1]), "{stop}");
+    assert_eq!(stop["frame"]["function"], "_parse", "{stop}");
+    let listed = s.data(&["break", "list"]);
+    let breakpoint = &listed["breakpoints"][0];
+    assert_eq!(breakpoint["verified"], true, "{listed}");
+    assert!(breakpoint["message"].is_null(), "{listed}");
+    let text = s.run(&["break", "list"]);
+    assert!(
+        text.ok().contains("_parse  verified") && !text.ok().contains("pending"),
+        "{text:?}"
+    );
+    // A later send of the function list (another function breakpoint) keeps it so.
+    s.data(&["break", "parse_all"]);
+    let listed = s.data(&["break", "list"]);
+    assert_eq!(listed["breakpoints"][0]["verified"], true, "{listed}");
 }

@@ -46,6 +46,8 @@ pub struct Entry {
     pub placement_note: Option<PlacementNote>,
     /// The adapter's words refusing the condition, from its last answer: it does not compile.
     pub condition_refused: Option<String>,
+    /// The program stopped here in this run: it is in place, whatever was said before.
+    pub hit: bool,
 }
 
 /// The absolute file a verified breakpoint was bound in, as the adapter's answer names it.
@@ -241,6 +243,7 @@ impl Registry {
             data,
             placement_note: None,
             condition_refused: None,
+            hit: false,
         });
         id
     }
@@ -338,6 +341,7 @@ impl Registry {
             entry.resolved_line = None;
             entry.adapter_file = None;
             entry.condition_refused = None;
+            entry.hit = false;
             // A new run: the value a watchpoint last saw is the old run's.
             if let Some(data) = &mut entry.data {
                 data.last_value = None;

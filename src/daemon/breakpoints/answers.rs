@@ -75,8 +75,13 @@ impl Registry {
         for (id, i) in pairs {
             let bp = &answer[i];
             if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
-                entry.verified = bp.verified;
-                entry.message = bp.message.clone().filter(|m| !m.is_empty());
+                // A breakpoint the program stopped at is there, whatever the adapter guesses
+                // on a later send of the same place (debugpy's answer for a function).
+                entry.verified = bp.verified || entry.hit;
+                entry.message = bp
+                    .message
+                    .clone()
+                    .filter(|m| !m.is_empty() && (bp.verified || !entry.hit));
                 entry.adapter_id = bp.id;
                 entry.answered = true;
                 entry.resolved_line = bp.line;
@@ -146,10 +151,12 @@ impl Registry {
         };
         if reason == "removed" {
             entry.verified = false;
+            entry.hit = false;
             entry.adapter_id = None;
             return;
         }
         entry.verified = bp.verified;
+        entry.hit &= bp.verified;
         if bp.message.is_some() || bp.verified {
             entry.message = bp.message.clone().filter(|m| !m.is_empty());
         }
@@ -158,6 +165,18 @@ impl Registry {
         }
         if let Some(file) = bound_file(bp) {
             entry.adapter_file = Some(file);
+        }
+    }
+
+    /// Records that the program stopped at the breakpoints `ids`: whatever the adapter said
+    /// before, each is in place (a pending guess of ours or the adapter's was wrong), until the
+    /// adapter says otherwise or the run ends.
+    pub fn mark_hit(&mut self, ids: &[u32]) {
+        for entry in self.entries.iter_mut().filter(|e| ids.contains(&e.id)) {
+            entry.hit = true;
+            entry.verified = true;
+            entry.message = None;
+            entry.placement_note = None;
         }
     }
 

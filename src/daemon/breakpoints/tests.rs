@@ -440,6 +440,36 @@ fn a_modified_breakpoint_keeps_its_id_and_its_list_carries_the_change() {
 }
 
 #[test]
+fn a_hit_makes_a_breakpoint_verified_until_the_adapter_removes_it() {
+    let mut r = Registry::default();
+    let f = r.add(BreakpointSpec {
+        location: Location::Function {
+            name: "_parse".into(),
+        },
+        ..line_spec("/x.py", 1)
+    });
+    let req = r.sync_request(&Target::Functions);
+    let pending = DapBreakpoint {
+        id: Some(3),
+        verified: false,
+        message: Some("no function '_parse' in /app".into()),
+        ..Default::default()
+    };
+    r.apply_answer(&req.ids, std::slice::from_ref(&pending), |_| None);
+    assert!(!r.get(f).map(Entry::info).expect("entry").verified);
+    r.mark_hit(&[f]);
+    // The same guess on a later send of the list does not make it pending again.
+    r.apply_answer(&req.ids, std::slice::from_ref(&pending), |_| None);
+    let info = r.get(f).map(Entry::info).expect("entry");
+    assert!(info.verified && info.message.is_none(), "{info:?}");
+    r.apply_event("removed", &pending);
+    assert!(!r.get(f).map(Entry::info).expect("entry").verified);
+    r.mark_hit(&[f]);
+    r.reset_adapter_state(false);
+    assert!(!r.get(f).expect("entry").hit, "a new run starts unproven");
+}
+
+#[test]
 fn a_refused_condition_is_recorded_for_its_entry_and_its_twin() {
     let mut r = Registry::default();
     let conditional = |line| BreakpointSpec {

@@ -39,8 +39,9 @@ impl Session {
             && let Some(frame) = &report.frame
             && let (Some(file), Some(line)) = (&frame.file, frame.line)
         {
-            let registry = self.shared.breakpoints.registry();
+            let mut registry = self.shared.breakpoints.registry();
             report.breakpoint_ids = registry.conditional_at(file, line);
+            registry.mark_hit(&report.breakpoint_ids);
         }
         let conditions: Vec<String> = {
             let registry = self.shared.breakpoints.registry();

@@ -199,6 +199,7 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         && let Some(thread_id) = stop.thread_id
     {
         let hit = hit_breakpoints(shared, &stop);
+        shared.breakpoints.registry().mark_hit(&hit);
         if let Some(messages) = shared.breakpoints.registry().emulated_logpoints(&hit) {
             let hit = logpoints::Hit {
                 thread_id,
