@@ -10,6 +10,7 @@ fn the_example_config_parses_to_the_defaults() {
     let defaults = Config::default();
     assert_eq!(config.timeouts.request(), defaults.timeouts.request());
     assert_eq!(config.timeouts.launch(), defaults.timeouts.launch());
+    assert_eq!(config.timeouts.evaluate(), defaults.timeouts.evaluate());
     assert_eq!(config.output.buffer_bytes, defaults.output.buffer_bytes);
     assert_eq!(config.daemon.grace_period(), defaults.daemon.grace_period());
     assert_eq!(config.rust.sysroot, defaults.rust.sysroot);

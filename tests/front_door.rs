@@ -39,6 +39,7 @@ fn print(expression: &str) -> CommandLine {
     CommandLine::Print(PrintArgs {
         expression: vec![expression.to_string()],
         depth: 1,
+        timeout: None,
     })
 }
 

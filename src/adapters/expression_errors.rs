@@ -23,8 +23,6 @@ pub enum Fault {
     Raised,
     /// A function call the adapter makes only when asked to (Delve's `call`).
     CallNotAsked,
-    /// The expression ran too long and was stopped.
-    TimedOut,
 }
 
 /// One rule: a message that starts with `starts` and contains `contains` (either empty: any) is
@@ -124,12 +122,12 @@ const GO: Language = Language {
     statement_hint: "`debugger set NAME VALUE` assigns a variable",
 };
 
-/// Our node adapter: V8's exceptions, and its own word for an evaluation it stopped.
+/// Our node adapter: V8's exceptions. (An evaluation it stopped at its limit is told by the
+/// session: `adapters::evaluation_limits`.)
 const JAVASCRIPT: Language = Language {
     rules: &[
         rule("ReferenceError:", " is not defined", Fault::UnknownName),
         rule("SyntaxError:", "", Fault::Syntax),
-        rule("the expression did not finish within", "", Fault::TimedOut),
         rule("Uncaught ", "", Fault::Raised),
     ],
     exceptions: true,
@@ -254,9 +252,6 @@ pub fn explain(
             "the adapter calls a function in the program only when asked: `debugger print 'call {}'`",
             expression.trim()
         ),
-        Some(Fault::TimedOut) => "it may never end (a loop, or a wait on something the stopped \
-                                  program cannot do): try a simpler expression"
-            .to_string(),
     };
     let message = match fault {
         Some(Fault::Raised) => format!(
@@ -402,12 +397,6 @@ mod tests {
             ),
             ("node", "f()", "Error: x", Some(Fault::Raised)),
             ("node", "f()", "Uncaught 5", Some(Fault::Raised)),
-            (
-                "node",
-                "while(true){}",
-                "the expression did not finish within 10 s and was stopped",
-                Some(Fault::TimedOut),
-            ),
         ] {
             assert_eq!(
                 fault(adapter, expression, message),

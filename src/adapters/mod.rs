@@ -12,6 +12,7 @@ pub mod custom;
 pub mod debugpy;
 pub mod delve;
 pub mod dial_in;
+pub mod evaluation_limits;
 pub mod expression_errors;
 pub mod expression_names;
 pub mod gdb;

@@ -29,6 +29,11 @@ pub struct RawArgs {
     /// word starts with '-'). Flags after the text are the command's own, as `--session`.
     #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub text: Vec<String>,
+    /// Seconds the text may run in the program before it is interrupted, as `print --timeout`
+    /// (default: the config's `[timeouts] evaluate_secs`).
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true,
+          value_parser = super::numbers::evaluation_seconds)]
+    pub timeout: Option<f64>,
 }
 
 // `catch`'s arguments.
@@ -56,6 +61,7 @@ pub fn set(session: &str, args: SetArgs) -> Result<Outcome, ErrorBody> {
 pub fn raw(session: &str, args: RawArgs) -> Result<Outcome, ErrorBody> {
     let result: RawResult = DaemonClient::connect(session)?.request_as(Command::Raw {
         text: args.text.join(" "),
+        timeout_secs: args.timeout,
     })?;
     let text = result.output.clone();
     Ok(Outcome::new(data(&result), text))

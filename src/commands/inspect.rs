@@ -99,15 +99,25 @@ pub struct PrintArgs {
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = numbers::whole::<0, 32>)]
     pub depth: u32,
+    /// Seconds the evaluation may run (a function it calls may never return) before it is
+    /// interrupted, where the adapter can (default: the config's `[timeouts] evaluate_secs`,
+    /// 10).
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true,
+          value_parser = numbers::evaluation_seconds)]
+    pub timeout: Option<f64>,
 }
 
-// `eval`'s argument.
+// `eval`'s arguments.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The expression (several words are joined with spaces; put `--` before one that
     /// starts with '-', unless it is a negative number).
     #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub expression: Vec<String>,
+    /// Seconds the evaluation may run before it is interrupted, as `print --timeout`.
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true,
+          value_parser = numbers::evaluation_seconds)]
+    pub timeout: Option<f64>,
 }
 
 pub fn context(session: &str) -> Result<Outcome, ErrorBody> {
@@ -319,15 +329,26 @@ pub fn locals(session: &str, args: LocalsArgs) -> Result<Outcome, ErrorBody> {
     Ok(Outcome::new(data(&result), text))
 }
 
-fn evaluate(session: &str, expression: &str, depth: u32) -> Result<EvaluateResult, ErrorBody> {
+fn evaluate(
+    session: &str,
+    expression: &str,
+    depth: u32,
+    timeout_secs: Option<f64>,
+) -> Result<EvaluateResult, ErrorBody> {
     DaemonClient::connect(session)?.request_as(Command::Evaluate {
         expression: expression.to_string(),
         depth,
+        timeout_secs,
     })
 }
 
 pub fn print(session: &str, args: PrintArgs) -> Result<Outcome, ErrorBody> {
-    let result = evaluate(session, &args.expression.join(" "), args.depth)?;
+    let result = evaluate(
+        session,
+        &args.expression.join(" "),
+        args.depth,
+        args.timeout,
+    )?;
     let node = VariableNode {
         name: result.expression.clone(),
         value: result.value.clone(),
@@ -344,7 +365,7 @@ pub fn print(session: &str, args: PrintArgs) -> Result<Outcome, ErrorBody> {
 }
 
 pub fn eval(session: &str, args: EvalArgs) -> Result<Outcome, ErrorBody> {
-    let result = evaluate(session, &args.expression.join(" "), 0)?;
+    let result = evaluate(session, &args.expression.join(" "), 0, args.timeout)?;
     let text = format!("{}\n", result.value);
     Ok(Outcome::new(data(&result), text))
 }

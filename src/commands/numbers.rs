@@ -46,6 +46,22 @@ pub fn checked_seconds(flag: &str, value: f64) -> Result<f64, ErrorBody> {
     }
 }
 
+/// The longest an evaluation may be given: a day, as the config's timeouts.
+pub const MAX_EVALUATION_SECONDS: f64 = 86_400.0;
+
+/// Seconds an evaluation may run: above 0 and at most a day, fractions allowed.
+pub fn evaluation_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value > 0.0 && value <= MAX_EVALUATION_SECONDS => {
+            Ok(value)
+        }
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most {MAX_EVALUATION_SECONDS} (a day), \
+             e.g. 10 or 0.5"
+        )),
+    }
+}
+
 /// A whole number from `MIN` to `MAX`.
 pub fn whole<const MIN: u32, const MAX: u32>(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
@@ -68,6 +84,16 @@ pub fn thread_id(text: &str) -> Result<i64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_evaluation_gets_more_than_nothing_and_at_most_a_day() {
+        assert_eq!(evaluation_seconds("0.5"), Ok(0.5));
+        assert_eq!(evaluation_seconds("86400"), Ok(86_400.0));
+        for bad in ["0", "-1", "inf", "NaN", "86401", "soon"] {
+            let error = evaluation_seconds(bad).expect_err(bad);
+            assert!(error.contains("above 0"), "{bad}: {error}");
+        }
+    }
 
     #[test]
     fn seconds_are_finite_and_in_range() {

@@ -393,6 +393,14 @@ pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
     if let Some(stop) = &result.stop {
         text.push_str(&render::stop_report(stop));
     }
+    if let Some(evaluating) = &result.evaluating {
+        text.push_str(&format!(
+            "Running the evaluation of '{}' ({:.0} s so far), which could not be interrupted; \
+             'debugger await' waits for it, 'debugger stop' ends the session\n",
+            one_line(&evaluating.expression),
+            evaluating.secs
+        ));
+    }
     if let Some(signal) = &result.signal {
         text.push_str(&format!("Program {}\n", render::killed_by(signal)));
     }

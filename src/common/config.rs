@@ -44,6 +44,9 @@ pub struct Timeouts {
     pub request_secs: f64,
     /// How long launching or attaching may take (the adapter loads the program's debug info).
     pub launch_secs: f64,
+    /// How long one evaluation (`print`, `eval`, `raw`, a display) may run in the program
+    /// before it is interrupted, where the adapter can interrupt it; `--timeout` overrides it.
+    pub evaluate_secs: f64,
 }
 
 impl Default for Timeouts {
@@ -51,6 +54,7 @@ impl Default for Timeouts {
         Timeouts {
             request_secs: 30.0,
             launch_secs: 60.0,
+            evaluate_secs: 10.0,
         }
     }
 }
@@ -61,6 +65,9 @@ impl Timeouts {
     }
     pub fn launch(&self) -> Duration {
         secs(self.launch_secs)
+    }
+    pub fn evaluate(&self) -> Duration {
+        secs(self.evaluate_secs)
     }
 }
 
@@ -247,6 +254,12 @@ impl Config {
         let positive = [
             ("timeouts", "request_secs", self.timeouts.request_secs, 30.0),
             ("timeouts", "launch_secs", self.timeouts.launch_secs, 60.0),
+            (
+                "timeouts",
+                "evaluate_secs",
+                self.timeouts.evaluate_secs,
+                10.0,
+            ),
         ];
         for (table, key, value, example) in positive {
             if !(value.is_finite() && value > 0.0 && value <= MAX_SECS) {
@@ -301,6 +314,7 @@ mod tests {
     fn empty_config_is_default() {
         let config = Config::parse("").expect("parse");
         assert_eq!(config.timeouts.request(), Duration::from_secs(30));
+        assert_eq!(config.timeouts.evaluate(), Duration::from_secs(10));
         assert_eq!(config.output.buffer_bytes, 8 * 1024 * 1024);
         assert_eq!(config.daemon.grace_period(), Duration::from_secs(600));
         assert_eq!(config.daemon.warm_adapter(), Duration::from_secs(60));
@@ -362,6 +376,10 @@ mod tests {
             (
                 "[timeouts]\nlaunch_secs = nan\n",
                 "[timeouts] launch_secs = NaN",
+            ),
+            (
+                "[timeouts]\nevaluate_secs = 0\n",
+                "[timeouts] evaluate_secs = 0",
             ),
             (
                 "[daemon]\ngrace_period_secs = -1\n",

@@ -30,6 +30,8 @@ pub enum ErrorCode {
     AdapterDied,
     /// A request to the adapter got no answer in time.
     AdapterTimeout,
+    /// An evaluation did not return within its limit: interrupted, or still running.
+    EvaluationTimeout,
     /// The adapter does not support what was asked.
     Unsupported,
     /// Something named by the user (breakpoint id, thread, frame, file) does not exist.

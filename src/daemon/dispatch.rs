@@ -23,13 +23,29 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{
-    BreakpointList, Command, ExecutionResult, MessageResult, RemovedBreakpoints, SignalInfo,
-    StartResult, StatusResult, WaitSpec,
+    BreakpointList, Command, EvaluatingInfo, ExecutionResult, MessageResult, RemovedBreakpoints,
+    SignalInfo, StartResult, StatusResult, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
     serde_json::to_value(value)
         .map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
+}
+
+/// An evaluation's limit as a command gave it, checked: seconds above 0.
+fn evaluation_limit(secs: Option<f64>) -> Result<Option<Duration>, ErrorBody> {
+    secs.map(|secs| {
+        Duration::try_from_secs_f64(secs)
+            .ok()
+            .filter(|limit| !limit.is_zero())
+            .ok_or_else(|| {
+                ErrorBody::usage(
+                    format!("invalid evaluation timeout {secs}"),
+                    "give a number of seconds above 0, e.g. --timeout 10",
+                )
+            })
+    })
+    .transpose()
 }
 
 fn wait_duration(wait: Option<WaitSpec>) -> Result<Option<Duration>, ErrorBody> {
@@ -157,11 +173,18 @@ impl Daemon {
                 full,
                 changed,
             } => to_value(self.session()?.locals(depth, full, changed).await?),
-            Command::Evaluate { expression, depth } => to_value(
-                self.session()?
-                    .evaluate(&expression, depth, AskedBy::Print)
-                    .await?,
-            ),
+            Command::Evaluate {
+                expression,
+                depth,
+                timeout_secs,
+            } => {
+                let limit = evaluation_limit(timeout_secs)?;
+                to_value(
+                    self.session()?
+                        .evaluate(&expression, depth, AskedBy::Print, limit)
+                        .await?,
+                )
+            }
             Command::DisplayAdd { expression } => {
                 to_value(self.session()?.display_add(&expression).await?)
             }
@@ -171,7 +194,10 @@ impl Daemon {
                 let output = self.session()?.output().clone();
                 to_value(output.read(&query).await)
             }
-            Command::Raw { text } => to_value(self.session()?.raw(&text).await?),
+            Command::Raw { text, timeout_secs } => {
+                let limit = evaluation_limit(timeout_secs)?;
+                to_value(self.session()?.raw(&text, limit).await?)
+            }
             Command::SetVariable { name, value } => {
                 to_value(self.session()?.set_variable(&name, &value).await?)
             }
@@ -369,6 +395,7 @@ impl Daemon {
                     detail: None,
                     log_file,
                     warm: None,
+                    evaluating: None,
                 });
             }
             Slot::Ending => return Err(ending()),
@@ -382,6 +409,13 @@ impl Daemon {
         };
         let detail = match &state.phase {
             Phase::AdapterDied { detail } => Some(detail.clone()),
+            _ => None,
+        };
+        let evaluating = match &state.phase {
+            Phase::Evaluating(evaluation) => Some(EvaluatingInfo {
+                expression: evaluation.expression.clone(),
+                secs: evaluation.since.elapsed().as_secs_f64(),
+            }),
             _ => None,
         };
         to_value(StatusResult {
@@ -398,6 +432,7 @@ impl Daemon {
             detail,
             log_file,
             warm: self.spare.info(),
+            evaluating,
         })
     }
 

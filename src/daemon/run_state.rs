@@ -24,12 +24,26 @@ pub struct StopInfo {
     pub condition_failure: Option<String>,
 }
 
+/// An evaluation the program runs at a stop, which did not return within its limit and which
+/// the adapter could not interrupt (see `session/bounded_evaluation.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The expression as the user gave it.
+    pub expression: String,
+    /// When it was sent.
+    pub since: std::time::Instant,
+    /// The stop it runs at, which the program is back at once it returns.
+    pub stop: StopInfo,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Phase {
     /// Launching or attaching; not yet configured.
     Starting,
     Running,
     Stopped(StopInfo),
+    /// Stopped, but running the code of an evaluation that would not return in time.
+    Evaluating(Box<Evaluation>),
     /// The debuggee ended: with a code (the adapter sent `exited`), killed by a signal (the
     /// adapter told which), or neither known.
     Exited {
@@ -49,6 +63,7 @@ impl Phase {
             Phase::Starting => "starting",
             Phase::Running => "running",
             Phase::Stopped(_) => "stopped",
+            Phase::Evaluating(_) => "evaluating",
             Phase::Exited {
                 exit_code: None,
                 signal: None,
@@ -60,7 +75,10 @@ impl Phase {
 
     /// True when waiting is over: stopped, or gone for good.
     pub fn is_settled(&self) -> bool {
-        !matches!(self, Phase::Starting | Phase::Running)
+        !matches!(
+            self,
+            Phase::Starting | Phase::Running | Phase::Evaluating(_)
+        )
     }
 
     pub fn is_ended(&self) -> bool {

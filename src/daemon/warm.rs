@@ -376,6 +376,7 @@ impl Daemon {
                 .display()
                 .to_string(),
             warm: Some(info),
+            evaluating: None,
         })
         .map_err(|e| ErrorBody::internal(format!("cannot encode a result: {e}")))
     }

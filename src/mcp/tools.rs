@@ -191,7 +191,7 @@ pub const TOOLS: &[Tool] = &[
         &["print", "eval", "set"],
         Waits::No,
         false,
-        "Evaluate in the selected frame, or in another with '@FRAME:EXPR' (a frame number or a function's name: '@main:i'): print (value, type and children of an expression), eval (the value only), set (give a variable a new value).",
+        "Evaluate in the selected frame, or in another with '@FRAME:EXPR' (a frame number or a function's name: '@main:i'): print (value, type and children of an expression), eval (the value only), set (give a variable a new value). An evaluation that runs past `timeout` (default 10 s) is interrupted, the program left where it was; one the adapter cannot interrupt (Delve's call) leaves the session `evaluating` until it returns.",
     ),
     tool(
         "display",

@@ -32,6 +32,66 @@ ON_STOPPED_THREAD = {
 RESUMING = {"continue": "continue", "next": "next", "stepIn": "stepIn", "stepOut": "stepOut"}
 
 
+# The words of an evaluation interrupted at its limit, which the session reads
+# (`evaluation_limits::INTERRUPTED_WORDS`).
+INTERRUPTED = "evaluation interrupted: it ran past its limit of %d ms"
+
+
+class EvaluationInterrupted(BaseException):
+    """Raised in a thread whose evaluation ran past its limit: a BaseException, so that the
+    program's `except Exception` does not take it for one of its own."""
+
+
+def run_bounded(work, arguments):
+    """Runs `work()` in this thread, interrupting it once it runs past the request's
+    `timeoutMs`: the evaluation of a call that never returns must not hold the stopped thread,
+    and every request after it, for good. The interruption is an asynchronous exception, raised
+    at the thread's next Python instruction (a blocking system call is not interrupted)."""
+    limit = arguments.get("timeoutMs")
+    if not isinstance(limit, int) or limit <= 0:
+        return work()
+    import ctypes
+
+    ident = threading.get_ident()
+    finished = _thread.allocate_lock()
+    finished.acquire()
+    guard = _thread.allocate_lock()
+    state = {"done": False, "fired": False}
+
+    def watch():
+        if finished.acquire(timeout=limit / 1000.0):
+            return
+        with guard:
+            if not state["done"]:
+                state["fired"] = True
+                exception = ctypes.py_object(EvaluationInterrupted)
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), exception)
+
+    # A thread of `_thread`'s: the program's `threading` never sees it, and nothing traces it.
+    _thread.start_new_thread(watch, ())
+    interrupted = False
+    try:
+        try:
+            return work()
+        finally:
+            with guard:
+                state["done"] = True
+            finished.release()
+    except EvaluationInterrupted:
+        interrupted = True
+        raise LookupError(INTERRUPTED % limit)
+    finally:
+        if state["fired"] and not interrupted:
+            # It fired just as the evaluation ended, and is still to be raised: here, not in
+            # the program. (Clearing it instead, SetAsyncExc with NULL, leaves CPython's eval
+            # breaker set for good.)
+            try:
+                for _ in range(1000000):
+                    pass
+            except EvaluationInterrupted:
+                pass
+
+
 def error_text(error):
     if isinstance(error, LookupError) and error.args:
         return str(error.args[0])
@@ -128,7 +188,7 @@ class Requests:
         adapter, channel = self.adapter, self.channel
         stop = adapter.stopped
         if command == "evaluate" and (stop is None or arguments.get("frameId") is None):
-            channel.respond(request, adapter.evaluate(None, arguments))
+            channel.respond(request, run_bounded(lambda: adapter.evaluate(None, arguments), arguments))
             return
         if stop is None:
             channel.respond(request, error="the program is running; pause it first")
@@ -137,7 +197,8 @@ class Requests:
 
         def task():
             try:
-                channel.respond(request, handler(adapter, stop, arguments))
+                answer = run_bounded(lambda: handler(adapter, stop, arguments), arguments)
+                channel.respond(request, answer)
             except BaseException as error:
                 channel.respond(request, error=error_text(error))
 

@@ -93,11 +93,13 @@ pub(super) fn start_and_report(
             let _ = client.request_as::<EvaluateResult>(Command::Evaluate {
                 expression: GO_PANIC_WARM_UP.into(),
                 depth: 0,
+                timeout_secs: None,
             });
             go_panic = client
                 .request_as::<EvaluateResult>(Command::Evaluate {
                     expression: GO_PANIC_VALUE.into(),
                     depth: 0,
+                    timeout_secs: None,
                 })
                 .ok()
                 .map(|value| value.value);

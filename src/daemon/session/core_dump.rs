@@ -298,7 +298,10 @@ impl Session {
                 CORE_SAVING_HINT,
             )
         })?;
-        let answer = self.raw(&saving.command).await?;
+        // Writing a large program's core takes what it takes, not an expression's limit.
+        let answer = self
+            .raw(&saving.command, Some(self.dap.request_timeout()))
+            .await?;
         if !saving.path.is_file() {
             return Err(ErrorBody::new(
                 ErrorCode::Adapter,

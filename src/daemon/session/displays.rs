@@ -6,18 +6,14 @@
 //! evaluation at once, beside its source lines and locals, so the displays cost it about one
 //! `evaluate` round trip however many there are.
 
-use std::time::Duration;
-
-use tokio::time::Instant;
-
 use super::Session;
+use super::bounded_evaluation::EvaluationFailure;
 use crate::common::error::ErrorBody;
 use crate::common::frame_prefix;
 use crate::daemon::displays::{self, AtStop, Outcome};
 use crate::daemon::run_state::Phase;
 use crate::daemon::variables::{self, Limits};
-use crate::dap::DapError;
-use crate::dap::requests::{Evaluate, EvaluateArguments};
+use crate::dap::requests::EvaluateArguments;
 use crate::dap::types::EvaluateBody;
 use crate::ipc::protocol::{DisplayList, DisplayValue, RemovedDisplay, StopLocals};
 
@@ -59,15 +55,15 @@ impl Session {
     }
 
     /// The displays (when `ask` wants them) and `ask`'s one-off prints at stop `generation`,
-    /// evaluated in frame `frame_id`: every request sent at once, each answered within `within`
-    /// of the first. The displays come in id order, compared with their last values; those a
-    /// report of this stop already evaluated are shown as they were.
+    /// evaluated in frame `frame_id`: every request sent at once, each bounded as `print`'s is
+    /// (`bounded_evaluation.rs`), so one that never returns holds the report no longer than its
+    /// limit. The displays come in id order, compared with their last values; those a report of
+    /// this stop already evaluated are shown as they were.
     pub(super) async fn stop_displays(
         &self,
         ask: &StopAsk,
         frame_id: i64,
         generation: u64,
-        within: Duration,
     ) -> Vec<DisplayValue> {
         let registry = &self.shared.displays;
         let AtStop { mut shown, due } = match ask.displays {
@@ -85,22 +81,23 @@ impl Session {
         for expression in &expressions {
             targets.push(self.display_target(expression, frame_id).await);
         }
-        let sent: Vec<_> = targets
-            .iter()
-            .map(|target| {
-                target.as_ref().ok().map(|(frame, inner)| {
-                    self.dap
-                        .send_typed::<Evaluate>(&EvaluateArguments::watch(inner, Some(*frame)))
-                })
-            })
-            .collect();
-        let deadline = Instant::now() + within;
+        let limit = self.evaluation_limit(None);
+        let mut sent = Vec::with_capacity(targets.len());
+        for target in &targets {
+            sent.push(match target {
+                Ok((frame, inner)) => {
+                    let arguments = EvaluateArguments::watch(inner, Some(*frame));
+                    Some(self.send_bounded(arguments, limit).await)
+                }
+                Err(_) => None,
+            });
+        }
         let mut outcomes = Vec::with_capacity(sent.len());
-        for ((pending, target), expression) in sent.into_iter().zip(targets).zip(&expressions) {
-            let outcome = match (pending, target) {
-                (Some(pending), Ok((_, inner))) => {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    self.display_outcome(&inner, pending.response_within(left).await)
+        for ((sent, target), expression) in sent.into_iter().zip(targets).zip(&expressions) {
+            let outcome = match (sent, target) {
+                (Some(sent), Ok((_, inner))) => {
+                    let answer = self.finish_bounded(sent, expression).await;
+                    self.display_outcome(&inner, answer)
                 }
                 (_, Err(why)) => Err(why),
                 (None, Ok(_)) => Err(format!("'{expression}' was not sent")),
@@ -140,13 +137,20 @@ impl Session {
 
     /// An evaluation's answer as a display shows it: the value cut as `locals` cuts one, or the
     /// adapter's reason in `print`'s words.
-    fn display_outcome(&self, expression: &str, answer: Result<EvaluateBody, DapError>) -> Outcome {
+    fn display_outcome(
+        &self,
+        expression: &str,
+        answer: Result<EvaluateBody, EvaluationFailure>,
+    ) -> Outcome {
         match answer {
             Ok(body) => {
                 let limits = Limits::for_locals(0, false);
                 Ok(variables::node_for(expression, &body.result, body.type_name, limits).value)
             }
-            Err(e) => Err(self.expression_error(expression, e, true).message),
+            Err(EvaluationFailure::Told(e)) => Err(e.message),
+            Err(EvaluationFailure::Adapter(e)) => {
+                Err(self.expression_error(expression, e, true).message)
+            }
         }
     }
 
@@ -181,10 +185,9 @@ impl Session {
         };
         let outcome = match self.display_target(expression, frame.id).await {
             Ok((frame_id, inner)) => {
-                let answer = self
-                    .dap
-                    .request_typed::<Evaluate>(&EvaluateArguments::watch(&inner, Some(frame_id)))
-                    .await;
+                let arguments = EvaluateArguments::watch(&inner, Some(frame_id));
+                let limit = self.evaluation_limit(None);
+                let answer = self.evaluate_bounded(arguments, limit, expression).await;
                 self.display_outcome(&inner, answer)
             }
             Err(why) => Err(why),

@@ -43,6 +43,12 @@ impl Session {
         // A probe that killed the program itself (its output is in pipes we read) wants
         // nothing from the adapter's answer to `disconnect`: Delve took 1-200 ms to give it.
         let killed_first = !wait_for_tree && terminate && self.kill_program_first();
+        if terminate && !killed_first && matches!(self.shared.run.get().phase, Phase::Evaluating(_))
+        {
+            // An adapter busy with an evaluation it cannot interrupt (Delve) reads no
+            // `disconnect` until the program stops running it: the program goes first.
+            self.kill_launched_debuggee();
+        }
         let mut disconnected = killed_first;
         if !killed_first && !self.process.has_exited() {
             let disconnect = self.dap.send_typed::<Disconnect>(&DisconnectArguments {

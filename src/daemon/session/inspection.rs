@@ -5,6 +5,9 @@
 //! written there, through scopes, variables and evaluation, with the adapter's error text cut
 //! down to what a reader needs.
 
+use std::time::Duration;
+
+use super::bounded_evaluation::EvaluationFailure;
 use super::caller_frames::AskedBy;
 use super::frames::frame_info;
 use super::unloaded_values::cap_values;
@@ -217,6 +220,7 @@ impl Session {
         expression: &str,
         depth: u32,
         asked_by: AskedBy,
+        limit: Option<Duration>,
     ) -> Result<EvaluateResult, ErrorBody> {
         let at = frame_prefix::parse(expression).map_err(|e| {
             ErrorBody::usage(e, "'@1:i' reads i in the caller, '@main:i' in main's frame")
@@ -231,9 +235,11 @@ impl Session {
                     context: self.adapter.value_reading().context,
                     ..EvaluateArguments::watch(inner, Some(frame.id))
                 };
-                match self.dap.request_typed::<Evaluate>(&arguments).await {
+                let limit = self.evaluation_limit(limit);
+                match self.evaluate_bounded(arguments, limit, expression).await {
                     Ok(body) => body,
-                    Err(error) => {
+                    Err(EvaluationFailure::Told(error)) => return Err(error),
+                    Err(EvaluationFailure::Adapter(error)) => {
                         let error = self
                             .evaluation_error(expression, inner, error, &place, asked_by)
                             .await;
@@ -283,7 +289,7 @@ impl Session {
 
     /// Sends `text` to the adapter's own console (lldb commands through lldb-dap, Python
     /// statements through debugpy), in the selected frame when the program is stopped.
-    pub async fn raw(&self, text: &str) -> Result<RawResult, ErrorBody> {
+    pub async fn raw(&self, text: &str, limit: Option<Duration>) -> Result<RawResult, ErrorBody> {
         if self.adapter.quits_console(text) {
             let adapter = self.adapter.name();
             return Err(ErrorBody::usage(
@@ -295,7 +301,7 @@ impl Session {
             ));
         }
         let state = self.shared.run.get();
-        if state.phase.is_ended() {
+        if state.phase.is_ended() || matches!(state.phase, Phase::Evaluating(_)) {
             return Err(self.not_running_error(&state.phase));
         }
         let mut frame_id = None;
@@ -313,10 +319,15 @@ impl Session {
                 }
             }
         }
+        let limit = self.evaluation_limit(limit);
         let answer = self
-            .dap
-            .request_typed::<Evaluate>(&EvaluateArguments::repl(text, frame_id))
+            .evaluate_bounded(EvaluateArguments::repl(text, frame_id), limit, text)
             .await;
+        let answer = match answer {
+            Err(EvaluationFailure::Told(error)) => return Err(error),
+            Err(EvaluationFailure::Adapter(error)) => Err(error),
+            Ok(body) => Ok(body),
+        };
         let output = console_answer(answer).map_err(|e| self.expression_error(text, e, false))?;
         Ok(RawResult { output })
     }

@@ -243,6 +243,7 @@ impl Session {
                 warm_start,
                 warm_claimed: AtomicBool::new(false),
                 held_stop: tokio::sync::RwLock::new(()),
+                evaluate_limit: timeouts.evaluate(),
             }),
             Err(err) => {
                 drop(opening);

@@ -12,11 +12,13 @@
 //! one can be read (and changed) without the others: `lifecycle.rs` (open, configure, end),
 //! `run_control.rs` (resume, pause, await), `report.rs` (stop reports), `frames.rs` (threads,
 //! frames, the selection), `inspection.rs` (locals, evaluate, set, the raw console),
+//! `bounded_evaluation.rs` (the limit of every evaluation of the user's expressions),
 //! `exception_filters.rs` (`catch`), `breakpoints.rs`, `watchpoints.rs`, `displays.rs`
 //! (`display`, and the expressions a stop report evaluates), `sources.rs`,
 //! `pending_lines.rs`, `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the
 //! event task).
 
+mod bounded_evaluation;
 mod breakpoints;
 mod brief_stop;
 mod caller_frames;
@@ -248,6 +250,9 @@ pub struct Session {
     /// adapter would then answer the rest of its requests with nothing (a `locals` that listed
     /// none of its twelve variables, exit 0).
     held_stop: tokio::sync::RwLock<()>,
+    /// How long an evaluation may run when its command names no limit (`[timeouts]
+    /// evaluate_secs`).
+    evaluate_limit: std::time::Duration,
 }
 
 impl Session {
@@ -380,6 +385,9 @@ impl Session {
                 "the session is still starting",
                 "wait for it with 'debugger await'",
             ),
+            Phase::Evaluating(evaluation) => {
+                bounded_evaluation::still_running(self.adapter.name(), evaluation)
+            }
             Phase::Running | Phase::Stopped(_) => ErrorBody::running(),
         }
     }

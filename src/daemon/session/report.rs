@@ -132,6 +132,12 @@ impl Session {
                     view.selection.seen_generation.max(state.generation);
             }
             Phase::AdapterDied { detail } => report.description = Some(detail.clone()),
+            Phase::Evaluating(evaluation) => {
+                report.description = Some(format!(
+                    "running the evaluation of '{}'",
+                    evaluation.expression
+                ))
+            }
             Phase::Running | Phase::Starting => {}
         }
         report
@@ -220,8 +226,7 @@ impl Session {
         let Some(frame) = frames.get(frame.index as usize) else {
             return Vec::new();
         };
-        self.stop_displays(ask, frame.id, generation, VALUES_LOOKUP_TIMEOUT)
-            .await
+        self.stop_displays(ask, frame.id, generation).await
     }
 
     /// Fills in the stop's thread name, frame and source, and reads what `ask` wants at stop
@@ -303,8 +308,7 @@ impl Session {
             if !self.evaluates_at_stop(ask) {
                 return Vec::new();
             }
-            self.stop_displays(ask, top.id, generation, VALUES_LOOKUP_TIMEOUT)
-                .await
+            self.stop_displays(ask, top.id, generation).await
         };
         let (source, values, displays) = tokio::join!(
             self.frame_snippet(top, &info, STOP_CONTEXT_LINES),

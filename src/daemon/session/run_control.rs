@@ -273,20 +273,32 @@ impl Session {
                 Err(self.not_running_error(&state.phase))
             }
             Some(state) => Ok(state),
-            None => Err(ErrorBody::new(
-                ErrorCode::Timeout,
-                format!(
-                    "the program is still running after {} s",
-                    timeout.as_secs_f64()
-                ),
-                "wait longer with 'debugger await --timeout S', or stop it with 'debugger pause'",
-            )),
+            None => match self.shared.run.get().phase {
+                Phase::Evaluating(evaluation) => Err(ErrorBody::new(
+                    ErrorCode::Timeout,
+                    format!(
+                        "the program is still running the evaluation of '{}' after {} s",
+                        evaluation.expression,
+                        timeout.as_secs_f64()
+                    ),
+                    "wait longer with 'debugger await --timeout S', or end the session with \
+                     'debugger stop'",
+                )),
+                _ => Err(ErrorBody::new(
+                    ErrorCode::Timeout,
+                    format!(
+                        "the program is still running after {} s",
+                        timeout.as_secs_f64()
+                    ),
+                    "wait longer with 'debugger await --timeout S', or stop it with 'debugger pause'",
+                )),
+            },
         }
     }
 
     /// Whether the program this session launched here has died (the same process: its start
     /// time unchanged, so not a later one with its pid).
-    fn launched_program_died(&self) -> bool {
+    pub(super) fn launched_program_died(&self) -> bool {
         if !self.shared.owns_local_debuggee {
             return false;
         }

@@ -26,6 +26,9 @@ pub(super) struct View {
     pub(super) core_fault_address: Option<u64>,
     /// The C library's message of an abort, as the core dump holds it.
     pub(super) core_abort_message: Option<String>,
+    /// The evaluation limit last told to an adapter whose limit its console sets
+    /// (`bounded_evaluation.rs`).
+    pub(super) evaluation_limit: Option<std::time::Duration>,
 }
 
 /// Where the user is looking, and what they have been shown.

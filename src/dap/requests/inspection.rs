@@ -88,6 +88,11 @@ pub struct EvaluateArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame_id: Option<i64>,
     pub context: EvaluateContext,
+    /// How long the evaluation may run before the adapter interrupts it, in milliseconds: not
+    /// DAP's, read by the adapters of ours that bound an evaluation themselves
+    /// (`adapters::evaluation_limits`), and by no other.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
 }
 
 impl EvaluateArguments {
@@ -97,6 +102,7 @@ impl EvaluateArguments {
             expression: expression.into(),
             frame_id,
             context: EvaluateContext::Watch,
+            timeout_ms: None,
         }
     }
 
@@ -106,6 +112,7 @@ impl EvaluateArguments {
             expression: text.into(),
             frame_id,
             context: EvaluateContext::Repl,
+            timeout_ms: None,
         }
     }
 }

@@ -143,6 +143,9 @@ pub enum Command {
     Evaluate {
         expression: String,
         depth: u32,
+        /// How long the evaluation may run; `None`: the config's `[timeouts] evaluate_secs`.
+        #[serde(default)]
+        timeout_secs: Option<f64>,
     },
     /// `display EXPR`: evaluate `expression` at every stop of the session from now on.
     DisplayAdd {
@@ -158,6 +161,9 @@ pub enum Command {
     /// Text for the adapter's own console (DAP `evaluate` in the `repl` context).
     Raw {
         text: String,
+        /// How long the text may run in the program, as `Evaluate`'s.
+        #[serde(default)]
+        timeout_secs: Option<f64>,
     },
     /// Changes a variable (or any assignable expression) in the selected frame.
     SetVariable {

@@ -76,8 +76,8 @@ pub struct WarmAdapterInfo {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StatusResult {
     pub session: String,
-    /// `starting`, `running`, `stopped`, `exited`, `terminated` or `adapter_died`; in `sessions`
-    /// also `warm`: the daemon holds no session, only a warm adapter.
+    /// `starting`, `running`, `stopped`, `evaluating`, `exited`, `terminated` or `adapter_died`;
+    /// in `sessions` also `warm`: the daemon holds no session, only a warm adapter.
     pub state: String,
     pub program: Option<String>,
     pub adapter: Option<String>,
@@ -95,6 +95,19 @@ pub struct StatusResult {
     /// The adapter the daemon keeps warm for the next session, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm: Option<WarmAdapterInfo>,
+    /// In state `evaluating`: the evaluation the program runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluating: Option<EvaluatingInfo>,
+}
+
+/// An evaluation that did not return within its limit and that the adapter could not
+/// interrupt: the program runs it until it returns.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EvaluatingInfo {
+    /// The expression, as given.
+    pub expression: String,
+    /// How long it has run, in seconds.
+    pub secs: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

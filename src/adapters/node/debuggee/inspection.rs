@@ -183,7 +183,7 @@ impl Debuggee {
             Some(This::Given(this)) => Some(with_preview(&cdp, this).await),
             Some(This::Lexical) => match frame {
                 Some(frame) => self
-                    .evaluate_raw("this", &json!(frame + 1))
+                    .evaluate_raw("this", &json!(frame + 1), EVALUATION_TIMEOUT_MS)
                     .await
                     .ok()
                     .and_then(|(_, this)| shown_this(&this)),
@@ -234,11 +234,13 @@ impl Debuggee {
         }
     }
 
-    /// `Debugger.evaluateOnCallFrame` when paused, `Runtime.evaluate` otherwise.
+    /// `Debugger.evaluateOnCallFrame` when paused, `Runtime.evaluate` otherwise; V8 stops the
+    /// evaluation after `timeout_ms`.
     pub(super) async fn evaluate_raw(
         &self,
         expression: &str,
         frame_id: &Value,
+        timeout_ms: u64,
     ) -> Result<(Option<usize>, Value), String> {
         let cdp = self.cdp()?.clone();
         let (frame, answer) = match self.focus.paused {
@@ -261,11 +263,11 @@ impl Debuggee {
                             "expression": expression,
                             "generatePreview": true,
                             "silent": true,
-                            "timeout": EVALUATION_TIMEOUT_MS,
+                            "timeout": timeout_ms,
                         }),
                     )
                     .await
-                    .map_err(timed_out)?;
+                    .map_err(|e| timed_out(e, timeout_ms))?;
                 (Some(index), answer)
             }
             None => {
@@ -277,11 +279,11 @@ impl Debuggee {
                             "generatePreview": true,
                             "silent": true,
                             "replMode": true,
-                            "timeout": EVALUATION_TIMEOUT_MS,
+                            "timeout": timeout_ms,
                         }),
                     )
                     .await
-                    .map_err(timed_out)?;
+                    .map_err(|e| timed_out(e, timeout_ms))?;
                 (None, answer)
             }
         };
@@ -303,7 +305,13 @@ impl Debuggee {
             (None, _) => expression.to_string(),
         };
         let (frame, value) = self
-            .evaluate_raw(&expression, &arguments["frameId"])
+            .evaluate_raw(
+                &expression,
+                &arguments["frameId"],
+                arguments["timeoutMs"]
+                    .as_u64()
+                    .unwrap_or(EVALUATION_TIMEOUT_MS),
+            )
             .await?;
         let mut answer = json!({
             "result": values::display(&value),
@@ -342,9 +350,13 @@ impl Debuggee {
         let frame_of = |frame: Option<usize>| json!(frame.map_or(1, |f| f + 1));
         let new_value = match &target {
             Target::Scopes(frame, _) => {
-                self.evaluate_raw(expression, &frame_of(Some(*frame))).await
+                self.evaluate_raw(expression, &frame_of(Some(*frame)), EVALUATION_TIMEOUT_MS)
+                    .await
             }
-            Target::Object(frame, _) => self.evaluate_raw(expression, &frame_of(*frame)).await,
+            Target::Object(frame, _) => {
+                self.evaluate_raw(expression, &frame_of(*frame), EVALUATION_TIMEOUT_MS)
+                    .await
+            }
         }?
         .1;
         let argument = call_argument(&new_value);

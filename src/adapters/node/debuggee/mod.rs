@@ -313,12 +313,14 @@ fn capabilities() -> Value {
     })
 }
 
-/// V8's words for an evaluation stopped by its `timeout`, said plainly.
-fn timed_out(error: String) -> String {
+/// V8's words for an evaluation stopped by its `timeout` (`timeout_ms`), said in the words the
+/// session reads (`evaluation_limits::INTERRUPTED_WORDS`).
+fn timed_out(error: String, timeout_ms: u64) -> String {
     if error.contains("Execution was terminated") {
         format!(
-            "the expression did not finish within {} s and was stopped",
-            EVALUATION_TIMEOUT_MS / 1000
+            "{} of {} ms",
+            crate::adapters::evaluation_limits::INTERRUPTED_WORDS,
+            timeout_ms
         )
     } else {
         error
