@@ -387,7 +387,10 @@ fn the_cli_refuses_an_oversized_answer_without_waiting_for_it() {
         assert_eq!(run.code, 1, "{run:?}");
         assert_eq!(error["code"], "ipc", "{error}");
         assert!(
-            error["message"].as_str().unwrap_or("").contains("exceeds"),
+            error["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("more than the 16777216-byte limit"),
             "{error}"
         );
         assert!(

@@ -240,7 +240,7 @@ fn the_daemon_log_stays_bounded_under_a_flood_at_debug_level() {
     // much a flood logs depends on how the adapter chunks output) and the old one must go.
     let log = s.state_dir().join(format!("daemon-{}.log", s.name));
     let old = s.state_dir().join(format!("daemon-{}.log.1", s.name));
-    std::fs::create_dir_all(s.state_dir()).expect("state dir");
+    debugger::platform::create_private_dir(&s.state_dir()).expect("state dir");
     let filler = "filler line written by the test before the daemon started\n";
     let lines = (LOG_ROTATE_BYTES as usize - 64 * 1024) / filler.len();
     std::fs::write(&log, filler.repeat(lines)).expect("prefill log");

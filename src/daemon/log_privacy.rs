@@ -20,7 +20,7 @@ pub fn hide_values<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>) {
     let mut hidden = HIDDEN.write().unwrap_or_else(|p| p.into_inner());
     let mut added = false;
     for (name, value) in vars {
-        if value.len() < SHORTEST_HIDDEN || value.bytes().all(|b| b.is_ascii_digit()) {
+        if !may_be_secret(name, value) {
             continue;
         }
         if hidden.iter().any(|(v, _)| v == value) {
@@ -32,6 +32,20 @@ pub fn hide_values<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>) {
     if added {
         hidden.sort_by_key(|(value, _)| std::cmp::Reverse(value.len()));
     }
+}
+
+/// Whether `value` could be a secret worth hiding. Our own `DEBUGGER_*` settings are names and
+/// paths the log is about; a short value, a number, or a plain word (`debugger`, `en_US.UTF-8`)
+/// holds no secret, and hiding it would turn every line that mentions it (a log target, the
+/// session's name) into noise.
+fn may_be_secret(name: &str, value: &str) -> bool {
+    let plain_word = value
+        .bytes()
+        .all(|b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.'));
+    !name.starts_with("DEBUGGER_")
+        && value.len() >= SHORTEST_HIDDEN
+        && !value.bytes().all(|b| b.is_ascii_digit())
+        && !plain_word
 }
 
 /// Keeps the environment a command carries (a launch's, the caller's of a warm adapter) out of
