@@ -61,7 +61,7 @@ pub use os::{
     privacy_problem, private_file, private_listener, process_exists, reap, release_children,
     restrict_new_files, same_file, start_time, tagged_processes, user_tag,
 };
-pub use private_files::open_private_append;
+pub use private_files::{STATE_DIR_CHECKED, open_private_append};
 pub use program_stdio::{ProgramStdio, StreamReader};
 pub use signals::{Ended, signal_name, signal_number, unreaped_end};
 

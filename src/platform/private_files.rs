@@ -5,6 +5,11 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
 
+/// Whether the state directory (logs) is held to the runtime directory's privacy check. On
+/// Windows it is the user's own `AppData\Local`, closed to others by the profile's access list,
+/// whose inherited entries (Wine's `Everyone`) the check would refuse for no gain.
+pub const STATE_DIR_CHECKED: bool = cfg!(unix);
+
 /// Opens `path` for appending, created readable by this user alone. On Unix a symbolic link
 /// there is refused rather than followed, and a file that is not a regular file of this user's
 /// is refused; one of ours that others can read is closed to them before anything is written.
