@@ -78,24 +78,45 @@ struct Separator {
     open: Vec<char>,
 }
 
+/// Where a scan of a value's text is in its quoted strings, which its brackets and commas inside
+/// are not.
+#[derive(Default)]
+struct Quoting {
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl Quoting {
+    /// Whether `c`, the next character, belongs to a quoted string (its quotes included).
+    fn takes(&mut self, c: char) -> bool {
+        if let Some(q) = self.quote {
+            if self.escaped {
+                self.escaped = false;
+            } else if c == '\\' {
+                self.escaped = true;
+            } else if c == q {
+                self.quote = None;
+            }
+            return true;
+        }
+        if matches!(c, '"' | '\'') {
+            self.quote = Some(c);
+            return true;
+        }
+        false
+    }
+}
+
 /// Every `,` of `value` inside a container (`[…]`, `{…}`, `(…)`), outside quotes.
 fn member_separators(value: &str) -> Vec<Separator> {
     let mut found = Vec::new();
     let mut open = Vec::new();
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
+    let mut quoting = Quoting::default();
     for (at, c) in value.char_indices() {
-        if let Some(q) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == q => quote = None,
-                _ => {}
-            }
+        if quoting.takes(c) {
             continue;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
             '[' => open.push(']'),
             '{' => open.push('}'),
             '(' => open.push(')'),
@@ -119,20 +140,12 @@ fn member_separators(value: &str) -> Vec<Separator> {
 fn members_left(rest: &str, open: &[char]) -> Vec<usize> {
     let mut counts = vec![0; open.len()];
     let mut depth = open.len();
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
+    let mut quoting = Quoting::default();
     for (at, c) in rest.char_indices() {
-        if let Some(q) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == q => quote = None,
-                _ => {}
-            }
+        if quoting.takes(c) {
             continue;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
             '[' | '{' | '(' => depth += 1,
             ']' | '}' | ')' => {
                 if depth == 0 {
