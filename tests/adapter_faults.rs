@@ -354,15 +354,16 @@ fn a_4_gib_content_length_is_refused_without_allocating_it() {
 #[test]
 fn an_unanswered_request_times_out_while_the_daemon_keeps_serving() {
     let s = mock_session(
-        &json!({"on": {"evaluate": {"action": "hang"}}}),
+        // Not `evaluate`: an evaluation has its own bound (`evaluate_secs`, its own error).
+        &json!({"on": {"scopes": {"action": "hang"}}}),
         "[timeouts]\nrequest_secs = 1\n",
     );
     start_ok(&s);
     await_entry(&s);
 
     let began = Instant::now();
-    let mut hanging = spawn(&s, &["--json", "print", "x"]);
-    held_by_the_adapter(&s, "evaluate");
+    let mut hanging = spawn(&s, &["--json", "locals"]);
+    held_by_the_adapter(&s, "scopes");
     // Another client is served while the request waits.
     let (status, status_took) = timed(&s, &["--json", "status"]);
     assert_eq!(status.json()["ok"], true, "{status:?}");
