@@ -5,8 +5,10 @@
 //! two that no other stop should pay.
 
 use super::Session;
+use super::displays::StopAsk;
 use crate::adapters::console_answer;
 use crate::adapters::return_value::{ReadingStep, ResultReading, ReturnValueSource, ReturnedValue};
+use crate::daemon::run_state::{Phase, RunState};
 use crate::daemon::variables::{self, Limits};
 use crate::dap::requests::{Evaluate, EvaluateArguments, Scopes, ScopesArguments};
 use crate::dap::types::StackFrame;
@@ -57,11 +59,19 @@ impl Session {
         }))
     }
 
-    /// Fills in what a finish that stopped in the caller returned: the value, or why it is
-    /// unknown. A finish that stopped elsewhere first (a breakpoint inside) returned nothing yet.
-    pub(super) async fn add_return_value(&self, report: &mut StopReport, planned: Planned) {
-        if report.reason != "step" {
-            return;
+    /// What a finish that stopped in `state` returned: the value, or why it is unknown; `None`
+    /// for a finish that stopped elsewhere first (a breakpoint inside), which returned nothing
+    /// yet. Its requests go out beside the report's (see [`Session::finish_report`]).
+    pub(super) async fn returned(
+        &self,
+        state: &RunState,
+        planned: Planned,
+    ) -> Option<Result<ReturnedValue, String>> {
+        let Phase::Stopped(stop) = &state.phase else {
+            return None;
+        };
+        if stop.reason != "step" {
+            return None;
         }
         let returned = match self.selected_frame().await {
             Ok((_, _, frame)) => match self.adapter.return_value() {
@@ -97,13 +107,34 @@ impl Session {
             },
             Err(_) => Err("the frame returned to could not be read".into()),
         };
+        Some(returned)
+    }
+
+    /// The report of a finish that settled in `state`, with what the function returned. The
+    /// stack is read first, so the report and the return value share it, and their requests go
+    /// to the adapter together.
+    pub(super) async fn finish_report(
+        &self,
+        state: &RunState,
+        ask: &StopAsk,
+        planned: Planned,
+    ) -> StopReport {
+        if let Phase::Stopped(stop) = &state.phase
+            && let Some(thread_id) = stop.thread_id
+        {
+            let _ = self.frames(thread_id, 1).await;
+        }
+        let (mut report, returned) =
+            tokio::join!(self.report_with(state, ask), self.returned(state, planned));
         match returned {
-            Ok(returned) => {
+            Some(Ok(returned)) => {
                 report.return_value = Some(returned.value);
                 report.return_type = returned.type_name;
             }
-            Err(why) => report.return_value_unknown = Some(why),
+            Some(Err(why)) => report.return_value_unknown = Some(why),
+            None => {}
         }
+        report
     }
 
     /// The frame's local named `prefix...` (the last, the most recent call's, when a line made

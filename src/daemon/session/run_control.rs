@@ -125,14 +125,12 @@ impl Session {
         let Some(timeout) = wait else {
             return Ok(("running".into(), None));
         };
-        let (phase, mut report) = self.wait_after(running, timeout, ask).await?;
-        if action == ResumeAction::Finish
-            && phase == "stopped"
-            && let Some(report) = report.as_mut()
-        {
-            self.add_return_value(report, planned).await;
+        if action == ResumeAction::Finish {
+            let state = self.settled_after(running, timeout).await?;
+            let report = self.finish_report(&state, ask, planned).await;
+            return Ok((state.phase.name().to_string(), Some(report)));
         }
-        Ok((phase, report))
+        self.wait_after(running, timeout, ask).await
     }
 
     /// Interrupts the program; with `wait`, reports the resulting stop.
