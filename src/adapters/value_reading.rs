@@ -1,5 +1,7 @@
-//! How an adapter's values are read whole: the `evaluate` context that gives a value's whole
-//! text, and the parts of a text it left unloaded with how to read them.
+//! How an adapter's values are read whole and shown: the `evaluate` context that gives a value's
+//! whole text, the parts of a text it left unloaded with how to read them, the text it writes
+//! in its own internals' words where the language has words of its own, and the locals that are
+//! no variables of the program.
 //!
 //! An adapter may shorten a value's text in the usual contexts (Delve cuts a compound value's at
 //! 256 bytes, in the middle of a member, but for a value to copy). And it may load a variable's
@@ -17,6 +19,11 @@ pub struct ValueReading {
     pub context: EvaluateContext,
     /// The parts of a value's text the adapter left unloaded.
     pub unloaded_parts: fn(&str) -> Vec<UnloadedPart>,
+    /// A value's text (of the type given) in the language's words, where the adapter's differ.
+    pub reword: fn(&str, Option<&str>) -> Option<String>,
+    /// Whether a frame's variable of this name is the adapter's, not the program's, and is
+    /// left out of `locals` (Delve's `~r0` result slots, garbage until the function returns).
+    pub hidden_local: fn(&str) -> bool,
 }
 
 impl Default for ValueReading {
@@ -24,6 +31,8 @@ impl Default for ValueReading {
         ValueReading {
             context: EvaluateContext::Watch,
             unloaded_parts: |_| Vec::new(),
+            reword: |_, _| None,
+            hidden_local: |_| false,
         }
     }
 }

@@ -16,6 +16,7 @@ mod relay;
 mod return_value;
 pub mod toolchain;
 mod unloaded;
+mod values;
 
 use std::borrow::Cow;
 use std::ffi::OsString;
@@ -217,11 +218,18 @@ impl DebugAdapter for Delve {
 
     /// Delve cuts the text of a compound value at 256 bytes (`...`, in the middle of a member)
     /// but for a value to copy, and reads a long string whole only for one; past one level
-    /// below the value asked for, it leaves values unloaded (`unloaded.rs`).
+    /// below the value asked for, it leaves values unloaded (`unloaded.rs`). Its byte slices,
+    /// runes, `reflect.Value`s and result slots are shown in Go's words (`values.rs`).
     fn value_reading(&self) -> ValueReading {
         ValueReading {
             context: EvaluateContext::Clipboard,
-            unloaded_parts: unloaded::parts,
+            unloaded_parts: |value| {
+                let mut parts = unloaded::parts(value);
+                parts.extend(values::reflect_values(value));
+                parts
+            },
+            reword: values::reword,
+            hidden_local: values::is_result_slot,
         }
     }
 

@@ -12,6 +12,7 @@ use super::caller_frames::AskedBy;
 use super::frames::frame_info;
 use super::unloaded_values::cap_values;
 use super::{Session, changes};
+use crate::adapters::value_reading::ValueReading;
 use crate::adapters::{console_answer, expression_errors};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::frame_prefix;
@@ -136,6 +137,27 @@ impl Session {
         frame: &StackFrame,
         limits: Limits,
     ) -> Result<LocalsResult, ErrorBody> {
+        self.expand_scopes(frame, limits, self.adapter.value_reading())
+            .await
+    }
+
+    /// Every variable of `frame`'s scopes, the adapter's own among them (Delve's result
+    /// slots, which a finish reads its results by), one level deep.
+    pub(super) async fn frame_slots(&self, frame: &StackFrame) -> Result<LocalsResult, ErrorBody> {
+        let reading = ValueReading {
+            hidden_local: |_| false,
+            ..self.adapter.value_reading()
+        };
+        self.expand_scopes(frame, Limits::for_locals(0, false), reading)
+            .await
+    }
+
+    async fn expand_scopes(
+        &self,
+        frame: &StackFrame,
+        limits: Limits,
+        reading: ValueReading,
+    ) -> Result<LocalsResult, ErrorBody> {
         let scopes = self
             .dap
             .request_typed::<Scopes>(&ScopesArguments { frame_id: frame.id })
@@ -152,6 +174,7 @@ impl Session {
                 type_name: None,
                 name: None,
                 method_types: self.adapter.method_types(),
+                reading,
             };
             let expanded = variables::expand(&self.dap, root, limits).await?;
             variables.extend(expanded.nodes);
@@ -260,6 +283,7 @@ impl Session {
                 type_name: body.type_name.as_deref(),
                 name: Some(inner),
                 method_types: self.adapter.method_types(),
+                reading: self.adapter.value_reading(),
             };
             let expanded = variables::expand(&self.dap, root, limits).await;
             match expanded {
@@ -273,8 +297,9 @@ impl Session {
             (Vec::new(), 0)
         };
         self.mark_seen();
-        let mut node =
-            variables::node_for(expression, &body.result, body.type_name.clone(), limits);
+        let result = (self.adapter.value_reading().reword)(&body.result, body.type_name.as_deref())
+            .unwrap_or(body.result);
+        let mut node = variables::node_for(expression, &result, body.type_name.clone(), limits);
         node.children = children;
         self.load_unloaded(std::slice::from_mut(&mut node), frame.id)
             .await;

@@ -47,7 +47,7 @@ impl Session {
             // One machine frame for both: no call, so nothing was returned where a call returns.
             return Some(Err("the function was inlined into its caller".into()));
         }
-        let locals = match self.frame_locals(frame, Limits::for_locals(0, false)).await {
+        let locals = match self.frame_slots(frame).await {
             Ok(locals) => locals.variables,
             Err(e) => return Some(Err(format!("the function's locals could not be read: {e}"))),
         };
@@ -172,6 +172,7 @@ impl Session {
             type_name: None,
             name: None,
             method_types: self.adapter.method_types(),
+            reading: self.adapter.value_reading(),
         };
         let expanded = variables::expand(&self.dap, root, Limits::for_locals(0, false))
             .await

@@ -8,6 +8,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::adapters::value_reading::ValueReading;
 use crate::dap::types::{Scope, Variable};
 use crate::dap::{DapClient, DapError};
 use crate::ipc::protocol::VariableNode;
@@ -81,6 +82,9 @@ pub struct Root<'a> {
     /// data ([`crate::adapters::DebugAdapter::method_types`]): left out of a value's members
     /// like a group of its methods.
     pub method_types: &'a [&'a str],
+    /// How the adapter's values are shown ([`ValueReading::reword`],
+    /// [`ValueReading::hidden_local`]).
+    pub reading: ValueReading,
 }
 
 /// Fetches the children of `root` and expands them `limits.depth` levels further.
@@ -96,10 +100,20 @@ pub async fn expand(dap: &DapClient, root: Root<'_>, limits: Limits) -> Result<E
         },
         limits.depth,
         limits,
-        root.method_types,
+        Shown {
+            method_types: root.method_types,
+            reading: root.reading,
+        },
         &mut budget,
     )
     .await
+}
+
+/// What the adapter says of how its values are shown, for every level.
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    method_types: &'a [&'a str],
+    reading: ValueReading,
 }
 
 /// The value whose children a level lists.
@@ -244,7 +258,7 @@ fn expand_level<'a>(
     parent: Parent,
     depth: u32,
     limits: Limits,
-    method_types: &'a [&'a str],
+    shown: Shown<'a>,
     budget: &'a mut usize,
 ) -> Pin<Box<dyn Future<Output = Result<Expanded, DapError>> + Send + 'a>> {
     Box::pin(async move {
@@ -268,10 +282,13 @@ fn expand_level<'a>(
         }
         if parent.name.is_none() {
             (variables, total) = ungroup(dap, variables, total, limits.max_children).await?;
+            let before = variables.len();
+            variables.retain(|v| !(shown.reading.hidden_local)(&v.name));
+            total = total.saturating_sub((before - variables.len()) as u64);
         } else {
             // An object's methods, grouped or not, are left out of the listing, and counted with
             // what else was left out (`print obj.method` reads one).
-            variables.retain(|v| !is_group(v) && !is_method(v, method_types));
+            variables.retain(|v| !is_group(v) && !is_method(v, shown.method_types));
         }
         let returned = variables.len() as u64;
         let keep = (returned.min(limits.max_children) as usize).min(*budget);
@@ -282,7 +299,8 @@ fn expand_level<'a>(
         let mut nodes = Vec::with_capacity(variables.len());
         let mut to_expand = Vec::new();
         for (index, v) in variables.iter().enumerate() {
-            let value = readable_value(&v.value, v.type_name.as_deref());
+            let value = (shown.reading.reword)(&v.value, v.type_name.as_deref())
+                .unwrap_or_else(|| readable_value(&v.value, v.type_name.as_deref()));
             // A character array read as a string is that string: its characters one per line
             // say nothing more.
             let expandable = v.variables_reference > 0 && !is_char_array_string(v);
@@ -320,7 +338,7 @@ fn expand_level<'a>(
                 },
                 depth - 1,
                 limits,
-                method_types,
+                shown,
                 budget,
             )
             .await;

@@ -1,0 +1,288 @@
+//! Go values in Go's own words where Delve writes its internals: a byte slice that holds text
+//! as that text, a rune as its character, a `reflect.Value` as the value it holds, and no
+//! result slots (`~r0`) among the locals, which hold garbage until the function returns (a
+//! `finish` reports what it returned).
+
+use std::fmt::Write;
+
+use crate::adapters::value_reading::UnloadedPart;
+
+/// Delve's name for an unnamed result of the function: `~r0`, `~r1`.
+pub(super) fn is_result_slot(name: &str) -> bool {
+    name.strip_prefix("~r")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `value` (of type `type_name`) in Go's words, where Delve's differ; `None` to keep it.
+pub(super) fn reword(value: &str, type_name: Option<&str>) -> Option<String> {
+    if type_name == Some("int32") {
+        return rune(value);
+    }
+    byte_slices_as_text(value)
+}
+
+/// An `int32` (Go's rune) holding a printable character: `113 'q'`.
+fn rune(value: &str) -> Option<String> {
+    let code: u32 = value.trim().parse().ok()?;
+    let c = char::from_u32(code).filter(|c| !c.is_control() && code >= 0x20)?;
+    Some(format!("{code} {}", go_rune_literal(c)))
+}
+
+fn go_rune_literal(c: char) -> String {
+    match c {
+        '\'' => "'\\''".into(),
+        '\\' => "'\\\\'".into(),
+        c => format!("'{c}'"),
+    }
+}
+
+const BYTE_SLICE: &str = "[]uint8 len: ";
+
+/// Each `[]uint8 len: N, cap: M, [113,117,…]` of `value` whose bytes are printable UTF-8
+/// text, written `[]uint8 len: N, cap: M, "quoted"`; `None` when there is none.
+fn byte_slices_as_text(value: &str) -> Option<String> {
+    if !value.contains(BYTE_SLICE) {
+        return None;
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    let mut changed = false;
+    while let Some(at) = rest.find(BYTE_SLICE) {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        match byte_slice(from) {
+            Some((consumed, text)) => {
+                out.push_str(&text);
+                rest = &from[consumed..];
+                changed = true;
+            }
+            None => {
+                out.push_str(BYTE_SLICE);
+                rest = &from[BYTE_SLICE.len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// The byte slice at the start of `text`: how many bytes of `text` it spans, and its text form.
+fn byte_slice(text: &str) -> Option<(usize, String)> {
+    let after = &text[BYTE_SLICE.len()..];
+    let (len, after) = after.split_once(", cap: ")?;
+    let len: usize = len.parse().ok()?;
+    let (cap, after) = after.split_once(", [")?;
+    cap.parse::<usize>().ok()?;
+    let close = after.find(']')?;
+    let consumed = text.len() - after.len() + close + 1;
+    let items = &after[..close];
+    // Delve lists at most 64 elements, then `...+N more`.
+    let (listed, more) = match items.split_once("...+") {
+        Some((listed, more)) => (listed.trim_end_matches(','), Some(more)),
+        None => (items, None),
+    };
+    let bytes: Vec<u8> = listed
+        .split(',')
+        .map(|b| b.trim().parse::<u8>())
+        .collect::<Result<_, _>>()
+        .ok()?;
+    if more.is_none() && bytes.len() != len {
+        return None;
+    }
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        // A cut list may end inside a character: the text up to it.
+        Err(e) if more.is_some() && e.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?
+        }
+        Err(_) => return None,
+    };
+    let printable = text
+        .chars()
+        .all(|c| !c.is_control() || matches!(c, '\n' | '\t' | '\r'));
+    if !printable {
+        return None;
+    }
+    let mut shown = format!("{BYTE_SLICE}{len}, cap: {cap}, {}", go_quoted(text));
+    if let Some(more) = more {
+        let _ = write!(shown, "...+{more}");
+    }
+    Some((consumed, shown))
+}
+
+/// `text` as a Go interpreted string literal.
+fn go_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A `reflect.Value` holding a scalar or a string, read through its pointer: `42` for
+/// `reflect.ValueOf(42)`, where Delve writes the `rtype` internals. A value of another kind keeps
+/// Delve's text.
+pub(super) fn reflect_values(value: &str) -> Vec<UnloadedPart> {
+    let mut found: Vec<UnloadedPart> = Vec::new();
+    let mut rest = value;
+    while let Some(at) = rest.find(REFLECT_VALUE) {
+        let from = &rest[at..];
+        match reflect_value(from) {
+            Some(part) => {
+                rest = &from[part.text.len()..];
+                if !found.contains(&part) {
+                    found.push(part);
+                }
+            }
+            None => rest = &from[REFLECT_VALUE.len()..],
+        }
+    }
+    found
+}
+
+const REFLECT_VALUE: &str = "reflect.Value {typ_: ";
+
+/// reflect's `flagIndir`: the value is stored behind `ptr`, not in it.
+const FLAG_INDIRECT: u64 = 1 << 7;
+
+/// The `reflect.Value {…}` at the start of `text`, when its kind is read by a plain load.
+fn reflect_value(text: &str) -> Option<UnloadedPart> {
+    let end = matching_brace(text, "reflect.Value ".len())?;
+    let whole = &text[..=end];
+    let kind = whole
+        .split_once("Kind_: ")?
+        .1
+        .split_once(' ')?
+        .0
+        .to_string();
+    let go_type = match kind.as_str() {
+        "Bool" => "bool",
+        "Int" => "int",
+        "Int8" => "int8",
+        "Int16" => "int16",
+        "Int32" => "int32",
+        "Int64" => "int64",
+        "Uint" => "uint",
+        "Uint8" => "uint8",
+        "Uint16" => "uint16",
+        "Uint32" => "uint32",
+        "Uint64" => "uint64",
+        "Uintptr" => "uintptr",
+        "Float32" => "float32",
+        "Float64" => "float64",
+        "String" => "string",
+        _ => return None,
+    };
+    let (_, tail) = whole.rsplit_once("ptr: unsafe.Pointer(0x")?;
+    let (address, tail) = tail.split_once(')')?;
+    if address.is_empty() || !address.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let flag: u64 = tail
+        .strip_prefix(", flag: ")?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    if flag & FLAG_INDIRECT == 0 {
+        return None;
+    }
+    Some(UnloadedPart {
+        text: whole.to_string(),
+        expression: format!("*(*{go_type})(0x{address})"),
+        answer_prefix: String::new(),
+    })
+}
+
+/// The index of the `}` closing the `{` at `open` in `text`, skipping quoted strings.
+fn matching_brace(text: &str, open: usize) -> Option<usize> {
+    if text.as_bytes().get(open) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (at, b) in text.bytes().enumerate().skip(open) {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if quoted => escaped = true,
+            b'"' => quoted = !quoted,
+            b'{' if !quoted => depth += 1,
+            b'}' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_slots_are_named_by_delve() {
+        assert!(is_result_slot("~r0"));
+        assert!(is_result_slot("~r12"));
+        assert!(!is_result_slot("~r"));
+        assert!(!is_result_slot("r0"));
+        assert!(!is_result_slot("~rx"));
+    }
+
+    #[test]
+    fn a_rune_shows_its_character() {
+        assert_eq!(reword("113", Some("int32")).as_deref(), Some("113 'q'"));
+        assert_eq!(reword("39", Some("int32")).as_deref(), Some("39 '\\''"));
+        assert_eq!(reword("233", Some("int32")).as_deref(), Some("233 'é'"));
+        assert_eq!(reword("10", Some("int32")), None);
+        assert_eq!(reword("-5", Some("int32")), None);
+        assert_eq!(reword("113", Some("int64")), None);
+    }
+
+    #[test]
+    fn a_byte_slice_of_text_shows_the_text() {
+        let value =
+            "*main.Rec {Name: \"quote\", Raw: []uint8 len: 5, cap: 8, [113,34,10,195,169], N: 3}";
+        assert_eq!(
+            reword(value, Some("*main.Rec")).as_deref(),
+            Some("*main.Rec {Name: \"quote\", Raw: []uint8 len: 5, cap: 8, \"q\\\"\\né\", N: 3}")
+        );
+        let binary = "[]uint8 len: 3, cap: 3, [0,1,255]";
+        assert_eq!(reword(binary, Some("[]uint8")), None);
+        let cut = "[]uint8 len: 100, cap: 100, [104,105,...+98 more]";
+        assert_eq!(
+            reword(cut, Some("[]uint8")).as_deref(),
+            Some("[]uint8 len: 100, cap: 100, \"hi\"...+98 more")
+        );
+        let empty = "[]uint8 len: 0, cap: 0, []";
+        assert_eq!(reword(empty, Some("[]uint8")), None);
+    }
+
+    #[test]
+    fn a_reflect_value_of_an_int_is_read_through_its_pointer() {
+        let value = "reflect.Value {typ_: *internal/abi.Type {Size_: 8, Kind_: Int (2), \
+                     Str: 1, PtrToThis: 0}, ptr: unsafe.Pointer(0x4f0ea0), flag: 130}";
+        let parts = reflect_values(value);
+        assert_eq!(parts.len(), 1, "{parts:?}");
+        assert_eq!(parts[0].text, value);
+        assert_eq!(parts[0].expression, "*(*int)(0x4f0ea0)");
+        assert_eq!(parts[0].loaded_text("42"), "42");
+        let direct = value.replace("flag: 130", "flag: 22");
+        assert!(reflect_values(&direct).is_empty());
+        let map = value.replace("Kind_: Int (2)", "Kind_: Map (21)");
+        assert!(reflect_values(&map).is_empty());
+    }
+}
