@@ -39,7 +39,8 @@ pub fn call_argument(value: &Value) -> Value {
 }
 
 /// An object's own properties (and the internal ones worth seeing: `[[Entries]]` of a Map,
-/// `[[PrimitiveValue]]`, a promise's state), as name and value.
+/// `[[PrimitiveValue]]`, a promise's state, a Proxy's `[[Target]]`, which holds what the proxy
+/// stands for and has no own properties of its own to list), as name and value.
 pub async fn own_properties(cdp: &Cdp, object_id: &str) -> Result<Vec<(String, Value)>, String> {
     let answer = cdp
         .call(
@@ -81,10 +82,16 @@ pub async fn own_properties(cdp: &Cdp, object_id: &str) -> Result<Vec<(String, V
         let name = property["name"].as_str().unwrap_or_default();
         if matches!(
             name,
-            "[[Entries]]" | "[[PrimitiveValue]]" | "[[PromiseState]]" | "[[PromiseResult]]"
+            "[[Entries]]"
+                | "[[PrimitiveValue]]"
+                | "[[PromiseState]]"
+                | "[[PromiseResult]]"
+                | "[[Target]]"
         ) && let Some(value) = property.get("value")
         {
-            properties.push((name.to_string(), value.clone()));
+            // V8 previews no internal property's object.
+            let value = with_preview(cdp, value.clone()).await;
+            properties.push((name.to_string(), value));
         }
     }
     Ok(properties)

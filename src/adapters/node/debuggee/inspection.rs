@@ -49,6 +49,28 @@ impl Debuggee {
                 break;
             }
         }
+        // The closures' variables the function uses are its locals too (DevTools lists them
+        // apart, under "Closure"; the names the code reads are what a reader looks for), up to
+        // the module's: a CommonJS module's wrapper, an anonymous closure right before the
+        // global scope, holds the module's top level, which is no local of the function.
+        if chain
+            .get(rest_from.wrapping_sub(1))
+            .is_some_and(|s| s["type"] == "local")
+        {
+            for (number, scope) in chain.iter().enumerate().skip(rest_from) {
+                let outermost = chain
+                    .get(number + 1)
+                    .is_none_or(|next| matches!(next["type"].as_str(), Some("global" | "script")));
+                let wrapper = outermost && scope["name"].as_str().is_none_or(str::is_empty);
+                if scope["type"] != "closure" || wrapper {
+                    break;
+                }
+                if let Some(id) = object_id(scope) {
+                    locals.push((number, id));
+                }
+                rest_from = number + 1;
+            }
+        }
         let mut scopes = Vec::new();
         let reference = self.add_handle(Handle::Locals {
             frame: index,
