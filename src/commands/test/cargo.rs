@@ -14,6 +14,7 @@ use std::process::{Command as Process, Stdio};
 use serde_json::Value;
 
 use super::pin::pin;
+use super::tool_failure::cannot_run;
 use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match, run_tool};
 use crate::common::error::{ErrorBody, ErrorCode};
 
@@ -68,7 +69,7 @@ fn build(project: &Project<'_>) -> Result<Vec<Executable>, ErrorBody> {
     let status = child.wait().map_err(|e| cannot_run(WHAT, &e))?;
     let stderr = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
     if !status.success() {
-        return Err(super::tool_failed(WHAT, &stderr));
+        return Err(super::tool_failed(WHAT, &stderr, ""));
     }
     if let Some((path, e)) = pin_error {
         return Err(ErrorBody::new(
@@ -78,14 +79,6 @@ fn build(project: &Project<'_>) -> Result<Vec<Executable>, ErrorBody> {
         ));
     }
     Ok(found)
-}
-
-fn cannot_run(what: &str, e: &std::io::Error) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::Usage,
-        format!("cannot run {what}: {e}"),
-        "check that the project's toolchain is installed and on PATH",
-    )
 }
 
 /// The test executable one of cargo's JSON messages names, if it names one.
@@ -199,6 +192,7 @@ pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
         runner: RUNNER,
         selector: project.selector.map(str::to_string),
         tests,
+        warnings: Vec::new(),
     })
 }
 

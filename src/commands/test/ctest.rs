@@ -277,6 +277,7 @@ pub(super) fn list(project: &Project<'_>, build: &Path) -> Result<TestList, Erro
         runner: RUNNER,
         selector: project.selector.map(str::to_string),
         tests,
+        warnings: Vec::new(),
     })
 }
 

@@ -1,9 +1,12 @@
 //! Go: the package's tests built and run by the adapter (Delve's `test` mode, `go test`'s
-//! build), with `-test.run` anchored on the selector (`TestTotal`, `TestTable/case`).
+//! build), with `-test.run` anchored on the selector (`TestTotal`, `TestTable/case`). The
+//! package is the current folder's when it holds tests; else the one package below it that holds
+//! the test (`go_packages.rs` lists them), so a module's root finds its packages' tests.
 
-use std::process::Command as Process;
+use std::path::{Path, PathBuf};
 
-use super::{Project, TestList, TestPlan, base_spec, in_project, run_tool};
+use super::go_packages::{self, Packages};
+use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match};
 use crate::common::error::ErrorBody;
 
 pub(super) const RUNNER: &str = "go test";
@@ -31,14 +34,86 @@ fn run_pattern(selector: &str) -> String {
         .join("/")
 }
 
-/// The package (a `./dir` first runner argument, else the project's folder) and the arguments
-/// left for the test binary.
-fn package_and_args<'a>(project: &'a Project<'_>) -> (std::path::PathBuf, &'a [String]) {
-    match project.runner_args.split_first() {
-        Some((first, rest)) if first.starts_with("./") || first.starts_with("../") => {
-            (in_project(project.root, first.as_ref()), rest)
+/// A selector as `--list` writes it for a package other than the current folder's,
+/// `TestTotal (./pricing)`: the test's name and the package's folder.
+fn split_selector(selector: &str) -> (&str, Option<&str>) {
+    match selector.strip_suffix(')').and_then(|s| s.rsplit_once(" (")) {
+        Some((name, package)) if go_packages::named(Path::new("/"), package).is_some() => {
+            (name, Some(package))
         }
-        _ => (project.root.to_path_buf(), project.runner_args),
+        _ => (selector, None),
+    }
+}
+
+/// Whether the runner arguments or the selector name a package of a Go module (`./pricing`,
+/// `TestTotal (./pricing)`), so that `test` works from a folder outside the module, where
+/// `go test` itself would find no `go.mod`.
+pub(super) fn names_package(root: &Path, selector: Option<&str>, runner_args: &[String]) -> bool {
+    let from_selector = selector.and_then(|s| split_selector(s).1);
+    from_selector
+        .into_iter()
+        .chain(runner_args.first().map(String::as_str))
+        .filter_map(|argument| go_packages::named(root, argument))
+        .any(|packages| go_packages::module_root(&packages.dir).is_some())
+}
+
+/// Where the tests are looked for, and the arguments left for the test binary: the package the
+/// selector names (`TestTotal (./pricing)`) or the first runner argument names (`./pricing`,
+/// `./...`); else the current folder's package when it holds tests, else every package below it
+/// (a module's root holding none of its own), as `go test ./...` finds them.
+fn packages_and_args<'a>(
+    project: &'a Project<'_>,
+    selector: Option<&str>,
+) -> (Packages, &'a [String]) {
+    if let Some(packages) = selector
+        .and_then(|s| split_selector(s).1)
+        .and_then(|package| go_packages::named(project.root, package))
+    {
+        return (packages, project.runner_args);
+    }
+    if let Some((first, rest)) = project.runner_args.split_first()
+        && let Some(packages) = go_packages::named(project.root, first)
+    {
+        return (packages, rest);
+    }
+    let packages = Packages {
+        dir: project.root.to_path_buf(),
+        below: !go_packages::holds(project.root, "_test.go"),
+    };
+    (packages, project.runner_args)
+}
+
+/// The one package of `packages` that holds the test named `name` (its top level), found by
+/// listing them.
+fn package_of(
+    project: &Project<'_>,
+    packages: &Packages,
+    name: &str,
+) -> Result<PathBuf, ErrorBody> {
+    let top = name.split('/').next().unwrap_or(name);
+    let listing = go_packages::list(packages, &format!("^{top}$"))?;
+    let holding: Vec<PathBuf> = listing
+        .packages
+        .into_iter()
+        .filter(|p| p.tests.iter().any(|t| t == top))
+        .map(|p| p.dir)
+        .collect();
+    match holding.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => {
+            let mut error = no_match(name, RUNNER);
+            for warning in &listing.warnings {
+                error.message.push_str(&format!("\n(warning: {warning})"));
+            }
+            Err(error)
+        }
+        several => Err(ambiguous(
+            name,
+            &several
+                .iter()
+                .map(|dir| format!("{top} ({})", go_packages::display(project.root, dir)))
+                .collect::<Vec<_>>(),
+        )),
     }
 }
 
@@ -49,52 +124,71 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
             "'debugger test --list' lists them",
         ));
     };
-    let (package, rest) = package_and_args(project);
-    let mut args = vec![
-        "-test.run".to_string(),
-        run_pattern(selector),
-        "-test.v".into(),
-    ];
+    let (packages, rest) = packages_and_args(project, Some(selector));
+    let (name, _) = split_selector(selector);
+    let package = if packages.below {
+        package_of(project, &packages, name)?
+    } else {
+        packages.dir
+    };
+    let mut args = vec!["-test.run".to_string(), run_pattern(name), "-test.v".into()];
     args.extend(rest.iter().cloned());
-    let mut spec = base_spec(project, package, args)?;
+    let mut spec = base_spec(project, package.clone(), args)?;
+    // `go test` runs a package's tests in its folder (where their `testdata` is).
+    spec.cwd.clone_from(&package);
     if let Some(test) = &mut spec.test {
         test.package = true;
     }
     Ok(TestPlan {
         runner: RUNNER,
-        test: selector.to_string(),
+        test: name.to_string(),
         spec,
         failure_functions: FAILURE_FUNCTIONS,
-        root: project.root.to_path_buf(),
+        root: package,
     })
 }
 
+/// The tests the selector matches (a `-list` pattern), each package's after its own name when
+/// it is not the current folder's (`TestTotal (./pricing)`, itself a selector).
 pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
-    let (package, _) = package_and_args(project);
-    let pattern = project.selector.unwrap_or(".");
-    let mut command = Process::new("go");
-    command
-        .current_dir(&package)
-        .args(["test", "-list", pattern, "."]);
-    let stdout = run_tool(command, "go test -list")?;
+    let (packages, _) = packages_and_args(project, project.selector);
+    let pattern = match project.selector.map(split_selector) {
+        Some((name, _)) => name,
+        None => ".",
+    };
+    let listing = go_packages::list(&packages, pattern)?;
+    let mut tests = Vec::new();
+    for package in listing.packages {
+        let name = go_packages::display(project.root, &package.dir);
+        for test in package.tests {
+            tests.push(if name.is_empty() {
+                test
+            } else {
+                format!("{test} ({name})")
+            });
+        }
+    }
     Ok(TestList {
         runner: RUNNER,
         selector: project.selector.map(str::to_string),
-        tests: stdout
-            .lines()
-            .filter(|line| {
-                ["Test", "Benchmark", "Example", "Fuzz"]
-                    .iter()
-                    .any(|kind| line.starts_with(kind))
-            })
-            .map(str::to_string)
-            .collect(),
+        tests,
+        warnings: listing.warnings,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listed_test_of_another_package_names_it() {
+        assert_eq!(
+            split_selector("TestTotal (./pricing)"),
+            ("TestTotal", Some("./pricing"))
+        );
+        assert_eq!(split_selector("TestTotal"), ("TestTotal", None));
+        assert_eq!(split_selector("TestX (case)"), ("TestX (case)", None));
+    }
 
     #[test]
     fn each_level_of_a_selector_is_matched_whole() {

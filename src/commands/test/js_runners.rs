@@ -179,6 +179,7 @@ pub(super) fn list(project: &Project<'_>, runner: Option<Runner>) -> Result<Test
         runner: runner.package(),
         selector: project.selector.map(str::to_string),
         tests,
+        warnings: Vec::new(),
     })
 }
 

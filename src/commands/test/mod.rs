@@ -13,16 +13,18 @@ mod cargo;
 mod ctest;
 pub(crate) mod failure;
 mod go;
+mod go_packages;
 mod js_runners;
 pub(crate) mod message;
 mod native;
 mod node;
+mod node_list;
 mod pin;
 mod python;
 mod report;
+mod tool_failure;
 
 use std::path::{Path, PathBuf};
-use std::process::Command as Process;
 
 use clap::Args;
 use serde::Serialize;
@@ -32,6 +34,7 @@ use super::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::LaunchSpec;
+pub(crate) use tool_failure::{run_tool, tool_failed};
 
 // `test`'s flags.
 #[derive(Debug, Args)]
@@ -203,6 +206,9 @@ pub struct TestList {
     pub runner: &'static str,
     pub selector: Option<String>,
     pub tests: Vec<String>,
+    /// What the runner could not list, in its words (a test file that raised as pytest collected
+    /// it, a Go package that does not build): the tests listed are the rest.
+    pub warnings: Vec<String>,
 }
 
 /// Which toolchain the project (or the selector) is.
@@ -219,8 +225,12 @@ enum Toolchain {
 
 /// The toolchain: a selector that is an executable file is a test executable; a `.py` or `.js`
 /// selector is its language's; else the project's marker files decide, in this order (a CMake
-/// build folder with tests, or a CMake project with one, before JavaScript and Python).
-fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody> {
+/// build folder with tests, or a CMake project with one, before JavaScript and Python); a Go
+/// package's folder inside its module counts as Go, as a package the runner arguments name
+/// does; and without markers, test files as the runners name them.
+fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
+    let root = project.root;
+    let selector = project.selector;
     if let Some(selector) = selector {
         let file = root.join(selector.split("::").next().unwrap_or(selector));
         if file.is_file() {
@@ -243,13 +253,16 @@ fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody
     if has("Cargo.toml") {
         return Ok(Toolchain::Rust);
     }
-    if has("go.mod") {
+    if has("go.mod")
+        || go_packages::is_package(root)
+        || go::names_package(root, selector, project.runner_args)
+    {
         return Ok(Toolchain::Go);
     }
     if let Some(build) = ctest::build_dir(root)? {
         return Ok(Toolchain::Ctest(build));
     }
-    if has("package.json") || node::test_files(root).next().is_some() {
+    if has("package.json") {
         return Ok(Toolchain::Node);
     }
     let python_markers = [
@@ -260,7 +273,15 @@ fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody
         "tox.ini",
         "conftest.py",
     ];
-    if python_markers.iter().any(|m| has(m)) || python::test_files(root).next().is_some() {
+    if python_markers.iter().any(|m| has(m)) {
+        return Ok(Toolchain::Python);
+    }
+    // No marker: the test files of one runner or the other (node's search goes down the tree,
+    // so it comes after the markers, which a Python project's tree need not be searched for).
+    if node::test_files(root).next().is_some() {
+        return Ok(Toolchain::Node);
+    }
+    if python::test_files(root).next().is_some() {
         return Ok(Toolchain::Python);
     }
     if has("CMakeLists.txt") {
@@ -269,8 +290,8 @@ fn toolchain(root: &Path, selector: Option<&str>) -> Result<Toolchain, ErrorBody
     Err(ErrorBody::new(
         ErrorCode::Usage,
         format!("no tests found in {}", root.display()),
-        "run 'debugger test' in a project's folder (Cargo.toml, go.mod, package.json, a Python \
-         test_*.py, a CMake build folder), or name a test executable: \
+        "run 'debugger test' in a project's folder (Cargo.toml, go.mod or a Go package's folder, \
+         package.json, a Python test_*.py, a CMake build folder), or name a test executable: \
          'debugger test ./build/tests -- FILTER'",
     ))
 }
@@ -288,7 +309,7 @@ pub(crate) fn plan(
         selector: args.selector.as_deref(),
         runner_args: &args.runner_args,
     };
-    let mut plan = match toolchain(root, project.selector)? {
+    let mut plan = match toolchain(&project)? {
         Toolchain::Rust => cargo::plan(&project)?,
         Toolchain::Python => python::plan(&project)?,
         Toolchain::Go => go::plan(&project)?,
@@ -323,7 +344,7 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
             selector: args.selector.as_deref(),
             runner_args: &args.runner_args,
         };
-        let list = match toolchain(&root, project.selector)? {
+        let list = match toolchain(&project)? {
             Toolchain::Rust => cargo::list(&project)?,
             Toolchain::Python => python::list(&project)?,
             Toolchain::Go => go::list(&project)?,
@@ -331,7 +352,8 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
             Toolchain::Node if js_runners::runner(&root).is_some() => {
                 js_runners::list(&project, js_runners::runner(&root))?
             }
-            Toolchain::Node | Toolchain::Native => {
+            Toolchain::Node => node_list::list(&project)?,
+            Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",
                     "name the test to run: 'debugger test SELECTOR'",
@@ -357,7 +379,10 @@ fn list_outcome(list: TestList) -> Outcome {
     for test in &list.tests {
         text.push_str(&format!("  {test}\n"));
     }
-    if list.tests.is_empty() {
+    for warning in &list.warnings {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
+    if list.tests.is_empty() && list.warnings.is_empty() {
         text.push_str("hint: 'debugger test --list' without a selector lists every test\n");
     }
     Outcome::new(data(&list), text)
@@ -370,36 +395,6 @@ pub(crate) fn current_dir() -> Result<PathBuf, ErrorBody> {
             "run the command from a directory that exists",
         )
     })
-}
-
-/// Runs a runner's helper process (a build, a listing) in the project and returns its stdout;
-/// a failure is an error carrying the end of its stderr.
-pub(crate) fn run_tool(mut command: Process, what: &str) -> Result<String, ErrorBody> {
-    let output = command
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Usage,
-                format!("cannot run {what}: {e}"),
-                "check that the project's toolchain is installed and on PATH",
-            )
-        })?;
-    if !output.status.success() {
-        return Err(tool_failed(what, &String::from_utf8_lossy(&output.stderr)));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-/// The error for a runner's helper process that failed: the end of its stderr.
-pub(crate) fn tool_failed(what: &str, stderr: &str) -> ErrorBody {
-    let lines: Vec<&str> = stderr.lines().collect();
-    let tail = lines[lines.len().saturating_sub(12)..].join("\n");
-    ErrorBody::new(
-        ErrorCode::Usage,
-        format!("{what} failed:\n{tail}"),
-        "fix the build, then run 'debugger test' again",
-    )
 }
 
 /// The error for a selector that matches nothing.

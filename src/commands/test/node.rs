@@ -1,7 +1,8 @@
 //! JavaScript: a `node:test` file run by node itself, in one process so breakpoints bind (the
 //! `--test` runner would start a child per file), with `--test-name-pattern` picking the test.
 //! The selector is `FILE::NAME`, `FILE`, or `NAME` when the project has one test file (or one
-//! `node:test` file that declares a test of that name).
+//! `node:test` file that declares a test of that name). The test files are those the runner
+//! itself would run (its search down the folder tree); `node_list.rs` lists their tests.
 //!
 //! In a project whose `package.json` names vitest or jest, a test of a `node:test` file is still
 //! node's ([`claims`]): vitest would take such a file as its own (`*.test.js`) and run every
@@ -9,26 +10,55 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Project, TestPlan, base_spec, in_project};
+use super::{Project, TestPlan, base_spec, in_project, node_list};
 use crate::common::error::ErrorBody;
 
-const RUNNER: &str = "node --test";
+pub(super) const RUNNER: &str = "node --test";
 
-/// The test files of a folder (and its `test/`, `tests/`), as `node --test` names them.
+/// The test files under a folder, as `node --test` (Node.js 20) finds them when given none:
+/// every `.js`, `.cjs` and `.mjs` file under a folder named `test`, and elsewhere those named
+/// `test`, `test-*`, `*.test`, `*-test` or `*_test`; `node_modules` folders are passed over.
+/// In their paths' order; links to folders are not followed.
 pub(super) fn test_files(root: &Path) -> impl Iterator<Item = PathBuf> {
-    [root.to_path_buf(), root.join("test"), root.join("tests")]
-        .into_iter()
-        .filter_map(|dir| std::fs::read_dir(dir).ok())
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                [".test.js", ".test.mjs", ".test.cjs", "_test.js", "-test.js"]
-                    .iter()
-                    .any(|end| n.ends_with(end))
-            })
-        })
+    let mut found = Vec::new();
+    let mut folders = vec![(root.to_path_buf(), false)];
+    while let Some((folder, in_test)) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                continue;
+            };
+            if kind.is_dir() && name != "node_modules" {
+                folders.push((entry.path(), in_test || name == "test"));
+            } else if !kind.is_dir() && is_test_file(name, in_test) {
+                found.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    found.into_iter()
+}
+
+/// Whether a file named `name` is a test file to `node --test`, in a `test` folder or not.
+fn is_test_file(name: &str, in_test: bool) -> bool {
+    let Some(stem) = [".js", ".cjs", ".mjs"]
+        .iter()
+        .find_map(|end| name.strip_suffix(end))
+    else {
+        return false;
+    };
+    in_test
+        || stem == "test"
+        || stem.starts_with("test-")
+        || [".test", "-test", "_test"]
+            .iter()
+            .any(|end| stem.ends_with(end))
 }
 
 /// Whether a JavaScript file imports node's test runner (`require('node:test')`, `import test
@@ -65,6 +95,41 @@ pub(super) fn claims(root: &Path, selector: &str) -> bool {
     }
 }
 
+/// The files of `files` that declare a test named `name`: the one whose text holds the name
+/// quoted when only one does, else those the runner lists it in (a name built at run time, or
+/// declared in several files); all of them when it lists it in none, to be said so.
+fn declaring(
+    project: &Project<'_>,
+    files: Vec<PathBuf>,
+    name: &str,
+) -> Result<Vec<PathBuf>, ErrorBody> {
+    let quoting: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| declares(f, name))
+        .cloned()
+        .collect();
+    if let [one] = quoting.as_slice() {
+        return Ok(vec![one.clone()]);
+    }
+    let (tests, _) = node_list::listed(project, &files)?;
+    let mut listing: Vec<PathBuf> = tests
+        .into_iter()
+        .filter(|t| t.name == name)
+        .map(|t| t.file)
+        .collect();
+    listing.dedup();
+    if listing.is_empty() {
+        return Err(ErrorBody::usage(
+            format!(
+                "no test of the project's {} test files is named '{name}' ({RUNNER})",
+                files.len()
+            ),
+            "'debugger test --list' lists the tests",
+        ));
+    }
+    Ok(listing)
+}
+
 /// A pattern matching exactly `name` (`--test-name-pattern` takes a regular expression).
 fn exact_pattern(name: &str) -> String {
     let mut pattern = String::from("^");
@@ -89,16 +154,8 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         Some(file) => in_project(project.root, file.as_ref()),
         None => {
             let mut files: Vec<PathBuf> = test_files(project.root).collect();
-            // Among several, the ones that declare the test.
             if let Some(name) = name.filter(|_| files.len() > 1) {
-                let declaring: Vec<PathBuf> = files
-                    .iter()
-                    .filter(|f| declares(f, name))
-                    .cloned()
-                    .collect();
-                if !declaring.is_empty() {
-                    files = declaring;
-                }
+                files = declaring(project, files, name)?;
             }
             match files.as_slice() {
                 [one] => one.clone(),
@@ -108,10 +165,25 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
                         "name the test file: 'debugger test FILE::NAME'",
                     ));
                 }
-                _ => {
+                several if name.is_none() => {
                     return Err(ErrorBody::usage(
-                        format!("the project has {} test files", files.len()),
+                        format!("the project has {} test files", several.len()),
                         "name the test's file: 'debugger test FILE::NAME'",
+                    ));
+                }
+                several => {
+                    let shown: Vec<String> = several
+                        .iter()
+                        .map(|f| node_list::shown(project.root, f))
+                        .collect();
+                    return Err(ErrorBody::usage(
+                        format!(
+                            "'{selector}' is in {} test files: {}",
+                            several.len(),
+                            shown.join(", ")
+                        ),
+                        "name the test's file: 'debugger test FILE::NAME' ('debugger test --list' \
+                         lists them so)",
                     ));
                 }
             }

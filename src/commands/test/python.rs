@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
+use super::tool_failure::{cannot_run, reason, tool_failed};
 use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match};
 use crate::adapters::test_runtimes;
 use crate::common::error::ErrorBody;
@@ -150,7 +151,13 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         let node = match selection(selector, project.root) {
             Selection::Node(node) => node,
             keyword @ Selection::Keyword(_) => {
-                named_test(selector, &collected(project, &python, Some(&keyword))?)?
+                let (tests, warnings) = collected(project, &python, Some(&keyword))?;
+                named_test(selector, &tests).map_err(|mut error| {
+                    for warning in &warnings {
+                        error.message.push_str(&format!("\n(warning: {warning})"));
+                    }
+                    error
+                })?
             }
         };
         let args = vec![
@@ -190,20 +197,24 @@ pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
     let selection = project
         .selector
         .map(|selector| selection(selector, project.root));
-    let tests = collected(project, &python, selection.as_ref())?;
+    let (tests, warnings) = collected(project, &python, selection.as_ref())?;
     Ok(TestList {
         runner: PYTEST,
         selector: project.selector.map(str::to_string),
         tests,
+        warnings,
     })
 }
 
-/// The node ids of the tests pytest collects for `selection` (`None`: every test).
+/// The node ids of the tests pytest collects for `selection` (`None`: every test), and a
+/// warning for each file it could not collect (one that raises as it is imported): pytest still
+/// lists the tests it did collect, though it calls the session interrupted.
 fn collected(
     project: &Project<'_>,
     python: &Path,
     selection: Option<&Selection>,
-) -> Result<Vec<String>, ErrorBody> {
+) -> Result<(Vec<String>, Vec<String>), ErrorBody> {
+    let what = "pytest --collect-only";
     let mut command = Process::new(python);
     command.current_dir(project.root).args([
         "-m",
@@ -223,34 +234,85 @@ fn collected(
         None => {}
     }
     command.args(project.runner_args);
-    // pytest exits 5 when nothing was collected: that is an empty list, not a failure.
     let output = command
         .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| ErrorBody::internal(format!("cannot run pytest: {e}")))?;
+        .map_err(|e| cannot_run(what, &e))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
-    if !output.status.success() && output.status.code() != Some(5) {
-        let last = stdout
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        return Err(ErrorBody::usage(
-            format!("pytest --collect-only failed: {last}"),
-            "fix the test files, then list again",
-        ));
-    }
-    Ok(stdout
+    let tests: Vec<String> = stdout
         .lines()
         .take_while(|line| !line.trim().is_empty())
         .filter(|line| line.contains("::"))
         .map(str::to_string)
-        .collect())
+        .collect();
+    let warnings = collection_errors(&stdout);
+    // pytest exits 5 when nothing was collected: that is an empty list, not a failure; 1 or 2
+    // with collection errors, which the warnings name.
+    let listed = output.status.success()
+        || output.status.code() == Some(5)
+        || (matches!(output.status.code(), Some(1 | 2)) && !warnings.is_empty());
+    if !listed {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(tool_failed(what, &stderr, &stdout));
+    }
+    Ok((tests, warnings))
+}
+
+/// A warning per file pytest could not collect, from its `ERROR collecting FILE` sections:
+/// the file and the exception's last line (`E   RuntimeError: …`).
+fn collection_errors(stdout: &str) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let mut current: Option<(String, Option<String>)> = None;
+    let mut finish = |current: &mut Option<(String, Option<String>)>| {
+        if let Some((file, why)) = current.take() {
+            let why = why.unwrap_or_else(|| "an error".to_string());
+            warnings.push(format!("{file} was not collected: {why}"));
+        }
+    };
+    for line in stdout.lines() {
+        let header = line.trim().trim_matches('_').trim();
+        if line.starts_with("___") {
+            finish(&mut current);
+            if let Some(file) = header.strip_prefix("ERROR collecting ") {
+                current = Some((file.to_string(), None));
+            }
+        } else if line.starts_with("===") {
+            finish(&mut current);
+        } else if let Some((_, why)) = &mut current
+            && line.starts_with("E ")
+        {
+            *why = Some(reason(line));
+        }
+    }
+    finish(&mut current);
+    warnings
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_pytest_could_not_collect_is_named_with_its_error() {
+        let stdout = "tests/test_ledger.py::test_balance_adds\n\n\
+            ==================== ERRORS ====================\n\
+            ______ ERROR collecting tests/test_broken.py ______\n\
+            tests/test_broken.py:1: in <module>\n    raise RuntimeError(\"x\")\n\
+            E   RuntimeError: the fixture database is not configured\n\
+            ______ ERROR collecting tests/test_legacy.py ______\n\
+            E   DeprecationWarning: the legacy ledger is deprecated\n\
+            ========== short test summary info ==========\n\
+            ERROR tests/test_broken.py - RuntimeError: the fixture database is not config...\n";
+        assert_eq!(
+            collection_errors(stdout),
+            [
+                "tests/test_broken.py was not collected: RuntimeError: the fixture database is \
+                 not configured",
+                "tests/test_legacy.py was not collected: DeprecationWarning: the legacy ledger \
+                 is deprecated",
+            ]
+        );
+    }
 
     #[test]
     fn either_selector_form_becomes_the_runners() {
