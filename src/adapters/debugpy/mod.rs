@@ -34,6 +34,7 @@ use serde_json::{Map, Value, json};
 mod breakpoints;
 mod frame_names;
 mod members;
+pub(crate) use members::is_pytest_temporary;
 mod python;
 mod start;
 
@@ -372,10 +373,18 @@ impl DebugAdapter for Debugpy {
         version_manager_files(context)
     }
 
-    /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), and debugpy's
-    /// environment report skipped when no log keeps it ([`start::quiet_debuggee`]).
+    /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), debugpy's
+    /// environment report skipped when no log keeps it ([`start::quiet_debuggee`]), and the
+    /// class constants of built-in types left out of their values' members
+    /// ([`members::hide_class_constants`]).
     fn program_setup(&self, _program: &Path) -> BoxFuture<'static, Vec<String>> {
-        Box::pin(async { vec![NO_DELAY.to_string(), quiet_debuggee()] })
+        Box::pin(async {
+            vec![
+                NO_DELAY.to_string(),
+                quiet_debuggee(),
+                members::hide_class_constants(),
+            ]
+        })
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
@@ -444,6 +453,10 @@ impl DebugAdapter for Debugpy {
 
     fn method_types(&self) -> &'static [&'static str] {
         members::METHOD_TYPES
+    }
+
+    fn hides_local(&self, name: &str) -> bool {
+        members::is_pytest_temporary(name)
     }
 
     /// Stop on exceptions nothing catches, as a Python user expects.

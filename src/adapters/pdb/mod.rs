@@ -22,7 +22,9 @@ use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
 use super::conditions::refused_with_prefix;
-use super::debugpy::{PYTHON_SOURCES, active_venv_python, python_path_of, system_python};
+use super::debugpy::{
+    PYTHON_SOURCES, active_venv_python, is_pytest_temporary, python_path_of, system_python,
+};
 use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
 use super::{
@@ -288,6 +290,10 @@ impl DebugAdapter for Pdb {
 
     fn source_lookup(&self) -> SourceLookup {
         PYTHON_SOURCES
+    }
+
+    fn hides_local(&self, name: &str) -> bool {
+        is_pytest_temporary(name)
     }
 
     fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {

@@ -177,7 +177,12 @@ impl Session {
                 reading,
             };
             let expanded = variables::expand(&self.dap, root, limits).await?;
-            variables.extend(expanded.nodes);
+            variables.extend(
+                expanded
+                    .nodes
+                    .into_iter()
+                    .filter(|local| !self.adapter.hides_local(&local.name)),
+            );
             omitted += expanded.omitted;
         }
         let names: Vec<&str> = shown.iter().map(|s| s.name.as_str()).collect();
