@@ -278,13 +278,6 @@ pub trait DebugAdapter: Send + Sync {
         &[]
     }
 
-    /// Whether a frame's local named `name` is a tool's, not the program's (pytest's rewritten
-    /// asserts keep their temporaries in the test's frame, `@py_assert1`): left out of `locals`
-    /// and of every report that lists a frame's locals, as no name of the program's.
-    fn hides_local(&self, _name: &str) -> bool {
-        false
-    }
-
     /// Whether a stop is the adapter's way of reporting an interrupt (our `pause`, or the entry
     /// stop), so the session can name it `pause` or `entry`.
     fn is_interrupt_stop(&self, reason: &str, _description: Option<&str>) -> bool {

@@ -41,6 +41,7 @@ mod start;
 use super::conditions::SettingRequest;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
+use super::value_reading::ValueReading;
 use super::{
     CallerEnv, ConditionHandling, DebugAdapter, Requests, SignalReporting, SourceLookup,
     launch_with,
@@ -455,8 +456,13 @@ impl DebugAdapter for Debugpy {
         members::METHOD_TYPES
     }
 
-    fn hides_local(&self, name: &str) -> bool {
-        members::is_pytest_temporary(name)
+    /// pytest's rewritten asserts keep their temporaries in the test's frame (`@py_assert1`):
+    /// no names of the program's.
+    fn value_reading(&self) -> ValueReading {
+        ValueReading {
+            hidden_local: members::is_pytest_temporary,
+            ..ValueReading::default()
+        }
     }
 
     /// Stop on exceptions nothing catches, as a Python user expects.

@@ -27,6 +27,7 @@ use super::debugpy::{
 };
 use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
+use super::value_reading::ValueReading;
 use super::{
     CallerEnv, ConditionHandling, DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with,
 };
@@ -292,8 +293,12 @@ impl DebugAdapter for Pdb {
         PYTHON_SOURCES
     }
 
-    fn hides_local(&self, name: &str) -> bool {
-        is_pytest_temporary(name)
+    /// pytest's rewritten asserts keep their temporaries in the test's frame (`@py_assert1`).
+    fn value_reading(&self) -> ValueReading {
+        ValueReading {
+            hidden_local: is_pytest_temporary,
+            ..ValueReading::default()
+        }
     }
 
     fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {

@@ -177,12 +177,7 @@ impl Session {
                 reading,
             };
             let expanded = variables::expand(&self.dap, root, limits).await?;
-            variables.extend(
-                expanded
-                    .nodes
-                    .into_iter()
-                    .filter(|local| !self.adapter.hides_local(&local.name)),
-            );
+            variables.extend(expanded.nodes);
             omitted += expanded.omitted;
         }
         let names: Vec<&str> = shown.iter().map(|s| s.name.as_str()).collect();
