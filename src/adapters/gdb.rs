@@ -167,6 +167,12 @@ impl DebugAdapter for Gdb {
         &self.executable
     }
 
+    fn rust_reading(&self) -> Option<super::rust_expressions::RustReading> {
+        Some(super::rust_expressions::RustReading {
+            escaped_strings: true,
+        })
+    }
+
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let mut args: Vec<OsString> = vec!["--interpreter=dap".into(), "-q".into()];
         args.extend(self.extra_args.iter().map(OsString::from));

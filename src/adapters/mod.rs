@@ -25,6 +25,7 @@ pub mod node;
 pub mod pdb;
 pub mod process;
 pub mod return_value;
+pub mod rust_expressions;
 pub mod rust_formatters;
 pub mod search;
 mod signals;
@@ -269,6 +270,13 @@ pub trait DebugAdapter: Send + Sync {
     /// text it left unloaded, which `locals` reads (see `value_reading`).
     fn value_reading(&self) -> ValueReading {
         ValueReading::default()
+    }
+
+    /// How `print` reads Rust expressions (`v.len()`, `m.get(&k)`, `o.unwrap()`) over this
+    /// adapter's variables in a Rust frame (see [`rust_expressions`]); `None` for an adapter
+    /// that reads no Rust program, or reads them itself.
+    fn rust_reading(&self) -> Option<rust_expressions::RustReading> {
+        None
     }
 
     /// The type names of an object's members that are its methods, for an adapter that lists

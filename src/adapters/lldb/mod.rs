@@ -256,6 +256,12 @@ impl DebugAdapter for LldbDap {
         &self.executable
     }
 
+    fn rust_reading(&self) -> Option<super::rust_expressions::RustReading> {
+        Some(super::rust_expressions::RustReading {
+            escaped_strings: false,
+        })
+    }
+
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
         Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args, &[]) })

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::sources::Placement;
 use super::{Session, Shared, WATCHPOINT_REASON, brief_stop, pending_lines};
-use crate::adapters::Requests;
 use crate::adapters::process::BoxFuture;
+use crate::adapters::{Requests, rust_expressions};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::daemon::breakpoints::{PlacementNote, RefusedCondition, Registry, Target};
@@ -75,6 +75,9 @@ impl Session {
                 "use 'debugger watch EXPR' for each",
             ));
         }
+        for spec in &specs {
+            self.check_rust_condition(spec)?;
+        }
         let mut placed = Vec::with_capacity(specs.len());
         for spec in specs {
             placed.push(self.placed(spec).await?);
@@ -111,6 +114,28 @@ impl Session {
             self.sync_target(target).await;
         }
         Err(refusal_error(&refused, false, "nothing was added"))
+    }
+
+    /// Refuses a condition in a Rust file that calls a method of the standard library
+    /// (`v.len() > 3`): the adapter evaluates conditions itself and cannot call such a method,
+    /// which the program compiled inline; `print` reads it, a condition would only fail at
+    /// every hit.
+    fn check_rust_condition(&self, spec: &BreakpointSpec) -> Result<(), ErrorBody> {
+        let rust_file = matches!(&spec.location, Location::Line { file, .. }
+            if file.extension().is_some_and(|e| e == "rs"));
+        let Some(condition) = spec.condition.as_deref() else {
+            return Ok(());
+        };
+        if !rust_file || self.adapter.rust_reading().is_none() {
+            return Ok(());
+        }
+        match rust_expressions::condition_refusal(condition) {
+            Some((message, hint)) => Err(ErrorBody::usage(
+                format!("breakpoint at {}: {message}", spec.location),
+                hint,
+            )),
+            None => Ok(()),
+        }
     }
 
     /// `spec` with its file placed, and the note for a file found nowhere.

@@ -8,13 +8,14 @@
 
 use super::Session;
 use super::bounded_evaluation::EvaluationFailure;
+use super::rust_evaluation::{RustFailure, RustForm, is_rust_frame};
 use crate::common::error::ErrorBody;
 use crate::common::frame_prefix;
 use crate::daemon::displays::{self, AtStop, Outcome};
 use crate::daemon::run_state::Phase;
 use crate::daemon::variables::{self, Limits};
 use crate::dap::requests::EvaluateArguments;
-use crate::dap::types::EvaluateBody;
+use crate::dap::types::{EvaluateBody, StackFrame};
 use crate::ipc::protocol::{DisplayList, DisplayValue, RemovedDisplay, StopLocals};
 
 /// What a stop report reads at the stop besides where it is.
@@ -48,6 +49,27 @@ impl StopAsk {
     }
 }
 
+/// Where a display is evaluated, and how.
+struct DisplayTarget {
+    frame_id: i64,
+    /// The expression without its `@FRAME:` prefix.
+    inner: String,
+    rust: Option<RustForm>,
+}
+
+impl DisplayTarget {
+    /// Whether the session reads it by walking the variables, not the adapter's evaluator.
+    fn walks(&self) -> bool {
+        matches!(self.rust, Some(RustForm::Walk(..)))
+    }
+}
+
+/// A display's value, cut as `locals` cuts one.
+fn display_text(expression: &str, body: EvaluateBody) -> String {
+    let limits = Limits::for_locals(0, false);
+    variables::node_for(expression, &body.result, body.type_name, limits).value
+}
+
 impl Session {
     /// Whether a report for `ask` has expressions to evaluate.
     pub(super) fn evaluates_at_stop(&self, ask: &StopAsk) -> bool {
@@ -62,7 +84,7 @@ impl Session {
     pub(super) async fn stop_displays(
         &self,
         ask: &StopAsk,
-        frame_id: i64,
+        frame: &StackFrame,
         generation: u64,
     ) -> Vec<DisplayValue> {
         let registry = &self.shared.displays;
@@ -79,28 +101,28 @@ impl Session {
         // report has read the stack, so that costs no request).
         let mut targets = Vec::with_capacity(expressions.len());
         for expression in &expressions {
-            targets.push(self.display_target(expression, frame_id).await);
+            targets.push(self.display_target(expression, frame).await);
         }
         let limit = self.evaluation_limit(None);
         let mut sent = Vec::with_capacity(targets.len());
         for target in &targets {
             sent.push(match target {
-                Ok((frame, inner)) => {
-                    let arguments = EvaluateArguments::watch(inner, Some(*frame));
+                Ok(target) if !target.walks() => {
+                    let arguments = EvaluateArguments::watch(&target.inner, Some(target.frame_id));
                     Some(self.send_bounded(arguments, limit).await)
                 }
-                Err(_) => None,
+                _ => None,
             });
         }
         let mut outcomes = Vec::with_capacity(sent.len());
         for ((sent, target), expression) in sent.into_iter().zip(targets).zip(&expressions) {
             let outcome = match (sent, target) {
-                (Some(sent), Ok((_, inner))) => {
+                (Some(sent), Ok(target)) => {
                     let answer = self.finish_bounded(sent, expression).await;
-                    self.display_outcome(&inner, answer)
+                    self.display_outcome(&target, answer)
                 }
+                (None, Ok(target)) => self.walked_display(&target).await,
                 (_, Err(why)) => Err(why),
-                (None, Ok(_)) => Err(format!("'{expression}' was not sent")),
             };
             outcomes.push(outcome);
         }
@@ -115,23 +137,41 @@ impl Session {
         shown
     }
 
-    /// The frame `expression` is evaluated in and the expression to send there: `frame_id`,
-    /// or the frame its `@FRAME:` prefix names (as `print` reads it); why not, as a display
-    /// shows an error.
+    /// The frame `expression` is evaluated in and the expression to send there: `frame`, or
+    /// the frame its `@FRAME:` prefix names (as `print` reads it); why not, as a display shows
+    /// an error.
     async fn display_target(
         &self,
         expression: &str,
-        frame_id: i64,
-    ) -> Result<(i64, String), String> {
-        match frame_prefix::parse(expression)? {
-            None => Ok((frame_id, expression.to_string())),
+        frame: &StackFrame,
+    ) -> Result<DisplayTarget, String> {
+        let (frame_id, rust_frame, inner) = match frame_prefix::parse(expression)? {
+            None => (frame.id, is_rust_frame(frame), expression.to_string()),
             Some(at) => {
                 let place = self
                     .evaluation_frame(Some(at.frame))
                     .await
                     .map_err(|e| e.message)?;
-                Ok((place.frame.id, at.expression.to_string()))
+                let rust = is_rust_frame(&place.frame);
+                (place.frame.id, rust, at.expression.to_string())
             }
+        };
+        Ok(DisplayTarget {
+            frame_id,
+            rust: self.rust_form(&inner, rust_frame),
+            inner,
+        })
+    }
+
+    /// A display of a Rust expression the session reads itself (`rust_evaluation`).
+    async fn walked_display(&self, target: &DisplayTarget) -> Outcome {
+        let Some(RustForm::Walk(chain, reading)) = &target.rust else {
+            return Err(format!("'{}' was not sent", target.inner));
+        };
+        match self.rust_evaluate(chain, target.frame_id, *reading).await {
+            Ok(body) => Ok(display_text(&target.inner, body)),
+            Err(RustFailure::Told(e)) => Err(e.message),
+            Err(RustFailure::Root(e)) => Err(self.expression_error(&target.inner, e, true).message),
         }
     }
 
@@ -139,17 +179,19 @@ impl Session {
     /// adapter's reason in `print`'s words.
     fn display_outcome(
         &self,
-        expression: &str,
+        target: &DisplayTarget,
         answer: Result<EvaluateBody, EvaluationFailure>,
     ) -> Outcome {
+        let expression = target.inner.as_str();
         match answer {
-            Ok(body) => {
-                let limits = Limits::for_locals(0, false);
-                Ok(variables::node_for(expression, &body.result, body.type_name, limits).value)
-            }
+            Ok(body) => Ok(display_text(expression, body)),
             Err(EvaluationFailure::Told(e)) => Err(e.message),
             Err(EvaluationFailure::Adapter(e)) => {
-                Err(self.expression_error(expression, e, true).message)
+                let error = self.expression_error(expression, e, true);
+                Err(match &target.rust {
+                    Some(form) => self.rust_error(expression, form, error).message,
+                    None => error.message,
+                })
             }
         }
     }
@@ -183,12 +225,13 @@ impl Session {
                 error: None,
             });
         };
-        let outcome = match self.display_target(expression, frame.id).await {
-            Ok((frame_id, inner)) => {
-                let arguments = EvaluateArguments::watch(&inner, Some(frame_id));
+        let outcome = match self.display_target(expression, &frame).await {
+            Ok(target) if target.walks() => self.walked_display(&target).await,
+            Ok(target) => {
+                let arguments = EvaluateArguments::watch(&target.inner, Some(target.frame_id));
                 let limit = self.evaluation_limit(None);
                 let answer = self.evaluate_bounded(arguments, limit, expression).await;
-                self.display_outcome(&inner, answer)
+                self.display_outcome(&target, answer)
             }
             Err(why) => Err(why),
         };

@@ -10,6 +10,7 @@ use std::time::Duration;
 use super::bounded_evaluation::EvaluationFailure;
 use super::caller_frames::AskedBy;
 use super::frames::frame_info;
+use super::rust_evaluation::{RustFailure, RustForm, is_rust_frame};
 use super::unloaded_values::cap_values;
 use super::{Session, changes};
 use crate::adapters::value_reading::ValueReading;
@@ -251,18 +252,13 @@ impl Session {
         let place = self.evaluation_frame(at.map(|a| a.frame)).await?;
         let inner = at.map_or(expression, |a| a.expression);
         let frame = &place.frame;
-        let body = match self.variable_at_path(inner, frame.id).await {
-            Some(body) => body,
-            None => {
-                let arguments = EvaluateArguments {
-                    context: self.adapter.value_reading().context,
-                    ..EvaluateArguments::watch(inner, Some(frame.id))
-                };
-                let limit = self.evaluation_limit(limit);
-                match self.evaluate_bounded(arguments, limit, expression).await {
-                    Ok(body) => body,
-                    Err(EvaluationFailure::Told(error)) => return Err(error),
-                    Err(EvaluationFailure::Adapter(error)) => {
+        let rust = self.rust_form(inner, is_rust_frame(frame));
+        let walked = match &rust {
+            Some(RustForm::Walk(chain, reading)) => {
+                match self.rust_evaluate(chain, frame.id, *reading).await {
+                    Ok(body) => Some(body),
+                    Err(RustFailure::Told(error)) => return Err(error),
+                    Err(RustFailure::Root(error)) => {
                         let error = self
                             .evaluation_error(expression, inner, error, &place, asked_by)
                             .await;
@@ -270,6 +266,33 @@ impl Session {
                     }
                 }
             }
+            _ => None,
+        };
+        let body = match walked {
+            Some(body) => body,
+            None => match self.variable_at_path(inner, frame.id).await {
+                Some(body) => body,
+                None => {
+                    let arguments = EvaluateArguments {
+                        context: self.adapter.value_reading().context,
+                        ..EvaluateArguments::watch(inner, Some(frame.id))
+                    };
+                    let limit = self.evaluation_limit(limit);
+                    match self.evaluate_bounded(arguments, limit, expression).await {
+                        Ok(body) => body,
+                        Err(EvaluationFailure::Told(error)) => return Err(error),
+                        Err(EvaluationFailure::Adapter(error)) => {
+                            let error = self
+                                .evaluation_error(expression, inner, error, &place, asked_by)
+                                .await;
+                            return Err(match &rust {
+                                Some(form) => self.rust_error(inner, form, error),
+                                None => error,
+                            });
+                        }
+                    }
+                }
+            },
         };
         let limits = Limits::with_depth(depth.saturating_sub(1));
         let expand = body.variables_reference > 0

@@ -41,6 +41,7 @@ mod program_setup;
 mod report;
 mod return_value;
 mod run_control;
+mod rust_evaluation;
 mod sources;
 mod stop_values;
 mod symbol_names;

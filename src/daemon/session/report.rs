@@ -226,7 +226,7 @@ impl Session {
         let Some(frame) = frames.get(frame.index as usize) else {
             return Vec::new();
         };
-        self.stop_displays(ask, frame.id, generation).await
+        self.stop_displays(ask, frame, generation).await
     }
 
     /// Fills in the stop's thread name, frame and source, and reads what `ask` wants at stop
@@ -308,7 +308,7 @@ impl Session {
             if !self.evaluates_at_stop(ask) {
                 return Vec::new();
             }
-            self.stop_displays(ask, top.id, generation).await
+            self.stop_displays(ask, top, generation).await
         };
         let (source, values, displays) = tokio::join!(
             self.frame_snippet(top, &info, STOP_CONTEXT_LINES),

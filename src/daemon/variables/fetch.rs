@@ -23,7 +23,7 @@ async fn children_page(
 /// When the adapter gave no count (lldb-dap's `evaluate` answers, for one), asking for everything
 /// could mean a million children; so we ask for one page, and if it is full, find the count by
 /// probing single indices (a doubling, then a bisection: some forty one-child requests at most).
-pub(super) async fn fetch_children(
+pub(in crate::daemon) async fn fetch_children(
     dap: &DapClient,
     reference: i64,
     known: Option<u64>,

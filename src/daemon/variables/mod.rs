@@ -16,7 +16,7 @@ use crate::ipc::protocol::VariableNode;
 mod fetch;
 mod text;
 
-use fetch::fetch_children;
+pub(in crate::daemon) use fetch::fetch_children;
 pub use text::{cap_value, is_char_array_value, readable_value};
 use text::{is_char_array_string, is_unreadable, not_readable};
 
