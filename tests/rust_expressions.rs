@@ -66,6 +66,7 @@ const FORMS: &[(&str, &str)] = &[
     ("@main:numbers[at]", "20"),
     ("@main:req.tags.get(&key)", "Some(2)"),
     ("@main:empty.first()", "None"),
+    ("req.comparators.last().unwrap().major", "2"),
     ("@main:text.clone().len()", "5"),
 ];
 
@@ -98,6 +99,10 @@ const FAILURES: &[(&str, &[&str])] = &[
     ),
     ("req.name[0]", &["Rust does not index a string by position"]),
     ("label.unwrap()", &["reads an Option or a Result", "a &str"]),
+    (
+        "req.comparators[0].is_empty()",
+        &["(expressions::Comparator) is no type of the standard library"],
+    ),
 ];
 
 #[track_caller]

@@ -11,16 +11,30 @@ use crate::dap::types::Variable;
 
 impl Walker<'_> {
     pub(super) async fn method(&self, value: Value, method: &Method) -> Result<Value, RustFailure> {
-        match method {
-            // What the value holds: `Arc<String>`'s `.as_str()` is the `String`'s text.
-            Method::Same("as_str" | "as_slice" | "as_path" | "deref" | "as_deref") => {
-                return self.auto_deref(value).await;
-            }
-            Method::Same(_) => return Ok(value),
-            _ => {}
+        if let Method::Same("clone" | "to_owned" | "borrow" | "borrow_mut" | "as_ref" | "as_mut") =
+            method
+        {
+            return Ok(value);
         }
         let receiver = self.auto_deref(value).await?;
         let shape = receiver.shape();
+        if shape == Shape::Other {
+            // A type of the program's (semver's `Prerelease`) may have a method of that name
+            // of its own, which only the program runs.
+            let type_name = shapes::rust_type(&receiver.type_name);
+            return Err(told(
+                format!(
+                    "`{}` ({type_name}) is no type of the standard library whose `{method}` the \
+                     debugger reads; its own would run the program's code",
+                    receiver.written
+                ),
+                format!("`debugger print {}` shows its fields", receiver.written),
+            ));
+        }
+        if let Method::Same(_) = method {
+            // What the value holds: `Arc<String>`'s `.as_str()` is the `String`'s text.
+            return Ok(receiver);
+        }
         let wrong = |what: &str| {
             Err(told(
                 format!("`{method}` reads {what}; {}", receiver.described()),
@@ -29,7 +43,7 @@ impl Walker<'_> {
         };
         match method {
             Method::Len | Method::IsEmpty => {
-                let len = self.length(&receiver).await?;
+                let len = self.length(&receiver, method).await?;
                 Ok(match method {
                     Method::Len => Value::scalar(len.to_string(), "usize"),
                     _ => boolean(len == 0),
@@ -101,6 +115,9 @@ impl Walker<'_> {
 
     /// `.unwrap()`, `.expect(..)`, `.unwrap_err()`: the payload, or the panic Rust would raise.
     async fn unwrapped(&self, receiver: Value, method: &Method) -> Result<Value, RustFailure> {
+        if let (Some(held), Method::Unwrap | Method::Expect(_)) = (&receiver.held, method) {
+            return Ok(Value::clone(held));
+        }
         let shape = receiver.shape();
         let variant = shapes::variant(&receiver.value);
         let wanted = match (shape, method, variant) {
@@ -161,7 +178,7 @@ impl Walker<'_> {
     }
 
     /// `.len()` of a sequence or map (its children), a `String` or `&str` (its bytes).
-    async fn length(&self, receiver: &Value) -> Result<u64, RustFailure> {
+    async fn length(&self, receiver: &Value, method: &Method) -> Result<u64, RustFailure> {
         let shape = receiver.shape();
         if shape.counts_children() {
             return self.count(receiver).await;
@@ -169,7 +186,7 @@ impl Walker<'_> {
         if !matches!(shape, Shape::String | Shape::Str) {
             return Err(told(
                 format!(
-                    "`.len()` reads a Vec, slice, array, String, &str, HashMap, BTreeMap or set; {}",
+                    "`{method}` reads a Vec, slice, array, String, &str, HashMap, BTreeMap or set; {}",
                     receiver.described()
                 ),
                 format!("print reads {FORMS}"),

@@ -59,6 +59,8 @@ struct Value {
     path: Option<String>,
     /// The expression up to here, as written.
     written: String,
+    /// What a `Some(..)` the walk made holds (a `.get()`'s answer), for its `.unwrap()`.
+    held: Option<Box<Value>>,
 }
 
 impl Value {
@@ -70,6 +72,7 @@ impl Value {
             reference: v.variables_reference,
             path,
             written: String::new(),
+            held: None,
         }
     }
 
@@ -81,6 +84,7 @@ impl Value {
             reference: b.variables_reference,
             path,
             written: String::new(),
+            held: None,
         }
     }
 
@@ -92,6 +96,7 @@ impl Value {
             count: None,
             path: None,
             written: String::new(),
+            held: None,
         }
     }
 
@@ -129,6 +134,7 @@ fn some(inner: Value) -> Value {
             "core::option::Option<&{}>",
             shapes::rust_type(&inner.type_name)
         ),
+        held: Some(Box::new(inner.clone())),
         ..inner
     }
 }
