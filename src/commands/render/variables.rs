@@ -208,7 +208,12 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         return;
     }
     if let Some(inline) = inline_children(node, style) {
-        let _ = writeln!(out, "{line} {inline}");
+        if inline_adds_nothing(node) && !changes_shown {
+            out.push_str(&line);
+            out.push('\n');
+        } else {
+            let _ = writeln!(out, "{line} {inline}");
+        }
         return;
     }
     out.push_str(&line);
@@ -272,6 +277,26 @@ fn repeats_children(node: &VariableNode) -> bool {
                 true
             }
             None => false,
+        })
+}
+
+/// Whether an inline copy of a value's children would say nothing its text does not: the text
+/// elides, and each child's value is in it, in order, as a whole (children that elide the same: lldb's Rust `IntoIter { inner: ManuallyDrop { value: … {…} } }` and its
+/// `inner = ManuallyDrop { value: … {…} }`, V8's `{kind: "retag", …}` and its `kind =
+/// "retag"`). Children the text does not hold (past a preview's `…`) are worth the line.
+fn inline_adds_nothing(node: &VariableNode) -> bool {
+    let mut rest = node.value.as_str();
+    elides(rest)
+        && !node.children.is_empty()
+        && node.children.iter().all(|child| {
+            child.children.is_empty()
+                && match word_in(rest, &child.value) {
+                    Some(end) => {
+                        rest = &rest[end..];
+                        true
+                    }
+                    None => false,
+                }
         })
 }
 
@@ -430,14 +455,35 @@ mod tests {
             with("Some(2.3)", &[("0", "3")]),
             "v (int) = Some(2.3) {0 = 3}\n"
         );
-        // A child with members not fetched has more to show than the text it repeats.
+        // A summary that elides, and children that elide the same, say it once.
+        let mut iter = leaf(
+            "iter",
+            "IntoIter { inner: ManuallyDrop { value: MaybeDangling {…} } }",
+        );
+        let mut inner = leaf("inner", "ManuallyDrop { value: MaybeDangling {…} }");
+        inner.expandable = true;
+        iter.children = vec![inner];
+        assert_eq!(
+            variables(&[iter], 0),
+            "iter (int) = IntoIter { inner: ManuallyDrop { value: MaybeDangling {…} } }\n"
+        );
+        assert_eq!(
+            with("{kind: \"retag\", …}", &[("kind", "\"retag\"")]),
+            "v (int) = {kind: \"retag\", …}\n"
+        );
+        // Past a preview's `…`, children the text does not hold are worth the line.
+        assert_eq!(
+            with("{kind: \"retag\", …}", &[("kind", "\"retag\""), ("n", "1")]),
+            "v (int) = {kind: \"retag\", …} {kind = \"retag\", n = 1}\n"
+        );
+        // Delve's pointer and its target, the same text twice, once (`print` reads deeper).
         let mut pointer = leaf("p", "*main.T {X: (*main.X)(0xc000)}");
         let mut target = leaf("*p", "main.T {X: (*main.X)(0xc000)}");
         target.expandable = true;
         pointer.children = vec![target];
         assert_eq!(
             variables(&[pointer], 0),
-            "p (int) = *main.T {X: (*main.X)(0xc000)} {*p = main.T {X: (*main.X)(0xc000)}}\n"
+            "p (int) = *main.T {X: (*main.X)(0xc000)}\n"
         );
     }
 
