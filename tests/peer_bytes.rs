@@ -33,6 +33,34 @@ fn continue_to_stop(s: &Session) -> Value {
     answer["data"]["stop"].clone()
 }
 
+/// The bytes `stream` carried, as `output --json` gives them back: each segment's `bytes_b64`
+/// where its text is not its bytes, else its text.
+#[track_caller]
+fn stream_bytes(s: &Session, stream: &str) -> Vec<u8> {
+    let output = s.data(&["output"]);
+    let segments = output["segments"].as_array().expect("segments");
+    let mut bytes = Vec::new();
+    for segment in segments.iter().filter(|seg| seg["stream"] == stream) {
+        let text = segment["text"].as_str().expect("text");
+        match segment["bytes_b64"].as_str() {
+            Some(b64) => {
+                assert!(
+                    text.contains("\\x"),
+                    "bytes for a text that is them: {segment}"
+                );
+                bytes.extend(base64_simd::STANDARD.decode_to_vec(b64).expect("base64"));
+            }
+            None => bytes.extend_from_slice(text.as_bytes()),
+        }
+    }
+    bytes
+}
+
+/// Whether `needle` is in `haystack`.
+fn holds(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
 #[test]
 fn python_output_that_is_not_utf8_is_kept_and_the_session_goes_on() {
     require_debugpy();
@@ -64,6 +92,11 @@ fn python_output_that_is_not_utf8_is_kept_and_the_session_goes_on() {
         std::time::Duration::from_secs(30),
     );
     assert!(!text.contains("count:"), "{text}");
+    // `output --json` gives the bytes back as they were written.
+    let stdout = stream_bytes(&s, "stdout");
+    assert!(holds(&stdout, b"caf\xe9 latin-1\n"), "{stdout:?}");
+    assert!(holds(&stdout, b"caf\xe9 printed\n"), "{stdout:?}");
+    assert!(holds(&stream_bytes(&s, "stderr"), b"na\xefve stderr\n"));
 
     // locals answers, with the str that holds a surrogate escape as Python writes it.
     let locals = s.data(&["locals"]);
@@ -104,6 +137,15 @@ fn a_programs_pipes_keep_split_characters_whole_and_show_bad_bytes_as_escapes() 
         std::time::Duration::from_secs(30),
     );
     assert!(!text.contains('\u{fffd}'), "{text:?}");
+    let stdout = stream_bytes(&s, "stdout");
+    assert!(holds(&stdout, b"caf\xe9 latin-1\n"), "{stdout:?}");
+    assert!(holds(&stdout, "\u{20ac} split\n".as_bytes()), "{stdout:?}");
+    // The whole output's bytes too, as one.
+    let output = s.data(&["output"]);
+    let all = base64_simd::STANDARD
+        .decode_to_vec(output["bytes_b64"].as_str().expect("bytes_b64"))
+        .expect("base64");
+    assert_eq!(all, stdout, "{output}");
 }
 
 #[test]

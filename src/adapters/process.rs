@@ -46,7 +46,8 @@ pub struct AdapterProcess {
 #[derive(Debug)]
 pub struct StdioOutput {
     pub category: &'static str,
-    pub text: String,
+    /// As the program wrote them.
+    pub bytes: Vec<u8>,
 }
 
 /// A connected adapter: its DAP streams, its process, and the program output its stdio carries.
@@ -482,6 +483,12 @@ const PIPE_LINE_LIMIT: u64 = 64 * 1024;
 pub(crate) async fn next_line(
     reader: &mut (impl tokio::io::AsyncBufRead + Unpin),
 ) -> Option<String> {
+    let bytes = next_line_bytes(reader).await?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// [`next_line`]'s bytes as they came (the program's output keeps them).
+async fn next_line_bytes(reader: &mut (impl tokio::io::AsyncBufRead + Unpin)) -> Option<Vec<u8>> {
     use tokio::io::AsyncReadExt;
     let mut bytes = Vec::new();
     match reader
@@ -490,7 +497,7 @@ pub(crate) async fn next_line(
         .await
     {
         Ok(0) | Err(_) => None,
-        Ok(_) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+        Ok(_) => Some(bytes),
     }
 }
 
@@ -501,13 +508,11 @@ async fn read_lines(
     program: Option<(mpsc::UnboundedSender<StdioOutput>, &'static str)>,
 ) {
     let mut reader = BufReader::new(pipe);
-    while let Some(line) = next_line(&mut reader).await {
+    while let Some(bytes) = next_line_bytes(&mut reader).await {
+        let line = String::from_utf8_lossy(&bytes).into_owned();
         match &program {
             Some((tx, category)) => {
-                let _ = tx.send(StdioOutput {
-                    category,
-                    text: line.clone(),
-                });
+                let _ = tx.send(StdioOutput { category, bytes });
             }
             None => tracing::info!(adapter = %name, "stderr: {}", line.trim_end()),
         }
@@ -523,10 +528,10 @@ async fn forward_stdout(
     mut stdout: BufReader<tokio::process::ChildStdout>,
     output: mpsc::UnboundedSender<StdioOutput>,
 ) {
-    while let Some(text) = next_line(&mut stdout).await {
+    while let Some(bytes) = next_line_bytes(&mut stdout).await {
         let _ = output.send(StdioOutput {
             category: "stdout",
-            text,
+            bytes,
         });
     }
 }

@@ -72,9 +72,7 @@ pub fn run(args: OutputArgs, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> 
         if json_mode {
             for segment in chunk.segments {
                 match collected.last_mut() {
-                    Some(last) if last.stream == segment.stream => {
-                        last.text.push_str(&segment.text)
-                    }
+                    Some(last) if last.stream == segment.stream => append(last, &segment),
                     _ => collected.push(segment),
                 }
             }
@@ -95,16 +93,40 @@ pub fn run(args: OutputArgs, call: &mut Call<'_>) -> Result<Outcome, ErrorBody> 
         call.sink.text("\n");
     }
     let text: String = collected.iter().map(|s| s.text.as_str()).collect();
-    Ok(Outcome::new(
-        json!({
-            "text": text,
-            "segments": collected,
-            "next": from,
-            "skipped": skipped,
-            "dropped_total": dropped_total,
-        }),
-        String::new(),
-    ))
+    let bytes_b64 = collected.iter().any(|s| s.bytes_b64.is_some()).then(|| {
+        let bytes: Vec<u8> = collected.iter().flat_map(raw_bytes).collect();
+        base64_simd::STANDARD.encode_to_string(bytes)
+    });
+    let mut data = json!({
+        "text": text,
+        "segments": collected,
+        "next": from,
+        "skipped": skipped,
+        "dropped_total": dropped_total,
+    });
+    if let Some(bytes) = bytes_b64 {
+        data["bytes_b64"] = bytes.into();
+    }
+    Ok(Outcome::new(data, String::new()))
+}
+
+/// The bytes a segment stands for: its `bytes_b64` where the text is not them.
+fn raw_bytes(segment: &OutputSegment) -> Vec<u8> {
+    segment
+        .bytes_b64
+        .as_deref()
+        .and_then(|b64| base64_simd::STANDARD.decode_to_vec(b64).ok())
+        .unwrap_or_else(|| segment.text.as_bytes().to_vec())
+}
+
+/// `next` (the same stream's run on the next page) added to `last`, its bytes too.
+fn append(last: &mut OutputSegment, next: &OutputSegment) {
+    if last.bytes_b64.is_some() || next.bytes_b64.is_some() {
+        let mut bytes = raw_bytes(last);
+        bytes.extend(raw_bytes(next));
+        last.bytes_b64 = Some(base64_simd::STANDARD.encode_to_string(bytes));
+    }
+    last.text.push_str(&next.text);
 }
 
 /// Where text output stands between pages: whether the last byte shown ended a line, and on
@@ -153,6 +175,7 @@ mod tests {
         OutputSegment {
             stream: stream.into(),
             text: text.into(),
+            bytes_b64: None,
         }
     }
 

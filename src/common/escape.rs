@@ -23,6 +23,18 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The text of `bytes` read whole: a byte that is no UTF-8 written `\xNN`, as [`Utf8Stream`]
+/// writes it.
+pub fn escaped_text(bytes: &[u8]) -> Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(text);
+    }
+    let mut stream = Utf8Stream::default();
+    let mut text = stream.decode(bytes);
+    text.push_str(&stream.finish());
+    Cow::Owned(text)
+}
+
 /// Text from bytes that arrive in pieces (a program's output, read as it comes): a character
 /// split between two reads is held until its end arrives rather than turned into two
 /// replacement characters, and a byte that is no UTF-8 is written `\xNN`, as `print` shows one.

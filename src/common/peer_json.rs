@@ -186,6 +186,74 @@ pub fn top_level_string(bytes: &[u8], key: &str) -> Option<String> {
     (value[end] == b'"').then(|| String::from_utf8_lossy(&value[..end]).into_owned())
 }
 
+/// The bytes the string at `path` (keys of nested objects from the top, e.g. `body`, `output`)
+/// of the JSON object in `bytes` stands for, read from the bytes themselves: a Python surrogate
+/// escape (`\udc80` to `\udcff`) is its byte, a raw byte that is not UTF-8 is itself, and
+/// any other lone surrogate is U+FFFD. What [`repair`] writes as `\xNN` text, kept as the byte
+/// it was. `None` when the path does not lead to a string.
+pub fn string_bytes(bytes: &[u8], path: &[&str]) -> Option<Vec<u8>> {
+    let mut value = bytes;
+    for key in path {
+        value = top_level_value(value, key)?;
+    }
+    if value.first() != Some(&b'"') {
+        return None;
+    }
+    let end = string_end(value, 1)?;
+    let s = &value[1..end];
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] != b'\\' {
+            out.push(s[i]);
+            i += 1;
+            continue;
+        }
+        let simple = match s.get(i + 1) {
+            Some(b'b') => Some(0x08),
+            Some(b'f') => Some(0x0c),
+            Some(b'n') => Some(b'\n'),
+            Some(b'r') => Some(b'\r'),
+            Some(b't') => Some(b'\t'),
+            Some(b'u') => None,
+            Some(quoted @ (b'"' | b'\\' | b'/')) => Some(*quoted),
+            // An escape JSON does not have (`\x41`): its backslash is text, as `repair` reads it.
+            _ => {
+                out.push(b'\\');
+                i += 1;
+                continue;
+            }
+        };
+        if let Some(byte) = simple {
+            out.push(byte);
+            i += 2;
+            continue;
+        }
+        let unit = hex_unit(s, i + 2);
+        let low = (s.get(i + 6) == Some(&b'\\') && s.get(i + 7) == Some(&b'u'))
+            .then(|| hex_unit(s, i + 8))
+            .flatten();
+        let (c, taken) = match (unit, low) {
+            (Some(high @ 0xd800..=0xdbff), Some(low @ 0xdc00..=0xdfff)) => {
+                let code = 0x10000 + ((u32::from(high) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
+                (char::from_u32(code), 12)
+            }
+            (Some(unit @ 0xdc80..=0xdcff), _) => {
+                out.push((unit - 0xdc00) as u8);
+                i += 6;
+                continue;
+            }
+            (Some(unit), _) => (char::from_u32(u32::from(unit)), 6),
+            // `\u` without four hex digits: the backslash is text.
+            (None, _) => (Some('\\'), 1),
+        };
+        let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
+        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        i += taken;
+    }
+    Some(out)
+}
+
 /// The bytes after `"key":` (and any blanks) for the first field `key` at the top level of the
 /// object in `bytes`. A string followed by `:` is a key; nesting is counted so that a field of
 /// the same name inside a nested value is not taken.
@@ -344,6 +412,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_strings_bytes_are_read_back_from_surrogate_escapes_and_raw_bytes() {
+        let message = b"{\"seq\":3,\"body\":{\"category\":\"stdout\",\"output\":\"caf\\udce9 \xff \\u00e9\\ud83d\\ude00 \\ud800 \\\\x41\\n\"}}";
+        assert_eq!(
+            string_bytes(message, &["body", "output"]).as_deref(),
+            Some(&b"caf\xe9 \xff \xc3\xa9\xf0\x9f\x98\x80 \xef\xbf\xbd \\x41\n"[..])
+        );
+        assert_eq!(
+            string_bytes(message, &["body", "category"]).as_deref(),
+            Some(&b"stdout"[..])
+        );
+        assert_eq!(string_bytes(message, &["seq"]), None);
+        assert_eq!(string_bytes(message, &["output"]), None);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub struct Hit {
 pub fn record(output: &OutputBuffer, id: u32, message: &str) {
     output.push_stream(
         LOG_STREAM,
-        &format!("[logpoint {id}] {}\n", tidy_errors(message)),
+        format!("[logpoint {id}] {}\n", tidy_errors(message)),
     );
 }
 

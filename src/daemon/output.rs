@@ -2,6 +2,11 @@
 //! Each run of bytes keeps the name of the stream it came on (`stdout`, `stderr`, `log`), so a
 //! reader can tell them apart.
 //!
+//! The buffer holds the bytes as the program wrote them, UTF-8 or not: a reader gets them as
+//! text (a byte that is no UTF-8 written `\xNN`) and, where that text is not the bytes, the
+//! bytes themselves (`OutputSegment::bytes_b64`). A cut (a page's end, a dropped front) never
+//! splits a character.
+//!
 //! Every byte the program prints gets an offset (bytes since the session started), so readers can
 //! page through output larger than one IPC frame and `--follow` can resume exactly where it left
 //! off. When the bound is reached the oldest bytes are dropped and counted, and a reader that asked
@@ -12,6 +17,7 @@ use std::sync::Mutex;
 
 use tokio::sync::watch;
 
+use crate::common::escape::escaped_text;
 use crate::ipc::protocol::{OutputChunk, OutputQuery, OutputSegment};
 
 /// Writes are appended to the newest chunk while it stays under this size.
@@ -23,7 +29,7 @@ struct Chunk {
     start: u64,
     /// The stream it came on.
     stream: String,
-    text: String,
+    bytes: Vec<u8>,
 }
 
 #[derive(Debug, Default)]
@@ -47,7 +53,7 @@ pub struct OutputBuffer {
     progress: watch::Sender<Progress>,
     /// Each stream's unfinished last line, held back until its newline arrives (or a stop, the
     /// end, or its size flushes it), so a stdout line and a stderr line never splice.
-    partial: Mutex<Vec<(String, String)>>,
+    partial: Mutex<Vec<(String, Vec<u8>)>>,
 }
 
 /// The line `restart` writes between one run's output and the next's.
@@ -71,7 +77,8 @@ impl OutputBuffer {
     }
 
     /// Appends output of `stream` as it is, dropping the oldest bytes beyond the capacity.
-    fn push(&self, stream: &str, text: &str) {
+    fn push(&self, stream: &str, text: impl AsRef<[u8]>) {
+        let text = text.as_ref();
         if text.is_empty() {
             return;
         }
@@ -79,10 +86,7 @@ impl OutputBuffer {
         let mut text = text;
         if text.len() > self.capacity {
             // Keep only the newest `capacity` bytes of an oversized write.
-            let mut cut = text.len() - self.capacity;
-            while !text.is_char_boundary(cut) {
-                cut += 1;
-            }
+            let cut = char_start_from(text, text.len() - self.capacity);
             held.dropped += (held.end - held.start) + cut as u64;
             held.chunks.clear();
             held.end += cut as u64;
@@ -95,21 +99,21 @@ impl OutputBuffer {
         // small fraction of the bound, however the program prints.
         match held.chunks.back_mut() {
             Some(last)
-                if last.stream == stream && last.text.len() + text.len() <= COALESCE_BYTES =>
+                if last.stream == stream && last.bytes.len() + text.len() <= COALESCE_BYTES =>
             {
-                last.text.push_str(text)
+                last.bytes.extend_from_slice(text)
             }
             _ => held.chunks.push_back(Chunk {
                 start,
                 stream: stream.to_string(),
-                text: text.to_string(),
+                bytes: text.to_vec(),
             }),
         }
         while held.end - held.start > self.capacity as u64 {
             let Some(front) = held.chunks.pop_front() else {
                 break;
             };
-            let chunk_end = front.start + front.text.len() as u64;
+            let chunk_end = front.start + front.bytes.len() as u64;
             let excess = (held.end - held.start) - self.capacity as u64;
             let chunk_len = chunk_end - held.start;
             if chunk_len <= excess {
@@ -118,10 +122,7 @@ impl OutputBuffer {
             } else {
                 // Drop only the front part of this chunk, on a character boundary.
                 let held_from = (held.start - front.start) as usize;
-                let mut cut = held_from + excess as usize;
-                while !front.text.is_char_boundary(cut) {
-                    cut += 1;
-                }
+                let cut = char_start_from(&front.bytes, held_from + excess as usize);
                 let new_start = front.start + cut as u64;
                 held.dropped += new_start - held.start;
                 held.start = new_start;
@@ -138,14 +139,15 @@ impl OutputBuffer {
     pub fn last_lines_of(&self, stream: &str, lines: usize) -> Option<String> {
         const LINE_LIMIT: usize = 300;
         let held = self.held();
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         for chunk in held.chunks.iter().rev().filter(|c| c.stream == stream) {
-            text.insert_str(0, &chunk.text);
-            if text.matches('\n').count() > lines {
+            bytes.splice(0..0, chunk.bytes.iter().copied());
+            if bytes.iter().filter(|b| **b == b'\n').count() > lines {
                 break;
             }
         }
         drop(held);
+        let text = escaped_text(&bytes);
         let all: Vec<&str> = text.lines().collect();
         let kept: Vec<String> = all[all.len().saturating_sub(lines)..]
             .iter()
@@ -155,19 +157,20 @@ impl OutputBuffer {
     }
 
     /// Appends output of one stream (`stdout`, `stderr`), whole lines at a time.
-    pub fn push_stream(&self, stream: &str, text: &str) {
+    pub fn push_stream(&self, stream: &str, text: impl AsRef<[u8]>) {
+        let text = text.as_ref();
         let complete = {
             let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
             let index = match partial.iter().position(|(name, _)| name == stream) {
                 Some(index) => index,
                 None => {
-                    partial.push((stream.to_string(), String::new()));
+                    partial.push((stream.to_string(), Vec::new()));
                     partial.len() - 1
                 }
             };
             let pending = &mut partial[index].1;
-            pending.push_str(text);
-            match pending.rfind('\n') {
+            pending.extend_from_slice(text);
+            match pending.iter().rposition(|b| *b == b'\n') {
                 Some(end) => {
                     let rest = pending.split_off(end + 1);
                     Some(std::mem::replace(pending, rest))
@@ -184,7 +187,7 @@ impl OutputBuffer {
     /// Lets every stream's unfinished line through (the program stopped or ended: it will not
     /// finish the line soon, and the user should see the prompt it printed).
     pub fn flush_partial(&self) {
-        let pending: Vec<(String, String)> = {
+        let pending: Vec<(String, Vec<u8>)> = {
             let mut partial = self.partial.lock().unwrap_or_else(|p| p.into_inner());
             partial
                 .iter_mut()
@@ -212,12 +215,12 @@ impl OutputBuffer {
             .held()
             .chunks
             .back()
-            .filter(|last| !last.text.ends_with('\n'))
+            .filter(|last| !last.bytes.ends_with(b"\n"))
             .map(|last| last.stream.clone());
         if let Some(stream) = unfinished {
-            self.push(&stream, "\n");
+            self.push(&stream, b"\n");
         }
-        self.push("stdout", RESTART_SEPARATOR);
+        self.push("stdout", RESTART_SEPARATOR.as_bytes());
         self.held().finished = false;
         self.progress.send_modify(|p| p.1 = false);
     }
@@ -250,10 +253,10 @@ impl OutputBuffer {
         let from = requested.max(held.start).min(held.end);
         let skipped = from.saturating_sub(requested);
         let max = (query.max_bytes.max(1)) as u64;
-        let mut segments: Vec<OutputSegment> = Vec::new();
+        let mut runs: Vec<(&str, Vec<u8>)> = Vec::new();
         let mut taken = 0u64;
         for chunk in &held.chunks {
-            let chunk_end = chunk.start + chunk.text.len() as u64;
+            let chunk_end = chunk.start + chunk.bytes.len() as u64;
             if chunk_end <= from {
                 continue;
             }
@@ -262,30 +265,30 @@ impl OutputBuffer {
                 break;
             }
             let begin = from.saturating_sub(chunk.start) as usize;
-            let mut stop = (begin as u64 + wanted).min(chunk.text.len() as u64) as usize;
-            while !chunk.text.is_char_boundary(stop) {
-                stop -= 1;
-            }
+            let len = chunk.bytes.len();
+            let stop = (begin as u64 + wanted).min(len as u64) as usize;
+            let stop = if stop < len {
+                char_start_before(&chunk.bytes, stop)
+            } else {
+                stop
+            };
             if stop <= begin {
                 break;
             }
-            let mut begin = begin;
-            while !chunk.text.is_char_boundary(begin) {
-                begin += 1;
-            }
-            let piece = &chunk.text[begin..stop];
+            let piece = &chunk.bytes[begin..stop];
             taken += piece.len() as u64;
-            match segments.last_mut() {
-                Some(last) if last.stream == chunk.stream => last.text.push_str(piece),
-                _ => segments.push(OutputSegment {
-                    stream: chunk.stream.clone(),
-                    text: piece.to_string(),
-                }),
+            match runs.last_mut() {
+                Some((stream, bytes)) if *stream == chunk.stream => bytes.extend_from_slice(piece),
+                _ => runs.push((&chunk.stream, piece.to_vec())),
             }
-            if stop < chunk.text.len() {
+            if stop < len {
                 break;
             }
         }
+        let segments = runs
+            .into_iter()
+            .map(|(stream, bytes)| segment(stream, &bytes))
+            .collect();
         let next = from + taken;
         if query.clear {
             discard_before(&mut held, next);
@@ -310,7 +313,7 @@ fn tail_offset(held: &Held, lines: u32) -> u64 {
     let mut newlines_to_pass = lines;
     let mut first = true;
     for chunk in held.chunks.iter().rev() {
-        let bytes = chunk.text.as_bytes();
+        let bytes = &chunk.bytes;
         let lower = held.start.saturating_sub(chunk.start) as usize;
         for i in (lower..bytes.len()).rev() {
             if bytes[i] != b'\n' {
@@ -331,9 +334,50 @@ fn tail_offset(held: &Held, lines: u32) -> u64 {
     held.start
 }
 
+/// A run of `stream`'s bytes as a reader gets it: as text, and as the bytes themselves when the
+/// text is not them.
+fn segment(stream: &str, bytes: &[u8]) -> OutputSegment {
+    let text = escaped_text(bytes);
+    let bytes_b64 = matches!(text, std::borrow::Cow::Owned(_))
+        .then(|| base64_simd::STANDARD.encode_to_string(bytes));
+    OutputSegment {
+        stream: stream.to_string(),
+        text: text.into_owned(),
+        bytes_b64,
+    }
+}
+
+/// A UTF-8 continuation byte: a cut before it would split a character.
+fn continues(byte: u8) -> bool {
+    byte & 0xc0 == 0x80
+}
+
+/// `at`, or the start of the character that `bytes[at]` is inside (a character is at most 4
+/// bytes; a run of stray continuation bytes is no character, and is cut anywhere).
+fn char_start_before(bytes: &[u8], at: usize) -> usize {
+    let mut cut = at;
+    while cut > 0 && at - cut < 3 && bytes.get(cut).copied().is_some_and(continues) {
+        cut -= 1;
+    }
+    if bytes.get(cut).copied().is_some_and(continues) {
+        at
+    } else {
+        cut
+    }
+}
+
+/// `at`, or the end of the character that `bytes[at]` is inside.
+fn char_start_from(bytes: &[u8], at: usize) -> usize {
+    let mut cut = at;
+    while cut < bytes.len() && cut - at < 3 && continues(bytes[cut]) {
+        cut += 1;
+    }
+    cut
+}
+
 fn discard_before(held: &mut Held, offset: u64) {
     while let Some(front) = held.chunks.front() {
-        let chunk_end = front.start + front.text.len() as u64;
+        let chunk_end = front.start + front.bytes.len() as u64;
         if chunk_end <= offset {
             held.chunks.pop_front();
         } else {
@@ -344,11 +388,8 @@ fn discard_before(held: &mut Held, offset: u64) {
     if let Some(front) = held.chunks.front_mut()
         && front.start < held.start
     {
-        let mut cut = (held.start - front.start) as usize;
-        while !front.text.is_char_boundary(cut) {
-            cut += 1;
-        }
-        front.text.drain(..cut);
+        let cut = char_start_from(&front.bytes, (held.start - front.start) as usize);
+        front.bytes.drain(..cut);
         front.start += cut as u64;
         held.start = front.start;
     }
@@ -432,7 +473,7 @@ mod tests {
         let from_start = b.read_now(&query(Some(0), None, 100, false));
         assert_eq!(from_start.skipped, 4);
         assert_eq!(from_start.start, 4);
-        b.push("stdout", &"z".repeat(25));
+        b.push("stdout", "z".repeat(25));
         let got = all(&b);
         assert_eq!(got.text(), "z".repeat(10));
         assert_eq!(got.dropped_total, 29);

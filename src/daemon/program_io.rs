@@ -18,7 +18,6 @@ use tokio::task::JoinHandle;
 use super::output::OutputBuffer;
 use crate::adapters::DebugAdapter;
 use crate::common::error::ErrorBody;
-use crate::common::escape::Utf8Stream;
 use crate::common::scratch;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{LaunchSpec, StdioPaths};
@@ -33,9 +32,8 @@ static RUNS: AtomicU32 = AtomicU32::new(0);
 struct Pump {
     readers: Vec<StreamReader>,
     output: Arc<OutputBuffer>,
-    /// Held around each read-and-append (see the module comment), with each reader's decoder:
-    /// a character the read cut in two waits there for its end.
-    order: Mutex<Vec<Utf8Stream>>,
+    /// Held around each read-and-append (see the module comment).
+    order: Mutex<()>,
 }
 
 impl Pump {
@@ -44,16 +42,11 @@ impl Pump {
     fn read_some(&self, index: usize) -> io::Result<bool> {
         let reader = &self.readers[index];
         let mut buf = vec![0u8; READ_BYTES];
-        let mut decoders = self.order.lock().unwrap_or_else(|p| p.into_inner());
-        let decoder = &mut decoders[index];
+        let _order = self.order.lock().unwrap_or_else(|p| p.into_inner());
         match reader.try_read(&mut buf) {
-            Ok(0) => {
-                self.output.push_stream(reader.stream, &decoder.finish());
-                Ok(false)
-            }
+            Ok(0) => Ok(false),
             Ok(n) => {
-                self.output
-                    .push_stream(reader.stream, &decoder.decode(&buf[..n]));
+                self.output.push_stream(reader.stream, &buf[..n]);
                 Ok(true)
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(false),
@@ -95,11 +88,10 @@ impl ProgramIo {
         let mut readers = Vec::new();
         let mut stdio = stdio;
         std::mem::swap(&mut readers, &mut stdio.readers);
-        let decoders = readers.iter().map(|_| Utf8Stream::default()).collect();
         let pump = Arc::new(Pump {
             readers,
             output,
-            order: Mutex::new(decoders),
+            order: Mutex::new(()),
         });
         let tasks = (0..pump.readers.len())
             .map(|index| tokio::spawn(read_stream(pump.clone(), index)))

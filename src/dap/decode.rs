@@ -31,6 +31,12 @@ pub enum Unreadable {
 /// Reads one message body.
 pub fn decode(body: &[u8]) -> Result<Incoming, Unreadable> {
     let error = match peer_json::parse::<Incoming>(body, peer_json::LoneSurrogates::AreBytes) {
+        Ok(Incoming::Event(mut event)) => {
+            if event.event == "output" && holds_bytes(body) {
+                event.output_bytes = peer_json::string_bytes(body, &["body", "output"]);
+            }
+            return Ok(Incoming::Event(event));
+        }
         Ok(message) => return Ok(message),
         Err(error) => error,
     };
@@ -64,6 +70,11 @@ pub fn decode(body: &[u8]) -> Result<Incoming, Unreadable> {
     Err(Unreadable::Stray { detail })
 }
 
+/// Whether a message may hold bytes that are not UTF-8: raw, or as Python's surrogate escapes.
+fn holds_bytes(body: &[u8]) -> bool {
+    std::str::from_utf8(body).is_err() || body.windows(4).any(|w| w.eq_ignore_ascii_case(b"\\udc"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,14 +90,18 @@ mod tests {
     fn debugpys_surrogate_escaped_output_is_read_as_byte_escapes() {
         // As debugpy sends `sys.stdout.buffer.write(b"caf\xe9\n")`.
         let body = br#"{"seq": 12, "type": "event", "event": "output", "body": {"category": "stdout", "output": "caf\udce9\n"}}"#;
-        assert_eq!(event(body).body["output"], "caf\\xe9\n");
+        let event = event(body);
+        assert_eq!(event.body["output"], "caf\\xe9\n");
+        assert_eq!(event.output_bytes.as_deref(), Some(&b"caf\xe9\n"[..]));
     }
 
     #[test]
     fn raw_bytes_that_are_not_utf8_and_odd_escapes_are_read() {
         let body =
             b"{\"type\":\"event\",\"event\":\"output\",\"body\":{\"output\":\"na\xefve \\x41\"}}";
-        assert_eq!(event(body).body["output"], "na\\xefve \\x41");
+        let event = event(body);
+        assert_eq!(event.body["output"], "na\\xefve \\x41");
+        assert_eq!(event.output_bytes.as_deref(), Some(&b"na\xefve \\x41"[..]));
     }
 
     #[test]

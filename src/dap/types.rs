@@ -33,6 +33,10 @@ pub struct Event {
     pub event: String,
     #[serde(default)]
     pub body: Value,
+    /// For an `output` event whose text held bytes that are not UTF-8 (debugpy's surrogate
+    /// escapes): the bytes the text stands for, which `body.output` only shows as `\xNN`.
+    #[serde(skip)]
+    pub output_bytes: Option<Vec<u8>>,
 }
 
 /// A request the adapter sends to us (`runInTerminal`, `startDebugging`).

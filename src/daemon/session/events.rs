@@ -101,7 +101,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
         "continued" => on_continued(shared),
         "exited" => return on_exited(shared, event.body),
         "terminated" => on_terminated(shared),
-        "output" => on_output(shared, event.body),
+        "output" => on_output(shared, event.body, event.output_bytes),
         "breakpoint" => on_breakpoint(shared, event.body),
         "process" => {
             let launched = on_process(shared, event.body);
@@ -408,7 +408,7 @@ fn on_terminated(shared: &Shared) {
 
 /// Output: a logpoint's line, the program's own output, or the adapter's (kept for the report
 /// of its death).
-fn on_output(shared: &Shared, body: Value) {
+fn on_output(shared: &Shared, body: Value, bytes: Option<Vec<u8>>) {
     let Ok(body) = serde_json::from_value::<OutputEventBody>(body) else {
         return;
     };
@@ -421,10 +421,13 @@ fn on_output(shared: &Shared, body: Value) {
             .as_ref()
             .is_some_and(|io| io.carries(category))
     {
-        shared.output.push_stream(
-            category.unwrap_or("stdout"),
-            &shared.adapter.clean_program_output(&body.output),
-        );
+        let stream = category.unwrap_or("stdout");
+        match bytes {
+            Some(bytes) => shared.output.push_stream(stream, bytes),
+            None => shared
+                .output
+                .push_stream(stream, &*shared.adapter.clean_program_output(&body.output)),
+        }
     } else if category != Some("telemetry") {
         let text = body.output.trim_end();
         let reporting = shared.adapter.signal_reporting();

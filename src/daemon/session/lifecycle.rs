@@ -220,7 +220,7 @@ impl Session {
             let output = shared.output.clone();
             tokio::spawn(async move {
                 while let Some(chunk) = stdio.recv().await {
-                    output.push_stream(chunk.category, &chunk.text);
+                    output.push_stream(chunk.category, &chunk.bytes);
                 }
                 let _ = done.send(true);
             });

@@ -471,7 +471,12 @@ impl OutputChunk {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct OutputSegment {
     pub stream: String,
+    /// The bytes as text, a byte that is no UTF-8 written `\xNN`.
     pub text: String,
+    /// The bytes themselves (base64), when they are not UTF-8 and `text` is therefore not
+    /// them: a program's `\xe9` and a byte 0xe9 read alike as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_b64: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
