@@ -242,3 +242,60 @@ fn an_exit_with_a_failing_code_reports_the_end_of_its_stderr() {
     assert_eq!(end["exit_code"], 0, "{end}");
     assert!(end.get("stderr_tail").is_none(), "{end}");
 }
+
+#[test]
+fn a_run_the_debugger_ends_is_no_exit_with_the_code_of_its_kill() {
+    // lldb-dap tells the SIGKILL that ends a run as an exit with code 9.
+    for (adapter, s) in native_sessions() {
+        start(&s, adapter, "wait", &[]);
+        s.output_containing(&["waiting"], Duration::from_secs(60));
+        let end = await_across_restarts(&s, adapter);
+        assert_eq!(end["reason"], "terminated", "{adapter}: {end}");
+        assert_eq!(end["exit_code"], Value::Null, "{adapter}: {end}");
+        assert_eq!(end["signal"], Value::Null, "{adapter}: {end}");
+        assert!(
+            end["note"]
+                .as_str()
+                .is_some_and(|note| note.starts_with("the debugger ended the program")),
+            "{adapter}: {end}"
+        );
+        s.run(&["stop"]);
+    }
+}
+
+/// What an `await` waiting on a running program is told when `restart` ends the run. A restart
+/// ends the run the waiter waits on once it waits; a waiter that came while a restart was under
+/// way is told so at once, and another takes its place.
+fn await_across_restarts(s: &Session, adapter: &str) -> Value {
+    let mut answers = Vec::new();
+    let mut waiter = None;
+    for _ in 0..10 {
+        let mut child = waiter.take().unwrap_or_else(|| {
+            s.command()
+                .args(["--json", "await", "--timeout", "300"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn await")
+        });
+        let restarted = s.json(&["restart", "--no-wait"]);
+        assert_eq!(restarted["ok"], true, "{adapter}: {restarted}");
+        if !common::eventually(Duration::from_secs(5), || {
+            child.try_wait().ok().flatten().is_some()
+        }) {
+            // It came after that restart: the next one ends its run.
+            waiter = Some(child);
+            continue;
+        }
+        let output = child.wait_with_output().expect("await's answer");
+        let answer: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        if answer["ok"] == true {
+            return answer["data"].clone();
+        }
+        answers.push(answer);
+    }
+    if let Some(mut child) = waiter {
+        let _ = child.kill();
+    }
+    panic!("{adapter}: no await was told of a run's end across 10 restarts: {answers:?}");
+}

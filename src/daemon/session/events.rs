@@ -300,6 +300,20 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
     }
     shared.view().in_flight.brief_stop = None;
     shared.view().debuggee.gone = true;
+    if shared.ending.load(Ordering::SeqCst) {
+        // The session's own end killed the program (`stop`, `restart`, the daemon's end): the
+        // code the adapter gives that kill (lldb-dap: the signal's number, 9) is no exit of the
+        // program's own.
+        shared.run.set_if(
+            Phase::Exited {
+                exit_code: None,
+                signal: None,
+            },
+            |s| !s.phase.is_ended(),
+        );
+        shared.program_ended();
+        return None;
+    }
     let mut follow_up = None;
     if let Ok(body) = serde_json::from_value::<ExitedEventBody>(body) {
         let code = body.exit_code;

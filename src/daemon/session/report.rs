@@ -5,6 +5,7 @@
 //! `context`) asks for the same report, and its lookups are bounded so a hung adapter costs a
 //! second per stop rather than a request timeout per call.
 
+use std::sync::atomic::Ordering::SeqCst;
 use std::time::Duration;
 
 use super::breakpoints::hit_breakpoints;
@@ -20,6 +21,10 @@ use crate::ipc::protocol::{DisplayValue, ExceptionInfo, SignalInfo, StopLocals, 
 const STOP_CONTEXT_LINES: u32 = 2;
 
 use crate::daemon::last_words::last_words;
+
+/// The note of an end the session made itself.
+const ENDED_BY_SESSION: &str =
+    "the debugger ended the program ('debugger stop', 'restart', or its daemon's end)";
 
 /// How many of its last stderr lines an exit report with a failing code carries.
 const STDERR_TAIL_LINES: usize = 6;
@@ -118,6 +123,9 @@ impl Session {
                 report.exit_code = *exit_code;
                 report.signal = signal.map(SignalInfo::of);
                 report.note = exit_code.and_then(self.adapter.signal_reporting().exit_code_note);
+                if exit_code.is_none() && signal.is_none() && self.shared.ending.load(SeqCst) {
+                    report.note = Some(ENDED_BY_SESSION.into());
+                }
                 if exit_code.is_some_and(|code| code != 0) {
                     self.shared.take_program_output();
                     // Enough lines that the message survives the stack frames left out.
