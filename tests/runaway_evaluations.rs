@@ -232,6 +232,19 @@ fn debugpy_tells_an_evaluation_it_dropped_and_one_the_program_died_in() {
          death by signal N as 256-N: this may have been SIGSEGV (11))",
         "{died}"
     );
+    // `status` says what the code may mean, as the exit report does.
+    let status = json(&s, &["status"]);
+    assert_eq!(status["data"]["exit_code"], 245, "{status}");
+    assert_eq!(
+        status["data"]["exit_note"],
+        "debugpy reports a death by signal N as 256-N: this may have been SIGSEGV (11)",
+        "{status}"
+    );
+    let text = s.run(&["status"]).ok().to_string();
+    assert!(
+        text.contains("Exit code: 245 (debugpy reports a death by signal N as 256-N"),
+        "{text}"
+    );
 }
 
 #[test]

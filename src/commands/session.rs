@@ -385,11 +385,9 @@ pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
             "the daemon may be from another version; stop the session and start again",
         )
     })?;
-    let mut text = format!("Session '{}': {}", result.session, result.state);
-    if let Some(program) = &result.program {
-        text.push_str(&format!(" ({})", one_line(program)));
-    }
-    text.push('\n');
+    let program = (result.program.as_deref()).map(|p| format!(" ({})", one_line(p)));
+    let (name, state) = (&result.session, &result.state);
+    let mut text = format!("Session '{name}': {state}{}\n", program.unwrap_or_default());
     if let Some(stop) = &result.stop {
         text.push_str(&render::stop_report(stop));
     }
@@ -405,7 +403,8 @@ pub fn status(session: &str) -> Result<Outcome, ErrorBody> {
         text.push_str(&format!("Program {}\n", render::killed_by(signal)));
     }
     if let Some(code) = result.exit_code {
-        text.push_str(&format!("Exit code: {code}\n"));
+        let note = (result.exit_note.as_ref()).map(|n| format!(" ({n})"));
+        text.push_str(&format!("Exit code: {code}{}\n", note.unwrap_or_default()));
     }
     if let Some(detail) = &result.detail {
         text.push_str(&format!("Adapter: {detail}\n"));

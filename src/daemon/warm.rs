@@ -371,6 +371,7 @@ impl Daemon {
             stop: None,
             exit_code: None,
             signal: None,
+            exit_note: None,
             detail: None,
             log_file: crate::common::paths::log_path(&self.name)
                 .display()

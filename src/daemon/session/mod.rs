@@ -348,6 +348,13 @@ impl Session {
         self.shared.view().debuggee.exit_code
     }
 
+    /// What the exit code may mean besides an exit with it, where the adapter's codes are
+    /// ambiguous.
+    pub fn exit_note(&self) -> Option<String> {
+        self.exit_code()
+            .and_then(self.adapter.signal_reporting().exit_code_note)
+    }
+
     /// The signal that killed the program, when one did and the adapter told.
     pub fn exit_signal(&self) -> Option<i32> {
         self.shared.view().debuggee.signal
@@ -368,7 +375,10 @@ impl Session {
                 ..
             } => ErrorBody::new(
                 ErrorCode::NotRunning,
-                format!("the program has exited with code {code}"),
+                match (self.adapter.signal_reporting().exit_code_note)(*code) {
+                    Some(note) => format!("the program has exited with code {code} ({note})"),
+                    None => format!("the program has exited with code {code}"),
+                },
                 "run it again with 'debugger restart', or read its output with 'debugger output'",
             ),
             Phase::Exited { .. } => ErrorBody::new(

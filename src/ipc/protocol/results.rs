@@ -89,6 +89,10 @@ pub struct StatusResult {
     /// The signal that killed the program, when one did.
     #[serde(default)]
     pub signal: Option<SignalInfo>,
+    /// What the exit code may mean besides an exit with it (the exit report's `note`: debugpy
+    /// tells a death by signal N as 256 - N).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_note: Option<String>,
     /// Why the session ended, when the adapter died.
     pub detail: Option<String>,
     pub log_file: String,
