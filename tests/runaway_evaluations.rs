@@ -6,7 +6,8 @@
 //! evaluation that ended otherwise: lldb's stale "interrupted, reason: breakpoint 1.1", GDB's
 //! call that stopped at a breakpoint, a program that exited or crashed during the evaluation
 //! (V8's "WebSocket protocol error", debugpy's "No more messages" and exit code 245), and the
-//! evaluation debugpy drops without an answer (`raise SystemExit`).
+//! evaluation debugpy drops without an answer (`raise SystemExit`); pdb interrupts calls that
+//! block in the system (`time.sleep`, a read of a pipe) as well as ones that spin.
 //!
 //! Against real adapters and the `runaway` fixtures (C, Python, Go, JavaScript), run from the
 //! test's own folder. Every test fails (never skips) when its adapter is missing.
@@ -288,6 +289,13 @@ fn pdb_interrupts_a_spinning_call_and_the_session_goes_on() {
     );
     let error = runaway_print(&s, "spin()");
     assert_interrupted(&error, "spin()", "2 s");
+    // Calls that block in the system (a sleep, a read of a pipe nobody writes to) are
+    // interrupted too: in the main thread, by a signal whose handler raises.
+    for blocking in ["nap()", "drain()"] {
+        let error = runaway_print(&s, blocking);
+        assert_interrupted(&error, blocking, "2 s");
+        assert_x(&s, "21");
+    }
     let raised = json(&s, &["raw", "raise SystemExit(4)"]);
     assert_eq!(
         raised["error"]["message"], "the expression raised SystemExit: 4",

@@ -142,6 +142,17 @@ pub fn dropped_because(adapter: &str) -> Option<&'static str> {
     }
 }
 
+/// What `adapter`, which interrupts evaluations, cannot interrupt: for the error of one that
+/// outran its limit anyway.
+pub fn uninterruptible(adapter: &str) -> Option<&'static str> {
+    match adapter {
+        // Only the main thread runs Python's signal handlers, which end a blocking call; in
+        // another thread the interruption waits for the call to return.
+        "pdb" => Some("it interrupts a call blocked in a sleep or a read only in the main thread"),
+        _ => None,
+    }
+}
+
 /// How an adapter holds the program after an evaluation stopped at a breakpoint in a function
 /// it called, and how to get back.
 pub fn held_in_call(adapter: &str) -> &'static str {

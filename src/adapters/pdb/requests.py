@@ -42,11 +42,32 @@ class EvaluationInterrupted(BaseException):
     program's `except Exception` does not take it for one of its own."""
 
 
+# The signal that interrupts an evaluation in the main thread (see `run_bounded`): one whose
+# default is to be ignored, so that one arriving after the evaluation does nothing.
+INTERRUPT_SIGNAL = getattr(signal, "SIGURG", None)
+
+
+def interrupting_signal(ident):
+    """The signal that can interrupt an evaluation in thread `ident` where it blocks, or None.
+    Only the main thread runs Python's signal handlers, and a handler that raises ends the
+    blocking call it came in (`time.sleep`, a read of a pipe); a program's own handler of the
+    signal is left alone."""
+    if INTERRUPT_SIGNAL is None or not hasattr(signal, "pthread_kill"):
+        return None
+    if ident != threading.main_thread().ident:
+        return None
+    if signal.getsignal(INTERRUPT_SIGNAL) is not signal.SIG_DFL:
+        return None
+    return INTERRUPT_SIGNAL
+
+
 def run_bounded(work, arguments):
     """Runs `work()` in this thread, interrupting it once it runs past the request's
     `timeoutMs`: the evaluation of a call that never returns must not hold the stopped thread,
-    and every request after it, for good. The interruption is an asynchronous exception, raised
-    at the thread's next Python instruction (a blocking system call is not interrupted)."""
+    and every request after it, for good. In the main thread the interruption is a signal whose
+    handler raises, which also ends a blocking system call; in another thread, an asynchronous
+    exception, raised at the thread's next Python instruction (a blocking system call there is
+    not interrupted, and the session says so)."""
     limit = arguments.get("timeoutMs")
     if not isinstance(limit, int) or limit <= 0:
         return work()
@@ -57,16 +78,27 @@ def run_bounded(work, arguments):
     finished.acquire()
     guard = _thread.allocate_lock()
     state = {"done": False, "fired": False}
+    by_signal = interrupting_signal(ident)
+
+    def on_signal(signum, frame):
+        if not state["done"]:
+            raise EvaluationInterrupted()
 
     def watch():
         if finished.acquire(timeout=limit / 1000.0):
             return
         with guard:
-            if not state["done"]:
+            if state["done"]:
+                return
+            if by_signal is not None:
+                signal.pthread_kill(ident, by_signal)
+            else:
                 state["fired"] = True
                 exception = ctypes.py_object(EvaluationInterrupted)
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), exception)
 
+    if by_signal is not None:
+        previous = signal.signal(by_signal, on_signal)
     # A thread of `_thread`'s: the program's `threading` never sees it, and nothing traces it.
     _thread.start_new_thread(watch, ())
     interrupted = False
@@ -77,6 +109,8 @@ def run_bounded(work, arguments):
             with guard:
                 state["done"] = True
             finished.release()
+            if by_signal is not None:
+                signal.signal(by_signal, previous)
     except EvaluationInterrupted:
         interrupted = True
         raise LookupError(INTERRUPTED % limit)

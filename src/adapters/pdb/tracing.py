@@ -23,6 +23,7 @@ import json
 import os
 import queue
 import reprlib
+import signal
 import stat
 import sys
 import sysconfig

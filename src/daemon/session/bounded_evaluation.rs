@@ -459,12 +459,15 @@ impl Session {
             stop,
             sent.facts.seen,
         ));
+        let why = evaluation_limits::uninterruptible(adapter)
+            .map(|why| format!(" ({why})"))
+            .unwrap_or_default();
         ErrorBody::new(
             ErrorCode::EvaluationTimeout,
             format!(
                 "the evaluation of '{shown}' did not return within {}, and {adapter} cannot \
-                 interrupt it: the program runs it still (the session is 'evaluating' until it \
-                 returns)",
+                 interrupt it{why}: the program runs it still (the session is 'evaluating' \
+                 until it returns)",
                 secs(sent.facts.limit)
             ),
             STILL_RUNNING_HINT,
