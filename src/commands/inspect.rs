@@ -148,6 +148,9 @@ fn context_text(result: &ContextResult) -> String {
     if let Some(source) = &result.source {
         text.push_str(&render::source_lines(source));
     }
+    if let Some(error) = &result.locals_error {
+        let _ = writeln!(text, "Locals not readable: {error}");
+    }
     if let Some(vars) = &result.variables {
         if vars.is_empty() {
             text.push_str("No locals\n");

@@ -41,14 +41,16 @@ impl Session {
         };
         let info = frame_info(index, &frame);
         let source = self.frame_snippet(&frame, &info, CONTEXT_LINES).await;
-        let variables = if with_locals {
-            Some(
-                self.frame_locals(&frame, Limits::for_locals(0, false))
-                    .await?
-                    .variables,
-            )
+        let (variables, locals_error) = if with_locals {
+            match self
+                .frame_locals(&frame, Limits::for_locals(0, false))
+                .await
+            {
+                Ok(locals) => (Some(locals.variables), None),
+                Err(error) => (None, Some(error.message)),
+            }
         } else {
-            None
+            (None, None)
         };
         let exception = match &state.phase {
             Phase::Stopped(stop) if stop.reason == "exception" => {
@@ -72,6 +74,7 @@ impl Session {
             frame: info,
             source,
             variables,
+            locals_error,
         })
     }
 

@@ -29,8 +29,13 @@ const ENDED_BY_SESSION: &str =
 /// How many of its last stderr lines an exit report with a failing code carries.
 const STDERR_TAIL_LINES: usize = 6;
 
-/// How long a stop report may spend asking the adapter for the thread name and top frame.
+/// How long a stop report may spend asking the adapter for the thread name and the exception.
 const REPORT_LOOKUP_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How long it may wait for the top frame, without which it cannot say where the program is:
+/// lldb-dap counts every frame of the stack before it answers, a second or more for the 30,000
+/// of an overflowed one.
+const FRAME_LOOKUP_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long a stop report may spend reading the frame's locals, or evaluating the displays;
 /// past it, the report goes out without them (`debugger locals` still reads them, with a
@@ -239,9 +244,10 @@ impl Session {
 
     /// Fills in the stop's thread name, frame and source, and reads what `ask` wants at stop
     /// `generation`: the frame's locals, the displays and prints. The thread names, the stack
-    /// and the exception go out at once and get [`REPORT_LOOKUP_TIMEOUT`] between them: a hung
-    /// adapter costs `status` a second once per stop (the report is cached), not a request
-    /// timeout per call. The source lines, the locals and the evaluations, which all need the
+    /// and the exception go out at once; the names and the exception get
+    /// [`REPORT_LOOKUP_TIMEOUT`], the stack [`FRAME_LOOKUP_TIMEOUT`]: a hung adapter costs
+    /// `status` a few seconds once per stop (the report is cached), not a request timeout per
+    /// call. The source lines, the locals and the evaluations, which all need the
     /// frame, then go out together.
     async fn locate_stop(
         &self,
@@ -277,15 +283,12 @@ impl Session {
                 None
             }
         };
-        let looked_up = tokio::time::timeout(REPORT_LOOKUP_TIMEOUT, async {
-            let (_, top, exception) = tokio::join!(names, top, exception);
-            (top, exception)
-        })
-        .await;
-        let looked_up = looked_up.map(|(top, exception)| {
-            report.exception = exception;
-            top
+        let beside = tokio::time::timeout(REPORT_LOOKUP_TIMEOUT, async {
+            tokio::join!(names, exception).1
         });
+        let (exception, looked_up) =
+            tokio::join!(beside, tokio::time::timeout(FRAME_LOOKUP_TIMEOUT, top));
+        report.exception = exception.ok().flatten();
         report.thread_name = self
             .shared
             .view()

@@ -383,6 +383,10 @@ pub struct ContextResult {
     pub source: Option<SourceSnippet>,
     /// Filled by `context` only.
     pub variables: Option<Vec<VariableNode>>,
+    /// Why the frame's locals could not be read (GDB cannot read the frame of an overflowed
+    /// stack): the location stands without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locals_error: Option<String>,
     /// The exception the program stopped on, if it did.
     #[serde(default)]
     pub exception: Option<ExceptionInfo>,
