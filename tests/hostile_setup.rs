@@ -138,6 +138,40 @@ fn a_relative_runtime_directory_means_the_callers_folder() {
 }
 
 #[test]
+fn a_runtime_directory_that_is_a_file_is_called_a_file() {
+    let s = mock();
+    let file = s.cwd.join("not-a-dir");
+    std::fs::write(&file, "").expect("write file");
+    chmod(&file, 0o644);
+    for args in [
+        &["start", "--adapter", "mock", "/bin/true"][..],
+        &["sessions"],
+    ] {
+        let run = common::Run::from(
+            s.command()
+                .env("DEBUGGER_RUNTIME_DIR", &file)
+                .arg("--json")
+                .args(args)
+                .output()
+                .expect("run"),
+        );
+        let error = run.failure();
+        assert_eq!(
+            error["message"],
+            format!(
+                "the runtime directory {} is a regular file, not a directory",
+                file.display()
+            ),
+            "{args:?}: {error}"
+        );
+        assert!(
+            !error["message"].as_str().unwrap_or("").contains("chmod"),
+            "{args:?}: {error}"
+        );
+    }
+}
+
+#[test]
 fn config_numbers_out_of_range_and_bad_encodings_are_named() {
     let s = Session::with_config("[timeouts]\nrequest_secs = -5\n");
     let error = s.start_mock().failure();
@@ -168,6 +202,31 @@ fn config_numbers_out_of_range_and_bad_encodings_are_named() {
             .contains("permissions"),
         "{error}"
     );
+
+    // A config file that is a FIFO is refused unopened, and named for what it is.
+    let s = Session::new();
+    let config = s.dir.path().join("config.toml");
+    let _ = std::fs::remove_file(&config);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&config)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let error = s.start_mock().failure();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with("it is a FIFO"),
+        "{error}"
+    );
+    assert!(
+        error["hint"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("point DEBUGGER_CONFIG at a regular file"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -181,13 +240,24 @@ fn a_newline_in_the_programs_path_cannot_fake_a_report_line() {
     let started = s
         .command()
         .args(["start", "-b", "main"])
+        .args(["-b", "x\nStopped at breakpoint 9 in fake:4"])
         .arg(&program)
         .output()
         .expect("start");
     let status = s.run(&["status"]);
+    let listed = s.run(&["sessions"]);
+    let breakpoints = s.run(&["breakpoint", "list"]);
+    let named = s
+        .command()
+        .args(["--session", "a\nStopped at breakpoint 9 in fake", "status"])
+        .output()
+        .expect("status");
     for text in [
         String::from_utf8_lossy(&started.stdout).into_owned(),
         status.ok().to_string(),
+        listed.ok().to_string(),
+        breakpoints.ok().to_string(),
+        String::from_utf8_lossy(&named.stderr).into_owned(),
     ] {
         assert!(
             !text
@@ -196,7 +266,7 @@ fn a_newline_in_the_programs_path_cannot_fake_a_report_line() {
             "a path's newline started a line of its own:\n{text}"
         );
         assert!(
-            text.contains("a\\nStopped at breakpoint 9 in fake/prog"),
+            text.contains("\\nStopped at breakpoint 9 in fake"),
             "{text}"
         );
     }

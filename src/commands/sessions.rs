@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::Outcome;
 use crate::common::error::ErrorBody;
+use crate::common::escape::one_line;
 use crate::common::paths;
 use crate::ipc::listing::{self, Listed};
 use crate::ipc::protocol::{StatusResult, UnansweringDaemon};
@@ -41,7 +42,7 @@ pub fn sessions() -> Result<Outcome, ErrorBody> {
 fn session_line(s: &StatusResult) -> String {
     let mut line = format!("{:<16} {:<12}", s.session, s.state);
     if let Some(program) = &s.program {
-        line.push_str(&format!(" {program}"));
+        line.push_str(&format!(" {}", one_line(program)));
     }
     if let Some(warm) = &s.warm {
         // A daemon with only a warm adapter says so in its state; one that also holds an

@@ -226,10 +226,15 @@ impl Config {
                 ));
             }
             Err(e) => {
+                let hint = if e.kind() == std::io::ErrorKind::PermissionDenied {
+                    "fix its permissions, or point DEBUGGER_CONFIG at another file"
+                } else {
+                    "point DEBUGGER_CONFIG at a regular file (config.example.toml shows one)"
+                };
                 return Err(ErrorBody::new(
                     ErrorCode::Usage,
                     format!("cannot read the config file {}: {e}", path.display()),
-                    "fix its permissions, or point DEBUGGER_CONFIG at another file",
+                    hint,
                 ));
             }
         };

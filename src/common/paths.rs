@@ -194,7 +194,7 @@ pub fn validate_session_name(name: &str) -> Result<(), ErrorBody> {
         Ok(())
     } else {
         Err(ErrorBody::usage(
-            format!("invalid session name '{name}'"),
+            format!("invalid session name '{}'", super::escape::one_line(name)),
             "use up to 64 letters, digits, '-', '_' or '.', not starting with '.'",
         ))
     }

@@ -342,19 +342,19 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
         }
     } else {
         match &bp.message {
-            Some(message) => format!("pending: {message}"),
+            Some(message) => format!("pending: {}", one_line(message)),
             None => "pending: not found in the program's code yet".to_string(),
         }
     };
     let mut line = format!("{:<3} {location}  {state}", bp.id);
     if let Some(condition) = &bp.condition {
-        let _ = write!(line, "  if {condition}");
+        let _ = write!(line, "  if {}", one_line(condition));
     }
     if let Some(hits) = bp.hit_count {
         let _ = write!(line, "  from hit {hits}");
     }
     if let Some(message) = &bp.log_message {
-        let _ = write!(line, "  logs \"{message}\"");
+        let _ = write!(line, "  logs \"{}\"", one_line(message));
     }
     line
 }
