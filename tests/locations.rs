@@ -223,18 +223,33 @@ fn python_sys_path_places_a_standard_library_module() {
 fn python_bare_name_of_a_loaded_library_module_is_placed() {
     require_debugpy();
     let s = Session::new();
-    // app.py has imported json by the time it stops in `square`.
-    let line = line_of("python/app.py", "@square_body");
+    // drive.py loads late_hook.py from a folder it adds to sys.path as it runs: by the stop at
+    // @drive_print only the loaded modules know that file.
+    let drive = "python/namesakes/app/drive.py";
+    let line = line_of(drive, "@drive_print");
+    let env = format!(
+        "PYTHONPATH={}",
+        fixture_path("python/namesakes/site-packages").display()
+    );
     start(
         &s,
-        &fixture_path("python/app.py"),
-        &["--break", &format!("app.py:{line}")],
+        &fixture_path(drive),
+        &["--env", &env, "--break", &format!("drive.py:{line}")],
     );
     next_stop(&s);
-    let added = data(&s, &["break", "decoder.py:1"]);
-    let file = added["file"].as_str().unwrap_or("");
-    assert!(file.ends_with("/json/decoder.py"), "{added}");
-    assert!(Path::new(file).is_absolute(), "{added}");
+    let hook = "python/namesakes/plugins/late_hook.py";
+    let added = data(
+        &s,
+        &[
+            "break",
+            &format!("late_hook.py:{}", line_of(hook, "@hook_body")),
+        ],
+    );
+    assert_eq!(
+        added["file"],
+        fixture_path(hook).display().to_string(),
+        "{added}"
+    );
 }
 
 #[test]

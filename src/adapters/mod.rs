@@ -372,11 +372,11 @@ pub trait DebugAdapter: Send + Sync {
     }
 
     /// Folders besides the program's own and its working directory that a relative breakpoint
-    /// file is taken relative to (Go's module root, Python's `sys.path`). May run a process, so
-    /// the session calls it off the async threads, and only when the program's folders do not
-    /// hold the file.
-    fn source_roots(&self, _spec: &LaunchSpec) -> Vec<PathBuf> {
-        Vec::new()
+    /// file is taken relative to (Go's module root, Python's `sys.path`), and where the
+    /// runtime's own library lies. May run a process, so the session calls it off the async
+    /// threads, and only when the program's folders do not hold the file.
+    fn source_roots(&self, _spec: &LaunchSpec) -> SourceRoots {
+        SourceRoots::default()
     }
 
     /// Why the adapter failed to start a session, when the adapter can say better than `error`
@@ -438,6 +438,26 @@ pub struct SourceLookup {
     /// found nowhere else: Python's `sys.path`, whose modules may not be imported yet when the
     /// breakpoint is set (`isoparser.py:60` of an installed package the program imports later).
     pub roots_are_trees: bool,
+    /// The names of folders that hold installed dependencies (`site-packages`, `node_modules`):
+    /// a file under one is a dependency's, even inside the program's folder or the runtime's.
+    pub dependency_folders: &'static [&'static str],
+}
+
+/// The folders an adapter knows of beyond the program's own folder and working directory, for a
+/// breakpoint given by a relative file name.
+#[derive(Debug, Clone, Default)]
+pub struct SourceRoots {
+    /// Folders that hold the program's own files (Go's module root): a relative name is joined
+    /// to each, and a file under one is the program's.
+    pub program: Vec<PathBuf>,
+    /// Folders the program's libraries are found in (Python's `sys.path`): a relative name is
+    /// joined to each, and with `roots_are_trees` their trees are searched, but a file found
+    /// there is a dependency's or the runtime's.
+    pub libraries: Vec<PathBuf>,
+    /// Where the runtime's own library lies (Python's standard library, GOROOT): a file there
+    /// (outside a dependency folder) is chosen for a bare name only when neither the program
+    /// nor a dependency has a file of that name.
+    pub runtime: Vec<PathBuf>,
 }
 
 /// The session's line to the adapter, lent to an adapter's hooks.

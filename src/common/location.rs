@@ -1,6 +1,7 @@
 //! Breakpoint locations as users type them: `FILE:LINE` or a function name, with gdb's
 //! `if COND` after it; and the data a watchpoint watches.
 
+pub mod rank;
 pub mod resolve;
 
 use std::path::PathBuf;

@@ -44,7 +44,7 @@ use super::return_value::ReturnValueSource;
 use super::value_reading::ValueReading;
 use super::{
     CallerEnv, ConditionHandling, DebugAdapter, Requests, SignalReporting, SourceLookup,
-    launch_with,
+    SourceRoots, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -169,6 +169,7 @@ pub const PYTHON_SOURCES: SourceLookup = SourceLookup {
     listing_grows: true,
     adapter_matches_names: false,
     roots_are_trees: true,
+    dependency_folders: &["site-packages", "dist-packages"],
 };
 
 /// Settings sent in both `launch` and `attach` so a Python program reads like any other.
@@ -485,7 +486,7 @@ impl DebugAdapter for Debugpy {
     /// The program's `sys.path` (less its own folder, which the session tries first): what the
     /// interpreter that runs it reports with the program's environment, so `PYTHONPATH` and the
     /// virtual environment count, and `json/decoder.py` names the standard library's.
-    fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {
+    fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {
         python_path_of(&self.python, spec)
     }
 }

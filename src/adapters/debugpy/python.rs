@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::adapters::CallerEnv;
+use crate::adapters::{CallerEnv, SourceRoots};
 use crate::common::config::AdapterConfig;
 use crate::common::paths;
 use crate::ipc::protocol::{LaunchSpec, ProcessContext};
@@ -63,10 +63,15 @@ pub fn system_python(caller: CallerEnv<'_>) -> Option<PathBuf> {
 /// The program's `sys.path` less its first entry (the program's own folder, which the session
 /// tries first), as `python` reports it with the program's environment and folder: so
 /// `PYTHONPATH` and a virtual environment count, and `json/decoder.py` names the standard
-/// library's. One short process.
-pub fn python_path_of(python: &Path, spec: &LaunchSpec) -> Vec<PathBuf> {
+/// library's; and where that standard library lies (`sysconfig`'s `stdlib` and `platstdlib`),
+/// so that a file of the program's dependencies wins over its namesake there. One short process.
+pub fn python_path_of(python: &Path, spec: &LaunchSpec) -> SourceRoots {
+    const SCRIPT: &str = "import sys, sysconfig\n\
+        p = sysconfig.get_paths()\n\
+        print(p['stdlib']); print(p['platstdlib']); print('')\n\
+        for e in sys.path[1:]: print(e)";
     let output = std::process::Command::new(python)
-        .args(["-c", "import sys\nfor p in sys.path[1:]: print(p)"])
+        .args(["-c", SCRIPT])
         .env_clear()
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .current_dir(&spec.cwd)
@@ -74,12 +79,33 @@ pub fn python_path_of(python: &Path, spec: &LaunchSpec) -> Vec<PathBuf> {
         .stderr(std::process::Stdio::null())
         .output();
     match output {
-        Ok(output) if output.status.success() => String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .filter(|line| !line.is_empty())
-            .map(PathBuf::from)
-            .collect(),
-        _ => Vec::new(),
+        Ok(output) if output.status.success() => {
+            python_roots(&String::from_utf8_lossy(&output.stdout))
+        }
+        _ => SourceRoots::default(),
+    }
+}
+
+/// The roots `python_path_of`'s script printed: the standard library's folders, an empty line,
+/// then `sys.path`.
+fn python_roots(printed: &str) -> SourceRoots {
+    let mut parts = printed.splitn(2, "\n\n");
+    let listed = |text: Option<&str>| -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = Vec::new();
+        for line in text.unwrap_or("").lines().filter(|line| !line.is_empty()) {
+            let path = PathBuf::from(line);
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+        paths
+    };
+    let runtime = listed(parts.next());
+    let libraries = listed(parts.next());
+    SourceRoots {
+        program: Vec::new(),
+        libraries,
+        runtime,
     }
 }
 
@@ -173,4 +199,27 @@ pub fn version_manager_files(context: &ProcessContext) -> Vec<PathBuf> {
         files.push(root.join("version"));
     }
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_library_comes_before_the_blank_line_and_sys_path_after_it() {
+        let roots = python_roots(
+            "/usr/lib/python3.11\n/usr/lib/python3.11\n\n/usr/lib/python311.zip\n\
+             /usr/lib/python3.11\n/deps\n",
+        );
+        assert_eq!(roots.runtime, vec![PathBuf::from("/usr/lib/python3.11")]);
+        assert_eq!(
+            roots.libraries,
+            vec![
+                PathBuf::from("/usr/lib/python311.zip"),
+                PathBuf::from("/usr/lib/python3.11"),
+                PathBuf::from("/deps")
+            ]
+        );
+        assert!(roots.program.is_empty());
+    }
 }

@@ -34,8 +34,8 @@ use super::process::{
 use super::return_value::ReturnValueSource;
 use super::value_reading::ValueReading;
 use super::{
-    ConditionHandling, CoreOpening, DebugAdapter, SignalReporting, SourceLookup, env_var,
-    launch_with,
+    ConditionHandling, CoreOpening, DebugAdapter, SignalReporting, SourceLookup, SourceRoots,
+    env_var, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -400,25 +400,30 @@ impl DebugAdapter for Delve {
     fn source_lookup(&self) -> SourceLookup {
         SourceLookup {
             listing_command: Some("dlv sources"),
+            dependency_folders: &["vendor"],
             ..SourceLookup::default()
         }
     }
 
     /// The module root around the program (the folder with `go.mod`), so `cmd/x/main.go` means
-    /// the module's file from any directory.
-    fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {
+    /// the module's file from any directory; and GOROOT, whose files (`fmt/format.go`) lose to
+    /// the module's and its dependencies' of the same name.
+    fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {
         let start = if spec.program.is_dir() {
             Some(spec.program.as_path())
         } else {
             spec.program.parent()
         };
-        start
+        let module_root = start
             .into_iter()
             .flat_map(Path::ancestors)
             .find(|dir| dir.join("go.mod").is_file())
-            .map(Path::to_path_buf)
-            .into_iter()
-            .collect()
+            .map(Path::to_path_buf);
+        SourceRoots {
+            program: module_root.into_iter().collect(),
+            libraries: Vec::new(),
+            runtime: toolchain::goroot(spec).into_iter().collect(),
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use std::process::{Command, Stdio};
 
 use crate::adapters::ToolchainCheck;
 use crate::adapters::install::{self, Software};
+use crate::ipc::protocol::LaunchSpec;
 use crate::platform::Os;
 
 /// A Go release, `1.MINOR.PATCH` (Go 1 is the only major there is).
@@ -115,6 +116,24 @@ impl GoToolchain {
             executable,
         })
     }
+}
+
+/// GOROOT as `go env` tells it in the program's environment (one short process), for telling
+/// the standard library's files from the program's.
+pub fn goroot(spec: &LaunchSpec) -> Option<PathBuf> {
+    let output = Command::new("go")
+        .args(["env", "GOROOT"])
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(&spec.cwd)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let root = text.trim();
+    (!root.is_empty()).then(|| PathBuf::from(root))
 }
 
 /// `GOBIN` when set, else `bin` in the first `GOPATH` entry (the one `go install` writes to).

@@ -237,6 +237,7 @@ impl DebugAdapter for Node {
             listing_grows: false,
             adapter_matches_names: true,
             roots_are_trees: false,
+            dependency_folders: &["node_modules"],
         }
     }
 }

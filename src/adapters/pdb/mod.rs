@@ -29,7 +29,8 @@ use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, SourceLookup, StdioRoute, StdioSupport, launch_with,
+    CallerEnv, ConditionHandling, DebugAdapter, SourceLookup, SourceRoots, StdioRoute,
+    StdioSupport, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -301,7 +302,7 @@ impl DebugAdapter for Pdb {
         }
     }
 
-    fn source_roots(&self, spec: &LaunchSpec) -> Vec<PathBuf> {
+    fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {
         python_path_of(&self.python, spec)
     }
 }

@@ -11,8 +11,9 @@
 //!    and what its adapter adds (Go's module root, Python's `sys.path`);
 //! 3. by path suffix, whole components only, among the files the program is made of (what the
 //!    adapter lists, or the program's folder tree for a script language);
-//! 4. more than one match is an error that lists them; none leaves the breakpoint pending, with a
-//!    message that says where it looked.
+//! 4. of several, the program's own before its dependencies' before the runtime's, leaving out
+//!    any too short for the line (`rank.rs`); two of the best rank are an error that lists them;
+//!    none leaves the breakpoint pending, with a message that says where it looked.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};

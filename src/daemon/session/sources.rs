@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Origin, Shared, brief_stop};
-use crate::adapters::{DebugAdapter, SourceLookup};
+use crate::adapters::{DebugAdapter, SourceLookup, SourceRoots};
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::rank::{self, Choice, Owners};
 use crate::common::location::resolve::{self, Resolution};
 use crate::common::user_files::{self, Role};
 use crate::daemon::breakpoints::PlacementNote;
@@ -38,7 +39,7 @@ pub(super) struct ProgramSources {
     /// The folder whose tree a script program is made of.
     tree_root: Option<PathBuf>,
     /// Asked for once, when first needed.
-    adapter_roots: tokio::sync::OnceCell<Arc<Vec<PathBuf>>>,
+    adapter_roots: tokio::sync::OnceCell<Arc<SourceRoots>>,
     listed: tokio::sync::Mutex<Option<Arc<Vec<PathBuf>>>>,
     /// The source files under the adapter's roots (`roots_are_trees`), walked once, when first
     /// needed.
@@ -77,8 +78,8 @@ impl ProgramSources {
         }
     }
 
-    /// Decides which file `file:line` means. An ambiguous name or a line past the end of the
-    /// file is the user's error.
+    /// Decides which file `file:line` means. An ambiguous name or a line past the end of every
+    /// file of that name is the user's error.
     pub(super) async fn place(
         &self,
         dap: &DapClient,
@@ -92,18 +93,15 @@ impl ProgramSources {
         if file.is_absolute() {
             user_files::refuse_other_kinds(file, Role::SourceFile)?;
         }
-        let resolution = self.resolve(dap, shared, file).await;
-        match resolution {
-            Resolution::Found(path) => {
+        match self.choose(dap, shared, file, line).await {
+            Choice::Found(path) => {
                 user_files::refuse_other_kinds(&path, Role::SourceFile)?;
-                self.line_counts
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .check(&path, line)
-                    .map_err(|message| ErrorBody::usage(message, "pick a line within the file"))?;
                 Ok(Placement::File(path))
             }
-            Resolution::Ambiguous(candidates) => Err(ErrorBody::new(
+            Choice::PastTheEnd(message) => {
+                Err(ErrorBody::usage(message, "pick a line within the file"))
+            }
+            Choice::Ambiguous(candidates) => Err(ErrorBody::new(
                 ErrorCode::Usage,
                 format!(
                     "{} matches {} files:\n{}",
@@ -119,7 +117,7 @@ impl ProgramSources {
                     None => "give more of the path".to_string(),
                 },
             )),
-            Resolution::Unknown => {
+            Choice::None => {
                 // A folder (`break src:3`) is no file the resolver looks for: say what it is.
                 for root in &self.near_roots {
                     user_files::refuse_other_kinds(&root.join(file), Role::SourceFile)?;
@@ -133,24 +131,72 @@ impl ProgramSources {
         }
     }
 
-    async fn resolve(&self, dap: &DapClient, shared: &Shared, file: &Path) -> Resolution {
+    /// The file `file:line` means, looked for from the nearest places out: a path from the
+    /// program's folder or working directory, the program's tree, its module root, and then
+    /// every file of that name the adapter's roots and listing know, where the program's own
+    /// beat its dependencies', which beat the runtime's. A file too short for the line is
+    /// passed over; when every one is, that is the answer.
+    async fn choose(&self, dap: &DapClient, shared: &Shared, file: &Path, line: u32) -> Choice {
         if file.is_absolute() {
-            return if file.is_file() {
-                Resolution::Found(file.to_path_buf())
-            } else {
-                Resolution::Unknown
+            return match file.is_file() {
+                true => self.choose_among(&[file.to_path_buf()], line, &Owners::default()),
+                false => Choice::None,
             };
         }
-        if let found @ Resolution::Found(_) = resolve::resolve(file, &self.near_roots, &[]) {
-            return found;
+        // A path from the program's folder or working directory names its file exactly.
+        if let Resolution::Found(path) = resolve::resolve(file, &self.near_roots, &[]) {
+            return self.choose_among(&[path], line, &Owners::default());
         }
         let roots = self.adapter_roots(&shared.adapter).await;
-        if let found @ Resolution::Found(_) = resolve::resolve(file, &roots, &[]) {
-            return found;
+        let owners = Owners {
+            program: self
+                .near_roots
+                .iter()
+                .chain(&roots.program)
+                .cloned()
+                .collect(),
+            runtime: roots.runtime.clone(),
+            dependency_folders: self.lookup.dependency_folders,
+        };
+        // The program's own tree, then its module root: a name they have is the user's file,
+        // whatever library of that name is loaded too (`util.py` is also importlib's).
+        let tree = self.program_tree().await;
+        let own = match resolve::resolve(file, &roots.program, &tree) {
+            Resolution::Found(path) => vec![path],
+            Resolution::Ambiguous(paths) => paths,
+            Resolution::Unknown => Vec::new(),
+        };
+        let past_the_end = match self.choose_among(&own, line, &owners) {
+            Choice::None => None,
+            Choice::PastTheEnd(why) => Some(why),
+            found_or_ambiguous => return found_or_ambiguous,
+        };
+        let mut candidates = Vec::new();
+        if let Resolution::Found(path) = resolve::resolve(file, &roots.libraries, &[]) {
+            candidates.push(path);
         }
-        // The program's own tree first: a name it has is the user's file, whatever library of
-        // that name is loaded too (`util.py` is also importlib's).
-        let tree = match &self.tree_root {
+        if let Some(listed) = self.listed(dap, shared).await {
+            candidates.extend(suffix_matches(file, &listed));
+        }
+        if self.lookup.roots_are_trees {
+            let trees = self.root_trees(&roots.libraries).await;
+            candidates.extend(suffix_matches(file, &trees));
+        }
+        // The program's own file too short for the line is what is said, when nothing else has it.
+        match (self.choose_among(&candidates, line, &owners), past_the_end) {
+            (Choice::None | Choice::PastTheEnd(_), Some(why)) => Choice::PastTheEnd(why),
+            (choice, _) => choice,
+        }
+    }
+
+    fn choose_among(&self, candidates: &[PathBuf], line: u32, owners: &Owners) -> Choice {
+        let mut counts = self.line_counts.lock().unwrap_or_else(|p| p.into_inner());
+        rank::choose(candidates, line, owners, &mut counts)
+    }
+
+    /// The script files of the program's folder tree (none for a compiled program).
+    async fn program_tree(&self) -> Vec<PathBuf> {
+        match &self.tree_root {
             Some(root) if !self.lookup.tree_extensions.is_empty() => {
                 let root = root.clone();
                 let extensions = self.lookup.tree_extensions;
@@ -159,29 +205,16 @@ impl ProgramSources {
                     .unwrap_or_default()
             }
             _ => Vec::new(),
-        };
-        match resolve::resolve(file, &[], &tree) {
-            Resolution::Unknown => {}
-            placed_or_ambiguous => return placed_or_ambiguous,
         }
-        let listed = match self.listed(dap, shared).await {
-            Some(listed) => resolve::resolve(file, &[], &listed),
-            None => Resolution::Unknown,
-        };
-        if !matches!(listed, Resolution::Unknown) || !self.lookup.roots_are_trees {
-            return listed;
-        }
-        let trees = self.root_trees(&roots).await;
-        resolve::resolve(file, &[], &trees)
     }
 
     /// The source files under each of `roots` (each file once: a root may hold another, as
     /// Python's standard library holds `site-packages`), walked once.
-    async fn root_trees(&self, roots: &Arc<Vec<PathBuf>>) -> Arc<Vec<PathBuf>> {
+    async fn root_trees(&self, roots: &[PathBuf]) -> Arc<Vec<PathBuf>> {
         let extensions = self.lookup.tree_extensions;
         self.root_trees
             .get_or_init(|| async {
-                let roots = roots.clone();
+                let roots = roots.to_vec();
                 let walked = tokio::task::spawn_blocking(move || {
                     let mut files = std::collections::BTreeSet::new();
                     for root in roots.iter() {
@@ -196,9 +229,9 @@ impl ProgramSources {
     }
 
     /// The adapter's own roots (`source_roots`), asked for once.
-    async fn adapter_roots(&self, adapter: &Arc<dyn DebugAdapter>) -> Arc<Vec<PathBuf>> {
+    async fn adapter_roots(&self, adapter: &Arc<dyn DebugAdapter>) -> Arc<SourceRoots> {
         let Some(spec) = &self.launch else {
-            return Arc::new(Vec::new());
+            return Arc::new(SourceRoots::default());
         };
         self.adapter_roots
             .get_or_init(|| async {
@@ -266,7 +299,12 @@ impl ProgramSources {
         // The adapter's roots often include the program's folder (Delve's module root is a
         // package directory's own): name each folder once.
         let mut more_roots: Vec<&PathBuf> = Vec::new();
-        for root in self.adapter_roots.get().into_iter().flat_map(|r| r.iter()) {
+        let adapter_roots = self
+            .adapter_roots
+            .get()
+            .into_iter()
+            .flat_map(|roots| roots.program.iter().chain(&roots.libraries));
+        for root in adapter_roots {
             if !self.near_roots.contains(root) && !more_roots.contains(&root) {
                 more_roots.push(root);
             }
@@ -332,6 +370,15 @@ fn listing_lines(result: &str) -> Vec<String> {
     }
     lines.push(current);
     lines
+}
+
+/// The files of `known` whose path ends with `file`'s whole components.
+fn suffix_matches(file: &Path, known: &[PathBuf]) -> Vec<PathBuf> {
+    match resolve::resolve(file, &[], known) {
+        Resolution::Found(path) => vec![path],
+        Resolution::Ambiguous(paths) => paths,
+        Resolution::Unknown => Vec::new(),
+    }
 }
 
 /// `pkg/util.py` for `/src/pkg/util.py`: the file with the folder above it, the least more of
