@@ -101,27 +101,29 @@ fn locals(s: &Session) -> Value {
     s.data(&["locals"])["variables"].clone()
 }
 
-/// The (function, line) of every frame of `backtrace`, asserting none is Node's own.
+/// The (function, line) of the program's frames of `backtrace`, asserting that every other
+/// frame is Node's own and marked as such (`machinery`), for the text to fold.
 #[track_caller]
 fn backtrace(s: &Session) -> Vec<(String, u64)> {
     let bt = s.data(&["backtrace"]);
     let frames = bt["frames"].as_array().expect("frames");
+    let mut programs = Vec::new();
     for frame in frames {
         let file = frame["file"].as_str().unwrap_or("");
+        if frame["machinery"] == "node_internals" {
+            assert!(file.starts_with("node:"), "marked but no Node frame: {bt}");
+            continue;
+        }
         assert!(
             file.starts_with('/') && !file.contains("node:"),
-            "a frame outside the program: {bt}"
+            "a frame outside the program, unmarked: {bt}"
         );
+        programs.push((
+            frame["function"].as_str().unwrap_or("").to_string(),
+            frame["line"].as_u64().unwrap_or(0),
+        ));
     }
-    frames
-        .iter()
-        .map(|f| {
-            (
-                f["function"].as_str().unwrap_or("").to_string(),
-                f["line"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect()
+    programs
 }
 
 /// (function, line of `marker` in `fixture`), for comparing with [`backtrace`].

@@ -60,6 +60,14 @@ fn listening_address(line: &str) -> Option<SocketAddr> {
 }
 
 impl DebugAdapter for CodeLldb {
+    fn frame_machinery(
+        &self,
+        function: &str,
+        file: Option<&str>,
+    ) -> Option<crate::ipc::protocol::Machinery> {
+        crate::adapters::runtime_frames::native(function, file)
+    }
+
     fn name(&self) -> &'static str {
         "codelldb"
     }

@@ -159,6 +159,14 @@ fn read_line_tables(answer: &str) -> Vec<CodeLines> {
 }
 
 impl DebugAdapter for Gdb {
+    fn frame_machinery(
+        &self,
+        function: &str,
+        file: Option<&str>,
+    ) -> Option<crate::ipc::protocol::Machinery> {
+        crate::adapters::runtime_frames::native(function, file)
+    }
+
     fn name(&self) -> &'static str {
         "gdb"
     }

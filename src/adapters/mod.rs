@@ -25,6 +25,7 @@ pub mod node;
 pub mod pdb;
 pub mod process;
 pub mod return_value;
+pub mod runtime_frames;
 pub mod rust_expressions;
 pub mod rust_formatters;
 pub mod search;
@@ -377,6 +378,17 @@ pub trait DebugAdapter: Send + Sync {
     /// threads, and only when the program's folders do not hold the file.
     fn source_roots(&self, _spec: &LaunchSpec) -> SourceRoots {
         SourceRoots::default()
+    }
+
+    /// Whether the frame running `function` in `file` is the runtime's own machinery (Rust's
+    /// `std::rt`, Python's `runpy`), which the text of a stack folds (see [`runtime_frames`]).
+    /// By default none is: the adapter's language is unknown.
+    fn frame_machinery(
+        &self,
+        _function: &str,
+        _file: Option<&str>,
+    ) -> Option<crate::ipc::protocol::Machinery> {
+        None
     }
 
     /// Why the adapter failed to start a session, when the adapter can say better than `error`

@@ -130,6 +130,7 @@ mod tests {
                 column: None,
                 address: Some("0x55555555517A".into()),
                 generated: None,
+                machinery: None,
             }),
             instructions: vec![
                 instruction("0x555555555176", "movq %rsi, -0x20(%rbp)", None, false),

@@ -26,6 +26,11 @@ pub struct BacktraceArgs {
     /// Every thread's stack, the selected thread's first.
     #[arg(long, conflicts_with = "thread")]
     pub all: bool,
+    /// Every frame on its own line: runs of the runtime's own machinery (Rust's
+    /// `core::ops::function` shims and `std::rt`, Python's `runpy`, node's module loader) are
+    /// otherwise folded into one line.
+    #[arg(long)]
+    pub all_frames: bool,
 }
 
 // `thread`'s argument.
@@ -167,26 +172,33 @@ fn context_text(result: &ContextResult) -> String {
 pub fn backtrace(session: &str, args: BacktraceArgs) -> Result<Outcome, ErrorBody> {
     let mut client = DaemonClient::connect(session)?;
     if args.all {
-        return all_backtraces(&mut client, args.limit);
+        return all_backtraces(&mut client, args.limit, args.all_frames);
     }
     let result: BacktraceResult = client.request_as(Command::Backtrace {
         limit: args.limit,
         thread: args.thread,
     })?;
-    Ok(Outcome::new(data(&result), stack_text(&result)))
+    Ok(Outcome::new(
+        data(&result),
+        stack_text(&result, args.all_frames),
+    ))
 }
 
 /// `backtrace --all`: the selected thread's stack, then every other thread's, in the order the
 /// adapter lists them. Threads whose stacks are the same (a pool of workers waiting on one
 /// queue) are shown once, under all their ids: a program of thousands of threads reads as its
 /// few kinds of thread. A thread whose stack cannot be read says why in its place.
-fn all_backtraces(client: &mut DaemonClient, limit: u32) -> Result<Outcome, ErrorBody> {
+fn all_backtraces(
+    client: &mut DaemonClient,
+    limit: u32,
+    all_frames: bool,
+) -> Result<Outcome, ErrorBody> {
     let all: AllBacktraces = client.request_as(Command::BacktraceAll { limit })?;
-    Ok(Outcome::new(data(&all), all_stacks_text(&all)))
+    Ok(Outcome::new(data(&all), all_stacks_text(&all, all_frames)))
 }
 
 /// The text of `backtrace --all`, with same stacks grouped.
-fn all_stacks_text(all: &AllBacktraces) -> String {
+fn all_stacks_text(all: &AllBacktraces, all_frames: bool) -> String {
     // (the stack's text without its header, the ids that have it), in first-seen order.
     let mut groups: Vec<(String, Vec<i64>)> = Vec::new();
     let mut text = String::new();
@@ -194,10 +206,10 @@ fn all_stacks_text(all: &AllBacktraces) -> String {
         match thread {
             ThreadBacktrace::Read(stack) if position == 0 => {
                 // The selected thread, first and alone: its selected frame is marked.
-                text.push_str(&stack_text(stack));
+                text.push_str(&stack_text(stack, all_frames));
             }
             ThreadBacktrace::Read(stack) => {
-                let body = frames_text(stack);
+                let body = frames_text(stack, all_frames);
                 match groups.iter_mut().find(|(shown, _)| *shown == body) {
                     Some((_, ids)) => ids.push(stack.thread_id),
                     None => groups.push((body, vec![stack.thread_id])),
@@ -246,25 +258,41 @@ fn group_header(ids: &[i64]) -> String {
 }
 
 /// One thread's stack, a frame a line, the selected frame marked.
-fn stack_text(result: &BacktraceResult) -> String {
-    format!("Thread {}:\n{}", result.thread_id, frames_text(result))
+fn stack_text(result: &BacktraceResult, all_frames: bool) -> String {
+    format!(
+        "Thread {}:\n{}",
+        result.thread_id,
+        frames_text(result, all_frames)
+    )
 }
 
-/// A stack's frames, a line each, and how many more it has.
-fn frames_text(result: &BacktraceResult) -> String {
+/// A stack's frames, a line each (runs of the runtime's machinery folded into one unless
+/// `all_frames`), and how many more it has.
+fn frames_text(result: &BacktraceResult, all_frames: bool) -> String {
     let mut text = String::new();
-    for frame in &result.frames {
-        let marker = if result.selected_frame == Some(frame.index) {
-            "*"
-        } else {
-            " "
-        };
-        let _ = writeln!(
-            text,
-            "{marker} #{:<3} {}",
-            frame.index,
-            render::frame_location(frame)
-        );
+    for line in render::stack_lines(&result.frames, result.selected_frame, all_frames) {
+        match line {
+            render::StackLine::Frame(frame) => {
+                let marker = if result.selected_frame == Some(frame.index) {
+                    "*"
+                } else {
+                    " "
+                };
+                let _ = writeln!(
+                    text,
+                    "{marker} #{:<3} {}",
+                    frame.index,
+                    render::frame_location(frame)
+                );
+            }
+            render::StackLine::Folded { count, kinds } => {
+                let _ = writeln!(
+                    text,
+                    "  … {} (--all-frames shows them)",
+                    render::StackLine::folded_text(count, &kinds)
+                );
+            }
+        }
     }
     if let Some(total) = result.total_frames
         && total as usize > result.frames.len()

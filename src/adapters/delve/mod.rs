@@ -201,6 +201,14 @@ fn build_failure_hint(message: &str) -> Option<&'static str> {
 }
 
 impl DebugAdapter for Delve {
+    fn frame_machinery(
+        &self,
+        function: &str,
+        file: Option<&str>,
+    ) -> Option<crate::ipc::protocol::Machinery> {
+        crate::adapters::runtime_frames::go(function, file)
+    }
+
     fn name(&self) -> &'static str {
         "delve"
     }

@@ -248,6 +248,14 @@ fn lldb_quoted(text: &str) -> String {
 }
 
 impl DebugAdapter for LldbDap {
+    fn frame_machinery(
+        &self,
+        function: &str,
+        file: Option<&str>,
+    ) -> Option<crate::ipc::protocol::Machinery> {
+        crate::adapters::runtime_frames::native(function, file)
+    }
+
     fn name(&self) -> &'static str {
         "lldb"
     }

@@ -131,6 +131,14 @@ impl Node {
 }
 
 impl DebugAdapter for Node {
+    fn frame_machinery(
+        &self,
+        function: &str,
+        file: Option<&str>,
+    ) -> Option<crate::ipc::protocol::Machinery> {
+        crate::adapters::runtime_frames::node(function, file)
+    }
+
     fn name(&self) -> &'static str {
         "node"
     }

@@ -170,6 +170,14 @@ fn framed_server() -> Vec<u8> {
 }
 
 impl DebugAdapter for Pdb {
+    fn frame_machinery(
+        &self,
+        function: &str,
+        file: Option<&str>,
+    ) -> Option<crate::ipc::protocol::Machinery> {
+        crate::adapters::runtime_frames::python(function, file)
+    }
+
     fn name(&self) -> &'static str {
         "pdb"
     }

@@ -390,18 +390,29 @@ fn text(report: &CrashReport) -> String {
     }
     for stack in report.threads.iter().take(THREADS_SHOWN) {
         let _ = writeln!(out, "Thread {}:", stack.thread_id);
-        for frame in &stack.frames {
-            let marker = if stack.selected_frame == Some(frame.index) {
-                "*"
-            } else {
-                " "
-            };
-            let _ = writeln!(
-                out,
-                "{marker} #{:<3} {}",
-                frame.index,
-                render::frame_location(frame)
-            );
+        for line in render::stack_lines(&stack.frames, stack.selected_frame, false) {
+            match line {
+                render::StackLine::Frame(frame) => {
+                    let marker = if stack.selected_frame == Some(frame.index) {
+                        "*"
+                    } else {
+                        " "
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{marker} #{:<3} {}",
+                        frame.index,
+                        render::frame_location(frame)
+                    );
+                }
+                render::StackLine::Folded { count, kinds } => {
+                    let _ = writeln!(
+                        out,
+                        "  … {} (--json has every frame)",
+                        render::StackLine::folded_text(count, &kinds)
+                    );
+                }
+            }
         }
     }
     if report.threads.len() > THREADS_SHOWN {
@@ -442,6 +453,7 @@ mod tests {
                 column: None,
                 address: None,
                 generated: None,
+                machinery: None,
             }],
             total_frames: None,
             selected_frame: None,

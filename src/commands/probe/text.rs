@@ -137,14 +137,18 @@ fn stop_details(out: &mut String, stop: &ProbeStop, previous: Option<(&ProbeStop
     if let Some((_, number)) = previous {
         labelled(out, "stack:", &format!("as at hit {number}\n"));
     } else if !stop.frames.is_empty() {
-        let mut stack: Vec<String> = stop
-            .frames
-            .iter()
-            .map(|f| match (&f.file, f.line) {
-                (Some(file), Some(line)) => {
-                    format!("{} ({}:{line})", f.function, render::short_file(file))
+        let mut stack: Vec<String> = render::stack_lines(&stop.frames, None, false)
+            .into_iter()
+            .map(|line| match line {
+                render::StackLine::Frame(f) => match (&f.file, f.line) {
+                    (Some(file), Some(line)) => {
+                        format!("{} ({}:{line})", f.function, render::short_file(file))
+                    }
+                    _ => f.function.clone(),
+                },
+                render::StackLine::Folded { count, kinds } => {
+                    format!("… {}", render::StackLine::folded_text(count, &kinds))
                 }
-                _ => f.function.clone(),
             })
             .collect();
         if let Some(total) = stop.total_frames

@@ -14,9 +14,11 @@ use crate::ipc::protocol::{
 
 mod changes;
 mod displays;
+mod stack;
 mod variables;
 
 pub use displays::{display_line, stop_displays};
+pub use stack::{StackLine, stack_lines};
 pub use variables::{changed_variables, stop_locals, variable, variables};
 
 /// Text that is safe to write to a terminal: control characters other than newline and tab
@@ -46,6 +48,16 @@ pub fn terminal_safe(text: &str) -> Cow<'_, str> {
 
 /// The last path component, which is what people call a source file.
 pub fn short_file(file: &str) -> &str {
+    // A runtime's own script named by a URL, not a path (`node:internal/modules/cjs/loader`):
+    // its last part alone (`loader`) says nothing.
+    let url_scheme = file.split_once(':').is_some_and(|(scheme, rest)| {
+        scheme.len() > 1
+            && scheme.chars().all(|c| c.is_ascii_alphabetic())
+            && !rest.starts_with(['/', '\\'])
+    });
+    if url_scheme {
+        return file;
+    }
     Path::new(file)
         .file_name()
         .and_then(|n| n.to_str())

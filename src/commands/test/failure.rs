@@ -200,6 +200,7 @@ mod tests {
             column: None,
             address: None,
             generated: None,
+            machinery: None,
         }
     }
 

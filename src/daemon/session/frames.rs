@@ -167,12 +167,14 @@ impl Session {
             }
         })?;
         self.mark_seen();
-        let frames = frames
-            .iter()
-            .take(limit.max(1) as usize)
-            .enumerate()
-            .map(|(i, f)| frame_info(i as u32, f))
-            .collect();
+        let frames = self.marked(
+            frames
+                .iter()
+                .take(limit.max(1) as usize)
+                .enumerate()
+                .map(|(i, f)| frame_info(i as u32, f))
+                .collect(),
+        );
         let selected_frame =
             (thread_id == selected_thread).then(|| self.shared.view().selection.frame);
         Ok(BacktraceResult {
@@ -223,13 +225,14 @@ impl Session {
                 let selected_frame = selected.then(|| self.shared.view().selection.frame);
                 ThreadBacktrace::Read(BacktraceResult {
                     thread_id,
-                    frames: body
-                        .stack_frames
-                        .iter()
-                        .take(levels as usize)
-                        .enumerate()
-                        .map(|(i, f)| frame_info(i as u32, f))
-                        .collect(),
+                    frames: self.marked(
+                        body.stack_frames
+                            .iter()
+                            .take(levels as usize)
+                            .enumerate()
+                            .map(|(i, f)| frame_info(i as u32, f))
+                            .collect(),
+                    ),
                     total_frames: body.total_frames,
                     selected_frame,
                 })
@@ -404,6 +407,19 @@ impl Session {
     }
 }
 
+impl Session {
+    /// `frames` with the runtime's own machinery marked, as the adapter's language tells it.
+    fn marked(&self, mut frames: Vec<FrameInfo>) -> Vec<FrameInfo> {
+        for frame in &mut frames {
+            frame.machinery = self
+                .shared
+                .adapter
+                .frame_machinery(&frame.function, frame.file.as_deref());
+        }
+        frames
+    }
+}
+
 pub(super) fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
     let file = frame
         .source
@@ -424,5 +440,6 @@ pub(super) fn frame_info(index: u32, frame: &StackFrame) -> FrameInfo {
                 line: g.line,
                 column: g.column,
             }),
+        machinery: None,
     }
 }

@@ -15,12 +15,14 @@ use crate::common::location::Location;
 
 mod crash;
 mod display;
+mod machinery;
 mod probe;
 mod results;
 
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
 pub use crash::*;
 pub use display::*;
+pub use machinery::*;
 pub use probe::*;
 pub use results::*;
 

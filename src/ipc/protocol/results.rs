@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Machinery;
+
 /// What a started or attached session looks like.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StartResult {
@@ -307,6 +309,11 @@ pub struct FrameInfo {
     /// map's original: `app.ts:12` running as `dist/app.js:9`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generated: Option<GeneratedPosition>,
+    /// The runtime's own machinery this frame belongs to (Rust's `core::ops::function` shims,
+    /// Python's `runpy`), as the adapter's language tells it: text folds a run of such frames
+    /// into one line; JSON keeps them all, marked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machinery: Option<Machinery>,
 }
 
 /// A position in the generated code a source map maps from (1-based).

@@ -34,15 +34,12 @@ impl Debuggee {
             .ok_or_else(|| "the program is not paused".to_string())
     }
 
-    /// The frames shown: Node's own internals below the user's code are left out.
+    /// The frames shown: every one, Node's own internals (the module loader under a `require`)
+    /// included, named by their `node:internal/…` URL, which the session marks as the
+    /// runtime's machinery and folds in a stack's text.
     pub(super) fn shown_frames(&self) -> Result<Vec<(usize, &Value)>, String> {
         let paused = self.paused()?;
-        Ok(paused
-            .call_frames
-            .iter()
-            .enumerate()
-            .filter(|(index, frame)| *index == 0 || !self.is_internal(frame))
-            .collect())
+        Ok(paused.call_frames.iter().enumerate().collect())
     }
 
     /// Whether a frame is in Node's own JavaScript (`node:internal/...`).
