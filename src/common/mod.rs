@@ -2,6 +2,7 @@
 //! the checks on files the user names, and reading the JSON other programs write.
 
 pub mod config;
+pub mod debug_info;
 pub mod elf;
 pub mod error;
 pub mod escape;

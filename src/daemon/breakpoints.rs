@@ -210,7 +210,17 @@ pub struct Registry {
     /// The adapter prints logpoint messages itself (`supportsLogPoints`); else the session
     /// emulates them.
     native_logpoints: bool,
+    /// The program is a native one built without debug info (`common::debug_info`): its
+    /// breakpoints say so where they would otherwise say a file or line cannot be found.
+    pub program_without_debug_info: bool,
 }
+
+/// Why a line breakpoint stays pending in a program without debug info.
+const NO_DEBUG_INFO_LINE: &str = "the program has no debug info (built without -g?), so no \
+     FILE:LINE can bind in it; break on a function name, or rebuild it with -g";
+/// What a function breakpoint in a program without debug info stops at.
+const NO_DEBUG_INFO_FUNCTION: &str =
+    "at its address only: the program has no debug info, so no source line or locals";
 
 /// One DAP request that brings the adapter in line with the registry for a target.
 #[derive(Debug)]
@@ -283,6 +293,23 @@ impl Registry {
 
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// Entry `e` as the user sees it, in a program without debug info said to be one.
+    pub fn describe(&self, e: &Entry) -> BreakpointInfo {
+        let mut info = e.info();
+        if self.program_without_debug_info && info.enabled {
+            match &e.spec.location {
+                Location::Line { .. } if !info.verified => {
+                    info.message = Some(NO_DEBUG_INFO_LINE.to_string());
+                }
+                Location::Function { .. } if info.verified && info.resolved_line.is_none() => {
+                    info.message = Some(NO_DEBUG_INFO_FUNCTION.to_string());
+                }
+                _ => {}
+            }
+        }
+        info
     }
 
     /// The ids among `ids` that do not exist.

@@ -347,9 +347,11 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
                 }
                 None => format!("verified (line {moved})"),
             },
-            (None, _) => match &bp.watching {
-                Some(watching) => format!("set on {watching}"),
-                None => "verified".to_string(),
+            (None, _) => match (&bp.watching, &bp.function, &bp.message) {
+                (Some(watching), _, _) => format!("set on {watching}"),
+                // A function with no source line: why (a program without debug info).
+                (None, Some(_), Some(message)) => format!("verified ({message})"),
+                (None, _, _) => "verified".to_string(),
             },
         }
     } else {

@@ -84,7 +84,8 @@ impl Registry {
                     .filter(|m| !m.is_empty() && (bp.verified || !entry.hit));
                 entry.adapter_id = bp.id;
                 entry.answered = true;
-                entry.resolved_line = bp.line;
+                // Line 0 is no line: what lldb answers for a function without debug info.
+                entry.resolved_line = bp.line.filter(|line| *line > 0);
                 entry.adapter_file = bound_file(bp);
                 entry.condition_refused = entry
                     .spec
@@ -160,8 +161,8 @@ impl Registry {
         if bp.message.is_some() || bp.verified {
             entry.message = bp.message.clone().filter(|m| !m.is_empty());
         }
-        if bp.line.is_some() {
-            entry.resolved_line = bp.line;
+        if let Some(line) = bp.line.filter(|line| *line > 0) {
+            entry.resolved_line = Some(line);
         }
         if let Some(file) = bound_file(bp) {
             entry.adapter_file = Some(file);

@@ -40,7 +40,12 @@ impl Breakpoints {
     }
 
     pub fn list(&self) -> Vec<BreakpointInfo> {
-        self.registry().entries().iter().map(|e| e.info()).collect()
+        let registry = self.registry();
+        registry
+            .entries()
+            .iter()
+            .map(|e| registry.describe(e))
+            .collect()
     }
 }
 
@@ -264,7 +269,7 @@ impl Session {
         }
         let registry = self.shared.breakpoints.registry();
         ids.iter()
-            .filter_map(|id| registry.get(*id).map(|e| e.info()))
+            .filter_map(|id| registry.get(*id).map(|e| registry.describe(e)))
             .collect()
     }
 

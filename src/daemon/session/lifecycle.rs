@@ -202,6 +202,14 @@ impl Session {
         });
         if let Origin::Launch(spec) = &origin {
             shared.view().in_flight.entry_expected = spec.stop_on_entry;
+            // Read before the breakpoints are first described (a few section headers).
+            let program = spec.program.clone();
+            let without = tokio::task::spawn_blocking(move || {
+                crate::common::debug_info::has_debug_info(&program) == Some(false)
+            })
+            .await
+            .unwrap_or(false);
+            shared.breakpoints.registry().program_without_debug_info = without;
         }
         tokio::spawn(handle_events(
             events,
