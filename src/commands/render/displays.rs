@@ -38,7 +38,8 @@ pub fn display_line(display: &DisplayValue) -> String {
             }
             _ => format!("{id}{expression} = {}", cut(value)),
         },
-        (None, Some(error)) => format!("{id}{expression} = <error: {}>", cut(error)),
+        // An error is read whole: its end says what to do (values are cut, errors are ours).
+        (None, Some(error)) => format!("{id}{expression} = <error: {}>", error.replace('\n', " ")),
         (None, None) => {
             format!("{id}{expression} (not evaluated yet: shown from the next stop on)")
         }
@@ -109,5 +110,16 @@ mod tests {
             "Displays:\n  1: total = 0 -> 1\nPrinted:\n  total = 10\n"
         );
         assert_eq!(stop_displays(&[]), "");
+    }
+
+    #[test]
+    fn an_error_is_shown_whole() {
+        let error = format!(
+            "{} stopped where it was",
+            "the evaluation ran past 2 s and ".repeat(4)
+        );
+        let line = display_line(&shown(Some(1), None, None, Some(&error)));
+        assert!(line.ends_with("stopped where it was>"), "{line}");
+        assert!(!line.contains("more characters"), "{line}");
     }
 }
