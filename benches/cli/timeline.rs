@@ -43,9 +43,6 @@ const ORDER: &[&str] = &[
 
 /// One timed command with the timeline on: how long it took and its marks.
 pub struct Marked {
-    /// When it was spawned, and when the bench saw it end.
-    pub spawned: SystemTime,
-    pub ended: SystemTime,
     pub elapsed: Duration,
     /// (label, offset from the command's spawn).
     pub marks: Vec<(String, Duration)>,
@@ -71,18 +68,10 @@ impl MarkFile {
     }
 
     /// Runs `command` with the timeline on, timing it from spawn to exit, and takes the marks
-    /// written from `since` on (its own spawn when `None`: a second command of a session names
-    /// the first one's end, so what the daemon marked in between counts). Offsets are from
-    /// `base` (the round's first command's spawn when `Some`). `prefix` goes before each label
-    /// (e.g. "continue: "); the CLI's own `exiting` becomes `cli exiting` (the daemon's and the
-    /// reaper's are left out).
-    pub fn run(
-        &self,
-        mut command: Command,
-        prefix: &str,
-        since: Option<SystemTime>,
-        base: Option<SystemTime>,
-    ) -> BenchResult<Marked> {
+    /// written since its spawn, as offsets from it. `prefix` goes before each label (e.g.
+    /// "start: "); the CLI's own `exiting` becomes `cli exiting` (the daemon's and the reaper's
+    /// are left out).
+    pub fn run(&self, mut command: Command, prefix: &str) -> BenchResult<Marked> {
         command.env(TIMELINE_ENV, &self.path);
         let wall = SystemTime::now();
         let began = Instant::now();
@@ -97,11 +86,8 @@ impl MarkFile {
             .map_err(|e| format!("wait for {command:?}: {e}"))?;
         let elapsed = began.elapsed();
         let ended = SystemTime::now();
-        let since = since
-            .unwrap_or(wall)
-            .duration_since(UNIX_EPOCH)?
-            .as_micros();
-        let base = base.unwrap_or(wall).duration_since(UNIX_EPOCH)?.as_micros();
+        let since = wall.duration_since(UNIX_EPOCH)?.as_micros();
+        let base = since;
         let text = std::fs::read_to_string(&self.path).unwrap_or_default();
         let mut marks: Vec<(String, Duration)> = Vec::new();
         for mark in parse(&text).into_iter().filter(|m| m.micros >= since) {
@@ -121,8 +107,6 @@ impl MarkFile {
         let exited = u64::try_from(exited.saturating_sub(base)).unwrap_or(u64::MAX);
         marks.push((format!("{prefix}exited"), Duration::from_micros(exited)));
         Ok(Marked {
-            spawned: wall,
-            ended,
             elapsed,
             marks,
             output,

@@ -45,7 +45,6 @@ fn one_per_call(
 ) -> BenchResult<()> {
     let session = ctx.session();
     session.run(&["start", path_str(program)?, "--break", "main"])?;
-    session.run(&["continue", "--wait"])?;
     let mut adds = Vec::with_capacity(locations.len());
     let began = Instant::now();
     for location in locations {
@@ -109,7 +108,6 @@ fn one_per_call(
 fn in_one_call(ctx: &mut Context, program: &Path, locations: &[String]) -> BenchResult<()> {
     let session = ctx.session();
     session.run(&["start", path_str(program)?, "--break", "main"])?;
-    session.run(&["continue", "--wait"])?;
     let mut args: Vec<&str> = vec!["breakpoint", "add"];
     args.extend(locations.iter().map(String::as_str));
     let (batch, _) = session.timed(&args)?;
@@ -172,10 +170,9 @@ fn in_one_start(ctx: &mut Context, program: &Path, locations: &[String]) -> Benc
     }
     let began = Instant::now();
     session.run(&args)?;
-    session.run(&["continue", "--wait"])?;
     let one_shot = began.elapsed();
     ctx.table.row_text(
-        "  start -b ×1,001 + continue --wait",
+        "  start -b ×1,001, to its first stop",
         "1",
         &fmt_duration(one_shot),
         "—",

@@ -4,10 +4,10 @@
 //! - `probe PROGRAM --break F --print X`, with the timeline on (see `timeline.rs`);
 //! - the adapter's own debugger in batch mode (`lldb -b`, `gdb -batch`, `python -m pdb -c`,
 //!   `dlv exec --init`), the target `probe` is set against;
-//! - `start PROGRAM --break F` + `continue --wait`, with the timeline on, and for lldb-dap the
+//! - `start PROGRAM --break F` to its first stop (it answers with it), with the timeline on, and for lldb-dap the
 //!   same launch driven in-process (the adapter's own time, `inprocess.rs`).
 //!
-//! Rows go in the main table; the two timelines (probe, start + continue) are printed after it,
+//! Rows go in the main table; the two timelines (probe, start) are printed after it,
 //! one column per adapter. Each adapter is a scenario of its own (`first-stop-lldb`, ...), so
 //! `first-stop` runs them all and `first-stop-gdb` one.
 
@@ -231,7 +231,7 @@ fn ask(ctx: &mut Context, mut question: Question) -> BenchResult<()> {
         // probe
         let session = CliSession::with_config(ctx.bin(), &question.config);
         marks.clear();
-        let run = marks.run(session.command(&probe_args), "", None, None)?;
+        let run = marks.run(session.command(&probe_args), "")?;
         ok(&run.output, "probe")?;
         expect_contains(&run.output, &expected, "probe's --print")?;
         drop(session);
@@ -254,24 +254,17 @@ fn ask(ctx: &mut Context, mut question: Question) -> BenchResult<()> {
                 return Err(format!("{batch:?} did not print {}", question.value).into());
             }
         }
-        // start + continue --wait
+        // start, which answers with the first stop
         let session = CliSession::with_config(ctx.bin(), &question.config);
         marks.clear();
-        let start = marks.run(session.command(&start_args), "start: ", None, None)?;
+        let start = marks.run(session.command(&start_args), "start: ")?;
         ok(&start.output, "start")?;
-        let cont = marks.run(
-            session.command(&["continue", "--wait"]),
-            "continue: ",
-            Some(start.ended),
-            Some(start.spawned),
-        )?;
-        ok(&cont.output, "continue --wait")?;
-        expect_contains(&cont.output, question.function, "continue --wait")?;
+        // `start` answers with the first stop, as gdb's `run` does.
+        expect_contains(&start.output, question.function, "start to the breakpoint")?;
         drop(session);
         if measured {
-            samples.launch.push(start.elapsed + cont.elapsed);
+            samples.launch.push(start.elapsed);
             ctx.launch_timelines.add(question.name, &start.marks);
-            ctx.launch_timelines.add(question.name, &cont.marks);
         }
         if question.name == "lldb-dap" {
             let inproc = ctx
@@ -333,7 +326,7 @@ fn rows(ctx: &mut Context, question: &Question, samples: Samples) {
     if samples.inproc.is_empty() {
         let ratio = launch.median_ratio(&probe);
         ctx.table.row(
-            &format!("  {name}: start --break + continue --wait"),
+            &format!("  {name}: start --break, to its first stop"),
             &launch,
             &format!("{ratio:.2}× probe"),
             "—",
@@ -343,7 +336,7 @@ fn rows(ctx: &mut Context, question: &Question, samples: Samples) {
         let inproc = Stats::of(samples.inproc);
         let ratio = launch.median_ratio(&inproc);
         ctx.table.row(
-            &format!("  {name}: start --break + continue --wait"),
+            &format!("  {name}: start --break, to its first stop"),
             &launch,
             &format!("{ratio:.2}× in-process"),
             "≤ 1.1× in-process",

@@ -33,7 +33,6 @@ pub fn floors_and_inspection(ctx: &mut Context) -> BenchResult<()> {
     let ledger = build("c/ledger.c");
     let session = ctx.session();
     session.run(&["start", path_str(&ledger)?, "--break", "square"])?;
-    session.run(&["continue", "--wait"])?;
     let printed = session.run(&["print", "x"])?;
     expect_contains(&printed, "3", "print x at square(3)")?;
     let stopped = ctx.inproc.stop_at(&ledger, "square")?;

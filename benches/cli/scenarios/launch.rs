@@ -1,4 +1,4 @@
-//! Start to breakpoint: `start --break apply` + `continue --wait` on fixtures/c/ledger.c through
+//! Start to breakpoint: `start --break apply`, which answers with the stop, on fixtures/c/ledger.c through
 //! the CLI, against the daemon's launch sequence driven in-process, alternately. Its median is
 //! kept in the context: the 1,000-breakpoint start and the 20 sessions are set against it.
 
@@ -16,7 +16,7 @@ pub fn start_to_breakpoint(ctx: &mut Context) -> BenchResult<()> {
     let (cli_launch, inproc_launch) = launches(ctx, &ledger, "apply")?;
     let ratio = cli_launch.median_ratio(&inproc_launch);
     ctx.table.row(
-        "start --break apply + continue --wait",
+        "start --break apply, to its first stop",
         &cli_launch,
         &format!("{ratio:.2}× in-process"),
         "≤ 1.1× in-process",
@@ -33,7 +33,7 @@ pub fn start_to_breakpoint(ctx: &mut Context) -> BenchResult<()> {
     Ok(())
 }
 
-/// `start PROGRAM --break FUNCTION` + `continue --wait` through the CLI, and the same launch
+/// `start PROGRAM --break FUNCTION` to its first stop through the CLI, and the same launch
 /// in-process, alternately, `plan.launches` times each after one warm-up of each (page cache,
 /// lldb's symbol caches).
 pub(super) fn launches(
@@ -46,11 +46,11 @@ pub(super) fn launches(
     for i in 0..ctx.plan.launches + 1 {
         let session = ctx.session();
         let began = Instant::now();
-        session.run(&["start", path_str(program)?, "--break", function])?;
-        let stopped = session.run(&["continue", "--wait"])?;
+        // `start` answers with the first stop, as gdb's `run` does.
+        let stopped = session.run(&["start", path_str(program)?, "--break", function])?;
         let elapsed = began.elapsed();
         // A Rust function is named with its path (`values::inspect`).
-        expect_contains(&stopped, function, "continue --wait to the breakpoint")?;
+        expect_contains(&stopped, function, "start to the breakpoint")?;
         drop(session);
         let in_process = ctx.inproc.launch_to_breakpoint(program, function)?;
         if i > 0 {

@@ -25,7 +25,6 @@ pub fn status_round_trip(ctx: &mut Context) -> BenchResult<()> {
     let ledger = build("c/ledger.c");
     let session = ctx.session();
     session.run(&["start", path_str(&ledger)?, "--break", "square"])?;
-    session.run(&["continue", "--wait"])?;
     // The session's environment names its session, which the server takes as every call's.
     let mut server = Server::start(session.command(&["mcp"]))?;
     let mut mcp = Vec::with_capacity(ctx.plan.cheap);

@@ -19,7 +19,6 @@ fn idle(ctx: &mut Context) -> BenchResult<()> {
     let ledger = build("c/ledger.c");
     let session = ctx.session();
     session.run(&["start", path_str(&ledger)?, "--break", "apply"])?;
-    session.run(&["continue", "--wait"])?;
     session.run(&["backtrace"])?;
     session.run(&["locals"])?;
     idle_rss_row(

@@ -263,11 +263,11 @@ pub struct Context {
     /// A private directory for the programs the bench generates rather than takes from
     /// `fixtures/` (the hello-world floor, the 100-file program), removed when the bench ends.
     work: tempfile::TempDir,
-    /// `start --break apply` + `continue --wait` through the CLI, from the launch scenario: the
+    /// `start --break apply` to its first stop through the CLI, from the launch scenario: the
     /// 1,000-breakpoint start and the 20 sessions are set against it.
     launch: Option<Stats>,
-    /// The first-stop scenarios' timelines, one column per adapter: `probe`, and `start` +
-    /// `continue --wait`.
+    /// The first-stop scenarios' timelines, one column per adapter: `probe`, and `start` to
+    /// its first stop.
     pub probe_timelines: Timelines,
     pub launch_timelines: Timelines,
 }
@@ -305,7 +305,7 @@ impl Context {
 
     /// Prints the timelines the first-stop scenarios gathered, if any ran.
     pub fn print_timelines(&self) {
-        let phases = ["", "start: ", "continue: "];
+        let phases = ["", "start: "];
         if !self.probe_timelines.is_empty() {
             println!(
                 "\n{}",
@@ -319,7 +319,7 @@ impl Context {
             println!(
                 "\n{}",
                 self.launch_timelines.render(
-                    "Timeline of `start --break F` then `continue --wait` (median from start's spawn)",
+                    "Timeline of `start --break F` to its first stop (median from start's spawn)",
                     &phases,
                 )
             );

@@ -24,7 +24,7 @@ pub fn rust_values(ctx: &mut Context) -> BenchResult<()> {
     let (cli_launch, inproc_launch) = super::launch::launches(ctx, &values, FUNCTION)?;
     let ratio = cli_launch.median_ratio(&inproc_launch);
     ctx.table.row(
-        "Rust: start --break inspect + continue --wait",
+        "Rust: start --break inspect, to its first stop",
         &cli_launch,
         &format!("{ratio:.2}× in-process"),
         "≤ 1.15× in-process",
@@ -41,7 +41,6 @@ pub fn rust_values(ctx: &mut Context) -> BenchResult<()> {
     let hello = hello_world(ctx.work.path())?;
     let session = ctx.session();
     session.run(&["start", program, "--break", FUNCTION])?;
-    session.run(&["continue", "--wait"])?;
     let shown = session.run(&["locals"])?;
     expect_contains(&shown, "args", "locals in inspect")?;
     let stopped = ctx.inproc.stop_at(&values, FUNCTION)?;

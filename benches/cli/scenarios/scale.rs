@@ -22,7 +22,6 @@ pub fn output_burst(ctx: &mut Context) -> BenchResult<()> {
     let session = ctx.session();
     let began = Instant::now();
     session.run(&["start", path_str(&burst)?, "--break", "burst_done"])?;
-    session.run(&["continue", "--wait"])?;
     let to_stop = began.elapsed();
     let expected = BURST_LINES * BURST_LINE_BYTES;
     let delivered = wait_for_output(&session, expected)?;
@@ -72,7 +71,6 @@ pub fn locals_beside_big_array(ctx: &mut Context) -> BenchResult<()> {
     let session = ctx.session();
     let location = at("c/big.c", "@big_ready");
     session.run(&["start", path_str(&big)?, "--break", &location])?;
-    session.run(&["continue", "--wait"])?;
     let mut shown = (0, 0);
     let stats = Stats::of(time_n(ctx.plan.heavy, 2, || {
         let (elapsed, out) = session.timed(&["locals"])?;

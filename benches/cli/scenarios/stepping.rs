@@ -108,7 +108,6 @@ pub fn continue_with_locals(ctx: &mut Context) -> BenchResult<()> {
     let location = format!("{}:{line}", path_str(&source)?);
     let session = ctx.session();
     session.run(&["start", path_str(&steploop)?, "--break", &location])?;
-    session.run(&["continue", "--wait"])?;
     let mut hitter = ctx.inproc.stop_at(&steploop, "main")?;
     ctx.inproc.break_at(&hitter, &source, line)?;
     let hits = hits(ctx, &session, &mut hitter);

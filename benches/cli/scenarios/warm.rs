@@ -1,5 +1,5 @@
 //! The warm adapter (`[daemon] warm_adapter_secs`, issue 22): the second question in a row, on
-//! fixtures/c/ledger.c. `start --break apply` + `continue --wait` on the adapter the daemon kept
+//! fixtures/c/ledger.c. `start --break apply` to its first stop on the adapter the daemon kept
 //! warm after the last session's `stop`, against the same from cold (a new session, so a new
 //! daemon and adapter) and against the in-process launch; for lldb-dap and GDB. And `probe
 //! --break apply --print amount`, cold and on a warm adapter, against `lldb -b` and `gdb -batch`
@@ -41,7 +41,7 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
     );
     let ratio = warm.median_ratio(&inproc);
     ctx.table.row(
-        "lldb: warm start --break apply + continue --wait",
+        "lldb: warm start --break apply, to its first stop",
         &warm,
         &format!("{ratio:.2}× in-process launch"),
         "≤ 0.6× in-process",
@@ -64,7 +64,7 @@ pub fn warm_adapter(ctx: &mut Context) -> BenchResult<()> {
 
     let (cold, warm) = starts(ctx, &ledger, "gdb", runs)?;
     ctx.table.row(
-        "gdb: warm start --break apply + continue --wait",
+        "gdb: warm start --break apply, to its first stop",
         &warm,
         &format!("warm {:.2}× cold", warm.median_ratio(&cold)),
         "—",
@@ -141,7 +141,7 @@ fn session(ctx: &Context, warm_secs: &str) -> BenchResult<CliSession> {
     Ok(session)
 }
 
-/// `start --break apply` + `continue --wait` with `adapter`: cold (a new session each time, no
+/// `start --break apply` to its first stop with `adapter`: cold (a new session each time, no
 /// warm adapter) and warm (one session, stopped between runs, whose daemon keeps the adapter
 /// warm), alternately, `runs` times each after one untimed run of each.
 fn starts(ctx: &Context, ledger: &Path, adapter: &str, runs: usize) -> BenchResult<(Stats, Stats)> {
@@ -178,13 +178,12 @@ fn starts(ctx: &Context, ledger: &Path, adapter: &str, runs: usize) -> BenchResu
     Ok((Stats::of(cold), Stats::of(warm)))
 }
 
-/// Times `start ...` + `continue --wait`; returns the time and the start's data.
+/// Times `start ...` to its first stop (it answers with it); returns the time and its data.
 fn to_breakpoint(session: &CliSession, start: &[&str]) -> BenchResult<(Duration, Value)> {
     let began = Instant::now();
     let started = session.run(start)?;
-    let stopped = session.run(&["continue", "--wait"])?;
     let elapsed = began.elapsed();
-    expect_contains(&stopped, "apply", "continue --wait to the breakpoint")?;
+    expect_contains(&started, "apply", "start to the breakpoint")?;
     let started: Value = serde_json::from_slice(&started.stdout)
         .map_err(|e| format!("start printed no JSON: {e}"))?;
     Ok((elapsed, started["data"].clone()))
