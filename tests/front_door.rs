@@ -39,6 +39,7 @@ fn print(expression: &str) -> CommandLine {
     CommandLine::Print(PrintArgs {
         expression: vec![expression.to_string()],
         depth: 1,
+        children: None,
         timeout: None,
     })
 }
@@ -106,6 +107,7 @@ fn commands_run_in_process_again_and_again_through_a_kept_sink() {
                 depth: 1,
                 full: false,
                 changed: false,
+                children: None,
             }),
             &mut sink,
         )

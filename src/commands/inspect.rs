@@ -4,8 +4,10 @@ use std::fmt::Write as _;
 
 use clap::Args;
 
+use super::render::Reveal;
 use super::{Outcome, data, numbers, render};
 use crate::common::error::ErrorBody;
+use crate::common::frame_prefix::shell_word;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
     AllBacktraces, BacktraceResult, Command, ContextResult, EvaluateResult, FrameSelection,
@@ -74,6 +76,10 @@ impl MoveArgs {
     }
 }
 
+/// The most children `--children` shows of one value: a screenful is 32, and a listing past
+/// this many is better read by `memory read` or a slice of it.
+const MAX_CHILDREN: u32 = 10_000;
+
 // `locals`' flags.
 #[derive(Debug, Args)]
 pub struct LocalsArgs {
@@ -89,6 +95,11 @@ pub struct LocalsArgs {
     /// each saying what it was (`0 -> 1`).
     #[arg(long)]
     pub changed: bool,
+    /// How many locals, and children of each value, to show (default 32; the line that counts
+    /// what was left out names the number that shows it all).
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, MAX_CHILDREN>)]
+    pub children: Option<u32>,
 }
 
 // `print`'s arguments.
@@ -104,6 +115,11 @@ pub struct PrintArgs {
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = numbers::whole::<0, 32>)]
     pub depth: u32,
+    /// How many children of each value to show (default 32; the line that counts what was
+    /// left out names the number that shows it all).
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = numbers::whole::<1, MAX_CHILDREN>)]
+    pub children: Option<u32>,
     /// Seconds the evaluation may run (a function it calls may never return) before it is
     /// interrupted, where the adapter can (default: the config's `[timeouts] evaluate_secs`,
     /// 10).
@@ -161,7 +177,7 @@ fn context_text(result: &ContextResult) -> String {
             text.push_str("No locals\n");
         } else {
             text.push_str("Locals:\n");
-            for line in render::variables(vars, 0).lines() {
+            for line in render::variables(vars, 0, Reveal(Some("debugger locals"))).lines() {
                 let _ = writeln!(text, "  {line}");
             }
         }
@@ -344,7 +360,10 @@ pub fn locals(session: &str, args: LocalsArgs) -> Result<Outcome, ErrorBody> {
         depth: args.depth,
         full: args.full,
         changed: args.changed,
+        children: args.children.map(u64::from),
     })?;
+    let command = locals_command(&args);
+    let reveal = Reveal(Some(&command));
     let text = if result.compared == Some(false) {
         "No earlier stop of this frame to compare with: 'debugger locals' lists them all\n"
             .to_string()
@@ -353,22 +372,37 @@ pub fn locals(session: &str, args: LocalsArgs) -> Result<Outcome, ErrorBody> {
     } else if result.variables.is_empty() && result.omitted == 0 {
         "No locals in this frame\n".to_string()
     } else if args.changed {
-        render::changed_variables(&result.variables, result.omitted)
+        render::changed_variables(&result.variables, result.omitted, reveal)
     } else {
-        render::variables(&result.variables, result.omitted)
+        render::variables(&result.variables, result.omitted, reveal)
     };
     Ok(Outcome::new(data(&result), text))
+}
+
+/// `debugger locals` with the flags of `args` that shape the listing, for the line that says
+/// which `--children` shows what it left out.
+fn locals_command(args: &LocalsArgs) -> String {
+    let mut command = "debugger locals".to_string();
+    if args.depth != 1 {
+        let _ = write!(command, " --depth {}", args.depth);
+    }
+    if args.full {
+        command.push_str(" --full");
+    }
+    command
 }
 
 fn evaluate(
     session: &str,
     expression: &str,
     depth: u32,
+    children: Option<u32>,
     timeout_secs: Option<f64>,
 ) -> Result<EvaluateResult, ErrorBody> {
     DaemonClient::connect(session)?.request_as(Command::Evaluate {
         expression: expression.to_string(),
         depth,
+        children: children.map(u64::from),
         timeout_secs,
     })
 }
@@ -378,6 +412,7 @@ pub fn print(session: &str, args: PrintArgs) -> Result<Outcome, ErrorBody> {
         session,
         &args.expression.join(" "),
         args.depth,
+        args.children,
         args.timeout,
     )?;
     let node = VariableNode {
@@ -387,16 +422,32 @@ pub fn print(session: &str, args: PrintArgs) -> Result<Outcome, ErrorBody> {
         children: result.children.clone(),
         expandable: false,
         omitted_children: result.omitted_children,
+        methods_omitted: result.methods_omitted,
         children_count: None,
         changed: false,
         old_value: None,
     };
-    let text = render::variables(&[node], 0);
+    let mut command = format!("debugger print {}", command_word(&result.expression));
+    if args.depth != 1 {
+        let _ = write!(command, " --depth {}", args.depth);
+    }
+    let text = render::variables(&[node], 0, Reveal(Some(&command)));
     Ok(Outcome::new(data(&result), text))
 }
 
+/// An expression as a command line gives it: as it is when no shell reads anything in it (`arr`,
+/// `self.items`), else quoted.
+fn command_word(expression: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.');
+    if !expression.is_empty() && expression.chars().all(plain) {
+        expression.to_string()
+    } else {
+        shell_word(expression)
+    }
+}
+
 pub fn eval(session: &str, args: EvalArgs) -> Result<Outcome, ErrorBody> {
-    let result = evaluate(session, &args.expression.join(" "), 0, args.timeout)?;
+    let result = evaluate(session, &args.expression.join(" "), 0, None, args.timeout)?;
     let text = format!("{}\n", result.value);
     Ok(Outcome::new(data(&result), text))
 }

@@ -413,6 +413,7 @@ async fn print(session: &InProcessSession, expression: &str) -> ProbePrint {
             type_name: None,
             children: Vec::new(),
             omitted_children: 0,
+            methods_omitted: false,
             error: Some(e.message),
         },
     }
@@ -425,6 +426,7 @@ fn printed(result: EvaluateResult) -> ProbePrint {
         type_name: result.type_name,
         children: result.children,
         omitted_children: result.omitted_children,
+        methods_omitted: result.methods_omitted,
         error: None,
     }
 }

@@ -172,16 +172,22 @@ impl Daemon {
                 depth,
                 full,
                 changed,
-            } => to_value(self.session()?.locals(depth, full, changed).await?),
+                children,
+            } => to_value(
+                self.session()?
+                    .locals(depth, full, changed, children)
+                    .await?,
+            ),
             Command::Evaluate {
                 expression,
                 depth,
+                children,
                 timeout_secs,
             } => {
                 let limit = evaluation_limit(timeout_secs)?;
                 to_value(
                     self.session()?
-                        .evaluate(&expression, depth, AskedBy::Print, limit)
+                        .evaluate(&expression, depth, children, AskedBy::Print, limit)
                         .await?,
                 )
             }

@@ -131,7 +131,7 @@ impl InProcessSession {
         depth: u32,
     ) -> Result<EvaluateResult, ErrorBody> {
         self.session
-            .evaluate(expression, depth, AskedBy::Probe, None)
+            .evaluate(expression, depth, None, AskedBy::Probe, None)
             .await
     }
 

@@ -384,7 +384,8 @@ fn text(report: &CrashReport) -> String {
     }
     if report.crashed && report.stop.is_some() {
         out.push_str("Locals:\n");
-        for line in render::variables(&report.locals, report.locals_omitted).lines() {
+        let reveal = render::Reveal(Some("debugger locals"));
+        for line in render::variables(&report.locals, report.locals_omitted, reveal).lines() {
             let _ = writeln!(out, "  {line}");
         }
     }

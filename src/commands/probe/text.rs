@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::summary;
-use crate::commands::render;
+use crate::commands::render::{self, Reveal};
 use crate::ipc::protocol::{ProbePrint, ProbeReport, ProbeStop, VariableNode};
 
 /// Width of the labels (`print:`, `locals:`, `stack:`) that head each part of a stop.
@@ -174,7 +174,10 @@ pub(super) fn prints(prints: &[ProbePrint]) -> String {
     let mut printed = String::new();
     for print in prints {
         match (as_node(print), &print.error) {
-            (Some(node), _) => printed.push_str(&render::variable(&node, width)),
+            (Some(node), _) => {
+                let command = format!("debugger print {}", print.expression);
+                printed.push_str(&render::variable(&node, width, Reveal(Some(&command))));
+            }
             (None, error) => {
                 let error = error.as_deref().unwrap_or("no value");
                 let _ = writeln!(printed, "{:<width$} error: {error}", print.expression);
@@ -184,20 +187,23 @@ pub(super) fn prints(prints: &[ProbePrint]) -> String {
     printed
 }
 
+/// What shows a hit's locals that a probe left out: `locals` in a session stopped there.
+const LOCALS: Reveal = Reveal(Some("debugger locals"));
+
 /// The locals, or, after a hit at the same place, those that changed and the names of the rest.
 fn locals(stop: &ProbeStop, previous: Option<&ProbeStop>) -> String {
     if stop.locals.is_empty() && stop.locals_omitted == 0 {
         return "(none)\n".into();
     }
     let Some(previous) = previous else {
-        return render::variables(&stop.locals, stop.locals_omitted);
+        return render::variables(&stop.locals, stop.locals_omitted, LOCALS);
     };
     let (same, changed): (Vec<&VariableNode>, Vec<&VariableNode>) = stop
         .locals
         .iter()
         .partition(|v| previous.locals.contains(v));
     let changed: Vec<VariableNode> = changed.into_iter().cloned().collect();
-    let mut text = render::variables(&changed, stop.locals_omitted);
+    let mut text = render::variables(&changed, stop.locals_omitted, LOCALS);
     if !same.is_empty() {
         let names: Vec<&str> = same.iter().map(|v| v.name.as_str()).collect();
         let _ = writeln!(text, "(unchanged: {})", names.join(", "));
@@ -213,6 +219,7 @@ fn as_node(print: &ProbePrint) -> Option<VariableNode> {
         children: print.children.clone(),
         expandable: false,
         omitted_children: print.omitted_children,
+        methods_omitted: print.methods_omitted,
         children_count: None,
         changed: false,
         old_value: None,

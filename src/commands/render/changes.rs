@@ -92,6 +92,7 @@ mod tests {
             children: vec![],
             expandable: false,
             omitted_children: 0,
+            methods_omitted: false,
             children_count: None,
             changed: old.is_some(),
             old_value: old.map(str::to_string),

@@ -14,10 +14,12 @@ use crate::ipc::protocol::{
 
 mod changes;
 mod displays;
+mod more;
 mod stack;
 mod variables;
 
 pub use displays::{display_line, stop_displays};
+pub use more::Reveal;
 pub use stack::{StackLine, stack_lines};
 pub use variables::{changed_variables, stop_locals, variable, variables};
 

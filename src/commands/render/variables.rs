@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::changes::{MEMBER_CHANGES_SHOWN, has_changed_members, member_changes, shown_value};
+use super::more::{self, Reveal};
 use crate::ipc::protocol::VariableNode;
 
 /// Inline children only while the whole line stays this short.
@@ -24,31 +25,35 @@ fn name_width(nodes: &[VariableNode]) -> usize {
 
 /// Variables as aligned `name (type) = value` lines, children inline when short, else nested.
 /// When some changed since the frame's previous stop, every line gets a two-character gutter,
-/// `* ` on the changed ones.
-pub fn variables(nodes: &[VariableNode], omitted: u64) -> String {
-    listing(nodes, omitted, false)
+/// `* ` on the changed ones. What was left out is counted, with the command that shows it
+/// (`reveal`).
+pub fn variables(nodes: &[VariableNode], omitted: u64, reveal: Reveal) -> String {
+    listing(nodes, omitted, false, reveal)
 }
 
 /// [`variables`] for the changed ones (`locals --changed`): their values say what they were
 /// (`0 -> 720`), and the members of a value whose text stands for them are shown when one of
 /// them changed.
-pub fn changed_variables(nodes: &[VariableNode], omitted: u64) -> String {
-    listing(nodes, omitted, true)
+pub fn changed_variables(nodes: &[VariableNode], omitted: u64, reveal: Reveal) -> String {
+    listing(nodes, omitted, true, reveal)
 }
 
-fn listing(nodes: &[VariableNode], omitted: u64, changes: bool) -> String {
+fn listing(nodes: &[VariableNode], omitted: u64, changes: bool, reveal: Reveal) -> String {
     let mut out = String::new();
     let width = name_width(nodes);
     let marks = nodes.iter().any(|n| n.changed);
+    let style = Style {
+        marks,
+        changes,
+        reveal,
+    };
     for node in nodes {
-        write_node(&mut out, node, 0, width, Style { marks, changes });
+        write_node(&mut out, node, 0, width, style);
     }
     if omitted > 0 {
         let gutter = if marks { "  " } else { "" };
-        let _ = writeln!(
-            out,
-            "{gutter}… {omitted} more not shown ('debugger print NAME' shows any one)"
-        );
+        let more = more::more_locals(omitted, nodes.len(), reveal);
+        let _ = writeln!(out, "{gutter}{more}");
     }
     out
 }
@@ -67,6 +72,7 @@ pub fn stop_locals(nodes: &[VariableNode], omitted: u64) -> String {
         let style = Style {
             marks: false,
             changes: node.children.is_empty(),
+            reveal: Reveal(None),
         };
         let mut whole = String::new();
         write_node(&mut whole, node, 0, width, style);
@@ -91,7 +97,7 @@ pub fn stop_locals(nodes: &[VariableNode], omitted: u64) -> String {
         }
     }
     if omitted > 0 {
-        let _ = writeln!(out, "  {omitted} more: `debugger locals`");
+        let _ = writeln!(out, "  {}", more::stop_report_more(omitted, nodes.len()));
     }
     out
 }
@@ -109,17 +115,23 @@ fn cut_line(line: &str) -> String {
 
 /// One variable (and its children) as `variables` shows it, its name padded to `width`: for a
 /// list that mixes variables with other lines, aligned all the same.
-pub fn variable(node: &VariableNode, width: usize) -> String {
+pub fn variable(node: &VariableNode, width: usize, reveal: Reveal) -> String {
     let mut out = String::new();
-    write_node(&mut out, node, 0, width, Style::default());
+    let style = Style {
+        reveal,
+        ..Style::default()
+    };
+    write_node(&mut out, node, 0, width, style);
     out
 }
 
-/// How changes are shown: the `* ` gutter (`marks`), and what changed values were (`changes`).
+/// How changes are shown: the `* ` gutter (`marks`), and what changed values were (`changes`);
+/// and the command that shows what was left out (`reveal`).
 #[derive(Debug, Clone, Copy, Default)]
-struct Style {
+struct Style<'a> {
     marks: bool,
     changes: bool,
+    reveal: Reveal<'a>,
 }
 
 fn head(node: &VariableNode, width: usize, style: Style) -> String {
@@ -158,8 +170,10 @@ fn inline_value(child: &VariableNode, style: Style) -> String {
 }
 
 /// `{a = 1, b = 2, … 5 more}` when every child is a leaf and it fits, else `None`.
+/// A value whose cut a command can show more of gets its lines, and the line that names it.
 fn inline_children(node: &VariableNode, style: Style) -> Option<String> {
-    if node.children.iter().any(|c| !c.children.is_empty()) {
+    let revealable = node.omitted_children > 0 && style.reveal.0.is_some();
+    if revealable || node.children.iter().any(|c| !c.children.is_empty()) {
         return None;
     }
     let mut parts: Vec<String> = node
@@ -169,6 +183,9 @@ fn inline_children(node: &VariableNode, style: Style) -> Option<String> {
         .collect();
     if node.omitted_children > 0 {
         parts.push(format!("… {} more", node.omitted_children));
+    }
+    if node.methods_omitted {
+        parts.push(more::METHODS.into());
     }
     let text = format!("{{{}}}", parts.join(", "));
     (text.len() <= INLINE_WIDTH && !text.contains('\n')).then_some(text)
@@ -186,6 +203,8 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
     if node.children.is_empty() {
         if node.omitted_children > 0 {
             let _ = write!(line, " {{… {} more}}", node.omitted_children);
+        } else if node.methods_omitted {
+            let _ = write!(line, " {{{}}}", more::METHODS);
         }
         // A collapsed value says how much is in it, where the adapter told (one child is a
         // pointer's target, which its value already names).
@@ -228,7 +247,11 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         write_node(out, child, indent + 2, child_width, style);
     }
     if node.omitted_children > 0 {
-        let _ = writeln!(out, "{pad}  … {} more not shown", node.omitted_children);
+        let more = more::more_children(node.omitted_children, node.children.len(), style.reveal);
+        let _ = writeln!(out, "{pad}  {more}");
+    }
+    if node.methods_omitted {
+        let _ = writeln!(out, "{pad}  {}", more::METHODS);
     }
 }
 
@@ -355,6 +378,7 @@ mod tests {
             children: vec![],
             expandable: false,
             omitted_children: 0,
+            methods_omitted: false,
             children_count: None,
             changed: false,
             old_value: None,
@@ -367,7 +391,7 @@ mod tests {
         parent.type_name = Some("struct account *".into());
         parent.children = vec![leaf("id", "7"), leaf("balance", "100")];
         parent.omitted_children = 3;
-        let text = variables(&[parent, leaf("amount", "0")], 2);
+        let text = variables(&[parent, leaf("amount", "0")], 2, Reveal(None));
         assert_eq!(
             text,
             "acct   (struct account *) = 0x7ffc {id = 7, balance = 100, … 3 more}\n\
@@ -414,7 +438,7 @@ mod tests {
         let with = |value: &str, children: &[(&str, &str)]| {
             let mut node = leaf("v", value);
             node.children = children.iter().map(|(n, v)| leaf(n, v)).collect();
-            variables(&[node], 0)
+            variables(&[node], 0, Reveal(None))
         };
         assert_eq!(with("Some(3)", &[("0", "3")]), "v (int) = Some(3)\n");
         assert_eq!(
@@ -464,7 +488,7 @@ mod tests {
         inner.expandable = true;
         iter.children = vec![inner];
         assert_eq!(
-            variables(&[iter], 0),
+            variables(&[iter], 0, Reveal(None)),
             "iter (int) = IntoIter { inner: ManuallyDrop { value: MaybeDangling {…} } }\n"
         );
         assert_eq!(
@@ -482,7 +506,7 @@ mod tests {
         target.expandable = true;
         pointer.children = vec![target];
         assert_eq!(
-            variables(&[pointer], 0),
+            variables(&[pointer], 0, Reveal(None)),
             "p (int) = *main.T {X: (*main.X)(0xc000)}\n"
         );
     }
@@ -509,30 +533,36 @@ mod tests {
         balance.changed = true;
         acct.children = vec![leaf("id", "7"), balance];
         acct.changed = true;
-        let text = variables(&[acct, leaf("amount", "1")], 0);
+        let text = variables(&[acct, leaf("amount", "1")], 0, Reveal(None));
         assert_eq!(
             text,
             "* acct   (int) = 0x7ffc {id = 7, balance = 101}\n  amount (int) = 1\n"
         );
         // With nothing changed, no gutter at all.
-        assert_eq!(variables(&[leaf("n", "3")], 0), "n (int) = 3\n");
+        assert_eq!(
+            variables(&[leaf("n", "3")], 0, Reveal(None)),
+            "n (int) = 3\n"
+        );
     }
 
     #[test]
     fn a_whole_summary_stands_alone_and_an_elided_one_is_followed_by_its_children() {
         let mut list = leaf("items", "[1, 2]");
         list.children = vec![leaf("0", "1"), leaf("1", "2")];
-        assert_eq!(variables(&[list], 0), "items (int) = [1, 2]\n");
+        assert_eq!(
+            variables(&[list], 0, Reveal(None)),
+            "items (int) = [1, 2]\n"
+        );
         let mut long = leaf("items", "[1, 2, …]");
         long.children = vec![leaf("0", "1"), leaf("1", "2"), leaf("2", "3")];
         assert_eq!(
-            variables(&[long], 0),
+            variables(&[long], 0, Reveal(None)),
             "items (int) = [1, 2, …] {0 = 1, 1 = 2, 2 = 3}\n"
         );
         let mut nested = leaf("tree", "{a: {…}}");
         nested.children = vec![leaf("a", "{b: 1}")];
         assert_eq!(
-            variables(&[nested], 0),
+            variables(&[nested], 0, Reveal(None)),
             "tree (int) = {a: {…}} {a = {b: 1}}\n"
         );
     }
@@ -552,7 +582,7 @@ mod tests {
         unexpanded.type_name = Some("struct inner".into());
         unexpanded.expandable = true;
         assert_eq!(
-            variables(&[pointer, record, unexpanded], 0),
+            variables(&[pointer, record, unexpanded], 0, Reveal(None)),
             "acct  (struct account *) = 0x7ffc {value = {…}}\n\
              acct  (struct account) = {id = 7}\n\
              inner (struct inner) = {…}\n"

@@ -93,12 +93,14 @@ pub(super) fn start_and_report(
             let _ = client.request_as::<EvaluateResult>(Command::Evaluate {
                 expression: GO_PANIC_WARM_UP.into(),
                 depth: 0,
+                children: None,
                 timeout_secs: None,
             });
             go_panic = client
                 .request_as::<EvaluateResult>(Command::Evaluate {
                     expression: GO_PANIC_VALUE.into(),
                     depth: 0,
+                    children: None,
                     timeout_secs: None,
                 })
                 .ok()
@@ -133,6 +135,7 @@ pub(super) fn start_and_report(
                 depth: 1,
                 full: false,
                 changed: false,
+                children: None,
             })
             .map(|l| l.variables)
             .unwrap_or_default()
@@ -272,7 +275,8 @@ pub fn text(report: &TestReport) -> String {
     }
     if !report.locals.is_empty() {
         text.push_str("Locals:\n");
-        text.push_str(&render::variables(&report.locals, 0));
+        let reveal = render::Reveal(Some("debugger locals"));
+        text.push_str(&render::variables(&report.locals, 0, reveal));
     }
     text
 }

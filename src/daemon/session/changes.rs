@@ -230,6 +230,7 @@ mod tests {
             children,
             expandable: false,
             omitted_children: 0,
+            methods_omitted: false,
             children_count: None,
             changed: false,
             old_value: None,

@@ -78,20 +78,21 @@ impl Session {
         })
     }
 
-    /// The selected frame's locals, `depth` levels deep; values cut at a line's worth unless
-    /// `full`. Each is marked when it changed since the frame's previous stop, and with
-    /// `changed_only` only those are listed.
+    /// The selected frame's locals, `depth` levels deep, `children` of each value (and of the
+    /// frame) or [`variables::CHILDREN_SHOWN`]; values cut at a line's worth unless `full`.
+    /// Each is marked when it changed since the frame's previous stop, and with `changed_only`
+    /// only those are listed.
     pub async fn locals(
         &self,
         depth: u32,
         full: bool,
         changed_only: bool,
+        children: Option<u64>,
     ) -> Result<LocalsResult, ErrorBody> {
         let (thread_id, index, frame) = self.selected_frame().await?;
         let generation = self.shared.run.get().generation;
-        let mut result = self
-            .frame_locals(&frame, Limits::for_locals(depth, full))
-            .await?;
+        let limits = Limits::for_locals(depth, full).with_children(children);
+        let mut result = self.frame_locals(&frame, limits).await?;
         let compared = match self.frame_key(thread_id, index).await {
             Some(key) => self.remember_locals(key, generation, &mut result.variables),
             None => false,
@@ -241,11 +242,12 @@ impl Session {
 
     /// `print EXPR` (`AskedBy` says whose words an error suggests): `expression` evaluated in
     /// the selected frame, or in the one its `@FRAME:` prefix names, its children expanded
-    /// `depth` levels.
+    /// `depth` levels, `children` of each value shown (or [`variables::CHILDREN_SHOWN`]).
     pub async fn evaluate(
         &self,
         expression: &str,
         depth: u32,
+        children: Option<u64>,
         asked_by: AskedBy,
         limit: Option<Duration>,
     ) -> Result<EvaluateResult, ErrorBody> {
@@ -297,11 +299,11 @@ impl Session {
                 }
             },
         };
-        let limits = Limits::with_depth(depth.saturating_sub(1));
+        let limits = Limits::with_depth(depth.saturating_sub(1)).with_children(children);
         let expand = body.variables_reference > 0
             && depth > 0
             && !variables::is_char_array_value(&body.result, body.type_name.as_deref());
-        let (children, omitted_children) = if expand {
+        let (children, omitted_children, methods_omitted) = if expand {
             let known = variables::child_count(body.named_variables, body.indexed_variables);
             let root = variables::Root {
                 reference: body.variables_reference,
@@ -313,14 +315,14 @@ impl Session {
             };
             let expanded = variables::expand(&self.dap, root, limits).await;
             match expanded {
-                Ok(expanded) => (expanded.nodes, expanded.omitted),
+                Ok(expanded) => (expanded.nodes, expanded.omitted, expanded.methods),
                 // The value itself was read; only its members cannot be (GDB, on a NULL
                 // pointer): show the value alone.
-                Err(DapError::Adapter { .. }) => (Vec::new(), 0),
+                Err(DapError::Adapter { .. }) => (Vec::new(), 0, false),
                 Err(e) => return Err(e.into()),
             }
         } else {
-            (Vec::new(), 0)
+            (Vec::new(), 0, false)
         };
         self.mark_seen();
         let result = (self.adapter.value_reading().reword)(&body.result, body.type_name.as_deref())
@@ -335,6 +337,7 @@ impl Session {
             type_name: body.type_name.filter(|t| !t.is_empty()),
             children: node.children,
             omitted_children,
+            methods_omitted,
         })
     }
 

@@ -117,6 +117,7 @@ mod tests {
             children: Vec::new(),
             expandable: false,
             omitted_children: 0,
+            methods_omitted: false,
             children_count: None,
             changed,
             old_value: None,

@@ -41,6 +41,12 @@ pub(in crate::daemon) async fn fetch_children(
         // Fewer: that is all of them. More: the adapter ignores paging and sent all of them.
         return Ok((children, returned));
     }
+    // Exactly a page: an adapter that ignores paging (debugpy) may have sent all it has, and
+    // would answer every probe of one index with all of them again.
+    let one = children_page(dap, reference, Some((max, 1))).await;
+    if one.is_ok_and(|c| c.len() > 1) {
+        return Ok((children, returned));
+    }
     let total = count_children(dap, reference, max).await;
     Ok((children, total))
 }

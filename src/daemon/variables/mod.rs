@@ -37,14 +37,33 @@ pub const LOCALS_VALUE_CHARS: usize = 200;
 /// IPC in one frame.
 pub const FULL_VALUE_CHARS: usize = 1_000_000;
 
+/// The children of one value (or the locals of one frame) shown unless `--children` says more.
+pub const CHILDREN_SHOWN: u64 = 32;
+
+/// The values one command shows in all, unless `--children` asks for more than this of one.
+const NODES_SHOWN: usize = 2000;
+
 impl Limits {
     /// What `print` and `eval` show: the whole value, `depth` levels of children.
     pub fn with_depth(depth: u32) -> Limits {
         Limits {
             depth,
-            max_children: 32,
+            max_children: CHILDREN_SHOWN,
             max_value_chars: FULL_VALUE_CHARS,
-            max_nodes: 2000,
+            max_nodes: NODES_SHOWN,
+        }
+    }
+
+    /// These limits with `children` children of each value shown (`--children N`), and room
+    /// for all of one value's.
+    pub fn with_children(self, children: Option<u64>) -> Limits {
+        match children {
+            Some(n) => Limits {
+                max_children: n,
+                max_nodes: self.max_nodes.max(usize::try_from(n).unwrap_or(usize::MAX)),
+                ..self
+            },
+            None => self,
         }
     }
 
@@ -65,6 +84,9 @@ impl Limits {
 pub struct Expanded {
     pub nodes: Vec<VariableNode>,
     pub omitted: u64,
+    /// Whether a value's methods were left out of its members (`print obj.method` reads one):
+    /// not counted in `omitted`, since no `--children` shows them.
+    pub methods: bool,
 }
 
 /// What [`expand`] lists the children of: a scope, or a value `print` evaluated.
@@ -235,6 +257,7 @@ pub fn node_for(
         children: Vec::new(),
         expandable: false,
         omitted_children: 0,
+        methods_omitted: false,
         children_count: None,
         changed: false,
         old_value: None,
@@ -262,6 +285,7 @@ fn expand_level<'a>(
     budget: &'a mut usize,
 ) -> Pin<Box<dyn Future<Output = Result<Expanded, DapError>> + Send + 'a>> {
     Box::pin(async move {
+        let mut methods = false;
         let (mut variables, mut total) = fetch_children(
             dap,
             parent.reference,
@@ -286,14 +310,18 @@ fn expand_level<'a>(
             variables.retain(|v| !(shown.reading.hidden_local)(&v.name));
             total = total.saturating_sub((before - variables.len()) as u64);
         } else {
-            // An object's methods, grouped or not, are left out of the listing, and counted with
-            // what else was left out (`print obj.method` reads one).
+            // An object's methods, grouped or not, are left out of the listing, and counted on
+            // their own (`print obj.method` reads one).
+            let before = variables.len();
             variables.retain(|v| !is_group(v) && !is_method(v, shown.method_types));
+            let left_out = (before - variables.len()) as u64;
+            methods = left_out > 0;
+            total = total.saturating_sub(left_out);
         }
         let returned = variables.len() as u64;
         let keep = (returned.min(limits.max_children) as usize).min(*budget);
         *budget -= keep;
-        let omitted = total - keep as u64;
+        let omitted = total.saturating_sub(keep as u64);
 
         let variables: Vec<Variable> = variables.into_iter().take(keep).collect();
         let mut nodes = Vec::with_capacity(variables.len());
@@ -314,6 +342,7 @@ fn expand_level<'a>(
                 children: Vec::new(),
                 expandable,
                 omitted_children: 0,
+                methods_omitted: false,
                 children_count: if expandable {
                     known_child_count(v)
                 } else {
@@ -360,6 +389,7 @@ fn expand_level<'a>(
                     node.children_count = None;
                     node.children = child.nodes;
                     node.omitted_children = child.omitted;
+                    node.methods_omitted = child.methods;
                 }
                 // One value whose members cannot be read (GDB, on a NULL pointer: "Cannot
                 // access memory at address 0x0") leaves the rest of the listing whole.
@@ -367,7 +397,11 @@ fn expand_level<'a>(
                 Err(e) => return Err(e),
             }
         }
-        Ok(Expanded { nodes, omitted })
+        Ok(Expanded {
+            nodes,
+            omitted,
+            methods,
+        })
     })
 }
 

@@ -154,6 +154,7 @@ mod tests {
             children: Vec::new(),
             expandable: false,
             omitted_children: 0,
+            methods_omitted: false,
             children_count: None,
             changed: false,
             old_value: None,

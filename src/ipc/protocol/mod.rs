@@ -141,10 +141,16 @@ pub enum Command {
         /// Only the values that changed since the frame's previous stop.
         #[serde(default)]
         changed: bool,
+        /// How many locals, and children of each value, are shown (`None`: 32).
+        #[serde(default)]
+        children: Option<u64>,
     },
     Evaluate {
         expression: String,
         depth: u32,
+        /// How many children of each value are shown (`None`: 32).
+        #[serde(default)]
+        children: Option<u64>,
         /// How long the evaluation may run; `None`: the config's `[timeouts] evaluate_secs`.
         #[serde(default)]
         timeout_secs: Option<f64>,

@@ -74,6 +74,9 @@ pub struct ProbePrint {
     pub type_name: Option<String>,
     pub children: Vec<VariableNode>,
     pub omitted_children: u64,
+    /// As [`VariableNode::methods_omitted`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub methods_omitted: bool,
     /// The evaluation's error (then `value` is null).
     pub error: Option<String>,
 }

@@ -410,8 +410,13 @@ pub struct VariableNode {
     pub children: Vec<VariableNode>,
     /// True when the value has children that were not expanded (depth reached).
     pub expandable: bool,
-    /// How many children were left out because of the cap.
+    /// How many children were left out because of the cap (`--children N` shows more).
     pub omitted_children: u64,
+    /// Its methods were left out of its members (and the adapter's groups of them, debugpy's
+    /// "function variables"): no `--children` shows them, `print VALUE.NAME` reads one. Not
+    /// counted in `omitted_children`; absent when none were.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub methods_omitted: bool,
     /// How many children a value that was not expanded has, where the adapter says (absent for
     /// an expanded value, whose `children` and `omitted_children` tell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -446,6 +451,9 @@ pub struct EvaluateResult {
     pub type_name: Option<String>,
     pub children: Vec<VariableNode>,
     pub omitted_children: u64,
+    /// As [`VariableNode::methods_omitted`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub methods_omitted: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
