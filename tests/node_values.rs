@@ -1,6 +1,7 @@
 //! JavaScript values under the built-in `node` adapter read as Node's own console shows them
 //! (`util.inspect`): an array's holes as `<N empty items>` rather than left out, and a typed array
-//! as its elements rather than its prototype's getters.
+//! as its elements rather than its prototype's getters; a Map subclass that keeps its entries
+//! elsewhere (immer's `DraftMap`) by its class's own `size` and entries, read without side effects.
 //!
 //! Every test fails (never skips) when `node` is missing: `.ci/run` installs it with apt.
 
@@ -46,4 +47,46 @@ fn sparse_and_typed_arrays_read_as_nodes_console_shows_them() {
         .filter_map(|c| c["name"].as_str())
         .collect();
     assert_eq!(names, ["0", "1", "2"], "{printed}");
+}
+
+const DRAFT_MAP: &str = "javascript/draft_map.js";
+
+#[test]
+fn a_map_subclass_that_keeps_its_entries_elsewhere_shows_its_own_size_and_entries() {
+    require_node();
+    let s = Session::new();
+    s.start(
+        &fixture_path(DRAFT_MAP),
+        &["-b", &common::at(DRAFT_MAP, "@drafts_ready")],
+    );
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["reason"], "breakpoint", "{stop}");
+
+    // immer's DraftMap: the Map itself is empty; its class's `size` and iterator read the entries.
+    let draft = s.data(&["print", "draft"]);
+    assert_eq!(
+        draft["value"], "DraftMap(3) {\"a\" => 1, \"b\" => 2, \"c\" => 3}",
+        "{draft}"
+    );
+    let locals = s.data(&["locals"]);
+    let listed = common::variable(&locals["variables"], "draft");
+    assert_eq!(listed["value"], draft["value"], "{listed}");
+    // Inside another value, its size unread there, no `(0)` is shown.
+    let nested = s.data(&["print", "[draft]"]);
+    assert_eq!(nested["value"], "[DraftMap {…}]", "{nested}");
+
+    // A `size` getter that writes is not run: the value says why it shows no size, and the
+    // program is as it was.
+    let counting = s.data(&["print", "counting"]);
+    let value = counting["value"].as_str().unwrap_or_default();
+    assert!(
+        value.starts_with("CountingSet {…} (size not read: its own size getter may change"),
+        "{counting}"
+    );
+    assert_eq!(s.data(&["print", "counting.reads"])["value"], "0");
+    // A Map itself is as V8 counts it.
+    assert_eq!(
+        s.data(&["print", "plain"])["value"],
+        "Map(1) {\"k\" => \"v\"}"
+    );
 }

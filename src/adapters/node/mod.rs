@@ -11,6 +11,7 @@
 mod breakpoints;
 mod cdp;
 mod children;
+mod collection_sizes;
 mod debuggee;
 mod functions;
 pub mod inspector;

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use super::collection_sizes;
+
 /// The longest one-line value shown for a function's source signature.
 const SIGNATURE_LIMIT: usize = 80;
 
@@ -143,10 +145,16 @@ fn display_object(object: &Value) -> String {
         "null" => "null".into(),
         "error" => error_line(&describe(), object["className"].as_str()),
         "regexp" | "date" | "node" | "proxy" | "generator" | "iterator" => describe(),
-        _ => match object.get("preview") {
-            Some(preview) => display_preview(preview, object["className"].as_str()),
-            None => describe(),
-        },
+        _ => {
+            let shown = match object.get("preview") {
+                Some(preview) => display_preview(preview, object["className"].as_str()),
+                None => describe(),
+            };
+            match object[collection_sizes::SIZE_NOTE].as_str() {
+                Some(note) => format!("{shown} ({note})"),
+                None => shown,
+            }
+        }
     }
 }
 
@@ -295,7 +303,15 @@ fn display_property_value(property: &Value) -> String {
         (Some("object"), Some("null")) => "null".into(),
         (Some("object"), Some("array")) if value == "Array(0)" => "[]".into(),
         (Some("object"), Some("array")) => "[…]".into(),
-        (Some("object"), Some("map" | "set")) if value.ends_with("(0)") => format!("{value} {{}}"),
+        (Some("object"), Some("map" | "set")) if value.ends_with("(0)") => {
+            match value.split_once('(') {
+                Some(("Map" | "Set", _)) => format!("{value} {{}}"),
+                // A subclass's count is of the entries the Map itself holds: the class may keep
+                // its own elsewhere (immer's `DraftMap`).
+                Some((class, _)) => format!("{class} {{…}}"),
+                None => value.to_string(),
+            }
+        }
         (Some("object"), Some("regexp" | "date" | "error")) => value.to_string(),
         (Some("object"), _) => match value {
             "Object" => "{…}".into(),
@@ -421,6 +437,26 @@ mod tests {
                 "overflow": false, "properties": [{"name": "size", "type": "number", "value": "0"}]},
         });
         assert_eq!(display(&empty), "Map(0) {}");
+        // A subclass's count is of the Map's own entries, which it may keep elsewhere.
+        let holder = json!({
+            "type": "object", "className": "Object", "description": "Object",
+            "preview": {"type": "object", "description": "Object", "overflow": false,
+                "properties": [
+                    {"name": "draft", "type": "object", "value": "DraftMap(0)", "subtype": "map"},
+                ]},
+        });
+        assert_eq!(display(&holder), "{draft: DraftMap {…}}");
+        let unread = json!({
+            "type": "object", "subtype": "set", "className": "CountingSet",
+            "description": "CountingSet",
+            "sizeNote": "size not read: its own size getter may change the program",
+            "preview": {"type": "object", "subtype": "set", "description": "CountingSet",
+                "overflow": true, "properties": [], "entries": []},
+        });
+        assert_eq!(
+            display(&unread),
+            "CountingSet {…} (size not read: its own size getter may change the program)"
+        );
         let holder = json!({
             "type": "object", "className": "Cart", "description": "Cart", "objectId": "7",
             "preview": {"type": "object", "description": "Cart", "overflow": false, "properties": [

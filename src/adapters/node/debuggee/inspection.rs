@@ -199,6 +199,7 @@ impl Debuggee {
                 None => value,
             };
             let name = written.get(&name).unwrap_or(&name);
+            let value = collection_sizes::read_through_class(&cdp, value).await;
             shown.push(self.variable(frame, name, &value));
         }
         let this = match this {
@@ -335,6 +336,7 @@ impl Debuggee {
                     .unwrap_or(EVALUATION_TIMEOUT_MS),
             )
             .await?;
+        let value = collection_sizes::read_through_class(self.cdp()?, value).await;
         let mut answer = json!({
             "result": values::display(&value),
             "type": values::type_name(&value),

@@ -13,6 +13,7 @@ use tokio::sync::oneshot;
 
 use super::breakpoints::Breakpoints;
 use super::cdp::{Cdp, CdpEvent, DROPPED_CONSOLE_EVENT, Events};
+use super::collection_sizes;
 use super::inspector::{self, LaunchPlan};
 use super::objects::{array_page, call_argument, exception_message, own_properties, with_preview};
 use super::output;
