@@ -156,3 +156,26 @@ fn a_javascript_array_of_100_in_locals_names_the_locals_that_show_all_of_it() {
     let json = s.data(&["print", "numbers"]);
     assert_eq!(json["omitted_children"], 68, "{json}");
 }
+
+#[test]
+fn a_probe_says_its_own_children_flag_shows_what_it_left_out() {
+    require_lldb_dap();
+    let s = Session::new();
+    let program = build(C_HUNDRED);
+    let program = program.to_str().expect("utf-8 path");
+    let location = at(C_HUNDRED, "@numbers_ready");
+    let probe = ["probe", program, "-b", &location, "-p", "numbers"];
+
+    let cut = text(&s, &probe);
+    assert!(
+        cut.contains("… 68 more not shown: `probe … --children 100`"),
+        "{cut}"
+    );
+    let whole = text(&s, &[&probe[..], &["--children", "100"]].concat());
+    assert!(!whole.contains("more not shown"), "{whole}");
+    assert!(whole.contains("[99] (int) = 990"), "{whole}");
+    let json = s.data(&[&probe[..], &["--children", "100"]].concat());
+    let printed = &json["hits"][0]["prints"][0];
+    assert_eq!(child_names(printed).len(), 100, "{printed}");
+    assert_eq!(printed["omitted_children"], 0, "{printed}");
+}

@@ -78,7 +78,7 @@ impl MoveArgs {
 
 /// The most children `--children` shows of one value: a screenful is 32, and a listing past
 /// this many is better read by `memory read` or a slice of it.
-const MAX_CHILDREN: u32 = 10_000;
+pub(super) const MAX_CHILDREN: u32 = 10_000;
 
 // `locals`' flags.
 #[derive(Debug, Args)]

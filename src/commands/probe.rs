@@ -92,6 +92,11 @@ pub struct ProbeArgs {
     /// whole or its last part, nearest first (-p '@main:i', also for Go's main.main).
     #[arg(short = 'p', long = "print", value_name = "EXPR")]
     pub prints: Vec<String>,
+    /// How many locals, and children of each value, to record at each hit (default 32; the
+    /// line that counts what was left out names the number that shows it all).
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::numbers::whole::<1, { super::inspect::MAX_CHILDREN }>)]
+    pub children: Option<u32>,
     /// End the probe after this many hits.
     #[arg(long, value_name = "N", default_value_t = 1,
           allow_negative_numbers = true, value_parser = super::numbers::whole::<1, { u32::MAX }>)]
@@ -107,6 +112,7 @@ struct Plan {
     prints: Vec<String>,
     hits_wanted: u32,
     timeout: Duration,
+    children: Option<u64>,
 }
 
 /// Runs the probe; `session` names the daemon whose warm adapter it may borrow (see
@@ -144,6 +150,7 @@ pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         prints: args.prints,
         hits_wanted: args.hits,
         timeout,
+        children: args.children.map(u64::from),
     };
     let report = run_to_end(probe(&config, spec, &plan, session))?;
     let outcome = Outcome::new(data(&report), text::report(&report));
@@ -161,7 +168,7 @@ async fn probe(
     warm_from: &str,
 ) -> Result<ProbeReport, ErrorBody> {
     let program = spec.label();
-    let (session, mut interrupts) = launch(config, spec, Some(warm_from)).await?;
+    let (session, mut interrupts) = launch(config, spec, Some(warm_from), plan.children).await?;
     let mut recorded = Recorded::default();
     let mut ended = tokio::select! {
         biased;
@@ -219,15 +226,17 @@ fn run_to_end<T>(
 /// signal that comes while the adapter starts ends the program once it is launched, or, if the
 /// signal killed the adapter too, explains why the launch failed.
 ///
-/// With `warm_from`, the program may run on the warm adapter of that session's daemon.
+/// With `warm_from`, the program may run on the warm adapter of that session's daemon. The
+/// session reads `children` locals, and children of each value (`--children`).
 async fn launch(
     config: &Config,
     spec: LaunchSpec,
     warm_from: Option<&str>,
+    children: Option<u64>,
 ) -> Result<(InProcessSession, Interrupts), ErrorBody> {
     let mut interrupts = Interrupts::install()?;
     match InProcessSession::launch_warm(config, spec, warm_from).await {
-        Ok(session) => Ok((session, interrupts)),
+        Ok(session) => Ok((session.showing_children(children), interrupts)),
         Err(err) => Err(match interrupts.arrived().await {
             Some(name) => ErrorBody::new(
                 ErrorCode::Interrupted,

@@ -24,6 +24,8 @@ pub struct InProcessSession {
     session: Arc<Session>,
     /// Where its warm adapter came from, or was asked for (see `borrow.rs`).
     borrower: Option<Borrower>,
+    /// How many locals, and children of each value, are read (`probe --children`; `None`: 32).
+    children: Option<u64>,
 }
 
 impl InProcessSession {
@@ -62,7 +64,13 @@ impl InProcessSession {
         Ok(InProcessSession {
             session: opened?,
             borrower,
+            children: None,
         })
+    }
+
+    /// This session reading `children` locals, and children of each value (`None`: 32).
+    pub fn showing_children(self, children: Option<u64>) -> InProcessSession {
+        InProcessSession { children, ..self }
     }
 
     /// Whether the program runs on a daemon's warm adapter.
@@ -122,7 +130,7 @@ impl InProcessSession {
     }
 
     pub async fn locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
-        self.session.plain_locals(depth).await
+        self.session.plain_locals(depth, self.children).await
     }
 
     pub async fn evaluate(
@@ -131,7 +139,7 @@ impl InProcessSession {
         depth: u32,
     ) -> Result<EvaluateResult, ErrorBody> {
         self.session
-            .evaluate(expression, depth, None, AskedBy::Probe, None)
+            .evaluate(expression, depth, self.children, AskedBy::Probe, None)
             .await
     }
 

@@ -39,6 +39,7 @@ struct Plan {
     prints: Vec<String>,
     timeout: Duration,
     core_dir: Option<PathBuf>,
+    children: Option<u64>,
 }
 
 pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
@@ -68,6 +69,7 @@ pub fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         prints: args.prints,
         timeout,
         core_dir,
+        children: args.children.map(u64::from),
     };
     let report = run_to_end(watch(&config, spec, &plan))?;
     let outcome = Outcome::new(data(&report), text(&report));
@@ -120,7 +122,7 @@ impl CrashReport {
 /// Launches the program, waits for its crash or its end, records the crash, and ends it.
 async fn watch(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<CrashReport, ErrorBody> {
     let program = spec.label();
-    let (session, mut interrupts) = launch(config, spec, None).await?;
+    let (session, mut interrupts) = launch(config, spec, None, plan.children).await?;
     let mut report = CrashReport::nothing_yet(program, session.adapter_name());
     let mut ended = tokio::select! {
         biased;
@@ -384,7 +386,7 @@ fn text(report: &CrashReport) -> String {
     }
     if report.crashed && report.stop.is_some() {
         out.push_str("Locals:\n");
-        let reveal = render::Reveal(Some("debugger locals"));
+        let reveal = render::Reveal(Some("probe --on-crash …"));
         for line in render::variables(&report.locals, report.locals_omitted, reveal).lines() {
             let _ = writeln!(out, "  {line}");
         }

@@ -51,7 +51,14 @@ pub(super) fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
     if let Some(own) = plan.spec.breakpoints.get_mut(..args.breakpoints.len()) {
         give_flags(own, args.condition.as_deref(), args.hit_count)?;
     }
-    let report = run_to_end(probe(&config, plan.clone(), &args.prints, timeout))?;
+    let children = args.children.map(u64::from);
+    let report = run_to_end(probe(
+        &config,
+        plan.clone(),
+        &args.prints,
+        timeout,
+        children,
+    ))?;
     let outcome = Outcome::new(data(&report), super::text::report(&report));
     let ran_no_test = report
         .hits
@@ -88,8 +95,11 @@ async fn probe(
     plan: TestPlan,
     prints: &[String],
     timeout: Duration,
+    children: Option<u64>,
 ) -> Result<ProbeReport, ErrorBody> {
-    let session = InProcessSession::launch(config, plan.spec.clone()).await?;
+    let session = InProcessSession::launch(config, plan.spec.clone())
+        .await?
+        .showing_children(children);
     let failures = failure_ids(&session.breakpoints(), plan.failure_functions);
     let mut next = session.await_stop(timeout).await;
     let mut hits = Vec::new();

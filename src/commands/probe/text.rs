@@ -175,8 +175,7 @@ pub(super) fn prints(prints: &[ProbePrint]) -> String {
     for print in prints {
         match (as_node(print), &print.error) {
             (Some(node), _) => {
-                let command = format!("debugger print {}", print.expression);
-                printed.push_str(&render::variable(&node, width, Reveal(Some(&command))));
+                printed.push_str(&render::variable(&node, width, PROBE));
             }
             (None, error) => {
                 let error = error.as_deref().unwrap_or("no value");
@@ -187,8 +186,8 @@ pub(super) fn prints(prints: &[ProbePrint]) -> String {
     printed
 }
 
-/// What shows a hit's locals that a probe left out: `locals` in a session stopped there.
-const LOCALS: Reveal = Reveal(Some("debugger locals"));
+/// What shows the locals and children a probe left out: the probe again, with `--children`.
+const PROBE: Reveal = Reveal(Some("probe …"));
 
 /// The locals, or, after a hit at the same place, those that changed and the names of the rest.
 fn locals(stop: &ProbeStop, previous: Option<&ProbeStop>) -> String {
@@ -196,14 +195,14 @@ fn locals(stop: &ProbeStop, previous: Option<&ProbeStop>) -> String {
         return "(none)\n".into();
     }
     let Some(previous) = previous else {
-        return render::variables(&stop.locals, stop.locals_omitted, LOCALS);
+        return render::variables(&stop.locals, stop.locals_omitted, PROBE);
     };
     let (same, changed): (Vec<&VariableNode>, Vec<&VariableNode>) = stop
         .locals
         .iter()
         .partition(|v| previous.locals.contains(v));
     let changed: Vec<VariableNode> = changed.into_iter().cloned().collect();
-    let mut text = render::variables(&changed, stop.locals_omitted, LOCALS);
+    let mut text = render::variables(&changed, stop.locals_omitted, PROBE);
     if !same.is_empty() {
         let names: Vec<&str> = same.iter().map(|v| v.name.as_str()).collect();
         let _ = writeln!(text, "(unchanged: {})", names.join(", "));

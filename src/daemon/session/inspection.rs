@@ -108,11 +108,14 @@ impl Session {
 
     /// The selected frame's locals as they are, neither marked nor remembered: for `probe`,
     /// which tells each hit's changes its own way.
-    pub async fn plain_locals(&self, depth: u32) -> Result<LocalsResult, ErrorBody> {
+    pub async fn plain_locals(
+        &self,
+        depth: u32,
+        children: Option<u64>,
+    ) -> Result<LocalsResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
-        let result = self
-            .frame_locals(&frame, Limits::for_locals(depth, false))
-            .await?;
+        let limits = Limits::for_locals(depth, false).with_children(children);
+        let result = self.frame_locals(&frame, limits).await?;
         self.mark_seen();
         Ok(result)
     }
