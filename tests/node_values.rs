@@ -1,7 +1,8 @@
 //! JavaScript values under the built-in `node` adapter read as Node's own console shows them
 //! (`util.inspect`): an array's holes as `<N empty items>` rather than left out, and a typed array
 //! as its elements rather than its prototype's getters; a Map subclass that keeps its entries
-//! elsewhere (immer's `DraftMap`) by its class's own `size` and entries, read without side effects.
+//! elsewhere (immer's `DraftMap`) by its class's own `size` and entries, read without side effects;
+//! a class a bundler renamed (`Store2`) by the name its source map gives it.
 //!
 //! Every test fails (never skips) when `node` is missing: `.ci/run` installs it with apt.
 
@@ -89,4 +90,28 @@ fn a_map_subclass_that_keeps_its_entries_elsewhere_shows_its_own_size_and_entrie
         s.data(&["print", "plain"])["value"],
         "Map(1) {\"k\" => \"v\"}"
     );
+}
+
+const RENAMED_BUNDLE: &str = "javascript/renamed_class/bundle.js";
+const RENAMED_SOURCE: &str = "javascript/renamed_class/main.ts";
+
+#[test]
+fn a_class_a_bundler_renamed_is_named_as_its_source_map_says() {
+    require_node();
+    let s = Session::new();
+    s.start(
+        &fixture_path(RENAMED_BUNDLE),
+        &["-b", &common::at(RENAMED_SOURCE, "@read")],
+    );
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["reason"], "breakpoint", "{stop}");
+
+    // esbuild runs main.ts's `Store` as `Store2`; the map names it `Store` where it stands.
+    let locals = s.data(&["locals"]);
+    let this = common::variable(&locals["variables"], "this");
+    assert_eq!(this["type"], "Store", "{this}");
+    assert_eq!(this["value"], "Store {count: 1}", "{this}");
+    let printed = s.data(&["print", "@1:store"]);
+    assert_eq!(printed["type"], "Store", "{printed}");
+    assert_eq!(printed["value"], "Store {count: 1}", "{printed}");
 }

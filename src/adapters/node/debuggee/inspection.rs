@@ -200,6 +200,7 @@ impl Debuggee {
             };
             let name = written.get(&name).unwrap_or(&name);
             let value = collection_sizes::read_through_class(&cdp, value).await;
+            let value = self.with_written_class(value).await;
             shown.push(self.variable(frame, name, &value));
         }
         let this = match this {
@@ -216,6 +217,7 @@ impl Debuggee {
         };
         // At a CommonJS module's top level `this` is `module.exports`: noise too.
         if let Some(this) = this.filter(|_| !wrapper) {
+            let this = self.with_written_class(this).await;
             shown.push(self.variable(frame, "this", &this));
         }
         Ok(json!({ "variables": shown }))
@@ -337,6 +339,7 @@ impl Debuggee {
             )
             .await?;
         let value = collection_sizes::read_through_class(self.cdp()?, value).await;
+        let value = self.with_written_class(value).await;
         let mut answer = json!({
             "result": values::display(&value),
             "type": values::type_name(&value),

@@ -24,6 +24,7 @@ use super::typescript;
 use super::values;
 
 mod breakpoints;
+mod class_names;
 mod events;
 mod exceptions;
 mod execution;
@@ -146,6 +147,9 @@ pub struct Debuggee {
     finishing: Option<returns::Finishing>,
     /// Scripts' text as V8 runs it, by id, fetched when a step needs to read it.
     script_texts: HashMap<String, std::sync::Arc<str>>,
+    /// The class names a bundler's map says were written, by the name V8 gives (see
+    /// `class_names`); `None` where it says no other.
+    written_classes: HashMap<String, Option<String>>,
     /// The program's other Node processes (its children), out of focus.
     others: Vec<Target>,
     /// The last thread id given to a child.
@@ -183,6 +187,7 @@ impl Debuggee {
             step_origin: None,
             finishing: None,
             script_texts: HashMap::new(),
+            written_classes: HashMap::new(),
             others: Vec::new(),
             next_thread: MAIN_THREAD,
             children: Some(children),
