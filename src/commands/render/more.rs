@@ -2,7 +2,7 @@
 //! children past the cap (`--children N` shows them) and its methods (which no flag lists;
 //! `print VALUE.NAME` reads one).
 
-use crate::daemon::variables::CHILDREN_SHOWN;
+use crate::ipc::protocol::CHILDREN_SHOWN;
 
 /// The command that showed a listing, whose `--children N` shows what it left out:
 /// `debugger print EXPR` or `debugger locals`, with the flags it was given. `None` where no

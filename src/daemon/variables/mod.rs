@@ -37,8 +37,7 @@ pub const LOCALS_VALUE_CHARS: usize = 200;
 /// IPC in one frame.
 pub const FULL_VALUE_CHARS: usize = 1_000_000;
 
-/// The children of one value (or the locals of one frame) shown unless `--children` says more.
-pub const CHILDREN_SHOWN: u64 = 32;
+pub use crate::ipc::protocol::CHILDREN_SHOWN;
 
 /// The values one command shows in all, unless `--children` asks for more than this of one.
 const NODES_SHOWN: usize = 2000;

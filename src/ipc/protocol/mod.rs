@@ -38,6 +38,10 @@ pub struct Response {
     pub result: Result<Value, ErrorBody>,
 }
 
+/// The children of one value (or the locals of one frame) shown unless `--children` says more:
+/// the daemon's cap, and the count past which a front door's hint names the flag.
+pub const CHILDREN_SHOWN: u64 = 32;
+
 /// Everything the CLI can ask of a daemon.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
@@ -141,14 +145,14 @@ pub enum Command {
         /// Only the values that changed since the frame's previous stop.
         #[serde(default)]
         changed: bool,
-        /// How many locals, and children of each value, are shown (`None`: 32).
+        /// How many locals, and children of each value, are shown (`None`: [`CHILDREN_SHOWN`]).
         #[serde(default)]
         children: Option<u64>,
     },
     Evaluate {
         expression: String,
         depth: u32,
-        /// How many children of each value are shown (`None`: 32).
+        /// How many children of each value are shown (`None`: [`CHILDREN_SHOWN`]).
         #[serde(default)]
         children: Option<u64>,
         /// How long the evaluation may run; `None`: the config's `[timeouts] evaluate_secs`.
