@@ -60,12 +60,8 @@ fn listening_address(line: &str) -> Option<SocketAddr> {
 }
 
 impl DebugAdapter for CodeLldb {
-    fn frame_machinery(
-        &self,
-        function: &str,
-        file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        crate::adapters::runtime_frames::native(function, file)
+    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
+        crate::adapters::runtime_frames::native
     }
 
     fn name(&self) -> &'static str {

@@ -159,12 +159,8 @@ fn read_line_tables(answer: &str) -> Vec<CodeLines> {
 }
 
 impl DebugAdapter for Gdb {
-    fn frame_machinery(
-        &self,
-        function: &str,
-        file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        crate::adapters::runtime_frames::native(function, file)
+    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
+        crate::adapters::runtime_frames::native
     }
 
     fn name(&self) -> &'static str {

@@ -380,15 +380,11 @@ pub trait DebugAdapter: Send + Sync {
         SourceRoots::default()
     }
 
-    /// Whether the frame running `function` in `file` is the runtime's own machinery (Rust's
-    /// `std::rt`, Python's `runpy`), which the text of a stack folds (see [`runtime_frames`]).
-    /// By default none is: the adapter's language is unknown.
-    fn frame_machinery(
-        &self,
-        _function: &str,
-        _file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        None
+    /// The rule that tells whether the frame running a function in a file is the runtime's own
+    /// machinery (Rust's `std::rt`, Python's `runpy`), which the text of a stack folds (see
+    /// [`runtime_frames`]). By default none is: the adapter's language is unknown.
+    fn runtime_frames(&self) -> runtime_frames::Rule {
+        |_, _| None
     }
 
     /// Why the adapter failed to start a session, when the adapter can say better than `error`

@@ -2,10 +2,14 @@
 //! the way from the program's code to where the process began (Rust's `core::ops::function`
 //! shims and `std::rt`, Python's `runpy` and `importlib._bootstrap`, node's module loader, Go's
 //! `runtime.main`). Each adapter answers with the rules of the languages it runs
-//! ([`DebugAdapter::frame_machinery`](super::DebugAdapter::frame_machinery)); the text of a
+//! ([`DebugAdapter::runtime_frames`](super::DebugAdapter::runtime_frames)); the text of a
 //! stack folds a run of them into one line.
 
 use crate::ipc::protocol::Machinery;
+
+/// Whether the frame running a function (in a file, where known) is the runtime's machinery,
+/// and whose: one per language.
+pub type Rule = fn(&str, Option<&str>) -> Option<Machinery>;
 
 /// Function-name prefixes of Rust's standard library that only carry a call along.
 const RUST_SHIMS: &[&str] = &[

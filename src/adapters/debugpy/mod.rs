@@ -222,12 +222,8 @@ fn exit_code_note(code: i64) -> Option<String> {
 }
 
 impl DebugAdapter for Debugpy {
-    fn frame_machinery(
-        &self,
-        function: &str,
-        file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        crate::adapters::runtime_frames::python(function, file)
+    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
+        crate::adapters::runtime_frames::python
     }
 
     fn name(&self) -> &'static str {

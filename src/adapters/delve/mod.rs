@@ -201,12 +201,8 @@ fn build_failure_hint(message: &str) -> Option<&'static str> {
 }
 
 impl DebugAdapter for Delve {
-    fn frame_machinery(
-        &self,
-        function: &str,
-        file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        crate::adapters::runtime_frames::go(function, file)
+    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
+        crate::adapters::runtime_frames::go
     }
 
     fn name(&self) -> &'static str {

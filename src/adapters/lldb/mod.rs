@@ -248,12 +248,8 @@ fn lldb_quoted(text: &str) -> String {
 }
 
 impl DebugAdapter for LldbDap {
-    fn frame_machinery(
-        &self,
-        function: &str,
-        file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        crate::adapters::runtime_frames::native(function, file)
+    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
+        crate::adapters::runtime_frames::native
     }
 
     fn name(&self) -> &'static str {

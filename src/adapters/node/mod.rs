@@ -132,12 +132,8 @@ impl Node {
 }
 
 impl DebugAdapter for Node {
-    fn frame_machinery(
-        &self,
-        function: &str,
-        file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        crate::adapters::runtime_frames::node(function, file)
+    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
+        crate::adapters::runtime_frames::node
     }
 
     fn name(&self) -> &'static str {

@@ -170,12 +170,8 @@ fn framed_server() -> Vec<u8> {
 }
 
 impl DebugAdapter for Pdb {
-    fn frame_machinery(
-        &self,
-        function: &str,
-        file: Option<&str>,
-    ) -> Option<crate::ipc::protocol::Machinery> {
-        crate::adapters::runtime_frames::python(function, file)
+    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
+        crate::adapters::runtime_frames::python
     }
 
     fn name(&self) -> &'static str {

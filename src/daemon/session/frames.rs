@@ -410,11 +410,9 @@ impl Session {
 impl Session {
     /// `frames` with the runtime's own machinery marked, as the adapter's language tells it.
     fn marked(&self, mut frames: Vec<FrameInfo>) -> Vec<FrameInfo> {
+        let machinery = self.shared.adapter.runtime_frames();
         for frame in &mut frames {
-            frame.machinery = self
-                .shared
-                .adapter
-                .frame_machinery(&frame.function, frame.file.as_deref());
+            frame.machinery = machinery(&frame.function, frame.file.as_deref());
         }
         frames
     }
