@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{Session, alive, at, build, eventually, require_lldb_dap};
+use common::{Session, alive, at, build, children_of, eventually, require_lldb_dap};
 use serde_json::{Value, json};
 
 /// How long a count may take to come back down: a closed connection, an adapter's exit or a
@@ -70,20 +70,10 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 /// The children of `parent` that are zombies.
 fn zombie_children(parent: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            let (_, rest) = stat.rsplit_once(')')?;
-            let mut fields = rest.split_whitespace();
-            let state = fields.next()?;
-            let ppid: u32 = fields.next()?.parse().ok()?;
-            (ppid == parent && state == "Z").then_some(pid)
-        })
+    children_of(parent)
+        .into_iter()
+        .filter(|child| child.state == "Z")
+        .map(|child| child.pid)
         .collect()
 }
 

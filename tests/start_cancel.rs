@@ -7,24 +7,15 @@ mod common;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::{Run, Session, alive, eventually};
+use common::{Run, Session, alive, children_of, eventually};
 use serde_json::json;
 
 /// The children of `parent` whose command name is `name`.
 fn children_named(parent: u32, name: &str) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            let (head, rest) = stat.rsplit_once(')')?;
-            let comm = head.split_once('(')?.1;
-            let ppid: u32 = rest.split_whitespace().nth(1)?.parse().ok()?;
-            (ppid == parent && comm == name).then_some(pid)
-        })
+    children_of(parent)
+        .into_iter()
+        .filter(|child| child.name == name)
+        .map(|child| child.pid)
         .collect()
 }
 

@@ -660,6 +660,35 @@ pub fn processes_under(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A child process, as Linux's /proc tells it.
+pub struct ChildProcess {
+    pub pid: u32,
+    /// Its command name (`comm`).
+    pub name: String,
+    /// Its state letter (`R`, `S`, `Z` for a zombie).
+    pub state: String,
+}
+
+/// The children of `parent`. Linux's /proc only: empty elsewhere.
+pub fn children_of(parent: u32) -> Vec<ChildProcess> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let (head, rest) = stat.rsplit_once(')')?;
+            let name = head.split_once('(')?.1.to_string();
+            let mut fields = rest.split_whitespace();
+            let state = fields.next()?.to_string();
+            let ppid: u32 = fields.next()?.parse().ok()?;
+            (ppid == parent).then_some(ChildProcess { pid, name, state })
+        })
+        .collect()
+}
+
 /// The standard library's `json/decoder.py`, as `python3` finds it, and the line of
 /// `JSONDecoder.decode` that calls `raw_decode` (which `json.loads` reaches).
 pub fn json_decoder_line() -> (PathBuf, u32) {
