@@ -252,6 +252,40 @@ fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
     assert_eq!(local(&data, "half"), "5");
 }
 
+/// Our pdb adapter stops where a failure leaves the test for the runner (its `userUnhandled`
+/// filter), as debugpy does: pytest's rewritten assert and unittest's `assertEqual`, whose
+/// exception is raised in the library and leaves through the test's line.
+#[test]
+fn pdb_stops_at_a_failed_pytest_assert_and_a_failed_unittest_assertion() {
+    require_pytest();
+    let s = project("python");
+    let answer = json(
+        &s,
+        &[
+            "test",
+            "test_cart.py::test_total_discount",
+            "--adapter",
+            "pdb",
+            "--break-on-failure",
+        ],
+    );
+    let data = failed_at(&answer, "tests/python/test_cart.py", "@py_fail");
+    assert_eq!(local(&data, "discounted"), "360");
+    s.run(&["stop"]);
+    let answer = json(
+        &s,
+        &[
+            "test",
+            "test_cart.CartTest.test_half",
+            "--adapter",
+            "pdb",
+            "--break-on-failure",
+        ],
+    );
+    let data = failed_at(&answer, "tests/python/test_cart.py", "@py_unittest_fail");
+    assert_eq!(local(&data, "half"), "5");
+}
+
 /// A bare test name is looked up as `--list` looks it up (given to pytest as a path it was "file
 /// or directory not found", reported as a test that ended, exit 0), and a run in which pytest
 /// says it ran no test is an error.

@@ -31,6 +31,9 @@ class Adapter:
         self.filters = set()
         # The `raised` filter needs every frame traced, to see each exception where it is raised.
         self.traces_everything = False
+        # The `userUnhandled` filter needs the user's frames traced, to see an exception leave
+        # one of them for a library's (a test runner's) frame.
+        self.traces_user_code = False
         self.next_id = 1
         self.just_my_code = True
         self.stop_lock = threading.Lock()

@@ -294,6 +294,12 @@ impl DebugAdapter for Pdb {
         vec!["uncaught"]
     }
 
+    /// A failed assertion is caught by the test runner: `userUnhandled` stops where it leaves
+    /// the test's frame for the runner's, at the failing line (adapter.py's tracer).
+    fn failure_exception_filters(&self) -> Vec<&'static str> {
+        vec!["userUnhandled"]
+    }
+
     fn source_lookup(&self) -> SourceLookup {
         PYTHON_SOURCES
     }

@@ -17,6 +17,7 @@ CAPABILITIES = {
     "exceptionBreakpointFilters": [
         {"filter": "raised", "label": "Raised Exceptions", "default": False},
         {"filter": "uncaught", "label": "Uncaught Exceptions", "default": True},
+        {"filter": "userUnhandled", "label": "User Uncaught Exceptions", "default": False},
     ],
 }
 
@@ -184,6 +185,7 @@ class Requests:
         elif command == "setExceptionBreakpoints":
             adapter.filters = set(arguments.get("filters") or [])
             adapter.traces_everything = "raised" in adapter.filters
+            adapter.traces_user_code = "userUnhandled" in adapter.filters
             adapter.trace_running_frames()
             channel.respond(request, {"breakpoints": [{"verified": True} for _ in adapter.filters]})
         elif command == "configurationDone":
@@ -294,7 +296,7 @@ class Requests:
         if command == "disconnect" and arguments.get("terminateDebuggee") is False:
             adapter.detached = True
             adapter.lines, adapter.functions, adapter.filters = {}, [], set()
-            adapter.traces_everything = False
+            adapter.traces_everything = adapter.traces_user_code = False
             threading.settrace(None)
             channel.respond(request)
             stop = adapter.stopped
@@ -476,7 +478,7 @@ def forked(adapter):
     adapter.channel.open = False
     adapter.detached = True
     adapter.lines, adapter.functions, adapter.filters = {}, [], set()
-    adapter.traces_everything = False
+    adapter.traces_everything = adapter.traces_user_code = False
     sys.settrace(None)
     threading.settrace(None)
 

@@ -330,6 +330,8 @@ class Tracer(bdb.Bdb):
         self.leaving_by = None
         self.pausing = False
         self.running_free = False
+        # The frame an exception was last seen in, and the exception, for `userUnhandled`.
+        self.raising = None
         self.reset()
 
     # bdb's own tracing, shaped to a debug adapter.
@@ -373,6 +375,8 @@ class Tracer(bdb.Bdb):
         ):
             self.stop(frame, "exception", exception=value, break_mode="always")
             return self.trace_dispatch
+        if adapter.traces_user_code and kind not in (StopIteration, GeneratorExit):
+            self.raising = (frame, value)
         return bdb.Bdb.dispatch_exception(self, frame, arg)
 
     def set_continue(self):
@@ -401,6 +405,8 @@ class Tracer(bdb.Bdb):
                 return True
         if adapter.traces_everything:
             return True
+        if adapter.traces_user_code and not adapter.files.is_library(code.co_filename):
+            return True
         in_file = adapter.lines.get(adapter.files.canonical(code.co_filename))
         return bool(in_file) and not adapter.files.lines_of_code(code).isdisjoint(in_file)
 
@@ -418,6 +424,11 @@ class Tracer(bdb.Bdb):
         return bool(self.hit)
 
     def dispatch_return(self, frame, arg):
+        if self.raising is not None and self.raising[0] is frame:
+            exception, self.raising = self.raising[1], None
+            if self.leaves_user_code(frame):
+                self.stop(frame, "exception", exception=exception, break_mode="userUnhandled")
+                return self.trace_dispatch
         # A step that leaves the frame it was in (`finish`, or `next`/`step` at its return)
         # stops in the caller as the call returns, on the calling line: bdb would run on to
         # the caller's next line event, past a caller whose call is its last line. A generator
@@ -436,6 +447,20 @@ class Tracer(bdb.Bdb):
                     self.stop(caller, "step", frames=self.frames_from(caller), returned=returned)
                     return self.trace_dispatch
         return bdb.Bdb.dispatch_return(self, frame, arg)
+
+    def leaves_user_code(self, frame):
+        """Whether an exception ends a frame of the user's code for a library's that called it
+        (a test runner's, which will catch it): `userUnhandled` stops there, at the user's line
+        the exception left by. Up to the program's first frame, it is `uncaught`'s."""
+        caller = frame.f_back
+        return (
+            caller is not None
+            and caller is not self.botframe
+            and not returns_normally(frame)
+            and not is_suspension(frame)
+            and not self.is_library(frame)
+            and self.is_library(caller)
+        )
 
     def user_line(self, frame):
         hit, self.hit = self.hit, []
