@@ -48,8 +48,22 @@ fn byte_slices_of_text_runes_and_reflect_values_read_as_go_writes_them() {
         record.contains("Raw: []uint8 len: 9, cap: 9, \"say \\\"hi\\\"\\n\""),
         "{record}"
     );
+    assert_eq!(printed(&s, "at"), "main.Point {X: 1, Y: 2}");
     let text = s.run(&["locals"]).ok().to_string();
     assert!(text.contains("(int32) = 113 'q'"), "{text}");
+    // A listing's text of a reflect.Value stops before its pointer: read from its members, and
+    // shown without them (its typ_, ptr and flag).
+    assert!(text.contains("(reflect.Value) = 42\n"), "{text}");
+    assert!(
+        text.contains("(reflect.Value) = main.Point {X: 1, Y: 2}"),
+        "{text}"
+    );
+    let locals: Value = s.data(&["locals"]);
+    let v = locals["variables"]
+        .as_array()
+        .and_then(|all| all.iter().find(|each| each["name"] == "v"))
+        .expect("v among the locals");
+    assert_eq!(v["children"], serde_json::json!([]), "{v}");
     s.run(&["stop"]);
 }
 

@@ -10,6 +10,8 @@
 //! of the nearer value shows the members. Each such part is read with an expression of its own
 //! and put in its place, so `locals` shows what `print` does.
 
+use std::borrow::Cow;
+
 use crate::dap::requests::EvaluateContext;
 
 /// How one adapter's values are read whole.
@@ -19,6 +21,9 @@ pub struct ValueReading {
     pub context: EvaluateContext,
     /// The parts of a value's text the adapter left unloaded.
     pub unloaded_parts: fn(&str) -> Vec<UnloadedPart>,
+    /// A value that holds another, read as what it holds: Go's `reflect.Value`, whose `typ_`,
+    /// `ptr` and `flag` members say where and what, where its text (cut in a listing) may not.
+    pub held_value: fn(&HeldValue) -> Option<UnloadedPart>,
     /// A value's text (of the type given) in the language's words, where the adapter's differ.
     pub reword: fn(&str, Option<&str>) -> Option<String>,
     /// Whether a frame's variable of this name is the adapter's, not the program's, and is
@@ -31,10 +36,23 @@ impl Default for ValueReading {
         ValueReading {
             context: EvaluateContext::Watch,
             unloaded_parts: |_| Vec::new(),
+            held_value: |_| None,
             reword: |_, _| None,
             hidden_local: |_| false,
         }
     }
+}
+
+/// A value as a listing or `print` has it, for [`ValueReading::held_value`].
+#[derive(Debug)]
+pub struct HeldValue<'a> {
+    pub type_name: &'a str,
+    pub text: &'a str,
+    /// Its members' names and texts.
+    pub members: &'a [(&'a str, &'a str)],
+    /// The expression that names it, where one does: a local's name, `print`'s expression, a
+    /// field of either.
+    pub expression: Option<&'a str>,
 }
 
 /// One unloaded part of a value's text.
@@ -47,11 +65,61 @@ pub struct UnloadedPart {
     /// What begins the answer and is left out in its place (the type, which the text around it
     /// already says): `main.Account ` of `main.Account {ID: 1}`.
     pub answer_prefix: String,
+    /// The answer is `WRAPPER(T) V`, a value read as an interface that holds it, shown as `T V`:
+    /// Delve's `interface {}(main.Point) {X: 1}`.
+    pub answer_wrapper: Option<&'static str>,
+    /// The part is a value that holds another (a `reflect.Value`): read, a value that was only
+    /// this part shows what it holds, without its own members (its representation's).
+    pub holder: bool,
 }
 
 impl UnloadedPart {
     /// The text that takes the part's place, from the answer to its expression.
-    pub fn loaded_text<'a>(&self, answer: &'a str) -> &'a str {
-        answer.strip_prefix(&self.answer_prefix).unwrap_or(answer)
+    pub fn loaded_text<'a>(&self, answer: &'a str) -> Cow<'a, str> {
+        if let Some(unwrapped) = self.answer_wrapper.and_then(|w| unwrap(answer, w)) {
+            return Cow::Owned(unwrapped);
+        }
+        Cow::Borrowed(answer.strip_prefix(&self.answer_prefix).unwrap_or(answer))
+    }
+}
+
+/// `T V` of `WRAPPER(T) V`, where `T` may hold parentheses of its own.
+fn unwrap(answer: &str, wrapper: &str) -> Option<String> {
+    let inner = answer.strip_prefix(wrapper)?.strip_prefix('(')?;
+    let mut depth = 1usize;
+    for (at, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = inner[at + 1..].trim_start();
+                    return Some(format!("{} {rest}", &inner[..at]).trim_end().to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_through_an_interface_names_the_type_it_holds() {
+        let part = UnloadedPart {
+            text: String::new(),
+            expression: String::new(),
+            answer_prefix: String::new(),
+            answer_wrapper: Some("interface {}"),
+            holder: true,
+        };
+        let answer = "interface {}(main.Point) {X: 1, Y: 2}";
+        assert_eq!(part.loaded_text(answer), "main.Point {X: 1, Y: 2}");
+        let nested = "interface {}(func(int) (string, error)) main.f";
+        assert_eq!(part.loaded_text(nested), "func(int) (string, error) main.f");
+        assert_eq!(part.loaded_text("7"), "7");
     }
 }

@@ -232,6 +232,7 @@ impl DebugAdapter for Delve {
                 parts.extend(values::reflect_values(value));
                 parts
             },
+            held_value: values::reflect_value_of_members,
             reword: values::reword,
             hidden_local: values::is_result_slot,
         }

@@ -25,6 +25,8 @@ pub(super) fn parts(value: &str) -> Vec<UnloadedPart> {
                     expression: format!("*(*\"{type_name}\")(0x{address})"),
                     answer_prefix: format!("{type_name} "),
                     text,
+                    answer_wrapper: None,
+                    holder: false,
                 }
             })
         });

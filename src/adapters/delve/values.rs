@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::adapters::value_reading::UnloadedPart;
+use crate::adapters::value_reading::{HeldValue, UnloadedPart};
 
 /// Delve's name for an unnamed result of the function: `~r0`, `~r1`.
 pub(super) fn is_result_slot(name: &str) -> bool {
@@ -151,6 +151,64 @@ pub(super) fn reflect_values(value: &str) -> Vec<UnloadedPart> {
 
 const REFLECT_VALUE: &str = "reflect.Value {typ_: ";
 
+/// A `reflect.Value` read from its members, where its text (cut in a listing, whose values
+/// stop at 256 bytes) may not reach its `ptr`: a scalar or a string as [`reflect_values`] reads
+/// it, any other kind through its first two words, which are an `interface {}`'s (the type and
+/// where the value is), where its flag says the value is where an interface would hold it.
+pub(super) fn reflect_value_of_members(held: &HeldValue) -> Option<UnloadedPart> {
+    if held.type_name != "reflect.Value" {
+        return None;
+    }
+    let member = |name: &str| {
+        held.members
+            .iter()
+            .find(|(each, _)| *each == name)
+            .map(|(_, value)| *value)
+    };
+    let whole = format!(
+        "reflect.Value {{typ_: {}, ptr: {}, flag: {}}}",
+        member("typ_")?,
+        member("ptr")?,
+        member("flag")?
+    );
+    if let Some(part) = reflect_value(&whole) {
+        return Some(UnloadedPart {
+            text: held.text.to_string(),
+            ..part
+        });
+    }
+    let expression = held.expression?;
+    let indirect = flag_of(&whole)? & FLAG_INDIRECT != 0;
+    if indirect == POINTER_SHAPED.contains(&kind_of(&whole)?) {
+        return None;
+    }
+    Some(UnloadedPart {
+        text: held.text.to_string(),
+        expression: format!("*(*interface {{}})(uintptr(&({expression})))"),
+        answer_prefix: String::new(),
+        answer_wrapper: Some("interface {}"),
+        holder: true,
+    })
+}
+
+/// The kinds an interface holds in its data word itself, not behind it.
+const POINTER_SHAPED: &[&str] = &["Ptr", "Pointer", "UnsafePointer", "Map", "Chan", "Func"];
+
+/// The kind in a `reflect.Value`'s text: `Int` of `Kind_: Int (2)`.
+fn kind_of(text: &str) -> Option<&str> {
+    Some(text.split_once("Kind_: ")?.1.split_once(' ')?.0)
+}
+
+/// The flag at the end of a `reflect.Value`'s text: `130` of `flag: 130}` or `flag: 130 = 0x82}`.
+fn flag_of(text: &str) -> Option<u64> {
+    text.rsplit_once(", flag: ")?
+        .1
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// reflect's `flagIndir`: the value is stored behind `ptr`, not in it.
 const FLAG_INDIRECT: u64 = 1 << 7;
 
@@ -158,13 +216,7 @@ const FLAG_INDIRECT: u64 = 1 << 7;
 fn reflect_value(text: &str) -> Option<UnloadedPart> {
     let end = matching_brace(text, "reflect.Value ".len())?;
     let whole = &text[..=end];
-    let kind = whole
-        .split_once("Kind_: ")?
-        .1
-        .split_once(' ')?
-        .0
-        .to_string();
-    let go_type = match kind.as_str() {
+    let go_type = match kind_of(whole)? {
         "Bool" => "bool",
         "Int" => "int",
         "Int8" => "int8",
@@ -187,19 +239,15 @@ fn reflect_value(text: &str) -> Option<UnloadedPart> {
     if address.is_empty() || !address.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    let flag: u64 = tail
-        .strip_prefix(", flag: ")?
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()?;
-    if flag & FLAG_INDIRECT == 0 {
+    if !tail.starts_with(", flag: ") || flag_of(tail)? & FLAG_INDIRECT == 0 {
         return None;
     }
     Some(UnloadedPart {
         text: whole.to_string(),
         expression: format!("*(*{go_type})(0x{address})"),
         answer_prefix: String::new(),
+        answer_wrapper: None,
+        holder: true,
     })
 }
 
@@ -282,6 +330,50 @@ mod tests {
         assert_eq!(parts[0].loaded_text("42"), "42");
         let direct = value.replace("flag: 130", "flag: 22");
         assert!(reflect_values(&direct).is_empty());
+        let members = [
+            (
+                "typ_",
+                "*internal/abi.Type {Size_: 8, PtrBytes: 0, Kind_: Int (2), Equal: runtime.memequal64",
+            ),
+            ("ptr", "unsafe.Pointer(0x4eff28)"),
+            ("flag", "130 = 0x82"),
+        ];
+        let cut = "reflect.Value {typ_: *internal/abi.Type {Size_: 8, PtrBytes: 0, H…";
+        let held = |type_name, members, expression| HeldValue {
+            type_name,
+            text: cut,
+            members,
+            expression,
+        };
+        let read = reflect_value_of_members(&held("reflect.Value", &members, None));
+        let read = read.expect("a reflect.Value read from its members");
+        assert_eq!(read.expression, "*(*int)(0x4eff28)");
+        assert_eq!(read.text, cut);
+        assert!(reflect_value_of_members(&held("main.Value", &members, None)).is_none());
+
+        let point = [
+            (
+                "typ_",
+                "*internal/abi.Type {Size_: 16, Kind_: Struct (25), Str: 10466}",
+            ),
+            ("ptr", "unsafe.Pointer(0x4f1158)"),
+            ("flag", "153 = 0x99"),
+        ];
+        let read = reflect_value_of_members(&held("reflect.Value", &point, Some("r.At")));
+        let read = read.expect("a struct read as an interface");
+        assert_eq!(read.expression, "*(*interface {})(uintptr(&(r.At)))");
+        assert!(reflect_value_of_members(&held("reflect.Value", &point, None)).is_none());
+        // A pointer held behind `ptr` (an addressable Elem's) is not where an interface holds it.
+        let pointer = [
+            (
+                "typ_",
+                "*internal/abi.Type {Size_: 8, Kind_: Ptr (22), Str: 10466}",
+            ),
+            ("ptr", "unsafe.Pointer(0x4f1158)"),
+            ("flag", "406 = 0x196"),
+        ];
+        let read = reflect_value_of_members(&held("reflect.Value", &pointer, Some("p")));
+        assert!(read.is_none());
         let map = value.replace("Kind_: Int (2)", "Kind_: Map (21)");
         assert!(reflect_values(&map).is_empty());
     }
