@@ -77,3 +77,13 @@ fn a_proxy_shows_its_target() {
     );
     s.run(&["stop"]);
 }
+
+/// V8's preview of `order` is `{id: 7, lines: […]}`; its members hold the rest, so the whole
+/// value is shown once in the preview's words, not the preview and then its members again.
+#[test]
+fn a_preview_its_members_complete_is_shown_whole_once() {
+    let s = stopped_at("@report");
+    let text = s.run(&["print", "order"]).ok().to_string();
+    assert_eq!(text.trim_end(), "order (Object) = {id: 7, lines: [1, 2]}");
+    s.run(&["stop"]);
+}

@@ -172,6 +172,34 @@ fn inline_value(child: &VariableNode, style: Style) -> String {
 /// `{a = 1, b = 2, … 5 more}` when every child is a leaf and it fits, else `None`.
 /// A value whose cut a command can show more of gets its lines, and the line that names it.
 fn inline_children(node: &VariableNode, style: Style) -> Option<String> {
+    inline_children_as(node, style, " = ")
+}
+
+/// A preview's whole value from its children, in the preview's own words: a list `[1, 2, 3]`
+/// where it is one, members as `a: 1` where it writes them so (V8, Go), else as `a = 1`.
+fn whole_value(node: &VariableNode, style: Style) -> Option<String> {
+    let indexed = node.children.iter().enumerate().all(|(at, child)| {
+        let name = child.name.trim_start_matches('[').trim_end_matches(']');
+        name.parse::<usize>() == Ok(at)
+    });
+    if node.value.starts_with('[') && indexed {
+        let items: Vec<String> = node
+            .children
+            .iter()
+            .map(|c| inline_value(c, style))
+            .collect();
+        let text = format!("[{}]", items.join(", "));
+        return (text.len() <= INLINE_WIDTH && !text.contains('\n')).then_some(text);
+    }
+    let separator = match node.children.first() {
+        Some(first) if node.value.contains(&format!("{}: ", first.name)) => ": ",
+        _ => " = ",
+    };
+    inline_children_as(node, style, separator)
+}
+
+/// [`inline_children`] with `separator` between a child's name and its value.
+fn inline_children_as(node: &VariableNode, style: Style, separator: &str) -> Option<String> {
     let revealable = node.omitted_children > 0 && style.reveal.0.is_some();
     if revealable || node.children.iter().any(|c| !c.children.is_empty()) {
         return None;
@@ -179,7 +207,7 @@ fn inline_children(node: &VariableNode, style: Style) -> Option<String> {
     let mut parts: Vec<String> = node
         .children
         .iter()
-        .map(|c| format!("{} = {}", c.name, inline_value(c, style)))
+        .map(|c| format!("{}{separator}{}", c.name, inline_value(c, style)))
         .collect();
     if node.omitted_children > 0 {
         parts.push(format!("… {} more", node.omitted_children));
@@ -230,6 +258,24 @@ fn write_node(out: &mut String, node: &VariableNode, indent: usize, width: usize
         if inline_adds_nothing(node) && !changes_shown {
             out.push_str(&line);
             out.push('\n');
+        } else if elides(&node.value) && node.omitted_children == 0 && !node.methods_omitted {
+            // The text is a preview the children complete (V8's `{a: 1, b: […]}` and `{a = 1,
+            // b = [1, 2]}`): the whole of it once, not the preview and then the whole.
+            let whole = VariableNode {
+                value: whole_value(node, style).unwrap_or(inline),
+                children: Vec::new(),
+                ..node.clone()
+            };
+            let whole_style = Style {
+                changes: false,
+                ..style
+            };
+            let _ = writeln!(
+                out,
+                "{gutter}{}{}",
+                " ".repeat(indent),
+                head(&whole, width, whole_style)
+            );
         } else {
             let _ = writeln!(out, "{line} {inline}");
         }
@@ -495,10 +541,15 @@ mod tests {
             with("{kind: \"retag\", …}", &[("kind", "\"retag\"")]),
             "v (int) = {kind: \"retag\", …}\n"
         );
-        // Past a preview's `…`, children the text does not hold are worth the line.
+        // Past a preview's `…`, children the text does not hold are worth the line: the whole
+        // value, in the preview's words, in its place.
         assert_eq!(
             with("{kind: \"retag\", …}", &[("kind", "\"retag\""), ("n", "1")]),
-            "v (int) = {kind: \"retag\", …} {kind = \"retag\", n = 1}\n"
+            "v (int) = {kind: \"retag\", n: 1}\n"
+        );
+        assert_eq!(
+            with("{...}", &[("x", "1"), ("y", "2")]),
+            "v (int) = {x = 1, y = 2}\n"
         );
         // Delve's pointer and its target, the same text twice, once (`print` reads deeper).
         let mut pointer = leaf("p", "*main.T {X: (*main.X)(0xc000)}");
@@ -557,13 +608,13 @@ mod tests {
         long.children = vec![leaf("0", "1"), leaf("1", "2"), leaf("2", "3")];
         assert_eq!(
             variables(&[long], 0, Reveal(None)),
-            "items (int) = [1, 2, …] {0 = 1, 1 = 2, 2 = 3}\n"
+            "items (int) = [1, 2, 3]\n"
         );
         let mut nested = leaf("tree", "{a: {…}}");
         nested.children = vec![leaf("a", "{b: 1}")];
         assert_eq!(
             variables(&[nested], 0, Reveal(None)),
-            "tree (int) = {a: {…}} {a = {b: 1}}\n"
+            "tree (int) = {a: {b: 1}}\n"
         );
     }
 
