@@ -21,6 +21,7 @@ pub mod java;
 mod launch_arguments;
 pub mod line_tables;
 pub mod lldb;
+pub mod loaded_sources;
 pub mod node;
 pub mod pdb;
 pub mod process;
@@ -53,6 +54,7 @@ pub use conditions::ConditionHandling;
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 pub use launch_arguments::RequestExtras;
 pub(crate) use launch_arguments::launch_with;
+pub use loaded_sources::LoadedSources;
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
@@ -399,6 +401,12 @@ pub trait DebugAdapter: Send + Sync {
     /// as the check costs a process run.
     fn check_usable(&self) -> Result<(), ErrorBody> {
         Ok(())
+    }
+
+    /// How the runtime tells the files the program loaded, for the end of a run to name a
+    /// breakpoint whose file never loaded (see [`loaded_sources`]). By default it does not.
+    fn loaded_sources(&self) -> LoadedSources {
+        LoadedSources::Untold
     }
 
     /// Console commands (DAP `evaluate`, `repl` context) to run once the adapter has read

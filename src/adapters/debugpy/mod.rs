@@ -33,6 +33,7 @@ use serde_json::{Map, Value, json};
 
 mod breakpoints;
 mod frame_names;
+mod loaded_files;
 mod members;
 pub(crate) use members::is_pytest_temporary;
 mod python;
@@ -43,8 +44,8 @@ use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, Requests, SignalReporting, SourceLookup,
-    SourceRoots, launch_with,
+    CallerEnv, ConditionHandling, DebugAdapter, LoadedSources, Requests, SignalReporting,
+    SourceLookup, SourceRoots, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -377,6 +378,11 @@ impl DebugAdapter for Debugpy {
 
     fn start_inputs(&self, context: &ProcessContext) -> Vec<PathBuf> {
         version_manager_files(context)
+    }
+
+    /// The program writes its loaded files as it exits ([`loaded_files::write_at_exit`]).
+    fn loaded_sources(&self) -> LoadedSources {
+        LoadedSources::WrittenAtExit(loaded_files::write_at_exit)
     }
 
     /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), debugpy's

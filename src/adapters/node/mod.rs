@@ -132,6 +132,12 @@ impl Node {
 }
 
 impl DebugAdapter for Node {
+    /// Every script V8 parses from a file, and the sources its map names, are told as
+    /// `loadedSource` events as they load (`debuggee/events.rs`).
+    fn loaded_sources(&self) -> crate::adapters::LoadedSources {
+        crate::adapters::LoadedSources::Events
+    }
+
     fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
         crate::adapters::runtime_frames::node
     }

@@ -29,8 +29,8 @@ use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, SourceLookup, SourceRoots, StdioRoute,
-    StdioSupport, launch_with,
+    CallerEnv, ConditionHandling, DebugAdapter, LoadedSources, SourceLookup, SourceRoots,
+    StdioRoute, StdioSupport, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -38,8 +38,9 @@ use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
 use crate::platform::{Os, TREE_TAG_VARIABLE};
 
 /// The server, in the order its parts build one module.
-const SERVER_PARTS: [&str; 4] = [
+const SERVER_PARTS: [&str; 5] = [
     include_str!("../watched_paths.py"),
+    include_str!("../loaded_files.py"),
     include_str!("tracing.py"),
     include_str!("adapter.py"),
     include_str!("requests.py"),
@@ -170,6 +171,12 @@ fn framed_server() -> Vec<u8> {
 }
 
 impl DebugAdapter for Pdb {
+    /// The server tells the program's loaded files as `loadedSource` events as it exits
+    /// (`announce_exit` in `requests.py`).
+    fn loaded_sources(&self) -> LoadedSources {
+        LoadedSources::Events
+    }
+
     fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
         crate::adapters::runtime_frames::python
     }

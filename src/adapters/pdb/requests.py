@@ -497,9 +497,21 @@ def announce_immediate_exits(adapter):
 def announce_exit(adapter):
     """Run last at the interpreter's exit (after the program's own atexit functions)."""
     flush_program_output()
+    tell_loaded_files(adapter)
     code = adapter.exit_code if adapter.exit_code is not None else 0
     adapter.channel.event("exited", {"exitCode": code})
     adapter.channel.event("terminated")
+
+
+def tell_loaded_files(adapter):
+    """The files the program loaded, as `loadedSource` events before its exit is told: the
+    session names a line breakpoint whose file never loaded. Only while one is set, the one
+    thing the session wants them for."""
+    if not adapter.lines:
+        return
+    for path in loaded_files():
+        source = {"name": os.path.basename(path), "path": path}
+        adapter.channel.event("loadedSource", {"reason": "new", "source": source})
 
 
 def main(sock, reader, prepared=False):

@@ -81,6 +81,7 @@ impl Debuggee {
             }
             _ => script,
         };
+        self.tell_loaded(&script).await;
         let Some(cdp) = self.focus.cdp.clone() else {
             return;
         };
@@ -99,6 +100,23 @@ impl Debuggee {
                     "breakpoint",
                     json!({ "reason": "changed", "breakpoint": breakpoint }),
                 )
+                .await;
+        }
+    }
+
+    /// Tells the session a script's file as loaded, and with a source map the files its code
+    /// was written in (`loadedSource`, see `LoadedSources::Events`).
+    async fn tell_loaded(&self, script: &Script) {
+        let originals = script
+            .map
+            .iter()
+            .flat_map(|map| map.sources.iter())
+            .filter_map(|source| source.path.as_ref());
+        for path in script.path.iter().chain(originals) {
+            let name = path.file_name().map(|n| n.to_string_lossy());
+            let source = json!({ "name": name, "path": path });
+            self.out
+                .event("loadedSource", json!({ "reason": "new", "source": source }))
                 .await;
         }
     }

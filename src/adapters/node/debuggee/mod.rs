@@ -17,7 +17,7 @@ use super::collection_sizes;
 use super::inspector::{self, LaunchPlan};
 use super::objects::{array_page, call_argument, exception_message, own_properties, with_preview};
 use super::output;
-use super::scripts::{Scripts, path_of_url};
+use super::scripts::{Script, Scripts, path_of_url};
 use super::server::Outbox;
 use super::source_maps;
 use super::typescript;
