@@ -10,6 +10,7 @@ mod on_crash;
 mod summary;
 mod test;
 mod text;
+mod verdict;
 
 use std::time::Duration;
 
@@ -29,6 +30,7 @@ use crate::ipc::protocol::{
     StopReport,
 };
 use crate::platform;
+use verdict::verdict;
 
 /// Frames of the stopped thread's stack recorded at each stop.
 const STACK_FRAMES: u32 = 5;
@@ -280,6 +282,7 @@ fn interrupted(name: &str) -> ProbeEnd {
         exit_code: None,
         signal: None,
         message: format!("interrupted by {name}"),
+        unloaded_breakpoints: Vec::new(),
     }
 }
 
@@ -314,6 +317,7 @@ impl Recorded {
                             exit_code: None,
                             signal: None,
                             message: format!("--hits {} reached", plan.hits_wanted),
+                            unloaded_breakpoints: Vec::new(),
                         };
                     }
                 }
@@ -341,6 +345,7 @@ fn ended_with(report: &StopReport) -> ProbeEnd {
             exit_code: None,
             signal: Some(signal.clone()),
             message: format!("the program was {}", render::killed_by(signal)),
+            unloaded_breakpoints: report.unloaded_breakpoints.clone(),
         };
     }
     match report.exit_code {
@@ -349,12 +354,14 @@ fn ended_with(report: &StopReport) -> ProbeEnd {
             exit_code: Some(code),
             signal: None,
             message: format!("the program exited with code {code}"),
+            unloaded_breakpoints: report.unloaded_breakpoints.clone(),
         },
         None => ProbeEnd {
             reason: "terminated".into(),
             exit_code: None,
             signal: None,
             message: "the program terminated".into(),
+            unloaded_breakpoints: report.unloaded_breakpoints.clone(),
         },
     }
 }
@@ -377,6 +384,7 @@ fn ended_by(err: ErrorBody, timeout: Duration) -> ProbeEnd {
         exit_code: None,
         signal: None,
         message,
+        unloaded_breakpoints: Vec::new(),
     }
 }
 
@@ -440,48 +448,6 @@ fn printed(result: EvaluateResult) -> ProbePrint {
     }
 }
 
-/// The probe's rule for its exit status (docs/cli.md, `probe`): a report with at least one hit is
-/// a success; with none it is a failure that says why (exit 1, or 3 when the timeout came first);
-/// an interrupted probe fails as interrupted commands do (130).
-fn verdict(report: &ProbeReport) -> Option<ErrorBody> {
-    if report.ended.reason == "interrupted" {
-        return Some(ErrorBody::new(
-            ErrorCode::Interrupted,
-            format!("the probe was {}", report.ended.message),
-            "the report shows what was recorded before the interrupt",
-        ));
-    }
-    if !report.hits.is_empty() {
-        return None;
-    }
-    let mut message = format!("no breakpoint was hit ({})", report.ended.message);
-    let mut pending = false;
-    for bp in report.breakpoints.iter().filter(|b| !b.verified) {
-        pending = true;
-        message.push_str(&format!(
-            "; breakpoint {} ({}) never resolved",
-            bp.id, bp.location
-        ));
-        if let Some(why) = &bp.message {
-            message.push_str(&format!(": {why}"));
-        }
-    }
-    let timed_out = report.ended.reason == "timeout";
-    let hint = if pending {
-        "check the location: FILE:LINE must name a line with code, FUNCTION a function the program has"
-    } else if timed_out {
-        "give the program longer with --timeout S, or check that it reaches the breakpoint"
-    } else {
-        "check that the program reaches the breakpoint with these arguments; the report ends with its output"
-    };
-    let code = if timed_out {
-        ErrorCode::Timeout
-    } else {
-        ErrorCode::NotHit
-    };
-    Some(ErrorBody::new(code, message, hint))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,6 +479,7 @@ mod tests {
                 exit_code: None,
                 signal: None,
                 message: format!("ended by {ended}"),
+                unloaded_breakpoints: Vec::new(),
             },
             failure: None,
             at_failure: false,

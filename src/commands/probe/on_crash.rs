@@ -250,6 +250,7 @@ async fn until_crash(
                     exit_code: None,
                     signal,
                     message,
+                    unloaded_breakpoints: Vec::new(),
                 };
             }
             Meaning::Other => {}
@@ -468,6 +469,7 @@ mod tests {
                 exit_code: (ended == "exited").then_some(4),
                 signal: None,
                 message: format!("ended: {ended}"),
+                unloaded_breakpoints: Vec::new(),
             },
             threads: (1..=threads as i64).map(stack).collect(),
             ..CrashReport::nothing_yet("/src/app".into(), "an adapter")

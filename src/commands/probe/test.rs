@@ -160,6 +160,7 @@ async fn probe(
             exit_code: None,
             signal: None,
             message: format!("stopped in test {}", plan.test),
+            unloaded_breakpoints: Vec::new(),
         };
     };
     if !session.has_ended() {

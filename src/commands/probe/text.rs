@@ -30,6 +30,10 @@ pub fn report(report: &ProbeReport) -> String {
             let _ = writeln!(out, "  {label}{}", render::terminal_safe(line));
         }
     }
+    if !report.hits.is_empty() {
+        // Without hits, the probe's error names them.
+        out.push_str(&render::unloaded_lines(&report.ended.unloaded_breakpoints));
+    }
     if report.hits.len() > 1 {
         out.push_str(&summary::values_across_hits(&report.hits));
     }

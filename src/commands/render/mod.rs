@@ -10,6 +10,7 @@ use std::path::Path;
 use crate::common::escape::one_line;
 use crate::ipc::protocol::{
     BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport,
+    UnloadedBreakpoint,
 };
 
 mod changes;
@@ -79,6 +80,25 @@ fn breakpoint_file(file: &str) -> String {
     one_line(&shown).into_owned()
 }
 
+/// `breakpoint 1 (src/pkg/mod.py:12): that file was never loaded; the program ran
+/// /venv/site-packages/pkg/mod.py`: why a breakpoint never stopped a run that ended.
+pub fn unloaded_line(bp: &UnloadedBreakpoint) -> String {
+    let mut line = format!(
+        "breakpoint {} ({}): that file was never loaded",
+        bp.id,
+        breakpoint_file(&bp.location)
+    );
+    if let Some(namesake) = &bp.loaded_namesake {
+        let _ = write!(line, "; the program ran {}", breakpoint_file(namesake));
+    }
+    line
+}
+
+/// [`unloaded_line`] for each, one a line.
+pub fn unloaded_lines(unloaded: &[UnloadedBreakpoint]) -> String {
+    unloaded.iter().map(|bp| unloaded_line(bp) + "\n").collect()
+}
+
 /// `apply (ledger.c:10)`, or `_start at 0x7ffff7fe3290` without source.
 pub fn frame_location(frame: &FrameInfo) -> String {
     match (&frame.file, frame.line) {
@@ -97,6 +117,7 @@ pub fn frame_location(frame: &FrameInfo) -> String {
 pub fn stop_report(report: &StopReport) -> String {
     let mut out = stop_headline(report);
     out.push('\n');
+    out.push_str(&unloaded_lines(&report.unloaded_breakpoints));
     out.push_str(&condition_lines(report));
     out.push_str(&returned_line(report));
     out.push_str(&watch_lines(report));

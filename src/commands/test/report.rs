@@ -264,6 +264,7 @@ pub fn text(report: &TestReport) -> String {
                 text,
                 "Test {test} passed ({runner}): it ended with exit code 0 and nothing stopped it"
             );
+            text.push_str(&render::unloaded_lines(&report.stop.unloaded_breakpoints));
         }
         _ => {
             let _ = writeln!(text, "Test {test} ended without a stop ({runner})");

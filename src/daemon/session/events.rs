@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
-use super::{EXEC_REASON, Shared, WATCHPOINT_REASON, brief_stop, liveness};
+use super::{EXEC_REASON, Shared, WATCHPOINT_REASON, brief_stop, liveness, loaded_sources};
 use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
@@ -103,6 +103,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
         "terminated" => on_terminated(shared),
         "output" => on_output(shared, event.body, event.output_bytes),
         "breakpoint" => on_breakpoint(shared, event.body),
+        "loadedSource" => loaded_sources::on_loaded_source(shared, event.body),
         "process" => {
             let launched = on_process(shared, event.body);
             shared.process_reported.notify_one();

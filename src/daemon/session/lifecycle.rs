@@ -16,7 +16,7 @@ use super::events::handle_events;
 use super::pending_lines;
 use super::program_setup::run_program_setup;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
-use super::{Origin, Session, Shared, View, core_dump, kept_launch, sources};
+use super::{Origin, Session, Shared, View, core_dump, kept_launch, loaded_sources, sources};
 use crate::adapters::process;
 use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, StdioRoute};
 use crate::common::config::Timeouts;
@@ -199,6 +199,7 @@ impl Session {
             program_io: Mutex::new(program_io),
             build_products: Mutex::default(),
             adapter_streams_done,
+            loaded: Mutex::new(loaded_sources::Loaded::new(&origin)),
         });
         if let Origin::Launch(spec) = &origin {
             shared.view().in_flight.entry_expected = spec.stop_on_entry;
@@ -429,11 +430,20 @@ async fn configure(
             "the adapter would not stop where a condition fails: {e}"
         );
     }
-    place_initial_breakpoints(dap, shared).await;
-    let targets = shared.breakpoints.registry().all_targets();
-    for target in &targets {
-        send_target(dap, shared, target).await;
-    }
+    // A launched program is asked, beside its breakpoints, to tell the files it loads.
+    let ask_loaded = async {
+        if matches!(origin, Origin::Launch(_)) {
+            loaded_sources::ask_at_exit(adapter, dap, shared).await;
+        }
+    };
+    let place = async {
+        place_initial_breakpoints(dap, shared).await;
+        let targets = shared.breakpoints.registry().all_targets();
+        for target in &targets {
+            send_target(dap, shared, target).await;
+        }
+    };
+    tokio::join!(ask_loaded, place);
     let refused = {
         let registry = shared.breakpoints.registry();
         let ids: Vec<u32> = registry.entries().iter().map(|e| e.id).collect();

@@ -35,6 +35,7 @@ mod inspection;
 pub mod kept_launch;
 mod lifecycle;
 mod liveness;
+mod loaded_sources;
 mod memory;
 mod pending_lines;
 mod program_setup;
@@ -140,6 +141,8 @@ pub(super) struct Shared {
     /// For a program that writes to the adapter's own stdout and stderr (Delve): true once both
     /// have ended and all they carried is in the output buffer.
     adapter_streams_done: Option<tokio::sync::watch::Receiver<bool>>,
+    /// The files the program loaded, as its runtime tells them (`loaded_sources.rs`).
+    loaded: Mutex<loaded_sources::Loaded>,
 }
 
 impl Shared {
@@ -201,6 +204,10 @@ impl Shared {
 
     fn view(&self) -> std::sync::MutexGuard<'_, View> {
         self.view.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn loaded(&self) -> std::sync::MutexGuard<'_, loaded_sources::Loaded> {
+        self.loaded.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     pub(super) fn output(&self) -> &OutputBuffer {

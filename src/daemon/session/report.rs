@@ -130,6 +130,10 @@ impl Session {
                 report.note = exit_code.and_then(self.adapter.signal_reporting().exit_code_note);
                 if exit_code.is_none() && signal.is_none() && self.shared.ending.load(SeqCst) {
                     report.note = Some(ENDED_BY_SESSION.into());
+                } else {
+                    // The program ran to its own end: a breakpoint it never reached may be
+                    // in a file it never loaded.
+                    report.unloaded_breakpoints = self.unloaded_breakpoints();
                 }
                 if exit_code.is_some_and(|code| code != 0) {
                     self.shared.take_program_output();

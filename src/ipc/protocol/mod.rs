@@ -18,6 +18,7 @@ mod display;
 mod machinery;
 mod probe;
 mod results;
+mod unloaded;
 
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
 pub use crash::*;
@@ -25,6 +26,7 @@ pub use display::*;
 pub use machinery::*;
 pub use probe::*;
 pub use results::*;
+pub use unloaded::*;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Request {

@@ -93,6 +93,10 @@ pub struct ProbeEnd {
     pub signal: Option<super::SignalInfo>,
     /// One line for people: e.g. "the program exited with code 3".
     pub message: String,
+    /// For a program that ran to its end: the breakpoints whose file it never loaded (see
+    /// `StopReport`'s).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unloaded_breakpoints: Vec<super::UnloadedBreakpoint>,
 }
 
 /// The end of the program's output.

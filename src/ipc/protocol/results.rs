@@ -226,6 +226,9 @@ pub struct StopReport {
     /// For a `finish` waited for whose adapter cannot tell the value returned: why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub return_value_unknown: Option<String>,
+    /// For an end: the breakpoints whose file the program never loaded (`UnloadedBreakpoint`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unloaded_breakpoints: Vec<super::UnloadedBreakpoint>,
 }
 
 impl StopReport {
@@ -255,6 +258,7 @@ impl StopReport {
             return_value: None,
             return_type: None,
             return_value_unknown: None,
+            unloaded_breakpoints: Vec::new(),
         }
     }
 }
