@@ -5,7 +5,8 @@
 //! `src/shapes/area.py` is on no path while the program imports an installed copy, and a node
 //! script that requires a vendored copy of `greet.js`, never the one in `src/`. A breakpoint in a
 //! file that did load but whose line was never reached gets no such line, also when it is named
-//! through a link to the loaded file. Each runs from a folder that is not the program's.
+//! through a link to the loaded file, or when only a loaded script's source map names it. Each
+//! runs from a folder that is not the program's.
 
 mod common;
 
@@ -247,4 +248,18 @@ fn a_probe_without_hits_says_the_breakpoints_file_never_loaded() {
     );
     let run = s.run(&args);
     assert_eq!(run.code, 1, "{}", run.stderr);
+}
+
+/// A TypeScript source counts as loaded when a script its map names ran: a breakpoint there
+/// whose condition never holds gets no note.
+#[test]
+fn a_source_a_loaded_scripts_map_names_gets_no_note() {
+    require_node();
+    let program = common::typescript_build::compile("typescript", "app.js");
+    let s = Session::new();
+    let never = format!("{} if price > 100", at("typescript/src/util.ts", "@add"));
+    s.start(&program, &["-b", &never]);
+    let end = s.data(&["await", "--timeout", WAIT]);
+    assert_eq!(end["reason"], "exited", "{end}\n{}", s.log());
+    assert!(end.get("unloaded_breakpoints").is_none(), "{end}");
 }
