@@ -18,27 +18,10 @@ use common::{Session, at, build, frame_lines, line_of, variable};
 use serde_json::{Value, json};
 
 const LEDGER: &str = "c/ledger.c";
-const WAIT: &str = "60";
 
 /// A session whose config points the gdb adapter at a GDB with DAP.
 fn gdb_session() -> Session {
     Session::with_gdb()
-}
-
-/// Starts `program` under GDB and returns the start data.
-#[track_caller]
-fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
-    let mut args = vec!["--adapter", "gdb"];
-    args.extend_from_slice(extra);
-    let started = s.start(program, &args);
-    assert_eq!(started["adapter"], "gdb", "{started}");
-    started
-}
-
-/// Runs an execution command with `--wait` and returns the stop it reports.
-#[track_caller]
-fn stop_after(s: &Session, command: &str) -> Value {
-    s.data(&[command, "--wait", "--timeout", WAIT])["stop"].clone()
 }
 
 /// Asserts a stop is in `function` at the line of `marker` in ledger.c.
@@ -54,8 +37,8 @@ fn assert_at(stop: &Value, function: &str, marker: &str) {
 fn gdb_runs_the_shared_scenario_on_c() {
     let s = gdb_session();
     let program = build(LEDGER);
-    let started = start(
-        &s,
+    let started = s.start_on(
+        "gdb",
         &program,
         &["-b", &at(LEDGER, "@square_body"), "-b", "apply"],
     );
@@ -66,7 +49,7 @@ fn gdb_runs_the_shared_scenario_on_c() {
     }
 
     // Break by line; the argument comes from GDB's "Arguments" scope, beside the locals.
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["breakpoint_ids"], json!([1]), "{stop}");
     assert_at(&stop, "square", "@square_body");
@@ -80,7 +63,7 @@ fn gdb_runs_the_shared_scenario_on_c() {
     variable(&locals["variables"], "result");
 
     // finish: back in main, at the call, with the value square returned among the locals.
-    let stop = stop_after(&s, "finish");
+    let stop = s.stop_after("finish");
     assert_eq!(stop["reason"], "step", "{stop}");
     assert_eq!(stop["frame"]["function"], "main", "{stop}");
     let locals = s.data(&["locals"]);
@@ -91,7 +74,7 @@ fn gdb_runs_the_shared_scenario_on_c() {
     );
 
     // Break by function.
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["breakpoint_ids"], json!([2]), "{stop}");
     assert_at(&stop, "apply", "@apply_body");
     assert_eq!(s.value_of("amount"), "0");
@@ -139,10 +122,10 @@ fn gdb_runs_the_shared_scenario_on_c() {
     assert_eq!(list[0]["selected"], true, "{threads}");
 
     // next, twice; step into nothing new.
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_eq!(stop["reason"], "step", "{stop}");
     assert_eq!(stop["frame"]["line"], line_of(LEDGER, "@apply_body") + 1);
-    let stop = stop_after(&s, "step");
+    let stop = s.stop_after("step");
     assert_at(&stop, "apply", "@apply_update");
 
     // A condition: only the fourth call stops; `set` changes what it adds.
@@ -155,7 +138,7 @@ fn gdb_runs_the_shared_scenario_on_c() {
         "amount == 3",
     ]);
     assert_eq!(added["verified"], true, "{added}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_at(&stop, "apply", "@apply_update");
     assert_eq!(s.value_of("amount"), "3");
@@ -173,7 +156,7 @@ fn gdb_runs_the_shared_scenario_on_c() {
         "i={i} total={total}",
     ]);
     assert_eq!(logpoint["verified"], true, "{logpoint}");
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["reason"], "exited", "{end}");
     assert_eq!(end["exit_code"], 3, "{end}");
 
@@ -225,14 +208,14 @@ fn output_with(s: &Session, needle: &str) -> String {
 #[test]
 fn stop_on_entry_stops_at_main_and_says_entry() {
     let s = gdb_session();
-    start(&s, &build(LEDGER), &["--stop-on-entry"]);
+    s.start_on("gdb", &build(LEDGER), &["--stop-on-entry"]);
     let status = s.data(&["status"]);
     assert_eq!(status["state"], "stopped", "{status}");
     assert_eq!(status["stop"]["reason"], "entry", "{status}");
     assert_eq!(status["stop"]["frame"]["function"], "main", "{status}");
     let text = s.run(&["status"]);
     assert!(text.ok().contains("Stopped at entry"), "{text:?}");
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 3, "{end}");
 }
 
@@ -240,12 +223,12 @@ fn stop_on_entry_stops_at_main_and_says_entry() {
 fn memory_read_and_disassembly_use_gdbs_own_requests() {
     const PROGRAM: &str = "c/memory.c";
     let s = gdb_session();
-    start(
-        &s,
+    s.start_on(
+        "gdb",
         &build(PROGRAM),
         &["--break", &at(PROGRAM, "@checksum_body")],
     );
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
 
     // GDB has `readMemory`: the pattern `data` points at, byte for byte.
@@ -360,7 +343,7 @@ fn attach_breaks_in_a_running_process_and_detach_leaves_it_running() {
     );
     let added = s.json(&["breakpoint", "add", &at("c/spin.c", "@tick_body")]);
     assert_eq!(added["data"]["verified"], true, "{added}\n{}", s.log());
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["frame"]["function"], "tick", "{stop}");
     // Stopped before tick n's line is printed: tick n + 1 can come only once it runs again.
@@ -396,7 +379,7 @@ fn breakpoints_added_and_removed_while_gdb_runs_the_program_take_effect_at_once(
     // GDB takes function breakpoint lists only while the program is stopped ("notStopped"):
     // the session pauses it unseen, sends the list, and lets it go on.
     let s = gdb_session();
-    start(&s, &build("c/spin.c"), &[]);
+    s.start_on("gdb", &build("c/spin.c"), &[]);
     output_with(&s, "tick: 1\n");
     let added = s.data(&["breakpoint", "add", "tick"]);
     assert_eq!(added["verified"], true, "{added}");
@@ -408,7 +391,7 @@ fn breakpoints_added_and_removed_while_gdb_runs_the_program_take_effect_at_once(
         status["state"] == "running" || status["stop"]["reason"] == "breakpoint",
         "{status}"
     );
-    let stop = s.data(&["await", "--timeout", WAIT]);
+    let stop = s.data(&["await", "--timeout", common::WAIT_SECS]);
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["breakpoint_ids"], json!([added["id"]]), "{stop}");
     assert_eq!(stop["frame"]["function"], "tick", "{stop}");
@@ -434,7 +417,7 @@ fn breakpoints_added_and_removed_while_gdb_runs_the_program_take_effect_at_once(
 fn a_cpp_throw_caught_by_a_gdb_exception_filter_stops_as_an_exception() {
     // GDB reports it as a breakpoint stop on the exception breakpoint's id.
     let s = gdb_session();
-    start(&s, &build("cpp/throws.cpp"), &["--stop-on-entry"]);
+    s.start_on("gdb", &build("cpp/throws.cpp"), &["--stop-on-entry"]);
     let caught = s.data(&["catch", "throw"]);
     let throw = caught["filters"]
         .as_array()
@@ -444,7 +427,7 @@ fn a_cpp_throw_caught_by_a_gdb_exception_filter_stops_as_an_exception() {
         .unwrap_or_else(|| panic!("no throw filter: {caught}"))
         .clone();
     assert_eq!(throw["enabled"], true, "{caught}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "exception", "{stop}");
     assert_eq!(stop["description"], "C++ exceptions, when thrown", "{stop}");
     let bt = s.data(&["backtrace"]);
@@ -457,7 +440,7 @@ fn a_cpp_throw_caught_by_a_gdb_exception_filter_stops_as_an_exception() {
     // A frame without debug information has no locals (GDB offers only its registers).
     let locals = s.data(&["locals"]);
     assert_eq!(locals["variables"], json!([]), "{locals}");
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 0, "{end}");
 }
 
@@ -466,11 +449,11 @@ fn the_same_line_given_twice_is_one_breakpoint_to_gdb_and_both_go_when_removed()
     // GDB keys its breakpoints by what was sent: a second identical one would never be removed.
     let s = gdb_session();
     let line = at(LEDGER, "@apply_body");
-    start(&s, &build(LEDGER), &["-b", &line, "-b", &line]);
-    let stop = stop_after(&s, "continue");
+    s.start_on("gdb", &build(LEDGER), &["-b", &line, "-b", &line]);
+    let stop = s.stop_after("continue");
     assert_eq!(stop["breakpoint_ids"], json!([1, 2]), "{stop}");
     s.data(&["breakpoint", "remove", "--all"]);
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["reason"], "exited", "{end}");
 }
 
@@ -536,7 +519,7 @@ fn gdbs_python_keeps_its_compiled_modules_in_our_cache_and_the_program_sees_none
     )
     .json();
     assert_eq!(started["ok"], true, "{started}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["frame"]["function"], "apply", "{stop}");
     let status = s.data(&["status"]);
     let pid = status["debuggee_pid"].as_u64().expect("the program's pid");

@@ -20,8 +20,6 @@ const LEDGER: &str = "go/ledger/main.go";
 const GOROUTINES: &str = "go/goroutines/main.go";
 /// A `parse` in package main and in package words, and a `total` in main only.
 const AMBIGUOUS: &str = "go/ambiguous/main.go";
-/// Seconds a `--wait` may take: a Go build or a first stop under Delve is slower than lldb's.
-const WAIT: &str = "60";
 
 /// `debugger --json start PROGRAM EXTRA...` (no `--adapter`) with the Go environment, which the
 /// daemon, and so Delve and its `go build` in debug mode, inherit.
@@ -48,13 +46,6 @@ fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
     let data = value["data"].clone();
     assert_eq!(data["adapter"], "delve", "{data}");
     data
-}
-
-/// Runs an execution command with `--wait` and returns the stop it reports.
-#[track_caller]
-fn stop_after(s: &Session, command: &str) -> Value {
-    let data = s.data(&[command, "--wait", "--timeout", WAIT]);
-    data["stop"].clone()
 }
 
 /// Asserts a stop is in `function` at `line` for `reason`.
@@ -102,7 +93,7 @@ fn output_with(s: &Session, lines: &[&str]) -> String {
 #[track_caller]
 fn run_to_exit(s: &Session, code: i64) {
     s.data(&["breakpoint", "remove", "--all"]);
-    let end = stop_after(s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["reason"], "exited", "{end}\nlog:\n{}", s.log());
     assert_eq!(end["exit_code"], code, "{end}\nlog:\n{}", s.log());
 }
@@ -131,7 +122,7 @@ fn exec_mode_binary_runs_the_shared_scenario() {
     assert_eq!(started["breakpoints"][0]["verified"], true, "{started}");
 
     // Break by line.
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.main", loop_call);
     assert_eq!(stop["breakpoint_ids"], serde_json::json!([1]), "{stop}");
 
@@ -176,7 +167,7 @@ fn exec_mode_binary_runs_the_shared_scenario() {
     // Step into add, see the stack, and finish back out.
     let add = line_of(LEDGER, "@add_body");
     // Delve enters a function on its `func` line, the line above the body's first.
-    let stop = stop_after(&s, "step");
+    let stop = s.stop_after("step");
     assert_stop(&stop, "step", "main.add", add - 1);
     let frames = s.data(&["backtrace"])["frames"].clone();
     assert_eq!(frames[0]["function"], "main.add", "{frames}");
@@ -184,17 +175,17 @@ fn exec_mode_binary_runs_the_shared_scenario() {
     assert_eq!(frames[1]["line"], loop_call, "{frames}");
     assert_eq!(s.value_of("a"), "0");
     // Back on the call's line: the assignment of add's result is still to run.
-    let stop = stop_after(&s, "finish");
+    let stop = s.stop_after("finish");
     assert_stop(&stop, "step", "main.main", loop_call);
 
     // Next to the Deposit call's line, then break by function on the method.
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_stop(&stop, "step", "main.main", loop_call + 1);
     let added = s.data(&["breakpoint", "add", "main.(*Account).Deposit"]);
     assert_eq!(added["verified"], true, "{added}");
     let deposit = line_of(LEDGER, "@deposit_body");
     // Delve says "function breakpoint"; every adapter's breakpoint stop reads "breakpoint".
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.(*Account).Deposit", deposit - 1);
     assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
     assert_eq!(s.value_of("a.Balance"), "100");
@@ -210,7 +201,7 @@ fn exec_mode_binary_runs_the_shared_scenario() {
         "i == 3",
     ]);
     assert_eq!(conditional["verified"], true, "{conditional}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.main", loop_call);
     assert_eq!(s.value_of("i"), "3");
     assert_eq!(s.value_of("total"), "3");
@@ -256,7 +247,7 @@ fn go_source_file_is_built_and_debugged_with_function_breakpoints() {
     s.data(&["breakpoint", "remove", "--all"]);
     let added = s.data(&["breakpoint", "add", "main.add", "--condition", "b == 2"]);
     assert_eq!(added["verified"], true, "{added}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.add", add - 1);
     assert_eq!(s.value_of("b"), "2");
     assert_eq!(s.value_of("a"), "1");
@@ -267,7 +258,7 @@ fn go_source_file_is_built_and_debugged_with_function_breakpoints() {
     assert_eq!(frames[1]["function"], "main.main", "{frames}");
     assert_eq!(frames[1]["line"], line_of(LEDGER, "@loop_call"), "{frames}");
 
-    let stop = stop_after(&s, "finish");
+    let stop = s.stop_after("finish");
     assert_eq!(stop["frame"]["function"], "main.main", "{stop}");
     output_with(&s, &["step 1: total=1 balance=101"]);
 
@@ -282,7 +273,7 @@ fn logpoint_logs_through_delve_without_stopping() {
     start(&s, &build_go(LEDGER), &["--stop-on-entry"]);
     let added = s.data(&["break", &at(LEDGER, "@add_body"), "--log", "a={a} b={b}"]);
     let id = added["id"].as_u64().expect("id");
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["reason"], "exited", "{end}\nlog:\n{}", s.log());
     // Delve prints its own "> [Go 1]: " in front of the message; the line has ours only.
     let text = output_with(&s, &["total: 10"]);
@@ -305,7 +296,7 @@ fn package_directory_is_built_and_debugged() {
     let deposit = line_of(LEDGER, "@deposit_body");
     start(&s, &package, &["--break", &at(LEDGER, "@deposit_body")]);
 
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.(*Account).Deposit", deposit);
     let vars = locals(&s, "3");
     let mut fields = Vec::new();
@@ -313,7 +304,7 @@ fn package_directory_is_built_and_debugged() {
     assert!(fields.iter().any(|f| f == "Balance"), "{:?}", vars["a"]);
     assert_eq!(s.value_of("a.Balance + amount"), "100");
 
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_stop(&stop, "step", "main.(*Account).Deposit", deposit + 1);
 
     run_to_exit(&s, 3);
@@ -328,7 +319,7 @@ fn goroutines_are_threads_a_breakpoint_in_one_stops_there_and_thread_switches() 
     let body = line_of(GOROUTINES, "@worker_body");
     start(&s, &program, &["--break", &at(GOROUTINES, "@worker_body")]);
 
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.worker", body);
     let first = stop["thread_id"].as_i64().expect("thread id");
     assert_ne!(first, 1, "a worker is not the main goroutine: {stop}");
@@ -377,7 +368,7 @@ fn goroutines_are_threads_a_breakpoint_in_one_stops_there_and_thread_switches() 
     assert_ne!(s.value_of("id"), this_id, "thread {other}");
 
     // The next stop is another worker at the same line.
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.worker", body);
     assert_ne!(stop["thread_id"], first, "{stop}");
 
@@ -466,14 +457,14 @@ fn an_ambiguous_function_name_leaves_only_itself_pending() {
     // One added while the ambiguous one is still there binds too.
     let added = s.data(&["break", "main.parse"]);
     assert_eq!(added["verified"], true, "{added}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(
         &stop,
         "breakpoint",
         "main.parse",
         line_of(AMBIGUOUS, "@parse_entry"),
     );
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_stop(&stop, "breakpoint", "main.total", body);
 }
 
@@ -537,7 +528,7 @@ fn start_connect_talks_to_a_delve_that_is_already_listening() {
     let data = &value["data"];
     assert_eq!(data["adapter"], "delve", "{data}");
     assert_eq!(data["adapter_pid"], Value::Null, "{data}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["frame"]["function"], "main.add", "{stop}");
     let ended = s.run(&["stop"]);
@@ -549,7 +540,7 @@ fn after_up_the_header_names_the_goroutine_not_delves_current_function() {
     require_delve();
     let s = Session::new();
     start(&s, &build_go(LEDGER), &["-b", &at(LEDGER, "@deposit_body")]);
-    let stop = s.data(&["continue", "--wait", "--timeout", WAIT]);
+    let stop = s.data(&["continue", "--wait", "--timeout", common::WAIT_SECS]);
     assert_eq!(stop["stop"]["thread_name"], "goroutine 1", "{stop}");
     let text = s.run(&["up"]).ok().to_string();
     let header = text.lines().next().unwrap_or_default();

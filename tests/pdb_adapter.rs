@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use common::{Session, at, fixture_path, frame_lines, line_of, require_python};
@@ -18,12 +18,6 @@ use serde_json::{Value, json};
 const APP: &str = "python/app.py";
 const RAISES: &str = "python/raises.py";
 const THREADS: &str = "python/threads.py";
-const WAIT: &str = "60";
-
-#[track_caller]
-fn stop_after(s: &Session, command: &str) -> Value {
-    s.data(&[command, "--wait", "--timeout", WAIT])["stop"].clone()
-}
 
 #[track_caller]
 fn assert_at(stop: &Value, fixture: &str, function: &str, marker: &str) {
@@ -31,16 +25,6 @@ fn assert_at(stop: &Value, fixture: &str, function: &str, marker: &str) {
     assert_eq!(stop["frame"]["line"], line_of(fixture, marker), "{stop}");
     let file = stop["frame"]["file"].as_str().unwrap_or("");
     assert!(file.ends_with(fixture), "expected {fixture}: {stop}");
-}
-
-/// Starts `program` on the pdb adapter with `extra` arguments.
-#[track_caller]
-fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
-    let mut args = vec!["--adapter", "pdb"];
-    args.extend_from_slice(extra);
-    let started = s.start(program, &args);
-    assert_eq!(started["adapter"], "pdb", "{started}");
-    started
 }
 
 /// Writes a Python program into the session's own folder.
@@ -54,8 +38,8 @@ fn program(s: &Session, name: &str, source: &str) -> PathBuf {
 fn pdb_scenario_breaks_steps_inspects_and_exits() {
     require_python();
     let s = Session::new();
-    let started = start(
-        &s,
+    let started = s.start_on(
+        "pdb",
         &fixture_path(APP),
         &["-b", &at(APP, "@square_call"), "-b", "deposit"],
     );
@@ -63,23 +47,23 @@ fn pdb_scenario_breaks_steps_inspects_and_exits() {
         assert_eq!(bp["verified"], true, "{started}");
     }
 
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["breakpoint_ids"], json!([1]), "{stop}");
     assert_eq!(stop["thread_name"], "MainThread", "{stop}");
     assert_at(&stop, APP, "main", "@square_call");
 
     // Into a function and out: `finish` stops in the caller as the call returns.
-    let stop = stop_after(&s, "step");
+    let stop = s.stop_after("step");
     assert_eq!(stop["reason"], "step", "{stop}");
     assert_at(&stop, APP, "square", "@square_body");
     assert_eq!(s.value_of("n"), "3");
-    let stop = stop_after(&s, "finish");
+    let stop = s.stop_after("finish");
     assert_eq!(stop["reason"], "step", "{stop}");
     assert_at(&stop, APP, "main", "@square_call");
 
     // By function: the stop is on the function's first line of code.
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["breakpoint_ids"], json!([2]), "{stop}");
     assert_at(&stop, APP, "Account.deposit", "@deposit_body");
     assert_eq!(s.value_of("amount"), "0");
@@ -94,7 +78,7 @@ fn pdb_scenario_breaks_steps_inspects_and_exits() {
         "amount == 3",
     ]);
     assert_eq!(added["verified"], true, "{added}");
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["breakpoint_ids"], json!([3]), "{stop}");
     let locals = s.run(&["locals"]);
     let text = locals.ok();
@@ -122,19 +106,19 @@ fn pdb_scenario_breaks_steps_inspects_and_exits() {
     let threads = s.data(&["threads"]);
     assert_eq!(threads["threads"][0]["name"], "MainThread", "{threads}");
 
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_at(&stop, APP, "Account.deposit", "@deposit_update");
     assert_eq!(s.value_of("before"), "103");
     // `set` holds when the program runs on, even after other requests read the frame again.
     s.data(&["set", "before", "200"]);
     s.data(&["backtrace"]);
     s.data(&["locals"]);
-    stop_after(&s, "next");
+    s.stop_after("next");
     assert_eq!(s.value_of("self.balance"), "203");
 
     // The program's own streams, in order, and its exit code.
     s.data(&["breakpoint", "remove", "--all"]);
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["reason"], "exited", "{end}");
     assert_eq!(end["exit_code"], 3, "{end}");
     let output = s.output_containing(&["app: done\n"], Duration::from_secs(30));
@@ -148,12 +132,12 @@ fn pdb_scenario_breaks_steps_inspects_and_exits() {
 fn a_breakpoint_in_a_worker_thread_stops_that_thread() {
     require_python();
     let s = Session::new();
-    start(
-        &s,
+    s.start_on(
+        "pdb",
         &fixture_path(THREADS),
         &["-b", &at(THREADS, "@worker_body")],
     );
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     let name = stop["thread_name"].as_str().unwrap_or("");
     assert!(name.starts_with("worker-"), "{stop}");
@@ -176,7 +160,7 @@ fn a_breakpoint_in_a_worker_thread_stops_that_thread() {
         .expect("the main thread");
     assert_ne!(main["frame"]["function"], "worker", "{threads}");
     s.data(&["breakpoint", "remove", "--all"]);
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 0, "{end}");
     let output = s.output_containing(&["threads: done\n"], Duration::from_secs(30));
     assert!(output.contains("worker-2 result=20\n"), "{output}");
@@ -186,13 +170,13 @@ fn a_breakpoint_in_a_worker_thread_stops_that_thread() {
 fn an_uncaught_exception_stops_where_it_was_raised_and_prints_only_the_programs_traceback() {
     require_python();
     let s = Session::new();
-    start(&s, &fixture_path(RAISES), &[]);
-    let stop = stop_after(&s, "continue");
+    s.start_on("pdb", &fixture_path(RAISES), &[]);
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "exception", "{stop}");
     assert_eq!(stop["exception"]["type"], "ZeroDivisionError", "{stop}");
     assert_at(&stop, RAISES, "ratio", "@divide");
     assert_eq!(s.value_of("b"), "0");
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 1, "{end}");
     let output = s.output_containing(&["ZeroDivisionError"], Duration::from_secs(30));
     assert!(
@@ -215,13 +199,13 @@ fn pause_stops_a_busy_loop_and_it_runs_on_after() {
         "spin.py",
         "import sys\nn = 0\nwhile n >= 0:\n    n += 1  # @spin\n    if n > 10**12:\n        sys.exit(0)\n",
     );
-    start(&s, &spin, &[]);
+    s.start_on("pdb", &spin, &[]);
     s.data(&["continue"]);
-    let stop = stop_after(&s, "pause");
+    let stop = s.stop_after("pause");
     assert_eq!(stop["reason"], "pause", "{stop}");
     let first: u64 = s.value_of("n").parse().expect("a count");
     s.data(&["continue"]);
-    let stop = stop_after(&s, "pause");
+    let stop = s.stop_after("pause");
     assert_eq!(stop["reason"], "pause", "{stop}");
     let second: u64 = s.value_of("n").parse().expect("a count");
     assert!(second > first, "the loop ran on: {first} then {second}");
@@ -240,12 +224,12 @@ fn output_the_program_had_not_flushed_is_there_at_a_stop_and_stdin_comes_from_th
     let input = s.cwd.join("input.txt");
     std::fs::write(&input, "hello\n").expect("write stdin");
     let location = format!("{}:4", reader.display());
-    start(
-        &s,
+    s.start_on(
+        "pdb",
         &reader,
         &["-b", &location, "--stdin", input.to_str().expect("utf-8")],
     );
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     let output = s.output_containing(&["to stderr"], Duration::from_secs(10));
     assert!(output.contains("got hello\n"), "{output}");
@@ -259,7 +243,7 @@ fn lines_without_code_move_to_the_next_line_with_some_and_after_the_last_are_ref
     let tail = program(&s, "tail.py", source);
     let line = |n: u32| format!("{}:{n}", tail.display());
     // Line 2 is blank: the breakpoint moves to line 3; line 6 is a comment after the last code.
-    let started = start(&s, &tail, &["-b", &line(2), "-b", &line(6)]);
+    let started = s.start_on("pdb", &tail, &["-b", &line(2), "-b", &line(6)]);
     let breakpoints = started["breakpoints"].as_array().expect("breakpoints");
     assert_eq!(breakpoints[0]["verified"], true, "{started}");
     assert_eq!(breakpoints[0]["resolved_line"], 3, "{started}");
@@ -270,7 +254,7 @@ fn lines_without_code_move_to_the_next_line_with_some_and_after_the_last_are_ref
             .is_some_and(|m| m.contains("line 6 of tail.py holds no code")),
         "{started}"
     );
-    let stop = stop_after(&s, "continue");
+    let stop = s.stop_after("continue");
     assert_eq!(stop["frame"]["line"], 3, "{stop}");
     // At module level the frame's locals are the module's names, less Python's own dunders.
     let locals = s.run(&["locals"]);
@@ -299,11 +283,11 @@ fn a_forked_child_runs_undebugged_and_the_parent_stops() {
     let s = Session::new();
     let source = "import os\n\ndef work(who):\n    return who\n\npid = os.fork()\nif pid == 0:\n    work('child')\n    os._exit(0)\nos.waitpid(pid, 0)\nwork('parent')\n";
     let forks = program(&s, "forks.py", source);
-    start(&s, &forks, &["-b", &format!("{}:4", forks.display())]);
-    let stop = stop_after(&s, "continue");
+    s.start_on("pdb", &forks, &["-b", &format!("{}:4", forks.display())]);
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(s.value_of("who"), "'parent'");
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 0, "{end}");
 }
 
@@ -313,23 +297,23 @@ fn finish_and_next_return_through_frames_that_had_no_breakpoint() {
     let s = Session::new();
     let source = "def inner(x):\n    return x * 2\n\ndef render(v):\n    r = inner(v)\n    return r\n\ndef main():\n    for i in range(3):\n        out = render(i)\n        print(out)\n\nmain()\n";
     let nested = program(&s, "nested.py", source);
-    start(&s, &nested, &["-b", &format!("{}:2", nested.display())]);
-    let stop = stop_after(&s, "continue");
+    s.start_on("pdb", &nested, &["-b", &format!("{}:2", nested.display())]);
+    let stop = s.stop_after("continue");
     assert_eq!(stop["frame"]["function"], "inner", "{stop}");
-    let stop = stop_after(&s, "finish");
+    let stop = s.stop_after("finish");
     assert_eq!(
         (&stop["frame"]["function"], &stop["frame"]["line"]),
         (&json!("render"), &json!(5)),
         "{stop}"
     );
     // `render` was entered untraced (no breakpoint in it): its return still stops in `main`.
-    let stop = stop_after(&s, "finish");
+    let stop = s.stop_after("finish");
     assert_eq!(
         (&stop["frame"]["function"], &stop["frame"]["line"]),
         (&json!("main"), &json!(10)),
         "{stop}"
     );
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_eq!(
         (&stop["frame"]["function"], &stop["frame"]["line"]),
         (&json!("main"), &json!(11)),
@@ -346,8 +330,8 @@ fn os_exit_is_the_programs_exit_and_a_threads_uncaught_exception_stops_it() {
         "quits.py",
         "import os\nprint('bye', flush=True)\nos._exit(7)\n",
     );
-    start(&s, &quits, &[]);
-    let end = stop_after(&s, "continue");
+    s.start_on("pdb", &quits, &[]);
+    let end = s.stop_after("continue");
     assert_eq!(
         (&end["reason"], &end["exit_code"]),
         (&json!("exited"), &json!(7)),
@@ -357,8 +341,8 @@ fn os_exit_is_the_programs_exit_and_a_threads_uncaught_exception_stops_it() {
 
     let source = "import threading\ndef bad():\n    d = {}\n    return d['missing']\nt = threading.Thread(target=bad, name='crasher')\nt.start()\nt.join()\nprint('threads seen', threading.active_count())\n";
     let crashes = program(&s, "crashes.py", source);
-    start(&s, &crashes, &[]);
-    let stop = stop_after(&s, "continue");
+    s.start_on("pdb", &crashes, &[]);
+    let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "exception", "{stop}");
     assert_eq!(stop["thread_name"], "crasher", "{stop}");
     assert_eq!(stop["exception"]["type"], "KeyError", "{stop}");
@@ -375,7 +359,7 @@ fn os_exit_is_the_programs_exit_and_a_threads_uncaught_exception_stops_it() {
             .is_some_and(|m| m.contains("SyntaxError: '[' was never closed")),
         "{error}"
     );
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 0, "{end}");
     // The adapter's own thread is not among the program's.
     let output = s.output_containing(&["threads seen"], Duration::from_secs(30));
@@ -456,16 +440,16 @@ fn next_at_a_return_stops_in_the_caller_even_mid_line_and_out_of_a_coroutine() {
     let s = Session::new();
     let source = "def b(x):\n    y = x + 1\n    return y\n\ndef a(x):\n    return b(x) * 2\n\ndef main():\n    v = a(3)\n    print(v)\n\nmain()\n";
     let tail = program(&s, "tail.py", source);
-    start(&s, &tail, &["-b", &format!("{}:3", tail.display())]);
-    stop_after(&s, "continue");
+    s.start_on("pdb", &tail, &["-b", &format!("{}:3", tail.display())]);
+    s.stop_after("continue");
     // `a` calls on its last line: bdb alone would pass it by and stop in `main`.
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_eq!(
         (&stop["frame"]["function"], &stop["frame"]["line"]),
         (&json!("a"), &json!(6)),
         "{stop}"
     );
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_eq!(
         (&stop["frame"]["function"], &stop["frame"]["line"]),
         (&json!("main"), &json!(9)),
@@ -475,19 +459,19 @@ fn next_at_a_return_stops_in_the_caller_even_mid_line_and_out_of_a_coroutine() {
 
     let source = "import asyncio\nasync def leaf(n):\n    v = n * 2\n    return v\nasync def main():\n    a = await leaf(1)\n    print(a)\nasyncio.run(main())\n";
     let coroutines = program(&s, "coroutines.py", source);
-    start(
-        &s,
+    s.start_on(
+        "pdb",
         &coroutines,
         &["-b", &format!("{}:4", coroutines.display())],
     );
-    stop_after(&s, "continue");
-    let stop = stop_after(&s, "next");
+    s.stop_after("continue");
+    let stop = s.stop_after("next");
     assert_eq!(
         (&stop["frame"]["function"], &stop["frame"]["line"]),
         (&json!("main"), &json!(6)),
         "{stop}"
     );
-    let stop = stop_after(&s, "next");
+    let stop = s.stop_after("next");
     assert_eq!(stop["frame"]["line"], 7, "{stop}");
 }
 
@@ -497,14 +481,14 @@ fn set_reaches_outer_frames_and_elements_and_pause_stops_a_busy_worker() {
     let s = Session::new();
     let source = "def f(a):\n    b = a * 2\n    return b\n\ndef main():\n    x = 10\n    d = {'k': 1}\n    items = [1, 2]\n    r = f(x)\n    print('seen', x, d['k'], items[0], flush=True)\n\nmain()\n";
     let sets = program(&s, "sets.py", source);
-    start(&s, &sets, &["-b", &format!("{}:2", sets.display())]);
-    stop_after(&s, "continue");
+    s.start_on("pdb", &sets, &["-b", &format!("{}:2", sets.display())]);
+    s.stop_after("continue");
     s.data(&["up"]);
     s.data(&["set", "x", "50"]);
     s.data(&["set", "d[\"k\"]", "5"]);
     s.data(&["set", "items[0]", "7"]);
     s.data(&["breakpoint", "remove", "--all"]);
-    let end = stop_after(&s, "continue");
+    let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 0, "{end}");
     let output = s.output_containing(&["seen"], Duration::from_secs(30));
     assert!(output.contains("seen 50 5 7\n"), "{output}");
@@ -512,10 +496,10 @@ fn set_reaches_outer_frames_and_elements_and_pause_stops_a_busy_worker() {
 
     let source = "import threading\nstop = False\ndef spin():\n    c = 0\n    while not stop:\n        c += 1\nt = threading.Thread(target=spin, name='spinner')\nt.start()\nt.join()\n";
     let busy = program(&s, "busy.py", source);
-    start(&s, &busy, &[]);
+    s.start_on("pdb", &busy, &[]);
     s.data(&["continue"]);
     // The main thread waits in `join` (in C): the worker, running Python, takes the pause.
-    let stop = stop_after(&s, "pause");
+    let stop = s.stop_after("pause");
     assert_eq!(stop["reason"], "pause", "{stop}");
     assert_eq!(stop["thread_name"], "spinner", "{stop}");
     // The main thread's stack is its own, without the adapter's or bdb's frames.

@@ -192,13 +192,17 @@ pub fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
 
 /// The line of `marker` (e.g. "@apply_body") in a fixture file.
 pub fn line_of(fixture: &str, marker: &str) -> u32 {
-    let path = repo_root().join("fixtures").join(fixture);
+    line_in(&repo_root().join("fixtures").join(fixture), marker)
+}
+
+/// The line of `marker` in the source file `path`.
+pub fn line_in(path: &Path, marker: &str) -> u32 {
     let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     let index = text
         .lines()
         .position(|l| l.contains(marker))
-        .unwrap_or_else(|| panic!("marker {marker} not in {fixture}"));
+        .unwrap_or_else(|| panic!("marker {marker} not in {}", path.display()));
     index as u32 + 1
 }
 
@@ -245,13 +249,20 @@ pub fn frame_lines(backtrace: &Value) -> Vec<(&str, u64)> {
 ///
 /// `fixture` is the path under fixtures/ (`c/ledger.c`, `cpp/shapes.cpp`, `rust/counter.rs`).
 pub fn build(fixture: &str) -> PathBuf {
-    static BUILT: OnceLock<Mutex<std::collections::HashMap<String, PathBuf>>> = OnceLock::new();
+    build_source(&fixture_path(fixture))
+}
+
+/// Builds the C, C++ or Rust program `source` once per test process and returns the executable,
+/// named after the source's stem.
+pub fn build_source(source: &Path) -> PathBuf {
+    static BUILT: OnceLock<Mutex<std::collections::HashMap<PathBuf, PathBuf>>> = OnceLock::new();
     let built = BUILT.get_or_init(Default::default);
     let mut built = built.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(path) = built.get(fixture) {
+    if let Some(path) = built.get(source) {
         return path.clone();
     }
-    let source = fixture_path(fixture);
+    let fixture = source.display().to_string();
+    let source = source.to_path_buf();
     let stem = source
         .file_stem()
         .and_then(|s| s.to_str())
@@ -287,7 +298,7 @@ pub fn build(fixture: &str) -> PathBuf {
     let status = command.status().expect("run the compiler");
     assert!(status.success(), "building {fixture} failed");
     std::fs::rename(&tmp, &output).expect("rename fixture");
-    built.insert(fixture.to_string(), output.clone());
+    built.insert(source, output.clone());
     output
 }
 
@@ -313,18 +324,22 @@ pub fn with_go_env(command: &mut Command) -> &mut Command {
 /// Builds the Go package holding `fixture` (e.g. `go/ledger/main.go`) once per test process,
 /// without optimisations or inlining (as Delve wants), and returns the binary.
 pub fn build_go(fixture: &str) -> PathBuf {
-    static BUILT: OnceLock<Mutex<std::collections::HashMap<String, PathBuf>>> = OnceLock::new();
+    build_go_package(fixture_path(fixture).parent().expect("fixture dir"))
+}
+
+/// Builds the Go package in the folder `package` once per test process, as [`build_go`] does,
+/// and returns the binary, named `go-` and the folder's name.
+pub fn build_go_package(package: &Path) -> PathBuf {
+    static BUILT: OnceLock<Mutex<std::collections::HashMap<PathBuf, PathBuf>>> = OnceLock::new();
     let mut built = BUILT
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|p| p.into_inner());
-    if let Some(path) = built.get(fixture) {
+    if let Some(path) = built.get(package) {
         return path.clone();
     }
-    let package = fixture_path(fixture)
-        .parent()
-        .expect("fixture dir")
-        .to_path_buf();
+    let fixture = package.display().to_string();
+    let package = package.to_path_buf();
     let name = package
         .file_name()
         .and_then(|n| n.to_str())
@@ -347,7 +362,7 @@ pub fn build_go(fixture: &str) -> PathBuf {
         String::from_utf8_lossy(&result.stderr)
     );
     std::fs::rename(&tmp, &output).expect("rename fixture");
-    built.insert(fixture.to_string(), output.clone());
+    built.insert(package, output.clone());
     output
 }
 
@@ -434,6 +449,10 @@ pub struct Session {
 }
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// Seconds an execution command's `--wait` may take: a first stop under Delve or GDB, or a Go
+/// build, is slow on a loaded machine.
+pub const WAIT_SECS: &str = "60";
 
 impl Session {
     pub fn new() -> Session {
@@ -561,6 +580,23 @@ impl Session {
         let mut args = vec!["start", "--no-wait", program];
         args.extend_from_slice(extra);
         self.data(&args)
+    }
+
+    /// [`Session::start`] on the adapter `adapter` (`--adapter`), asserting it is the one used.
+    #[track_caller]
+    pub fn start_on(&self, adapter: &str, program: &Path, extra: &[&str]) -> Value {
+        let mut args = vec!["--adapter", adapter];
+        args.extend_from_slice(extra);
+        let started = self.start(program, &args);
+        assert_eq!(started["adapter"], adapter, "{started}");
+        started
+    }
+
+    /// Runs an execution command (`continue`, `next`, `step`, `finish`) with `--wait` and
+    /// returns the stop it reports.
+    #[track_caller]
+    pub fn stop_after(&self, command: &str) -> Value {
+        self.data(&[command, "--wait", "--timeout", WAIT_SECS])["stop"].clone()
     }
 
     /// The program's captured output once it holds every one of `needles`: output events can
