@@ -210,7 +210,8 @@ impl DebugAdapter for Pdb {
 
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         Box::pin(async {
-            Err(ErrorBody::usage(
+            Err(ErrorBody::new(
+                ErrorCode::Unsupported,
                 "the pdb adapter runs inside the program it launches; it cannot attach or be reached at an address",
                 "use '--adapter debugpy' to attach to a Python process",
             ))
