@@ -1,0 +1,110 @@
+//! The conformance programs, one per language (`tests/fixtures/conformance/<lang>/`): where each
+//! one's source is, how it is built, and how it runs outside the debugger.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::common::{self, build_go_package, build_source, line_in, repo_root, typescript_build};
+
+/// A language of the suite, and so its program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    C,
+    Rust,
+    Python,
+    Go,
+    JavaScript,
+    TypeScript,
+}
+
+impl Language {
+    /// The source file whose lines carry the markers, and where breakpoints are set.
+    pub fn source(self) -> PathBuf {
+        let file = match self {
+            Language::C => "c/conformance.c",
+            Language::Rust => "rust/conformance_rs.rs",
+            Language::Python => "python/conformance.py",
+            Language::Go => "go/main.go",
+            Language::JavaScript => "javascript/conformance.js",
+            Language::TypeScript => "typescript/conformance.ts",
+        };
+        folder().join(file)
+    }
+
+    /// The program to debug, built first where it needs building (once per test process).
+    pub fn program(self) -> PathBuf {
+        match self {
+            Language::C | Language::Rust => build_source(&self.source()),
+            Language::Go => build_go_package(&folder().join("go")),
+            Language::Python | Language::JavaScript => self.source(),
+            Language::TypeScript => compiled_typescript(),
+        }
+    }
+
+    /// The line of `marker` in the source.
+    pub fn line(self, marker: &str) -> u32 {
+        line_in(&self.source(), marker)
+    }
+
+    /// `SOURCE:LINE` of `marker`: a breakpoint location.
+    pub fn at(self, marker: &str) -> String {
+        format!("{}:{}", self.source().display(), self.line(marker))
+    }
+
+    /// A command that runs the program outside the debugger with the argument `mode`.
+    pub fn run(self, mode: &str) -> Command {
+        let program = self.program();
+        let mut command = match self {
+            Language::Python => {
+                let mut c = Command::new("python3");
+                c.arg(program);
+                c
+            }
+            Language::JavaScript | Language::TypeScript => {
+                let mut c = Command::new("node");
+                c.arg(program);
+                c
+            }
+            Language::C | Language::Rust | Language::Go => Command::new(program),
+        };
+        command.arg(mode);
+        command
+    }
+}
+
+fn folder() -> PathBuf {
+    repo_root().join("tests/fixtures/conformance")
+}
+
+/// `conformance.ts` compiled by the TypeScript fixture's own `tsc`, its map beside it.
+fn compiled_typescript() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            common::require_node();
+            let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+                .join("conformance-ts")
+                .join(std::process::id().to_string());
+            let mut tsc = Command::new(typescript_build::tool("tsc"));
+            tsc.args([
+                "--sourceMap",
+                "--strict",
+                "--target",
+                "es2020",
+                "--module",
+                "commonjs",
+                "--outDir",
+            ])
+            .arg(&out)
+            .arg(Language::TypeScript.source());
+            typescript_build::run(tsc, "tsc");
+            out.join("conformance.js")
+        })
+        .clone()
+}
+
+/// Whether `path`, a frame's file, is the language's source.
+pub fn is_source(language: Language, path: &str) -> bool {
+    Path::new(path).file_name() == language.source().file_name()
+}
