@@ -14,7 +14,7 @@ mod common;
 mod suite;
 
 use suite::adapters::{self, Row};
-use suite::{Report, attach, running, stopping};
+use suite::{Report, attach, particulars, running, stopping};
 
 /// Breakpoints, run control, inspection, a logpoint, the exit, output, `restart` and `stop`.
 fn session(row: &'static Row) {
@@ -67,4 +67,20 @@ rows! {
     DELVE: delve_session, delve_stops, delve_processes;
     NODE_JS: node_js_session, node_js_stops, node_js_processes;
     NODE_TS: node_ts_session, node_ts_stops, node_ts_processes;
+}
+
+/// Beyond the table: what GDB, Delve and pdb show on the ledger programs, checked exactly.
+#[test]
+fn gdb_c_particulars() {
+    particulars::gdb_on_c();
+}
+
+#[test]
+fn delve_particulars() {
+    particulars::delve_on_go();
+}
+
+#[test]
+fn pdb_particulars() {
+    particulars::pdb_on_python();
 }

@@ -1,7 +1,5 @@
-//! C under GDB's own DAP interpreter (`gdb -i=dap`, GDB 14+): the shared per-language scenario
-//! (break by line and by function, conditions, continue, next, step, finish, locals, print, set,
-//! backtrace, threads, logpoints, output, the exit code), and what is particular to GDB: its
-//! arguments in a scope of their own, its entry stop at `main`, its own `readMemory` and
+//! C under GDB's own DAP interpreter (`gdb -i=dap`, GDB 14+), beyond the conformance suite's
+//! scenario (tests/conformance.rs): its entry stop at `main`, its own `readMemory` and
 //! `disassemble`, its messages kept out of the program's output, attaching, and being picked for
 //! a native program when lldb-dap is missing.
 //!
@@ -14,189 +12,14 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Session, at, build, frame_lines, line_of, variable};
-use serde_json::{Value, json};
+use common::{Session, at, build, frame_lines, variable};
+use serde_json::json;
 
 const LEDGER: &str = "c/ledger.c";
 
 /// A session whose config points the gdb adapter at a GDB with DAP.
 fn gdb_session() -> Session {
     Session::with_gdb()
-}
-
-/// Asserts a stop is in `function` at the line of `marker` in ledger.c.
-#[track_caller]
-fn assert_at(stop: &Value, function: &str, marker: &str) {
-    assert_eq!(stop["frame"]["function"], function, "{stop}");
-    assert_eq!(stop["frame"]["line"], line_of(LEDGER, marker), "{stop}");
-    let file = stop["frame"]["file"].as_str().unwrap_or("");
-    assert!(file.ends_with("ledger.c"), "{stop}");
-}
-
-#[test]
-fn gdb_runs_the_shared_scenario_on_c() {
-    let s = gdb_session();
-    let program = build(LEDGER);
-    let started = s.start_on(
-        "gdb",
-        &program,
-        &["-b", &at(LEDGER, "@square_body"), "-b", "apply"],
-    );
-    let breakpoints = started["breakpoints"].as_array().expect("breakpoints");
-    assert_eq!(breakpoints.len(), 2, "{started}");
-    for bp in breakpoints {
-        assert_eq!(bp["verified"], true, "{started}");
-    }
-
-    // Break by line; the argument comes from GDB's "Arguments" scope, beside the locals.
-    let stop = s.stop_after("continue");
-    assert_eq!(stop["reason"], "breakpoint", "{stop}");
-    assert_eq!(stop["breakpoint_ids"], json!([1]), "{stop}");
-    assert_at(&stop, "square", "@square_body");
-    let locals = s.data(&["locals"]);
-    let x = variable(&locals["variables"], "x");
-    assert_eq!(
-        (&x["value"], &x["type"]),
-        (&json!("3"), &json!("int")),
-        "{locals}"
-    );
-    variable(&locals["variables"], "result");
-
-    // finish: back in main, at the call, with the value square returned among the locals.
-    let stop = s.stop_after("finish");
-    assert_eq!(stop["reason"], "step", "{stop}");
-    assert_eq!(stop["frame"]["function"], "main", "{stop}");
-    let locals = s.data(&["locals"]);
-    assert_eq!(
-        variable(&locals["variables"], "(return)")["value"],
-        "9",
-        "{locals}"
-    );
-
-    // Break by function.
-    let stop = s.stop_after("continue");
-    assert_eq!(stop["breakpoint_ids"], json!([2]), "{stop}");
-    assert_at(&stop, "apply", "@apply_body");
-    assert_eq!(s.value_of("amount"), "0");
-    assert_eq!(s.value_of("acct->balance + 1"), "101");
-    assert_eq!(s.value_of("acct->owner"), "\"alice\"");
-    let missing = s.run(&["--json", "print", "nosuch"]).failure();
-    assert!(
-        missing["message"].as_str().unwrap_or("").contains("nosuch"),
-        "{missing}"
-    );
-    // GDB's pointer has one child, `value`, the struct: its members show in its place.
-    let text = s.run(&["locals"]);
-    let text = text.ok();
-    assert!(text.contains("amount (long) = 0"), "{text}");
-    assert!(text.contains("acct   (struct account *) = 0x"), "{text}");
-    assert!(
-        text.contains("{id = 7, balance = 100, owner = \"alice\"}"),
-        "{text}"
-    );
-    let printed = s.data(&["print", "acct"]);
-    let members: Vec<&str> = printed["children"]
-        .as_array()
-        .expect("children")
-        .iter()
-        .filter_map(|c| c["name"].as_str())
-        .collect();
-    assert_eq!(members, ["id", "balance", "owner"], "{printed}");
-
-    // backtrace, innermost first.
-    let bt = s.data(&["backtrace"]);
-    let seen = frame_lines(&bt);
-    assert_eq!(
-        seen,
-        vec![
-            ("apply", u64::from(line_of(LEDGER, "@apply_body"))),
-            ("main", u64::from(line_of(LEDGER, "@loop_call"))),
-        ],
-        "{bt}"
-    );
-
-    // threads: the one thread, selected.
-    let threads = s.data(&["threads"]);
-    let list = threads["threads"].as_array().expect("threads");
-    assert_eq!(list.len(), 1, "{threads}");
-    assert_eq!(list[0]["selected"], true, "{threads}");
-
-    // next, twice; step into nothing new.
-    let stop = s.stop_after("next");
-    assert_eq!(stop["reason"], "step", "{stop}");
-    assert_eq!(stop["frame"]["line"], line_of(LEDGER, "@apply_body") + 1);
-    let stop = s.stop_after("step");
-    assert_at(&stop, "apply", "@apply_update");
-
-    // A condition: only the fourth call stops; `set` changes what it adds.
-    s.data(&["breakpoint", "remove", "--all"]);
-    let added = s.data(&[
-        "breakpoint",
-        "add",
-        &at(LEDGER, "@apply_update"),
-        "--condition",
-        "amount == 3",
-    ]);
-    assert_eq!(added["verified"], true, "{added}");
-    let stop = s.stop_after("continue");
-    assert_eq!(stop["reason"], "breakpoint", "{stop}");
-    assert_at(&stop, "apply", "@apply_update");
-    assert_eq!(s.value_of("amount"), "3");
-    s.data(&["set", "amount", "10"]);
-    assert_eq!(s.value_of("amount"), "10");
-
-    // A logpoint GDB prints itself, marked as ours, then the run to the end.
-    s.data(&["breakpoint", "remove", "--all"]);
-    let log_line = line_of(LEDGER, "@loop_call") + 2;
-    let logpoint = s.data(&[
-        "breakpoint",
-        "add",
-        &format!("{}:{log_line}", common::fixture_path(LEDGER).display()),
-        "--log",
-        "i={i} total={total}",
-    ]);
-    assert_eq!(logpoint["verified"], true, "{logpoint}");
-    let end = s.stop_after("continue");
-    assert_eq!(end["reason"], "exited", "{end}");
-    assert_eq!(end["exit_code"], 3, "{end}");
-
-    // The output holds the program's lines and the logpoint's, and none of GDB's own
-    // ("Breakpoint 5 at 0x…: file …, line …."), which GDB sends down the same pipe.
-    let text = output_with(&s, "ledger: done\n");
-    let program_lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with("[logpoint"))
-        .collect();
-    assert_eq!(
-        program_lines,
-        [
-            "square: 9",
-            "step 0: amount=0 balance=100 total=0",
-            "step 1: amount=1 balance=101 total=1",
-            "step 2: amount=2 balance=103 total=3",
-            "step 3: amount=3 balance=113 total=13",
-            "step 4: amount=4 balance=117 total=17",
-            "total: 17 counter: 5",
-            "ledger: done",
-        ],
-        "{text}"
-    );
-    let logged: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("[logpoint"))
-        .collect();
-    let id = &logpoint["id"];
-    assert_eq!(
-        logged,
-        [
-            format!("[logpoint {id}] i=3 total=13"),
-            format!("[logpoint {id}] i=4 total=17"),
-        ],
-        "{text}"
-    );
-    let status = s.data(&["status"]);
-    assert_eq!(status["state"], "exited", "{status}");
-    assert_eq!(status["exit_code"], 3, "{status}");
 }
 
 /// The captured output once it holds `needle` (GDB's pipe reader may trail the exit a little).

@@ -1,230 +1,24 @@
-//! Go under Delve, with no `--adapter` flag: the shared per-language scenario (break by line and
-//! by function, conditions, continue, next, step, finish, locals, print, backtrace, threads,
-//! output, the exit code) on a prebuilt binary (`exec` mode, picked by its Go build info), on a
-//! `.go` file and on a package directory (`debug` mode, Delve builds them), and goroutines shown
-//! as threads.
+//! Go under Delve, with no `--adapter` flag, beyond the conformance suite's scenario
+//! (tests/conformance.rs, which runs a prebuilt binary): a `.go` file and a package directory
+//! (`debug` mode, Delve builds them), logpoints, and goroutines shown as threads.
 //!
 //! Every test fails, never skips, when `dlv` or `go` is missing: `.ci/run` installs both.
 
 mod common;
 
-use std::collections::HashMap;
-use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Run, Session, at, build_go, fixture_path, line_of, require_delve, with_go_env};
+use common::delve::{
+    LEDGER, assert_ledger_output, assert_stop, child_names, locals, output_with, run_start,
+    run_to_exit, start,
+};
+use common::{Session, at, build_go, fixture_path, line_of, require_delve, with_go_env};
 use serde_json::Value;
 
-const LEDGER: &str = "go/ledger/main.go";
 const GOROUTINES: &str = "go/goroutines/main.go";
 /// A `parse` in package main and in package words, and a `total` in main only.
 const AMBIGUOUS: &str = "go/ambiguous/main.go";
-
-/// `debugger --json start PROGRAM EXTRA...` (no `--adapter`) with the Go environment, which the
-/// daemon, and so Delve and its `go build` in debug mode, inherit.
-fn run_start(s: &Session, program: &Path, extra: &[&str]) -> Run {
-    let output = with_go_env(&mut s.command())
-        .args(["--json", "start", "--no-wait"])
-        .arg(program)
-        .args(extra)
-        .output()
-        .expect("run debugger");
-    Run::from(output)
-}
-
-/// Starts `program` (see [`run_start`]), asserts Delve was picked, and returns the start data.
-#[track_caller]
-fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
-    let value = run_start(s, program, extra).json();
-    assert_eq!(
-        value["ok"],
-        true,
-        "start failed: {value}\nlog:\n{}",
-        s.log()
-    );
-    let data = value["data"].clone();
-    assert_eq!(data["adapter"], "delve", "{data}");
-    data
-}
-
-/// Asserts a stop is in `function` at `line` for `reason`.
-#[track_caller]
-fn assert_stop(stop: &Value, reason: &str, function: &str, line: u32) {
-    assert_eq!(stop["reason"], reason, "{stop}");
-    assert_eq!(stop["frame"]["function"], function, "{stop}");
-    assert_eq!(stop["frame"]["line"], line, "{stop}");
-    assert!(
-        stop["frame"]["file"]
-            .as_str()
-            .is_some_and(|f| f.ends_with("main.go")),
-        "{stop}"
-    );
-}
-
-/// The `variables` of `locals --depth DEPTH`, by name.
-#[track_caller]
-fn locals(s: &Session, depth: &str) -> HashMap<String, Value> {
-    s.data(&["locals", "--depth", depth])["variables"]
-        .as_array()
-        .expect("variables")
-        .iter()
-        .map(|v| (v["name"].as_str().unwrap_or("").to_string(), v.clone()))
-        .collect()
-}
-
-/// The names of every child of `variable`, at any depth.
-fn child_names(variable: &Value, names: &mut Vec<String>) {
-    for child in variable["children"].as_array().into_iter().flatten() {
-        names.push(child["name"].as_str().unwrap_or("").to_string());
-        child_names(child, names);
-    }
-}
-
-/// The program's captured output, once it holds every one of `lines`. The program writes to
-/// Delve's stdout and stderr, read apart from the DAP stream, so what it printed just before a
-/// stop or its exit may reach the buffer a moment after the stop's report: wait briefly for it.
-#[track_caller]
-fn output_with(s: &Session, lines: &[&str]) -> String {
-    s.output_containing(lines, Duration::from_secs(5))
-}
-
-/// Runs to the end with no breakpoints left and asserts the exit code.
-#[track_caller]
-fn run_to_exit(s: &Session, code: i64) {
-    s.data(&["breakpoint", "remove", "--all"]);
-    let end = s.stop_after("continue");
-    assert_eq!(end["reason"], "exited", "{end}\nlog:\n{}", s.log());
-    assert_eq!(end["exit_code"], code, "{end}\nlog:\n{}", s.log());
-}
-
-/// The last lines of ledger's output: stdout after the loop, and its stderr line.
-#[track_caller]
-fn assert_ledger_output(s: &Session) {
-    output_with(
-        s,
-        &[
-            "step 0: total=0 balance=100",
-            "step 4: total=10 balance=110",
-            "total: 10",
-            "ledger: done",
-        ],
-    );
-}
-
-#[test]
-fn exec_mode_binary_runs_the_shared_scenario() {
-    require_delve();
-    let program = build_go(LEDGER);
-    let s = Session::new();
-    let loop_call = line_of(LEDGER, "@loop_call");
-    let started = start(&s, &program, &["--break", &at(LEDGER, "@loop_call")]);
-    assert_eq!(started["breakpoints"][0]["verified"], true, "{started}");
-
-    // Break by line.
-    let stop = s.stop_after("continue");
-    assert_stop(&stop, "breakpoint", "main.main", loop_call);
-    assert_eq!(stop["breakpoint_ids"], serde_json::json!([1]), "{stop}");
-
-    // Delve sends no `process` event; the program's pid is known all the same (for `status`,
-    // and to end the program should Delve die).
-    let status = s.data(&["status"]);
-    let pid = status["debuggee_pid"].as_u64().expect("debuggee_pid");
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the program runs");
-    let parent = stat
-        .rsplit_once(')')
-        .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-        .and_then(|p| p.parse::<u64>().ok());
-    assert_eq!(parent, status["adapter_pid"].as_u64(), "{status}\n{stat}");
-
-    // Locals, with the struct's fields.
-    let vars = locals(&s, "3");
-    assert_eq!(vars["i"]["value"], "0", "{vars:?}");
-    assert_eq!(vars["total"]["value"], "0", "{vars:?}");
-    let acct = &vars["acct"];
-    assert_eq!(acct["type"], "*main.Account", "{acct}");
-    assert!(
-        acct["value"]
-            .as_str()
-            .is_some_and(|v| v.contains("Owner: \"ada\"") && v.contains("Balance: 100")),
-        "{acct}"
-    );
-    let mut fields = Vec::new();
-    child_names(acct, &mut fields);
-    for field in ["ID", "Owner", "Balance"] {
-        assert!(fields.iter().any(|f| f == field), "no {field}: {acct}");
-    }
-
-    // Print a field and an expression.
-    assert_eq!(s.value_of("acct.Balance"), "100");
-    assert_eq!(s.value_of("acct.Owner"), "\"ada\"");
-    let printed = s.data(&["print", "acct.Balance*2 + acct.ID"]);
-    assert_eq!(printed["value"], "207", "{printed}");
-    assert_eq!(printed["type"], "int", "{printed}");
-    let missing = s.json(&["print", "nosuch"]);
-    assert_eq!(missing["ok"], false, "{missing}");
-
-    // Step into add, see the stack, and finish back out.
-    let add = line_of(LEDGER, "@add_body");
-    // Delve enters a function on its `func` line, the line above the body's first.
-    let stop = s.stop_after("step");
-    assert_stop(&stop, "step", "main.add", add - 1);
-    let frames = s.data(&["backtrace"])["frames"].clone();
-    assert_eq!(frames[0]["function"], "main.add", "{frames}");
-    assert_eq!(frames[1]["function"], "main.main", "{frames}");
-    assert_eq!(frames[1]["line"], loop_call, "{frames}");
-    assert_eq!(s.value_of("a"), "0");
-    // Back on the call's line: the assignment of add's result is still to run.
-    let stop = s.stop_after("finish");
-    assert_stop(&stop, "step", "main.main", loop_call);
-
-    // Next to the Deposit call's line, then break by function on the method.
-    let stop = s.stop_after("next");
-    assert_stop(&stop, "step", "main.main", loop_call + 1);
-    let added = s.data(&["breakpoint", "add", "main.(*Account).Deposit"]);
-    assert_eq!(added["verified"], true, "{added}");
-    let deposit = line_of(LEDGER, "@deposit_body");
-    // Delve says "function breakpoint"; every adapter's breakpoint stop reads "breakpoint".
-    let stop = s.stop_after("continue");
-    assert_stop(&stop, "breakpoint", "main.(*Account).Deposit", deposit - 1);
-    assert_eq!(stop["breakpoint_ids"], serde_json::json!([2]), "{stop}");
-    assert_eq!(s.value_of("a.Balance"), "100");
-    assert_eq!(s.value_of("amount"), "0");
-
-    // A condition: only the fourth time round the loop.
-    s.data(&["breakpoint", "remove", "--all"]);
-    let conditional = s.data(&[
-        "breakpoint",
-        "add",
-        &at(LEDGER, "@loop_call"),
-        "--condition",
-        "i == 3",
-    ]);
-    assert_eq!(conditional["verified"], true, "{conditional}");
-    let stop = s.stop_after("continue");
-    assert_stop(&stop, "breakpoint", "main.main", loop_call);
-    assert_eq!(s.value_of("i"), "3");
-    assert_eq!(s.value_of("total"), "3");
-    // What the program printed between two stops is captured while it is stopped.
-    let text = output_with(&s, &["step 2: total=3 balance=103"]);
-    assert!(!text.contains("step 3:"), "{text:?}");
-
-    // Threads: the stopped goroutine is listed, selected, in main.main.
-    let threads = s.data(&["threads"])["threads"].clone();
-    let selected: Vec<&Value> = threads
-        .as_array()
-        .expect("threads")
-        .iter()
-        .filter(|t| t["selected"] == true)
-        .collect();
-    assert_eq!(selected.len(), 1, "{threads}");
-    assert_eq!(selected[0]["id"], stop["thread_id"], "{threads}");
-    assert_eq!(selected[0]["frame"]["function"], "main.main", "{threads}");
-
-    // The exit code (total % 7) and every line printed after the last stop, stdout and stderr.
-    run_to_exit(&s, 3);
-    assert_ledger_output(&s);
-}
 
 #[test]
 fn go_source_file_is_built_and_debugged_with_function_breakpoints() {

@@ -1,7 +1,6 @@
 //! Our own Python adapter (`pdb`: a DAP server inside the program's interpreter, on bdb) in a
-//! session: the shared per-language scenario (break by line and by function, conditions, step,
-//! finish, next, locals, print, backtrace, threads, output, exit code), a breakpoint in a worker
-//! thread, an uncaught exception, `pause` in a busy loop, output the program had not flushed,
+//! session, beyond the conformance suite's scenario (tests/conformance.rs): a breakpoint in a
+//! worker thread, an uncaught exception, `pause` in a busy loop, output the program had not flushed,
 //! breakpoints on lines without code, a function breakpoint by a bare name (the program's own
 //! definition, never the library's), and `attach`, which it cannot do.
 //!
@@ -12,120 +11,17 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{Session, at, fixture_path, frame_lines, line_of, require_python};
+use common::{Session, assert_stop_at, at, fixture_path, line_of, require_python};
 use serde_json::{Value, json};
 
-const APP: &str = "python/app.py";
 const RAISES: &str = "python/raises.py";
 const THREADS: &str = "python/threads.py";
-
-#[track_caller]
-fn assert_at(stop: &Value, fixture: &str, function: &str, marker: &str) {
-    assert_eq!(stop["frame"]["function"], function, "{stop}");
-    assert_eq!(stop["frame"]["line"], line_of(fixture, marker), "{stop}");
-    let file = stop["frame"]["file"].as_str().unwrap_or("");
-    assert!(file.ends_with(fixture), "expected {fixture}: {stop}");
-}
 
 /// Writes a Python program into the session's own folder.
 fn program(s: &Session, name: &str, source: &str) -> PathBuf {
     let path = s.cwd.join(name);
     std::fs::write(&path, source).expect("write the program");
     path
-}
-
-#[test]
-fn pdb_scenario_breaks_steps_inspects_and_exits() {
-    require_python();
-    let s = Session::new();
-    let started = s.start_on(
-        "pdb",
-        &fixture_path(APP),
-        &["-b", &at(APP, "@square_call"), "-b", "deposit"],
-    );
-    for bp in started["breakpoints"].as_array().expect("breakpoints") {
-        assert_eq!(bp["verified"], true, "{started}");
-    }
-
-    let stop = s.stop_after("continue");
-    assert_eq!(stop["reason"], "breakpoint", "{stop}");
-    assert_eq!(stop["breakpoint_ids"], json!([1]), "{stop}");
-    assert_eq!(stop["thread_name"], "MainThread", "{stop}");
-    assert_at(&stop, APP, "main", "@square_call");
-
-    // Into a function and out: `finish` stops in the caller as the call returns.
-    let stop = s.stop_after("step");
-    assert_eq!(stop["reason"], "step", "{stop}");
-    assert_at(&stop, APP, "square", "@square_body");
-    assert_eq!(s.value_of("n"), "3");
-    let stop = s.stop_after("finish");
-    assert_eq!(stop["reason"], "step", "{stop}");
-    assert_at(&stop, APP, "main", "@square_call");
-
-    // By function: the stop is on the function's first line of code.
-    let stop = s.stop_after("continue");
-    assert_eq!(stop["breakpoint_ids"], json!([2]), "{stop}");
-    assert_at(&stop, APP, "Account.deposit", "@deposit_body");
-    assert_eq!(s.value_of("amount"), "0");
-
-    // A condition: only the fourth deposit stops.
-    s.data(&["breakpoint", "remove", "2"]);
-    let added = s.data(&[
-        "breakpoint",
-        "add",
-        &at(APP, "@deposit_body"),
-        "--condition",
-        "amount == 3",
-    ]);
-    assert_eq!(added["verified"], true, "{added}");
-    let stop = s.stop_after("continue");
-    assert_eq!(stop["breakpoint_ids"], json!([3]), "{stop}");
-    let locals = s.run(&["locals"]);
-    let text = locals.ok();
-    assert!(text.contains("amount (int) = 3"), "{text}");
-    assert!(text.contains("balance = 103"), "{text}");
-    assert!(text.contains("owner = 'ada'"), "{text}");
-    assert_eq!(s.value_of("amount * 10 + self.balance"), "133");
-    let missing = s.run(&["--json", "print", "nosuch"]).failure();
-    assert!(
-        missing["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("NameError: name 'nosuch' is not defined")),
-        "{missing}"
-    );
-    let bt = s.data(&["backtrace"]);
-    assert_eq!(
-        frame_lines(&bt),
-        vec![
-            ("Account.deposit", u64::from(line_of(APP, "@deposit_body"))),
-            ("main", u64::from(line_of(APP, "@loop_call"))),
-            ("<module>", u64::from(line_of(APP, "@exit_call"))),
-        ],
-        "{bt}"
-    );
-    let threads = s.data(&["threads"]);
-    assert_eq!(threads["threads"][0]["name"], "MainThread", "{threads}");
-
-    let stop = s.stop_after("next");
-    assert_at(&stop, APP, "Account.deposit", "@deposit_update");
-    assert_eq!(s.value_of("before"), "103");
-    // `set` holds when the program runs on, even after other requests read the frame again.
-    s.data(&["set", "before", "200"]);
-    s.data(&["backtrace"]);
-    s.data(&["locals"]);
-    s.stop_after("next");
-    assert_eq!(s.value_of("self.balance"), "203");
-
-    // The program's own streams, in order, and its exit code.
-    s.data(&["breakpoint", "remove", "--all"]);
-    let end = s.stop_after("continue");
-    assert_eq!(end["reason"], "exited", "{end}");
-    assert_eq!(end["exit_code"], 3, "{end}");
-    let output = s.output_containing(&["app: done\n"], Duration::from_secs(30));
-    assert!(
-        output.starts_with("square: 9\nstep 0: balance=100"),
-        "{output}"
-    );
 }
 
 #[test]
@@ -141,7 +37,7 @@ fn a_breakpoint_in_a_worker_thread_stops_that_thread() {
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     let name = stop["thread_name"].as_str().unwrap_or("");
     assert!(name.starts_with("worker-"), "{stop}");
-    assert_at(&stop, THREADS, "worker", "@worker_body");
+    assert_stop_at(&stop, THREADS, "worker", "@worker_body");
     let threads = s.data(&["threads"]);
     let names: Vec<&str> = threads["threads"]
         .as_array()
@@ -174,7 +70,7 @@ fn an_uncaught_exception_stops_where_it_was_raised_and_prints_only_the_programs_
     let stop = s.stop_after("continue");
     assert_eq!(stop["reason"], "exception", "{stop}");
     assert_eq!(stop["exception"]["type"], "ZeroDivisionError", "{stop}");
-    assert_at(&stop, RAISES, "ratio", "@divide");
+    assert_stop_at(&stop, RAISES, "ratio", "@divide");
     assert_eq!(s.value_of("b"), "0");
     let end = s.stop_after("continue");
     assert_eq!(end["exit_code"], 1, "{end}");

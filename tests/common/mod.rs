@@ -6,6 +6,7 @@
 
 #![allow(dead_code)]
 
+pub mod delve;
 pub mod probe;
 pub mod python;
 
@@ -217,6 +218,15 @@ pub fn at(fixture: &str, marker: &str) -> String {
         fixture_path(fixture).display(),
         line_of(fixture, marker)
     )
+}
+
+/// Asserts a stop is in `function` at the line of `marker` in the fixture `fixture`.
+#[track_caller]
+pub fn assert_stop_at(stop: &Value, fixture: &str, function: &str, marker: &str) {
+    assert_eq!(stop["frame"]["function"], function, "{stop}");
+    assert_eq!(stop["frame"]["line"], line_of(fixture, marker), "{stop}");
+    let file = stop["frame"]["file"].as_str().unwrap_or("");
+    assert!(file.ends_with(fixture), "expected {fixture}: {stop}");
 }
 
 /// The variable `name` in a `locals` (or `context`) answer.

@@ -7,6 +7,7 @@
 
 pub mod adapters;
 pub mod attach;
+pub mod particulars;
 pub mod programs;
 pub mod running;
 pub mod stopping;
