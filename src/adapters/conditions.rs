@@ -25,6 +25,9 @@ pub struct ConditionHandling {
     /// A request (command and arguments) sent in the configuration phase that makes the adapter
     /// stop where a condition fails, for an adapter that would take it as false.
     pub stop_on_failure_request: Option<SettingRequest>,
+    /// The `hitCondition` that stops at the Nth hit: N, as DAP has it, but for an adapter that
+    /// reads it as hits to ignore (GDB's `ignore_count`, which stops at the (N+1)th).
+    pub hit_condition: fn(u32) -> String,
 }
 
 /// A request of the adapter's own that changes one of its settings.
@@ -40,6 +43,7 @@ impl Default for ConditionHandling {
             failure_in_stop: |_| None,
             refusal: |_| None,
             stop_on_failure_request: None,
+            hit_condition: |hits| hits.to_string(),
         }
     }
 }

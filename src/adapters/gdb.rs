@@ -307,9 +307,11 @@ impl DebugAdapter for Gdb {
 
     /// GDB stops where a condition fails to evaluate, and answers a condition that does not
     /// compile where its breakpoint binds as `failed`, with GDB's words (`No symbol "x" in
-    /// current context.`); the program's locations fail otherwise only as pending.
+    /// current context.`); the program's locations fail otherwise only as pending. Its DAP takes
+    /// a `hitCondition` as the hits to ignore (`bp.ignore_count = int(hitCondition)`).
     fn condition_handling(&self) -> ConditionHandling {
         ConditionHandling {
+            hit_condition: |hits| hits.saturating_sub(1).to_string(),
             refusal: |answer| {
                 (!answer.verified && answer.reason == Some(UnverifiedReason::Failed))
                     .then(|| answer.message.clone())

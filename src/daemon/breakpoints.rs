@@ -203,13 +203,15 @@ impl Entry {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Registry {
     next_id: u32,
     entries: Vec<Entry>,
     /// The adapter prints logpoint messages itself (`supportsLogPoints`); else the session
     /// emulates them.
     native_logpoints: bool,
+    /// The adapter's `hitCondition` for a stop at the Nth hit (`ConditionHandling`).
+    hit_condition: fn(u32) -> String,
     /// The program is a native one built without debug info (`common::debug_info`): its
     /// breakpoints say so where they would otherwise say a file or line cannot be found.
     pub program_without_debug_info: bool,
@@ -229,6 +231,18 @@ pub struct SyncRequest {
     pub list: BreakpointList,
     /// Our ids, in the order of the request's breakpoint list.
     pub ids: Vec<u32>,
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry {
+            next_id: 0,
+            entries: Vec::new(),
+            native_logpoints: false,
+            hit_condition: |hits| hits.to_string(),
+            program_without_debug_info: false,
+        }
+    }
 }
 
 impl Registry {
@@ -357,9 +371,14 @@ impl Registry {
     }
 
     /// Forgets what the adapter said (a new adapter is about to be told everything afresh), and
-    /// learns whether this one prints logpoints itself.
-    pub fn reset_adapter_state(&mut self, native_logpoints: bool) {
+    /// learns whether this one prints logpoints itself and how it counts hits.
+    pub fn reset_adapter_state(
+        &mut self,
+        native_logpoints: bool,
+        hit_condition: fn(u32) -> String,
+    ) {
         self.native_logpoints = native_logpoints;
+        self.hit_condition = hit_condition;
         for entry in &mut self.entries {
             entry.verified = false;
             entry.message = None;
@@ -431,7 +450,7 @@ impl Registry {
         let ids = selected.iter().map(|e| e.id).collect();
         let options = |e: &Entry| BreakpointOptions {
             condition: e.spec.condition.clone(),
-            hit_condition: e.spec.hit_count.map(|hits| hits.to_string()),
+            hit_condition: e.spec.hit_count.map(self.hit_condition),
             log_message: e
                 .spec
                 .log_message

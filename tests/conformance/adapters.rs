@@ -77,11 +77,7 @@ pub static GDB_C: Row = Row {
     raise_reason: "signal",
     raise_exit: None,
     lacks: &[],
-    known_bugs: &[(
-        Feature::HitCount,
-        "GDB's DAP takes `hitCondition` N as an ignore count: `--hit-count 2` stops at the \
-         third hit",
-    )],
+    known_bugs: &[],
 };
 
 pub static DEBUGPY: Row = Row {

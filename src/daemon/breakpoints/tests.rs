@@ -285,7 +285,7 @@ fn logpoint(file: &str, line: u32, message: &str) -> BreakpointSpec {
 #[test]
 fn logpoints_go_marked_to_adapters_that_have_them() {
     let mut r = Registry::default();
-    r.reset_adapter_state(true);
+    r.reset_adapter_state(true, |hits| hits.to_string());
     let id = r.add(logpoint("/a.c", 3, "i={i}"));
     let req = r.sync_request(&Target::File(PathBuf::from("/a.c")));
     let sent = req.wire()["breakpoints"][0]["logMessage"]
@@ -313,7 +313,7 @@ fn logpoints_go_marked_to_adapters_that_have_them() {
 #[test]
 fn logpoints_are_plain_breakpoints_to_adapters_without_them() {
     let mut r = Registry::default();
-    r.reset_adapter_state(false);
+    r.reset_adapter_state(false, |hits| hits.to_string());
     let log = r.add(logpoint("/a.c", 3, "i={i}"));
     let stop = r.add(line_spec("/a.c", 4));
     let req = r.sync_request(&Target::File(PathBuf::from("/a.c")));
@@ -375,7 +375,7 @@ fn watchpoints_are_sent_together_and_numbered_apart_from_breakpoints() {
     assert_eq!(r.ids_for_adapter_ids(&[1], true), vec![w]);
     assert_eq!(r.get(w).map(|e| e.info().kind), Some("watch".to_string()));
     // A new run forgets the value seen, not the handle.
-    r.reset_adapter_state(true);
+    r.reset_adapter_state(true, |hits| hits.to_string());
     let data = r.get(w).and_then(|e| e.data.clone());
     assert_eq!(data.as_ref().map(|d| d.data_id.as_str()), Some("0x10/4"));
     assert_eq!(data.and_then(|d| d.last_value), None);
@@ -385,7 +385,7 @@ fn watchpoints_are_sent_together_and_numbered_apart_from_breakpoints() {
 fn a_modified_breakpoint_keeps_its_id_and_its_list_carries_the_change() {
     use crate::ipc::protocol::{BreakpointChange, Change};
     let mut r = Registry::default();
-    r.reset_adapter_state(true);
+    r.reset_adapter_state(true, |hits| hits.to_string());
     let a = r.add(line_spec("/x.c", 1));
     // A twin of `a` until it gets a condition of its own: then both go to the adapter.
     let b = r.add(line_spec("/x.c", 1));
@@ -465,7 +465,7 @@ fn a_hit_makes_a_breakpoint_verified_until_the_adapter_removes_it() {
     r.apply_event("removed", &pending);
     assert!(!r.get(f).map(Entry::info).expect("entry").verified);
     r.mark_hit(&[f]);
-    r.reset_adapter_state(false);
+    r.reset_adapter_state(false, |hits| hits.to_string());
     assert!(!r.get(f).expect("entry").hit, "a new run starts unproven");
 }
 

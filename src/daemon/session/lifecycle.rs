@@ -342,10 +342,10 @@ async fn configure(
 
     // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
     let _sync = shared.breakpoints.sync.lock().await;
-    shared
-        .breakpoints
-        .registry()
-        .reset_adapter_state(caps.supports("supportsLogPoints"));
+    shared.breakpoints.registry().reset_adapter_state(
+        caps.supports("supportsLogPoints"),
+        adapter.condition_handling().hit_condition,
+    );
 
     let (command, arguments) = match origin {
         Origin::Launch(spec) => {
