@@ -165,21 +165,22 @@ pub(super) fn reflect_value_of_members(held: &HeldValue) -> Option<UnloadedPart>
             .find(|(each, _)| *each == name)
             .map(|(_, value)| *value)
     };
-    let whole = format!(
-        "reflect.Value {{typ_: {}, ptr: {}, flag: {}}}",
-        member("typ_")?,
-        member("ptr")?,
-        member("flag")?
-    );
-    if let Some(part) = reflect_value(&whole) {
+    let kind = kind_of(member("typ_")?)?;
+    let address = member("ptr")?
+        .strip_prefix("unsafe.Pointer(0x")?
+        .strip_suffix(')')?;
+    let flag = flag_of(&format!(", flag: {}", member("flag")?))?;
+    if let Some(expression) = scalar_expression(kind, address, flag) {
         return Some(UnloadedPart {
             text: held.text.to_string(),
-            ..part
+            expression,
+            answer_prefix: String::new(),
+            answer_wrapper: None,
+            holder: true,
         });
     }
     let expression = held.expression?;
-    let indirect = flag_of(&whole)? & FLAG_INDIRECT != 0;
-    if indirect == POINTER_SHAPED.contains(&kind_of(&whole)?) {
+    if (flag & FLAG_INDIRECT != 0) == POINTER_SHAPED.contains(&kind) {
         return None;
     }
     Some(UnloadedPart {
@@ -216,7 +217,25 @@ const FLAG_INDIRECT: u64 = 1 << 7;
 fn reflect_value(text: &str) -> Option<UnloadedPart> {
     let end = matching_brace(text, "reflect.Value ".len())?;
     let whole = &text[..=end];
-    let go_type = match kind_of(whole)? {
+    let (_, tail) = whole.rsplit_once("ptr: unsafe.Pointer(0x")?;
+    let (address, tail) = tail.split_once(')')?;
+    if !tail.starts_with(", flag: ") {
+        return None;
+    }
+    let expression = scalar_expression(kind_of(whole)?, address, flag_of(tail)?)?;
+    Some(UnloadedPart {
+        text: whole.to_string(),
+        expression,
+        answer_prefix: String::new(),
+        answer_wrapper: None,
+        holder: true,
+    })
+}
+
+/// The expression that reads a scalar or a string a `reflect.Value` of `kind` holds behind
+/// `ptr` (`address`, hex digits), when its flag says it is behind it.
+fn scalar_expression(kind: &str, address: &str, flag: u64) -> Option<String> {
+    let go_type = match kind {
         "Bool" => "bool",
         "Int" => "int",
         "Int8" => "int8",
@@ -234,21 +253,8 @@ fn reflect_value(text: &str) -> Option<UnloadedPart> {
         "String" => "string",
         _ => return None,
     };
-    let (_, tail) = whole.rsplit_once("ptr: unsafe.Pointer(0x")?;
-    let (address, tail) = tail.split_once(')')?;
-    if address.is_empty() || !address.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    if !tail.starts_with(", flag: ") || flag_of(tail)? & FLAG_INDIRECT == 0 {
-        return None;
-    }
-    Some(UnloadedPart {
-        text: whole.to_string(),
-        expression: format!("*(*{go_type})(0x{address})"),
-        answer_prefix: String::new(),
-        answer_wrapper: None,
-        holder: true,
-    })
+    let hex = !address.is_empty() && address.bytes().all(|b| b.is_ascii_hexdigit());
+    (hex && flag & FLAG_INDIRECT != 0).then(|| format!("*(*{go_type})(0x{address})"))
 }
 
 /// The index of the `}` closing the `{` at `open` in `text`, skipping quoted strings.
