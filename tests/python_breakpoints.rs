@@ -216,3 +216,49 @@ fn a_bare_file_name_of_a_module_not_imported_yet_is_found_on_the_search_path() {
         s.data(&["stop"]);
     }
 }
+
+/// A program whose class `Parser` comes from a module of its folder's `lib/`, beside a script
+/// that defines a class of the same name: `Parser.parse_number` is defined in two files.
+fn program_with_namesake_classes(s: &Session) -> std::path::PathBuf {
+    let folder = s.dir.path().join("prog");
+    std::fs::create_dir_all(folder.join("lib")).expect("program folders");
+    let class = "class Parser:\n    def parse_number(self, raw):\n        return int(raw)\n";
+    std::fs::write(folder.join("lib/parsemod.py"), class).expect("parsemod.py");
+    std::fs::write(
+        folder.join("cls.py"),
+        format!("{class}\nprint(Parser().parse_number('1'))\n"),
+    )
+    .expect("cls.py");
+    let program = folder.join("usecls.py");
+    std::fs::write(
+        &program,
+        "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\n\
+         from parsemod import Parser\nprint(Parser().parse_number('7'))\n",
+    )
+    .expect("usecls.py");
+    program
+}
+
+#[test]
+fn a_class_method_defined_in_two_files_is_pending_with_where_and_stops_with_its_module() {
+    require_debugpy();
+    let s = Session::new();
+    let program = program_with_namesake_classes(&s);
+    let started = s.start(&program, &["-b", "Parser.parse_number"]);
+    let bp = &started["breakpoints"][0];
+    // debugpy would call it verified and never stop: it says which definitions there are.
+    assert_eq!(bp["verified"], false, "{started}");
+    let message = bp["message"].as_str().unwrap_or("");
+    assert!(message.contains("lib/parsemod.py:3"), "{started}");
+    assert!(message.contains("cls.py:3"), "{started}");
+    assert!(message.contains("FILE:LINE"), "{started}");
+    s.data(&["stop"]);
+
+    // With its module it is the imported class's, and stops in it.
+    s.start(&program, &["-b", "parsemod.Parser.parse_number"]);
+    let stop = continue_to_stop(&s);
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["frame"]["function"], "parse_number", "{stop}");
+    assert_eq!(stop["frame"]["line"], 3, "{stop}");
+    assert_eq!(s.value_of("raw"), "'7'");
+}

@@ -183,28 +183,60 @@ pub(super) struct Definition {
     kind: String,
 }
 
-/// Where a function breakpoint on `name` must go for debugpy to stop: the first body line of its
-/// definition, when that is a generator or a coroutine (whose entry pydevd never checks), or when
-/// the name is qualified (`Class.method`, which pydevd never matches). The definition is the
-/// program's own when the program defines the name once (`main` is then the program's, not a
-/// neighbouring script's), else the only one found. `None`: the function breakpoint works as it
-/// is, or the definition is not known well enough to move it.
+/// Where a function breakpoint on `name` must go for debugpy to stop.
+#[derive(Debug, PartialEq)]
+pub(super) enum Placement {
+    /// The first body line of its definition: a generator or a coroutine (whose entry pydevd
+    /// never checks), or a qualified name (`Class.method`, which pydevd never matches).
+    Line(Location),
+    /// The function breakpoint works as it is, or the definition is not known at all.
+    AsIs,
+    /// It needs a line, and it is defined in several files with none of them the program: the
+    /// message says where and how to choose.
+    Ambiguous(String),
+}
+
+/// The [`Placement`] of a function breakpoint on `name`, defined at `definitions`. The definition
+/// is the program's own when the program defines the name once (`main` is then the program's,
+/// not a neighbouring script's), else the only one found.
 pub(super) fn line_for_function(
     name: &str,
     program: &Path,
     definitions: &[Definition],
-) -> Option<Location> {
+) -> Placement {
+    let needs_a_line = |d: &Definition| d.kind != "function" || name.contains('.');
     let own: Vec<&Definition> = definitions.iter().filter(|d| d.file == program).collect();
     let definition = match (own.as_slice(), definitions) {
         ([one], _) => *one,
         (_, [one]) => one,
-        _ => return None,
+        ([], [_, _, ..]) if definitions.iter().all(needs_a_line) => {
+            return Placement::Ambiguous(ambiguous_message(name, definitions));
+        }
+        _ => return Placement::AsIs,
     };
-    let needs_a_line = definition.kind != "function" || name.contains('.');
-    needs_a_line.then(|| Location::Line {
-        file: definition.file.clone(),
-        line: definition.line,
-    })
+    if needs_a_line(definition) {
+        Placement::Line(Location::Line {
+            file: definition.file.clone(),
+            line: definition.line,
+        })
+    } else {
+        Placement::AsIs
+    }
+}
+
+/// The message for a function breakpoint on `name` that debugpy cannot match by name and that is
+/// defined in all of `definitions`.
+fn ambiguous_message(name: &str, definitions: &[Definition]) -> String {
+    let places: Vec<String> = definitions
+        .iter()
+        .map(|d| format!("{}:{}", d.file.display(), d.line))
+        .collect();
+    format!(
+        "'{name}' is defined in {} files ({}) and debugpy stops at a function by its bare name \
+         only; give one of them as FILE:LINE, or the name with its module (module.{name})",
+        definitions.len(),
+        places.join(", ")
+    )
 }
 
 /// What a look-up started in a Python of its own ([`Debugpy::start_lookup`]) printed.
@@ -262,7 +294,8 @@ async fn find_in_program(
 impl Debugpy {
     /// [`line_for_function`] for the definitions of `name` in the launched program's folder (or,
     /// for a name with its module, in the library). Library files defining it are made the
-    /// user's code, or the breakpoint would never stop there under justMyCode.
+    /// user's code, or the breakpoint would never stop there under justMyCode. One that cannot
+    /// stop is kept in `unplaced`, with the reason its review gives.
     pub(super) async fn function_as_line(
         &self,
         name: &str,
@@ -284,13 +317,20 @@ impl Debugpy {
             (None, Some(child)) => read_lookup(name, child).await?,
             (None, None) => read_lookup(name, self.start_lookup(name, &program)?).await?,
         };
+        let placement = line_for_function(name, &program, &definitions.found);
         {
             let mut run = self.run();
-            if definitions.found.is_empty() && run.just_my_code {
-                run.unfound
-                    .insert(name.to_string(), unfound_message(name, folder));
-            } else {
-                run.unfound.remove(name);
+            match &placement {
+                Placement::Ambiguous(message) => {
+                    run.unplaced.insert(name.to_string(), message.clone());
+                }
+                _ if definitions.found.is_empty() && run.just_my_code => {
+                    run.unplaced
+                        .insert(name.to_string(), unfound_message(name, folder));
+                }
+                _ => {
+                    run.unplaced.remove(name);
+                }
             }
         }
         for definition in &definitions.found {
@@ -298,7 +338,10 @@ impl Debugpy {
                 self.include_file(&definition.file, requests).await;
             }
         }
-        line_for_function(name, &program, &definitions.found)
+        match placement {
+            Placement::Line(location) => Some(location),
+            Placement::AsIs | Placement::Ambiguous(_) => None,
+        }
     }
 
     /// Starts [`FIND_FUNCTION`] for `name` over `program`'s folder in a Python of its own; `None` when the Python cannot
@@ -390,7 +433,7 @@ mod tests {
     #[test]
     fn only_functions_debugpy_would_miss_become_lines() {
         let line = |file: &str, line: u32| {
-            Some(Location::Line {
+            Placement::Line(Location::Line {
                 file: PathBuf::from(file),
                 line,
             })
@@ -410,7 +453,10 @@ mod tests {
             line("/p/gen.py", 12)
         );
         // A plain function by its bare name stays a function breakpoint (it stops on `def`).
-        assert_eq!(moved("deposit", std::slice::from_ref(&plain)), None);
+        assert_eq!(
+            moved("deposit", std::slice::from_ref(&plain)),
+            Placement::AsIs
+        );
         // pydevd matches bare names only.
         assert_eq!(
             moved("Account.deposit", std::slice::from_ref(&plain)),
@@ -422,11 +468,24 @@ mod tests {
             moved("fetch", &[elsewhere, coroutine.clone()]),
             line("/p/gen.py", 12)
         );
-        // Unknown or ambiguous: left as the user wrote it.
-        assert_eq!(moved("produce", &[]), None);
-        assert_eq!(moved("produce", &[generator.clone(), generator]), None);
+        // Unknown, or among definitions of which a plain one stops by its bare name: left as
+        // the user wrote it.
+        assert_eq!(moved("produce", &[]), Placement::AsIs);
         let twins = [plain.clone(), definition("/p/lib.py", 2, "generator")];
-        assert_eq!(moved("produce", &twins), None);
+        assert_eq!(moved("produce", &twins), Placement::AsIs);
+        // In several files, none of which could stop as it is: it says where.
+        let other = definition("/p/sub/app.py", 4, "function");
+        let Placement::Ambiguous(message) = moved("Account.deposit", &[plain, other]) else {
+            panic!("a qualified name in two files is ambiguous");
+        };
+        assert!(
+            message.contains("/p/app.py:13, /p/sub/app.py:4"),
+            "{message}"
+        );
+        assert!(matches!(
+            moved("produce", &[generator.clone(), generator]),
+            Placement::Ambiguous(_)
+        ));
     }
 
     /// Runs [`FIND_FUNCTION`] over `folder` (the program being `main.py` there).

@@ -20,9 +20,11 @@
 //!   by the launch's `rules` for the breakpoints given at start, and for those added later by
 //!   adding the same rule to the running debugger (pydevd has no request for it, so a frameless
 //!   `evaluate` does it). Stepping may then enter that file too, as it would the program's own.
-//! - What still cannot stop says so, with the way out (`--no-just-my-code`): a bare function name
-//!   defined nowhere in the program's folder under justMyCode, which debugpy calls verified, and
-//!   a file debugpy could not be told to trace.
+//! - What still cannot stop says so, with the way out: a bare function name defined nowhere in
+//!   the program's folder under justMyCode, which debugpy calls verified (`--no-just-my-code`);
+//!   a `Class.method` (or a generator) defined in several files, which cannot be moved to one
+//!   line (FILE:LINE, or the name with its module); and a file debugpy could not be told to
+//!   trace.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
@@ -81,10 +83,12 @@ struct RunFacts {
     just_my_code: bool,
     /// Files debugpy has been told are the user's code, so that breakpoints there stop.
     included: HashSet<PathBuf>,
-    /// Function names defined nowhere in the program's folder (nor, with their module, in the
-    /// library): under justMyCode a breakpoint on one stops only if it is the user's code after
-    /// all, which debugpy's `verified` does not tell. Each with the message that says so.
-    unfound: HashMap<String, String>,
+    /// Function names debugpy would call verified and may never stop at, each with the message
+    /// that says why: defined nowhere in the program's folder (nor, with their module, in the
+    /// library), which under justMyCode stops only if it is the user's code after all; or a
+    /// `Class.method` (or a generator) defined in more than one file, which pydevd never matches
+    /// by that name and which cannot be moved to one definition's line.
+    unplaced: HashMap<String, String>,
     /// The definition look-ups started with the launch, by function name, not yet read (see
     /// `Debugpy::start_lookups`); dropping one ends its Python.
     lookups: HashMap<String, tokio::process::Child>,
@@ -437,8 +441,8 @@ impl DebugAdapter for Debugpy {
     fn review_breakpoints(&self, sent: &BreakpointList, answer: &mut [DapBreakpoint]) {
         let run = self.run();
         for (name, bp) in sent.names().into_iter().zip(answer.iter_mut()) {
-            let unfound = name.and_then(|n| run.unfound.get(n));
-            if let Some(message) = unfound {
+            let unplaced = name.and_then(|n| run.unplaced.get(n));
+            if let Some(message) = unplaced {
                 bp.verified = false;
                 bp.message = Some(message.clone());
             } else if bp

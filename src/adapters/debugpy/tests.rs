@@ -139,7 +139,7 @@ fn answered(verified: bool, message: Option<&str>) -> DapBreakpoint {
 #[test]
 fn answers_that_would_mislead_are_corrected() {
     let debugpy = adapter();
-    debugpy.run().unfound.insert(
+    debugpy.run().unplaced.insert(
         "raw_decode".into(),
         unfound_message("raw_decode", Path::new("/p")),
     );
