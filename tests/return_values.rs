@@ -206,3 +206,22 @@ fn delve_says_why_when_the_results_are_not_known() {
     );
     s.run(&["stop"]);
 }
+
+#[test]
+fn lldb_reports_the_value_returned_on_a_spawned_thread_too() {
+    require_lldb_dap();
+    let program = build("rust/halves.rs");
+    let s = Session::new();
+    let body = at("rust/halves.rs", "@half_body");
+    start(&s, &program, &["--break", &body]);
+    let main = finish(&s);
+    assert_eq!(main["return_value"], "1.5", "{main}");
+    // The same function on a spawned thread, as every `cargo test` test runs: the value is
+    // read from the thread that finished, not the one lldb had selected before.
+    let stop = s.data(&["continue", "--wait", "--timeout", "30"]);
+    assert_ne!(stop["stop"]["thread_id"], main["thread_id"], "{stop}");
+    let spawned = finish(&s);
+    assert_eq!(spawned["return_value"], "2.5", "{spawned}");
+    assert_eq!(spawned["return_type"], "double", "{spawned}");
+    s.run(&["stop"]);
+}

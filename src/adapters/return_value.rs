@@ -13,7 +13,8 @@ pub enum ReturnValueSource {
         missing: &'static str,
     },
     /// A command of the adapter's console whose answer holds it (lldb's `thread info`), and
-    /// how to read it from that answer: `None` when it holds none.
+    /// how to read it from that answer: `None` when it holds none. The command reads the
+    /// selected thread, which `scopes` on the returned-to frame selects first (lldb-dap does).
     Console {
         command: &'static str,
         read: fn(&str) -> Option<ReturnedValue>,

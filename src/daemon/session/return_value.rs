@@ -183,13 +183,23 @@ impl Session {
         })
     }
 
-    /// What the adapter's console answers to `command`, read by `read`.
+    /// What the adapter's console answers to `command`, read by `read`. The command reads the
+    /// thread the adapter has selected, which a stop does not change: the finish's may be
+    /// another (a test's, a spawned one's). A `scopes` request on `frame` selects its thread,
+    /// as it does when a user picks a frame in an editor, so it goes first.
     async fn returned_in_console(
         &self,
         frame: &StackFrame,
         command: &str,
         read: fn(&str) -> Option<ReturnedValue>,
     ) -> Option<ReturnedValue> {
+        if let Err(e) = self
+            .dap
+            .request_typed::<Scopes>(&ScopesArguments { frame_id: frame.id })
+            .await
+        {
+            tracing::debug!("the returned-to frame's scopes: {e}");
+        }
         let answer = self
             .dap
             .request_typed::<Evaluate>(&EvaluateArguments::repl(command, Some(frame.id)))
