@@ -479,6 +479,17 @@ fn a_breakpoint_inside_a_node_test_stops_there() {
         Some(u64::from(line))
     );
     assert_eq!(local(&answer["data"], "discounted"), "360");
+    // As text the locals are listed once, by the stop report.
+    s.run(&["stop"]);
+    let run = Run::from(
+        s.command()
+            .args(["test", "cart.test.js::total applies discount", "-b", &at])
+            .output()
+            .expect("run debugger"),
+    );
+    let text = run.ok();
+    assert_eq!(text.matches("Locals").count(), 1, "{text}");
+    assert!(text.contains("discounted"), "{text}");
 }
 
 #[test]

@@ -227,9 +227,14 @@ fn from_output(client: &mut DaemonClient, finder: &OutputFinder) -> Option<Strin
     }
 }
 
-/// The report as text: the verdict first, then where, the source, and the locals.
+/// The report as text: the verdict first, then where, the source, and the locals, once: a stop
+/// report lists its frame's (as `continue` shows them), so the test frame's are listed only
+/// after a failure that selected that frame, or a stop report that listed none.
 pub fn text(report: &TestReport) -> String {
     let mut text = String::new();
+    let stop_shown = report.frame.is_none() || report.outcome != "failed";
+    let stop_listed_them =
+        stop_shown && (!report.stop.locals.is_empty() || report.stop.locals_omitted > 0);
     let test = &report.test;
     let runner = report.runner;
     match report.outcome {
@@ -274,7 +279,7 @@ pub fn text(report: &TestReport) -> String {
             }
         }
     }
-    if !report.locals.is_empty() {
+    if !stop_listed_them && !report.locals.is_empty() {
         text.push_str("Locals:\n");
         let reveal = render::Reveal(Some("debugger locals"));
         text.push_str(&render::variables(&report.locals, 0, reveal));
