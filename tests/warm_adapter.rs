@@ -369,6 +369,24 @@ fn sessions_lists_the_warm_adapter_in_text() {
         "{line}"
     );
     assert!(line.contains("s left"), "{line}");
+
+    // A warm adapter is no session to name to a command for another session.
+    let other = format!("{}-other", s.name);
+    let missing = s.run(&["--session", &other, "status"]);
+    assert_eq!(missing.code, 4, "{missing:?}");
+    assert_eq!(
+        missing.stderr.lines().next(),
+        Some(
+            format!(
+                "error: no session '{other}' is running; holding no session, only a warm \
+                 adapter: {} (a warm lldb adapter)",
+                s.name
+            )
+            .as_str()
+        ),
+        "{missing:?}"
+    );
+    assert!(!missing.stderr.contains("--session"), "{missing:?}");
 }
 
 /// `probe --json` on ledger, recording `apply` and printing `amount`.

@@ -47,14 +47,14 @@ fn session_line(s: &StatusResult) -> String {
     if let Some(warm) = &s.warm {
         // A daemon with only a warm adapter says so in its state; one that also holds an
         // ended session says it after the program.
-        let what = if s.state == "warm" && s.program.is_some() {
+        let what = if s.state == listing::WARM_ONLY && s.program.is_some() {
             // A kept launch: the program is launched and held before its first line.
             let pid = s
                 .debuggee_pid
                 .map(|pid| format!(" (pid {pid})"))
                 .unwrap_or_default();
             format!(", launched ahead{pid} on a warm {} adapter", warm.adapter)
-        } else if s.state == "warm" {
+        } else if s.state == listing::WARM_ONLY {
             format!(" {} adapter", warm.adapter)
         } else {
             format!(" (warm {} adapter)", warm.adapter)

@@ -92,12 +92,26 @@ impl ErrorBody {
     /// "No session" for the session named `session`, naming the others `running`, since a
     /// wrong or forgotten `--session` (or `DEBUGGER_SESSION`) is the usual cause. The same words
     /// whether no daemon answers for the name or one does that holds no session (only a warm
-    /// adapter).
-    pub fn no_session_named(session: &str, running: &[String]) -> Self {
+    /// adapter). The daemons that hold only a warm adapter (`warm`: each name with its
+    /// adapter's) are no sessions to name: they are told apart.
+    pub fn no_session_named(session: &str, running: &[String], warm: &[(String, String)]) -> Self {
+        let warm_note = match warm {
+            [] => String::new(),
+            _ => {
+                let held: Vec<String> = warm
+                    .iter()
+                    .map(|(name, adapter)| format!("{name} (a warm {adapter} adapter)"))
+                    .collect();
+                format!(
+                    "; holding no session, only a warm adapter: {}",
+                    held.join(", ")
+                )
+            }
+        };
         let Some(first) = running.first() else {
             return ErrorBody::new(
                 ErrorCode::NoSession,
-                format!("no session '{session}' is running"),
+                format!("no session '{session}' is running{warm_note}"),
                 "start one with 'debugger start <program>'",
             );
         };
@@ -109,7 +123,7 @@ impl ErrorBody {
         ErrorBody::new(
             ErrorCode::NoSession,
             format!(
-                "no session '{session}' is running; running: {}",
+                "no session '{session}' is running; running: {}{warm_note}",
                 running.join(", ")
             ),
             format!("name a running one with --session {first}, or start one with {start}"),

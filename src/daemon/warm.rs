@@ -303,11 +303,11 @@ impl Daemon {
     /// "No session", as a command with no daemon for the name is told it (see
     /// [`ErrorBody::no_session_named`]), with a word on the warm adapter when one is kept.
     pub(super) fn no_session(&self) -> ErrorBody {
-        let running = crate::ipc::client::running_sessions(
+        let others = crate::ipc::listing::other_sessions(
             &crate::common::paths::runtime_dir_path(),
             &self.name,
         );
-        let mut err = ErrorBody::no_session_named(&self.name, &running);
+        let mut err = ErrorBody::no_session_named(&self.name, &others.running, &others.warm);
         if let Some(info) = self.spare.info() {
             err.hint = format!(
                 "{}; the {} adapter is kept warm for it ({:.0} s left; 'debugger stop' ends it)",
@@ -362,7 +362,7 @@ impl Daemon {
         };
         serde_json::to_value(StatusResult {
             session: self.name.clone(),
-            state: "warm".into(),
+            state: crate::ipc::listing::WARM_ONLY.into(),
             program: info.program.clone(),
             adapter: Some(info.adapter.clone()),
             daemon_pid: std::process::id(),

@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::framing::{FrameError, MAX_FRAME_BYTES, read_frame, write_frame};
+use crate::ipc::listing;
 use crate::ipc::protocol::{Command, Request, Response};
 use crate::ipc::socket::{self, BlockingStream};
 use crate::platform;
@@ -109,21 +110,6 @@ pub fn session_names(dir: &Path) -> Result<Vec<String>, ErrorBody> {
     Ok(names)
 }
 
-/// The sessions other than `except` whose daemons accept a connection now (stale sockets are
-/// removed on the way).
-pub(crate) fn running_sessions(dir: &Path, except: &str) -> Vec<String> {
-    session_names(dir)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|name| name != except)
-        .filter(|name| {
-            SessionPaths::in_dir(dir, name)
-                .and_then(|paths| DaemonClient::connect_at(&paths))
-                .is_ok()
-        })
-        .collect()
-}
-
 impl DaemonClient {
     /// Connects to the session's daemon; no daemon is [`ErrorCode::NoSession`] (a stale socket
     /// left by a dead daemon is removed on the way).
@@ -132,8 +118,8 @@ impl DaemonClient {
         let at = SessionPaths::for_session(session)?;
         DaemonClient::connect_at(&at).map_err(|e| {
             if e.code == ErrorCode::NoSession {
-                let running = running_sessions(&paths::runtime_dir_path(), session);
-                ErrorBody::no_session_named(session, &running)
+                let others = listing::other_sessions(&paths::runtime_dir_path(), session);
+                ErrorBody::no_session_named(session, &others.running, &others.warm)
             } else {
                 e
             }

@@ -25,7 +25,18 @@ const HAND_OVER: Duration = Duration::from_millis(500);
 /// The daemons in `dir`, sorted by session name. A name whose daemon is gone is left out (its
 /// stale socket removed on the way).
 pub fn list(dir: &Path) -> Result<Vec<Listed>, ErrorBody> {
-    let names = session_names(dir)?;
+    Ok(list_named(dir, session_names(dir)?))
+}
+
+/// [`list`] less the daemon of `except` (a daemon asking about the others, which would wait on
+/// itself).
+pub fn others(dir: &Path, except: &str) -> Vec<Listed> {
+    let mut names = session_names(dir).unwrap_or_default();
+    names.retain(|name| name != except);
+    list_named(dir, names)
+}
+
+fn list_named(dir: &Path, names: Vec<String>) -> Vec<Listed> {
     let (found_tx, found_rx) = mpsc::channel();
     let mut heard: BTreeMap<String, Option<Listed>> = BTreeMap::new();
     for name in &names {
@@ -54,13 +65,42 @@ pub fn list(dir: &Path) -> Result<Vec<Listed>, ErrorBody> {
             Err(_) => break,
         }
     }
-    Ok(names
+    names
         .into_iter()
         .filter_map(|name| match heard.remove(&name) {
             Some(found) => found,
             None => Some(Listed::NotAnswering(unanswering(dir, name))),
         })
-        .collect())
+        .collect()
+}
+
+/// The other daemons than `except`, as a "no session" error names them: those that hold a
+/// session (or did not answer, which only a daemon busy with one does), and those that hold
+/// only a warm adapter, with its adapter's name, which take no command but `start`.
+pub fn other_sessions(dir: &Path, except: &str) -> OtherSessions {
+    let mut found = OtherSessions::default();
+    for listed in others(dir, except) {
+        match listed {
+            Listed::Answered(status) if status.state == WARM_ONLY => {
+                let adapter = status.warm.map(|w| w.adapter).unwrap_or_default();
+                found.warm.push((status.session, adapter));
+            }
+            Listed::Answered(status) => found.running.push(status.session),
+            Listed::NotAnswering(daemon) => found.running.push(daemon.session),
+        }
+    }
+    found
+}
+
+/// The state a daemon that holds only a warm adapter reports.
+pub const WARM_ONLY: &str = "warm";
+
+/// What [`other_sessions`] finds.
+#[derive(Debug, Default)]
+pub struct OtherSessions {
+    pub running: Vec<String>,
+    /// Each daemon's session name and its warm adapter's name.
+    pub warm: Vec<(String, String)>,
 }
 
 /// What the daemon of `name` says of itself; `None` when there is none.
