@@ -222,6 +222,26 @@ fn a_package_folder_without_go_mod_fails_start_with_a_hint_about_the_module() {
 }
 
 #[test]
+fn a_library_package_folder_fails_start_saying_it_is_not_a_main_package() {
+    require_delve();
+    let s = Session::new();
+    let dir = s.dir.path().join("shelf");
+    std::fs::create_dir(&dir).expect("mkdir");
+    std::fs::write(dir.join("go.mod"), "module shelf\n\ngo 1.21\n").expect("write");
+    std::fs::write(
+        dir.join("shelf.go"),
+        "package shelf\n\nfunc Count() int { return 3 }\n",
+    )
+    .expect("write");
+    let run = run_start(&s, &dir, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let error = run.failure();
+    let hint = error["hint"].as_str().unwrap_or("");
+    assert!(hint.contains("not a main package"), "{error}");
+    assert!(hint.contains("'debugger test'"), "{error}");
+}
+
+#[test]
 fn an_ambiguous_function_name_leaves_only_itself_pending() {
     require_delve();
     let s = Session::new();

@@ -172,8 +172,9 @@ fn build_dir(program: &Path) -> Option<&Path> {
 }
 
 /// The hint for a launch that Delve refused: its version check (a Go newer, or older, than this
-/// Delve reads), or a failed `go build` (the relay puts go's own words in the message, after
-/// "Build Error:"): what to do about that, not about the program path.
+/// Delve reads), a library package (which builds nothing to run), or a failed `go build` (the
+/// relay puts go's own words in the message, after "Build Error:"): what to do about that, not
+/// about the program path.
 fn build_failure_hint(message: &str) -> Option<&'static str> {
     if message.contains("Version of Delve is too old") {
         return Some(
@@ -187,6 +188,15 @@ fn build_failure_hint(message: &str) -> Option<&'static str> {
             "the program was built by a Go older than this Delve reads: build it with a newer Go, \
              or use a Delve as old as that Go (Delve's releases follow Go's: Delve 1.22 reads Go \
              1.22)",
+        );
+    }
+    if message.contains("not an executable file") {
+        // Delve builds a package folder or a .go file and runs what `go build` made: for a
+        // package that is not `package main` that is no program.
+        return Some(
+            "this is not a main package (a library builds no program to run): run its tests \
+             with 'debugger test' in its folder ('debugger test --list' names them), or start a \
+             package main or an executable",
         );
     }
     if !message.contains("Build Error:") {
@@ -463,9 +473,9 @@ mod tests {
         assert!(build_failure_hint(no_module).is_some_and(|h| h.contains("go mod init")));
         let compile = "Failed to launch: Build Error: go build -o /tmp/x main.go\n./main.go:2:15: x declared but not used (exit status 1)";
         assert!(build_failure_hint(compile).is_some_and(|h| h.contains("fix what it reports")));
-        assert_eq!(
-            build_failure_hint("could not launch process: not an executable file"),
-            None
+        assert!(
+            build_failure_hint("could not launch process: not an executable file")
+                .is_some_and(|h| h.contains("not a main package") && h.contains("debugger test"))
         );
         let delve_too_old = "Failed to launch: Version of Delve is too old for Go version 1.26.8 \
              (maximum supported version 1.20, suppress this error with --check-go-version=false)";
