@@ -311,3 +311,32 @@ fn the_first_stop_that_start_and_restart_answer_with_carries_the_locals() {
         "{text}"
     );
 }
+
+#[test]
+fn start_and_restart_take_locals_for_their_first_stop() {
+    require_lldb_dap();
+    let s = Session::new();
+    let program = build(LEDGER);
+    let program = program.to_str().expect("utf-8 path");
+    let apply = at(LEDGER, "@apply_body");
+    let started = s.data(&[
+        "start", program, "-b", &apply, "--wait", WAIT, "--locals", "none",
+    ]);
+    assert_eq!(started["stop"]["frame"]["function"], "apply", "{started}");
+    assert_eq!(
+        started["stop"]["locals"],
+        serde_json::json!([]),
+        "{started}"
+    );
+    let text = s
+        .run(&["restart", "--wait", WAIT, "--locals", "none"])
+        .ok()
+        .to_string();
+    assert!(text.contains("apply"), "{text}");
+    assert!(!text.contains("Locals"), "{text}");
+    let text = s.run(&["restart", "--wait", WAIT]).ok().to_string();
+    assert!(
+        locals_section(&text).iter().any(|l| l.contains("amount")),
+        "{text}"
+    );
+}

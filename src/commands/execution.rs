@@ -1,4 +1,5 @@
-//! `continue`, `next`, `step`, `finish`, `pause`, `await`.
+//! `continue`, `next`, `step`, `finish`, `pause`, `await`, and how `start` and `restart` wait
+//! for their first stop: the commands that answer with a stop report.
 
 use clap::{Args, ValueEnum};
 
@@ -47,6 +48,48 @@ impl From<LocalsFlag> for StopLocals {
             LocalsFlag::Changed => StopLocals::Changed,
             LocalsFlag::All => StopLocals::All,
         }
+    }
+}
+
+/// How long `start` and `restart` wait for the first stop when not told.
+pub const FIRST_STOP_WAIT_SECS: f64 = 5.0;
+
+// How long `start` and `restart` wait for the program's first stop, which they answer with.
+#[derive(Debug, Args)]
+pub struct FirstStopArgs {
+    /// Seconds to wait for the first stop (a breakpoint, an exception) or the end, which the
+    /// answer then reports; a program still running then is said to be.
+    #[arg(long, value_name = "SECS", default_value_t = FIRST_STOP_WAIT_SECS,
+          allow_negative_numbers = true, value_parser = numbers::seconds)]
+    pub wait: f64,
+    /// Answer as soon as the program is launched, without looking for a stop ('debugger await'
+    /// then reports the first one).
+    #[arg(long, conflicts_with = "wait")]
+    pub no_wait: bool,
+    /// An expression the first stop's report shows, evaluated in the stopped frame, this once
+    /// (`debugger display EXPR` shows one at every stop); repeatable.
+    #[arg(
+        short = 'p',
+        long = "print",
+        value_name = "EXPR",
+        conflicts_with = "no_wait"
+    )]
+    pub print: Vec<String>,
+    /// Which of the stopped frame's locals the first stop's report shows, as for `continue`.
+    #[arg(long, value_name = "WHICH", value_enum, conflicts_with = "no_wait")]
+    pub locals: Option<LocalsFlag>,
+}
+
+impl FirstStopArgs {
+    pub(super) fn spec(&self) -> Result<Option<WaitSpec>, ErrorBody> {
+        if self.no_wait {
+            return Ok(None);
+        }
+        Ok(Some(WaitSpec {
+            timeout_secs: numbers::checked_seconds("--wait", self.wait)?,
+            locals: self.locals.map(StopLocals::from),
+            prints: self.print.clone(),
+        }))
     }
 }
 

@@ -5,14 +5,15 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 pub use super::breakpoint_specs::{breakpoint_spec, breakpoint_specs};
-use super::{Outcome, data, numbers, render};
+pub use super::execution::FirstStopArgs;
+use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::escape::one_line;
 use crate::common::location::resolve;
 use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
 use crate::ipc::protocol::{
-    AttachSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult, WaitSpec,
+    AttachSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
 };
 use crate::ipc::spawn::open_session;
 
@@ -69,45 +70,6 @@ pub struct StartArgs {
     pub connect: Option<String>,
     #[command(flatten)]
     pub first_stop: FirstStopArgs,
-}
-
-/// How long `start` and `restart` wait for the first stop when not told.
-pub const FIRST_STOP_WAIT_SECS: f64 = 5.0;
-
-// How long `start` and `restart` wait for the program's first stop, which they answer with.
-#[derive(Debug, Args)]
-pub struct FirstStopArgs {
-    /// Seconds to wait for the first stop (a breakpoint, an exception) or the end, which the
-    /// answer then reports; a program still running then is said to be.
-    #[arg(long, value_name = "SECS", default_value_t = FIRST_STOP_WAIT_SECS,
-          allow_negative_numbers = true, value_parser = numbers::seconds)]
-    pub wait: f64,
-    /// Answer as soon as the program is launched, without looking for a stop ('debugger await'
-    /// then reports the first one).
-    #[arg(long, conflicts_with = "wait")]
-    pub no_wait: bool,
-    /// An expression the first stop's report shows, evaluated in the stopped frame, this once
-    /// (`debugger display EXPR` shows one at every stop); repeatable.
-    #[arg(
-        short = 'p',
-        long = "print",
-        value_name = "EXPR",
-        conflicts_with = "no_wait"
-    )]
-    pub print: Vec<String>,
-}
-
-impl FirstStopArgs {
-    fn spec(&self) -> Result<Option<WaitSpec>, ErrorBody> {
-        if self.no_wait {
-            return Ok(None);
-        }
-        Ok(Some(WaitSpec {
-            timeout_secs: numbers::checked_seconds("--wait", self.wait)?,
-            locals: None,
-            prints: self.print.clone(),
-        }))
-    }
 }
 
 // `attach`'s flags.

@@ -65,7 +65,7 @@ pub const TOOLS: &[Tool] = &[
         &["start"],
         Waits::No,
         false,
-        "Launch a program under the debugger in a session (C, C++, Rust, Go, Python, JavaScript; the adapter is picked from the program). `breakpoints` are set before it runs, and the answer is the first stop (a breakpoint, an exception, or the end) within `wait` seconds (default 5), the same report `execute` gives (with each `print` expression evaluated there); a program still running then is said to be (`no_wait`: answer at once). Do not continue to reach that first stop: it has been shown. The session outlives this connection unless `end_with_client` is true.",
+        "Launch a program under the debugger in a session (C, C++, Rust, Go, Python, JavaScript; the adapter is picked from the program). `breakpoints` are set before it runs, and the answer is the first stop (a breakpoint, an exception, or the end) within `wait` seconds (default 5), the same report `execute` gives (with each `print` expression evaluated there, and `locals`: all, changed or none); a program still running then is said to be (`no_wait`: answer at once). Do not continue to reach that first stop: it has been shown. The session outlives this connection unless `end_with_client` is true.",
     ),
     tool(
         "attach",
@@ -121,7 +121,7 @@ pub const TOOLS: &[Tool] = &[
         &["restart"],
         Waits::No,
         false,
-        "Run the program again from the start with the same arguments and breakpoints, and answer with its first stop within `wait` seconds, as `start` does.",
+        "Run the program again from the start with the same arguments and breakpoints, and answer with its first stop within `wait` seconds (with `print` and `locals` as for `start`), as `start` does.",
     ),
     tool(
         "breakpoint",
