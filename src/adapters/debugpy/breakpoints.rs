@@ -191,8 +191,8 @@ pub(super) enum Placement {
     Line(Location),
     /// The function breakpoint works as it is, or the definition is not known at all.
     AsIs,
-    /// It needs a line, and it is defined in several files with none of them the program: the
-    /// message says where and how to choose.
+    /// It needs a line, and it has several definitions, not one of them in the program alone:
+    /// the message says where and how to choose.
     Ambiguous(String),
 }
 
@@ -209,7 +209,7 @@ pub(super) fn line_for_function(
     let definition = match (own.as_slice(), definitions) {
         ([one], _) => *one,
         (_, [one]) => one,
-        ([], [_, _, ..]) if definitions.iter().all(needs_a_line) => {
+        (_, [_, _, ..]) if definitions.iter().all(needs_a_line) => {
             return Placement::Ambiguous(ambiguous_message(name, definitions));
         }
         _ => return Placement::AsIs,
@@ -232,7 +232,7 @@ fn ambiguous_message(name: &str, definitions: &[Definition]) -> String {
         .map(|d| format!("{}:{}", d.file.display(), d.line))
         .collect();
     format!(
-        "'{name}' is defined in {} files ({}) and debugpy stops at a function by its bare name \
+        "'{name}' is defined {} times ({}) and debugpy stops at a function by its bare name \
          only; give one of them as FILE:LINE, or the name with its module (module.{name})",
         definitions.len(),
         places.join(", ")

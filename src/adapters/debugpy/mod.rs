@@ -22,7 +22,7 @@
 //!   `evaluate` does it). Stepping may then enter that file too, as it would the program's own.
 //! - What still cannot stop says so, with the way out: a bare function name defined nowhere in
 //!   the program's folder under justMyCode, which debugpy calls verified (`--no-just-my-code`);
-//!   a `Class.method` (or a generator) defined in several files, which cannot be moved to one
+//!   a `Class.method` (or a generator) defined more than once, which cannot be moved to one
 //!   line (FILE:LINE, or the name with its module); and a file debugpy could not be told to
 //!   trace.
 
@@ -86,8 +86,8 @@ struct RunFacts {
     /// Function names debugpy would call verified and may never stop at, each with the message
     /// that says why: defined nowhere in the program's folder (nor, with their module, in the
     /// library), which under justMyCode stops only if it is the user's code after all; or a
-    /// `Class.method` (or a generator) defined in more than one file, which pydevd never matches
-    /// by that name and which cannot be moved to one definition's line.
+    /// `Class.method` (or a generator) defined more than once, which pydevd never matches by
+    /// that name and which cannot be moved to one definition's line.
     unplaced: HashMap<String, String>,
     /// The definition look-ups started with the launch, by function name, not yet read (see
     /// `Debugpy::start_lookups`); dropping one ends its Python.
