@@ -27,6 +27,7 @@ pub mod pdb;
 pub mod process;
 pub mod return_value;
 pub mod runtime_frames;
+pub mod rust_dwarf;
 pub mod rust_expressions;
 pub mod rust_formatters;
 pub mod search;
@@ -279,6 +280,12 @@ pub trait DebugAdapter: Send + Sync {
     /// adapter's variables in a Rust frame (see [`rust_expressions`]); `None` for an adapter
     /// that reads no Rust program, or reads them itself.
     fn rust_reading(&self) -> Option<rust_expressions::RustReading> {
+        None
+    }
+
+    /// rustc's names of a Rust program's pointer types, for an adapter that names them as C
+    /// pointers (`m::V *` for `&m::V`); `None` where the adapter's names are rustc's.
+    fn rust_pointer_names(&self) -> Option<&rust_dwarf::PointerNames> {
         None
     }
 

@@ -106,6 +106,25 @@ pub struct Thread {
     pub name: String,
 }
 
+/// The answer to `modules`. An entry we cannot read is left out.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ModulesBody {
+    #[serde(default, deserialize_with = "readable_entries")]
+    pub modules: Vec<Module>,
+}
+
+/// A loaded file of the program.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Module {
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Where it was loaded: an address, in decimal or `0x` hexadecimal (adapters write
+    /// either), or a range of them.
+    #[serde(default)]
+    pub address_range: Option<String>,
+}
+
 /// The answer to `threads`. An entry we cannot read is left out; anything but a list is no threads.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ThreadsBody {

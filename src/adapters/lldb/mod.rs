@@ -41,6 +41,9 @@ pub struct LldbDap {
     patterns: tokio::sync::Mutex<PatternBreakpoints>,
     /// Whose Rust formatters a Rust program gets (see [`DebugAdapter::program_setup`]).
     rust: RustConfig,
+    /// LLDB reads a Rust reference as a C pointer and calls `&m::V` `m::V *`: rustc's names
+    /// are read from the program's DWARF instead.
+    pointer_names: super::rust_dwarf::PointerNames,
 }
 
 /// How to get lldb-dap on `os`, for the "not found" hint: the packages that provide it.
@@ -63,6 +66,7 @@ impl LldbDap {
             extra_args: Vec::new(),
             patterns: Default::default(),
             rust: RustConfig::default(),
+            pointer_names: Default::default(),
         }
     }
 
@@ -103,6 +107,7 @@ impl LldbDap {
             extra_args: config.args.clone(),
             patterns: Default::default(),
             rust: RustConfig::default(),
+            pointer_names: Default::default(),
         })
     }
 }
@@ -258,6 +263,10 @@ impl DebugAdapter for LldbDap {
 
     fn executable(&self) -> &Path {
         &self.executable
+    }
+
+    fn rust_pointer_names(&self) -> Option<&super::rust_dwarf::PointerNames> {
+        Some(&self.pointer_names)
     }
 
     fn rust_reading(&self) -> Option<super::rust_expressions::RustReading> {

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{NoArguments, Request, ThreadArguments, or_default};
 use crate::dap::types::{
-    DisassembleBody, EvaluateBody, ReadMemoryBody, ScopesBody, StackTraceBody, ThreadsBody,
-    VariablesBody,
+    DisassembleBody, EvaluateBody, ModulesBody, ReadMemoryBody, ScopesBody, StackTraceBody,
+    ThreadsBody, VariablesBody,
 };
 
 /// `threads`.
@@ -239,4 +239,13 @@ pub struct DisassembleArguments {
     pub instruction_offset: i64,
     pub instruction_count: u32,
     pub resolve_symbols: bool,
+}
+
+/// `modules`: the files the program has loaded, and where.
+pub enum Modules {}
+
+impl Request for Modules {
+    const COMMAND: &'static str = "modules";
+    type Arguments = NoArguments;
+    type Response = ModulesBody;
 }
