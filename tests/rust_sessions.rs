@@ -87,7 +87,7 @@ fn lldb_probe_shows_each_hits_path_and_box_not_the_same_address() {
         report.starts_with("paths: 3 hits; --hits 3 reached"),
         "{report}"
     );
-    assert_each_hit_shows_its_values(&report, "int *");
+    assert_each_hit_shows_its_values(&report, "alloc::boxed::Box<i32, alloc::alloc::Global>");
     assert!(!report.contains("&std::path::Path @"), "{report}");
 }
 

@@ -11,6 +11,7 @@ use super::bounded_evaluation::EvaluationFailure;
 use super::caller_frames::AskedBy;
 use super::frames::frame_info;
 use super::rust_evaluation::{RustFailure, RustForm, is_rust_frame};
+use super::rust_pointer_names::Named;
 use super::unloaded_values::cap_values;
 use super::{Session, changes};
 use crate::adapters::value_reading::ValueReading;
@@ -135,6 +136,8 @@ impl Session {
         };
         let mut result = self.expand_locals(frame, whole).await?;
         self.load_unloaded(&mut result.variables, frame.id).await;
+        self.name_rust_pointers(frame, Named::Variables, &mut result.variables)
+            .await;
         cap_values(&mut result.variables, limits.max_value_chars);
         Ok(result)
     }
@@ -334,10 +337,12 @@ impl Session {
         node.children = children;
         self.load_unloaded(std::slice::from_mut(&mut node), frame.id)
             .await;
+        self.name_rust_pointers(frame, Named::Value(inner), std::slice::from_mut(&mut node))
+            .await;
         Ok(EvaluateResult {
             expression: expression.to_string(),
             value: node.value,
-            type_name: body.type_name.filter(|t| !t.is_empty()),
+            type_name: node.type_name.filter(|t| !t.is_empty()),
             children: node.children,
             omitted_children,
             methods_omitted,

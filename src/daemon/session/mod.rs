@@ -43,6 +43,7 @@ mod report;
 mod return_value;
 mod run_control;
 mod rust_evaluation;
+mod rust_pointer_names;
 mod sources;
 mod stop_values;
 mod symbol_names;
