@@ -130,6 +130,26 @@ fn node_reports_the_value_a_method_and_an_arrow_function_returned() {
 }
 
 #[test]
+fn node_shows_a_returned_objects_preview_as_print_does() {
+    require_node();
+    let program = fixture_path("javascript/returns_object.js");
+    let s = Session::new();
+    start(
+        &s,
+        &program,
+        &[
+            "--break",
+            &at("javascript/returns_object.js", "@mark_return"),
+        ],
+    );
+    let printed = s.value_of("obj");
+    assert!(printed.contains("overflow: 25"), "{printed}");
+    let stop = finish(&s);
+    assert_eq!(stop["return_value"], printed.as_str(), "{stop}");
+    s.run(&["stop"]);
+}
+
+#[test]
 fn delve_reads_what_go_returned_from_the_registers() {
     require_delve();
     let program = build_go("go/results/main.go");

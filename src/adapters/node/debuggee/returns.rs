@@ -32,6 +32,16 @@ fn function_name(frame: &Value) -> String {
     }
 }
 
+/// What the function of `frame` returns: `value`, an object with its preview (V8 gives a
+/// return value none, so it would read as its class name alone) and held past the resume, so
+/// its members can be listed in the caller.
+async fn returned(cdp: &Cdp, frame: &Value, value: &Value) -> Returned {
+    Returned {
+        function: function_name(frame),
+        value: with_preview(cdp, value.clone()).await,
+    }
+}
+
 impl Debuggee {
     /// Before a finish's step out: takes the value at once when paused at the return already,
     /// else sets breakpoints at every return of the top frame's function.
@@ -50,10 +60,10 @@ impl Debuggee {
             .paused
             .as_ref()
             .map_or(0, |p| p.call_frames.len());
-        let returned = top.get("returnValue").map(|value| Returned {
-            function: function_name(&top),
-            value: value.clone(),
-        });
+        let returned = match (top.get("returnValue"), &self.focus.cdp) {
+            (Some(value), Some(cdp)) => Some(returned(cdp, &top, value).await),
+            _ => None,
+        };
         let catches = match (&returned, &self.focus.cdp) {
             (None, Some(cdp)) => catch_returns(cdp, &top["functionLocation"]).await,
             _ => Vec::new(),
@@ -89,10 +99,10 @@ impl Debuggee {
                 .is_some_and(|top| top["functionLocation"] == finishing.function);
         match frames.first().filter(|_| own_call) {
             Some(top) => {
-                finishing.returned = top.get("returnValue").map(|value| Returned {
-                    function: function_name(top),
-                    value: value.clone(),
-                });
+                finishing.returned = match top.get("returnValue") {
+                    Some(value) => Some(returned(&cdp, top, value).await),
+                    None => None,
+                };
                 // Returned: a later call of the function (a callback's next) is another's.
                 for id in std::mem::take(&mut finishing.catches) {
                     let _ = cdp
