@@ -21,6 +21,7 @@ mod scripts;
 mod server;
 mod source_maps;
 mod sources;
+mod try_blocks;
 mod typescript;
 mod values;
 

@@ -35,6 +35,8 @@ pub(super) struct Target {
     pub(super) internal_steps: u32,
     /// Which caught exceptions V8 pauses on stop (see `exceptions`).
     pub(super) caught_rule: CaughtRule,
+    /// Each script's `try` blocks, scanned at the first exception that asks (see `exceptions`).
+    pub(super) try_blocks: HashMap<String, std::sync::Arc<super::super::try_blocks::TryBlocks>>,
 }
 
 impl Debuggee {
