@@ -223,6 +223,30 @@ fn is_statement(language: &Language, expression: &str) -> bool {
     false
 }
 
+/// As [`explain`], in a selected frame that is (`innermost`) or is not the innermost: Delve calls
+/// a function only in the innermost frame ("call is only supported with topmost stack frame"),
+/// so elsewhere (the test's frame at a test's failure, under the failure machinery's) asking
+/// for the call is a dead end, and the hint says how to get there instead.
+pub fn explain_in_frame(
+    adapter: &str,
+    expression: &str,
+    message: &str,
+    statements: bool,
+    innermost: bool,
+) -> (String, String) {
+    let (message, hint) = explain(adapter, expression, message, statements);
+    if !innermost
+        && classify(adapter, expression, &message, statements) == Some(Fault::CallNotAsked)
+    {
+        let hint = "Delve calls a function only in the innermost frame (frame 0), and this frame \
+                    is not: stop where this frame is innermost (a test's, with 'debugger test \
+                    NAME -b FILE:LINE' inside the test) and `debugger print 'call EXPR'` there"
+            .to_string();
+        return (message, hint);
+    }
+    (message, hint)
+}
+
 /// The error `print EXPRESSION` (or `memory read`, `set`, `raw`) shows for the adapter's
 /// `message`: the message, said as what it is where that is clearer, and the hint for what to
 /// do next (empty when there is nothing better to do than read the message).
@@ -438,6 +462,15 @@ mod tests {
             true,
         );
         assert!(hint.contains("`debugger print 'call add(1, 2)'`"), "{hint}");
+        let (_, hint) = explain_in_frame(
+            "delve",
+            "add(1, 2)",
+            "function calls not allowed without using 'call'",
+            true,
+            false,
+        );
+        assert!(hint.contains("only in the innermost frame"), "{hint}");
+        assert!(hint.contains("-b FILE:LINE"), "{hint}");
         let (_, hint) = explain("delve", "x = 5", "1:3: expected '==', found '='", true);
         assert_eq!(hint, "`debugger set NAME VALUE` assigns a variable");
         let (message, hint) = explain("gdb", "1/0", "Division by zero", true);

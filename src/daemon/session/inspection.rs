@@ -234,11 +234,13 @@ impl Session {
                 "the adapter gave no reason",
             ),
             DapError::Adapter { message, .. } => {
-                let (message, hint) = expression_errors::explain(
+                let innermost = self.shared.view().selection.frame == 0;
+                let (message, hint) = expression_errors::explain_in_frame(
                     self.adapter.name(),
                     expression,
                     &clean_evaluate_error(&message),
                     statements,
+                    innermost,
                 );
                 ErrorBody::new(ErrorCode::Adapter, message, hint)
             }
