@@ -48,7 +48,13 @@ pub struct Entry {
     pub condition_refused: Option<String>,
     /// The program stopped here in this run: it is in place, whatever was said before.
     pub hit: bool,
+    /// The session's own (a test's failure function), not the user's: unlisted, with an id
+    /// from [`INTERNAL_IDS`] on.
+    pub internal: bool,
 }
+
+/// Where the ids of the session's own breakpoints start, far from the user's numbering.
+pub const INTERNAL_IDS: u32 = 1 << 30;
 
 /// The absolute file a verified breakpoint was bound in, as the adapter's answer names it.
 fn bound_file(bp: &DapBreakpoint) -> Option<String> {
@@ -206,6 +212,7 @@ impl Entry {
 #[derive(Debug)]
 pub struct Registry {
     next_id: u32,
+    internal_count: u32,
     entries: Vec<Entry>,
     /// The adapter prints logpoint messages itself (`supportsLogPoints`); else the session
     /// emulates them.
@@ -237,6 +244,7 @@ impl Default for Registry {
     fn default() -> Registry {
         Registry {
             next_id: 0,
+            internal_count: 0,
             entries: Vec::new(),
             native_logpoints: false,
             hit_condition: |hits| hits.to_string(),
@@ -250,10 +258,23 @@ impl Registry {
         self.add_with_data(spec, None)
     }
 
+    /// Adds one of the session's own breakpoints (see [`Entry::internal`]).
+    pub fn add_internal(&mut self, spec: BreakpointSpec) -> u32 {
+        let id = INTERNAL_IDS + self.internal_count;
+        self.internal_count += 1;
+        self.push(id, spec, None, true);
+        id
+    }
+
     /// Adds an entry; a watchpoint comes with its handle from `dataBreakpointInfo`.
     pub fn add_with_data(&mut self, spec: BreakpointSpec, data: Option<DataHandle>) -> u32 {
         self.next_id += 1;
         let id = self.next_id;
+        self.push(id, spec, data, false);
+        id
+    }
+
+    fn push(&mut self, id: u32, spec: BreakpointSpec, data: Option<DataHandle>, internal: bool) {
         self.entries.push(Entry {
             id,
             spec,
@@ -268,8 +289,16 @@ impl Registry {
             placement_note: None,
             condition_refused: None,
             hit: false,
+            internal,
         });
-        id
+    }
+
+    /// Whether every one of `ids` (and at least one) is the session's own.
+    pub fn all_internal(&self, ids: &[u32]) -> bool {
+        !ids.is_empty()
+            && ids
+                .iter()
+                .all(|id| self.get(*id).is_some_and(|e| e.internal))
     }
 
     /// Records where an entry's file was placed: the file it now names, or why none was found.
@@ -326,12 +355,17 @@ impl Registry {
         info
     }
 
-    /// The ids among `ids` that do not exist.
+    /// The ids among `ids` that are no breakpoint of the user's.
     pub fn unknown(&self, ids: &[u32]) -> Vec<u32> {
         ids.iter()
             .copied()
-            .filter(|id| self.get(*id).is_none())
+            .filter(|id| self.get(*id).is_none_or(|e| e.internal))
             .collect()
+    }
+
+    /// The user's breakpoints (all but the session's own).
+    pub fn users(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| !e.internal)
     }
 
     /// Removes entries; returns the targets that need a re-send.

@@ -247,13 +247,14 @@ impl Daemon {
         if let Slot::Active(finished) = previous {
             finished.end(false).await;
         }
-        let initial: &[_] = match &origin {
-            Origin::Launch(spec) => &spec.breakpoints,
-            Origin::Attach(spec) => &spec.breakpoints,
-            Origin::Core(_) => &[],
+        let (initial, failure_functions): (&[_], _) = match &origin {
+            Origin::Launch(spec) => (&spec.breakpoints, spec.failure_functions()),
+            Origin::Attach(spec) => (&spec.breakpoints, Vec::new()),
+            Origin::Core(_) => (&[], Vec::new()),
         };
         let carried = Carried::fresh(
             initial,
+            &failure_functions,
             self.config.output.buffer_bytes,
             self.reaper.clone(),
         );

@@ -51,7 +51,12 @@ impl InProcessSession {
         // and with the reaper should the probe be killed.
         let tag = crate::platform::new_tree_tag();
         let reaper = Reaper::start(false, Some(&tag)).map(Arc::new);
-        let carried = Carried::fresh(&spec.breakpoints, config.output.buffer_bytes, reaper);
+        let carried = Carried::fresh(
+            &spec.breakpoints,
+            &spec.failure_functions(),
+            config.output.buffer_bytes,
+            reaper,
+        );
         let requested = spec.adapter.clone();
         let opened = open_session(
             config,

@@ -8,12 +8,14 @@ use std::time::Duration;
 
 use super::{OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, record, run_to_end};
 use crate::commands::breakpoint::give_flags;
-use crate::commands::test::failure::{failure_ids, is_end, is_failure, test_frame};
+use crate::commands::test::failure::{
+    at_failure_function, is_end, is_failure, panic_site, test_frame,
+};
+use crate::commands::test::failure_stop::{FailureStop, at_panic_site, judge};
 use crate::commands::test::message::{
     GO_PANIC_VALUE, GO_PANIC_WARM_UP, MESSAGE_LAG, MessageSite, OutputFinder, message_site,
-    reads_go_panic_value,
 };
-use crate::commands::test::{self, TestArgs, TestPlan};
+use crate::commands::test::{self, MessageSource, TestArgs, TestPlan};
 use crate::commands::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -47,10 +49,11 @@ pub(super) fn run(args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         runner_args: args.launch.args.clone(),
     };
     let mut plan = test::plan(&test_args, &root, &config, args.break_on_failure)?;
-    // The plan's breakpoints are the -b ones, then the failure's own, which the flags are not for.
-    if let Some(own) = plan.spec.breakpoints.get_mut(..args.breakpoints.len()) {
-        give_flags(own, args.condition.as_deref(), args.hit_count)?;
-    }
+    give_flags(
+        &mut plan.spec.breakpoints,
+        args.condition.as_deref(),
+        args.hit_count,
+    )?;
     let children = args.children.map(u64::from);
     let report = run_to_end(probe(
         &config,
@@ -100,7 +103,6 @@ async fn probe(
     let session = InProcessSession::launch(config, plan.spec.clone())
         .await?
         .showing_children(children);
-    let failures = failure_ids(&session.breakpoints(), plan.failure_functions);
     let mut next = session.await_stop(timeout).await;
     let mut hits = Vec::new();
     let mut passed_over = 0;
@@ -114,32 +116,62 @@ async fn probe(
         if is_end(&stop) {
             break super::ended_with(&stop);
         }
-        if is_failure(&stop, &failures) {
+        if is_failure(&stop) {
             at_failure = true;
-            let go_panic = if reads_go_panic_value(&plan, &stop) {
-                // Read in `runtime.gopanic`'s frame, before the test's is selected.
-                let _ = session.evaluate(GO_PANIC_WARM_UP, 0).await;
-                session
-                    .evaluate(GO_PANIC_VALUE, 0)
-                    .await
-                    .ok()
-                    .map(|v| v.value)
+            let frames = match session.backtrace(FRAMES_SEARCHED).await {
+                Ok(trace) => trace.frames,
+                Err(_) => Vec::new(),
+            };
+            let mut panic_output = None;
+            let mut panic_site_read = None;
+            let mut go_panic = None;
+            let frame = if at_failure_function(&stop) {
+                if plan.message_source() == MessageSource::RustPanic
+                    && from_output(&session, &OutputFinder::RustPanic)
+                        .await
+                        .is_some()
+                {
+                    panic_output =
+                        Some(session.output_tail(MESSAGE_LINES, MESSAGE_BYTES).await.tail);
+                }
+                panic_site_read = panic_output.as_deref().and_then(panic_site);
+                match judge(&plan, &frames, site_of(&panic_site_read)) {
+                    FailureStop::PassOver => {
+                        at_failure = false;
+                        next = session.continue_to_stop(timeout).await;
+                        continue;
+                    }
+                    FailureStop::Failure {
+                        frame,
+                        go_panic_frame,
+                    } => {
+                        if let Some(index) = go_panic_frame
+                            && session.select_frame(index).await.is_ok()
+                        {
+                            let _ = session.evaluate(GO_PANIC_WARM_UP, 0).await;
+                            go_panic = session
+                                .evaluate(GO_PANIC_VALUE, 0)
+                                .await
+                                .ok()
+                                .map(|v| v.value);
+                        }
+                        frame
+                    }
+                }
             } else {
-                None
+                let frame = test_frame(&frames, &plan.root);
+                if frame.is_none() && stop.reason == "exception" && passed_over < FOREIGN_STOPS {
+                    passed_over += 1;
+                    next = session.continue_to_stop(timeout).await;
+                    continue;
+                }
+                frame
             };
-            let frame = match session.backtrace(FRAMES_SEARCHED).await {
-                Ok(trace) => test_frame(&trace.frames, &plan.root),
-                Err(_) => None,
-            };
-            if frame.is_none() && stop.reason == "exception" && passed_over < FOREIGN_STOPS {
-                passed_over += 1;
-                next = session.continue_to_stop(timeout).await;
-                continue;
-            }
             let mut test_frame = None;
             if let Some(index) = frame
-                && let Ok(context) = session.select_frame(index).await
+                && let Ok(mut context) = session.select_frame(index).await
             {
+                at_panic_site(&mut context, site_of(&panic_site_read));
                 test_frame = Some(context.frame.clone());
                 // The report shows the test's line, where the frame is now selected, not the
                 // failure machinery's innermost frame.
@@ -147,7 +179,12 @@ async fn probe(
             }
             failure = match message_site(&plan, &stop, test_frame.as_ref(), go_panic.as_deref()) {
                 MessageSite::Known(message) => Some(message),
-                MessageSite::Output(finder) => from_output(&session, &finder).await,
+                MessageSite::Output(finder) => {
+                    match panic_output.as_deref().and_then(|o| finder.find(o)) {
+                        Some(message) => Some(message),
+                        None => from_output(&session, &finder).await,
+                    }
+                }
                 MessageSite::Nowhere => None,
             };
             if let Some(frame) = test_frame {
@@ -180,6 +217,11 @@ async fn probe(
         output: session.output_tail(OUTPUT_LINES, OUTPUT_BYTES).await,
         warm: false,
     })
+}
+
+/// A panic's site as [`judge`] takes it.
+fn site_of(site: &Option<(String, u32)>) -> Option<(&str, u32)> {
+    site.as_ref().map(|(file, line)| (file.as_str(), *line))
 }
 
 /// The failure's message in the program's output, waited for a moment (see [`MESSAGE_LAG`]):

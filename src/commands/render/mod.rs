@@ -230,6 +230,8 @@ pub fn stop_headline(report: &StopReport) -> String {
             [id] => format!("Stopped at watchpoint {id} in {place}{thread}"),
             _ => format!("Stopped at a watchpoint in {place}{thread}"),
         },
+        // A test's failure function (the session's own breakpoint on it, unnumbered).
+        "failure" => format!("Stopped at the test's failure in {place}{thread}"),
         "step" => format!("Stepped to {place}{thread}"),
         "pause" => format!("Paused in {place}{thread}"),
         "entry" => format!("Stopped at entry in {place}{thread}"),

@@ -4,7 +4,7 @@
 
 use std::path::{Component, Path};
 
-use crate::ipc::protocol::{BreakpointInfo, FrameInfo, StopReport};
+use crate::ipc::protocol::{FrameInfo, StopReport};
 
 /// Folders under a project that hold code other than its own: build output, installed packages.
 const NOT_THE_PROJECTS: &[&str] = &[
@@ -18,27 +18,21 @@ const NOT_THE_PROJECTS: &[&str] = &[
     "_deps",
 ];
 
-/// The ids of the breakpoints set on the toolchain's failure functions.
-pub fn failure_ids(breakpoints: &[BreakpointInfo], functions: &[&str]) -> Vec<u32> {
-    breakpoints
-        .iter()
-        .filter(|bp| {
-            bp.requested
-                .as_deref()
-                .is_some_and(|r| functions.contains(&r))
-        })
-        .map(|bp| bp.id)
-        .collect()
-}
+/// The reason of a stop at a failure function (the session's own breakpoint on it).
+pub const FAILURE_REASON: &str = "failure";
 
 /// Whether a stop is a failure: an exception or a signal (a failed C `assert` aborts), or a
-/// failure function's breakpoint.
-pub fn is_failure(stop: &StopReport, failure_ids: &[u32]) -> bool {
-    matches!(stop.reason.as_str(), "exception" | "signal" | "panic")
-        || stop
-            .breakpoint_ids
-            .iter()
-            .any(|id| failure_ids.contains(id))
+/// failure function's.
+pub fn is_failure(stop: &StopReport) -> bool {
+    matches!(
+        stop.reason.as_str(),
+        "exception" | "signal" | "panic" | FAILURE_REASON
+    )
+}
+
+/// Whether a stop is at a failure function (rather than an exception or a signal).
+pub fn at_failure_function(stop: &StopReport) -> bool {
+    stop.reason == FAILURE_REASON
 }
 
 /// Whether a stop ends the run.
@@ -91,6 +85,19 @@ pub fn panic_message(output: &str) -> Option<String> {
         lines.pop();
     }
     (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// Where the last Rust panic in the program's output says it panicked: the file (relative to
+/// the package, as the panic hook writes it) and line of its `panicked at FILE:LINE:COL:` line.
+pub fn panic_site(output: &str) -> Option<(String, u32)> {
+    let start = output.rfind(" panicked at ")? + " panicked at ".len();
+    let header = output[start..].lines().next()?;
+    // Before Rust 1.73 the message came first: `panicked at 'MESSAGE', FILE:LINE:COL`.
+    let header = header.rsplit("', ").next().unwrap_or(header);
+    let place = header.strip_suffix(':').unwrap_or(header);
+    let (place, _column) = place.rsplit_once(':')?;
+    let (file, line) = place.rsplit_once(':')?;
+    Some((file.to_string(), line.parse().ok()?))
 }
 
 /// The message of a Go test's failure (`t.Error`, `t.Fatal`...) in its output: `go test -v`
@@ -231,6 +238,11 @@ mod tests {
             Some("boom")
         );
         assert_eq!(panic_message("no panic here"), None);
+        assert_eq!(panic_site(output), Some(("src/lib.rs".to_string(), 24)));
+        assert_eq!(
+            panic_site("thread 'main' panicked at 'boom', src/main.rs:2:5\n"),
+            Some(("src/main.rs".to_string(), 2))
+        );
     }
 
     #[test]

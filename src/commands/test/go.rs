@@ -11,10 +11,11 @@ use crate::common::error::ErrorBody;
 
 pub(super) const RUNNER: &str = "go test";
 
-/// A failed test calls `testing.(*common).Fail` (from `t.Error`, `t.Fatal` and their kin), with
-/// the test's frame two calls up; a panic starts in `runtime.gopanic`, with the panicking line
-/// below it (the test runner's own recovery re-panics later, away from the test).
-pub(super) const FAILURE_FUNCTIONS: &[&str] = &["testing.(*common).Fail", "runtime.gopanic"];
+/// A failed test calls `testing.(*common).Fail`: from `t.Error`, `t.Fatal` and their kin, and,
+/// for a test that panics, from the test runner's deferred recovery, with the panicking frames
+/// still on the stack. A panic the test's code recovers never calls it, so no breakpoint is set
+/// where every panic starts (`failure_stop.rs` judges each stop).
+pub(super) const FAILURE_FUNCTIONS: &[&str] = &[super::failure_stop::GO_FAIL];
 
 /// Whether a test binary's output says `-test.run` matched no test: it then passes, exit 0,
 /// with this warning alone (on its stderr, which the output marks `[stderr]`).

@@ -18,7 +18,7 @@ pub const GO_PANIC_VALUE: &str = "e";
 /// Evaluated just before [`GO_PANIC_VALUE`], its answer unused. Delve (1.27.2, with Go 1.26)
 /// resolves an interface's dynamic type through the runtime's module data, which it loads once,
 /// through the memory of the first interface it reads; when that first one is `e`, held in
-/// registers at `gopanic`'s entry, the load fails ("error loading module data: read out of
+/// registers in `gopanic`'s frame, the load fails ("error loading module data: read out of
 /// bounds") and `e` reads as unreadable. An interface in memory loads it: `io.EOF`, which every
 /// test binary has (the testing package uses io).
 pub const GO_PANIC_WARM_UP: &str = "io.EOF";
@@ -59,14 +59,9 @@ impl OutputFinder {
     }
 }
 
-/// Whether the failure's message must be read in the stop's own frame before the test's frame
-/// is selected: a Go panic's value ([`GO_PANIC_VALUE`] in `runtime.gopanic`).
-pub fn reads_go_panic_value(plan: &TestPlan, stop: &StopReport) -> bool {
-    plan.message_source() == MessageSource::GoLog && is_go_panic(stop)
-}
-
 /// Where the message of the failure `stop` is, with the test's frame `frame` selected;
-/// `go_panic_value` is what [`GO_PANIC_VALUE`] read, when [`reads_go_panic_value`] said so.
+/// `go_panic_value` is what [`GO_PANIC_VALUE`] read in `runtime.gopanic`'s frame, when the test
+/// failed by a panic (see `failure_stop.rs`).
 pub fn message_site(
     plan: &TestPlan,
     stop: &StopReport,
@@ -78,14 +73,13 @@ pub fn message_site(
     }
     match plan.message_source() {
         MessageSource::RustPanic => MessageSite::Output(OutputFinder::RustPanic),
-        MessageSource::GoLog if is_go_panic(stop) => match go_panic_value {
+        MessageSource::GoLog => match go_panic_value {
             Some(value) => MessageSite::Known(super::failure::go_panic_message(value)),
-            None => MessageSite::Nowhere,
+            None => MessageSite::Output(OutputFinder::GoLog {
+                file: frame.and_then(|f| f.file.clone()),
+                line: frame.and_then(|f| f.line),
+            }),
         },
-        MessageSource::GoLog => MessageSite::Output(OutputFinder::GoLog {
-            file: frame.and_then(|f| f.file.clone()),
-            line: frame.and_then(|f| f.line),
-        }),
         MessageSource::None => {
             let signal = stop.signal.as_ref().and_then(|s| s.name.as_deref());
             if matches!(signal, Some("SIGABRT" | "SIGTRAP")) {
@@ -95,13 +89,6 @@ pub fn message_site(
             }
         }
     }
-}
-
-/// Whether a stop is in Go's `runtime.gopanic` (a panic starting).
-fn is_go_panic(stop: &StopReport) -> bool {
-    stop.frame
-        .as_ref()
-        .is_some_and(|f| f.function == "runtime.gopanic")
 }
 
 /// An exception's type and message, without the remark an adapter may add to its type

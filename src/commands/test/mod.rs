@@ -12,6 +12,7 @@
 mod cargo;
 mod ctest;
 pub(crate) mod failure;
+pub(crate) mod failure_stop;
 mod go;
 mod go_packages;
 mod js_runners;
@@ -73,10 +74,11 @@ pub struct TestPlan {
     pub runner: &'static str,
     /// The test as reports name it.
     pub test: String,
-    /// The launch (its breakpoints are the user's, then [`TestPlan::failure_functions`]).
+    /// The launch: its breakpoints are the user's; [`TestPlan::failure_functions`] go in its
+    /// `test`, for the session's own breakpoints.
     pub spec: LaunchSpec,
     /// Functions every failure of this toolchain passes through (a Rust panic, Go's
-    /// `testing.(*common).Fail`): breakpoints set with `--break-on-failure`.
+    /// `testing.(*common).Fail`): the session breaks on them with `--break-on-failure`.
     pub failure_functions: &'static [&'static str],
     /// The project's folder: the test's frame is the first one whose file is under it.
     pub root: PathBuf,
@@ -323,13 +325,14 @@ pub(crate) fn plan(
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
     };
     plan.spec.adapter.clone_from(&args.adapter);
-    let mut locations = args.breakpoints.clone();
-    if break_on_failure {
-        locations.extend(plan.failure_functions.iter().map(|f| f.to_string()));
-    }
-    plan.spec.breakpoints = breakpoint_specs(&locations, &current_dir()?)?;
+    plan.spec.breakpoints = breakpoint_specs(&args.breakpoints, &current_dir()?)?;
     if let Some(test) = &mut plan.spec.test {
         test.break_on_failure = break_on_failure;
+        test.failure_functions = plan
+            .failure_functions
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
     }
     Ok(plan)
 }

@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::TestPlan;
-use super::failure::{failure_ids, is_end, is_failure, test_frame};
+use super::failure::{at_failure_function, is_end, is_failure, panic_site, test_frame};
+use super::failure_stop::{FailureStop, at_panic_site, judge};
 use super::message::{
     GO_PANIC_VALUE, GO_PANIC_WARM_UP, MESSAGE_LAG, MessageSite, OutputFinder, message_site,
-    reads_go_panic_value,
 };
+use super::{MessageSource, TestPlan};
 use crate::commands::{Outcome, data, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
@@ -69,13 +69,13 @@ pub(super) fn start_and_report(
             first_stop: None,
         },
     )?;
-    let failures = failure_ids(&started.breakpoints, plan.failure_functions);
     let mut stop = match started.stop {
         Some(stop) => stop,
         None => client.request_as(Command::Await(left()))?,
     };
     let mut passed_over = 0;
     let mut go_panic = None;
+    let mut panic_output = None;
     let (outcome, frame) = loop {
         if is_end(&stop) {
             let outcome = if stop.exit_code == Some(0) {
@@ -85,31 +85,47 @@ pub(super) fn start_and_report(
             };
             break (outcome, None);
         }
-        if !is_failure(&stop, &failures) {
+        if !is_failure(&stop) {
             break ("stopped", None);
-        }
-        if reads_go_panic_value(&plan, &stop) {
-            // The panic's value is read in `runtime.gopanic`'s frame, before the test's is selected.
-            let _ = client.request_as::<EvaluateResult>(Command::Evaluate {
-                expression: GO_PANIC_WARM_UP.into(),
-                depth: 0,
-                children: None,
-                timeout_secs: None,
-            });
-            go_panic = client
-                .request_as::<EvaluateResult>(Command::Evaluate {
-                    expression: GO_PANIC_VALUE.into(),
-                    depth: 0,
-                    children: None,
-                    timeout_secs: None,
-                })
-                .ok()
-                .map(|value| value.value);
         }
         let trace: BacktraceResult = client.request_as(Command::Backtrace {
             limit: FRAMES_SEARCHED,
             thread: None,
         })?;
+        if at_failure_function(&stop) {
+            if plan.message_source() == MessageSource::RustPanic {
+                panic_output = from_output(&mut client, &OutputFinder::RustPanic)
+                    .and(Some(output_tail(&mut client)));
+            }
+            let site = panic_output.as_deref().and_then(panic_site);
+            let site = site.as_ref().map(|(file, line)| (file.as_str(), *line));
+            match judge(&plan, &trace.frames, site) {
+                FailureStop::PassOver => {
+                    stop = run_on(&mut client, left())?;
+                    continue;
+                }
+                FailureStop::Failure {
+                    frame,
+                    go_panic_frame,
+                } => {
+                    if let Some(index) = go_panic_frame {
+                        go_panic = read_go_panic(&mut client, index);
+                    }
+                    let context = match frame {
+                        Some(index) => {
+                            let mut context: ContextResult =
+                                client.request_as(Command::SelectFrame(FrameSelection::Index {
+                                    index,
+                                }))?;
+                            at_panic_site(&mut context, site);
+                            Some(context)
+                        }
+                        None => None,
+                    };
+                    break ("failed", context);
+                }
+            }
+        }
         match test_frame(&trace.frames, &plan.root) {
             Some(index) => {
                 let context: ContextResult =
@@ -118,13 +134,7 @@ pub(super) fn start_and_report(
             }
             None if stop.reason == "exception" && passed_over < FOREIGN_STOPS => {
                 passed_over += 1;
-                let resumed: ExecutionResult = client.request_as(Command::Resume {
-                    action: ResumeAction::Continue,
-                    wait: Some(left()),
-                })?;
-                stop = resumed
-                    .stop
-                    .ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))?;
+                stop = run_on(&mut client, left())?;
             }
             None => break ("failed", None),
         }
@@ -146,7 +156,10 @@ pub(super) fn start_and_report(
         let frame_info = frame.as_ref().map(|context| &context.frame);
         match message_site(&plan, &stop, frame_info, go_panic.as_deref()) {
             MessageSite::Known(message) => Some(message),
-            MessageSite::Output(finder) => from_output(&mut client, &finder),
+            MessageSite::Output(finder) => panic_output
+                .as_deref()
+                .and_then(|output| finder.find(output))
+                .or_else(|| from_output(&mut client, &finder)),
             MessageSite::Nowhere => None,
         }
     } else {
@@ -187,6 +200,35 @@ pub(super) fn start_and_report(
         Some(error) => outcome.failed(error),
         None => outcome,
     })
+}
+
+/// Lets the program run on from a stop that is no failure, to its next stop.
+fn run_on(client: &mut DaemonClient, wait: WaitSpec) -> Result<StopReport, ErrorBody> {
+    let resumed: ExecutionResult = client.request_as(Command::Resume {
+        action: ResumeAction::Continue,
+        wait: Some(wait),
+    })?;
+    resumed
+        .stop
+        .ok_or_else(|| ErrorBody::internal("a continue with a wait gave no stop"))
+}
+
+/// A Go panic's value, read in `runtime.gopanic`'s frame (`index`), which is selected for it.
+fn read_go_panic(client: &mut DaemonClient, index: u32) -> Option<String> {
+    client
+        .request_as::<ContextResult>(Command::SelectFrame(FrameSelection::Index { index }))
+        .ok()?;
+    let evaluate = |expression: &str| Command::Evaluate {
+        expression: expression.into(),
+        depth: 0,
+        children: None,
+        timeout_secs: None,
+    };
+    let _ = client.request_as::<EvaluateResult>(evaluate(GO_PANIC_WARM_UP));
+    client
+        .request_as::<EvaluateResult>(evaluate(GO_PANIC_VALUE))
+        .ok()
+        .map(|value| value.value)
 }
 
 /// The end of the program's output (what a runner said last).

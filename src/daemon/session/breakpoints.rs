@@ -41,11 +41,7 @@ impl Breakpoints {
 
     pub fn list(&self) -> Vec<BreakpointInfo> {
         let registry = self.registry();
-        registry
-            .entries()
-            .iter()
-            .map(|e| registry.describe(e))
-            .collect()
+        registry.users().map(|e| registry.describe(e)).collect()
     }
 }
 
@@ -171,7 +167,7 @@ impl Session {
         let (removed, targets) = {
             let mut registry = self.shared.breakpoints.registry();
             let ids: Vec<u32> = if all {
-                registry.entries().iter().map(|e| e.id).collect()
+                registry.users().map(|e| e.id).collect()
             } else {
                 check_known(&registry, ids)?;
                 ids.to_vec()

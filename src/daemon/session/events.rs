@@ -11,7 +11,10 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
-use super::{EXEC_REASON, Shared, WATCHPOINT_REASON, brief_stop, liveness, loaded_sources};
+use super::{
+    EXEC_REASON, FAILURE_REASON, Shared, WATCHPOINT_REASON, brief_stop, failure_stops, liveness,
+    loaded_sources,
+};
 use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
@@ -40,6 +43,14 @@ pub(super) async fn handle_events(
         match apply_event(&shared, event) {
             Some(FollowUp::Logpoints(hit)) => {
                 tokio::spawn(logpoints::emulate(dap.clone(), shared.clone(), hit));
+            }
+            Some(FollowUp::Failure(stop, thread)) => {
+                tokio::spawn(failure_stops::judge(
+                    dap.clone(),
+                    shared.clone(),
+                    stop,
+                    thread,
+                ));
             }
             Some(FollowUp::AskExitSignal(expression)) => {
                 tokio::spawn(ask_exit_signal(dap.clone(), shared.clone(), expression));
@@ -81,6 +92,9 @@ pub(super) async fn handle_events(
 enum FollowUp {
     /// Logpoint hits to emulate (the program is stopped, and nobody is told).
     Logpoints(logpoints::Hit),
+    /// A stop at a test's failure function, told once judged (the program is stopped, and
+    /// nobody is told yet), with the thread the event named.
+    Failure(StopInfo, Option<i64>),
     /// The program ended, and this expression tells whether a signal killed it.
     AskExitSignal(&'static str),
     /// The launched program has this pid: watch for a death its adapter may not tell.
@@ -97,7 +111,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
     }
     match event.event.as_str() {
         "initialized" => shared.initialized.notify_one(),
-        "stopped" => return on_stopped(shared, event.body).map(FollowUp::Logpoints),
+        "stopped" => return on_stopped(shared, event.body),
         "continued" => on_continued(shared),
         "exited" => return on_exited(shared, event.body),
         "terminated" => on_terminated(shared),
@@ -115,8 +129,8 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
 }
 
 /// A stop: told as the user's, or absorbed (a secondary thread's event, a brief pause nobody
-/// sees), or a logpoint to emulate, which is returned.
-fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
+/// sees), or a logpoint to emulate or a failure function's stop to judge, which is returned.
+fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
     let Ok(body) = serde_json::from_value::<StoppedEventBody>(body) else {
         tracing::warn!("unreadable stopped event");
         return None;
@@ -208,13 +222,25 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
                 resume: !ends_a_step,
             };
             if hit.resume {
-                return Some(hit);
+                return Some(FollowUp::Logpoints(hit));
             }
             // The user's step ended on a logpoint's line: it logs, and the stop is the
             // step's.
             reason = "step".into();
             logged = Some(hit);
         }
+    }
+    let hit = hit_breakpoints(shared, &stop);
+    if reason == "breakpoint" && shared.breakpoints.registry().all_internal(&hit) {
+        // The session's own breakpoint, on a test's failure function: told as the failure,
+        // once it is judged one (see `failure_stops`).
+        let stop = StopInfo {
+            reason: FAILURE_REASON.into(),
+            description: None,
+            hit_breakpoint_ids: Vec::new(),
+            ..stop
+        };
+        return Some(FollowUp::Failure(stop, body.thread_id));
     }
     let stop = if logged.is_some() {
         StopInfo {
@@ -225,6 +251,12 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
     } else {
         stop
     };
+    publish(shared, stop, reason, body.thread_id);
+    logged.map(FollowUp::Logpoints)
+}
+
+/// Makes `stop` the session's: the state every command sees and waits for.
+pub(super) fn publish(shared: &Shared, stop: StopInfo, mut reason: String, thread: Option<i64>) {
     // GDB stops on entry at a temporary breakpoint of its own (`start`), which is none
     // of the user's.
     let entry_expected = shared.view().in_flight.entry_expected;
@@ -246,8 +278,8 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         }
         view.in_flight.entry_expected = false;
         view.in_flight.pause_requested = false;
-        if body.thread_id.is_some() {
-            view.selection.thread = body.thread_id;
+        if thread.is_some() {
+            view.selection.thread = thread;
         }
         view.selection.frame = 0;
         view.caches.frames = None;
@@ -267,7 +299,6 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<logpoints::Hit> {
         signal,
         ..stop
     }));
-    logged
 }
 
 /// The program runs again: the stack cached for the last stop is stale.

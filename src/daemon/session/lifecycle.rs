@@ -45,16 +45,27 @@ pub struct Carried {
 }
 
 impl Carried {
-    /// What a first run starts with: a registry holding `initial`, an empty output buffer of
-    /// `output_bytes`, and the reaper to tell of the debuggee.
+    /// What a first run starts with: a registry holding `initial` and the session's own
+    /// breakpoints on `failure_functions` (a test's, see `TestLaunch`), an empty output buffer
+    /// of `output_bytes`, and the reaper to tell of the debuggee.
     pub fn fresh(
         initial: &[BreakpointSpec],
+        failure_functions: &[String],
         output_bytes: usize,
         reaper: Option<Arc<Reaper>>,
     ) -> Carried {
         let breakpoints = Arc::new(Breakpoints::default());
         for bp in initial {
             breakpoints.add(bp.clone());
+        }
+        for name in failure_functions {
+            breakpoints.registry().add_internal(BreakpointSpec {
+                location: crate::common::location::Location::Function { name: name.clone() },
+                requested: None,
+                condition: None,
+                hit_count: None,
+                log_message: None,
+            });
         }
         Carried {
             breakpoints,

@@ -30,6 +30,7 @@ mod displays;
 mod ending;
 mod events;
 mod exception_filters;
+mod failure_stops;
 mod frames;
 mod inspection;
 pub mod kept_launch;
@@ -84,6 +85,8 @@ use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext};
 
 /// The stop reason of a watchpoint hit (DAP's "data breakpoint").
 const WATCHPOINT_REASON: &str = "watchpoint";
+/// The reason of a stop at a test's failure function (the session's own breakpoint on it).
+const FAILURE_REASON: &str = "failure";
 
 /// The stop reason of an `exec`: the process replaced its program (lldb-dap calls it "entry").
 const EXEC_REASON: &str = "exec";

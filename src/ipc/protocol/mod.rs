@@ -310,9 +310,24 @@ pub struct TestLaunch {
     /// for a runtime that takes its test filter there rather than from the program's arguments.
     #[serde(default)]
     pub runtime_args: Vec<String>,
+    /// Functions every failure of the test's toolchain passes through (Go's
+    /// `testing.(*common).Fail`, Rust's `rust_panic`), broken on with `break_on_failure`: the
+    /// session's own breakpoints, not the user's (unlisted, unnumbered), whose stops are told as
+    /// the failure's (reason `failure`).
+    #[serde(default)]
+    pub failure_functions: Vec<String>,
 }
 
 impl LaunchSpec {
+    /// The failure functions the session breaks on: a test's, when it stops at its failure.
+    pub fn failure_functions(&self) -> Vec<String> {
+        self.test
+            .as_ref()
+            .filter(|test| test.break_on_failure)
+            .map(|test| test.failure_functions.clone())
+            .unwrap_or_default()
+    }
+
     /// What reports call the launched program: its path, or `python -m MODULE`.
     pub fn label(&self) -> String {
         match &self.module {
