@@ -8,7 +8,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -370,7 +369,7 @@ fn gdbs_python_keeps_its_compiled_modules_in_our_cache_and_the_program_sees_none
 
 /// Every file below `dir`.
 #[cfg(target_os = "linux")]
-fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {

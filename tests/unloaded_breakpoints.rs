@@ -7,6 +7,9 @@
 //! file that did load but whose line was never reached gets no such line, also when it is named
 //! through a link to the loaded file, or when only a loaded script's source map names it. Each
 //! runs from a folder that is not the program's.
+//!
+//! Unix only: the loaded copy is also named through a symbolic link.
+#![cfg(unix)]
 
 mod common;
 
