@@ -50,8 +50,8 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    /// The process exit status for this error (see DESIGN.md: 1 error, 2 usage, 3 timeout, 4 no
-    /// session; 130, as shells report an interrupted command).
+    /// The process exit status for this error (docs/cli.md, "Exit codes and errors": 1 error,
+    /// 2 usage, 3 timeout, 4 no session; 130, as shells report an interrupted command).
     pub fn exit_code(self) -> i32 {
         match self {
             ErrorCode::NoSession => 4,

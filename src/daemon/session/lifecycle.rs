@@ -1,7 +1,7 @@
 //! The session's opening: spawn or connect to the adapter, then DAP's configuration sequence,
 //! and what a restart carries over. Its ending is `ending.rs`.
 //!
-//! Apart because the order here is the protocol's (see DESIGN.md).
+//! Apart because the order here is the protocol's (docs/architecture.md, "Launch sequence").
 
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
@@ -325,7 +325,7 @@ struct Init {
     kept: Option<KeptLaunch>,
 }
 
-/// The DAP configuration sequence (see DESIGN.md): initialize, then launch/attach without
+/// The DAP configuration sequence (docs/architecture.md, "Launch sequence"): initialize, then launch/attach without
 /// waiting, then breakpoints once `initialized` arrives, then `configurationDone`, then the
 /// launch/attach answer. An error answer at any point fails at once with the adapter's words.
 async fn configure(
