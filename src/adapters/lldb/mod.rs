@@ -412,11 +412,12 @@ impl DebugAdapter for LldbDap {
         rust_formatters::setup_in_background(program, &self.rust, rust_setup)
     }
 
-    /// lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
+    /// LLDB's `source info -f NAME` through the console (`line_table.rs`).
     fn line_table_query(&self, file: &Path) -> Option<super::line_tables::LineTableQuery> {
         line_table::query(file)
     }
 
+    /// lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
     fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
         Some(self)
     }
