@@ -223,18 +223,18 @@ fn require_pytest() {
     );
 }
 
-#[test]
-fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
+/// `test --break-on-failure` (with `adapter`'s flags) on the pytest test and the unittest test
+/// that fail: each stops at its failing line with the test's locals and the assertion's message.
+fn stops_at_python_failures(adapter: &[&str]) {
     require_pytest();
     let s = project("python");
-    let answer = json(
-        &s,
-        &[
-            "test",
-            "test_cart.py::test_total_discount",
-            "--break-on-failure",
-        ],
-    );
+    let run = |selector: &str| {
+        let mut args = vec!["test", selector];
+        args.extend_from_slice(adapter);
+        args.push("--break-on-failure");
+        json(&s, &args)
+    };
+    let answer = run("test_cart.py::test_total_discount");
     let data = failed_at(&answer, "tests/python/test_cart.py", "@py_fail");
     assert_eq!(local(&data, "discounted"), "360");
     assert!(
@@ -244,12 +244,14 @@ fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
             .starts_with("AssertionError")
     );
     s.run(&["stop"]);
-    let answer = json(
-        &s,
-        &["test", "test_cart.CartTest.test_half", "--break-on-failure"],
-    );
+    let answer = run("test_cart.CartTest.test_half");
     let data = failed_at(&answer, "tests/python/test_cart.py", "@py_unittest_fail");
     assert_eq!(local(&data, "half"), "5");
+}
+
+#[test]
+fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
+    stops_at_python_failures(&[]);
 }
 
 /// Our pdb adapter stops where a failure leaves the test for the runner (its `userUnhandled`
@@ -257,33 +259,7 @@ fn a_failing_pytest_test_stops_at_its_assert_in_either_selector_form() {
 /// exception is raised in the library and leaves through the test's line.
 #[test]
 fn pdb_stops_at_a_failed_pytest_assert_and_a_failed_unittest_assertion() {
-    require_pytest();
-    let s = project("python");
-    let answer = json(
-        &s,
-        &[
-            "test",
-            "test_cart.py::test_total_discount",
-            "--adapter",
-            "pdb",
-            "--break-on-failure",
-        ],
-    );
-    let data = failed_at(&answer, "tests/python/test_cart.py", "@py_fail");
-    assert_eq!(local(&data, "discounted"), "360");
-    s.run(&["stop"]);
-    let answer = json(
-        &s,
-        &[
-            "test",
-            "test_cart.CartTest.test_half",
-            "--adapter",
-            "pdb",
-            "--break-on-failure",
-        ],
-    );
-    let data = failed_at(&answer, "tests/python/test_cart.py", "@py_unittest_fail");
-    assert_eq!(local(&data, "half"), "5");
+    stops_at_python_failures(&["--adapter", "pdb"]);
 }
 
 /// A bare test name is looked up as `--list` looks it up (given to pytest as a path it was "file
