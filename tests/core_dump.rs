@@ -10,7 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{Session, build, build_go, line_of, require_delve, require_gdb, require_lldb_dap};
+use common::{Session, build, build_go, line_of, require_delve, require_lldb_dap};
 use serde_json::Value;
 
 const NULL: &str = "c/crash_null.c";
@@ -24,33 +24,16 @@ fn session() -> Session {
     Session::with_gdb()
 }
 
-/// Runs `program` under GDB until it dies of a signal and writes its core with `gcore` into
-/// `dir`. Fails the test when no core comes of it.
+/// Runs `program` (with `env`) under GDB until it dies of a signal and writes its core with
+/// `gcore` into `dir`, named after it.
 fn gcore(program: &Path, env: &[(&str, &str)], dir: &Path) -> PathBuf {
-    let core = dir.join(format!(
-        "{}.gcore",
-        program
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("core")
-    ));
-    let output = Command::new(require_gdb())
-        .args(["-batch", "-nx", "-ex", "run", "-ex"])
-        .arg(format!("gcore {}", core.display()))
-        .arg("--args")
-        .arg(program)
-        .envs(env.iter().copied())
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run gdb");
-    assert!(
-        core.is_file(),
-        "gcore wrote no core of {}: {}",
-        program.display(),
-        String::from_utf8_lossy(&output.stdout)
-    );
-    core
+    let name = program
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("core");
+    let mut run = Command::new(program);
+    run.envs(env.iter().copied());
+    common::gcore(&run, dir, &format!("{name}.gcore"))
 }
 
 /// Builds the Rust fixture so that its panic aborts (SIGABRT, a core) instead of unwinding.

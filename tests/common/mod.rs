@@ -146,8 +146,6 @@ pub fn require_gdb() -> PathBuf {
     })
 }
 
-/// Whether `pid` is a live process: a zombie waiting for its reaper counts as gone (the
-/// library's own check, `platform::is_running`).
 /// Runs `command` to its end, and fails the test, killing it, if it still runs after `limit`:
 /// a hang fails here instead of hanging the suite. The child is waited on by a thread of its
 /// own, and the limit is a receive's deadline, so nothing polls.
@@ -173,8 +171,39 @@ pub fn run_within(mut command: Command, limit: Duration) -> Run {
     }
 }
 
+/// Whether `pid` is a live process: a zombie waiting for its reaper counts as gone (the
+/// library's own check, `platform::is_running`).
 pub fn alive(pid: impl Into<u64>) -> bool {
     u32::try_from(pid.into()).is_ok_and(debugger::platform::is_running)
+}
+
+/// Runs `run` (its program, arguments and environment) under GDB in `dir` until it dies of a
+/// signal, and writes its core with `gcore` to `dir/name`. Fails the test when no core comes of
+/// it.
+pub fn gcore(run: &Command, dir: &Path, name: &str) -> PathBuf {
+    let core = dir.join(name);
+    let mut gdb = Command::new(require_gdb());
+    gdb.args(["-batch", "-nx", "-ex", "run", "-ex"])
+        .arg(format!("gcore {}", core.display()))
+        .arg("--args")
+        .arg(run.get_program())
+        .args(run.get_args())
+        .current_dir(dir)
+        .stdin(Stdio::null());
+    for (key, value) in run.get_envs() {
+        match value {
+            Some(value) => gdb.env(key, value),
+            None => gdb.env_remove(key),
+        };
+    }
+    let output = gdb.output().expect("run gdb");
+    assert!(
+        core.is_file(),
+        "gcore wrote no core of {:?}: {}",
+        run.get_program(),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    core
 }
 
 /// Polls `check` until it holds or `limit` passes; returns whether it held.

@@ -1,15 +1,12 @@
 //! How a program stops without a breakpoint, and the one-shot commands: an uncaught exception
 //! (a signal in C and Rust) and the exit it ends in, `probe`, and `core` on a dump of the program.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
 use super::adapters::{Row, require};
 use super::programs::is_source;
 use super::{Feature, Report};
-use crate::common::{Session, require_gdb};
+use crate::common::{Session, gcore};
 
 /// Whether a backtrace has a frame of the program's source at `line`.
 fn has_frame_at(row: &Row, backtrace: &Value, line: u32) -> bool {
@@ -71,29 +68,6 @@ pub fn probe(row: &'static Row, report: &mut Report) {
     });
 }
 
-/// Runs `program crash` under GDB until it dies of its signal and writes its core with `gcore`
-/// into `dir`.
-fn gcore(row: &Row, dir: &Path) -> PathBuf {
-    let core = dir.join("conformance.core");
-    let run = row.language.run("crash");
-    let output = Command::new(require_gdb())
-        .args(["-batch", "-nx", "-ex", "run", "-ex"])
-        .arg(format!("gcore {}", core.display()))
-        .arg("--args")
-        .arg(run.get_program())
-        .args(run.get_args())
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run gdb");
-    assert!(
-        core.is_file(),
-        "gcore wrote no core: {}",
-        String::from_utf8_lossy(&output.stdout)
-    );
-    core
-}
-
 /// `core`: a dump of mode `crash`, opened at the crash; an adapter that cannot open cores says
 /// so of any file.
 pub fn core(row: &'static Row, report: &mut Report) {
@@ -105,7 +79,7 @@ pub fn core(row: &'static Row, report: &mut Report) {
     report.feature(
         Feature::Core,
         || {
-            let core = gcore(row, s.dir.path());
+            let core = gcore(&row.language.run("crash"), s.dir.path(), "conformance.core");
             let opened = s.data(&[
                 "core",
                 program_arg,
