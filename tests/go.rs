@@ -13,7 +13,9 @@ use common::delve::{
     LEDGER, assert_ledger_output, assert_stop, child_names, locals, output_with, run_start,
     run_to_exit, start,
 };
-use common::{Session, at, build_go, fixture_path, line_of, require_delve, with_go_env};
+use common::{
+    Session, at, build_go, fixture_path, line_of, require_delve, selected_threads, with_go_env,
+};
 use serde_json::Value;
 
 const GOROUTINES: &str = "go/goroutines/main.go";
@@ -143,13 +145,8 @@ fn goroutines_are_threads_a_breakpoint_in_one_stops_there_and_thread_switches() 
         .expect("another worker");
     let other_text = other.to_string();
     s.data(&["thread", &other_text]);
-    let threads = s.data(&["threads"])["threads"].clone();
-    let selected: Vec<&Value> = threads
-        .as_array()
-        .expect("threads")
-        .iter()
-        .filter(|t| t["selected"] == true)
-        .collect();
+    let threads = s.data(&["threads"]);
+    let selected = selected_threads(&threads);
     assert_eq!(selected.len(), 1, "{threads}");
     assert_eq!(selected[0]["id"], other, "{threads}");
     let trace = s.data(&["backtrace"]);

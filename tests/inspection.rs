@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Session, at, build, line_of, require_lldb_dap};
+use common::{Session, at, build, line_of, require_lldb_dap, selected_threads};
 use serde_json::Value;
 
 /// How long a bounded answer about a huge value may take: lldb-dap itself needs well under a
@@ -372,12 +372,7 @@ fn thread_switches_the_selection_that_locals_and_backtrace_use() {
     );
     assert!(!local_names(&s).contains(&"acc".to_string()));
     let listed = s.data(&["threads"]);
-    let selected: Vec<&Value> = listed["threads"]
-        .as_array()
-        .expect("threads")
-        .iter()
-        .filter(|t| t["selected"] == true)
-        .collect();
+    let selected = selected_threads(&listed);
     assert_eq!(selected.len(), 1);
     assert_eq!(selected[0]["id"], main);
 
@@ -628,12 +623,7 @@ fn a_new_stop_selects_the_thread_that_stopped() {
     assert_eq!(context["frame"]["index"], 0, "{context}");
     assert_eq!(context["frame"]["function"], "worker", "{context}");
     let listed = s.data(&["threads"]);
-    let selected: Vec<&Value> = listed["threads"]
-        .as_array()
-        .expect("threads")
-        .iter()
-        .filter(|t| t["selected"] == true)
-        .collect();
+    let selected = selected_threads(&listed);
     assert_eq!(selected.len(), 1, "{listed}");
     assert_eq!(selected[0]["id"], stopped);
 

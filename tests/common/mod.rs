@@ -177,6 +177,16 @@ pub fn alive(pid: impl Into<u64>) -> bool {
     u32::try_from(pid.into()).is_ok_and(debugger::platform::is_running)
 }
 
+/// The threads `threads --json`'s data (`{"threads": [...]}`) marks as selected.
+pub fn selected_threads(listed: &Value) -> Vec<&Value> {
+    listed["threads"]
+        .as_array()
+        .expect("threads")
+        .iter()
+        .filter(|t| t["selected"] == true)
+        .collect()
+}
+
 /// Runs `run` (its program, arguments and environment) under GDB in `dir` until it dies of a
 /// signal, and writes its core with `gcore` to `dir/name`. Fails the test when no core comes of
 /// it.

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::common::delve;
 use crate::common::{
     Session, assert_stop_at, at, build, build_go, fixture_path, frame_lines, line_of,
-    require_delve, require_python, variable,
+    require_delve, require_python, selected_threads, variable,
 };
 
 const LEDGER: &str = "c/ledger.c";
@@ -295,13 +295,8 @@ pub fn delve_on_go() {
     assert!(!text.contains("step 3:"), "{text:?}");
 
     // Threads: the stopped goroutine is listed, selected, in main.main.
-    let threads = s.data(&["threads"])["threads"].clone();
-    let selected: Vec<&Value> = threads
-        .as_array()
-        .expect("threads")
-        .iter()
-        .filter(|t| t["selected"] == true)
-        .collect();
+    let threads = s.data(&["threads"]);
+    let selected = selected_threads(&threads);
     assert_eq!(selected.len(), 1, "{threads}");
     assert_eq!(selected[0]["id"], stop["thread_id"], "{threads}");
     assert_eq!(selected[0]["frame"]["function"], "main.main", "{threads}");

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::adapters::{Row, require};
 use super::programs::is_source;
 use super::{Feature, Report};
-use crate::common::variable;
+use crate::common::{selected_threads, variable};
 
 /// Asserts `stop` is in a function whose name holds `function`, in the program's source.
 #[track_caller]
@@ -90,12 +90,7 @@ pub fn scenario(row: &'static Row) -> Report {
     });
     report.check(Feature::Threads, || {
         let threads = s.data(&["threads"]);
-        let selected: Vec<&Value> = threads["threads"]
-            .as_array()
-            .expect("threads")
-            .iter()
-            .filter(|t| t["selected"] == true)
-            .collect();
+        let selected = selected_threads(&threads);
         assert_eq!(selected.len(), 1, "{threads}");
         assert_eq!(selected[0]["id"], stop["thread_id"], "{threads}\n{stop}");
     });
