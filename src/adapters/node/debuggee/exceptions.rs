@@ -166,15 +166,8 @@ impl Debuggee {
         if let Some(blocks) = self.focus.try_blocks.get(script) {
             return Some(blocks.clone());
         }
-        let source = self
-            .cdp()
-            .ok()?
-            .call("Debugger.getScriptSource", json!({ "scriptId": script }))
-            .await
-            .ok()?;
-        let blocks = Arc::new(TryBlocks::scan(
-            source["scriptSource"].as_str().unwrap_or_default(),
-        ));
+        let source = self.script_text(script).await?;
+        let blocks = Arc::new(TryBlocks::scan(&source));
         self.focus
             .try_blocks
             .insert(script.to_string(), blocks.clone());
