@@ -11,5 +11,6 @@ pub mod location;
 pub mod paths;
 pub mod peer_json;
 pub mod scratch;
+pub mod source_snippet;
 pub mod timeline;
 pub mod user_files;

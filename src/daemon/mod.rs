@@ -23,7 +23,6 @@ pub mod run_state;
 pub mod server;
 pub mod session;
 mod slot;
-pub mod source;
 mod start_cancel;
 mod tether;
 pub mod variables;

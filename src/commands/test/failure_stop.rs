@@ -7,8 +7,9 @@ use std::path::Path;
 
 use super::failure::test_frame;
 use super::{MessageSource, TestPlan};
+use crate::common::source_snippet;
 use crate::common::user_files::read_regular;
-use crate::ipc::protocol::{ContextResult, FrameInfo, SourceSnippet};
+use crate::ipc::protocol::{ContextResult, FrameInfo};
 
 /// Go's failure function: every failure passes through it, a panicking test's too (see
 /// [`judge`]).
@@ -18,6 +19,8 @@ const GO_PANIC: &str = "runtime.gopanic";
 /// Frames of Rust's `catch_unwind` (`std::panic::catch_unwind`, `std::panicking::try` before
 /// Rust 1.86, `std::panicking::catch_unwind` after, and the intrinsic under both).
 const RUST_CATCHES: &[&str] = &["catch_unwind", "panicking::try", "__rust_try"];
+/// Lines shown either side of the failing one, as a stop's source shows them.
+const SOURCE_AROUND: u32 = 5;
 
 /// What a failure function's stop is.
 #[derive(Debug, PartialEq, Eq)]
@@ -128,27 +131,7 @@ pub fn at_panic_site(context: &mut ContextResult, panic_site: Option<(&str, u32)
     }
     context.frame.line = Some(line);
     context.frame.column = None;
-    context.source = source_around(&path, line);
-}
-
-/// Lines around `line` of `file`, as a stop's source shows them.
-fn source_around(file: &str, line: u32) -> Option<SourceSnippet> {
-    const AROUND: u32 = 5;
-    let text = read_regular(Path::new(file)).ok()?;
-    let text = String::from_utf8_lossy(&text);
-    let first = line.saturating_sub(AROUND).max(1);
-    let lines: Vec<String> = text
-        .lines()
-        .skip(first as usize - 1)
-        .take((line + AROUND - first + 1) as usize)
-        .map(str::to_string)
-        .collect();
-    (first + lines.len() as u32 > line).then(|| SourceSnippet {
-        file: file.to_string(),
-        first_line: first,
-        current_line: line,
-        lines,
-    })
+    context.source = source_snippet::snippet(&path, line, SOURCE_AROUND);
 }
 
 /// Whether `function` (`tally::tests::parses`) is the test `test` (`tests::parses`) names.

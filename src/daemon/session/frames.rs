@@ -389,7 +389,7 @@ impl Session {
         context: u32,
     ) -> Option<SourceSnippet> {
         let (file, line) = (info.file.as_deref()?, info.line?);
-        if let Some(snippet) = crate::daemon::source::snippet(file, line, context) {
+        if let Some(snippet) = crate::common::source_snippet::snippet(file, line, context) {
             return Some(snippet);
         }
         let reference = frame.source.as_ref()?.source_reference.filter(|r| *r > 0)?;
@@ -403,7 +403,7 @@ impl Session {
             .await
             .ok()?;
         let text = answer.get("content")?.as_str()?;
-        crate::daemon::source::snippet_of_text(file, text, line, context)
+        crate::common::source_snippet::snippet_of_text(file, text, line, context)
     }
 }
 

@@ -1,4 +1,5 @@
-//! The source lines around a stop, so a report shows where the program is, not just a line number.
+//! The source lines around a stop, so a report shows where the program is, not just a line number:
+//! the daemon's for a stop report, and `test`'s where it moves a failure to the line a panic names.
 
 use std::path::Path;
 
