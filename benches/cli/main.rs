@@ -23,6 +23,8 @@
 //! built by `cargo build --release` into `target/bench-release` (not the one `cargo bench` links
 //! beside the bench, which carries the dev-dependencies' features: see
 //! `scenarios::release_build`); `DEBUGGER_BENCH_BIN=PATH` measures another build instead.
+//! `DEBUGGER_BENCH_BASELINE=PATH` measures a second build in the same run, each scenario right
+//! after the first build's, and prints the two side by side: a change's before and after.
 //!
 //! The rooms: `scenarios/` holds what is measured, one file per family, and the list that runs
 //! them in table order; `session.rs` runs the real binary through the integration tests' own
@@ -48,6 +50,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use scenarios::{Context, Plan};
+use table::Table;
 
 type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
 
@@ -84,7 +87,18 @@ fn run() -> BenchResult<()> {
     let selected = scenarios::select(&filters)?;
     let started = Instant::now();
     let load_before = machine::load_average();
-    let mut context = Context::new(Plan::new(quick))?;
+    let plan = Plan::new(quick);
+    let mut context = Context::new(plan)?;
+    // Another build measured in the same run, each scenario right after the measured one's, so
+    // that a change is judged against its before on the same machine at the same moment.
+    let mut baseline = match std::env::var_os("DEBUGGER_BENCH_BASELINE") {
+        Some(bin) => Some(Context::measuring(
+            plan,
+            bin.into(),
+            Table::labelled("before: "),
+        )?),
+        None => None,
+    };
     eprintln!(
         "bench: {} mode, {}, lldb-dap at {}, scenarios: {}",
         if quick { "quick" } else { "full" },
@@ -98,9 +112,20 @@ fn run() -> BenchResult<()> {
     );
     for scenario in selected {
         (scenario.run)(&mut context)?;
+        if let Some(baseline) = baseline.as_mut() {
+            (scenario.run)(baseline)?;
+        }
     }
     context.table.print();
     context.print_timelines();
+    if let Some(baseline) = &baseline {
+        println!(
+            "\nBefore ({}) and after ({}), scenario by scenario in one run:\n",
+            baseline.bin().display(),
+            context.bin().display()
+        );
+        context.table.print_beside(&baseline.table);
+    }
     println!(
         "Load average (1/5/15 min) before: {load_before}; after: {}. Took {:.0} s.",
         machine::load_average(),

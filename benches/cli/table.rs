@@ -13,11 +13,23 @@ use crate::stats::Stats;
 #[derive(Default)]
 pub struct Table {
     rows: Vec<[String; 7]>,
+    /// Each row's median, for a row of timings: what [`Table::print_beside`] compares.
+    medians: Vec<Option<Duration>>,
     hello: Option<Stats>,
     misses: usize,
+    /// Leads each row's progress line: which binary's table it is, when two are measured.
+    label: &'static str,
 }
 
 impl Table {
+    /// An empty table whose progress lines are led by `label`.
+    pub fn labelled(label: &'static str) -> Table {
+        Table {
+            label,
+            ..Table::default()
+        }
+    }
+
     /// A row of timings: runs, median and p90 from `stats`.
     pub fn row(
         &mut self,
@@ -39,6 +51,9 @@ impl Table {
             target,
             pass,
         );
+        if let Some(last) = self.medians.last_mut() {
+            *last = Some(stats.median);
+        }
     }
 
     /// A row whose cells are given as text (a single run, or a figure that is not a time).
@@ -70,7 +85,11 @@ impl Table {
             target.to_string(),
             verdict.to_string(),
         ]);
-        eprintln!("bench: {name}: {median} (p90 {p90}) {figure} {verdict}");
+        self.medians.push(None);
+        eprintln!(
+            "bench: {}{name}: {median} (p90 {p90}) {figure} {verdict}",
+            self.label
+        );
     }
 
     /// The hello-world floor (the first row).
@@ -122,6 +141,41 @@ impl Table {
             targets - self.misses,
             self.misses
         );
+    }
+}
+
+impl Table {
+    /// Each row beside the same row of `before`, a run of another binary on the same machine
+    /// in the same process (`DEBUGGER_BENCH_BASELINE`): both medians and their ratio, or both
+    /// figures for a row that is not a time.
+    pub fn print_beside(&self, before: &Table) {
+        println!("| benchmark | before (median) | after (median) | after / before |");
+        println!("|---|---|---|---|");
+        for (row, median) in self.rows.iter().zip(&self.medians) {
+            let Some(at) = before.rows.iter().position(|r| r[0] == row[0]) else {
+                continue;
+            };
+            let (old_row, old_median) = (&before.rows[at], before.medians[at]);
+            let ratio = match (old_median, median) {
+                (Some(old), Some(new)) if !old.is_zero() => {
+                    format!("{:.2}", new.as_secs_f64() / old.as_secs_f64())
+                }
+                _ => String::new(),
+            };
+            let cell = |r: &[String; 7]| {
+                if r[2].is_empty() {
+                    r[4].clone()
+                } else {
+                    r[2].clone()
+                }
+            };
+            println!(
+                "| {} | {} | {} | {ratio} |",
+                row[0],
+                cell(old_row),
+                cell(row)
+            );
+        }
     }
 }
 

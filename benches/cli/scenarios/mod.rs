@@ -186,6 +186,7 @@ pub fn select(filters: &[String]) -> BenchResult<Vec<&'static Scenario>> {
 }
 
 /// Iteration counts: full, or `--quick`.
+#[derive(Clone, Copy)]
 pub struct Plan {
     cheap: usize,
     steps: usize,
@@ -273,20 +274,26 @@ pub struct Context {
 }
 
 impl Context {
+    /// The context measuring the binary users get, or `DEBUGGER_BENCH_BIN`.
     pub fn new(plan: Plan) -> BenchResult<Context> {
-        let work = tempfile::Builder::new()
-            .prefix("debugger-bench-")
-            .tempdir()
-            .map_err(|e| format!("create the bench's work dir: {e}"))?;
         let bin = match std::env::var_os("DEBUGGER_BENCH_BIN") {
             Some(bin) => PathBuf::from(bin),
             None => release_build()?,
         };
+        Context::measuring(plan, bin, Table::default())
+    }
+
+    /// A context measuring `bin`, its rows going to `table`.
+    pub fn measuring(plan: Plan, bin: PathBuf, table: Table) -> BenchResult<Context> {
+        let work = tempfile::Builder::new()
+            .prefix("debugger-bench-")
+            .tempdir()
+            .map_err(|e| format!("create the bench's work dir: {e}"))?;
         Ok(Context {
             plan,
             bin,
             inproc: InProcess::new(work.path())?,
-            table: Table::default(),
+            table,
             work,
             launch: None,
             probe_timelines: Timelines::default(),
