@@ -2,6 +2,7 @@
 //! (Delve's `--client-addr` for `--tty`, the pdb adapter's Python), and, where the process can
 //! be told a secret privately, made to prove it is that process before it is taken.
 
+use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::Stdio;
@@ -11,7 +12,9 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::process::Command;
 
-use super::process::{AdapterProcess, monitor_child, new_tail, spawn_error};
+use super::process::{
+    AdapterProcess, SpawnedAdapter, command_for, monitor_child, new_tail, over_tcp, spawn_error,
+};
 use crate::common::error::{ErrorBody, ErrorCode};
 
 /// 128 bits no other user can guess: std's hasher keys are random per process and per
@@ -110,6 +113,32 @@ async fn accept_with(listener: &TcpListener, token: Option<&str>) -> std::io::Re
 
 /// How long a connection has to say its token.
 const GREETING_LIMIT: Duration = Duration::from_secs(5);
+
+/// Starts an adapter that dials in to us (`--client-addr=ADDRESS` is added to `args`, Delve's
+/// way) with `streams` as its stdin, stdout and stderr: what its debuggee inherits. Nothing of
+/// the adapter's own is read (its streams are the program's), so its last words are not kept.
+pub async fn spawn_dialing_in(
+    name: &str,
+    program: &Path,
+    args: &[OsString],
+    streams: [Stdio; 3],
+    timeout: Duration,
+) -> Result<SpawnedAdapter, ErrorBody> {
+    let (process, stream) = dial_in(
+        name,
+        program,
+        |address| {
+            let mut command = command_for(program, args);
+            command.arg(format!("--client-addr={address}"));
+            command
+        },
+        streams,
+        timeout,
+        None,
+    )
+    .await?;
+    Ok(over_tcp(process, stream, None))
+}
 
 #[cfg(test)]
 mod tests {

@@ -253,32 +253,6 @@ pub fn open_program_streams(paths: &StdioPaths) -> std::io::Result<[Stdio; 3]> {
     ])
 }
 
-/// Starts an adapter that dials in to us (`--client-addr=ADDRESS` is added to `args`, Delve's
-/// way) with `streams` as its stdin, stdout and stderr: what its debuggee inherits. Nothing of
-/// the adapter's own is read (its streams are the program's), so its last words are not kept.
-pub async fn spawn_dialing_in(
-    name: &str,
-    program: &Path,
-    args: &[OsString],
-    streams: [Stdio; 3],
-    timeout: Duration,
-) -> Result<SpawnedAdapter, ErrorBody> {
-    let (process, stream) = super::dial_in::dial_in(
-        name,
-        program,
-        |address| {
-            let mut command = command_for(program, args);
-            command.arg(format!("--client-addr={address}"));
-            command
-        },
-        streams,
-        timeout,
-        None,
-    )
-    .await?;
-    Ok(over_tcp(process, stream, None))
-}
-
 /// Starts an adapter that listens on a TCP port we choose: `{port}` in its arguments becomes a
 /// free loopback port, and we connect once it accepts. Its stdout and stderr go to the log.
 pub async fn spawn_on_port(
