@@ -89,47 +89,6 @@ impl ErrorBody {
         )
     }
 
-    /// "No session" for the session named `session`, naming the others `running`, since a
-    /// wrong or forgotten `--session` (or `DEBUGGER_SESSION`) is the usual cause. The same words
-    /// whether no daemon answers for the name or one does that holds no session (only a warm
-    /// adapter). The daemons that hold only a warm adapter (`warm`: each name with its
-    /// adapter's) are no sessions to name: they are told apart.
-    pub fn no_session_named(session: &str, running: &[String], warm: &[(String, String)]) -> Self {
-        let warm_note = match warm {
-            [] => String::new(),
-            _ => {
-                let held: Vec<String> = warm
-                    .iter()
-                    .map(|(name, adapter)| format!("{name} (a warm {adapter} adapter)"))
-                    .collect();
-                format!(
-                    "; holding no session, only a warm adapter: {}",
-                    held.join(", ")
-                )
-            }
-        };
-        let Some(first) = running.first() else {
-            return ErrorBody::new(
-                ErrorCode::NoSession,
-                format!("no session '{session}' is running{warm_note}"),
-                "start one with 'debugger start <program>'",
-            );
-        };
-        let start = if session == crate::common::paths::DEFAULT_SESSION {
-            "'debugger start <program>'".to_string()
-        } else {
-            format!("'debugger start --session {session} <program>'")
-        };
-        ErrorBody::new(
-            ErrorCode::NoSession,
-            format!(
-                "no session '{session}' is running; running: {}{warm_note}",
-                running.join(", ")
-            ),
-            format!("name a running one with --session {first}, or start one with {start}"),
-        )
-    }
-
     pub fn running() -> Self {
         ErrorBody::new(
             ErrorCode::Running,

@@ -301,13 +301,14 @@ impl Daemon {
 
 impl Daemon {
     /// "No session", as a command with no daemon for the name is told it (see
-    /// [`ErrorBody::no_session_named`]), with a word on the warm adapter when one is kept.
+    /// [`OtherSessions::no_session_named`](crate::ipc::listing::OtherSessions::no_session_named)),
+    /// with a word on the warm adapter when one is kept.
     pub(super) fn no_session(&self) -> ErrorBody {
         let others = crate::ipc::listing::other_sessions(
             &crate::common::paths::runtime_dir_path(),
             &self.name,
         );
-        let mut err = ErrorBody::no_session_named(&self.name, &others.running, &others.warm);
+        let mut err = others.no_session_named(&self.name);
         if let Some(info) = self.spare.info() {
             err.hint = format!(
                 "{}; the {} adapter is kept warm for it ({:.0} s left; 'debugger stop' ends it)",

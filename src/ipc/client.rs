@@ -11,7 +11,6 @@ use serde_json::Value;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::framing::{FrameError, MAX_FRAME_BYTES, read_frame, write_frame};
-use crate::ipc::listing;
 use crate::ipc::protocol::{Command, Request, Response};
 use crate::ipc::socket::{self, BlockingStream};
 use crate::platform;
@@ -111,21 +110,6 @@ pub fn session_names(dir: &Path) -> Result<Vec<String>, ErrorBody> {
 }
 
 impl DaemonClient {
-    /// Connects to the session's daemon; no daemon is [`ErrorCode::NoSession`] (a stale socket
-    /// left by a dead daemon is removed on the way).
-    /// The error names the session and lists the running ones.
-    pub fn connect(session: &str) -> Result<DaemonClient, ErrorBody> {
-        let at = SessionPaths::for_session(session)?;
-        DaemonClient::connect_at(&at).map_err(|e| {
-            if e.code == ErrorCode::NoSession {
-                let others = listing::other_sessions(&paths::runtime_dir_path(), session);
-                ErrorBody::no_session_named(session, &others.running, &others.warm)
-            } else {
-                e
-            }
-        })
-    }
-
     pub fn connect_at(paths: &SessionPaths) -> Result<DaemonClient, ErrorBody> {
         match socket::connect_blocking(&paths.socket) {
             Ok(stream) => Ok(DaemonClient {

@@ -1,13 +1,15 @@
 //! `sessions`, for every front door: each daemon in the runtime dir asked at once, each with a
 //! deadline ([`ANSWER_TIMEOUT`]), so a daemon that is stopped (SIGSTOP) or stuck costs the
-//! listing that long and is named as not answering, never waited on.
+//! listing that long and is named as not answering, never waited on. Connecting to a session
+//! by name is here too: when none answers to the name, its error names the ones that do.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::common::error::ErrorBody;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::paths;
 use crate::ipc::client::{ANSWER_TIMEOUT, DaemonClient, Reply, SessionPaths, session_names};
 use crate::ipc::protocol::{Command, StatusResult, UnansweringDaemon};
 use crate::ipc::socket;
@@ -101,6 +103,65 @@ pub struct OtherSessions {
     pub running: Vec<String>,
     /// Each daemon's session name and its warm adapter's name.
     pub warm: Vec<(String, String)>,
+}
+
+impl OtherSessions {
+    /// "No session" for the session named `session`, naming the others that run, since a
+    /// wrong or forgotten `--session` (or `DEBUGGER_SESSION`) is the usual cause. The same words
+    /// whether no daemon answers for the name or one does that holds no session (only a warm
+    /// adapter). The daemons that hold only a warm adapter are no sessions to name: they are
+    /// told apart.
+    pub fn no_session_named(&self, session: &str) -> ErrorBody {
+        let warm_note = match self.warm.as_slice() {
+            [] => String::new(),
+            warm => {
+                let held: Vec<String> = warm
+                    .iter()
+                    .map(|(name, adapter)| format!("{name} (a warm {adapter} adapter)"))
+                    .collect();
+                format!(
+                    "; holding no session, only a warm adapter: {}",
+                    held.join(", ")
+                )
+            }
+        };
+        let Some(first) = self.running.first() else {
+            return ErrorBody::new(
+                ErrorCode::NoSession,
+                format!("no session '{session}' is running{warm_note}"),
+                "start one with 'debugger start <program>'",
+            );
+        };
+        let start = if session == paths::DEFAULT_SESSION {
+            "'debugger start <program>'".to_string()
+        } else {
+            format!("'debugger start --session {session} <program>'")
+        };
+        ErrorBody::new(
+            ErrorCode::NoSession,
+            format!(
+                "no session '{session}' is running; running: {}{warm_note}",
+                self.running.join(", ")
+            ),
+            format!("name a running one with --session {first}, or start one with {start}"),
+        )
+    }
+}
+
+impl DaemonClient {
+    /// Connects to the session's daemon; no daemon is [`ErrorCode::NoSession`] (a stale socket
+    /// left by a dead daemon is removed on the way), whose error names the session and the
+    /// running ones: connecting by name is where a wrong name is told, from the listing.
+    pub fn connect(session: &str) -> Result<DaemonClient, ErrorBody> {
+        let at = SessionPaths::for_session(session)?;
+        DaemonClient::connect_at(&at).map_err(|e| {
+            if e.code == ErrorCode::NoSession {
+                other_sessions(&paths::runtime_dir_path(), session).no_session_named(session)
+            } else {
+                e
+            }
+        })
+    }
 }
 
 /// What the daemon of `name` says of itself; `None` when there is none.
