@@ -31,7 +31,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the same module name in double quotes (`import test from \"node:test\"`)",
     ),
     (
-        "src/commands/test/node.rs",
+        "src/commands/test/node_list.rs",
         "node --test",
         "the name of Node.js's own test runner as users type it, a command and not the adapter: \
          `debugger test` reports which runner ran the test",

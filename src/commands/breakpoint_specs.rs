@@ -4,9 +4,8 @@
 
 use std::path::Path;
 
-use super::session::absolute;
 use crate::common::error::ErrorBody;
-use crate::common::location::resolve::LineCounts;
+use crate::common::location::resolve::{LineCounts, absolute};
 use crate::common::location::{ConditionalLocation, Location};
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::BreakpointSpec;

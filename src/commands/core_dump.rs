@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::session::absolute;
 use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::resolve::absolute;
 use crate::common::paths;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{Command, CoreSpec, StartResult};

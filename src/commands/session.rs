@@ -9,7 +9,7 @@ pub use super::execution::FirstStopArgs;
 use super::{Outcome, data, render};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::escape::one_line;
-use crate::common::location::resolve;
+use crate::common::location::resolve::absolute;
 use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
 use crate::ipc::protocol::{
@@ -115,12 +115,6 @@ fn program_on_path(name: &Path, path: &std::ffi::OsStr, cwd: &Path) -> Option<Pa
         return None;
     }
     which::which_in(name, Some(path), cwd).ok()
-}
-
-/// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (symlinks are kept,
-/// as the user named them).
-pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
-    resolve::lexically_absolute(&cwd.join(path))
 }
 
 /// The launch `start` asks the daemon for and `probe` runs itself, built the same way for both:

@@ -15,10 +15,11 @@ use super::{
     OUTPUT_BYTES, OUTPUT_LINES, ProbeArgs, ended_by, ended_with, interrupted, launch, print,
     run_to_end,
 };
-use crate::commands::session::{absolute, launch_spec};
+use crate::commands::session::launch_spec;
 use crate::commands::{Outcome, data, render};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::resolve::absolute;
 use crate::common::user_files;
 use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{

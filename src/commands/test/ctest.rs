@@ -16,7 +16,7 @@ use std::process::Command as Process;
 use serde_json::Value;
 
 use super::native::break_on_failure_env;
-use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match, run_tool};
+use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match, run_tool, set_env};
 use crate::common::error::ErrorBody;
 
 const RUNNER: &str = "ctest";
@@ -171,14 +171,6 @@ fn source_dir(build: &Path) -> PathBuf {
         .unwrap_or_else(|| build.to_path_buf())
 }
 
-/// Sets `name` to `value` in `env`, in place when it is there.
-pub(super) fn set(env: &mut Vec<(String, String)>, name: &str, value: String) {
-    match env.iter_mut().find(|(k, _)| k == name) {
-        Some(entry) => entry.1 = value,
-        None => env.push((name.to_string(), value)),
-    }
-}
-
 /// The test's environment: `base` with its `ENVIRONMENT` set, then its
 /// `ENVIRONMENT_MODIFICATION` applied in order, as CTest does.
 fn environment(base: Vec<(String, String)>, test: &CtestTest) -> Vec<(String, String)> {
@@ -186,7 +178,7 @@ fn environment(base: Vec<(String, String)>, test: &CtestTest) -> Vec<(String, St
     let mut env = base;
     for entry in &test.environment {
         if let Some((name, value)) = entry.split_once('=') {
-            set(&mut env, name, value.to_string());
+            set_env(&mut env, name, value.to_string());
         }
     }
     for entry in &test.modifications {
@@ -221,7 +213,7 @@ fn environment(base: Vec<(String, String)>, test: &CtestTest) -> Vec<(String, St
             _ => current,
         };
         match changed {
-            Some(value) => set(&mut env, name, value),
+            Some(value) => set_env(&mut env, name, value),
             None => env.retain(|(k, _)| k != name),
         }
     }

@@ -30,10 +30,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
-use super::session::{absolute, breakpoint_specs};
+use super::session::breakpoint_specs;
 use super::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::common::location::resolve::absolute;
 use crate::ipc::protocol::LaunchSpec;
 pub(crate) use tool_failure::{run_tool, tool_failed};
 
@@ -423,6 +424,14 @@ pub(crate) fn ambiguous(selector: &str, matches: &[String]) -> ErrorBody {
 /// `path` made absolute against the project root.
 pub(crate) fn in_project(root: &Path, path: &Path) -> PathBuf {
     absolute(root, path)
+}
+
+/// Sets `name` to `value` in `env`, in place when it is there.
+pub(crate) fn set_env(env: &mut Vec<(String, String)>, name: &str, value: String) {
+    match env.iter_mut().find(|(k, _)| k == name) {
+        Some(entry) => entry.1 = value,
+        None => env.push((name.to_string(), value)),
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! (`abort`'s signal), or Google Test's trap in its break-on-failure mode, where the adapter
 //! stops by itself.
 
-use super::{Project, TestPlan, base_spec, in_project};
+use super::{Project, TestPlan, base_spec, in_project, set_env};
 use crate::common::error::ErrorBody;
 
 const RUNNER: &str = "test executable";
@@ -14,7 +14,7 @@ const GTEST_BREAK_ON_FAILURE: &str = "GTEST_BREAK_ON_FAILURE";
 
 /// What a C or C++ test's environment gets with `--break-on-failure`.
 pub(super) fn break_on_failure_env(env: &mut Vec<(String, String)>) {
-    super::ctest::set(env, GTEST_BREAK_ON_FAILURE, "1".to_string());
+    set_env(env, GTEST_BREAK_ON_FAILURE, "1".to_string());
 }
 
 pub(super) fn plan(project: &Project<'_>, break_on_failure: bool) -> Result<TestPlan, ErrorBody> {

@@ -10,10 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Project, TestPlan, base_spec, in_project, node_list};
+use super::node_list::{self, RUNNER};
+use super::{Project, TestPlan, base_spec, in_project};
 use crate::common::error::ErrorBody;
-
-pub(super) const RUNNER: &str = "node --test";
 
 /// The test files under a folder, as `node --test` (Node.js 20) finds them when given none:
 /// every `.js`, `.cjs` and `.mjs` file under a folder named `test`, and elsewhere those named

@@ -55,6 +55,9 @@ pub(super) struct Listed {
     pub name: String,
 }
 
+/// The runner as messages name it: what the listing runs.
+pub(super) const RUNNER: &str = "node --test";
+
 /// The tests of `files` (none: the runner's own search from `root`), and a warning for each
 /// file that failed to load.
 pub(super) fn listed(
@@ -62,7 +65,7 @@ pub(super) fn listed(
     files: &[PathBuf],
 ) -> Result<(Vec<Listed>, Vec<String>), ErrorBody> {
     let node = crate::adapters::test_runtimes::node(project.config)?;
-    let what = super::node::RUNNER;
+    let what = RUNNER;
     let output = Process::new(node)
         .current_dir(project.root)
         .arg("--test")
@@ -139,7 +142,7 @@ pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
         .collect();
     let (tests, warnings) = listed(project, &files)?;
     Ok(TestList {
-        runner: super::node::RUNNER,
+        runner: RUNNER,
         selector: project.selector.map(str::to_string),
         tests: tests
             .into_iter()

@@ -87,6 +87,12 @@ fn normalized_relative(path: &Path) -> Option<PathBuf> {
     (!out.as_os_str().is_empty()).then_some(out)
 }
 
+/// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (symlinks are kept,
+/// as the user named them).
+pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    lexically_absolute(&cwd.join(path))
+}
+
 /// `path` with `.` and `..` resolved lexically (symlinks are kept, as the user named them).
 pub fn lexically_absolute(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
