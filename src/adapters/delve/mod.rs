@@ -27,8 +27,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::install::{self, Software};
 use super::dial_in::spawn_dialing_in;
+use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, open_program_streams, spawn_tcp};
 use super::return_value::ReturnValueSource;
 use super::value_reading::ValueReading;

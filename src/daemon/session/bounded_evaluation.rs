@@ -19,7 +19,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use super::{Session, Shared, clean_evaluate_error, killed_by};
+use super::{Session, Shared, killed_by};
 use crate::adapters::console_answer;
 use crate::adapters::evaluation_limits::{self, EvaluationLimit, Stopped};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -519,5 +519,49 @@ fn secs(duration: Duration) -> String {
         format!("{secs:.0} s")
     } else {
         format!("{secs:.1} s")
+    }
+}
+
+/// lldb's expression errors come as "error: <user expression 0>:1:1: msg" plus a caret diagram;
+/// keep the message.
+pub(in crate::daemon) fn clean_evaluate_error(message: &str) -> String {
+    let first = message
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or(message);
+    let mut text = first.strip_prefix("error:").map(str::trim).unwrap_or(first);
+    if text.starts_with("<user expression")
+        && let Some((_, rest)) = text.split_once(">:")
+    {
+        // Skip "LINE:COLUMN: ".
+        let mut rest = rest;
+        for _ in 0..2 {
+            if let Some((number, after)) = rest.split_once(':')
+                && !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+            {
+                rest = after;
+            }
+        }
+        text = rest.trim_start();
+        text = text.strip_prefix("error:").map(str::trim).unwrap_or(text);
+    }
+    text.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lldb_expression_errors_are_trimmed_to_the_message() {
+        assert_eq!(
+            clean_evaluate_error(
+                "error: <user expression 0>:1:1: use of undeclared identifier 'nosuch'\n    1 | nosuch\n      | ^\n"
+            ),
+            "use of undeclared identifier 'nosuch'"
+        );
+        assert_eq!(clean_evaluate_error("plain message"), "plain message");
     }
 }

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use super::Session;
-use super::inspection::clean_evaluate_error;
+use super::bounded_evaluation::clean_evaluate_error;
 use crate::daemon::run_state::StopInfo;
 use crate::dap::DapError;
 use crate::dap::requests::{Evaluate, EvaluateArguments};

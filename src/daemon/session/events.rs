@@ -45,12 +45,13 @@ pub(super) async fn handle_events(
                 tokio::spawn(logpoints::emulate(dap.clone(), shared.clone(), hit));
             }
             Some(FollowUp::Failure(stop, thread)) => {
-                tokio::spawn(failure_stops::judge(
-                    dap.clone(),
-                    shared.clone(),
-                    stop,
-                    thread,
-                ));
+                let (dap, shared) = (dap.clone(), shared.clone());
+                tokio::spawn(async move {
+                    if !failure_stops::ran_on(&dap, &stop, thread).await {
+                        let reason = stop.reason.clone();
+                        publish(&shared, stop, reason, thread);
+                    }
+                });
             }
             Some(FollowUp::AskExitSignal(expression)) => {
                 tokio::spawn(ask_exit_signal(dap.clone(), shared.clone(), expression));
@@ -256,7 +257,7 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
 }
 
 /// Makes `stop` the session's: the state every command sees and waits for.
-pub(super) fn publish(shared: &Shared, stop: StopInfo, mut reason: String, thread: Option<i64>) {
+fn publish(shared: &Shared, stop: StopInfo, mut reason: String, thread: Option<i64>) {
     // GDB stops on entry at a temporary breakpoint of its own (`start`), which is none
     // of the user's.
     let entry_expected = shared.view().in_flight.entry_expected;

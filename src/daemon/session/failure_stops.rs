@@ -3,34 +3,26 @@
 //! on (Go's `Fail` of a subtest calls its parent test's `Fail`), which the user has been shown
 //! already, so the program runs on unseen; any other is told as the failure.
 
-use std::sync::Arc;
-
-use super::Shared;
-use super::events::publish;
 use crate::daemon::run_state::StopInfo;
 use crate::dap::DapClient;
 use crate::dap::requests::{Continue, StackTrace, StackTraceArguments, ThreadArguments};
 
-pub(super) async fn judge(
-    dap: DapClient,
-    shared: Arc<Shared>,
-    stop: StopInfo,
-    thread: Option<i64>,
-) {
+/// Whether the stop at a failure function is the same failure going on, and the program was
+/// run on unseen; otherwise the stop is the failure, to be told.
+pub(super) async fn ran_on(dap: &DapClient, stop: &StopInfo, thread: Option<i64>) -> bool {
     if let Some(thread_id) = stop.thread_id.or(thread)
-        && called_by_itself(&dap, thread_id).await
+        && called_by_itself(dap, thread_id).await
     {
         match dap
             .request_typed::<Continue>(&ThreadArguments { thread_id })
             .await
         {
-            Ok(_) => return,
+            Ok(_) => return true,
             // Left stopped: told as the stop it is rather than not at all.
             Err(e) => tracing::warn!("running on from a nested failure function failed: {e}"),
         }
     }
-    let reason = stop.reason.clone();
-    publish(&shared, stop, reason, thread);
+    false
 }
 
 /// Whether the innermost frame's caller is the same function.

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use super::bounded_evaluation::EvaluationFailure;
+use super::bounded_evaluation::{EvaluationFailure, clean_evaluate_error};
 use super::caller_frames::AskedBy;
 use super::frames::frame_info;
 use super::rust_evaluation::{RustFailure, RustForm, is_rust_frame};
@@ -525,49 +525,5 @@ impl Session {
             }
         }
         Err(not_found())
-    }
-}
-
-/// lldb's expression errors come as "error: <user expression 0>:1:1: msg" plus a caret diagram;
-/// keep the message.
-pub(in crate::daemon) fn clean_evaluate_error(message: &str) -> String {
-    let first = message
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or(message);
-    let mut text = first.strip_prefix("error:").map(str::trim).unwrap_or(first);
-    if text.starts_with("<user expression")
-        && let Some((_, rest)) = text.split_once(">:")
-    {
-        // Skip "LINE:COLUMN: ".
-        let mut rest = rest;
-        for _ in 0..2 {
-            if let Some((number, after)) = rest.split_once(':')
-                && !number.is_empty()
-                && number.bytes().all(|b| b.is_ascii_digit())
-            {
-                rest = after;
-            }
-        }
-        text = rest.trim_start();
-        text = text.strip_prefix("error:").map(str::trim).unwrap_or(text);
-    }
-    text.to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lldb_expression_errors_are_trimmed_to_the_message() {
-        assert_eq!(
-            clean_evaluate_error(
-                "error: <user expression 0>:1:1: use of undeclared identifier 'nosuch'\n    1 | nosuch\n      | ^\n"
-            ),
-            "use of undeclared identifier 'nosuch'"
-        );
-        assert_eq!(clean_evaluate_error("plain message"), "plain message");
     }
 }

@@ -22,10 +22,10 @@
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::{Origin, WarmAdapter};
+use super::Origin;
 use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::dap::types::Event;
-use crate::ipc::protocol::{KeptLaunch, LaunchSpec, ProcessContext};
+use crate::ipc::protocol::{LaunchSpec, ProcessContext};
 use crate::platform::TREE_TAG_VARIABLE;
 
 /// What a kept launch must have been sent to serve `spec`'s session: the `launch` arguments its
@@ -76,79 +76,6 @@ pub fn warm_context(
         _ => None,
     };
     Some(ProcessContext { launch, ..context })
-}
-
-/// Sends `key`'s launch (with this process tree's tag, so that the daemon's clean-up ends what
-/// it starts) on a warm adapter's raw streams, and reads up to `initialized`, the events kept for
-/// the session; then runs the adapter's set-up for the program (`setup`, each a console
-/// expression) and asks the program its process id and what its start-up read (`facts`, see
-/// [`DebugAdapter::kept_launch_facts`]). Returns the launch's state and the list of what was
-/// read (`Value::Null` when the adapter watches nothing).
-pub(super) async fn send(
-    warm: &mut WarmAdapter,
-    key: &Value,
-    setup: Vec<String>,
-    facts: Option<String>,
-) -> Result<(KeptLaunch, Value), String> {
-    let mut arguments = key.clone();
-    let tag = std::env::var(TREE_TAG_VARIABLE).unwrap_or_default();
-    if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
-        env.insert(TREE_TAG_VARIABLE.to_string(), Value::String(tag));
-    }
-    let seq = warm.send("launch", arguments).await?;
-    let mut kept = KeptLaunch {
-        launch_seq: Some(seq),
-        program_pid: None,
-    };
-    loop {
-        let message = warm.read().await?;
-        match message["type"].as_str() {
-            Some("event") => {
-                let initialized = message["event"] == "initialized";
-                if message["event"] == "process" {
-                    kept.program_pid = pid_in(&message["body"]["systemProcessId"]);
-                }
-                warm.keep_event(message);
-                if initialized {
-                    break;
-                }
-            }
-            Some("response") if message["request_seq"] == seq => {
-                if message["success"] == false {
-                    let why = message["message"].as_str().unwrap_or("refused");
-                    return Err(format!("the launch failed: {why}"));
-                }
-                kept.launch_seq = None;
-            }
-            Some("request") => {
-                let command = message["command"].as_str().unwrap_or("a request");
-                return Err(format!("the adapter asked '{command}' of a kept launch"));
-            }
-            _ => {}
-        }
-    }
-    for expression in setup {
-        let answer = warm.console(&expression).await?;
-        if answer["success"] == false {
-            tracing::debug!(%expression, answer = %answer["message"], "a kept launch's set-up failed");
-        }
-    }
-    let watched = match facts {
-        Some(expression) => {
-            let answer = warm.console(&expression).await?;
-            let facts = crate::adapters::hex_json(answer["body"]["result"].as_str().unwrap_or(""))
-                .ok_or("the kept program did not say what its start read")?;
-            kept.program_pid = kept.program_pid.or_else(|| pid_in(&facts["pid"]));
-            facts["watched"].clone()
-        }
-        None => Value::Null,
-    };
-    Ok((kept, watched))
-}
-
-/// A process id, as a DAP body or the program's facts give it.
-fn pid_in(value: &Value) -> Option<u32> {
-    value.as_u64().and_then(|pid| u32::try_from(pid).ok())
 }
 
 /// Events on their way to the session at most (as the DAP client's own queue).

@@ -54,12 +54,12 @@ mod view;
 mod warm_adapter;
 mod watchpoints;
 
+pub(super) use bounded_evaluation::clean_evaluate_error;
 pub use breakpoints::Breakpoints;
 pub use caller_frames::AskedBy;
 pub(crate) use core_dump::cannot_run;
 pub use displays::StopAsk;
 use exception_filters::ExceptionFilters;
-pub(super) use inspection::clean_evaluate_error;
 pub use lifecycle::Carried;
 use view::View;
 pub use warm_adapter::{WarmAdapter, end_with_its_program};

@@ -255,7 +255,7 @@ impl WarmAdapter {
     }
 
     /// For an adapter kept launched, started with a launch to keep: sends it, and holds it at
-    /// `initialized` with the program's set-up done (`kept_launch::send`). Returns what the
+    /// `initialized` with the program's set-up done ([`WarmAdapter::send_kept_launch`]). Returns what the
     /// program's start-up read, to be watched as a warm pdb's is ([`Watched`]).
     async fn keep_launch(&mut self) -> Result<Option<Value>, String> {
         let Some(key) = self.context.as_ref().and_then(|c| c.launch.clone()) else {
@@ -267,10 +267,79 @@ impl WarmAdapter {
             .unwrap_or_default();
         let setup = self.adapter.program_setup(&program).await;
         let facts = self.adapter.kept_launch_facts();
-        let (kept, watched) = super::kept_launch::send(self, &key, setup, facts).await?;
+        let (kept, watched) = self.send_kept_launch(&key, setup, facts).await?;
         tracing::info!(pid = ?kept.program_pid, "a launch is kept at initialized");
         self.kept = Some(kept);
         Ok((!watched.is_null()).then_some(watched))
+    }
+
+    /// Sends `key`'s launch (with this process tree's tag, so that the daemon's clean-up ends what
+    /// it starts) on a warm adapter's raw streams, and reads up to `initialized`, the events kept for
+    /// the session; then runs the adapter's set-up for the program (`setup`, each a console
+    /// expression) and asks the program its process id and what its start-up read (`facts`, see
+    /// [`DebugAdapter::kept_launch_facts`]). Returns the launch's state and the list of what was
+    /// read (`Value::Null` when the adapter watches nothing).
+    async fn send_kept_launch(
+        &mut self,
+        key: &Value,
+        setup: Vec<String>,
+        facts: Option<String>,
+    ) -> Result<(KeptLaunch, Value), String> {
+        let mut arguments = key.clone();
+        let tag = std::env::var(TREE_TAG_VARIABLE).unwrap_or_default();
+        if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
+            env.insert(TREE_TAG_VARIABLE.to_string(), Value::String(tag));
+        }
+        let seq = self.send("launch", arguments).await?;
+        let mut kept = KeptLaunch {
+            launch_seq: Some(seq),
+            program_pid: None,
+        };
+        loop {
+            let message = self.read().await?;
+            match message["type"].as_str() {
+                Some("event") => {
+                    let initialized = message["event"] == "initialized";
+                    if message["event"] == "process" {
+                        kept.program_pid = pid_in(&message["body"]["systemProcessId"]);
+                    }
+                    self.keep_event(message);
+                    if initialized {
+                        break;
+                    }
+                }
+                Some("response") if message["request_seq"] == seq => {
+                    if message["success"] == false {
+                        let why = message["message"].as_str().unwrap_or("refused");
+                        return Err(format!("the launch failed: {why}"));
+                    }
+                    kept.launch_seq = None;
+                }
+                Some("request") => {
+                    let command = message["command"].as_str().unwrap_or("a request");
+                    return Err(format!("the adapter asked '{command}' of a kept launch"));
+                }
+                _ => {}
+            }
+        }
+        for expression in setup {
+            let answer = self.console(&expression).await?;
+            if answer["success"] == false {
+                tracing::debug!(%expression, answer = %answer["message"], "a kept launch's set-up failed");
+            }
+        }
+        let watched = match facts {
+            Some(expression) => {
+                let answer = self.console(&expression).await?;
+                let facts =
+                    crate::adapters::hex_json(answer["body"]["result"].as_str().unwrap_or(""))
+                        .ok_or("the kept program did not say what its start read")?;
+                kept.program_pid = kept.program_pid.or_else(|| pid_in(&facts["pid"]));
+                facts["watched"].clone()
+            }
+            None => Value::Null,
+        };
+        Ok((kept, watched))
     }
 
     /// Sends the request `command` with the next seq, and returns that seq; its answer is read
@@ -582,4 +651,9 @@ pub(super) fn serves(
         && (!connects || adapter.connects_itself())
         && streams_fit
         && !asks_terminal
+}
+
+/// A process id, as a DAP body or the program's facts give it.
+fn pid_in(value: &Value) -> Option<u32> {
+    value.as_u64().and_then(|pid| u32::try_from(pid).ok())
 }
