@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::{
     Session, at, build, build_go, fixture_path, require_debugpy, require_delve, require_gdb,
     require_lldb_dap, require_node, require_python,
@@ -127,15 +125,11 @@ fn displays_across_stops(s: &Session) {
     assert_eq!(stop["displays"][0]["changed"], false, "{stop}");
 }
 
-fn start(s: &Session, program: &Path, extra: &[&str]) {
-    s.start(program, extra);
-}
-
 #[test]
 fn lldb_displays_show_what_changed_at_every_stop() {
     require_lldb_dap();
     let s = Session::new();
-    start(&s, &build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
+    s.start(&build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
     displays_across_stops(&s);
 }
 
@@ -143,8 +137,7 @@ fn lldb_displays_show_what_changed_at_every_stop() {
 fn gdb_displays_show_what_changed_at_every_stop() {
     require_gdb();
     let s = Session::with_gdb();
-    start(
-        &s,
+    s.start(
         &build(LEDGER),
         &["--adapter", "gdb", "-b", &at(LEDGER, "@apply_body")],
     );
@@ -155,11 +148,7 @@ fn gdb_displays_show_what_changed_at_every_stop() {
 fn debugpy_displays_show_what_changed_at_every_stop() {
     require_debugpy();
     let s = Session::new();
-    start(
-        &s,
-        &fixture_path(APP_PY),
-        &["-b", &at(APP_PY, "@deposit_body")],
-    );
+    s.start(&fixture_path(APP_PY), &["-b", &at(APP_PY, "@deposit_body")]);
     displays_across_stops(&s);
 }
 
@@ -167,8 +156,7 @@ fn debugpy_displays_show_what_changed_at_every_stop() {
 fn pdb_displays_show_what_changed_at_every_stop() {
     require_python();
     let s = Session::new();
-    start(
-        &s,
+    s.start(
         &fixture_path(APP_PY),
         &["--adapter", "pdb", "-b", &at(APP_PY, "@deposit_body")],
     );
@@ -179,8 +167,7 @@ fn pdb_displays_show_what_changed_at_every_stop() {
 fn delve_displays_show_what_changed_at_every_stop() {
     require_delve();
     let s = Session::new();
-    start(
-        &s,
+    s.start(
         &build_go(LEDGER_GO),
         &["-b", &at(LEDGER_GO, "@deposit_body")],
     );
@@ -191,11 +178,7 @@ fn delve_displays_show_what_changed_at_every_stop() {
 fn node_displays_show_what_changed_at_every_stop() {
     require_node();
     let s = Session::new();
-    start(
-        &s,
-        &fixture_path(APP_JS),
-        &["-b", &at(APP_JS, "@deposit_body")],
-    );
+    s.start(&fixture_path(APP_JS), &["-b", &at(APP_JS, "@deposit_body")]);
     displays_across_stops(&s);
 }
 
@@ -247,7 +230,7 @@ fn start_and_restart_show_prints_and_the_displays_survive_a_restart() {
 fn a_display_added_while_running_shows_from_the_next_stop() {
     require_lldb_dap();
     let s = Session::new();
-    start(&s, &build("c/spin.c"), &[]);
+    s.start(&build("c/spin.c"), &[]);
     let added = s.data(&["display", "g_ticks"]);
     assert_eq!(added["id"], 1, "{added}");
     assert!(
@@ -279,7 +262,7 @@ fn a_display_added_while_running_shows_from_the_next_stop() {
 fn displays_and_one_off_prints_take_a_callers_frame() {
     require_lldb_dap();
     let s = Session::new();
-    start(&s, &build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
+    s.start(&build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
     s.data(&["display", "@main:i"]);
     let first = stop_of(&s, "continue", &[]);
     assert_eq!(first["displays"][0]["value"], "0", "{first}");

@@ -51,7 +51,7 @@ fn spinning() -> Session {
 
 /// Runs an execution command with `--json` and returns the stop it reports.
 #[track_caller]
-fn stop_after(s: &Session, args: &[&str]) -> Value {
+fn stopped_after(s: &Session, args: &[&str]) -> Value {
     let data = s.data(args);
     assert_eq!(data["state"], "stopped", "{args:?}: {data}");
     data["stop"].clone()
@@ -79,10 +79,10 @@ fn next_steps_over_a_line_with_next_and_n() {
     let s = ledger_stopped_at(&ledger_at("@loop_call"));
 
     // Over the call to apply: it runs, but we stay in main.
-    let stop = stop_after(&s, &["next", "--wait"]);
+    let stop = stopped_after(&s, &["next", "--wait"]);
     assert_stop(&stop, "step", "main", call + 1);
     assert_eq!(s.value_of("delta"), "0");
-    let stop = stop_after(&s, &["n", "--wait"]);
+    let stop = stopped_after(&s, &["n", "--wait"]);
     assert_stop(&stop, "step", "main", call + 2);
 
     let text = s.run(&["n", "-w"]);
@@ -102,19 +102,19 @@ fn step_enters_the_called_function_with_step_and_s() {
         fixture_path(LEDGER).display(),
         line_of(LEDGER, "square(3)")
     ));
-    let stop = stop_after(&s, &["step", "--wait"]);
+    let stop = stopped_after(&s, &["step", "--wait"]);
     assert_stop(&stop, "step", "square", line_of(LEDGER, "@square_body"));
     assert_eq!(s.value_of("x"), "3");
 
     // Out again, down the loop to the call of apply, and into it with the alias.
     s.data(&["breakpoint", "add", &ledger_at("@loop_call")]);
-    let stop = stop_after(&s, &["continue", "--wait"]);
+    let stop = stopped_after(&s, &["continue", "--wait"]);
     assert_eq!(
         stop["frame"]["line"],
         line_of(LEDGER, "@loop_call"),
         "{stop}"
     );
-    let stop = stop_after(&s, &["s", "--wait"]);
+    let stop = stopped_after(&s, &["s", "--wait"]);
     assert_stop(&stop, "step", "apply", line_of(LEDGER, "@apply_body"));
 }
 
@@ -125,13 +125,13 @@ fn finish_returns_to_the_caller_with_finish_and_out() {
     let s = ledger_stopped_at("apply");
 
     // Back in main on the line that called apply, before the result is stored.
-    let stop = stop_after(&s, &["finish", "--wait"]);
+    let stop = stopped_after(&s, &["finish", "--wait"]);
     assert_stop(&stop, "step", "main", call);
     assert_eq!(s.value_of("i"), "0");
 
-    let stop = stop_after(&s, &["continue", "--wait"]);
+    let stop = stopped_after(&s, &["continue", "--wait"]);
     assert_stop(&stop, "breakpoint", "apply", line_of(LEDGER, "@apply_body"));
-    let stop = stop_after(&s, &["out", "--wait"]);
+    let stop = stopped_after(&s, &["out", "--wait"]);
     assert_stop(&stop, "step", "main", call);
     assert_eq!(s.value_of("i"), "1");
 }
@@ -142,10 +142,10 @@ fn continue_runs_to_the_next_breakpoint_with_continue_and_c() {
     let body = line_of(LEDGER, "@apply_body");
     let s = ledger_stopped_at("apply");
     assert_eq!(s.value_of("amount"), "0");
-    let stop = stop_after(&s, &["continue", "--wait"]);
+    let stop = stopped_after(&s, &["continue", "--wait"]);
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "1");
-    let stop = stop_after(&s, &["c", "--wait"]);
+    let stop = stopped_after(&s, &["c", "--wait"]);
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "2");
 }
@@ -247,7 +247,7 @@ fn pause_stops_a_running_program() {
 
     // With --wait: the pause stop comes back in the answer.
     assert_eq!(s.data(&["continue"])["state"], "running");
-    let stop = stop_after(&s, &["pause", "--wait", "--timeout", "10"]);
+    let stop = stopped_after(&s, &["pause", "--wait", "--timeout", "10"]);
     assert_eq!(stop["reason"], "pause", "{stop}");
 
     s.data(&["continue"]);
@@ -466,7 +466,7 @@ fn start_with_stop_on_entry_reports_an_entry_stop() {
     assert_eq!(s.data(&["status"])["state"], "stopped");
     // No code of main has run yet: the first breakpoint in main is still ahead.
     s.data(&["breakpoint", "add", "main"]);
-    let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
+    let stop = stopped_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_eq!(stop["reason"], "breakpoint", "{stop}");
     assert_eq!(stop["frame"]["function"], "main", "{stop}");
 }
@@ -479,7 +479,7 @@ fn continue_wait_after_start_break_reports_the_first_hit() {
     // Straight away: the stop may or may not have happened when `continue` arrives.
     let s = Session::new();
     s.start(&build(LEDGER), &["--break", "apply"]);
-    let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
+    let stop = stopped_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "0");
 
@@ -488,11 +488,11 @@ fn continue_wait_after_start_break_reports_the_first_hit() {
     let s = Session::new();
     s.start(&build(LEDGER), &["--break", "apply"]);
     wait_until_stopped_in_apply(&s);
-    let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
+    let stop = stopped_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "0");
     assert!(stop["note"].is_string(), "the report says why: {stop}");
-    let stop = stop_after(&s, &["continue", "--wait", "--timeout", "10"]);
+    let stop = stopped_after(&s, &["continue", "--wait", "--timeout", "10"]);
     assert_stop(&stop, "breakpoint", "apply", body);
     assert_eq!(s.value_of("amount"), "1");
 }
@@ -636,7 +636,7 @@ fn a_stop_after_exec_names_the_new_program() {
     require_lldb_dap();
     let s = Session::new();
     s.start(&build("c/exec_echo.c"), &[]);
-    let stop = stop_after(&s, &["continue", "--wait", "--timeout", "60"]);
+    let stop = stopped_after(&s, &["continue", "--wait", "--timeout", "60"]);
     assert_eq!(stop["reason"], "exec", "{stop}");
     let echo = std::fs::canonicalize("/bin/echo").expect("/bin/echo");
     assert_eq!(stop["description"], echo.to_str().expect("utf-8"), "{stop}");

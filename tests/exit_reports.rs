@@ -31,7 +31,7 @@ fn native_sessions() -> Vec<(&'static str, Session)> {
 
 /// Starts `streams MODE` under `adapter` with `extra` flags.
 #[track_caller]
-fn start(s: &Session, adapter: &str, mode: &str, extra: &[&str]) {
+fn start_streams(s: &Session, adapter: &str, mode: &str, extra: &[&str]) {
     let program = build(STREAMS);
     let mut args = vec!["--adapter", adapter];
     args.extend_from_slice(extra);
@@ -61,7 +61,7 @@ fn kill_debuggee(s: &Session) {
 #[test]
 fn a_segfault_stops_on_the_signal_at_its_line_then_kills() {
     for (adapter, s) in native_sessions() {
-        start(&s, adapter, "segv", &[]);
+        start_streams(&s, adapter, "segv", &[]);
         let stop = s.data(&["await", "--timeout", "60"]);
         assert_eq!(stop["reason"], "signal", "{adapter}: {stop}");
         assert_eq!(stop["signal"]["name"], "SIGSEGV", "{adapter}: {stop}");
@@ -91,7 +91,7 @@ fn a_segfault_stops_on_the_signal_at_its_line_then_kills() {
 #[test]
 fn an_abort_is_a_sigabrt_stop_then_a_death_by_it() {
     for (adapter, s) in native_sessions() {
-        start(&s, adapter, "abrt", &[]);
+        start_streams(&s, adapter, "abrt", &[]);
         let stop = s.data(&["await", "--timeout", "60"]);
         assert_eq!(stop["reason"], "signal", "{adapter}: {stop}");
         assert_eq!(stop["signal"]["name"], "SIGABRT", "{adapter}: {stop}");
@@ -113,7 +113,7 @@ fn sigkill_while_running_is_a_death_by_sigkill() {
     // GDB knows the signal; lldb-dap's `exited` gives only its number, and lldb-server's exit
     // packet (in LLDB's gdb-remote log) the rest.
     for (adapter, s) in native_sessions() {
-        start(&s, adapter, "wait", &[]);
+        start_streams(&s, adapter, "wait", &[]);
         s.output_containing(&["waiting"], Duration::from_secs(60));
         kill_debuggee(&s);
         let end = s.data(&["await", "--timeout", "60"]);
@@ -130,7 +130,7 @@ fn sigkill_while_running_is_a_death_by_sigkill() {
 #[test]
 fn sigkill_while_stopped_is_a_death_by_sigkill() {
     for (adapter, s) in native_sessions() {
-        start(
+        start_streams(
             &s,
             adapter,
             "wait",
@@ -156,7 +156,7 @@ fn sigkill_while_stopped_is_a_death_by_sigkill() {
 fn an_exit_with_a_code_stays_an_exit() {
     // Code 9 is SIGKILL's number: an exit with it is still an exit, with nothing to explain.
     for (adapter, s) in native_sessions() {
-        start(&s, adapter, "exit9", &[]);
+        start_streams(&s, adapter, "exit9", &[]);
         let end = s.data(&["await", "--timeout", "60"]);
         assert_eq!(end["exit_code"], 9, "{adapter}: {end}");
         assert_eq!(end["signal"], Value::Null, "{adapter}: {end}");
@@ -237,7 +237,7 @@ fn an_exit_with_a_failing_code_reports_the_end_of_its_stderr() {
     s.run(&["stop"]);
 
     // An exit with 0 carries none.
-    start(&s, "lldb", "tty", &[]);
+    start_streams(&s, "lldb", "tty", &[]);
     let end = s.data(&["await", "--timeout", "60"]);
     assert_eq!(end["exit_code"], 0, "{end}");
     assert!(end.get("stderr_tail").is_none(), "{end}");
@@ -247,7 +247,7 @@ fn an_exit_with_a_failing_code_reports_the_end_of_its_stderr() {
 fn a_run_the_debugger_ends_is_no_exit_with_the_code_of_its_kill() {
     // lldb-dap tells the SIGKILL that ends a run as an exit with code 9.
     for (adapter, s) in native_sessions() {
-        start(&s, adapter, "wait", &[]);
+        start_streams(&s, adapter, "wait", &[]);
         s.output_containing(&["waiting"], Duration::from_secs(60));
         let end = await_across_restarts(&s, adapter);
         assert_eq!(end["reason"], "terminated", "{adapter}: {end}");

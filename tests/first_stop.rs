@@ -15,14 +15,6 @@ use common::{
 };
 use serde_json::Value;
 
-/// `start PROGRAM ARGS...` with `--json`: its `data`.
-#[track_caller]
-fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
-    let mut args = vec!["start", program.to_str().expect("utf-8 path")];
-    args.extend_from_slice(extra);
-    s.data(&args)
-}
-
 /// `start PROGRAM ARGS...` in text.
 #[track_caller]
 fn start_text(s: &Session, program: &Path, extra: &[&str]) -> String {
@@ -68,7 +60,7 @@ fn lldb_start_with_a_breakpoint_answers_with_the_stop_and_continue_runs_on() {
 
     let s = Session::new();
     assert_first_stop(
-        &start(&s, &program, &["-b", "apply", "--wait", "60"]),
+        &s.start_waiting(&program, &["-b", "apply", "--wait", "60"]),
         "apply",
         body,
     );
@@ -80,7 +72,7 @@ fn debugpy_start_with_a_breakpoint_answers_with_the_stop() {
     require_debugpy();
     let program = fixture_path("python/app.py");
     let s = Session::new();
-    let data = start(&s, &program, &["--break", "square", "--wait", "60"]);
+    let data = s.start_waiting(&program, &["--break", "square", "--wait", "60"]);
     assert_eq!(data["stop"]["frame"]["function"], "square", "{data}");
     assert_eq!(data["state"], "stopped", "{data}");
     s.run(&["stop"]);
@@ -97,7 +89,7 @@ fn delve_start_with_a_breakpoint_answers_with_the_stop() {
     let s = Session::new();
     let body = line_of("go/ledger/main.go", "func add(");
     assert_first_stop(
-        &start(&s, &program, &["--break", "main.add", "--wait", "60"]),
+        &s.start_waiting(&program, &["--break", "main.add", "--wait", "60"]),
         "main.add",
         body,
     );
@@ -135,7 +127,7 @@ fn a_program_still_running_after_the_wait_is_said_to_be_and_no_wait_answers_at_o
 
     let s = Session::new();
     let began = Instant::now();
-    let data = start(&s, &program, &["--no-wait", "--break", "main"]);
+    let data = s.start_waiting(&program, &["--no-wait", "--break", "main"]);
     assert!(data["stop"].is_null(), "{data}");
     assert!(data.get("waited_secs").is_none(), "{data}");
     // The stop at main was not shown: the first continue reports it rather than running on.
@@ -157,7 +149,7 @@ fn a_program_still_running_after_the_wait_is_said_to_be_and_no_wait_answers_at_o
 fn a_program_that_ends_within_the_wait_answers_with_its_end() {
     require_lldb_dap();
     let s = Session::new();
-    let data = start(&s, &build("c/ledger.c"), &["--wait", "60"]);
+    let data = s.start_waiting(&build("c/ledger.c"), &["--wait", "60"]);
     assert_eq!(data["stop"]["reason"], "exited", "{data}");
     assert_eq!(data["stop"]["exit_code"], 3, "{data}");
 }
@@ -168,7 +160,7 @@ fn restart_with_a_breakpoint_answers_with_the_stop() {
     let program = build("c/ledger.c");
     let body = line_of("c/ledger.c", "@apply_body");
     let s = Session::new();
-    start(&s, &program, &["--break", "apply"]);
+    s.start_waiting(&program, &["--break", "apply"]);
     s.data(&["continue", "--wait", "--timeout", "30"]);
     let text = s.run(&["restart", "--wait", "60"]).ok().to_string();
     assert!(text.starts_with("Restarted "), "{text}");

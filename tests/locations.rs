@@ -41,7 +41,7 @@ fn data(s: &Session, args: &[&str]) -> Value {
 
 /// Starts `program` with `extra` and returns its breakpoints as `start` reported them.
 #[track_caller]
-fn start(s: &Session, program: &Path, extra: &[&str]) -> Vec<Value> {
+fn start_breakpoints(s: &Session, program: &Path, extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["start", "--no-wait", program.to_str().expect("utf-8 path")];
     args.extend_from_slice(extra);
     data(s, &args)["breakpoints"]
@@ -91,7 +91,7 @@ fn python_bare_name_binds_from_the_parent_directory() {
     let tools = s.cwd.join("tools");
     copy_tree(&fixture_path("python/layout"), &tools);
     let line = line_of(LAYOUT, "@layout_call");
-    let breakpoints = start(
+    let breakpoints = start_breakpoints(
         &s,
         Path::new("tools/main.py"),
         &["--break", &format!("main.py:{line}")],
@@ -119,7 +119,7 @@ fn go_bare_name_binds_from_another_directory() {
     require_delve();
     let s = Session::new();
     let line = line_of(GO_LEDGER, "@deposit_body");
-    let breakpoints = start(
+    let breakpoints = start_breakpoints(
         &s,
         &build_go(GO_LEDGER),
         &["--break", &format!("main.go:{line}")],
@@ -139,7 +139,7 @@ fn python_path_suffix_finds_a_module_in_the_program_tree() {
     require_debugpy();
     let s = Session::new();
     let line = line_of(DOUBLE, "@double_body");
-    let breakpoints = start(
+    let breakpoints = start_breakpoints(
         &s,
         &fixture_path(LAYOUT),
         &["--break", &format!("pkg/util.py:{line}")],
@@ -164,7 +164,7 @@ fn next_stop_function(s: &Session) -> String {
 fn go_standard_library_by_suffix_and_an_ambiguous_name() {
     require_delve();
     let s = Session::new();
-    start(&s, &build_go(GO_LEDGER), &["--stop-on-entry"]);
+    start_breakpoints(&s, &build_go(GO_LEDGER), &["--stop-on-entry"]);
     // fmt/print.go is in the binary's file table, under GOROOT.
     let added = data(&s, &["break", "fmt/print.go:1"]);
     let file = added["file"].as_str().unwrap_or("");
@@ -185,7 +185,7 @@ fn go_standard_library_by_suffix_and_an_ambiguous_name() {
 fn two_python_files_of_one_name_are_an_error_listing_both() {
     require_debugpy();
     let s = Session::new();
-    start(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
+    start_breakpoints(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
     let refused = run(&s, &["break", "util.py:5"]);
     assert_eq!(refused.code, 2, "{}", refused.stdout);
     let error = refused.failure();
@@ -212,7 +212,7 @@ fn two_python_files_of_one_name_are_an_error_listing_both() {
 fn python_sys_path_places_a_standard_library_module() {
     require_debugpy();
     let s = Session::new();
-    start(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
+    start_breakpoints(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
     let added = data(&s, &["break", "json/decoder.py:1"]);
     let file = added["file"].as_str().unwrap_or("");
     assert!(file.ends_with("/json/decoder.py"), "{added}");
@@ -231,7 +231,7 @@ fn python_bare_name_of_a_loaded_library_module_is_placed() {
         "PYTHONPATH={}",
         fixture_path("python/namesakes/site-packages").display()
     );
-    start(
+    start_breakpoints(
         &s,
         &fixture_path(drive),
         &["--env", &env, "--break", &format!("drive.py:{line}")],
@@ -257,7 +257,7 @@ fn node_bare_name_in_a_subfolder_binds_and_stops() {
     require_node();
     let s = Session::new();
     let line = line_of("javascript/lib/format.js", "@format_body");
-    let breakpoints = start(
+    let breakpoints = start_breakpoints(
         &s,
         &fixture_path("javascript/app.js"),
         &["--break", &format!("format.js:{line}")],
@@ -276,7 +276,7 @@ fn an_ambiguous_name_at_start_is_held_back_from_an_adapter_that_places_names() {
     require_node();
     let s = Session::new();
     let line = line_of("javascript/twins/a/util.js", "@twin_a_body");
-    let breakpoints = start(
+    let breakpoints = start_breakpoints(
         &s,
         &fixture_path("javascript/twins/main.js"),
         &["--break", &format!("util.js:{line}")],
@@ -298,7 +298,7 @@ fn lldb_and_gdb_bind_a_bare_name_the_program_was_built_from() {
     for adapter in ["lldb", "gdb"] {
         let s = Session::with_gdb();
         let program = build("c/ledger.c");
-        start(
+        start_breakpoints(
             &s,
             &program,
             &["--adapter", adapter, "--break", &format!("ledger.c:{line}")],
@@ -324,7 +324,7 @@ fn lldb_and_gdb_bind_a_bare_name_the_program_was_built_from() {
 fn a_file_found_nowhere_stays_pending_and_says_where_it_looked() {
     require_debugpy();
     let s = Session::new();
-    start(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
+    start_breakpoints(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
     let added = data(&s, &["break", "nosuch.py:3"]);
     assert_eq!(added["verified"], false, "{added}");
     let message = added["message"].as_str().unwrap_or("");
@@ -342,7 +342,7 @@ fn a_go_file_found_nowhere_names_each_folder_looked_in_once() {
     // A package folder: its own folder is also its module's root, where Delve's names are
     // looked for too.
     let package = fixture_path("go/ledger");
-    start(&s, &package, &["--stop-on-entry"]);
+    start_breakpoints(&s, &package, &["--stop-on-entry"]);
     let added = data(&s, &["break", "nosuch.go:3"]);
     assert_eq!(added["verified"], false, "{added}");
     let message = added["message"].as_str().unwrap_or("");
@@ -372,7 +372,7 @@ fn a_line_past_the_end_is_refused_with_the_files_length() {
         .lines()
         .count();
     // Found by the daemon (the program's tree), while the program runs.
-    start(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
+    start_breakpoints(&s, &fixture_path(LAYOUT), &["--stop-on-entry"]);
     let refused = run(&s, &["break", "pkg/util.py:999"]);
     assert_eq!(refused.code, 2, "{}", refused.stdout);
     assert_eq!(
@@ -411,7 +411,7 @@ fn a_node_start_break_past_the_end_fails_from_your_folder_and_is_pending_from_an
     assert_eq!(run(&s, &["status"]).code, 4, "no session was started");
     // Found only beside the program, once it is loaded: pending with that reason.
     let other = Session::new();
-    let breakpoints = start(&other, &app, &["--break", "app.js:9999"]);
+    let breakpoints = start_breakpoints(&other, &app, &["--break", "app.js:9999"]);
     assert_eq!(breakpoints[0]["verified"], false, "{}", breakpoints[0]);
     let message = breakpoints[0]["message"].as_str().unwrap_or("");
     assert!(message.starts_with(&reason), "{message}");
@@ -425,7 +425,7 @@ fn a_line_without_code_moves_and_the_answer_says_so() {
     // A blank line in `main` a little above the loop: lldb moves such a breakpoint down to the
     // next line with code.
     let line = line_of("c/ledger.c", "@loop_call");
-    start(&s, &program, &["--stop-on-entry"]);
+    start_breakpoints(&s, &program, &["--stop-on-entry"]);
     let source = fixture_path("c/ledger.c");
     let blank = blank_line_before(&source, line);
     let added = s.run(&["break", &format!("{}:{blank}", source.display())]);

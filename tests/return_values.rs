@@ -16,15 +16,10 @@ use serde_json::Value;
 
 /// Starts `program` with `extra` arguments, answering with its first stop (`--wait`).
 #[track_caller]
-fn start(s: &Session, program: &Path, extra: &[&str]) -> Value {
-    let mut args = vec![
-        "start",
-        program.to_str().expect("utf-8 path"),
-        "--wait",
-        "60",
-    ];
+fn start_stopped(s: &Session, program: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["--wait", "60"];
     args.extend_from_slice(extra);
-    let data = s.data(&args);
+    let data = s.start_waiting(program, &args);
     assert_eq!(data["state"], "stopped", "{data}");
     data
 }
@@ -39,7 +34,7 @@ fn finish(s: &Session) -> Value {
 fn finish_from(s: &Session, program: &Path, function: &str, extra: &[&str]) -> Value {
     let mut args = vec!["--break", function];
     args.extend_from_slice(extra);
-    let started = start(s, program, &args);
+    let started = start_stopped(s, program, &args);
     assert_eq!(started["stop"]["frame"]["function"], function, "{started}");
     finish(s)
 }
@@ -92,7 +87,7 @@ fn pdb_reports_the_value_returned_and_says_when_an_exception_left_the_function()
 
     // `ratio(10, 0)` divides by zero: no value came back.
     let s = Session::new();
-    start(
+    start_stopped(
         &s,
         &fixture_path("python/raises.py"),
         &["--adapter", "pdb", "--break", "ratio"],
@@ -110,7 +105,7 @@ fn node_reports_the_value_a_method_and_an_arrow_function_returned() {
     require_node();
     let program = fixture_path("javascript/cart.js");
     let s = Session::new();
-    let started = start(&s, &program, &["--break", "Cart.add"]);
+    let started = start_stopped(&s, &program, &["--break", "Cart.add"]);
     assert_eq!(started["stop"]["frame"]["function"], "add", "{started}");
     let stop = finish(&s);
     assert_eq!(stop["frame"]["function"], "(anonymous)", "{stop}");
@@ -134,7 +129,7 @@ fn node_shows_a_returned_objects_preview_as_print_does() {
     require_node();
     let program = fixture_path("javascript/returns_object.js");
     let s = Session::new();
-    start(
+    start_stopped(
         &s,
         &program,
         &[
@@ -167,7 +162,7 @@ fn delve_reads_what_go_returned_from_the_registers() {
     for function in functions {
         args.extend(["--break", function]);
     }
-    let started = start(&s, &program, &args);
+    let started = start_stopped(&s, &program, &args);
     assert_eq!(
         started["stop"]["frame"]["function"], "main.square",
         "{started}"
@@ -210,7 +205,7 @@ fn delve_says_why_when_the_results_are_not_known() {
     // `main.main` returns nothing: Go lists no unnamed result for it.
     let s = Session::new();
     let program = build_go("go/results/main.go");
-    start(&s, &program, &["--break", "main.square"]);
+    start_stopped(&s, &program, &["--break", "main.square"]);
     let text = s
         .run(&["finish", "--wait", "--timeout", "30"])
         .ok()
@@ -233,7 +228,7 @@ fn lldb_reports_the_value_returned_on_a_spawned_thread_too() {
     let program = build("rust/halves.rs");
     let s = Session::new();
     let body = at("rust/halves.rs", "@half_body");
-    start(&s, &program, &["--break", &body]);
+    start_stopped(&s, &program, &["--break", &body]);
     let main = finish(&s);
     assert_eq!(main["return_value"], "1.5", "{main}");
     // The same function on a spawned thread, as every `cargo test` test runs: the value is

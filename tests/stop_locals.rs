@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::{
     Session, at, build, build_go, fixture_path, require_debugpy, require_delve, require_gdb,
     require_lldb_dap, require_node, require_python,
@@ -89,15 +87,11 @@ fn reports_carry_amount(s: &Session) {
     assert_eq!(stop["locals_omitted"], 0, "{stop}");
 }
 
-fn start(s: &Session, program: &Path, extra: &[&str]) {
-    s.start(program, extra);
-}
-
 #[test]
 fn lldb_reports_carry_the_locals_and_mark_what_changed() {
     require_lldb_dap();
     let s = Session::new();
-    start(&s, &build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
+    s.start(&build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
     reports_carry_amount(&s);
 
     // `--locals changed`: the third call changed `amount` (and `acct`'s balance), and only those
@@ -127,7 +121,7 @@ fn lldb_reports_carry_the_locals_and_mark_what_changed() {
 fn a_step_report_marks_the_changes_once() {
     require_lldb_dap();
     let s = Session::new();
-    start(&s, &build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
+    s.start(&build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
     continue_json(&s, &[]);
     // `before = acct->balance` runs: `before` is marked in the locals, with no second list.
     let text = s
@@ -149,7 +143,7 @@ fn the_config_default_turns_the_locals_down() {
     let s = Session::with_config(
         "[daemon]\ngrace_period_secs = 60\n[defaults]\nstop_locals = \"none\"\n",
     );
-    start(&s, &build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
+    s.start(&build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
     let stop = continue_json(&s, &[]);
     assert_eq!(stop["locals"], serde_json::json!([]), "{stop}");
     // The command's flag wins over the config.
@@ -161,7 +155,7 @@ fn the_config_default_turns_the_locals_down() {
 fn await_carries_the_locals_too() {
     require_lldb_dap();
     let s = Session::new();
-    start(&s, &build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
+    s.start(&build(LEDGER), &["-b", &at(LEDGER, "@apply_body")]);
     s.data(&["continue"]);
     let stop = s.data(&["await", "--timeout", WAIT]);
     assert_eq!(local(&stop, "amount")["value"], "0", "{stop}");
@@ -204,7 +198,7 @@ fn bounded_on_many_locals(s: &Session) {
 fn a_frame_of_thirty_locals_is_bounded_on_lldb() {
     require_lldb_dap();
     let s = Session::new();
-    start(&s, &build(MANY_C), &["-b", &at(MANY_C, "@tally_sum")]);
+    s.start(&build(MANY_C), &["-b", &at(MANY_C, "@tally_sum")]);
     bounded_on_many_locals(&s);
 }
 
@@ -212,11 +206,7 @@ fn a_frame_of_thirty_locals_is_bounded_on_lldb() {
 fn a_frame_of_thirty_locals_is_bounded_on_debugpy() {
     require_debugpy();
     let s = Session::new();
-    start(
-        &s,
-        &fixture_path(MANY_PY),
-        &["-b", &at(MANY_PY, "@tally_sum")],
-    );
+    s.start(&fixture_path(MANY_PY), &["-b", &at(MANY_PY, "@tally_sum")]);
     bounded_on_many_locals(&s);
 }
 
@@ -224,11 +214,7 @@ fn a_frame_of_thirty_locals_is_bounded_on_debugpy() {
 fn debugpy_reports_carry_the_locals() {
     require_debugpy();
     let s = Session::new();
-    start(
-        &s,
-        &fixture_path(APP_PY),
-        &["-b", &at(APP_PY, "@deposit_body")],
-    );
+    s.start(&fixture_path(APP_PY), &["-b", &at(APP_PY, "@deposit_body")]);
     reports_carry_amount(&s);
 }
 
@@ -236,8 +222,7 @@ fn debugpy_reports_carry_the_locals() {
 fn pdb_reports_carry_the_locals() {
     require_python();
     let s = Session::new();
-    start(
-        &s,
+    s.start(
         &fixture_path(APP_PY),
         &["--adapter", "pdb", "-b", &at(APP_PY, "@deposit_body")],
     );
@@ -248,8 +233,7 @@ fn pdb_reports_carry_the_locals() {
 fn delve_reports_carry_the_locals() {
     require_delve();
     let s = Session::new();
-    start(
-        &s,
+    s.start(
         &build_go(LEDGER_GO),
         &["-b", &at(LEDGER_GO, "@deposit_body")],
     );
@@ -260,11 +244,7 @@ fn delve_reports_carry_the_locals() {
 fn node_reports_carry_the_locals() {
     require_node();
     let s = Session::new();
-    start(
-        &s,
-        &fixture_path(APP_JS),
-        &["-b", &at(APP_JS, "@deposit_body")],
-    );
+    s.start(&fixture_path(APP_JS), &["-b", &at(APP_JS, "@deposit_body")]);
     reports_carry_amount(&s);
 }
 
@@ -272,8 +252,7 @@ fn node_reports_carry_the_locals() {
 fn gdb_reports_carry_the_locals() {
     require_gdb();
     let s = Session::with_gdb();
-    start(
-        &s,
+    s.start(
         &build(LEDGER),
         &["--adapter", "gdb", "-b", &at(LEDGER, "@apply_body")],
     );

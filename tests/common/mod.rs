@@ -631,6 +631,15 @@ impl Session {
         self.data(&args)
     }
 
+    /// `start PROGRAM ARGS...` as a user types it, waiting for the first stop (or the end) and
+    /// returning its data: what `tests/first_stop.rs` tests.
+    #[track_caller]
+    pub fn start_waiting(&self, program: &Path, extra: &[&str]) -> Value {
+        let mut args = vec!["start", program.to_str().expect("utf-8 path")];
+        args.extend_from_slice(extra);
+        self.data(&args)
+    }
+
     /// [`Session::start`] on the adapter `adapter` (`--adapter`), asserting it is the one used.
     #[track_caller]
     pub fn start_on(&self, adapter: &str, program: &Path, extra: &[&str]) -> Value {
