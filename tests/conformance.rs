@@ -14,18 +14,19 @@ mod common;
 mod suite;
 
 use suite::adapters::{self, Row};
-use suite::{Report, attach, particulars, running, stopping};
+use suite::{Report, attach, particulars, running, stopping, test_runs};
 
 /// Breakpoints, run control, inspection, a logpoint, the exit, output, `restart` and `stop`.
 fn session(row: &'static Row) {
     running::scenario(row).finish();
 }
 
-/// An uncaught exception, and `probe`.
+/// An uncaught exception, `probe` and `test`.
 fn stops(row: &'static Row) {
     let mut report = Report::new(row);
     stopping::exception(row, &mut report);
     stopping::probe(row, &mut report);
+    test_runs::test(row, &mut report);
     report.finish();
 }
 

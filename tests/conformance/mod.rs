@@ -11,6 +11,7 @@ pub mod particulars;
 pub mod programs;
 pub mod running;
 pub mod stopping;
+pub mod test_runs;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -45,6 +46,8 @@ pub enum Feature {
     Stop,
     Restart,
     Probe,
+    /// `debugger test` on the language's own test runner.
+    Test,
     Core,
     Attach,
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use crate::common::test_project::copy_dir;
 use crate::common::{self, build_go_package, build_source, line_in, repo_root, typescript_build};
 
 /// A language of the suite, and so its program.
@@ -50,6 +51,52 @@ impl Language {
     /// `SOURCE:LINE` of `marker`: a breakpoint location.
     pub fn at(self, marker: &str) -> String {
         format!("{}:{}", self.source().display(), self.line(marker))
+    }
+
+    /// The test beside the program, run by `debugger test` through the language's own runner;
+    /// `@test_body` marks the line of its one test a breakpoint stops at.
+    pub fn test_file(self) -> PathBuf {
+        let file = match self {
+            Language::C => "c/conformance_test.c",
+            Language::Rust => "rust/conformance_test.rs",
+            Language::Python => "python/test_conformance.py",
+            Language::Go => "go/main_test.go",
+            Language::JavaScript => "javascript/conformance.test.js",
+            Language::TypeScript => "typescript/conformance.test.ts",
+        };
+        folder().join(file)
+    }
+
+    /// Makes `dir` the language's test project (a copy of its folder; for TypeScript with the
+    /// fixture's `tsx`, which Node 20 needs to run a `.ts` file) and returns the selector that
+    /// picks its one test: C's is the test executable, built first.
+    pub fn test_project(self, dir: &Path) -> String {
+        let source_folder = self.test_file().parent().expect("a folder").to_path_buf();
+        if self != Language::C {
+            copy_dir(&source_folder, dir);
+        }
+        match self {
+            Language::C => build_source(&self.test_file())
+                .to_str()
+                .expect("utf-8 path")
+                .to_string(),
+            Language::Rust => "apply_adds".into(),
+            Language::Python => "test_conformance.py::ConformanceTest::test_apply".into(),
+            Language::Go => "TestApply".into(),
+            Language::JavaScript => "conformance.test.js::apply adds".into(),
+            Language::TypeScript => {
+                let tools = typescript_build::tool("tsx");
+                let modules = tools
+                    .parent()
+                    .and_then(Path::parent)
+                    .expect("node_modules/.bin/tsx");
+                let link = dir.join("node_modules");
+                if !link.exists() {
+                    std::os::unix::fs::symlink(modules, &link).expect("link node_modules");
+                }
+                "conformance.test.ts::apply adds".into()
+            }
+        }
     }
 
     /// A command that runs the program outside the debugger with the argument `mode`.
