@@ -4,8 +4,9 @@
 //! must be refused with the `unsupported` error, so nothing is passed over unsaid.
 //!
 //! One test per adapter and group of scenarios, so the adapters run in parallel; each group
-//! runs in as few sessions as its scenarios allow. `-- --nocapture` prints one line per cell of
-//! the table (`conformance | ADAPTER | FEATURE | pass`).
+//! runs in as few sessions as its scenarios allow. A whole run prints the table, scenario by
+//! adapter, once its last test is done; `-- --nocapture` prints one line per cell as it comes
+//! (`conformance | ADAPTER | FEATURE | pass`).
 //!
 //! Every test fails, never skips, when its adapter or its language's tools are missing.
 
@@ -40,6 +41,13 @@ fn processes(row: &'static Row) {
 
 macro_rules! rows {
     ($($row:ident: $session:ident, $stops:ident, $processes:ident;)*) => {
+        /// Every row, in the table's order.
+        static ROWS: &[&Row] = &[$(&adapters::$row),*];
+
+        /// The reports a whole run makes, three per row: when the last is in, the suite's table
+        /// is printed.
+        const REPORTS: usize = 3 * ROWS.len();
+
         $(
             #[test]
             fn $session() {

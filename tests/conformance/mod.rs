@@ -13,13 +13,15 @@ pub mod running;
 pub mod stopping;
 pub mod test_runs;
 
+use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
 
 use crate::common::Run;
 use adapters::Row;
 
 /// One behaviour the suite checks on every adapter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Feature {
     /// `start` from a directory that is not the program's.
     StartElsewhere,
@@ -101,9 +103,17 @@ impl Report {
         }
     }
 
-    /// Checks (a part of) `feature`, which every adapter has.
+    /// Checks (a part of) `feature`, which every adapter has: a row that says it lacks one
+    /// fails, as the scenario has no refusal to check (it is to be checked with [`Report::feature`]).
     pub fn check(&mut self, feature: Feature, check: impl FnOnce()) {
-        let result = catch_unwind(AssertUnwindSafe(check)).map_err(|panic| panic_text(&panic));
+        let result = if self.row.lacks.contains(&feature) {
+            Err(format!(
+                "the row lacks {feature:?}, but its scenario checks no refusal: check it with \
+                 Report::feature"
+            ))
+        } else {
+            catch_unwind(AssertUnwindSafe(check)).map_err(|panic| panic_text(&panic))
+        };
         match self.checked.iter_mut().find(|(seen, _)| *seen == feature) {
             Some((_, earlier)) => {
                 if earlier.is_ok() {
@@ -144,22 +154,29 @@ impl Report {
         checked.chain(refused).collect()
     }
 
-    /// Prints one line per feature (the suite's table, seen with `-- --nocapture`) and fails the
-    /// test when a feature failed, naming each.
+    /// Prints one line per feature (seen with `-- --nocapture`), adds them to the run's table
+    /// (printed once every report of a whole run is in), and fails the test when a feature
+    /// failed, naming each.
     pub fn finish(self) {
         let mut failures = Vec::new();
+        let mut cells = Vec::new();
         for (feature, outcome) in self.outcomes() {
-            let shown = match &outcome {
-                Outcome::Pass => "pass".to_string(),
-                Outcome::Unsupported => "unsupported".to_string(),
-                Outcome::KnownBug(bug) => format!("known bug: {bug}"),
+            let (shown, cell) = match &outcome {
+                Outcome::Pass => ("pass".to_string(), "pass"),
+                Outcome::Unsupported => ("unsupported".to_string(), "unsupported"),
+                Outcome::KnownBug(bug) => (format!("known bug: {bug}"), "known bug"),
                 Outcome::Fail(why) => {
                     failures.push(format!("{feature:?}: {why}"));
-                    format!("FAIL: {}", why.lines().next().unwrap_or(""))
+                    (
+                        format!("FAIL: {}", why.lines().next().unwrap_or("")),
+                        "FAIL",
+                    )
                 }
             };
             eprintln!("conformance | {} | {feature:?} | {shown}", self.row.name);
+            cells.push((self.row.name, feature, cell));
         }
+        add_to_table(cells);
         assert!(
             failures.is_empty(),
             "{} failed {} of its features:\n{}",
@@ -168,6 +185,54 @@ impl Report {
             failures.join("\n")
         );
     }
+}
+
+/// The cells of the reports finished so far in this run, and how many reports that is.
+static TABLE: Mutex<(Vec<Cell>, usize)> = Mutex::new((Vec::new(), 0));
+
+/// An adapter's row name, a feature, and how it went (`pass`, `unsupported`, `known bug`,
+/// `FAIL`).
+type Cell = (&'static str, Feature, &'static str);
+
+/// Adds one report's cells to the run's table; when it is the last report of a whole run
+/// ([`crate::REPORTS`]), prints the table, scenario by adapter, past the test harness's capture
+/// of test output.
+fn add_to_table(cells: Vec<Cell>) {
+    let mut table = TABLE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    table.0.extend(cells);
+    table.1 += 1;
+    if table.1 == crate::REPORTS {
+        let text = render_table(&table.0);
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+}
+
+/// The table as Markdown: a row per feature, a column per adapter row ([`crate::ROWS`]).
+fn render_table(cells: &[Cell]) -> String {
+    let adapters: Vec<&str> = crate::ROWS.iter().map(|row| row.name).collect();
+    let mut features: Vec<Feature> = cells.iter().map(|(_, feature, _)| *feature).collect();
+    features.sort();
+    features.dedup();
+    let mut text = format!(
+        "\nconformance table\n\n| scenario | {} |\n",
+        adapters.join(" | ")
+    );
+    text.push_str(&format!("| --- |{}\n", " --- |".repeat(adapters.len())));
+    for feature in features {
+        let row: Vec<&str> = adapters
+            .iter()
+            .map(|adapter| {
+                cells
+                    .iter()
+                    .find(|(a, f, _)| a == adapter && *f == feature)
+                    .map_or("", |(_, _, cell)| *cell)
+            })
+            .collect();
+        text.push_str(&format!("| {feature:?} | {} |\n", row.join(" | ")));
+    }
+    text
 }
 
 /// Whether `run` is the `unsupported` error (exit 1); if not, what it was.
