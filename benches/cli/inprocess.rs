@@ -93,11 +93,9 @@ impl InProcess {
             stop_on_entry: false,
             breakpoints: Vec::new(),
             connect: None,
-            just_my_code: true,
-            module: None,
             tty: false,
             stdin: None,
-            stdio: None,
+            options: Default::default(),
             test: None,
         }
     }
@@ -388,7 +386,9 @@ impl DapSession {
             .request_typed::<Initialize>(&InitializeArguments::new(lldb.adapter_id()))
             .await?
             .0;
-        let launch = session.client.send("launch", lldb.launch_arguments(spec));
+        let launch = session
+            .client
+            .send("launch", lldb.launch_arguments(spec, None));
         session.wait_event("initialized").await?;
         for command in setup.await {
             session

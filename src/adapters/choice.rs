@@ -20,7 +20,7 @@ pub fn resolve(
     launch: Option<&LaunchSpec>,
     connecting: bool,
 ) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
-    let module = launch.and_then(|spec| spec.module.as_deref());
+    let module = launch.and_then(|spec| spec.options.python.module.as_deref());
     let program = launch.map(|spec| spec.program.as_path());
     let requested = requested.or(module.map(|_| MODULE_RUNNER));
     let wanted = match requested.or(config.defaults.adapter.as_deref()) {
@@ -79,7 +79,8 @@ pub fn for_one_shot(spec: &LaunchSpec, config: &Config) -> Option<&'static str> 
     }
     // Only Python's own test, not all of `detect`: for a native program that looks for lldb-dap
     // on PATH, which `resolve` does anyway, and every probe would pay it twice.
-    (spec.module.is_some() || is_python_script(&spec.program)).then_some(ONE_SHOT_PYTHON)
+    (spec.options.python.module.is_some() || is_python_script(&spec.program))
+        .then_some(ONE_SHOT_PYTHON)
 }
 
 /// See [`for_one_shot`].

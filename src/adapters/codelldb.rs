@@ -14,7 +14,7 @@ use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
 use super::{DebugAdapter, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 
 pub struct CodeLldb {
     executable: PathBuf,
@@ -91,7 +91,7 @@ impl DebugAdapter for CodeLldb {
         "lldb"
     }
 
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {
         launch_with(spec, json!({ "type": "lldb", "request": "launch" }))
     }
 

@@ -13,7 +13,7 @@ use super::DebugAdapter;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_on_port, spawn_stdio};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 
 pub struct CustomAdapter {
     name: &'static str,
@@ -121,7 +121,7 @@ impl DebugAdapter for CustomAdapter {
         self.name
     }
 
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {
         super::launch_with(spec, json!({}))
     }
 

@@ -20,7 +20,7 @@ use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{SetFunctionBreakpoints, SetFunctionBreakpointsArguments};
 use crate::dap::types::{BreakpointsBody, UnverifiedReason};
-use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 
 /// The first GDB with a DAP interpreter.
@@ -233,12 +233,12 @@ impl DebugAdapter for Gdb {
     /// GDB stops at `main` rather than at the program's first instruction (its `starti`), which
     /// is inside the dynamic loader. The program's streams go where the session says (`stdio`)
     /// by redirections in its command line (see [`shell_arguments`]).
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
         let mut extra = json!({
             "stopOnEntry": false,
             "stopAtBeginningOfMainSubprogram": spec.stop_on_entry,
         });
-        if let Some(stdio) = &spec.stdio {
+        if let Some(stdio) = stdio {
             extra["args"] = Value::String(shell_arguments(&spec.args, stdio));
         }
         launch_with(spec, extra)
@@ -440,7 +440,7 @@ fn python_string(text: &str) -> String {
 /// default), so the shell opens the daemon's FIFOs for the program: GDB 16 has no other way to
 /// give the program's stdout and stderr each their own file (`set inferior-tty` takes one
 /// terminal for all three).
-fn shell_arguments(args: &[String], stdio: &crate::ipc::protocol::StdioPaths) -> String {
+fn shell_arguments(args: &[String], stdio: &StdioPaths) -> String {
     let quote = |text: &str| format!("'{}'", text.replace('\'', "'\\''"));
     let mut line: Vec<String> = args.iter().map(|a| quote(a)).collect();
     line.push(format!("<{}", quote(&stdio.stdin.to_string_lossy())));

@@ -66,8 +66,8 @@ use value_reading::ValueReading;
 /// reach a program its adapter runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StdioRoute {
-    /// The adapter is told their paths in `launch` (the spec's `stdio`) and the program opens
-    /// them (LLDB's target settings, GDB's shell redirection, Node's spawn).
+    /// The adapter is told their paths in `launch` (`launch_arguments`' `stdio`) and the
+    /// program opens them (LLDB's target settings, GDB's shell redirection, Node's spawn).
     Told,
     /// The adapter asks the daemon to start the program (`runInTerminal`), and the daemon starts
     /// it on them (debugpy's launcher).
@@ -108,8 +108,10 @@ pub trait DebugAdapter: Send + Sync {
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>>;
     /// The `adapterID` sent in `initialize`.
     fn adapter_id(&self) -> &'static str;
-    /// The `launch` request's arguments.
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value;
+    /// The `launch` request's arguments. `stdio`: the session's channels for the program's
+    /// streams, when it has them ([`DebugAdapter::program_stdio`]), which an adapter told their
+    /// paths ([`StdioRoute::Told`]) has the program open; `None`: the adapter's own pipes serve.
+    fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value;
     /// The `attach` request's arguments.
     fn attach_arguments(&self, spec: &AttachSpec) -> Value;
     /// Files a launch sent `arguments` makes (a program the adapter builds), which the session

@@ -13,7 +13,8 @@ use crate::common::location::resolve::absolute;
 use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
 use crate::ipc::protocol::{
-    AttachSpec, Command, LaunchSpec, MessageResult, StartResult, StatusResult,
+    AttachSpec, Command, LanguageOptions, LaunchSpec, MessageResult, PythonOptions, StartResult,
+    StatusResult,
 };
 use crate::ipc::spawn::open_session;
 
@@ -189,12 +190,16 @@ pub fn launch_spec(
         stop_on_entry,
         breakpoints: breakpoint_specs(breakpoints, &cwd)?,
         connect,
-        just_my_code: !args.no_just_my_code,
         tty: args.tty,
         stdin,
-        stdio: None,
+        options: LanguageOptions {
+            python: PythonOptions {
+                just_my_code: !args.no_just_my_code,
+                module: args.module,
+            },
+            ..LanguageOptions::default()
+        },
         test: None,
-        module: args.module,
     })
 }
 

@@ -54,7 +54,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::dap::requests::BreakpointList;
 use crate::dap::types::Breakpoint as DapBreakpoint;
-use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
 use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
 use python::leave_out_the_adapters_version;
@@ -290,7 +290,8 @@ impl DebugAdapter for Debugpy {
         })
     }
 
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
+        let python = &spec.options.python;
         let program = if spec.program.is_absolute() {
             spec.program.clone()
         } else {
@@ -299,7 +300,7 @@ impl DebugAdapter for Debugpy {
         let mut arguments = json!({
             "type": "python",
             "request": "launch",
-            "justMyCode": spec.just_my_code,
+            "justMyCode": python.just_my_code,
             // Output comes to us as output events, not through a terminal.
             "console": "internalConsole",
             "redirectOutput": true,
@@ -313,13 +314,13 @@ impl DebugAdapter for Debugpy {
             // `finish` or `next` comes back to: `finish` reports it.
             "showReturnValue": true,
         });
-        if spec.stdio.is_some() {
+        if stdio.is_some() {
             // `--tty`/`--stdin`: debugpy's launch takes no stdin; asked to run its launcher "in
             // a terminal", it leaves the program the launcher's streams, which are ours.
             arguments["console"] = json!("integratedTerminal");
             arguments["redirectOutput"] = json!(false);
         }
-        if let Some(module) = &spec.module {
+        if let Some(module) = &python.module {
             // `python -m MODULE`: the program stands only for where the user's code is.
             arguments["module"] = json!(module);
         }
@@ -327,10 +328,10 @@ impl DebugAdapter for Debugpy {
             let mut run = self.run();
             *run = RunFacts {
                 program: Some(program),
-                just_my_code: spec.just_my_code,
+                just_my_code: python.just_my_code,
                 ..RunFacts::default()
             };
-            if spec.just_my_code {
+            if python.just_my_code {
                 run.included = breakpoint_files(&spec.breakpoints);
                 if !run.included.is_empty() {
                     arguments["rules"] = include_rules(&run.included);
@@ -339,7 +340,7 @@ impl DebugAdapter for Debugpy {
         }
         self.start_lookups(&spec.breakpoints);
         let mut arguments = launch_with(spec, arguments);
-        if spec.module.is_some()
+        if python.module.is_some()
             && let Some(fields) = arguments.as_object_mut()
         {
             // debugpy takes one of program, module and code.

@@ -43,10 +43,9 @@ fn launch_hides_debugpy_groups_and_does_not_stop_on_sys_exit() {
         stop_on_entry: false,
         breakpoints: Vec::new(),
         connect: None,
-        just_my_code: false,
         ..launch_spec(false, Vec::new())
     };
-    let arguments = adapter().launch_arguments(&spec);
+    let arguments = adapter().launch_arguments(&spec, None);
     assert_eq!(arguments["program"], "/tmp/app.py");
     assert_eq!(arguments["justMyCode"], false);
     assert_eq!(arguments["console"], "internalConsole");
@@ -91,7 +90,7 @@ fn launch_spec(just_my_code: bool, breakpoints: Vec<BreakpointSpec>) -> LaunchSp
         "adapter": null, "stop_on_entry": false, "breakpoints": [],
     }))
     .expect("launch spec");
-    spec.just_my_code = just_my_code;
+    spec.options.python.just_my_code = just_my_code;
     spec.breakpoints = breakpoints;
     spec
 }
@@ -110,7 +109,7 @@ fn files_with_breakpoints_at_launch_are_the_users_code_under_just_my_code() {
         },
     ];
     let debugpy = adapter();
-    let arguments = debugpy.launch_arguments(&launch_spec(true, breakpoints.clone()));
+    let arguments = debugpy.launch_arguments(&launch_spec(true, breakpoints.clone()), None);
     assert_eq!(
         arguments["rules"],
         json!([{ "path": "/nonexistent/lib/json/decoder.py", "include": true }])
@@ -121,9 +120,9 @@ fn files_with_breakpoints_at_launch_are_the_users_code_under_just_my_code() {
     );
 
     // Without justMyCode nothing is filtered, so no rule is needed.
-    let arguments = adapter().launch_arguments(&launch_spec(false, breakpoints));
+    let arguments = adapter().launch_arguments(&launch_spec(false, breakpoints), None);
     assert!(arguments.get("rules").is_none(), "{arguments}");
-    let arguments = adapter().launch_arguments(&launch_spec(true, Vec::new()));
+    let arguments = adapter().launch_arguments(&launch_spec(true, Vec::new()), None);
     assert!(arguments.get("rules").is_none(), "{arguments}");
 }
 

@@ -345,7 +345,7 @@ impl DebugAdapter for Delve {
         "go"
     }
 
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {
         let tests = spec.test.as_ref().is_some_and(|test| test.package);
         let mode = match (tests, is_go_source(&spec.program)) {
             (true, _) => "test",
@@ -534,10 +534,10 @@ mod tests {
             }))
             .expect("launch spec")
         };
-        let from_file = delve.launch_arguments(&spec(&file));
+        let from_file = delve.launch_arguments(&spec(&file), None);
         assert_eq!(from_file["mode"], "debug");
         assert_eq!(from_file["dlvCwd"], json!(dir.path()));
-        let from_dir = delve.launch_arguments(&spec(dir.path()));
+        let from_dir = delve.launch_arguments(&spec(dir.path()), None);
         assert_eq!(from_dir["mode"], "debug");
         assert_eq!(from_dir["dlvCwd"], json!(dir.path()));
         let mut tests = spec(dir.path());
@@ -545,10 +545,10 @@ mod tests {
             package: true,
             ..Default::default()
         }));
-        let tests = delve.launch_arguments(&tests);
+        let tests = delve.launch_arguments(&tests, None);
         assert_eq!(tests["mode"], "test");
         assert_eq!(tests["dlvCwd"], json!(dir.path()));
-        let binary = delve.launch_arguments(&spec(&dir.path().join("app")));
+        let binary = delve.launch_arguments(&spec(&dir.path().join("app")), None);
         assert_eq!(binary["mode"], "exec");
         assert!(binary.get("dlvCwd").is_none());
     }

@@ -29,7 +29,7 @@ use crate::dap::requests::{
     Evaluate, EvaluateArguments, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
 };
 use crate::dap::types::BreakpointsBody;
-use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 use function_patterns::{FunctionSpec, PatternBreakpoints};
 
@@ -217,7 +217,7 @@ fn lldb_version(lldb: &Path) -> Option<String> {
 /// instead of waiting on a terminal nobody types into), stdout and stderr to the daemon's two
 /// FIFOs, or its pty. Without them (an lldb-dap at `--connect`, whose machine has none of our
 /// files) lldb-dap runs the program on a pty of its own and sends its output as events.
-fn init_commands(spec: &LaunchSpec) -> Value {
+fn init_commands(stdio: Option<&StdioPaths>) -> Value {
     let mut commands = index_cache::commands();
     commands.extend([
         "settings set target.inherit-env false".to_string(),
@@ -226,7 +226,7 @@ fn init_commands(spec: &LaunchSpec) -> Value {
         // (about eight a resume), where the session reads it (`end_in_gdb_remote_log`).
         "log enable gdb-remote process".to_string(),
     ]);
-    match &spec.stdio {
+    match stdio {
         Some(stdio) => {
             for (setting, path) in [
                 ("input-path", &stdio.stdin),
@@ -284,12 +284,12 @@ impl DebugAdapter for LldbDap {
         "lldb-dap"
     }
 
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
         let env: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         // lldb-dap takes the environment as "KEY=VALUE" strings.
         super::launch_with(
             spec,
-            json!({ "env": env, "initCommands": init_commands(spec) }),
+            json!({ "env": env, "initCommands": init_commands(stdio) }),
         )
     }
 

@@ -36,7 +36,7 @@ use super::process::{BoxFuture, SpawnedAdapter};
 use super::{DebugAdapter, SourceLookup, env_var, first_file, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::{AttachSpec, LaunchSpec};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 
 /// How to get Node on `os` when it is missing.
@@ -187,11 +187,9 @@ impl DebugAdapter for Node {
         "node"
     }
 
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
         let mut runtime_args = self.runtime_args.clone();
-        if let Some(test) = &spec.test {
-            runtime_args.extend(test.runtime_args.iter().cloned());
-        }
+        runtime_args.extend(spec.options.node.runtime_args.iter().cloned());
         launch_with(
             spec,
             json!({
@@ -201,7 +199,7 @@ impl DebugAdapter for Node {
             "runtimeArgs": runtime_args,
             "connect": spec.connect,
             // The session's channels, given only for `--tty` and `--stdin`.
-            "stdio": spec.stdio,
+            "stdio": stdio,
             // A test's failed assertion is thrown in `node:assert`: pause there too.
             "pauseInAssertions": spec.test.as_ref().is_some_and(|t| t.break_on_failure),
             }),
@@ -292,14 +290,12 @@ mod tests {
             stop_on_entry: true,
             breakpoints: Vec::new(),
             connect: None,
-            just_my_code: true,
-            module: None,
             tty: false,
             stdin: None,
-            stdio: None,
+            options: Default::default(),
             test: None,
         };
-        let arguments = adapter.launch_arguments(&spec);
+        let arguments = adapter.launch_arguments(&spec, None);
         assert_eq!(arguments["program"], "/tmp/app.js");
         assert_eq!(arguments["runtimeExecutable"], "/usr/bin/node");
         assert_eq!(arguments["runtimeArgs"], json!(["--enable-source-maps"]));

@@ -276,15 +276,15 @@ impl DebugAdapter for Pdb {
 
     /// The environment and the channels' paths are what the program's process was started
     /// with; a warm one, started before them, takes them from here (`stdio`, `env`).
-    fn launch_arguments(&self, spec: &LaunchSpec) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
         let mut arguments = launch_with(
             spec,
-            json!({ "request": "launch", "justMyCode": spec.just_my_code }),
+            json!({ "request": "launch", "justMyCode": spec.options.python.just_my_code }),
         );
-        if let Some(module) = &spec.module {
+        if let Some(module) = &spec.options.python.module {
             arguments["module"] = json!(module);
         }
-        if let Some(stdio) = &spec.stdio {
+        if let Some(stdio) = stdio {
             arguments["stdio"] = json!([stdio.stdin, stdio.stdout, stdio.stderr]);
         }
         arguments

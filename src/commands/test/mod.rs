@@ -194,11 +194,9 @@ pub(crate) fn base_spec(
         stop_on_entry: false,
         breakpoints: Vec::new(),
         connect: None,
-        just_my_code: true,
         tty: false,
         stdin: None,
-        stdio: None,
-        module: None,
+        options: Default::default(),
         test: Some(Box::default()),
     })
 }

@@ -189,8 +189,9 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         }
     };
     let mut spec = base_spec(project, file, project.runner_args.to_vec())?;
-    if let (Some(test), Some(name)) = (&mut spec.test, name) {
-        test.runtime_args = vec![format!("--test-name-pattern={}", exact_pattern(name))];
+    if let Some(name) = name {
+        spec.options.node.runtime_args =
+            vec![format!("--test-name-pattern={}", exact_pattern(name))];
     }
     Ok(TestPlan {
         runner: RUNNER,

@@ -176,7 +176,7 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
     };
     args.extend(project.runner_args.iter().cloned());
     let mut spec = base_spec(project, project.root.to_path_buf(), args)?;
-    spec.module = Some(runner.to_string());
+    spec.options.python.module = Some(runner.to_string());
     Ok(TestPlan {
         runner,
         test,

@@ -43,24 +43,22 @@ pub fn launch_key(
     if !fits {
         return None;
     }
-    let mut arguments = extras.apply(
-        "launch",
-        adapter.launch_arguments(&without_breakpoints(spec)),
-    );
+    let mut arguments = extras.apply("launch", arguments(adapter, spec));
     if let Some(env) = arguments.get_mut("env").and_then(Value::as_object_mut) {
         env.remove(TREE_TAG_VARIABLE);
     }
     Some(arguments)
 }
 
-/// `spec` as a kept launch was sent it: no breakpoints (and so, for debugpy, no launch-time
-/// rules and no definition look-ups).
-pub(super) fn without_breakpoints(spec: &LaunchSpec) -> LaunchSpec {
-    LaunchSpec {
+/// `spec`'s `launch` arguments as a kept launch was sent them: no breakpoints (and so, for
+/// debugpy, no launch-time rules and no definition look-ups), and the adapter's own pipes for
+/// the program's streams.
+pub(super) fn arguments(adapter: &dyn DebugAdapter, spec: &LaunchSpec) -> Value {
+    let spec = LaunchSpec {
         breakpoints: Vec::new(),
-        stdio: None,
         ..spec.clone()
-    }
+    };
+    adapter.launch_arguments(&spec, None)
 }
 
 /// Where `origin`'s program starts, with, for an adapter kept launched, its [`launch_key`]: what

@@ -32,7 +32,7 @@ use crate::dap::requests::{
 };
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
-use crate::ipc::protocol::{BreakpointSpec, KeptLaunch, LaunchSpec};
+use crate::ipc::protocol::{BreakpointSpec, KeptLaunch};
 
 /// Where a session's breakpoints and output live; passed on to the next session on restart.
 #[derive(Clone)]
@@ -360,17 +360,16 @@ async fn configure(
 
     let (command, arguments) = match origin {
         Origin::Launch(spec) => {
-            // Where the program's streams go is the session's, not the user's, to say.
-            let stdio = shared.program_io().as_ref().map(|io| io.paths().clone());
-            let spec = match &init.kept {
+            let arguments = match &init.kept {
                 // What the kept launch was sent, which tells the adapter's own records so too.
-                Some(_) => kept_launch::without_breakpoints(spec),
-                None => LaunchSpec {
-                    stdio,
-                    ..(**spec).clone()
-                },
+                Some(_) => kept_launch::arguments(adapter, spec),
+                // Where the program's streams go is the session's, not the user's, to say.
+                None => {
+                    let stdio = shared.program_io().as_ref().map(|io| io.paths().clone());
+                    adapter.launch_arguments(spec, stdio.as_ref())
+                }
             };
-            ("launch", adapter.launch_arguments(&spec))
+            ("launch", arguments)
         }
         Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
         Origin::Core(spec) => match adapter.core_opening(spec) {

@@ -15,6 +15,7 @@ use crate::common::location::Location;
 
 mod crash;
 mod display;
+mod language_options;
 mod machinery;
 mod probe;
 mod results;
@@ -23,6 +24,7 @@ mod unloaded;
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
 pub use crash::*;
 pub use display::*;
+pub use language_options::*;
 pub use machinery::*;
 pub use probe::*;
 pub use results::*;
@@ -226,23 +228,15 @@ pub struct LaunchSpec {
     /// Talk to an adapter already listening at HOST:PORT instead of starting one.
     #[serde(default)]
     pub connect: Option<String>,
-    /// Step and stop only in the user's own code, where the adapter supports it (debugpy).
-    #[serde(default = "yes")]
-    pub just_my_code: bool,
-    /// A Python module to run (`-m MODULE`) instead of `program`, which then only says where
-    /// the program's own code is (the module's file, or the run directory).
-    #[serde(default)]
-    pub module: Option<String>,
     /// Give the program a terminal for its stdout and stderr (`start --tty`).
     #[serde(default)]
     pub tty: bool,
     /// A file the program reads as its stdin (`start --stdin`); none: the null device.
     #[serde(default)]
     pub stdin: Option<PathBuf>,
-    /// Where the session has the adapter send the program's stdout and stderr: filled in by the
-    /// daemon for an adapter that redirects them, never sent by a client.
-    #[serde(skip)]
-    pub stdio: Option<StdioPaths>,
+    /// What only one language's adapters read (Python's `-m MODULE`, ...).
+    #[serde(default)]
+    pub options: LanguageOptions,
     /// The program is a test run (`debugger test`, `probe --test`), with how it is one.
     #[serde(default)]
     pub test: Option<Box<TestLaunch>>,
@@ -306,10 +300,6 @@ pub struct TestLaunch {
     /// Stop where the test fails: the adapter's exception filters for a failing test replace
     /// its usual ones (a failure a test runner catches is no uncaught exception).
     pub break_on_failure: bool,
-    /// Options for the language's runtime before the program (node's `--test-name-pattern`),
-    /// for a runtime that takes its test filter there rather than from the program's arguments.
-    #[serde(default)]
-    pub runtime_args: Vec<String>,
     /// Functions every failure of the test's toolchain passes through (Go's
     /// `testing.(*common).Fail`, Rust's `rust_panic`), broken on with `break_on_failure`: the
     /// session's own breakpoints, not the user's (unlisted, unnumbered), whose stops are told as
@@ -330,7 +320,7 @@ impl LaunchSpec {
 
     /// What reports call the launched program: its path, or `python -m MODULE`.
     pub fn label(&self) -> String {
-        match &self.module {
+        match &self.options.python.module {
             Some(module) => format!("python -m {module}"),
             None => self.program.display().to_string(),
         }
@@ -343,10 +333,6 @@ pub struct StdioPaths {
     pub stdin: PathBuf,
     pub stdout: PathBuf,
     pub stderr: PathBuf,
-}
-
-fn yes() -> bool {
-    true
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
