@@ -346,7 +346,7 @@ impl DebugAdapter for Delve {
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {
-        let tests = spec.test.as_ref().is_some_and(|test| test.package);
+        let tests = spec.options.go.test_package;
         let mode = match (tests, is_go_source(&spec.program)) {
             (true, _) => "test",
             (false, true) => "debug",
@@ -541,10 +541,8 @@ mod tests {
         assert_eq!(from_dir["mode"], "debug");
         assert_eq!(from_dir["dlvCwd"], json!(dir.path()));
         let mut tests = spec(dir.path());
-        tests.test = Some(Box::new(crate::ipc::protocol::TestLaunch {
-            package: true,
-            ..Default::default()
-        }));
+        tests.test = Some(Box::default());
+        tests.options.go.test_package = true;
         let tests = delve.launch_arguments(&tests, None);
         assert_eq!(tests["mode"], "test");
         assert_eq!(tests["dlvCwd"], json!(dir.path()));

@@ -137,9 +137,7 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
     let mut spec = base_spec(project, package.clone(), args)?;
     // `go test` runs a package's tests in its folder (where their `testdata` is).
     spec.cwd.clone_from(&package);
-    if let Some(test) = &mut spec.test {
-        test.package = true;
-    }
+    spec.options.go.test_package = true;
     Ok(TestPlan {
         runner: RUNNER,
         test: name.to_string(),

@@ -11,6 +11,8 @@ pub struct LanguageOptions {
     pub python: PythonOptions,
     #[serde(default)]
     pub node: NodeOptions,
+    #[serde(default)]
+    pub go: GoOptions,
 }
 
 /// What Python's adapters (debugpy, pdb) read.
@@ -44,6 +46,15 @@ pub struct NodeOptions {
     /// program's arguments.
     #[serde(default)]
     pub runtime_args: Vec<String>,
+}
+
+/// What Go's adapter (Delve) reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoOptions {
+    /// The launch's `program` is a package whose tests the adapter builds and runs (`go test`'s
+    /// binary, in a test run), not a program to run as it is.
+    #[serde(default)]
+    pub test_package: bool,
 }
 
 fn yes() -> bool {

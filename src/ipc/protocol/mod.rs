@@ -294,9 +294,6 @@ impl ProcessContext {
 /// How a launch runs a test rather than a program.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TestLaunch {
-    /// `program` is a package whose tests the adapter builds and runs (Go's `go test`), not a
-    /// program to run as it is.
-    pub package: bool,
     /// Stop where the test fails: the adapter's exception filters for a failing test replace
     /// its usual ones (a failure a test runner catches is no uncaught exception).
     pub break_on_failure: bool,
