@@ -7,7 +7,7 @@ use super::{Outcome, data, numbers, render};
 use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
-    Command, ExecutionResult, ResumeAction, StopLocals, StopReport, WaitSpec,
+    Command, ExecutionResult, ResumeAction, SessionState, StopLocals, StopReport, WaitSpec,
 };
 
 // The flags of `continue`, `next`, `step`, `finish` and `pause`.
@@ -141,7 +141,7 @@ pub fn pause(session: &str, args: WaitArgs) -> Result<Outcome, ErrorBody> {
 fn execution_outcome(result: ExecutionResult) -> Outcome {
     let text = match &result.stop {
         Some(stop) => render::stop_report(stop),
-        None if result.state == "pausing" => {
+        None if result.state == SessionState::Pausing => {
             "Pausing: 'debugger await' reports where it stopped\n".to_string()
         }
         None => "Running: 'debugger await' waits for the next stop\n".to_string(),

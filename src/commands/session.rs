@@ -13,8 +13,8 @@ use crate::common::location::resolve::absolute;
 use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
 use crate::ipc::protocol::{
-    AttachSpec, Command, LanguageOptions, LaunchSpec, MessageResult, PythonOptions, StartResult,
-    StatusResult,
+    AttachSpec, Command, LanguageOptions, LaunchSpec, MessageResult, PythonOptions, SessionState,
+    StartResult, StatusResult,
 };
 use crate::ipc::spawn::open_session;
 
@@ -304,17 +304,21 @@ fn first_stop_text(result: &StartResult) -> String {
     if let Some(stop) = &result.stop {
         return render::stop_report(stop);
     }
-    match (result.waited_secs, result.state.as_str()) {
-        (Some(secs), "running" | "starting") => format!(
+    match (result.waited_secs, result.state) {
+        (Some(secs), state) if state.is_running() => format!(
             "No stop within {secs} s: the program was still running then. 'debugger await' \
              waits for its next stop; 'debugger pause' interrupts it\n"
         ),
         // Attached, or --no-wait: nobody looked for a stop.
-        (None, "running" | "starting") => "Not waited for a stop: 'debugger await' reports the \
+        (None, state) if state.is_running() => {
+            "Not waited for a stop: 'debugger await' reports the \
              program's next stop; 'debugger pause' interrupts it\n"
-            .to_string(),
-        (_, "stopped") => "The program has stopped: 'debugger await' reports where\n".to_string(),
-        (_, "exited" | "terminated") => {
+                .to_string()
+        }
+        (_, SessionState::Stopped) => {
+            "The program has stopped: 'debugger await' reports where\n".to_string()
+        }
+        (_, state) if state.is_program_end() => {
             "The program has ended: 'debugger await' reports how\n".to_string()
         }
         (_, other) => format!("State: {other}\n"),

@@ -8,7 +8,7 @@ use crate::common::error::ErrorBody;
 use crate::common::escape::one_line;
 use crate::common::paths;
 use crate::ipc::listing::{self, Listed};
-use crate::ipc::protocol::{StatusResult, UnansweringDaemon};
+use crate::ipc::protocol::{SessionState, StatusResult, UnansweringDaemon};
 
 /// Lists the sessions whose daemons answer, and those that hold their name but did not answer
 /// within [`crate::ipc::client::ANSWER_TIMEOUT`], removing the sockets of dead ones.
@@ -47,14 +47,14 @@ fn session_line(s: &StatusResult) -> String {
     if let Some(warm) = &s.warm {
         // A daemon with only a warm adapter says so in its state; one that also holds an
         // ended session says it after the program.
-        let what = if s.state == listing::WARM_ONLY && s.program.is_some() {
+        let what = if s.state == SessionState::Warm && s.program.is_some() {
             // A kept launch: the program is launched and held before its first line.
             let pid = s
                 .debuggee_pid
                 .map(|pid| format!(" (pid {pid})"))
                 .unwrap_or_default();
             format!(", launched ahead{pid} on a warm {} adapter", warm.adapter)
-        } else if s.state == listing::WARM_ONLY {
+        } else if s.state == SessionState::Warm {
             format!(" {} adapter", warm.adapter)
         } else {
             format!(" (warm {} adapter)", warm.adapter)

@@ -24,7 +24,7 @@ use crate::common::paths;
 use crate::common::user_files::{self, Role};
 use crate::ipc::protocol::{
     BreakpointList, Command, EvaluatingInfo, ExecutionResult, MessageResult, RemovedBreakpoints,
-    SignalInfo, StartResult, StatusResult, WaitSpec,
+    SessionState, SignalInfo, StartResult, StatusResult, WaitSpec,
 };
 
 fn to_value<T: Serialize>(value: T) -> Result<Value, ErrorBody> {
@@ -372,7 +372,7 @@ impl Daemon {
             session: self.name.clone(),
             program: session.program(),
             adapter: session.adapter_name().to_string(),
-            state: session.run_state().phase.name().to_string(),
+            state: session.run_state().phase.state(),
             daemon_pid: std::process::id(),
             adapter_pid: session.adapter_pid(),
             debuggee_pid: session.debuggee_pid(),
@@ -390,7 +390,7 @@ impl Daemon {
             Slot::Starting => {
                 return to_value(StatusResult {
                     session: self.name.clone(),
-                    state: "starting".into(),
+                    state: SessionState::Starting,
                     program: None,
                     adapter: None,
                     daemon_pid: std::process::id(),
@@ -428,7 +428,7 @@ impl Daemon {
         };
         to_value(StatusResult {
             session: self.name.clone(),
-            state: state.phase.name().to_string(),
+            state: state.phase.state(),
             program: session.program(),
             adapter: Some(session.adapter_name().to_string()),
             daemon_pid: std::process::id(),

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use crate::ipc::protocol::SessionState;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StopInfo {
     pub reason: String,
@@ -57,19 +59,19 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// The state name users and `--json` see.
-    pub fn name(&self) -> &'static str {
+    /// The state users and `--json` see.
+    pub fn state(&self) -> SessionState {
         match self {
-            Phase::Starting => "starting",
-            Phase::Running => "running",
-            Phase::Stopped(_) => "stopped",
-            Phase::Evaluating(_) => "evaluating",
+            Phase::Starting => SessionState::Starting,
+            Phase::Running => SessionState::Running,
+            Phase::Stopped(_) => SessionState::Stopped,
+            Phase::Evaluating(_) => SessionState::Evaluating,
             Phase::Exited {
                 exit_code: None,
                 signal: None,
-            } => "terminated",
-            Phase::Exited { .. } => "exited",
-            Phase::AdapterDied { .. } => "adapter_died",
+            } => SessionState::Terminated,
+            Phase::Exited { .. } => SessionState::Exited,
+            Phase::AdapterDied { .. } => SessionState::AdapterDied,
         }
     }
 

@@ -23,7 +23,7 @@ use crate::adapters::{DebugAdapter, RequestExtras};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::framing::write_frame_async;
 use crate::ipc::protocol::{
-    MessageResult, ProcessContext, Response, StatusResult, WarmAdapterInfo,
+    MessageResult, ProcessContext, Response, SessionState, StatusResult, WarmAdapterInfo,
 };
 
 /// Where a session opening may find a warm adapter for the adapter it resolved to: the daemon's
@@ -363,7 +363,7 @@ impl Daemon {
         };
         serde_json::to_value(StatusResult {
             session: self.name.clone(),
-            state: crate::ipc::listing::WARM_ONLY.into(),
+            state: SessionState::Warm,
             program: info.program.clone(),
             adapter: Some(info.adapter.clone()),
             daemon_pid: std::process::id(),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::client::{ANSWER_TIMEOUT, DaemonClient, Reply, SessionPaths, session_names};
-use crate::ipc::protocol::{Command, StatusResult, UnansweringDaemon};
+use crate::ipc::protocol::{Command, SessionState, StatusResult, UnansweringDaemon};
 use crate::ipc::socket;
 
 /// A daemon as `sessions` finds it.
@@ -83,7 +83,7 @@ pub fn other_sessions(dir: &Path, except: &str) -> OtherSessions {
     let mut found = OtherSessions::default();
     for listed in others(dir, except) {
         match listed {
-            Listed::Answered(status) if status.state == WARM_ONLY => {
+            Listed::Answered(status) if status.state == SessionState::Warm => {
                 let adapter = status.warm.map(|w| w.adapter).unwrap_or_default();
                 found.warm.push((status.session, adapter));
             }
@@ -93,9 +93,6 @@ pub fn other_sessions(dir: &Path, except: &str) -> OtherSessions {
     }
     found
 }
-
-/// The state a daemon that holds only a warm adapter reports.
-pub const WARM_ONLY: &str = "warm";
 
 /// What [`other_sessions`] finds.
 #[derive(Debug, Default)]

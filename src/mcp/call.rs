@@ -21,7 +21,7 @@ use crate::commands::{self, Call, CommandLine, Kept, json_args};
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
 use crate::ipc::client::DaemonClient;
-use crate::ipc::protocol::Command;
+use crate::ipc::protocol::{Command, SessionState};
 
 /// A protocol error: the JSON-RPC code and message.
 pub type Refusal = (i64, String);
@@ -340,7 +340,9 @@ fn run(
                 text: shown(&format!(
                     "Still running after {limit} s (no stop yet)\nhint: {hint}\n"
                 )),
-                structured: json!({ "state": "running", "timed_out_after": limit, "hint": hint }),
+                structured: json!({
+                    "state": SessionState::Running, "timed_out_after": limit, "hint": hint,
+                }),
                 is_error: false,
             }
         }

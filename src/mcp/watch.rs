@@ -11,11 +11,13 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::jsonrpc::Outgoing;
 use crate::commands::{self, Call, CommandLine, Kept, execution::AwaitArgs};
 use crate::common::error::ErrorCode;
+use crate::ipc::protocol::SessionState;
 
 /// How long one `await` of a watcher lasts before it asks again: a watcher costs nothing while
 /// it waits, so this only bounds how long a finished session's watcher lingers.
@@ -37,7 +39,8 @@ impl Watchers {
     /// Called after each call on `session` with its answer's data: a session left running is
     /// watched, once.
     pub fn after_call(&self, session: &str, data: &Value, out: &Outgoing) {
-        if !self.subscribed.load(Ordering::SeqCst) || data["state"] != "running" {
+        let running = SessionState::deserialize(&data["state"]).ok() == Some(SessionState::Running);
+        if !self.subscribed.load(Ordering::SeqCst) || !running {
             return;
         }
         let watching = Arc::clone(&self.watching);

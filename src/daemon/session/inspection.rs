@@ -62,7 +62,7 @@ impl Session {
         self.mark_seen();
         Ok(ContextResult {
             exception,
-            state: state.phase.name().to_string(),
+            state: state.phase.state(),
             reason,
             thread_id,
             thread_name: self

@@ -58,7 +58,7 @@ impl Session {
     /// Builds the report of a settled state, with what `ask` wants read at the stop (the
     /// frame's locals, the displays, one-off prints), and marks it as seen.
     pub async fn report_with(&self, state: &RunState, ask: &StopAsk) -> StopReport {
-        let mut report = StopReport::empty(state.phase.name());
+        let mut report = StopReport::empty(state.phase.state().as_str());
         match &state.phase {
             Phase::Stopped(stop) => {
                 let cached = {

@@ -12,7 +12,7 @@ use super::displays::StopAsk;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::dap::requests::{Pause, Resume, ThreadArguments};
-use crate::ipc::protocol::{ResumeAction, StopLocals, StopReport};
+use crate::ipc::protocol::{ResumeAction, SessionState, StopLocals, StopReport};
 
 /// How many times, and how often, a pause that has not stopped the program is sent again.
 const PAUSE_RETRIES: u32 = 5;
@@ -29,7 +29,7 @@ impl Session {
         action: ResumeAction,
         wait: Option<Duration>,
         ask: &StopAsk,
-    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+    ) -> Result<(SessionState, Option<StopReport>), ErrorBody> {
         let state = self.shared.run.get();
         match &state.phase {
             Phase::Running | Phase::Starting => {
@@ -39,7 +39,7 @@ impl Session {
                 // Already running: `continue --wait` just waits for the next stop.
                 return match wait {
                     Some(timeout) => self.wait_after(state.generation, timeout, ask).await,
-                    None => Ok(("running".into(), None)),
+                    None => Ok((SessionState::Running, None)),
                 };
             }
             Phase::Stopped(_) => {}
@@ -56,7 +56,7 @@ impl Session {
                     Some(note) => format!("{already}; {note}"),
                     None => already,
                 });
-                return Ok((state.phase.name().to_string(), Some(report)));
+                return Ok((state.phase.state(), Some(report)));
             }
             _ => return Err(self.not_running_error(&state.phase)),
         }
@@ -70,7 +70,7 @@ impl Session {
                 "the program had already stopped here before this continue; it was not resumed"
                     .into(),
             );
-            return Ok(("stopped".into(), Some(report)));
+            return Ok((SessionState::Stopped, Some(report)));
         }
         if self.launched_program_died() {
             // Killed while stopped (SIGKILL): its adapter will tell of the end, or the program
@@ -108,7 +108,7 @@ impl Session {
         let Some(running) = self.shared.run.advance_if(Phase::Running, state.generation) else {
             let now = self.shared.run.get();
             let report = self.report(&now).await;
-            return Ok((now.phase.name().to_string(), Some(report)));
+            return Ok((now.phase.state(), Some(report)));
         };
         {
             let mut view = self.shared.view();
@@ -123,12 +123,12 @@ impl Session {
         }
         drop(held);
         let Some(timeout) = wait else {
-            return Ok(("running".into(), None));
+            return Ok((SessionState::Running, None));
         };
         if action == ResumeAction::Finish {
             let state = self.settled_after(running, timeout).await?;
             let report = self.finish_report(&state, ask, planned).await;
-            return Ok((state.phase.name().to_string(), Some(report)));
+            return Ok((state.phase.state(), Some(report)));
         }
         self.wait_after(running, timeout, ask).await
     }
@@ -138,12 +138,12 @@ impl Session {
         &self,
         wait: Option<Duration>,
         ask: &StopAsk,
-    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+    ) -> Result<(SessionState, Option<StopReport>), ErrorBody> {
         let state = self.shared.run.get();
         match &state.phase {
             Phase::Stopped(_) => {
                 let report = self.report_with(&state, ask).await;
-                return Ok(("stopped".into(), Some(report)));
+                return Ok((SessionState::Stopped, Some(report)));
             }
             Phase::Running | Phase::Starting => {}
             other => return Err(self.not_running_error(other)),
@@ -165,7 +165,7 @@ impl Session {
         self.insist_on_pause(state.generation, thread_id);
         match wait {
             Some(timeout) => self.wait_after(state.generation, timeout, ask).await,
-            None => Ok(("pausing".into(), None)),
+            None => Ok((SessionState::Pausing, None)),
         }
     }
 
@@ -248,10 +248,10 @@ impl Session {
         generation: u64,
         timeout: Duration,
         ask: &StopAsk,
-    ) -> Result<(String, Option<StopReport>), ErrorBody> {
+    ) -> Result<(SessionState, Option<StopReport>), ErrorBody> {
         let state = self.settled_after(generation, timeout).await?;
         let report = self.report_with(&state, ask).await;
-        Ok((state.phase.name().to_string(), Some(report)))
+        Ok((state.phase.state(), Some(report)))
     }
 
     /// The first settled state newer than `generation`, waited for up to `timeout`; the

@@ -19,6 +19,7 @@ mod language_options;
 mod machinery;
 mod probe;
 mod results;
+mod state;
 mod unloaded;
 
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
@@ -28,6 +29,7 @@ pub use language_options::*;
 pub use machinery::*;
 pub use probe::*;
 pub use results::*;
+pub use state::*;
 pub use unloaded::*;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

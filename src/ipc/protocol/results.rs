@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Machinery;
+use super::{Machinery, SessionState};
 
 /// What a started or attached session looks like.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -12,7 +12,7 @@ pub struct StartResult {
     pub session: String,
     pub program: Option<String>,
     pub adapter: String,
-    pub state: String,
+    pub state: SessionState,
     pub daemon_pid: u32,
     pub adapter_pid: Option<u32>,
     pub debuggee_pid: Option<u32>,
@@ -78,9 +78,8 @@ pub struct WarmAdapterInfo {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StatusResult {
     pub session: String,
-    /// `starting`, `running`, `stopped`, `evaluating`, `exited`, `terminated` or `adapter_died`;
-    /// in `sessions` also `warm`: the daemon holds no session, only a warm adapter.
-    pub state: String,
+    /// Any but `pausing`; `warm` only in `sessions`.
+    pub state: SessionState,
     pub program: Option<String>,
     pub adapter: Option<String>,
     pub daemon_pid: u32,
@@ -340,8 +339,9 @@ pub struct SourceSnippet {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExecutionResult {
     pub action: String,
-    /// The state after the command: `running` without `--wait`, else the state at the stop.
-    pub state: String,
+    /// The state after the command: `running` (`pausing` for a pause) without `--wait`, else
+    /// the state at the stop.
+    pub state: SessionState,
     pub stop: Option<StopReport>,
 }
 
@@ -386,7 +386,7 @@ pub struct ThreadsResult {
 /// The answer of `thread`, `frame`, `up`, `down` and `context`: where the selection points.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ContextResult {
-    pub state: String,
+    pub state: SessionState,
     pub reason: Option<String>,
     pub thread_id: i64,
     pub thread_name: Option<String>,
