@@ -150,7 +150,7 @@ fn context_text(result: &ContextResult) -> String {
     let mut text = String::new();
     let reason = result
         .reason
-        .as_deref()
+        .as_ref()
         .map(|r| format!(" ({r})"))
         .unwrap_or_default();
     let thread = match &result.thread_name {

@@ -27,7 +27,7 @@ use crate::common::frame_prefix;
 use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{
     EvaluateResult, LaunchSpec, ProbeEnd, ProbeOtherStop, ProbePrint, ProbeReport, ProbeStop,
-    StopReport,
+    StopReason, StopReport,
 };
 use crate::platform;
 use verdict::verdict;
@@ -306,9 +306,9 @@ impl Recorded {
                 Ok(report) => report,
                 Err(err) => return ended_by(err, plan.timeout),
             };
-            match report.reason.as_str() {
-                "exited" | "terminated" => return ended_with(&report),
-                "breakpoint" => {
+            match report.reason {
+                StopReason::Exited | StopReason::Terminated => return ended_with(&report),
+                StopReason::Breakpoint => {
                     let stop = record(session, report, &plan.prints).await;
                     self.hits.push(stop);
                     if self.hits.len() >= plan.hits_wanted as usize {
@@ -458,7 +458,7 @@ mod tests {
             stop: StopReport {
                 thread_id: Some(1),
                 breakpoint_ids: vec![1],
-                ..StopReport::empty("breakpoint")
+                ..StopReport::empty(StopReason::Breakpoint)
             },
             frames: Vec::new(),
             total_frames: None,

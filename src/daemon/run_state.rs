@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use crate::ipc::protocol::SessionState;
+use crate::ipc::protocol::{SessionState, StopReason};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StopInfo {
-    pub reason: String,
+    pub reason: StopReason,
     pub description: Option<String>,
     pub text: Option<String>,
     pub thread_id: Option<i64>,
@@ -189,7 +189,7 @@ mod tests {
 
     fn stop(reason: &str) -> Phase {
         Phase::Stopped(StopInfo {
-            reason: reason.into(),
+            reason: StopReason::from(reason),
             description: None,
             text: None,
             thread_id: Some(1),

@@ -23,7 +23,7 @@ use crate::common::location::resolve::absolute;
 use crate::common::user_files;
 use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{
-    CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, StopReport, ThreadBacktrace,
+    CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, StopReason, StopReport, ThreadBacktrace,
 };
 
 /// Frames of each thread's stack in the report.
@@ -191,16 +191,16 @@ enum Meaning {
 }
 
 fn meaning(stop: &StopReport) -> Meaning {
-    match stop.reason.as_str() {
-        "exited" | "terminated" => Meaning::End,
+    match stop.reason {
+        StopReason::Exited | StopReason::Terminated => Meaning::End,
         // A signal whose name the adapter did not give is taken for the worst.
-        "signal" => match stop.signal.as_ref().and_then(|s| s.name.as_deref()) {
+        StopReason::Signal => match stop.signal.as_ref().and_then(|s| s.name.as_deref()) {
             Some(name) if !CRASH_SIGNALS.contains(&name) => Meaning::Other,
             _ => Meaning::Crash,
         },
         // Uncaught exceptions (debugpy, node, C++ where asked), Go's panics (Delve), and a
         // Rust panic's breakpoint, the only breakpoint a crash probe sets.
-        "exception" | "panic" | "breakpoint" => Meaning::Crash,
+        StopReason::Exception | StopReason::Panic | StopReason::Breakpoint => Meaning::Crash,
         _ => Meaning::Other,
     }
 }
@@ -233,7 +233,7 @@ async fn until_crash(
                 return end;
             }
             Meaning::Crash => {
-                let words = if stop.reason == "breakpoint" {
+                let words = if stop.reason == StopReason::Breakpoint {
                     // Far enough back to pass a backtrace the panic printed (RUST_BACKTRACE).
                     let output = session.output_tail(PANIC_LINES, PANIC_BYTES).await;
                     match panic_message(&output.tail) {
@@ -269,7 +269,7 @@ fn crash_words(stop: &StopReport) -> String {
     match (&stop.description, &stop.signal) {
         (Some(description), _) => description.clone(),
         (None, Some(signal)) => render::killed_by(signal),
-        (None, None) => stop.reason.clone(),
+        (None, None) => stop.reason.to_string(),
     }
 }
 

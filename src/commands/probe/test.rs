@@ -20,7 +20,7 @@ use crate::commands::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::in_process::InProcessSession;
-use crate::ipc::protocol::{ProbeEnd, ProbeReport};
+use crate::ipc::protocol::{ProbeEnd, ProbeReport, StopReason};
 
 /// Frames looked through for the test's own.
 const FRAMES_SEARCHED: u32 = 64;
@@ -160,7 +160,10 @@ async fn probe(
                 }
             } else {
                 let frame = test_frame(&frames, &plan.root);
-                if frame.is_none() && stop.reason == "exception" && passed_over < FOREIGN_STOPS {
+                if frame.is_none()
+                    && stop.reason == StopReason::Exception
+                    && passed_over < FOREIGN_STOPS
+                {
                     passed_over += 1;
                     next = session.continue_to_stop(timeout).await;
                     continue;

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::common::escape::one_line;
 use crate::ipc::protocol::{
-    BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReport,
+    BreakpointInfo, ExceptionInfo, FrameInfo, SignalInfo, SourceSnippet, StopReason, StopReport,
     UnloadedBreakpoint,
 };
 
@@ -202,20 +202,20 @@ pub fn stop_headline(report: &StopReport) -> String {
             None => format!(", thread {id}"),
         })
         .unwrap_or_default();
-    match report.reason.as_str() {
-        "exited" => match (&report.signal, report.exit_code) {
+    match &report.reason {
+        StopReason::Exited => match (&report.signal, report.exit_code) {
             (Some(signal), _) => format!("Program {}", killed_by(signal)),
             (None, Some(code)) => {
                 format!("Program exited with code {code}{}", shell_code_note(code))
             }
             (None, None) => "Program exited".to_string(),
         },
-        "terminated" => "Program terminated".to_string(),
-        "adapter_died" => format!(
+        StopReason::Terminated => "Program terminated".to_string(),
+        StopReason::AdapterDied => format!(
             "The debug adapter died: {}",
             report.description.as_deref().unwrap_or("no detail")
         ),
-        "breakpoint" | "function breakpoint" => match report.breakpoint_ids.as_slice() {
+        StopReason::Breakpoint => match report.breakpoint_ids.as_slice() {
             [] => format!("Stopped at a breakpoint in {place}{thread}"),
             [id] => format!("Stopped at breakpoint {id} in {place}{thread}"),
             ids => format!(
@@ -226,24 +226,24 @@ pub fn stop_headline(report: &StopReport) -> String {
                     .join(", ")
             ),
         },
-        "watchpoint" => match report.breakpoint_ids.as_slice() {
+        StopReason::Watchpoint => match report.breakpoint_ids.as_slice() {
             [id] => format!("Stopped at watchpoint {id} in {place}{thread}"),
             _ => format!("Stopped at a watchpoint in {place}{thread}"),
         },
         // A test's failure function (the session's own breakpoint on it, unnumbered).
-        "failure" => format!("Stopped at the test's failure in {place}{thread}"),
-        "step" => format!("Stepped to {place}{thread}"),
-        "pause" => format!("Paused in {place}{thread}"),
-        "entry" => format!("Stopped at entry in {place}{thread}"),
-        "exec" => format!(
+        StopReason::Failure => format!("Stopped at the test's failure in {place}{thread}"),
+        StopReason::Step => format!("Stepped to {place}{thread}"),
+        StopReason::Pause => format!("Paused in {place}{thread}"),
+        StopReason::Entry => format!("Stopped at entry in {place}{thread}"),
+        StopReason::Exec => format!(
             "Stopped after exec of {} in {place}{thread}",
             report.description.as_deref().unwrap_or("another program")
         ),
-        "signal" => format!(
+        StopReason::Signal => format!(
             "Stopped on {} in {place}{thread}",
             report.description.as_deref().unwrap_or("a signal")
         ),
-        "core" => {
+        StopReason::Core => {
             let why = report.description.as_deref().unwrap_or("the program died");
             let fault = report
                 .fault_address
@@ -257,7 +257,7 @@ pub fn stop_headline(report: &StopReport) -> String {
                 .unwrap_or_default();
             format!("Core dump: {why}{fault}, in {place}{thread}{abort}")
         }
-        "exception" => format!(
+        StopReason::Exception => format!(
             "Stopped on exception in {place}{thread}: {}",
             match &report.exception {
                 Some(exception) => exception_text(exception),
@@ -267,7 +267,9 @@ pub fn stop_headline(report: &StopReport) -> String {
                     .unwrap_or_else(|| "(no detail)".into()),
             }
         ),
-        other => format!("Stopped ({other}) in {place}{thread}"),
+        other @ (StopReason::Panic | StopReason::Other(_)) => {
+            format!("Stopped ({other}) in {place}{thread}")
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::{Component, Path};
 
-use crate::ipc::protocol::{FrameInfo, StopReport};
+use crate::ipc::protocol::{FrameInfo, StopReason, StopReport};
 
 /// Folders under a project that hold code other than its own: build output, installed packages.
 const NOT_THE_PROJECTS: &[&str] = &[
@@ -18,29 +18,23 @@ const NOT_THE_PROJECTS: &[&str] = &[
     "_deps",
 ];
 
-/// The reason of a stop at a failure function (the session's own breakpoint on it).
-pub const FAILURE_REASON: &str = "failure";
-
 /// Whether a stop is a failure: an exception or a signal (a failed C `assert` aborts), or a
 /// failure function's.
 pub fn is_failure(stop: &StopReport) -> bool {
     matches!(
-        stop.reason.as_str(),
-        "exception" | "signal" | "panic" | FAILURE_REASON
+        stop.reason,
+        StopReason::Exception | StopReason::Signal | StopReason::Panic | StopReason::Failure
     )
 }
 
 /// Whether a stop is at a failure function (rather than an exception or a signal).
 pub fn at_failure_function(stop: &StopReport) -> bool {
-    stop.reason == FAILURE_REASON
+    stop.reason == StopReason::Failure
 }
 
 /// Whether a stop ends the run.
 pub fn is_end(stop: &StopReport) -> bool {
-    matches!(
-        stop.reason.as_str(),
-        "exited" | "terminated" | "adapter_died"
-    )
+    stop.reason.is_end()
 }
 
 /// The test's frame: the innermost whose file is the project's own (under `root`, outside its

@@ -18,8 +18,8 @@ use crate::common::error::ErrorBody;
 use crate::ipc::client::DaemonClient;
 use crate::ipc::protocol::{
     BacktraceResult, Command, ContextResult, EvaluateResult, ExecutionResult, FrameSelection,
-    LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReport, VariableNode,
-    WaitSpec,
+    LocalsResult, OutputChunk, OutputQuery, ResumeAction, StartResult, StopReason, StopReport,
+    VariableNode, WaitSpec,
 };
 use crate::ipc::spawn::open_session;
 
@@ -132,7 +132,7 @@ pub(super) fn start_and_report(
                     client.request_as(Command::SelectFrame(FrameSelection::Index { index }))?;
                 break ("failed", Some(context));
             }
-            None if stop.reason == "exception" && passed_over < FOREIGN_STOPS => {
+            None if stop.reason == StopReason::Exception && passed_over < FOREIGN_STOPS => {
                 passed_over += 1;
                 stop = run_on(&mut client, left())?;
             }

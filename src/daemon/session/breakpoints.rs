@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::sources::Placement;
-use super::{Session, Shared, WATCHPOINT_REASON, brief_stop, pending_lines};
+use super::{Session, Shared, brief_stop, pending_lines};
 use crate::adapters::process::BoxFuture;
 use crate::adapters::{Requests, rust_expressions};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -19,7 +19,7 @@ use crate::daemon::breakpoints::{PlacementNote, RefusedCondition, Registry, Targ
 use crate::daemon::run_state::StopInfo;
 use crate::dap::requests::{BreakpointList, Encoded, SetBreakpoints, SetDataBreakpoints};
 use crate::dap::{DapClient, DapError};
-use crate::ipc::protocol::{BreakpointChange, BreakpointInfo, BreakpointSpec, Change};
+use crate::ipc::protocol::{BreakpointChange, BreakpointInfo, BreakpointSpec, Change, StopReason};
 
 /// The breakpoints of a session, kept across restarts.
 #[derive(Default)]
@@ -463,8 +463,8 @@ impl Requests for AtAStop<'_> {
 /// Our ids of the breakpoints (or watchpoints) a stop names.
 pub(super) fn hit_breakpoints(shared: &Shared, stop: &StopInfo) -> Vec<u32> {
     let mut adapter_ids = stop.hit_breakpoint_ids.clone();
-    let watchpoint = stop.reason == WATCHPOINT_REASON;
-    if adapter_ids.is_empty() && (stop.reason == "breakpoint" || watchpoint) {
+    let watchpoint = stop.reason == StopReason::Watchpoint;
+    if adapter_ids.is_empty() && (stop.reason == StopReason::Breakpoint || watchpoint) {
         // lldb-dap names the breakpoint in its description: "breakpoint 2.1", "watchpoint 1".
         let prefix = if watchpoint {
             "watchpoint "

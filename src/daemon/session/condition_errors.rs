@@ -15,7 +15,7 @@ use super::bounded_evaluation::clean_evaluate_error;
 use crate::daemon::run_state::StopInfo;
 use crate::dap::DapError;
 use crate::dap::requests::{Evaluate, EvaluateArguments};
-use crate::ipc::protocol::StopReport;
+use crate::ipc::protocol::{StopReason, StopReport};
 
 /// How long a condition evaluated again at its stop may take; past it, the stop is taken as the
 /// condition's holding.
@@ -31,7 +31,7 @@ impl Session {
     /// frame known), and, for an adapter whose stop on a failed condition names no breakpoint,
     /// which breakpoint it is (the conditional one bound at the stopped line).
     pub(super) async fn explain_condition(&self, stop: &StopInfo, report: &mut StopReport) {
-        if report.reason != "breakpoint" {
+        if report.reason != StopReason::Breakpoint {
             return;
         }
         if stop.condition_failure.is_some()

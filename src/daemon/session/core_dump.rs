@@ -20,10 +20,7 @@ use crate::daemon::run_state::{Phase, StopInfo};
 use crate::dap::DapClient;
 use crate::dap::requests::{Evaluate, EvaluateArguments};
 use crate::dap::types::StackFrame;
-use crate::ipc::protocol::CoreSpec;
-
-/// The stop reason of a core session's one stop.
-pub(crate) const CORE_REASON: &str = "core";
+use crate::ipc::protocol::{CoreSpec, StopReason};
 
 /// glibc keeps the message of a failed `assert` (and of its other aborts) in `__abort_msg`, a
 /// pointer to `struct abort_msg_s { unsigned int size; char msg[]; }`: the text is 4 bytes in.
@@ -238,7 +235,7 @@ impl Session {
             view.core_fault_address = facts.fault_address;
         }
         self.shared.run.set(Phase::Stopped(StopInfo {
-            reason: CORE_REASON.into(),
+            reason: StopReason::Core,
             description: Some(description),
             text: None,
             thread_id,

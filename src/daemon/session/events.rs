@@ -11,10 +11,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
-use super::{
-    EXEC_REASON, FAILURE_REASON, Shared, WATCHPOINT_REASON, brief_stop, failure_stops, liveness,
-    loaded_sources,
-};
+use super::{Shared, brief_stop, failure_stops, liveness, loaded_sources};
 use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
@@ -25,6 +22,7 @@ use crate::dap::types::{
     BreakpointEventBody, Event, ExitedEventBody, OutputEventBody, ProcessEventBody,
     StoppedEventBody,
 };
+use crate::ipc::protocol::StopReason;
 use crate::platform;
 
 /// Lines of the adapter's own console/stderr output kept for the report of its death.
@@ -164,8 +162,8 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
     // DAP's "function breakpoint" is a breakpoint to the user, as lldb-dap reports it,
     // and a "data breakpoint" is a watchpoint.
     let mut reason = match body.reason.as_str() {
-        "function breakpoint" => "breakpoint".to_string(),
-        "data breakpoint" => WATCHPOINT_REASON.to_string(),
+        "function breakpoint" => StopReason::Breakpoint,
+        "data breakpoint" => StopReason::Watchpoint,
         // lldb-dap 19 calls a watchpoint hit a breakpoint, "watchpoint N" in its
         // description.
         "breakpoint"
@@ -174,26 +172,26 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
                 .as_deref()
                 .is_some_and(|d| d.starts_with("watchpoint ")) =>
         {
-            WATCHPOINT_REASON.to_string()
+            StopReason::Watchpoint
         }
-        _ => body.reason,
+        reason => StopReason::from(reason),
     };
     // GDB reports a caught exception as a breakpoint stop on its exception breakpoint.
-    let exception = (reason == "breakpoint")
+    let exception = (reason == StopReason::Breakpoint)
         .then(|| shared.exception_breakpoint_hit(&body.hit_breakpoint_ids))
         .flatten();
     let description = match exception {
         Some(label) => {
-            reason = "exception".into();
+            reason = StopReason::Exception;
             Some(label)
         }
         None if shared
             .adapter
-            .is_exec_stop(&reason, body.description.as_deref()) =>
+            .is_exec_stop(reason.as_str(), body.description.as_deref()) =>
         {
             // The process now runs another program: the report names it, as the adapter's
             // "entry" would say the program started over.
-            reason = EXEC_REASON.into();
+            reason = StopReason::Exec;
             let pid = shared.view().debuggee.pid;
             pid.and_then(platform::executable_of)
                 .map(|program| program.display().to_string())
@@ -211,7 +209,7 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
     };
     let ends_a_step = std::mem::take(&mut shared.view().in_flight.step_requested);
     let mut logged = None;
-    if reason == "breakpoint"
+    if reason == StopReason::Breakpoint
         && let Some(thread_id) = stop.thread_id
     {
         let hit = hit_breakpoints(shared, &stop);
@@ -227,16 +225,16 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
             }
             // The user's step ended on a logpoint's line: it logs, and the stop is the
             // step's.
-            reason = "step".into();
+            reason = StopReason::Step;
             logged = Some(hit);
         }
     }
     let hit = hit_breakpoints(shared, &stop);
-    if reason == "breakpoint" && shared.breakpoints.registry().all_internal(&hit) {
+    if reason == StopReason::Breakpoint && shared.breakpoints.registry().all_internal(&hit) {
         // The session's own breakpoint, on a test's failure function: told as the failure,
         // once it is judged one (see `failure_stops`).
         let stop = StopInfo {
-            reason: FAILURE_REASON.into(),
+            reason: StopReason::Failure,
             description: None,
             hit_breakpoint_ids: Vec::new(),
             ..stop
@@ -257,24 +255,25 @@ fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
 }
 
 /// Makes `stop` the session's: the state every command sees and waits for.
-fn publish(shared: &Shared, stop: StopInfo, mut reason: String, thread: Option<i64>) {
+fn publish(shared: &Shared, stop: StopInfo, mut reason: StopReason, thread: Option<i64>) {
     // GDB stops on entry at a temporary breakpoint of its own (`start`), which is none
     // of the user's.
     let entry_expected = shared.view().in_flight.entry_expected;
-    let unclaimed_breakpoint =
-        entry_expected && reason == "breakpoint" && hit_breakpoints(shared, &stop).is_empty();
+    let unclaimed_breakpoint = entry_expected
+        && reason == StopReason::Breakpoint
+        && hit_breakpoints(shared, &stop).is_empty();
     {
         let mut view = shared.view();
         view.caches.thread_names.clear();
         if unclaimed_breakpoint
             || shared
                 .adapter
-                .is_interrupt_stop(&reason, stop.description.as_deref())
+                .is_interrupt_stop(reason.as_str(), stop.description.as_deref())
         {
             if view.in_flight.entry_expected {
-                reason = "entry".into();
+                reason = StopReason::Entry;
             } else if view.in_flight.pause_requested {
-                reason = "pause".into();
+                reason = StopReason::Pause;
             }
         }
         view.in_flight.entry_expected = false;
@@ -290,9 +289,9 @@ fn publish(shared: &Shared, stop: StopInfo, mut reason: String, thread: Option<i
         .description
         .as_deref()
         .and_then(signal_in_description)
-        .filter(|_| matches!(reason.as_str(), "exception" | "signal"));
+        .filter(|_| matches!(reason, StopReason::Exception | StopReason::Signal));
     if signal.is_some() {
-        reason = "signal".into();
+        reason = StopReason::Signal;
     }
     shared.view().debuggee.stopped_on_signal = signal;
     shared.run.set(Phase::Stopped(StopInfo {

@@ -26,7 +26,9 @@ use crate::dap::requests::{
     SetVariable, SetVariableArguments, Variables, VariablesArguments,
 };
 use crate::dap::types::{EvaluateBody, StackFrame};
-use crate::ipc::protocol::{ContextResult, EvaluateResult, LocalsResult, RawResult, SetResult};
+use crate::ipc::protocol::{
+    ContextResult, EvaluateResult, LocalsResult, RawResult, SetResult, StopReason,
+};
 
 /// Source lines shown either side of the selection by `context`.
 const CONTEXT_LINES: u32 = 5;
@@ -54,7 +56,7 @@ impl Session {
             (None, None)
         };
         let exception = match &state.phase {
-            Phase::Stopped(stop) if stop.reason == "exception" => {
+            Phase::Stopped(stop) if stop.reason == StopReason::Exception => {
                 self.report(&state).await.exception
             }
             _ => None,

@@ -81,15 +81,7 @@ use crate::adapters::process::AdapterProcess;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::DapClient;
 use crate::dap::types::Capabilities;
-use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext};
-
-/// The stop reason of a watchpoint hit (DAP's "data breakpoint").
-const WATCHPOINT_REASON: &str = "watchpoint";
-/// The reason of a stop at a test's failure function (the session's own breakpoint on it).
-const FAILURE_REASON: &str = "failure";
-
-/// The stop reason of an `exec`: the process replaced its program (lldb-dap calls it "entry").
-const EXEC_REASON: &str = "exec";
+use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext, StopReason};
 
 /// How the session came to be, which decides restart and how `stop` treats the debuggee.
 #[derive(Debug, Clone)]
@@ -222,7 +214,7 @@ impl Shared {
     /// the program stopped with nobody told.
     pub(super) fn logpoint_stuck(&self, thread_id: i64, detail: &str) {
         let stop = StopInfo {
-            reason: "breakpoint".into(),
+            reason: StopReason::Breakpoint,
             description: Some(format!(
                 "stopped at a logpoint: continuing failed ({detail})"
             )),

@@ -8,14 +8,16 @@
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::Duration;
 
+use super::Session;
 use super::breakpoints::hit_breakpoints;
 use super::displays::StopAsk;
 use super::frames::frame_info;
 use super::stop_values::StopValues;
-use super::{Session, WATCHPOINT_REASON, core_dump};
 use crate::daemon::run_state::{Phase, RunState};
 use crate::dap::requests::{self, ThreadArguments};
-use crate::ipc::protocol::{DisplayValue, ExceptionInfo, SignalInfo, StopLocals, StopReport};
+use crate::ipc::protocol::{
+    DisplayValue, ExceptionInfo, SignalInfo, StopLocals, StopReason, StopReport,
+};
 
 /// Source lines shown either side of a stop.
 const STOP_CONTEXT_LINES: u32 = 2;
@@ -58,7 +60,7 @@ impl Session {
     /// Builds the report of a settled state, with what `ask` wants read at the stop (the
     /// frame's locals, the displays, one-off prints), and marks it as seen.
     pub async fn report_with(&self, state: &RunState, ask: &StopAsk) -> StopReport {
-        let mut report = StopReport::empty(state.phase.state().as_str());
+        let mut report = StopReport::empty(StopReason::of_state(state.phase.state()));
         match &state.phase {
             Phase::Stopped(stop) => {
                 let cached = {
@@ -98,10 +100,10 @@ impl Session {
                 let thread_id = stop.thread_id.or(self.shared.view().selection.thread);
                 report.thread_id = thread_id;
                 report.breakpoint_ids = hit_breakpoints(&self.shared, stop);
-                if report.reason == "signal" {
+                if report.reason == StopReason::Signal {
                     self.name_signal(stop.signal, &mut report).await;
                 }
-                if report.reason == core_dump::CORE_REASON {
+                if report.reason == StopReason::Core {
                     report.signal = stop.signal.map(SignalInfo::of);
                     let view = self.shared.view();
                     report.fault_address = view.core_fault_address.map(|a| format!("{a:#x}"));
@@ -112,7 +114,7 @@ impl Session {
                     read = self
                         .locate_stop(thread_id, &mut report, state.generation, ask)
                         .await;
-                    if report.reason == WATCHPOINT_REASON {
+                    if report.reason == StopReason::Watchpoint {
                         self.explain_watchpoint_stop(thread_id, &mut report).await;
                     }
                     self.explain_condition(stop, &mut report).await;
@@ -273,13 +275,13 @@ impl Session {
             }
         };
         // A core's stop shows the crashing frame it selected, not the C library's that raised.
-        let index = if report.reason == core_dump::CORE_REASON {
+        let index = if report.reason == StopReason::Core {
             self.shared.view().selection.frame
         } else {
             0
         };
         let top = async { self.frames(thread_id, index + 1).await.ok() };
-        let on_exception = report.reason == "exception";
+        let on_exception = report.reason == StopReason::Exception;
         let exception = async {
             if on_exception {
                 self.exception_info(thread_id).await

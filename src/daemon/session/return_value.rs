@@ -12,7 +12,7 @@ use crate::daemon::run_state::{Phase, RunState};
 use crate::daemon::variables::{self, Limits};
 use crate::dap::requests::{Evaluate, EvaluateArguments, Scopes, ScopesArguments};
 use crate::dap::types::StackFrame;
-use crate::ipc::protocol::StopReport;
+use crate::ipc::protocol::{StopReason, StopReport};
 
 /// The most evaluations one reading of results may ask for (a Go string takes two per result).
 const READING_STEPS: usize = 64;
@@ -70,7 +70,7 @@ impl Session {
         let Phase::Stopped(stop) = &state.phase else {
             return None;
         };
-        if stop.reason != "step" {
+        if stop.reason != StopReason::Step {
             return None;
         }
         let returned = match self.selected_frame().await {

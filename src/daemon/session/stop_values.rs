@@ -108,6 +108,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipc::protocol::StopReason;
 
     fn node(name: &str, changed: bool) -> VariableNode {
         VariableNode {
@@ -142,7 +143,7 @@ mod tests {
             omitted: 3,
             compared: true,
         };
-        let mut report = StopReport::empty("breakpoint");
+        let mut report = StopReport::empty(StopReason::Breakpoint);
         values.fill(&mut report, StopLocals::All);
         assert_eq!(report.locals.len(), 2);
         assert_eq!(report.locals_omitted, 3);

@@ -20,6 +20,7 @@ mod machinery;
 mod probe;
 mod results;
 mod state;
+mod stop_reason;
 mod unloaded;
 
 // The results keep their paths (`protocol::StopReport`): every command and the daemon name them.
@@ -30,6 +31,7 @@ pub use machinery::*;
 pub use probe::*;
 pub use results::*;
 pub use state::*;
+pub use stop_reason::*;
 pub use unloaded::*;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Machinery, SessionState};
+use super::{Machinery, SessionState, StopReason};
 
 /// What a started or attached session looks like.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -161,7 +161,7 @@ pub struct RemovedBreakpoints {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StopReport {
     /// `breakpoint`, `step`, `pause`, `entry`, `exception`, `exited`, `terminated`, `adapter_died`, ...
-    pub reason: String,
+    pub reason: StopReason,
     pub description: Option<String>,
     pub thread_id: Option<i64>,
     pub thread_name: Option<String>,
@@ -232,9 +232,9 @@ pub struct StopReport {
 
 impl StopReport {
     /// A report of `reason` with nothing else known yet.
-    pub fn empty(reason: &str) -> StopReport {
+    pub fn empty(reason: StopReason) -> StopReport {
         StopReport {
-            reason: reason.to_string(),
+            reason,
             description: None,
             thread_id: None,
             thread_name: None,
@@ -387,7 +387,7 @@ pub struct ThreadsResult {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ContextResult {
     pub state: SessionState,
-    pub reason: Option<String>,
+    pub reason: Option<StopReason>,
     pub thread_id: i64,
     pub thread_name: Option<String>,
     pub frame: FrameInfo,
