@@ -19,8 +19,8 @@ use debugger::adapters::lldb::LldbDap;
 use debugger::adapters::process::AdapterProcess;
 use debugger::common::config::AdapterConfig;
 use debugger::dap::DapClient;
+use debugger::dap::events::Event;
 use debugger::dap::requests::{Initialize, InitializeArguments};
-use debugger::dap::types::Event;
 use debugger::ipc::protocol::LaunchSpec;
 
 use crate::{BenchResult, WAIT_LIMIT};
@@ -430,10 +430,10 @@ impl DapSession {
                 .await
                 .map_err(|_| format!("no '{name}' event within {} s", WAIT_LIMIT.as_secs()))?
                 .ok_or_else(|| format!("the adapter ended before a '{name}' event"))?;
-            if event.event == name {
+            if event.name() == name {
                 return Ok(event);
             }
-            if event.event == "exited" || event.event == "terminated" {
+            if matches!(event, Event::Exited(_) | Event::Terminated) {
                 return Err(format!("the program ended while waiting for '{name}'").into());
             }
         }
@@ -441,10 +441,12 @@ impl DapSession {
 
     /// The next `stopped` event's thread.
     async fn wait_stopped(&mut self) -> BenchResult<i64> {
-        let event = self.wait_event("stopped").await?;
-        event.body["threadId"]
-            .as_i64()
-            .ok_or_else(|| format!("a stopped event without a thread: {}", event.body).into())
+        match self.wait_event("stopped").await? {
+            Event::Stopped(body) => body
+                .thread_id
+                .ok_or_else(|| "a stopped event without a thread".into()),
+            _ => Err("an unreadable stopped event".into()),
+        }
     }
 
     /// `setBreakpoints` for `file`: exactly `lines`.

@@ -20,10 +20,11 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
 use super::codec;
-use super::decode::{self, Unreadable};
+use super::decode::{self, Incoming, Unreadable};
+use super::events::Event;
 use super::reader::{MessageReader, ReadError};
 use super::requests::{self, Encoded, Request};
-use super::types::{Event, Incoming, ReverseRequest};
+use super::types::ReverseRequest;
 
 mod errors;
 pub use errors::DapError;
@@ -430,7 +431,7 @@ async fn read_messages<R: AsyncRead + Unpin>(
         };
         match message {
             Incoming::Event(event) => {
-                tracing::debug!(event = event.event, "<- event");
+                tracing::debug!(event = event.name(), "<- event");
                 // The session stopped listening: it is ending, and the events do not matter.
                 let _ = events.send(event).await;
             }

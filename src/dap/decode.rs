@@ -7,9 +7,20 @@
 //! one request it answers, a reverse request is refused. Only a body that is not a JSON object
 //! at all ends the session: the stream is then not DAP, and every later message would be a guess.
 
+use serde::Deserialize;
+
+use super::events::Event;
+use super::types::{ResponseMessage, ReverseRequest};
 use crate::common::peer_json;
 
-use super::types::Incoming;
+/// A message from the adapter.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Incoming {
+    Response(ResponseMessage),
+    Event(Event),
+    Request(ReverseRequest),
+}
 
 /// A body that could not be read as a DAP message, by what it can still be tied to.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,11 +42,11 @@ pub enum Unreadable {
 /// Reads one message body.
 pub fn decode(body: &[u8]) -> Result<Incoming, Unreadable> {
     let error = match peer_json::parse::<Incoming>(body, peer_json::LoneSurrogates::AreBytes) {
-        Ok(Incoming::Event(mut event)) => {
-            if event.event == "output" && holds_bytes(body) {
-                event.output_bytes = peer_json::string_bytes(body, &["body", "output"]);
+        Ok(Incoming::Event(Event::Output(mut output))) => {
+            if holds_bytes(body) {
+                output.bytes = peer_json::string_bytes(body, &["body", "output"]);
             }
-            return Ok(Incoming::Event(event));
+            return Ok(Incoming::Event(Event::Output(output)));
         }
         Ok(message) => return Ok(message),
         Err(error) => error,
@@ -79,10 +90,10 @@ fn holds_bytes(body: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn event(body: &[u8]) -> super::super::types::Event {
+    fn output(body: &[u8]) -> super::super::events::OutputEvent {
         match decode(body) {
-            Ok(Incoming::Event(event)) => event,
-            other => panic!("not an event: {other:?}"),
+            Ok(Incoming::Event(Event::Output(output))) => output,
+            other => panic!("not an output event: {other:?}"),
         }
     }
 
@@ -90,18 +101,18 @@ mod tests {
     fn debugpys_surrogate_escaped_output_is_read_as_byte_escapes() {
         // As debugpy sends `sys.stdout.buffer.write(b"caf\xe9\n")`.
         let body = br#"{"seq": 12, "type": "event", "event": "output", "body": {"category": "stdout", "output": "caf\udce9\n"}}"#;
-        let event = event(body);
-        assert_eq!(event.body["output"], "caf\\xe9\n");
-        assert_eq!(event.output_bytes.as_deref(), Some(&b"caf\xe9\n"[..]));
+        let output = output(body);
+        assert_eq!(output.body.output, "caf\\xe9\n");
+        assert_eq!(output.bytes.as_deref(), Some(&b"caf\xe9\n"[..]));
     }
 
     #[test]
     fn raw_bytes_that_are_not_utf8_and_odd_escapes_are_read() {
         let body =
             b"{\"type\":\"event\",\"event\":\"output\",\"body\":{\"output\":\"na\xefve \\x41\"}}";
-        let event = event(body);
-        assert_eq!(event.body["output"], "na\\xefve \\x41");
-        assert_eq!(event.output_bytes.as_deref(), Some(&b"na\xefve \\x41"[..]));
+        let output = output(body);
+        assert_eq!(output.body.output, "na\\xefve \\x41");
+        assert_eq!(output.bytes.as_deref(), Some(&b"na\xefve \\x41"[..]));
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod base64;
 pub mod client;
 pub mod codec;
 pub mod decode;
+pub mod events;
 pub mod reader;
 pub mod requests;
 pub mod types;

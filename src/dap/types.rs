@@ -6,15 +6,6 @@ use serde_json::Value;
 
 use super::requests::{entries_in_place, readable_entries};
 
-/// A message from the adapter.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum Incoming {
-    Response(ResponseMessage),
-    Event(Event),
-    Request(ReverseRequest),
-}
-
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResponseMessage {
@@ -26,17 +17,6 @@ pub struct ResponseMessage {
     pub message: Option<String>,
     #[serde(default)]
     pub body: Option<Value>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Event {
-    pub event: String,
-    #[serde(default)]
-    pub body: Value,
-    /// For an `output` event whose text held bytes that are not UTF-8 (debugpy's surrogate
-    /// escapes): the bytes the text stands for, which `body.output` only shows as `\xNN`.
-    #[serde(skip)]
-    pub output_bytes: Option<Vec<u8>>,
 }
 
 /// A request the adapter sends to us (`runInTerminal`, `startDebugging`).

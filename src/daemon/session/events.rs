@@ -7,7 +7,6 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
@@ -17,11 +16,9 @@ use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
 use crate::daemon::run_state::{Phase, StopInfo};
 use crate::dap::DapClient;
+use crate::dap::events::{Event, OutputEvent};
 use crate::dap::requests::{Evaluate, EvaluateArguments};
-use crate::dap::types::{
-    BreakpointEventBody, Event, ExitedEventBody, OutputEventBody, ProcessEventBody,
-    StoppedEventBody,
-};
+use crate::dap::types::{BreakpointEventBody, ExitedEventBody, ProcessEventBody, StoppedEventBody};
 use crate::ipc::protocol::StopReason;
 use crate::platform;
 
@@ -103,37 +100,33 @@ enum FollowUp {
 /// Applies one event; returns what is left to do that needs the adapter.
 fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
     if matches!(
-        event.event.as_str(),
-        "initialized" | "stopped" | "process" | "exited"
+        event,
+        Event::Initialized | Event::Stopped(_) | Event::Process(_) | Event::Exited(_)
     ) {
-        crate::common::timeline::mark(format_args!("event {}", event.event));
+        crate::common::timeline::mark(format_args!("event {}", event.name()));
     }
-    match event.event.as_str() {
-        "initialized" => shared.initialized.notify_one(),
-        "stopped" => return on_stopped(shared, event.body),
-        "continued" => on_continued(shared),
-        "exited" => return on_exited(shared, event.body),
-        "terminated" => on_terminated(shared),
-        "output" => on_output(shared, event.body, event.output_bytes),
-        "breakpoint" => on_breakpoint(shared, event.body),
-        "loadedSource" => loaded_sources::on_loaded_source(shared, event.body),
-        "process" => {
-            let launched = on_process(shared, event.body);
+    match event {
+        Event::Initialized => shared.initialized.notify_one(),
+        Event::Stopped(body) => return on_stopped(shared, body),
+        Event::Continued => on_continued(shared),
+        Event::Exited(body) => return on_exited(shared, body),
+        Event::Terminated => on_terminated(shared),
+        Event::Output(output) => on_output(shared, output),
+        Event::Breakpoint(body) => on_breakpoint(shared, body),
+        Event::LoadedSource(body) => loaded_sources::on_loaded_source(shared, body),
+        Event::Process(body) => {
+            let launched = body.and_then(|body| on_process(shared, body));
             shared.process_reported.notify_one();
             return launched.map(FollowUp::WatchProgram);
         }
-        other => tracing::debug!(event = other, "event ignored"),
+        Event::Other { event, .. } => tracing::debug!(event, "event ignored"),
     }
     None
 }
 
 /// A stop: told as the user's, or absorbed (a secondary thread's event, a brief pause nobody
 /// sees), or a logpoint to emulate or a failure function's stop to judge, which is returned.
-fn on_stopped(shared: &Shared, body: Value) -> Option<FollowUp> {
-    let Ok(body) = serde_json::from_value::<StoppedEventBody>(body) else {
-        tracing::warn!("unreadable stopped event");
-        return None;
-    };
+fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
     // What the program printed up to the stop is all there is for now: show it.
     shared.take_program_output();
     shared.output.flush_partial();
@@ -321,12 +314,12 @@ fn signal_in_description(description: &str) -> Option<i32> {
 /// The program exited, with its code; or a signal killed it, which the adapter may have to be
 /// asked about (returned as the follow-up). An end the adapter's dead helper made up is told as
 /// the adapter's death instead (see `Shared::lost_by_adapter`).
-fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
+fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp> {
     shared.take_program_output();
     // The adapter's death was seen first (the program watch found its helper gone): the exit
     // it reports after is that death's echo, not news.
     if matches!(shared.run.get().phase, Phase::AdapterDied { .. })
-        || shared.lost_by_adapter(body.get("exitCode").and_then(Value::as_i64))
+        || shared.lost_by_adapter(body.as_ref().map(|body| body.exit_code))
     {
         return None;
     }
@@ -347,7 +340,7 @@ fn on_exited(shared: &Shared, body: Value) -> Option<FollowUp> {
         return None;
     }
     let mut follow_up = None;
-    if let Ok(body) = serde_json::from_value::<ExitedEventBody>(body) {
+    if let Some(body) = body {
         let code = body.exit_code;
         let mut view = shared.view();
         // An adapter that gives a signal's number as the code, after a stop on that signal:
@@ -454,10 +447,7 @@ fn on_terminated(shared: &Shared) {
 
 /// Output: a logpoint's line, the program's own output, or the adapter's (kept for the report
 /// of its death).
-fn on_output(shared: &Shared, body: Value, bytes: Option<Vec<u8>>) {
-    let Ok(body) = serde_json::from_value::<OutputEventBody>(body) else {
-        return;
-    };
+fn on_output(shared: &Shared, OutputEvent { body, bytes }: OutputEvent) {
     let category = body.category.as_deref();
     if let Some((id, message)) = registry::logpoint_line(&body.output) {
         logpoints::record(&shared.output, id, message);
@@ -496,38 +486,29 @@ fn on_output(shared: &Shared, body: Value, bytes: Option<Vec<u8>>) {
 }
 
 /// The adapter changed a breakpoint (bound it, moved it, removed it).
-fn on_breakpoint(shared: &Shared, body: Value) {
-    if let Ok(body) = serde_json::from_value::<BreakpointEventBody>(body) {
-        shared
-            .breakpoints
-            .registry()
-            .apply_event(&body.reason, &body.breakpoint);
-    }
+fn on_breakpoint(shared: &Shared, body: BreakpointEventBody) {
+    shared
+        .breakpoints
+        .registry()
+        .apply_event(&body.reason, &body.breakpoint);
 }
 
 /// The debuggee's process: its pid, for `status` and, when we launched it, for the reaper and
 /// the watch on its end (the pid returned).
-fn on_process(shared: &Shared, body: Value) -> Option<u32> {
-    let mut launched = None;
-    if let Ok(body) = serde_json::from_value::<ProcessEventBody>(body) {
-        let pid = body.system_process_id;
-        let mut view = shared.view();
-        view.debuggee.pid = pid;
-        view.debuggee.gone = false;
-        view.debuggee.started = None;
-        view.debuggee.runner = None;
-        if shared.owns_local_debuggee
-            && let Some(pid) = pid
-        {
-            view.debuggee.started = crate::platform::start_time(pid);
-            view.debuggee.runner = super::ending::runner_of(pid);
-            // The program and what runs it come to the daemon should their parents die first.
-            platform::may_adopt_line(pid);
-            if let Some(reaper) = &shared.reaper {
-                reaper.watch(pid);
-            }
-            launched = Some(pid);
-        }
+fn on_process(shared: &Shared, body: ProcessEventBody) -> Option<u32> {
+    let pid = body.system_process_id;
+    let mut view = shared.view();
+    view.debuggee.pid = pid;
+    view.debuggee.gone = false;
+    view.debuggee.started = None;
+    view.debuggee.runner = None;
+    let pid = pid.filter(|_| shared.owns_local_debuggee)?;
+    view.debuggee.started = crate::platform::start_time(pid);
+    view.debuggee.runner = super::ending::runner_of(pid);
+    // The program and what runs it come to the daemon should their parents die first.
+    platform::may_adopt_line(pid);
+    if let Some(reaper) = &shared.reaper {
+        reaper.watch(pid);
     }
-    launched
+    Some(pid)
 }

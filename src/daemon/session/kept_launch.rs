@@ -24,7 +24,7 @@ use tokio::sync::mpsc;
 
 use super::Origin;
 use crate::adapters::{DebugAdapter, RequestExtras};
-use crate::dap::types::Event;
+use crate::dap::events::Event;
 use crate::ipc::protocol::{LaunchSpec, ProcessContext};
 use crate::platform::TREE_TAG_VARIABLE;
 

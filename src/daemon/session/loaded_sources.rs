@@ -10,13 +10,12 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde_json::Value;
-
 use super::{Origin, Session, Shared};
 use crate::adapters::{DebugAdapter, LoadedSources};
 use crate::common::location::Location;
 use crate::common::scratch::ScratchFile;
 use crate::dap::DapClient;
+use crate::dap::events::LoadedSourceEventBody;
 use crate::dap::requests::{Evaluate, EvaluateArguments};
 use crate::ipc::protocol::UnloadedBreakpoint;
 
@@ -81,13 +80,12 @@ fn real_path(path: &Path) -> PathBuf {
 /// A `loadedSource` event: its file is one the program loaded. Read only from an adapter that
 /// tells them all this way: another's few (pydevd's for a source it made up) would leave the
 /// rest looking unloaded.
-pub(super) fn on_loaded_source(shared: &Shared, body: Value) {
+pub(super) fn on_loaded_source(shared: &Shared, body: LoadedSourceEventBody) {
     if !matches!(shared.adapter.loaded_sources(), LoadedSources::Events) {
         return;
     }
-    let reason = body.get("reason").and_then(Value::as_str);
-    let path = body.pointer("/source/path").and_then(Value::as_str);
-    if let (Some("new" | "changed"), Some(path)) = (reason, path) {
+    let path = body.source.and_then(|source| source.path);
+    if let (Some("new" | "changed"), Some(path)) = (body.reason.as_deref(), path) {
         shared.loaded().told.push(PathBuf::from(path));
     }
 }
