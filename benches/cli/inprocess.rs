@@ -384,8 +384,7 @@ impl DapSession {
         let caps = session
             .client
             .request_typed::<Initialize>(&InitializeArguments::new(lldb.adapter_id()))
-            .await?
-            .0;
+            .await?;
         let launch = session
             .client
             .send("launch", lldb.launch_arguments(spec, None));
@@ -407,13 +406,13 @@ impl DapSession {
                 json!({ "breakpoints": breakpoints }),
             )
             .await?;
-        if caps.get("exceptionBreakpointFilters").is_some() {
+        if caps.exception_breakpoint_filters.is_some() {
             session
                 .client
                 .request("setExceptionBreakpoints", json!({ "filters": [] }))
                 .await?;
         }
-        if caps["supportsConfigurationDoneRequest"] == json!(true) {
+        if caps.supports_configuration_done_request {
             session
                 .client
                 .request("configurationDone", json!({}))

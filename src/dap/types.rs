@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::requests::{entries_in_place, readable_entries};
+use super::requests::{entries_in_place, or_default, readable_entries};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -300,14 +300,56 @@ pub struct ProcessEventBody {
     pub system_process_id: Option<u32>,
 }
 
-/// The adapter's capabilities (the answer to `initialize`), kept raw: each check names the flag
-/// it reads, and DAP keeps adding flags.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(transparent)]
-pub struct Capabilities(pub Value);
+/// The adapter's capabilities (the answer to `initialize`): the ones the session acts on. A flag
+/// that is not `true` (absent, or of another type) is not supported.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Capabilities {
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_configuration_done_request: bool,
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_log_points: bool,
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_set_variable: bool,
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_set_expression: bool,
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_exception_info_request: bool,
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_data_breakpoints: bool,
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_read_memory_request: bool,
+    #[serde(default, deserialize_with = "or_default")]
+    pub supports_disassemble_request: bool,
+    /// `None` when the adapter names no list at all: it then is not sent
+    /// `setExceptionBreakpoints`, which one that names an empty list is.
+    #[serde(
+        default,
+        deserialize_with = "named_list",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub exception_breakpoint_filters: Option<Vec<ExceptionBreakpointsFilter>>,
+    /// Not DAP's: the folders a warm program's process read as it started, with their
+    /// modification times, as our pdb server tells them (see `watched_paths` there).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub debugger_watched_paths: Value,
+}
 
-impl Capabilities {
-    pub fn supports(&self, flag: &str) -> bool {
-        self.0.get(flag).and_then(Value::as_bool).unwrap_or(false)
-    }
+/// One of the exception filters an adapter offers.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct ExceptionBreakpointsFilter {
+    pub filter: String,
+    #[serde(default, deserialize_with = "or_default")]
+    pub label: Option<String>,
+    #[serde(default, deserialize_with = "or_default")]
+    pub description: Option<String>,
+}
+
+/// A list that is there, even when none of its entries (or nothing at all) can be read.
+fn named_list<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    readable_entries(deserializer).map(Some)
 }

@@ -41,7 +41,7 @@ impl Session {
         count: u32,
     ) -> Result<DisassemblyResult, ErrorBody> {
         check_count(count, DISASSEMBLE_MAX, "instructions")?;
-        if !self.capabilities().supports("supportsDisassembleRequest") {
+        if !self.capabilities().supports_disassemble_request {
             return Err(unsupported(
                 self.adapter_name(),
                 "disassemble",

@@ -4,8 +4,6 @@
 //! Apart because the filters outlive one request: the session keeps the ids the adapter gave
 //! their exception breakpoints, so that a stop naming one (GDB's way) is told as an exception.
 
-use serde_json::Value;
-
 use super::{Session, Shared, brief_stop};
 use crate::adapters;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -34,10 +32,11 @@ impl Shared {
         answer: &ExceptionBreakpointsBody,
     ) {
         let label = |filter: &str| {
-            caps.0["exceptionBreakpointFilters"]
-                .as_array()
-                .and_then(|offered| offered.iter().find(|f| f["filter"] == filter))
-                .and_then(|f| f["label"].as_str())
+            caps.exception_breakpoint_filters
+                .iter()
+                .flatten()
+                .find(|f| f.filter == filter)
+                .and_then(|f| f.label.as_deref())
                 .unwrap_or(filter)
                 .to_string()
         };
@@ -76,12 +75,10 @@ impl Shared {
 impl Session {
     /// The adapter's exception filters and which are on; with `filters`, sets exactly those.
     pub async fn catch(&self, filters: Option<Vec<String>>) -> Result<CatchResult, ErrorBody> {
-        let offered: Vec<Value> = self
+        let offered = self
             .caps
-            .0
-            .get("exceptionBreakpointFilters")
-            .and_then(Value::as_array)
-            .cloned()
+            .exception_breakpoint_filters
+            .clone()
             .unwrap_or_default();
         if offered.is_empty() {
             return Err(ErrorBody::new(
@@ -93,10 +90,7 @@ impl Session {
                 adapters::EXCEPTION_FILTERS_HINT,
             ));
         }
-        let names: Vec<&str> = offered
-            .iter()
-            .filter_map(|f| f["filter"].as_str())
-            .collect();
+        let names: Vec<&str> = offered.iter().map(|f| f.filter.as_str()).collect();
         if let Some(wanted) = filters {
             let unknown: Vec<&String> = wanted
                 .iter()
@@ -134,15 +128,12 @@ impl Session {
         Ok(CatchResult {
             adapter: self.adapter.name().to_string(),
             filters: offered
-                .iter()
-                .filter_map(|f| {
-                    let filter = f["filter"].as_str()?.to_string();
-                    Some(ExceptionFilter {
-                        enabled: enabled.contains(&filter),
-                        label: f["label"].as_str().unwrap_or(&filter).to_string(),
-                        description: f["description"].as_str().map(str::to_string),
-                        filter,
-                    })
+                .into_iter()
+                .map(|f| ExceptionFilter {
+                    enabled: enabled.contains(&f.filter),
+                    label: f.label.unwrap_or_else(|| f.filter.clone()),
+                    description: f.description,
+                    filter: f.filter,
                 })
                 .collect(),
         })

@@ -432,7 +432,7 @@ impl Session {
     /// the scope or parent that holds it.
     pub async fn set_variable(&self, name: &str, value: &str) -> Result<SetResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
-        let body = if self.caps.supports("supportsSetExpression") {
+        let body = if self.caps.supports_set_expression {
             let arguments = SetExpressionArguments {
                 expression: name.to_string(),
                 value: value.to_string(),
@@ -442,7 +442,7 @@ impl Session {
                 .request_typed::<SetExpression>(&arguments)
                 .await
                 .map_err(|e| self.set_error(name, value, e))?
-        } else if self.caps.supports("supportsSetVariable") {
+        } else if self.caps.supports_set_variable {
             let (container, child) = self.container_of(name, frame.id).await?;
             let arguments = SetVariableArguments {
                 variables_reference: container,

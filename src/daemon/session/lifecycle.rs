@@ -354,7 +354,7 @@ async fn configure(
     // Hold the breakpoint lock through configuration so a concurrent `break` waits for it.
     let _sync = shared.breakpoints.sync.lock().await;
     shared.breakpoints.registry().reset_adapter_state(
-        caps.supports("supportsLogPoints"),
+        caps.supports_log_points,
         adapter.condition_handling().hit_condition,
     );
 
@@ -463,12 +463,9 @@ async fn configure(
         return Err(refusal_error(&refused, true, "the session did not start"));
     }
     crate::common::timeline::mark("breakpoints set");
-    if caps.0.get("exceptionBreakpointFilters").is_some() {
+    if let Some(offered) = &caps.exception_breakpoint_filters {
         // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
-        let offered: Vec<&str> = caps.0["exceptionBreakpointFilters"]
-            .as_array()
-            .map(|list| list.iter().filter_map(|f| f["filter"].as_str()).collect())
-            .unwrap_or_default();
+        let offered: Vec<&str> = offered.iter().map(|f| f.filter.as_str()).collect();
         let breaks_on_failure = matches!(origin, Origin::Launch(spec)
             if spec.test.as_ref().is_some_and(|test| test.break_on_failure));
         let wanted = if breaks_on_failure {
@@ -488,7 +485,7 @@ async fn configure(
             .await?;
         shared.set_exception_filters(filters, &caps, &answer);
     }
-    if caps.supports("supportsConfigurationDoneRequest") {
+    if caps.supports_configuration_done_request {
         dap.request_typed::<ConfigurationDone>(&NoArguments {})
             .await?;
         crate::common::timeline::mark("configurationDone answered");

@@ -64,7 +64,7 @@ impl Session {
     pub async fn read_memory(&self, target: &str, count: u32) -> Result<MemoryResult, ErrorBody> {
         check_count(count, MEMORY_READ_MAX, "bytes")?;
         let console_reader = self.adapter().console_memory();
-        let native = self.capabilities().supports("supportsReadMemoryRequest")
+        let native = self.capabilities().supports_read_memory_request
             && !console_reader.is_some_and(|reader| reader.instead_of_read_memory());
         if !native && console_reader.is_none() {
             return Err(unsupported(

@@ -339,7 +339,7 @@ impl Session {
 
     /// What the program raised, for a stop on an exception (when the adapter can tell).
     async fn exception_info(&self, thread_id: i64) -> Option<ExceptionInfo> {
-        if !self.caps.supports("supportsExceptionInfoRequest") {
+        if !self.caps.supports_exception_info_request {
             return None;
         }
         let body = self

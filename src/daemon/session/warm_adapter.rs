@@ -30,7 +30,7 @@ use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::reaper::Reaper;
 use crate::dap::events::Event;
-use crate::dap::requests::InitializeArguments;
+use crate::dap::requests::{self, Initialize, InitializeArguments};
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, codec};
 use crate::ipc::protocol::{KeptLaunch, LendResult, ProcessContext};
@@ -83,6 +83,9 @@ pub struct WarmAdapter {
     adapter: Arc<dyn DebugAdapter>,
     spawned: SpawnedAdapter,
     caps: Capabilities,
+    /// For one that is the program's own process or kept launched: what its start read (the
+    /// pdb server's answer to `initialize`, or the kept launch's program, tells it).
+    watched: Watched,
     /// Where it was started, for an adapter that [`DebugAdapter::warms_as_program`]; where its
     /// program starts, with the launch it was sent, for one kept launched.
     context: Option<ProcessContext>,
@@ -161,6 +164,7 @@ impl WarmAdapter {
             adapter,
             spawned,
             caps: Capabilities::default(),
+            watched: Watched(Vec::new()),
             context,
             kept: None,
             reaper,
@@ -170,16 +174,17 @@ impl WarmAdapter {
         };
         let arguments = initialize_arguments(&*warm.adapter, false);
         let answer = tokio::time::timeout(timeouts.launch(), async {
-            let mut caps = warm.initialize(&arguments).await?;
+            let caps = warm.initialize(&arguments).await?;
             warm.prepare().await?;
-            if let Some(watched) = warm.keep_launch().await? {
-                caps.0["debuggerWatchedPaths"] = watched;
-            }
-            Ok::<_, String>(caps)
+            let watched = match warm.keep_launch().await? {
+                Some(kept) => Watched::of(&kept),
+                None => Watched::of(&caps.debugger_watched_paths),
+            };
+            Ok::<_, String>((caps, watched))
         })
         .await;
         match answer {
-            Ok(Ok(caps)) if !Watched::of(&caps).settled_before(started) => {
+            Ok(Ok((_, watched))) if !watched.settled_before(started) => {
                 warm.end();
                 Err(ErrorBody::new(
                     ErrorCode::AdapterDied,
@@ -187,8 +192,9 @@ impl WarmAdapter {
                     "",
                 ))
             }
-            Ok(Ok(caps)) => {
+            Ok(Ok((caps, watched))) => {
                 warm.caps = caps;
+                warm.watched = watched;
                 Ok(warm)
             }
             Ok(Err(message)) => {
@@ -216,7 +222,8 @@ impl WarmAdapter {
         WarmAdapter {
             adapter,
             spawned,
-            caps: Capabilities(lent.capabilities),
+            caps: lent.capabilities,
+            watched: Watched(Vec::new()),
             context: None,
             kept: lent.kept,
             reaper: None,
@@ -238,7 +245,8 @@ impl WarmAdapter {
         if message["success"] == false {
             return Err(message["message"].as_str().unwrap_or("refused").to_string());
         }
-        Ok(Capabilities(message["body"].clone()))
+        // Read as the session's own `initialize` reads its answer.
+        requests::decode::<Initialize>(message["body"].clone()).map_err(|e| e.to_string())
     }
 
     /// Runs the adapter's [`DebugAdapter::warm_commands`], one `evaluate` at a time, each read
@@ -443,7 +451,7 @@ impl WarmAdapter {
             (Some(own), Some(wanted)) => {
                 let starts_like = own.starts_like(wanted, TREE_TAG_VARIABLE);
                 let same_launch = own.launch == wanted.launch;
-                let unchanged = Watched::of(&self.caps).unchanged() && self.inputs.unchanged();
+                let unchanged = self.watched.unchanged() && self.inputs.unchanged();
                 tracing::debug!(starts_like, same_launch, unchanged, "a warm program's fit");
                 starts_like && same_launch && unchanged
             }
@@ -481,7 +489,7 @@ impl WarmAdapter {
         self.rejoin_tree();
         let lent = LendResult {
             adapter_pid: self.spawned.process.pid,
-            capabilities: self.caps.0,
+            capabilities: self.caps,
             kept: self.kept,
             events: self.events,
             next_seq: self.next_seq,
@@ -534,12 +542,14 @@ pub fn end_with_its_program(process: &AdapterProcess) {
 
 /// The folders a warm program's process read as it started, with their modification times
 /// then (`debuggerWatchedPaths` in its answer to `initialize`, see the pdb server's
-/// `watched_paths`): a package installed or removed since changes one of them.
+/// `watched_paths`, or what a kept launch's program tells): a package installed or removed
+/// since changes one of them.
 struct Watched(Vec<(PathBuf, Option<u64>)>);
 
 impl Watched {
-    fn of(caps: &Capabilities) -> Watched {
-        let listed = caps.0["debuggerWatchedPaths"].as_array();
+    /// As listed: `[[path, modified], ...]`.
+    fn of(listed: &Value) -> Watched {
+        let listed = listed.as_array();
         Watched(
             listed
                 .into_iter()

@@ -21,7 +21,7 @@ impl Session {
         let Location::Data { expression, .. } = &spec.location else {
             return Err(ErrorBody::internal("a watchpoint without an expression"));
         };
-        if !self.caps.supports("supportsDataBreakpoints") {
+        if !self.caps.supports_data_breakpoints {
             return Err(ErrorBody::new(
                 ErrorCode::Unsupported,
                 format!(

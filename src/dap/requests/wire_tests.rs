@@ -337,9 +337,50 @@ fn answers_are_read_as_leniently_as_before() {
     // Bodies nobody reads accept anything.
     assert!(decode::<Continue>(json!({ "allThreadsContinued": true })).is_ok());
     assert!(decode::<ConfigurationDone>(Value::Null).is_ok());
-    // Capabilities are kept whole.
-    let caps = decode::<Initialize>(json!({ "supportsLogPoints": true }));
-    assert!(caps.is_ok_and(|c: Capabilities| c.supports("supportsLogPoints")));
+    // Capabilities: a flag is on only when it is `true`; the filters' list counts as named
+    // even when nothing in it reads.
+    let caps = decode::<Initialize>(json!({
+        "supportsLogPoints": true, "supportsSetVariable": "yes", "supportsDataBreakpoints": null,
+        "exceptionBreakpointFilters": [
+            {"filter": "raised", "label": "Raised"}, {"label": "no filter"}, {"filter": "uncaught"},
+        ],
+    }));
+    assert!(
+        caps.as_ref()
+            .is_ok_and(|c: &Capabilities| c.supports_log_points
+                && !c.supports_set_variable
+                && !c.supports_data_breakpoints)
+    );
+    let filters = caps.map(|c| c.exception_breakpoint_filters.unwrap_or_default());
+    let filters: Vec<(String, Option<String>)> = filters
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| (f.filter, f.label))
+        .collect();
+    assert_eq!(
+        filters,
+        [
+            ("raised".into(), Some("Raised".into())),
+            ("uncaught".into(), None)
+        ]
+    );
+    let named = |body: Value| {
+        decode::<Initialize>(body).map(|c: Capabilities| c.exception_breakpoint_filters.is_some())
+    };
+    assert_eq!(
+        named(json!({ "exceptionBreakpointFilters": null })).ok(),
+        Some(true)
+    );
+    assert_eq!(named(json!({})).ok(), Some(false));
+    // What the daemon lends a probe reads back the same.
+    let caps = decode::<Initialize>(json!({
+        "supportsConfigurationDoneRequest": true,
+        "exceptionBreakpointFilters": [{"filter": "raised", "label": "Raised"}],
+        "debuggerWatchedPaths": [["/usr/lib/python3", 1]],
+    }))
+    .unwrap_or_default();
+    let lent = serde_json::to_value(&caps).unwrap_or_default();
+    assert_eq!(decode::<Initialize>(lent).ok(), Some(caps));
     // An evaluation without its result cannot be read.
     let err = decode::<Evaluate>(json!({ "type": "int" }));
     assert!(matches!(err, Err(DapError::Unreadable { .. })), "{err:?}");

@@ -36,7 +36,7 @@ pub struct StartResult {
 pub struct LendResult {
     pub adapter_pid: Option<u32>,
     /// What the adapter answered to `initialize`.
-    pub capabilities: serde_json::Value,
+    pub capabilities: crate::dap::types::Capabilities,
     /// For an adapter kept launched: where its launch stands.
     #[serde(default)]
     pub kept: Option<KeptLaunch>,
