@@ -222,7 +222,8 @@ impl WarmAdapter {
         WarmAdapter {
             adapter,
             spawned,
-            caps: lent.capabilities,
+            // Written by `into_raw` from capabilities read: they read back the same.
+            caps: requests::decode::<Initialize>(lent.capabilities).unwrap_or_default(),
             watched: Watched(Vec::new()),
             context: None,
             kept: lent.kept,
@@ -489,7 +490,7 @@ impl WarmAdapter {
         self.rejoin_tree();
         let lent = LendResult {
             adapter_pid: self.spawned.process.pid,
-            capabilities: self.caps,
+            capabilities: serde_json::to_value(&self.caps).unwrap_or_default(),
             kept: self.kept,
             events: self.events,
             next_seq: self.next_seq,

@@ -35,8 +35,8 @@ pub struct StartResult {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LendResult {
     pub adapter_pid: Option<u32>,
-    /// What the adapter answered to `initialize`.
-    pub capabilities: crate::dap::types::Capabilities,
+    /// What the adapter answered to `initialize`, as the session reads it.
+    pub capabilities: serde_json::Value,
     /// For an adapter kept launched: where its launch stands.
     #[serde(default)]
     pub kept: Option<KeptLaunch>,
