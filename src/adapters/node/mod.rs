@@ -4,25 +4,32 @@
 //!
 //! - `inspector`: starting `node --inspect-brk`, or finding a running Node's inspector.
 //! - `cdp`: the CDP connection.
-//! - `server`: the DAP side (the in-memory stream the session talks over).
+//! - `server`: the DAP side (the in-memory stream the session talks over), reading each request
+//!   into its typed arguments (`requests`) and answering through the `outbox`, failures as a
+//!   typed `error`.
 //! - `debuggee`: the translation, request by request and event by event.
-//! - `breakpoints`, `functions`, `sources`, `objects`, `scripts`, `values`, `output`: its parts.
+//! - `breakpoints`, `functions`, `sources`, `objects`, `scripts`, `urls`, `values`, `output`:
+//!   its parts.
 
 mod breakpoints;
 mod cdp;
 mod children;
 mod collection_sizes;
 mod debuggee;
+mod error;
 mod functions;
 pub mod inspector;
 mod objects;
+mod outbox;
 mod output;
+mod requests;
 mod scripts;
 mod server;
 mod source_maps;
 mod sources;
 mod try_blocks;
 mod typescript;
+mod urls;
 mod values;
 
 use std::ffi::OsString;

@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 
 use super::cdp::Cdp;
 use super::inspector::{Launched, is_inspector_chatter};
-use super::server::Outbox;
+use super::outbox::Outbox;
 use super::values;
 use crate::adapters::process::next_line;
 

@@ -10,7 +10,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::cdp::{CdpEvent, Events};
 use super::debuggee::{Debuggee, Flow, MAIN_THREAD, Settings};
+use super::outbox::Outbox;
 use super::output::ProcessEnd;
+use super::requests::Envelope;
 use crate::adapters::process::{AdapterProcess, InProcessControl, SpawnedAdapter};
 use crate::dap::codec::encode;
 use crate::dap::reader::MessageReader;
@@ -21,41 +23,6 @@ const DUPLEX_BUFFER: usize = 1024 * 1024;
 /// Messages queued for the session before their senders wait: a program printing faster than
 /// the session reads is slowed down (as a pipe would slow it), never buffered without limit.
 const OUTBOX_CAPACITY: usize = 1024;
-
-/// Where the adapter's responses and events go, in order; `seq` is numbered by the writer.
-#[derive(Clone)]
-pub struct Outbox {
-    tx: mpsc::Sender<Value>,
-}
-
-impl Outbox {
-    pub async fn event(&self, event: &str, body: Value) {
-        let _ = self
-            .tx
-            .send(json!({ "type": "event", "event": event, "body": body }))
-            .await;
-    }
-
-    pub async fn output(&self, category: &str, text: &str) {
-        self.event("output", json!({ "category": category, "output": text }))
-            .await;
-    }
-
-    pub async fn respond(&self, request: &Value, answer: Result<Value, String>) {
-        let mut response = json!({
-            "type": "response",
-            "request_seq": request["seq"],
-            "command": request["command"],
-            "success": answer.is_ok(),
-        });
-        match answer {
-            Ok(Value::Null) => {}
-            Ok(body) => response["body"] = body,
-            Err(message) => response["message"] = json!(message),
-        }
-        let _ = self.tx.send(response).await;
-    }
-}
 
 /// Starts the adapter task and returns the session's end of the connection.
 pub fn start(settings: Settings) -> SpawnedAdapter {
@@ -80,7 +47,7 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
     tokio::spawn(read_requests(reader, request_tx));
 
     let (children_tx, mut children) = mpsc::unbounded_channel();
-    let mut debuggee = Debuggee::new(Outbox { tx: out_tx }, settings, children_tx);
+    let mut debuggee = Debuggee::new(Outbox::new(out_tx), settings, children_tx);
     let mut events: Option<Events> = None;
     let mut process_exit: Option<oneshot::Receiver<Option<ProcessEnd>>> = None;
     let reason = loop {
@@ -96,7 +63,7 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
                 // A request that never ends (an evaluation stuck in an endless loop) must not
                 // keep the adapter from being stopped.
                 let flow = tokio::select! {
-                    flow = debuggee.handle(request) => flow,
+                    flow = debuggee.handle(&request) => flow,
                     _ = &mut kill => {
                         debuggee.kill();
                         break "it was stopped";
@@ -151,7 +118,7 @@ async fn wait_exit(exit: &mut Option<oneshot::Receiver<Option<ProcessEnd>>>) -> 
 
 async fn read_requests(
     reader: tokio::io::ReadHalf<DuplexStream>,
-    requests: mpsc::UnboundedSender<Value>,
+    requests: mpsc::UnboundedSender<Envelope>,
 ) {
     let mut messages = MessageReader::new(reader);
     loop {
@@ -167,7 +134,14 @@ async fn read_requests(
             tracing::warn!("node adapter: unreadable request ignored");
             continue;
         };
-        if message["type"] == "request" && requests.send(message).is_err() {
+        if message["type"] != "request" {
+            continue;
+        }
+        let Ok(request) = serde_json::from_value::<Envelope>(message) else {
+            tracing::warn!("node adapter: a request without its seq or command ignored");
+            continue;
+        };
+        if requests.send(request).is_err() {
             return;
         }
     }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use oxc_sourcemap::OwnedSourceMap;
 
-use super::scripts::path_of_url;
+use super::urls::{path_of_url, percent_decode, suffix_of};
 
 /// One mapped position: where V8 runs it (0-based line and column) and where it was written;
 /// no source for generated code that was written nowhere (a bundler's helpers), which ends the
@@ -266,7 +266,7 @@ impl ScriptMap {
         let path = if path.is_absolute() {
             path
         } else {
-            match super::scripts::suffix_of(path) {
+            match suffix_of(path) {
                 Some(s) => {
                     suffix = s;
                     suffix.as_path()
@@ -358,7 +358,7 @@ pub fn read_map(url: &str, script: &Path) -> Result<(String, Option<PathBuf>), S
                 .map_err(|e| format!("an inline source map that is not base64: {e}"))?;
             String::from_utf8(bytes).map_err(|_| "an inline source map that is not UTF-8")?
         } else {
-            super::scripts::percent_decode(payload)
+            percent_decode(payload)
         };
         return Ok((text, folder));
     }

@@ -18,7 +18,7 @@ impl Request for SetBreakpoints {
     type Response = BreakpointsBody;
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetBreakpointsArguments {
     pub source: BreakpointSource,
     pub breakpoints: Vec<SourceBreakpoint>,
@@ -26,13 +26,13 @@ pub struct SetBreakpointsArguments {
 
 /// The file a `setBreakpoints` is for. `name` goes as `null` when the path has no file name, as
 /// it always has: it is sent, not left out.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BreakpointSource {
     pub path: PathBuf,
     pub name: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceBreakpoint {
     pub line: u32,
     #[serde(flatten)]
@@ -40,7 +40,7 @@ pub struct SourceBreakpoint {
 }
 
 /// What any breakpoint may carry besides where it is. Each is left out when unset.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BreakpointOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,12 +63,12 @@ impl Request for SetFunctionBreakpoints {
     type Response = BreakpointsBody;
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SetFunctionBreakpointsArguments {
     pub breakpoints: Vec<FunctionBreakpoint>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionBreakpoint {
     pub name: String,
     #[serde(flatten)]

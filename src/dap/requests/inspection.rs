@@ -27,11 +27,14 @@ impl Request for StackTrace {
     type Response = StackTraceBody;
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StackTraceArguments {
     pub thread_id: i64,
+    #[serde(default)]
     pub start_frame: u32,
+    /// How many frames; none (0) is all of them.
+    #[serde(default)]
     pub levels: u32,
 }
 
@@ -44,7 +47,7 @@ impl Request for Scopes {
     type Response = ScopesBody;
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScopesArguments {
     pub frame_id: i64,
@@ -59,7 +62,7 @@ impl Request for Variables {
     type Response = VariablesBody;
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VariablesArguments {
     pub variables_reference: i64,
@@ -80,7 +83,7 @@ impl Request for Evaluate {
     type Response = EvaluateBody;
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluateArguments {
     pub expression: String,
@@ -120,7 +123,7 @@ impl EvaluateArguments {
 /// Where an `evaluate` comes from, which decides how the adapter reads it: `watch` is an
 /// expression, `repl` is console text (an lldb command, a Python statement), `clipboard` an
 /// expression whose value is wanted whole (a value to copy, which an adapter does not shorten).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum EvaluateContext {
     Watch,
@@ -154,7 +157,7 @@ impl Request for SetVariable {
     type Response = SetValueBody;
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SetVariableArguments {
     pub variables_reference: i64,
@@ -248,4 +251,27 @@ impl Request for Modules {
     const COMMAND: &'static str = "modules";
     type Arguments = NoArguments;
     type Response = ModulesBody;
+}
+
+/// `source`: the text of a source the adapter holds itself (one a source map carries and the
+/// disk lacks), by the `sourceReference` a frame gave.
+pub enum SourceContent {}
+
+impl Request for SourceContent {
+    const COMMAND: &'static str = "source";
+    type Arguments = SourceArguments;
+    type Response = SourceBody;
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceArguments {
+    /// None (0) names no source.
+    #[serde(default)]
+    pub source_reference: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SourceBody {
+    pub content: String,
 }

@@ -139,5 +139,5 @@ where
 }
 
 /// The arguments of a request that takes none: `{}` on the wire.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 pub struct NoArguments {}

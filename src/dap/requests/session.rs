@@ -85,7 +85,7 @@ impl Request for SetExceptionBreakpoints {
     type Response = ExceptionBreakpointsBody;
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SetExceptionBreakpointsArguments {
     pub filters: Vec<String>,
 }
@@ -114,16 +114,17 @@ impl Request for Disconnect {
     type Response = NoBody;
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DisconnectArguments {
     pub terminate_debuggee: bool,
+    #[serde(default)]
     pub restart: bool,
 }
 
 /// The arguments of the requests that name one thread (`continue`, `pause`, the steps,
 /// `exceptionInfo`).
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ThreadArguments {
     pub thread_id: i64,

@@ -28,9 +28,11 @@ use std::sync::Arc;
 
 use super::cdp::Cdp;
 use super::functions;
-use super::scripts::{Script, Scripts, suffix_of, url_regex, url_suffix_regex};
+use super::scripts::{Script, Scripts};
 use super::source_maps::{self, ScriptMap};
 use super::sources;
+use super::urls::{suffix_of, url_regex, url_suffix_regex};
+use crate::dap::requests::{BreakpointOptions, FunctionBreakpoint, SourceBreakpoint};
 
 pub(crate) mod conditions;
 mod mapped;
@@ -180,13 +182,14 @@ async fn refuse_condition(cdp: &Cdp, entry: &mut Entry) -> bool {
     entry.refused
 }
 
-fn wish_of(request: &Value, place: Place) -> (Wish, Option<HitRule>) {
-    let condition = request["condition"]
-        .as_str()
+fn wish_of(request: &BreakpointOptions, place: Place) -> (Wish, Option<HitRule>) {
+    let condition = request
+        .condition
+        .as_deref()
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .map(str::to_string);
-    let hit_rule = request["hitCondition"].as_str().and_then(HitRule::parse);
+    let hit_rule = request.hit_condition.as_deref().and_then(HitRule::parse);
     (Wish { place, condition }, hit_rule)
 }
 
@@ -198,7 +201,12 @@ impl Breakpoints {
 
     /// The entry asked for again (same place and condition; its hit count may change), taken out
     /// of `old`; else a new, unplaced one.
-    fn keep_or_create(&mut self, old: &mut Vec<Entry>, request: &Value, place: Place) -> Kept {
+    fn keep_or_create(
+        &mut self,
+        old: &mut Vec<Entry>,
+        request: &BreakpointOptions,
+        place: Place,
+    ) -> Kept {
         let (wish, hit_rule) = wish_of(request, place);
         if let Some(at) = old.iter().position(|e| e.wish == wish) {
             let mut entry = old.swap_remove(at);
@@ -228,7 +236,7 @@ impl Breakpoints {
         cdp: &Cdp,
         scripts: &Scripts,
         path: &Path,
-        requested: &[Value],
+        requested: &[SourceBreakpoint],
     ) -> Vec<Value> {
         let target = FileTarget::of(path, scripts);
         let loaded = matches!(&target, FileTarget::File(file)
@@ -246,13 +254,10 @@ impl Breakpoints {
         let mut old = self.by_file.remove(path).unwrap_or_default();
         let mut wanted = Vec::with_capacity(requested.len());
         for request in requested {
-            let line = request["line"]
-                .as_u64()
-                .and_then(|l| u32::try_from(l).ok())
-                .unwrap_or(0);
+            let line = request.line;
             wanted.push((
                 line,
-                self.keep_or_create(&mut old, request, Place::Line(line)),
+                self.keep_or_create(&mut old, &request.options, Place::Line(line)),
             ));
         }
         remove_all(cdp, old).await;
@@ -289,14 +294,18 @@ impl Breakpoints {
         &mut self,
         cdp: &Cdp,
         scripts: &Scripts,
-        requested: &[Value],
+        requested: &[FunctionBreakpoint],
     ) -> Vec<Value> {
         let mut old = std::mem::take(&mut self.functions);
         let wanted: Vec<Kept> = requested
             .iter()
             .map(|request| {
-                let name = request["name"].as_str().unwrap_or_default().trim();
-                self.keep_or_create(&mut old, request, Place::Function(name.to_string()))
+                let name = request.name.trim();
+                self.keep_or_create(
+                    &mut old,
+                    &request.options,
+                    Place::Function(name.to_string()),
+                )
             })
             .collect();
         remove_all(cdp, old).await;

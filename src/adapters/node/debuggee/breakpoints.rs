@@ -6,13 +6,13 @@ use super::*;
 impl Debuggee {
     /// A breakpoint request applied to every process, the launched one (in focus) first. A
     /// breakpoint is reported as one process places it: verified where any process has it.
-    pub(super) async fn set_everywhere(&mut self, command: &str, arguments: &Value) -> Answer {
-        let mut answer = self.set_in_focus(command, arguments).await?;
+    pub(super) async fn set_everywhere(&mut self, request: &BreakpointRequest) -> Answer {
+        let mut answer = self.set_in_focus(request).await?;
         let threads: Vec<i64> = self.other_threads();
         let home = self.focus.thread;
         for thread in threads {
             self.focus(thread);
-            let Ok(theirs) = self.set_in_focus(command, arguments).await else {
+            let Ok(theirs) = self.set_in_focus(request).await else {
                 continue;
             };
             merge_placed(&mut answer, &theirs);
@@ -21,30 +21,27 @@ impl Debuggee {
         Ok(answer)
     }
 
-    pub(super) async fn set_in_focus(&mut self, command: &str, arguments: &Value) -> Answer {
-        match command {
-            "setBreakpoints" => self.set_breakpoints(arguments).await,
-            "setFunctionBreakpoints" => self.set_function_breakpoints(arguments).await,
-            _ => self.set_exception_breakpoints(arguments).await,
+    pub(super) async fn set_in_focus(&mut self, request: &BreakpointRequest) -> Answer {
+        match request {
+            BreakpointRequest::Lines(arguments) => self.set_breakpoints(arguments).await,
+            BreakpointRequest::Functions(arguments) => {
+                self.set_function_breakpoints(arguments).await
+            }
+            BreakpointRequest::Exceptions(arguments) => {
+                self.set_exception_breakpoints(arguments).await
+            }
         }
     }
 
-    pub(super) async fn set_breakpoints(&mut self, arguments: &Value) -> Answer {
-        let path = arguments["source"]["path"]
-            .as_str()
-            .ok_or("setBreakpoints needs source.path")?;
-        let requested = arguments["breakpoints"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+    pub(super) async fn set_breakpoints(&mut self, arguments: &SetBreakpointsArguments) -> Answer {
         let cdp = self.cdp()?.clone();
-        let path = PathBuf::from(path);
+        let path = &arguments.source.path;
         let answer = self
             .focus
             .breakpoints
-            .set_lines(&cdp, &self.focus.scripts, &path, &requested)
+            .set_lines(&cdp, &self.focus.scripts, path, &arguments.breakpoints)
             .await;
-        if Breakpoints::goes_through_source_maps(&path) {
+        if Breakpoints::goes_through_source_maps(path) {
             self.wait_for_mapped_scripts(&cdp).await;
         }
         Ok(json!({ "breakpoints": answer }))
@@ -65,16 +62,15 @@ impl Debuggee {
         }
     }
 
-    pub(super) async fn set_function_breakpoints(&mut self, arguments: &Value) -> Answer {
-        let requested = arguments["breakpoints"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+    pub(super) async fn set_function_breakpoints(
+        &mut self,
+        arguments: &SetFunctionBreakpointsArguments,
+    ) -> Answer {
         let cdp = self.cdp()?.clone();
         let answer = self
             .focus
             .breakpoints
-            .set_functions(&cdp, &self.focus.scripts, &requested)
+            .set_functions(&cdp, &self.focus.scripts, &arguments.breakpoints)
             .await;
         if answer.iter().any(|b| b["verified"] != true) {
             // A bundle that loads later may define it, and call it as it loads (see `mapped_functions`).
@@ -83,11 +79,11 @@ impl Debuggee {
         Ok(json!({ "breakpoints": answer }))
     }
 
-    pub(super) async fn set_exception_breakpoints(&mut self, arguments: &Value) -> Answer {
-        let filters: Vec<&str> = arguments["filters"]
-            .as_array()
-            .map(|f| f.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+    pub(super) async fn set_exception_breakpoints(
+        &mut self,
+        arguments: &SetExceptionBreakpointsArguments,
+    ) -> Answer {
+        let filters: Vec<&str> = arguments.filters.iter().map(String::as_str).collect();
         let (state, rule) = self.exception_state(&filters);
         self.focus.caught_rule = rule;
         self.cdp()?

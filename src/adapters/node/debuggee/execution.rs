@@ -6,7 +6,7 @@ use super::*;
 impl Debuggee {
     pub(super) async fn resume(&mut self, method: &'static str, expecting: Expecting) -> Answer {
         if self.focus.paused.is_none() {
-            return Err("the program is not paused".into());
+            return Err(RequestError::NotPaused);
         }
         self.focus.expecting = expecting;
         match expecting {
@@ -27,17 +27,14 @@ impl Debuggee {
         Ok(Value::Null)
     }
 
-    pub(super) fn paused(&self) -> Result<&Paused, String> {
-        self.focus
-            .paused
-            .as_ref()
-            .ok_or_else(|| "the program is not paused".to_string())
+    pub(super) fn paused(&self) -> Result<&Paused, RequestError> {
+        self.focus.paused.as_ref().ok_or(RequestError::NotPaused)
     }
 
     /// The frames shown: every one, Node's own internals (the module loader under a `require`)
     /// included, named by their `node:internal/…` URL, which the session marks as the
     /// runtime's machinery and folds in a stack's text.
-    pub(super) fn shown_frames(&self) -> Result<Vec<(usize, &Value)>, String> {
+    pub(super) fn shown_frames(&self) -> Result<Vec<(usize, &Value)>, RequestError> {
         let paused = self.paused()?;
         Ok(paused.call_frames.iter().enumerate().collect())
     }
@@ -55,13 +52,13 @@ impl Debuggee {
         url.starts_with("node:")
     }
 
-    pub(super) fn stack_trace(&self, arguments: &Value) -> Answer {
+    pub(super) fn stack_trace(&self, arguments: &StackTraceArguments) -> Answer {
         let frames = self.shown_frames()?;
-        let start = arguments["startFrame"].as_u64().unwrap_or(0) as usize;
-        let levels = arguments["levels"]
-            .as_u64()
-            .filter(|l| *l > 0)
-            .map_or(usize::MAX, |l| l as usize);
+        let start = arguments.start_frame as usize;
+        let levels = match arguments.levels {
+            0 => usize::MAX,
+            levels => levels as usize,
+        };
         let total = frames.len();
         let stack: Vec<Value> = frames
             .into_iter()
@@ -164,16 +161,17 @@ impl Debuggee {
         Ok(json!({ "stackFrames": stack, "totalFrames": total }))
     }
 
-    pub(super) fn frame(&self, frame_id: &Value) -> Result<(usize, &Value), String> {
-        let index = frame_id
-            .as_u64()
-            .and_then(|id| (id as usize).checked_sub(1))
-            .ok_or("no such frame")?;
+    /// The paused frame DAP numbers `frame_id` (from 1).
+    pub(super) fn frame(&self, frame_id: i64) -> Result<(usize, &Value), RequestError> {
+        let index = usize::try_from(frame_id)
+            .ok()
+            .and_then(|id| id.checked_sub(1))
+            .ok_or(RequestError::NoFrame)?;
         let frame = self
             .paused()?
             .call_frames
             .get(index)
-            .ok_or("no such frame (the program has moved on)")?;
+            .ok_or(RequestError::FrameGone)?;
         Ok((index, frame))
     }
 }
@@ -204,11 +202,10 @@ fn source_reference(script: &str, index: usize) -> Option<i64> {
 
 impl Debuggee {
     /// DAP `source`: the text a source map carries for a source the disk lacks.
-    pub(super) fn source(&self, arguments: &Value) -> Answer {
-        let reference = arguments["sourceReference"]
-            .as_i64()
+    pub(super) fn source(&self, arguments: &SourceArguments) -> Answer {
+        let reference = Some(arguments.source_reference)
             .filter(|r| *r > 0)
-            .ok_or("no source is available for this frame")?;
+            .ok_or(RequestError::NoSource)?;
         let (script, index) = (
             reference / SOURCES_PER_SCRIPT,
             (reference % SOURCES_PER_SCRIPT - 1) as usize,
@@ -220,7 +217,7 @@ impl Debuggee {
             .and_then(|s| s.map.as_ref())
             .and_then(|map| map.sources.get(index))
             .and_then(|source| source.content.clone())
-            .ok_or("no source is available for this frame")?;
+            .ok_or(RequestError::NoSource)?;
         Ok(json!({ "content": content }))
     }
 }

@@ -15,8 +15,8 @@ impl Debuggee {
         self.focus.handles.len() as i64
     }
 
-    pub(super) fn scopes(&mut self, arguments: &Value) -> Answer {
-        let (index, frame) = self.frame(&arguments["frameId"])?;
+    pub(super) fn scopes(&mut self, arguments: &ScopesArguments) -> Answer {
+        let (index, frame) = self.frame(arguments.frame_id)?;
         let chain = frame["scopeChain"].as_array().cloned().unwrap_or_default();
         let this = match frame.get("this") {
             Some(this) if this["type"] == "undefined" && !frame["functionLocation"].is_null() => {
@@ -120,18 +120,18 @@ impl Debuggee {
         Ok(json!({ "scopes": scopes }))
     }
 
-    pub(super) fn handle_of(&self, reference: &Value) -> Result<&Handle, String> {
-        reference
-            .as_u64()
-            .and_then(|r| (r as usize).checked_sub(1))
+    pub(super) fn handle_of(&self, reference: i64) -> Result<&Handle, RequestError> {
+        usize::try_from(reference)
+            .ok()
+            .and_then(|r| r.checked_sub(1))
             .and_then(|index| self.focus.handles.get(index))
-            .ok_or_else(|| "no such variable (the program has moved on)".to_string())
+            .ok_or(RequestError::VariableGone)
     }
 
-    pub(super) async fn variables(&mut self, arguments: &Value) -> Answer {
+    pub(super) async fn variables(&mut self, arguments: &VariablesArguments) -> Answer {
         let cdp = self.cdp()?.clone();
         let (frame, objects, this, length, is_scope) =
-            match self.handle_of(&arguments["variablesReference"])? {
+            match self.handle_of(arguments.variables_reference)? {
                 Handle::Locals {
                     frame,
                     scopes,
@@ -161,9 +161,9 @@ impl Debuggee {
             };
         let properties = match length {
             Some(length) => {
-                let start = arguments["start"].as_u64().unwrap_or(0);
-                let count = arguments["count"]
-                    .as_u64()
+                let start = arguments.start.unwrap_or(0);
+                let count = arguments
+                    .count
                     .unwrap_or_else(|| length.min(UNPAGED_ARRAY_LIMIT));
                 array_page(&cdp, &objects[0], start, count).await?
             }
@@ -207,7 +207,7 @@ impl Debuggee {
             Some(This::Given(this)) => Some(with_preview(&cdp, this).await),
             Some(This::Lexical) => match frame {
                 Some(frame) => self
-                    .evaluate_raw("this", &json!(frame + 1), EVALUATION_TIMEOUT_MS)
+                    .evaluate_raw("this", Some(frame as i64 + 1), EVALUATION_TIMEOUT_MS)
                     .await
                     .ok()
                     .and_then(|(_, this)| shown_this(&this)),
@@ -264,18 +264,13 @@ impl Debuggee {
     pub(super) async fn evaluate_raw(
         &self,
         expression: &str,
-        frame_id: &Value,
+        frame_id: Option<i64>,
         timeout_ms: u64,
-    ) -> Result<(Option<usize>, Value), String> {
+    ) -> Result<(Option<usize>, Value), RequestError> {
         let cdp = self.cdp()?.clone();
         let (frame, answer) = match self.focus.paused {
             Some(_) => {
-                let frame_id = if frame_id.is_null() {
-                    json!(1)
-                } else {
-                    frame_id.clone()
-                };
-                let (index, frame) = self.frame(&frame_id)?;
+                let (index, frame) = self.frame(frame_id.unwrap_or(1))?;
                 let call_frame = frame["callFrameId"]
                     .as_str()
                     .unwrap_or_default()
@@ -313,18 +308,19 @@ impl Debuggee {
             }
         };
         if let Some(details) = answer.get("exceptionDetails") {
-            return Err(exception_message(details));
+            return Err(exception_message(details).into());
         }
         Ok((frame, answer["result"].clone()))
     }
 
-    pub(super) async fn evaluate(&mut self, arguments: &Value) -> Answer {
-        let expression = arguments["expression"]
-            .as_str()
-            .ok_or("evaluate needs an expression")?;
-        let expression = match (&self.focus.paused, arguments["frameId"].as_u64()) {
+    pub(super) async fn evaluate(&mut self, arguments: &EvaluateArguments) -> Answer {
+        let expression = arguments.expression.as_str();
+        let expression = match (&self.focus.paused, arguments.frame_id) {
             (Some(_), frame) => {
-                let index = frame.and_then(|f| (f as usize).checked_sub(1)).unwrap_or(0);
+                let index = frame
+                    .and_then(|f| usize::try_from(f).ok())
+                    .and_then(|f| f.checked_sub(1))
+                    .unwrap_or(0);
                 self.in_generated_names(expression, index).await
             }
             (None, _) => expression.to_string(),
@@ -332,10 +328,8 @@ impl Debuggee {
         let (frame, value) = self
             .evaluate_raw(
                 &expression,
-                &arguments["frameId"],
-                arguments["timeoutMs"]
-                    .as_u64()
-                    .unwrap_or(EVALUATION_TIMEOUT_MS),
+                arguments.frame_id,
+                arguments.timeout_ms.unwrap_or(EVALUATION_TIMEOUT_MS),
             )
             .await?;
         let value = collection_sizes::read_through_class(self.cdp()?, value).await;
@@ -349,20 +343,16 @@ impl Debuggee {
         Ok(answer)
     }
 
-    pub(super) async fn set_variable(&mut self, arguments: &Value) -> Answer {
-        let name = arguments["name"]
-            .as_str()
-            .ok_or("setVariable needs a name")?;
-        let expression = arguments["value"]
-            .as_str()
-            .ok_or("setVariable needs a value")?;
+    pub(super) async fn set_variable(&mut self, arguments: &SetVariableArguments) -> Answer {
+        let name = arguments.name.as_str();
+        let expression = arguments.value.as_str();
         let cdp = self.cdp()?.clone();
         // Where the variable lives: a scope of a frame, or an object.
         enum Target {
             Scopes(usize, Vec<(usize, String)>),
             Object(Option<usize>, String),
         }
-        let target = match self.handle_of(&arguments["variablesReference"])? {
+        let target = match self.handle_of(arguments.variables_reference)? {
             Handle::Locals { frame, scopes, .. } => Target::Scopes(*frame, scopes.clone()),
             Handle::Scope {
                 frame,
@@ -374,14 +364,14 @@ impl Debuggee {
             } => Target::Object(*frame, object_id.clone()),
             Handle::Returned(_) => return Err("a return value cannot be set".into()),
         };
-        let frame_of = |frame: Option<usize>| json!(frame.map_or(1, |f| f + 1));
+        let frame_of = |frame: Option<usize>| Some(frame.map_or(1, |f| f as i64 + 1));
         let new_value = match &target {
             Target::Scopes(frame, _) => {
-                self.evaluate_raw(expression, &frame_of(Some(*frame)), EVALUATION_TIMEOUT_MS)
+                self.evaluate_raw(expression, frame_of(Some(*frame)), EVALUATION_TIMEOUT_MS)
                     .await
             }
             Target::Object(frame, _) => {
-                self.evaluate_raw(expression, &frame_of(*frame), EVALUATION_TIMEOUT_MS)
+                self.evaluate_raw(expression, frame_of(*frame), EVALUATION_TIMEOUT_MS)
                     .await
             }
         }?
@@ -401,7 +391,7 @@ impl Debuggee {
                     }
                 }
                 let number = number.ok_or_else(|| format!("no variable '{name}' in this scope"))?;
-                let call_frame = self.frame(&json!(frame + 1))?.1["callFrameId"].clone();
+                let call_frame = self.frame(frame as i64 + 1)?.1["callFrameId"].clone();
                 cdp.call(
                     "Debugger.setVariableValue",
                     json!({
@@ -431,7 +421,7 @@ impl Debuggee {
                     )
                     .await?;
                 if let Some(details) = answer.get("exceptionDetails") {
-                    return Err(exception_message(details));
+                    return Err(exception_message(details).into());
                 }
                 (frame, answer["result"].clone())
             }

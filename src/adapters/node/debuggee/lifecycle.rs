@@ -5,51 +5,36 @@
 use super::*;
 
 impl Debuggee {
-    pub(super) async fn launch(&mut self, arguments: &Value) -> Result<Flow, String> {
-        if let Some(address) = arguments["connect"].as_str() {
+    pub(super) async fn launch(
+        &mut self,
+        arguments: &LaunchArguments,
+    ) -> Result<Flow, RequestError> {
+        if let Some(address) = &arguments.connect {
             return Err(format!(
                 "a Node program cannot be started through {address}: to debug one that runs there, use 'debugger attach --connect {address}'"
-            ));
+            )
+            .into());
         }
-        let program = arguments["program"]
-            .as_str()
+        let program = arguments
+            .program
+            .as_deref()
             .ok_or("launch needs a program")?;
-        let strings = |key: &str| -> Vec<String> {
-            arguments[key]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let args = strings("args");
-        let mut runtime_args = strings("runtimeArgs");
+        let args = arguments.args.clone();
+        let mut runtime_args = arguments.runtime_args.clone();
         let program_path = std::path::Path::new(program);
+        let node = arguments
+            .runtime_executable
+            .clone()
+            .unwrap_or_else(|| self.settings.node.clone());
         if typescript::is_typescript(program_path) {
             // Ahead of the user's own runtime arguments, so theirs can still override it.
-            let node = arguments["runtimeExecutable"]
-                .as_str()
-                .map(PathBuf::from)
-                .unwrap_or_else(|| self.settings.node.clone());
             let version = super::super::version(&node);
             let loader = typescript::loader_args(program_path, version.as_deref())?;
             runtime_args.splice(0..0, loader);
         }
-        let env: Option<Vec<(String, String)>> = arguments["env"].as_object().map(|env| {
-            env.iter()
-                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
-                .collect()
-        });
-        let cwd = arguments["cwd"].as_str().map(PathBuf::from);
-        let stdio: Option<crate::ipc::protocol::StdioPaths> =
-            serde_json::from_value(arguments["stdio"].clone())
-                .map_err(|e| format!("launch's stdio not understood: {e}"))?;
-        let node = arguments["runtimeExecutable"]
-            .as_str()
-            .map(PathBuf::from)
-            .unwrap_or_else(|| self.settings.node.clone());
+        let env = arguments.env_pairs();
+        let cwd = arguments.cwd.clone();
+        let stdio = arguments.stdio.clone();
         let extra_env = self.children_environment(env.as_deref()).await;
         let launched = inspector::launch(
             LaunchPlan {
@@ -82,8 +67,8 @@ impl Debuggee {
         if let Some(folder) = root {
             self.focus.breakpoints.set_source_root(folder);
         }
-        self.stop_on_entry = arguments["stopOnEntry"].as_bool().unwrap_or(false);
-        self.pause_in_assertions = arguments["pauseInAssertions"].as_bool().unwrap_or(false);
+        self.stop_on_entry = arguments.stop_on_entry;
+        self.pause_in_assertions = arguments.pause_in_assertions;
         self.es_module = typescript::is_es_module(program_path);
         self.enable(&cdp, self.pause_in_assertions).await?;
         self.focus.cdp = Some(cdp);
@@ -131,12 +116,12 @@ impl Debuggee {
         }
     }
 
-    pub(super) async fn attach(&mut self, arguments: &Value) -> Result<Flow, String> {
+    pub(super) async fn attach(
+        &mut self,
+        arguments: &AttachArguments,
+    ) -> Result<Flow, RequestError> {
         let timeout = self.settings.launch_timeout;
-        let websocket = match (
-            arguments["processId"].as_u64(),
-            arguments["address"].as_str(),
-        ) {
+        let websocket = match (arguments.process_id, arguments.address.as_deref()) {
             (_, Some(address)) => inspector::websocket_at(address, timeout).await?,
             (Some(pid), None) => {
                 let pid = u32::try_from(pid).map_err(|_| format!("no process has pid {pid}"))?;
@@ -147,7 +132,7 @@ impl Debuggee {
         let (cdp, events) = Cdp::connect(&websocket).await?;
         self.enable(&cdp, false).await?;
         self.focus.cdp = Some(cdp);
-        if let Some(pid) = arguments["processId"].as_u64() {
+        if let Some(pid) = arguments.process_id {
             self.out.event(
                 "process",
                 json!({ "name": format!("pid {pid}"), "systemProcessId": pid, "isLocalProcess": true, "startMethod": "attach" }),
@@ -159,7 +144,7 @@ impl Debuggee {
     /// Turns on what the adapter listens to. The Runtime domain's events are only needed for an
     /// attached program's console output: for a launched one they would double every line it
     /// prints (its stdout is read directly), and make Node send each line over the inspector.
-    pub(super) async fn enable(&mut self, cdp: &Cdp, assertions: bool) -> Result<(), String> {
+    pub(super) async fn enable(&mut self, cdp: &Cdp, assertions: bool) -> Result<(), RequestError> {
         if !self.launched {
             cdp.call("Runtime.enable", json!({})).await?;
         }
@@ -187,12 +172,9 @@ impl Debuggee {
         Ok(())
     }
 
-    pub(super) async fn disconnect(&mut self, arguments: &Value) {
+    pub(super) async fn disconnect(&mut self, arguments: &DisconnectArguments) {
         self.leave_children().await;
-        let terminate = arguments["terminateDebuggee"]
-            .as_bool()
-            .unwrap_or(self.launched);
-        if self.launched && terminate {
+        if self.launched && arguments.terminate_debuggee {
             self.kill();
             return;
         }

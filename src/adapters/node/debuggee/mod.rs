@@ -14,14 +14,23 @@ use tokio::sync::oneshot;
 use super::breakpoints::Breakpoints;
 use super::cdp::{Cdp, CdpEvent, DROPPED_CONSOLE_EVENT, Events};
 use super::collection_sizes;
+use super::error::RequestError;
 use super::inspector::{self, LaunchPlan};
 use super::objects::{array_page, call_argument, exception_message, own_properties, with_preview};
+use super::outbox::Outbox;
 use super::output;
-use super::scripts::{Script, Scripts, path_of_url};
-use super::server::Outbox;
+use super::requests::{AttachArguments, LaunchArguments};
+use super::requests::{BreakpointRequest, Envelope, Request, RunCommand};
+use super::scripts::{Script, Scripts};
 use super::source_maps;
 use super::typescript;
+use super::urls::path_of_url;
 use super::values;
+use crate::dap::requests::{
+    DisconnectArguments, EvaluateArguments, ScopesArguments, SetBreakpointsArguments,
+    SetExceptionBreakpointsArguments, SetFunctionBreakpointsArguments, SetVariableArguments,
+    SourceArguments, StackTraceArguments, VariablesArguments,
+};
 
 mod breakpoints;
 mod class_names;
@@ -157,14 +166,14 @@ pub struct Debuggee {
     /// Where a child's announcement and events go (None once the program is left).
     children: Option<tokio::sync::mpsc::UnboundedSender<ChildEvent>>,
     /// The breakpoint requests so far, in order, replayed in each child.
-    breakpoint_requests: Vec<(String, Value)>,
+    breakpoint_requests: Vec<BreakpointRequest>,
     /// Whether `node:assert` is left out of the blackboxed scripts (a test's failed assertion).
     pause_in_assertions: bool,
     /// Whether the launched program is an ES module (see `exceptions`).
     es_module: bool,
 }
 
-type Answer = Result<Value, String>;
+type Answer = Result<Value, RequestError>;
 
 impl Debuggee {
     /// `children` is where the events of the program's child processes go (see `targets`).
@@ -198,60 +207,37 @@ impl Debuggee {
     }
 
     /// Answers one DAP request.
-    pub async fn handle(&mut self, request: Value) -> Flow {
-        let command = request["command"].as_str().unwrap_or_default().to_string();
-        let arguments = request.get("arguments").cloned().unwrap_or(Value::Null);
+    pub async fn handle(&mut self, envelope: &Envelope) -> Flow {
         let mut flow = Flow::Continue;
-        let answer = match command.as_str() {
-            "initialize" => Ok(capabilities()),
-            "launch" => match self.launch(&arguments).await {
-                Ok(connected) => {
-                    flow = connected;
-                    Ok(Value::Null)
-                }
-                Err(e) => Err(e),
-            },
-            "attach" => match self.attach(&arguments).await {
-                Ok(connected) => {
-                    flow = connected;
-                    Ok(Value::Null)
-                }
-                Err(e) => Err(e),
-            },
-            "disconnect" => {
-                self.disconnect(&arguments).await;
-                flow = Flow::Finish;
-                Ok(Value::Null)
-            }
-            _ => self.answer(&command, &arguments).await,
+        let answer = match Request::read(&envelope.command, envelope.arguments.clone()) {
+            Ok(request) => self.answer(request, &mut flow).await,
+            Err(e) => Err(e),
         };
-        self.out.respond(&request, answer).await;
+        self.out.respond(envelope, answer).await;
         if matches!(flow, Flow::Connected { .. }) {
             self.out.event("initialized", json!({})).await;
         }
         flow
     }
 
-    async fn answer(&mut self, command: &str, arguments: &Value) -> Answer {
-        if let Some(thread) = arguments["threadId"].as_i64()
+    /// The answer to `request`; `flow` is set when the server loop has something to do.
+    async fn answer(&mut self, request: Request, flow: &mut Flow) -> Answer {
+        if let Some(thread) = request.thread()
             && !self.focus(thread)
         {
-            return Err(format!("there is no thread {thread}"));
+            return Err(RequestError::NoThread(thread));
         }
-        if matches!(
-            command,
-            "setBreakpoints" | "setFunctionBreakpoints" | "setExceptionBreakpoints"
-        ) {
-            // Every process gets them (see `targets`).
-            self.remember(command, arguments);
-            let focus = self.focus.thread;
-            self.focus(MAIN_THREAD);
-            let answer = self.set_everywhere(command, arguments).await;
-            self.focus(focus);
-            return answer;
-        }
-        match command {
-            "configurationDone" => {
+        match request {
+            Request::Breakpoints(request) => {
+                // Every process gets them (see `targets`).
+                self.remember(&request);
+                let focus = self.focus.thread;
+                self.focus(MAIN_THREAD);
+                let answer = self.set_everywhere(&request).await;
+                self.focus(focus);
+                answer
+            }
+            Request::ConfigurationDone => {
                 // A launched program waits at --inspect-brk, and so does an attached one started
                 // with it; for any other this does nothing.
                 self.cdp()?
@@ -259,15 +245,21 @@ impl Debuggee {
                     .await?;
                 Ok(Value::Null)
             }
-            "threads" => Ok(self.threads()),
-            "continue" => self
+            Request::Threads => Ok(self.threads()),
+            Request::Run(RunCommand::Continue, _) => self
                 .resume("Debugger.resume", Expecting::Nothing)
                 .await
                 .map(|_| json!({ "allThreadsContinued": !self.others_paused() })),
-            "next" => self.resume("Debugger.stepOver", Expecting::Step).await,
-            "stepIn" => self.resume("Debugger.stepInto", Expecting::Step).await,
-            "stepOut" => self.resume("Debugger.stepOut", Expecting::Step).await,
-            "pause" => {
+            Request::Run(RunCommand::Next, _) => {
+                self.resume("Debugger.stepOver", Expecting::Step).await
+            }
+            Request::Run(RunCommand::StepIn, _) => {
+                self.resume("Debugger.stepInto", Expecting::Step).await
+            }
+            Request::Run(RunCommand::StepOut, _) => {
+                self.resume("Debugger.stepOut", Expecting::Step).await
+            }
+            Request::Run(RunCommand::Pause, _) => {
                 if self.focus.paused.is_some() {
                     return Ok(Value::Null);
                 }
@@ -275,22 +267,32 @@ impl Debuggee {
                 self.cdp()?.call("Debugger.pause", json!({})).await?;
                 Ok(Value::Null)
             }
-            "stackTrace" => self.stack_trace(arguments),
-            "scopes" => self.scopes(arguments),
-            "variables" => self.variables(arguments).await,
-            "evaluate" => self.evaluate(arguments).await,
-            "setVariable" => self.set_variable(arguments).await,
-            "exceptionInfo" => self.exception_info(),
-            "source" => self.source(arguments),
-            other => Err(format!("the node adapter does not support '{other}'")),
+            Request::StackTrace(arguments) => self.stack_trace(&arguments),
+            Request::Scopes(arguments) => self.scopes(&arguments),
+            Request::Variables(arguments) => self.variables(&arguments).await,
+            Request::Evaluate(arguments) => self.evaluate(&arguments).await,
+            Request::SetVariable(arguments) => self.set_variable(&arguments).await,
+            Request::ExceptionInfo(_) => self.exception_info(),
+            Request::Source(arguments) => self.source(&arguments),
+            Request::Initialize => Ok(capabilities()),
+            Request::Launch(arguments) => {
+                *flow = self.launch(&arguments).await?;
+                Ok(Value::Null)
+            }
+            Request::Attach(arguments) => {
+                *flow = self.attach(&arguments).await?;
+                Ok(Value::Null)
+            }
+            Request::Disconnect(arguments) => {
+                self.disconnect(&arguments).await;
+                *flow = Flow::Finish;
+                Ok(Value::Null)
+            }
         }
     }
 
-    fn cdp(&self) -> Result<&Cdp, String> {
-        self.focus
-            .cdp
-            .as_ref()
-            .ok_or_else(|| "the program is not running".to_string())
+    fn cdp(&self) -> Result<&Cdp, RequestError> {
+        self.focus.cdp.as_ref().ok_or(RequestError::NotRunning)
     }
 }
 
@@ -321,14 +323,14 @@ fn capabilities() -> Value {
 
 /// V8's words for an evaluation stopped by its `timeout` (`timeout_ms`), said in the words the
 /// session reads (`evaluation_limits::INTERRUPTED_WORDS`).
-fn timed_out(error: String, timeout_ms: u64) -> String {
+fn timed_out(error: String, timeout_ms: u64) -> RequestError {
     if error.contains("Execution was terminated") {
-        format!(
+        RequestError::Failed(format!(
             "{} of {} ms",
             crate::adapters::evaluation_limits::INTERRUPTED_WORDS,
             timeout_ms
-        )
+        ))
     } else {
-        error
+        RequestError::Failed(error)
     }
 }

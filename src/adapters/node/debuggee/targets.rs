@@ -77,9 +77,8 @@ impl Debuggee {
     }
 
     /// A breakpoint request, kept to be replayed in the children that start later.
-    pub(super) fn remember(&mut self, command: &str, arguments: &Value) {
-        self.breakpoint_requests
-            .push((command.to_string(), arguments.clone()));
+    pub(super) fn remember(&mut self, request: &BreakpointRequest) {
+        self.breakpoint_requests.push(request.clone());
     }
 
     /// Handles what the children's side says.
@@ -133,7 +132,7 @@ impl Debuggee {
         if let Err(e) = set_up {
             cdp.close();
             self.others.retain(|t| t.thread != thread);
-            return Err(e);
+            return Err(e.to_string());
         }
         tokio::spawn(async move {
             while let Some(event) = events.recv().await {
@@ -149,14 +148,14 @@ impl Debuggee {
         Ok(())
     }
 
-    async fn set_up_child(&mut self, cdp: &Cdp) -> Result<(), String> {
+    async fn set_up_child(&mut self, cdp: &Cdp) -> Result<(), RequestError> {
         // Its console output reaches the program's output through its stdio; the Runtime domain
         // is on for `executionContextDestroyed`, which says when it has finished.
         cdp.call("Runtime.enable", json!({})).await?;
         self.enable(cdp, self.pause_in_assertions).await?;
-        for (command, arguments) in self.breakpoint_requests.clone() {
-            if let Err(e) = self.set_in_focus(&command, &arguments).await {
-                tracing::info!("a child's {command} failed: {e}");
+        for request in self.breakpoint_requests.clone() {
+            if let Err(e) = self.set_in_focus(&request).await {
+                tracing::info!("a child's {} failed: {e}", request.command());
             }
         }
         cdp.call("Runtime.runIfWaitingForDebugger", json!({}))
