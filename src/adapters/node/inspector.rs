@@ -1,6 +1,7 @@
 //! Finding a Node process's inspector: starting `node --inspect-brk` and reading where it
 //! listens, or, for attach, asking an inspector's HTTP endpoint (`/json/list`) for its WebSocket,
-//! after waking the inspector of a running process with SIGUSR1 and finding its port in /proc.
+//! after waking the inspector of a running process with SIGUSR1 and finding its port in /proc;
+//! and which Node a launch runs (`node --version`).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -286,6 +287,18 @@ fn is_node(pid: u32) -> bool {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     name.starts_with("node") || name == "nodejs"
+}
+
+/// `node --version` without its leading "v" ("20.20.2").
+pub fn version(node: &Path) -> Option<String> {
+    let output = std::process::Command::new(node)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    (output.status.success() && !text.is_empty()).then(|| text.trim_start_matches('v').to_string())
 }
 
 #[cfg(test)]

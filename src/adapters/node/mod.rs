@@ -46,6 +46,8 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 
+pub use inspector::version;
+
 /// How to get Node on `os` when it is missing.
 pub fn install_hint(os: Os) -> String {
     format!(
@@ -91,18 +93,6 @@ fn install_locations(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Vec<Path
     }
 }
 
-/// `node --version` without its leading "v" ("20.20.2").
-pub fn version(node: &Path) -> Option<String> {
-    let output = std::process::Command::new(node)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
-    (output.status.success() && !text.is_empty()).then(|| text.trim_start_matches('v').to_string())
-}
-
 impl Node {
     /// The `node` the program runs in: the one a test file (`debugger test`) is run with.
     pub fn runtime(&self) -> &Path {
@@ -141,7 +131,7 @@ impl Node {
 
 impl DebugAdapter for Node {
     /// Every script V8 parses from a file, and the sources its map names, are told as
-    /// `loadedSource` events as they load (`debuggee/events.rs`).
+    /// `loadedSource` events as they load (`debuggee/mod.rs`).
     fn loaded_sources(&self) -> crate::adapters::LoadedSources {
         crate::adapters::LoadedSources::Events
     }

@@ -4,7 +4,13 @@
 //! to `Immer`): an object of a class whose name ends in digits is named by the map at the
 //! class's own name, found through its constructor's location. Read once per class name.
 
-use super::*;
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::super::cdp::Cdp;
+use super::super::scripts::Scripts;
+use super::script_texts::ScriptTexts;
 
 /// The constructor of the object (`this`).
 const CONSTRUCTOR: &str = "function () { return this.constructor; }";
@@ -41,10 +47,23 @@ fn renamed(description: Option<&mut Value>, class: &str, written: &str) {
     }
 }
 
-impl Debuggee {
+/// The class names written, by the name V8 gives; `None` where the map says no other. Read once
+/// per class name.
+#[derive(Default)]
+pub struct WrittenClasses {
+    known: HashMap<String, Option<String>>,
+}
+
+impl WrittenClasses {
     /// `value` named by the class the user wrote, where a bundler renamed it and its script's
     /// map says so; any other value as it is.
-    pub(super) async fn with_written_class(&mut self, mut value: Value) -> Value {
+    pub async fn name(
+        &mut self,
+        cdp: Option<&Cdp>,
+        scripts: &Scripts,
+        texts: &mut ScriptTexts,
+        mut value: Value,
+    ) -> Value {
         let Some(class) = value["className"]
             .as_str()
             .filter(|c| may_be_renamed(c))
@@ -52,11 +71,11 @@ impl Debuggee {
         else {
             return value;
         };
-        let written = match self.written_classes.get(&class) {
+        let written = match self.known.get(&class) {
             Some(known) => known.clone(),
             None => {
-                let found = self.read_written_class(&value, &class).await;
-                self.written_classes.insert(class.clone(), found.clone());
+                let found = read_written_class(cdp, scripts, texts, &value, &class).await;
+                self.known.insert(class.clone(), found.clone());
                 found
             }
         };
@@ -72,50 +91,56 @@ impl Debuggee {
         }
         value
     }
+}
 
-    /// The name the map gives class `class` of `value` where its script names it.
-    async fn read_written_class(&mut self, value: &Value, class: &str) -> Option<String> {
-        let cdp = self.cdp().ok()?.clone();
-        let object_id = value["objectId"].as_str()?;
-        let constructor = cdp
-            .call(
-                "Runtime.callFunctionOn",
-                json!({
-                    "objectId": object_id,
-                    "functionDeclaration": CONSTRUCTOR,
-                    "silent": true,
-                }),
-            )
-            .await
-            .ok()?;
-        let function_id = constructor["result"]["objectId"].as_str()?.to_string();
-        let properties = cdp
-            .call(
-                "Runtime.getProperties",
-                json!({ "objectId": function_id, "ownProperties": true }),
-            )
-            .await;
-        let _ = cdp
-            .call("Runtime.releaseObject", json!({ "objectId": function_id }))
-            .await;
-        let properties = properties.ok()?;
-        let location = properties["internalProperties"]
-            .as_array()?
-            .iter()
-            .find(|p| p["name"] == "[[FunctionLocation]]")?["value"]["value"]
-            .clone();
-        let script = location["scriptId"].as_str()?;
-        let line = u32::try_from(location["lineNumber"].as_u64()?).ok()?;
-        let column = u32::try_from(location["columnNumber"].as_u64()?).ok()?;
-        let map = self.focus.scripts.get(script).and_then(|s| s.map.clone())?;
-        let text = self.script_text(script).await?;
-        let at = name_before(text.lines().nth(line as usize)?, class, column)?;
-        let end = at + u32::try_from(class.encode_utf16().count()).ok()?;
-        map.named_between((line, at), (line, end))
-            .find(|(place, _)| *place == (line, at))
-            .map(|(_, name)| name.to_string())
-            .filter(|name| name != class)
-    }
+/// The name the map gives class `class` of `value` where its script names it.
+async fn read_written_class(
+    cdp: Option<&Cdp>,
+    scripts: &Scripts,
+    texts: &mut ScriptTexts,
+    value: &Value,
+    class: &str,
+) -> Option<String> {
+    let cdp = cdp?;
+    let object_id = value["objectId"].as_str()?;
+    let constructor = cdp
+        .call(
+            "Runtime.callFunctionOn",
+            json!({
+                "objectId": object_id,
+                "functionDeclaration": CONSTRUCTOR,
+                "silent": true,
+            }),
+        )
+        .await
+        .ok()?;
+    let function_id = constructor["result"]["objectId"].as_str()?.to_string();
+    let properties = cdp
+        .call(
+            "Runtime.getProperties",
+            json!({ "objectId": function_id, "ownProperties": true }),
+        )
+        .await;
+    let _ = cdp
+        .call("Runtime.releaseObject", json!({ "objectId": function_id }))
+        .await;
+    let properties = properties.ok()?;
+    let location = properties["internalProperties"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] == "[[FunctionLocation]]")?["value"]["value"]
+        .clone();
+    let script = location["scriptId"].as_str()?;
+    let line = u32::try_from(location["lineNumber"].as_u64()?).ok()?;
+    let column = u32::try_from(location["columnNumber"].as_u64()?).ok()?;
+    let map = scripts.get(script).and_then(|s| s.map.clone())?;
+    let text = texts.get(Some(cdp), script).await?;
+    let at = name_before(text.lines().nth(line as usize)?, class, column)?;
+    let end = at + u32::try_from(class.encode_utf16().count()).ok()?;
+    map.named_between((line, at), (line, end))
+        .find(|(place, _)| *place == (line, at))
+        .map(|(_, name)| name.to_string())
+        .filter(|name| name != class)
 }
 
 #[cfg(test)]

@@ -19,10 +19,16 @@
 //!   throw there caught by an awaiting caller's `try` still stops, and so does a promise
 //!   rejected and handled by a `.catch` (V8 pauses on it as `promiseRejection`, not read here).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use serde_json::Value;
+
+use super::super::cdp::Cdp;
+use super::super::scripts::Scripts;
 use super::super::try_blocks::TryBlocks;
-use super::*;
+use super::frames::frame_url;
+use super::script_texts::ScriptTexts;
 
 /// Packages whose files run the tests: an exception that reaches their frames is the test's
 /// failure. A scoped name ends with `/`: any package of the scope.
@@ -56,7 +62,7 @@ const RUNNER_MODULES: &[&str] = &[
 
 /// What the user's exception filters ask for, beyond V8's state.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
-pub(super) enum CaughtRule {
+pub enum CaughtRule {
     /// V8's state says it all.
     #[default]
     AsV8Says,
@@ -66,73 +72,82 @@ pub(super) enum CaughtRule {
     LeavingForRunner,
 }
 
-impl Debuggee {
-    /// V8's pause-on-exceptions state for DAP `filters`, and the rule applied to its pauses.
-    pub(super) fn exception_state(&self, filters: &[&str]) -> (&'static str, CaughtRule) {
-        if filters.contains(&"all") {
-            let rule = if self.pause_in_assertions {
-                CaughtRule::LeavingForRunner
-            } else {
-                CaughtRule::AsV8Says
-            };
-            ("all", rule)
-        } else if filters.contains(&"uncaught") {
-            if self.es_module && self.focus.thread == MAIN_THREAD {
-                ("all", CaughtRule::LoaderCaught)
-            } else {
-                ("uncaught", CaughtRule::AsV8Says)
-            }
+/// V8's pause-on-exceptions state for DAP `filters`, and the rule applied to its pauses:
+/// `assertions` when a test's failures stop, `es_module_main` for the launched process of an ES
+/// module program.
+pub fn exception_state(
+    filters: &[&str],
+    assertions: bool,
+    es_module_main: bool,
+) -> (&'static str, CaughtRule) {
+    if filters.contains(&"all") {
+        let rule = if assertions {
+            CaughtRule::LeavingForRunner
         } else {
-            ("none", CaughtRule::AsV8Says)
+            CaughtRule::AsV8Says
+        };
+        ("all", rule)
+    } else if filters.contains(&"uncaught") {
+        if es_module_main {
+            ("all", CaughtRule::LoaderCaught)
+        } else {
+            ("uncaught", CaughtRule::AsV8Says)
         }
+    } else {
+        ("none", CaughtRule::AsV8Says)
     }
+}
 
+/// Which exceptions of one Node process stop: the rule, and the `try` blocks of its scripts,
+/// scanned at the first exception that asks.
+#[derive(Default)]
+pub struct CaughtExceptions {
+    pub rule: CaughtRule,
+    try_blocks: HashMap<String, Arc<TryBlocks>>,
+}
+
+/// What a frame's place is read against: the process's scripts and their text.
+pub struct Sources<'a> {
+    pub cdp: Option<&'a Cdp>,
+    pub scripts: &'a Scripts,
+    pub texts: &'a mut ScriptTexts,
+}
+
+impl CaughtExceptions {
     /// Whether a pause on an exception is one the user did not ask for.
-    pub(super) async fn exception_to_skip(&mut self, params: &Value) -> bool {
+    pub async fn skips(&mut self, sources: &mut Sources<'_>, params: &Value) -> bool {
         if params["reason"] != "exception" || params["data"]["uncaught"] == true {
             return false;
         }
         let frames = params["callFrames"].as_array().cloned().unwrap_or_default();
-        match self.focus.caught_rule {
+        match self.rule {
             CaughtRule::AsV8Says => false,
-            CaughtRule::LeavingForRunner => !self.leaves_for_the_runner(&frames).await,
-            CaughtRule::LoaderCaught => !self.only_the_loader_catches(&frames).await,
+            CaughtRule::LeavingForRunner => !self.leaves_for_the_runner(sources, &frames).await,
+            CaughtRule::LoaderCaught => !self.only_the_loader_catches(sources, &frames).await,
         }
     }
 
-    /// Whether a frame is in the program's own code: not Node's, not an installed package's.
-    fn is_programs(&self, frame: &Value) -> bool {
-        let url = self.frame_url(frame);
-        !url.is_empty()
-            && !url.starts_with("node:")
-            && !url.contains("/node_modules/")
-            && !url.contains("\\node_modules\\")
-    }
-
-    fn frame_url(&self, frame: &Value) -> String {
-        let script = frame["location"]["scriptId"].as_str().unwrap_or_default();
-        self.focus
-            .scripts
-            .get(script)
-            .map(|s| s.url.clone())
-            .or_else(|| frame["url"].as_str().map(str::to_string))
-            .unwrap_or_default()
-    }
-
-    async fn only_the_loader_catches(&mut self, frames: &[Value]) -> bool {
-        let own = frames.iter().take_while(|f| self.is_programs(f)).count();
-        let loader = frames
-            .get(own)
-            .is_some_and(|f| self.frame_url(f).starts_with("node:internal/modules/esm/"));
-        own > 0 && loader && !self.caught_in_any(&frames[..own]).await
+    async fn only_the_loader_catches(
+        &mut self,
+        sources: &mut Sources<'_>,
+        frames: &[Value],
+    ) -> bool {
+        let own = frames
+            .iter()
+            .take_while(|f| is_programs(sources.scripts, f))
+            .count();
+        let loader = frames.get(own).is_some_and(|f| {
+            frame_url(sources.scripts, f).starts_with("node:internal/modules/esm/")
+        });
+        own > 0 && loader && !self.caught_in_any(sources, &frames[..own]).await
     }
 
     /// Whether an exception thrown with `frames` on the stack (the top first) leaves the
     /// program's code for the test runner's uncaught (see the module docs).
-    async fn leaves_for_the_runner(&mut self, frames: &[Value]) -> bool {
+    async fn leaves_for_the_runner(&mut self, sources: &mut Sources<'_>, frames: &[Value]) -> bool {
         let runner = frames
             .iter()
-            .position(|f| is_runners(&self.frame_url(f)))
+            .position(|f| is_runners(&frame_url(sources.scripts, f)))
             .unwrap_or(frames.len());
         let above = &frames[..runner];
         // A runner's assertion that the function throws (tape's `t.throws`) catches it on
@@ -141,15 +156,16 @@ impl Debuggee {
             Some(frame) if expects_a_throw(frame) => &frames[..=runner],
             _ => above,
         };
-        above.iter().any(|f| self.is_programs(f)) && !self.caught_in_any(checked).await
+        above.iter().any(|f| is_programs(sources.scripts, f))
+            && !self.caught_in_any(sources, checked).await
     }
 
     /// Whether one of `frames` is at a place inside a `try … catch` of its function.
-    async fn caught_in_any(&mut self, frames: &[Value]) -> bool {
+    async fn caught_in_any(&mut self, sources: &mut Sources<'_>, frames: &[Value]) -> bool {
         for frame in frames {
             let location = &frame["location"];
             let script = location["scriptId"].as_str().unwrap_or_default();
-            let Some(blocks) = self.try_blocks(script).await else {
+            let Some(blocks) = self.try_blocks(sources, script).await else {
                 continue;
             };
             let line = location["lineNumber"].as_u64().unwrap_or(0) as usize;
@@ -162,17 +178,28 @@ impl Debuggee {
     }
 
     /// A script's `try` blocks, scanned once per script.
-    async fn try_blocks(&mut self, script: &str) -> Option<Arc<TryBlocks>> {
-        if let Some(blocks) = self.focus.try_blocks.get(script) {
+    async fn try_blocks(
+        &mut self,
+        sources: &mut Sources<'_>,
+        script: &str,
+    ) -> Option<Arc<TryBlocks>> {
+        if let Some(blocks) = self.try_blocks.get(script) {
             return Some(blocks.clone());
         }
-        let source = self.script_text(script).await?;
+        let source = sources.texts.get(sources.cdp, script).await?;
         let blocks = Arc::new(TryBlocks::scan(&source));
-        self.focus
-            .try_blocks
-            .insert(script.to_string(), blocks.clone());
+        self.try_blocks.insert(script.to_string(), blocks.clone());
         Some(blocks)
     }
+}
+
+/// Whether a frame is in the program's own code: not Node's, not an installed package's.
+fn is_programs(scripts: &Scripts, frame: &Value) -> bool {
+    let url = frame_url(scripts, frame);
+    !url.is_empty()
+        && !url.starts_with("node:")
+        && !url.contains("/node_modules/")
+        && !url.contains("\\node_modules\\")
 }
 
 /// Whether a runner's frame is one of its assertions that a function throws.

@@ -1,137 +1,57 @@
-//! Values at a pause: scopes and their variables (handles that live until the program runs
-//! again), evaluation with V8's timeout, `setVariable`, and the exception a pause is for.
+//! Values at a pause: the variables of scopes and values (by the handles the pause gives out),
+//! evaluation with V8's timeout, and `setVariable`, all told in the names the user wrote where a
+//! bundler or minifier renamed them.
 
-use super::*;
+use std::collections::HashMap;
 
-impl Debuggee {
-    /// Handles and overrides belong to one pause: the program moved on.
-    pub(super) fn forget_pause_objects(&mut self) {
-        self.focus.handles.clear();
-        self.focus.overrides.clear();
-    }
+use serde_json::{Value, json};
 
-    pub(super) fn add_handle(&mut self, handle: Handle) -> i64 {
-        self.focus.handles.push(handle);
-        self.focus.handles.len() as i64
-    }
+use super::super::cdp::Cdp;
+use super::super::collection_sizes;
+use super::super::error::RequestError;
+use super::super::objects::{
+    array_page, call_argument, exception_message, own_properties, with_preview,
+};
+use super::super::scripts::Scripts;
+use super::super::values;
+use super::class_names::WrittenClasses;
+use super::original_names::{in_generated_names, written_names};
+use super::pause::{Handle, Pause, This, shown_this};
+use super::script_texts::ScriptTexts;
+use crate::dap::requests::{EvaluateArguments, SetVariableArguments, VariablesArguments};
 
-    pub(super) fn scopes(&mut self, arguments: &ScopesArguments) -> Answer {
-        let (index, frame) = self.frame(arguments.frame_id)?;
-        let chain = frame["scopeChain"].as_array().cloned().unwrap_or_default();
-        let this = match frame.get("this") {
-            Some(this) if this["type"] == "undefined" && !frame["functionLocation"].is_null() => {
-                Some(This::Lexical)
-            }
-            Some(this) => shown_this(this).map(This::Given),
-            None => None,
-        };
-        let returned = match &self.paused()?.returned {
-            Some(returned) if index == 0 => Some(returned.clone()),
-            _ => None,
-        };
-        let object_id = |scope: &Value| scope["object"]["objectId"].as_str().map(str::to_string);
-        // The innermost scopes up to and including the function's own (or the module's).
-        let mut locals = Vec::new();
-        let mut rest_from = 0;
-        for (number, scope) in chain.iter().enumerate() {
-            let kind = scope["type"].as_str().unwrap_or_default();
-            if !matches!(
-                kind,
-                "block" | "catch" | "with" | "local" | "module" | "eval"
-            ) {
-                break;
-            }
-            if let Some(id) = object_id(scope) {
-                locals.push((number, id));
-            }
-            rest_from = number + 1;
-            if matches!(kind, "local" | "module") {
-                break;
-            }
-        }
-        // The closures' variables the function uses are its locals too (DevTools lists them
-        // apart, under "Closure"; the names the code reads are what a reader looks for), up to
-        // the module's: a CommonJS module's wrapper, an anonymous closure right before the
-        // global scope, holds the module's top level, which is no local of the function.
-        if chain
-            .get(rest_from.wrapping_sub(1))
-            .is_some_and(|s| s["type"] == "local")
-        {
-            for (number, scope) in chain.iter().enumerate().skip(rest_from) {
-                let outermost = chain
-                    .get(number + 1)
-                    .is_none_or(|next| matches!(next["type"].as_str(), Some("global" | "script")));
-                let wrapper = outermost && scope["name"].as_str().is_none_or(str::is_empty);
-                if scope["type"] != "closure" || wrapper {
-                    break;
-                }
-                if let Some(id) = object_id(scope) {
-                    locals.push((number, id));
-                }
-                rest_from = number + 1;
-            }
-        }
-        let mut scopes = Vec::new();
-        let reference = self.add_handle(Handle::Locals {
-            frame: index,
-            scopes: locals,
-            this,
-        });
-        scopes.push(json!({
-            "name": "Locals",
-            "presentationHint": "locals",
-            "variablesReference": reference,
-            "expensive": false,
-        }));
-        if let Some(returned) = returned {
-            let reference = self.add_handle(Handle::Returned(returned));
-            scopes.push(json!({
-                "name": "Return value",
-                "presentationHint": "returnValue",
-                "variablesReference": reference,
-                "expensive": false,
-            }));
-        }
-        for (number, scope) in chain.iter().enumerate().skip(rest_from) {
-            let Some(id) = object_id(scope) else {
-                continue;
-            };
-            let kind = scope["type"].as_str().unwrap_or_default();
-            let name = match (kind, scope["name"].as_str()) {
-                ("closure", Some(of)) if !of.is_empty() => format!("Closure ({of})"),
-                ("closure", _) => "Closure".into(),
-                ("script", _) => "Script".into(),
-                ("module", _) => "Module".into(),
-                ("global", _) => "Global".into(),
-                ("block", _) => "Block".into(),
-                (other, _) => other.to_string(),
-            };
-            let reference = self.add_handle(Handle::Scope {
-                frame: index,
-                number,
-                object_id: id,
-            });
-            scopes.push(json!({
-                "name": name,
-                "variablesReference": reference,
-                "expensive": kind == "global",
-            }));
-        }
-        Ok(json!({ "scopes": scopes }))
-    }
+/// The parameters CommonJS wraps every module in: shown as locals of the top level, they are
+/// noise; they are hidden when all five are there.
+const MODULE_WRAPPER: [&str; 5] = ["exports", "require", "module", "__filename", "__dirname"];
 
-    pub(super) fn handle_of(&self, reference: i64) -> Result<&Handle, RequestError> {
-        usize::try_from(reference)
-            .ok()
-            .and_then(|r| r.checked_sub(1))
-            .and_then(|index| self.focus.handles.get(index))
-            .ok_or(RequestError::VariableGone)
-    }
+/// Sets a property of an object (`this`) and returns its new value.
+const SET_PROPERTY: &str = "function (name, value) { this[name] = value; return this[name]; }";
 
-    pub(super) async fn variables(&mut self, arguments: &VariablesArguments) -> Answer {
-        let cdp = self.cdp()?.clone();
+/// How long an expression may run before V8 stops it (`print` of an endless loop fails instead of
+/// hanging the program and the session).
+pub const EVALUATION_TIMEOUT_MS: u64 = 10_000;
+
+/// Most array elements given when no page was asked for.
+const UNPAGED_ARRAY_LIMIT: u64 = 10_000;
+
+type Answer = Result<Value, RequestError>;
+
+/// The process in focus as its values are read: its connection, its pause and scripts, and the
+/// texts and class names read so far.
+pub struct Inspection<'a> {
+    pub cdp: &'a Cdp,
+    pub pause: &'a mut Pause,
+    pub scripts: &'a Scripts,
+    pub texts: &'a mut ScriptTexts,
+    pub classes: &'a mut WrittenClasses,
+}
+
+impl Inspection<'_> {
+    /// DAP `variables`: the children of a scope or a value.
+    pub async fn variables(&mut self, arguments: &VariablesArguments) -> Answer {
+        let cdp = self.cdp;
         let (frame, objects, this, length, is_scope) =
-            match self.handle_of(arguments.variables_reference)? {
+            match self.pause.handle(arguments.variables_reference)? {
                 Handle::Locals {
                     frame,
                     scopes,
@@ -165,19 +85,22 @@ impl Debuggee {
                 let count = arguments
                     .count
                     .unwrap_or_else(|| length.min(UNPAGED_ARRAY_LIMIT));
-                array_page(&cdp, &objects[0], start, count).await?
+                array_page(cdp, &objects[0], start, count).await?
             }
             None => {
                 let mut all = Vec::new();
                 for object in &objects {
-                    all.extend(own_properties(&cdp, object).await?);
+                    all.extend(own_properties(cdp, object).await?);
                 }
                 all
             }
         };
         // A minifier's names, told as written (see `original_names`).
         let written = match (frame, is_scope) {
-            (Some(frame), true) => self.written_names(frame).await,
+            (Some(frame), true) => {
+                let frame = self.pause.current().and_then(|p| p.call_frames.get(frame));
+                written_names(Some(cdp), frame, self.scripts, self.texts).await
+            }
             _ => HashMap::new(),
         };
         let mut seen = std::collections::HashSet::new();
@@ -191,20 +114,19 @@ impl Debuggee {
             }
             let value = match frame.filter(|_| is_scope) {
                 Some(frame) => self
-                    .focus
-                    .overrides
-                    .get(&(frame, name.clone()))
+                    .pause
+                    .overridden(frame, &name)
                     .cloned()
                     .unwrap_or(value),
                 None => value,
             };
             let name = written.get(&name).unwrap_or(&name);
-            let value = collection_sizes::read_through_class(&cdp, value).await;
+            let value = collection_sizes::read_through_class(cdp, value).await;
             let value = self.with_written_class(value).await;
             shown.push(self.variable(frame, name, &value));
         }
         let this = match this {
-            Some(This::Given(this)) => Some(with_preview(&cdp, this).await),
+            Some(This::Given(this)) => Some(with_preview(cdp, this).await),
             Some(This::Lexical) => match frame {
                 Some(frame) => self
                     .evaluate_raw("this", Some(frame as i64 + 1), EVALUATION_TIMEOUT_MS)
@@ -224,7 +146,7 @@ impl Debuggee {
     }
 
     /// A DAP variable for a value, with a handle when it has children.
-    pub(super) fn variable(&mut self, frame: Option<usize>, name: &str, value: &Value) -> Value {
+    fn variable(&mut self, frame: Option<usize>, name: &str, value: &Value) -> Value {
         let mut variable = json!({
             "name": name,
             "value": values::display(value),
@@ -235,12 +157,7 @@ impl Debuggee {
         variable
     }
 
-    pub(super) fn attach_children(
-        &mut self,
-        frame: Option<usize>,
-        value: &Value,
-        target: &mut Value,
-    ) {
+    fn attach_children(&mut self, frame: Option<usize>, value: &Value, target: &mut Value) {
         if !values::has_children(value) {
             return;
         }
@@ -248,7 +165,7 @@ impl Debuggee {
             return;
         };
         let length = values::array_length(value);
-        let reference = self.add_handle(Handle::Object {
+        let reference = self.pause.add_handle(Handle::Object {
             frame,
             object_id: object_id.to_string(),
             length,
@@ -261,16 +178,16 @@ impl Debuggee {
 
     /// `Debugger.evaluateOnCallFrame` when paused, `Runtime.evaluate` otherwise; V8 stops the
     /// evaluation after `timeout_ms`.
-    pub(super) async fn evaluate_raw(
+    async fn evaluate_raw(
         &self,
         expression: &str,
         frame_id: Option<i64>,
         timeout_ms: u64,
     ) -> Result<(Option<usize>, Value), RequestError> {
-        let cdp = self.cdp()?.clone();
-        let (frame, answer) = match self.focus.paused {
+        let cdp = self.cdp;
+        let (frame, answer) = match self.pause.current() {
             Some(_) => {
-                let (index, frame) = self.frame(frame_id.unwrap_or(1))?;
+                let (index, frame) = self.pause.frame(frame_id.unwrap_or(1))?;
                 let call_frame = frame["callFrameId"]
                     .as_str()
                     .unwrap_or_default()
@@ -313,15 +230,18 @@ impl Debuggee {
         Ok((frame, answer["result"].clone()))
     }
 
-    pub(super) async fn evaluate(&mut self, arguments: &EvaluateArguments) -> Answer {
+    /// DAP `evaluate`, in a paused frame's names as the user wrote them.
+    pub async fn evaluate(&mut self, arguments: &EvaluateArguments) -> Answer {
         let expression = arguments.expression.as_str();
-        let expression = match (&self.focus.paused, arguments.frame_id) {
-            (Some(_), frame) => {
+        let expression = match (self.pause.current(), arguments.frame_id) {
+            (Some(paused), frame) => {
                 let index = frame
                     .and_then(|f| usize::try_from(f).ok())
                     .and_then(|f| f.checked_sub(1))
                     .unwrap_or(0);
-                self.in_generated_names(expression, index).await
+                let frame = paused.call_frames.get(index);
+                in_generated_names(Some(self.cdp), frame, self.scripts, self.texts, expression)
+                    .await
             }
             (None, _) => expression.to_string(),
         };
@@ -332,7 +252,7 @@ impl Debuggee {
                 arguments.timeout_ms.unwrap_or(EVALUATION_TIMEOUT_MS),
             )
             .await?;
-        let value = collection_sizes::read_through_class(self.cdp()?, value).await;
+        let value = collection_sizes::read_through_class(self.cdp, value).await;
         let value = self.with_written_class(value).await;
         let mut answer = json!({
             "result": values::display(&value),
@@ -343,16 +263,17 @@ impl Debuggee {
         Ok(answer)
     }
 
-    pub(super) async fn set_variable(&mut self, arguments: &SetVariableArguments) -> Answer {
+    /// DAP `setVariable`: a variable of a scope, or a member of an object.
+    pub async fn set_variable(&mut self, arguments: &SetVariableArguments) -> Answer {
         let name = arguments.name.as_str();
         let expression = arguments.value.as_str();
-        let cdp = self.cdp()?.clone();
+        let cdp = self.cdp;
         // Where the variable lives: a scope of a frame, or an object.
         enum Target {
             Scopes(usize, Vec<(usize, String)>),
             Object(Option<usize>, String),
         }
-        let target = match self.handle_of(arguments.variables_reference)? {
+        let target = match self.pause.handle(arguments.variables_reference)? {
             Handle::Locals { frame, scopes, .. } => Target::Scopes(*frame, scopes.clone()),
             Handle::Scope {
                 frame,
@@ -381,7 +302,7 @@ impl Debuggee {
             Target::Scopes(frame, scopes) => {
                 let mut number = None;
                 for (n, object) in &scopes {
-                    if own_properties(&cdp, object)
+                    if own_properties(cdp, object)
                         .await?
                         .iter()
                         .any(|(p, _)| p == name)
@@ -391,7 +312,7 @@ impl Debuggee {
                     }
                 }
                 let number = number.ok_or_else(|| format!("no variable '{name}' in this scope"))?;
-                let call_frame = self.frame(frame as i64 + 1)?.1["callFrameId"].clone();
+                let call_frame = self.pause.frame(frame as i64 + 1)?.1["callFrameId"].clone();
                 cdp.call(
                     "Debugger.setVariableValue",
                     json!({
@@ -402,9 +323,7 @@ impl Debuggee {
                     }),
                 )
                 .await?;
-                self.focus
-                    .overrides
-                    .insert((frame, name.to_string()), new_value.clone());
+                self.pause.set_override(frame, name, new_value.clone());
                 (Some(frame), new_value)
             }
             Target::Object(frame, object_id) => {
@@ -435,52 +354,23 @@ impl Debuggee {
         Ok(answer)
     }
 
-    pub(super) fn exception_info(&self) -> Answer {
-        let paused = self.paused()?;
-        if !matches!(paused.reason.as_str(), "exception" | "promiseRejection") {
-            return Err("the program did not stop on an exception".into());
-        }
-        let error = &paused.data;
-        let description = error["description"].as_str().map(str::to_string);
-        let type_name = match error["subtype"].as_str() {
-            Some("error") => error["className"].as_str().unwrap_or("Error").to_string(),
-            _ => values::type_name(error),
-        };
-        let message = match error["subtype"].as_str() {
-            // "TypeError: x is not a function\n    at ..." → "x is not a function", and all of
-            // a message of several lines (an assertion's "…equal:\n\n6 !== 7").
-            Some("error") => {
-                let text = values::error_message(
-                    description.as_deref().unwrap_or_default(),
-                    error["className"].as_str(),
-                );
-                let (first, rest) = text.split_once('\n').unwrap_or((text.as_str(), ""));
-                let first = first.split_once(": ").map_or(first, |(_, message)| message);
-                match rest {
-                    "" => first.to_string(),
-                    rest => format!("{first}\n{rest}"),
-                }
-            }
-            _ => values::display(error),
-        };
-        Ok(json!({
-            "exceptionId": type_name,
-            "description": message,
-            "breakMode": "unhandled",
-            "details": {
-                "message": message,
-                "typeName": type_name,
-                "stackTrace": description,
-            },
-        }))
+    async fn with_written_class(&mut self, value: Value) -> Value {
+        self.classes
+            .name(Some(self.cdp), self.scripts, self.texts, value)
+            .await
     }
 }
 
-/// A frame's `this` as its locals show it: an object other than the global one (whose members
-/// are every global), or nothing.
-fn shown_this(this: &Value) -> Option<Value> {
-    let shown = this["type"] == "object"
-        && this["subtype"] != "null"
-        && !matches!(this["className"].as_str(), Some("global" | "Window"));
-    shown.then(|| this.clone())
+/// V8's words for an evaluation stopped by its `timeout` (`timeout_ms`), said in the words the
+/// session reads (`evaluation_limits::INTERRUPTED_WORDS`).
+fn timed_out(error: String, timeout_ms: u64) -> RequestError {
+    if error.contains("Execution was terminated") {
+        RequestError::Failed(format!(
+            "{} of {} ms",
+            crate::adapters::evaluation_limits::INTERRUPTED_WORDS,
+            timeout_ms
+        ))
+    } else {
+        RequestError::Failed(error)
+    }
 }

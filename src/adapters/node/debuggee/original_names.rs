@@ -7,9 +7,13 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::sync::Arc;
 
-use super::*;
+use serde_json::Value;
+
+use super::super::cdp::Cdp;
+use super::super::scripts::Scripts;
+use super::super::source_maps;
+use super::script_texts::ScriptTexts;
 
 /// A scope's CDP location as a 0-based (line, column).
 fn location(value: &Value) -> Option<(u32, u32)> {
@@ -110,79 +114,64 @@ fn names_in_scope(
     }
 }
 
-impl Debuggee {
-    /// Script `id`'s text as V8 runs it, fetched once.
-    pub(super) async fn script_text(&mut self, id: &str) -> Option<Arc<str>> {
-        if let Some(text) = self.script_texts.get(id) {
-            return Some(text.clone());
+/// For the paused `frame` in a script with a source map: each generated name in its own scopes
+/// (function, blocks) with the name written, where the map says it.
+pub async fn written_names(
+    cdp: Option<&Cdp>,
+    frame: Option<&Value>,
+    scripts: &Scripts,
+    texts: &mut ScriptTexts,
+) -> HashMap<String, String> {
+    let Some(frame) = frame else {
+        return HashMap::new();
+    };
+    let Some(id) = frame["location"]["scriptId"].as_str() else {
+        return HashMap::new();
+    };
+    let Some(map) = scripts.get(id).and_then(|s| s.map.clone()) else {
+        return HashMap::new();
+    };
+    let Some(text) = texts.get(cdp, id).await else {
+        return HashMap::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found: HashMap<String, Option<String>> = HashMap::new();
+    // The innermost scopes up to the function's own, as `locals` shows them (the blocks
+    // outside it, such as a class's, span much of a bundle).
+    for scope in frame["scopeChain"].as_array().into_iter().flatten() {
+        let kind = scope["type"].as_str();
+        if !matches!(kind, Some("local" | "block" | "catch")) {
+            break;
         }
-        let answer = self
-            .focus
-            .cdp
-            .as_ref()?
-            .call("Debugger.getScriptSource", json!({ "scriptId": id }))
-            .await
-            .ok()?;
-        let text: Arc<str> = Arc::from(answer["scriptSource"].as_str()?);
-        self.script_texts.insert(id.to_string(), text.clone());
-        Some(text)
+        names_in_scope(&map, &lines, scope, &mut found);
+        if kind == Some("local") {
+            break;
+        }
     }
+    found
+        .into_iter()
+        .filter_map(|(generated, name)| Some((generated, name?)))
+        .collect()
+}
 
-    /// For the paused frame `index` in a script with a source map: each generated name in its
-    /// own scopes (function, blocks) with the name written, where the map says it.
-    pub(super) async fn written_names(&mut self, index: usize) -> HashMap<String, String> {
-        let Some(frame) = self
-            .focus
-            .paused
-            .as_ref()
-            .and_then(|p| p.call_frames.get(index))
-            .cloned()
-        else {
-            return HashMap::new();
-        };
-        let Some(id) = frame["location"]["scriptId"].as_str() else {
-            return HashMap::new();
-        };
-        let Some(map) = self.focus.scripts.get(id).and_then(|s| s.map.clone()) else {
-            return HashMap::new();
-        };
-        let Some(text) = self.script_text(id).await else {
-            return HashMap::new();
-        };
-        let lines: Vec<&str> = text.lines().collect();
-        let mut found: HashMap<String, Option<String>> = HashMap::new();
-        // The innermost scopes up to the function's own, as `locals` shows them (the blocks
-        // outside it, such as a class's, span much of a bundle).
-        for scope in frame["scopeChain"].as_array().into_iter().flatten() {
-            let kind = scope["type"].as_str();
-            if !matches!(kind, Some("local" | "block" | "catch")) {
-                break;
-            }
-            names_in_scope(&map, &lines, scope, &mut found);
-            if kind == Some("local") {
-                break;
-            }
-        }
-        found
-            .into_iter()
-            .filter_map(|(generated, name)| Some((generated, name?)))
-            .collect()
+/// `expression` to evaluate in `frame`, its written names turned into the generated ones V8
+/// knows.
+pub async fn in_generated_names(
+    cdp: Option<&Cdp>,
+    frame: Option<&Value>,
+    scripts: &Scripts,
+    texts: &mut ScriptTexts,
+    expression: &str,
+) -> String {
+    let generated: HashMap<String, String> = written_names(cdp, frame, scripts, texts)
+        .await
+        .into_iter()
+        .map(|(generated, written)| (written, generated))
+        .collect();
+    if generated.is_empty() {
+        return expression.to_string();
     }
-
-    /// `expression` to evaluate in frame `index`, its written names turned into the generated
-    /// ones V8 knows.
-    pub(super) async fn in_generated_names(&mut self, expression: &str, index: usize) -> String {
-        let generated: HashMap<String, String> = self
-            .written_names(index)
-            .await
-            .into_iter()
-            .map(|(generated, written)| (written, generated))
-            .collect();
-        if generated.is_empty() {
-            return expression.to_string();
-        }
-        rewrite(expression, &generated)
-    }
+    rewrite(expression, &generated)
 }
 
 #[cfg(test)]

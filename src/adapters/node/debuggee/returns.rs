@@ -5,10 +5,13 @@
 //! out. The caller's frame then shows the value as a scope of its own, `Return value`, as the
 //! other adapters that know it do.
 
-use super::*;
+use serde_json::{Value, json};
+
+use super::super::cdp::Cdp;
+use super::super::objects::with_preview;
 
 /// A finish under way: the call it leaves and what it has seen of its return.
-pub(super) struct Finishing {
+pub struct Finishing {
     /// The call: the number of frames and the top one's function.
     depth: usize,
     function: Value,
@@ -19,9 +22,9 @@ pub(super) struct Finishing {
 
 /// What a function returned: its name and the value (a CDP remote object).
 #[derive(Debug, Clone)]
-pub(super) struct Returned {
-    pub(super) function: String,
-    pub(super) value: Value,
+pub struct Returned {
+    pub function: String,
+    pub value: Value,
 }
 
 /// The function's name as V8 gives it in a call frame.
@@ -42,69 +45,59 @@ async fn returned(cdp: &Cdp, frame: &Value, value: &Value) -> Returned {
     }
 }
 
-impl Debuggee {
-    /// Before a finish's step out: takes the value at once when paused at the return already,
-    /// else sets breakpoints at every return of the top frame's function.
-    pub(super) async fn begin_finish(&mut self) {
-        let Some(top) = self
-            .focus
-            .paused
-            .as_ref()
-            .and_then(|paused| paused.call_frames.first())
-            .cloned()
-        else {
-            return;
-        };
-        let depth = self
-            .focus
-            .paused
-            .as_ref()
-            .map_or(0, |p| p.call_frames.len());
-        let returned = match (top.get("returnValue"), &self.focus.cdp) {
-            (Some(value), Some(cdp)) => Some(returned(cdp, &top, value).await),
+impl Finishing {
+    /// Before a finish's step out from the pause with `frames`: takes the value at once when
+    /// paused at the return already, else sets breakpoints at every return of the top frame's
+    /// function. None without a frame.
+    pub async fn begin(cdp: Option<&Cdp>, frames: &[Value]) -> Option<Finishing> {
+        let top = frames.first()?;
+        let returned = match (top.get("returnValue"), cdp) {
+            (Some(value), Some(cdp)) => Some(returned(cdp, top, value).await),
             _ => None,
         };
-        let catches = match (&returned, &self.focus.cdp) {
+        let catches = match (&returned, cdp) {
             (None, Some(cdp)) => catch_returns(cdp, &top["functionLocation"]).await,
             _ => Vec::new(),
         };
-        self.finishing = Some(Finishing {
-            depth,
+        Some(Finishing {
+            depth: frames.len(),
             function: top["functionLocation"].clone(),
             catches,
             returned,
-        });
+        })
     }
 
     /// A pause at the finish's own breakpoints, which is no stop: at a return of the call it
     /// began in, the value is kept and the step out goes on; at one of a deeper call of the same
     /// function (a recursion), the program goes on to the call's own return. Returns whether
     /// the pause was one of these.
-    pub(super) async fn at_finish_return(&mut self, params: &Value, hit_ids: &[String]) -> bool {
-        let Some(finishing) = &mut self.finishing else {
-            return false;
-        };
-        if hit_ids.is_empty() || !hit_ids.iter().all(|id| finishing.catches.contains(id)) {
+    pub async fn at_return(
+        &mut self,
+        cdp: Option<&Cdp>,
+        params: &Value,
+        hit_ids: &[String],
+    ) -> bool {
+        if hit_ids.is_empty() || !hit_ids.iter().all(|id| self.catches.contains(id)) {
             return false;
         }
-        let Some(cdp) = self.focus.cdp.clone() else {
+        let Some(cdp) = cdp else {
             return false;
         };
         let frames = params["callFrames"]
             .as_array()
             .map_or(&[][..], Vec::as_slice);
-        let own_call = frames.len() == finishing.depth
+        let own_call = frames.len() == self.depth
             && frames
                 .first()
-                .is_some_and(|top| top["functionLocation"] == finishing.function);
+                .is_some_and(|top| top["functionLocation"] == self.function);
         match frames.first().filter(|_| own_call) {
             Some(top) => {
-                finishing.returned = match top.get("returnValue") {
-                    Some(value) => Some(returned(&cdp, top, value).await),
+                self.returned = match top.get("returnValue") {
+                    Some(value) => Some(returned(cdp, top, value).await),
                     None => None,
                 };
                 // Returned: a later call of the function (a callback's next) is another's.
-                for id in std::mem::take(&mut finishing.catches) {
+                for id in std::mem::take(&mut self.catches) {
                     let _ = cdp
                         .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
                         .await;
@@ -117,16 +110,15 @@ impl Debuggee {
 
     /// At a stop or a resume: the finish is over and its breakpoints go. Returns what the
     /// function returned, when the finish saw it.
-    pub(super) async fn end_finish(&mut self) -> Option<Returned> {
-        let finishing = self.finishing.take()?;
-        if let Some(cdp) = &self.focus.cdp {
-            for id in &finishing.catches {
+    pub async fn end(self, cdp: Option<&Cdp>) -> Option<Returned> {
+        if let Some(cdp) = cdp {
+            for id in &self.catches {
                 let _ = cdp
                     .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
                     .await;
             }
         }
-        finishing.returned
+        self.returned
     }
 }
 

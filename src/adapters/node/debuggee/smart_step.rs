@@ -11,14 +11,20 @@
 //! to its end. So a step from a `return`, and every `finish`, also sets a one-time breakpoint at
 //! the caller's next place: the step stops in the caller either way.
 
-use super::*;
+use serde_json::{Value, json};
+
+use super::super::cdp::Cdp;
+use super::super::scripts::Scripts;
+use super::super::source_maps;
+use super::frames::is_internal;
+use super::script_texts::ScriptTexts;
 
 /// How many times one step is taken again before it stops wherever it is.
 const MAX_SMART_STEPS: u32 = 200;
 
 /// Where a step began: what it repeats and what counts as not having moved.
 #[derive(Debug, Clone)]
-pub(super) struct StepOrigin {
+pub struct StepOrigin {
     /// The CDP step asked for (`Debugger.stepOver`, `stepInto`, `stepOut`).
     method: &'static str,
     /// The call it began in: the number of frames and the top one's function.
@@ -29,7 +35,7 @@ pub(super) struct StepOrigin {
     /// Times taken again so far.
     repeats: u32,
     /// Stepping from the program's entry to its first mapped line: the stop is an `entry`.
-    pub(super) entry: bool,
+    entry: bool,
     /// The one-time V8 breakpoint at the caller's next place, removed at the stop.
     caller_catch: Option<String>,
 }
@@ -81,148 +87,141 @@ fn unmapped(scripts: &Scripts, frame: &Value) -> bool {
     })
 }
 
-impl Debuggee {
-    /// Remembers where the step `method` begins (the program is paused there), and catches a
-    /// step out of a `return` in the caller.
-    pub(super) async fn begin_step(&mut self, method: &'static str) {
-        let caller_catch = self.catch_in_caller(method).await;
-        self.step_origin = self.focus.paused.as_ref().map(|paused| StepOrigin {
+impl StepOrigin {
+    /// Where the step `method` begins from the pause with `frames`; with a one-time breakpoint
+    /// in the caller for a `finish`, or a step from a `return`.
+    pub async fn begin(
+        cdp: Option<&Cdp>,
+        frames: &[Value],
+        scripts: &Scripts,
+        texts: &mut ScriptTexts,
+        method: &'static str,
+    ) -> StepOrigin {
+        let caller_catch = match cdp {
+            Some(cdp) => catch_in_caller(cdp, frames, scripts, texts, method).await,
+            None => None,
+        };
+        StepOrigin {
             method,
-            depth: paused.call_frames.len(),
-            function: paused
-                .call_frames
+            depth: frames.len(),
+            function: frames
                 .first()
                 .map(|f| f["functionLocation"].clone())
                 .unwrap_or(Value::Null),
-            line: paused
-                .call_frames
-                .first()
-                .and_then(|f| original_line(&self.focus.scripts, f)),
+            line: frames.first().and_then(|f| original_line(scripts, f)),
             repeats: 0,
             entry: false,
             caller_catch,
-        });
-    }
-
-    /// For a `finish`, or a step from a `return`: a one-time breakpoint at the first place after
-    /// the call in the caller's function (none when the caller is Node's own code).
-    async fn catch_in_caller(&mut self, method: &str) -> Option<String> {
-        let cdp = self.focus.cdp.clone()?;
-        let frames = &self.focus.paused.as_ref()?.call_frames;
-        let (top, caller) = (frames.first()?.clone(), frames.get(1)?.clone());
-        if self.is_internal(&caller)
-            || (method != "Debugger.stepOut" && !self.at_return(&top["location"]).await)
-        {
-            return None;
         }
-        let mut start = caller["location"].clone();
-        start["columnNumber"] = json!(start["columnNumber"].as_u64()? + 1);
-        let possible = cdp
-            .call(
-                "Debugger.getPossibleBreakpoints",
-                json!({ "start": start, "restrictToFunction": true }),
-            )
-            .await
-            .ok()?;
-        let next = possible["locations"].as_array()?.first()?;
-        let location = json!({
-            "scriptId": next["scriptId"],
-            "lineNumber": next["lineNumber"],
-            "columnNumber": next["columnNumber"],
-        });
-        let set = cdp
-            .call("Debugger.setBreakpoint", json!({ "location": location }))
-            .await
-            .ok()?;
-        set["breakpointId"].as_str().map(str::to_string)
-    }
-
-    /// Whether the CDP `location` is at a `return` statement, read in its script's text (V8's
-    /// own text: what `tsx` compiled is not the file).
-    async fn at_return(&mut self, location: &Value) -> bool {
-        let Some(script) = location["scriptId"].as_str() else {
-            return false;
-        };
-        self.script_text(script).await.is_some_and(|text| {
-            return_at(
-                &text,
-                location["lineNumber"].as_u64().unwrap_or(0),
-                location["columnNumber"].as_u64().unwrap_or(0),
-            )
-        })
     }
 
     /// At a stop: the step is over; its one-time breakpoint goes. Returns whether the step was
     /// the one from the entry to the first mapped line.
-    pub(super) async fn end_step(&mut self) -> bool {
-        let Some(origin) = self.step_origin.take() else {
-            return false;
-        };
-        if let (Some(id), Some(cdp)) = (&origin.caller_catch, &self.focus.cdp) {
+    pub async fn end(self, cdp: Option<&Cdp>) -> bool {
+        if let (Some(id), Some(cdp)) = (&self.caller_catch, cdp) {
             let _ = cdp
                 .call("Debugger.removeBreakpoint", json!({ "breakpointId": id }))
                 .await;
         }
-        origin.entry
+        self.entry
     }
 
     /// After a pause that ended a step (no breakpoint, no exception): takes the step again when
     /// it ended in unmapped code, or on its starting line in its starting call. Returns whether it
     /// did (the pause is then no stop).
-    pub(super) async fn step_again(&mut self, frames: &[Value]) -> bool {
+    pub async fn again(&mut self, cdp: Option<&Cdp>, scripts: &Scripts, frames: &[Value]) -> bool {
         let Some(top) = frames.first() else {
             return false;
         };
-        let Some(origin) = &self.step_origin else {
-            return false;
-        };
-        if origin.repeats >= MAX_SMART_STEPS {
+        if self.repeats >= MAX_SMART_STEPS {
             return false;
         }
-        let again = unmapped(&self.focus.scripts, top)
-            || (origin.method != "Debugger.stepOut"
-                && origin.line.is_some()
-                && frames.len() == origin.depth
-                && top["functionLocation"] == origin.function
-                && original_line(&self.focus.scripts, top) == origin.line);
+        let again = unmapped(scripts, top)
+            || (self.method != "Debugger.stepOut"
+                && self.line.is_some()
+                && frames.len() == self.depth
+                && top["functionLocation"] == self.function
+                && original_line(scripts, top) == self.line);
         if !again {
             return false;
         }
-        let method = origin.method;
-        let Some(cdp) = self.focus.cdp.clone() else {
+        let Some(cdp) = cdp else {
             return false;
         };
-        if let Some(origin) = &mut self.step_origin {
-            origin.repeats += 1;
-        }
-        cdp.call(method, json!({})).await.is_ok()
+        self.repeats += 1;
+        cdp.call(self.method, json!({})).await.is_ok()
     }
 
     /// At the entry pause of `--stop-on-entry`: when it is in unmapped code of a script with a
-    /// map (a bundle's helpers, `tsc`'s preamble), steps on to its first mapped line, which is
-    /// then the entry stop. Returns whether it stepped.
-    pub(super) async fn step_to_mapped_entry(&mut self, frames: &[Value]) -> bool {
-        let Some(top) = frames.first() else {
-            return false;
-        };
-        if !unmapped(&self.focus.scripts, top) {
-            return false;
-        }
-        let Some(cdp) = self.focus.cdp.clone() else {
-            return false;
-        };
-        self.step_origin = Some(StepOrigin {
-            method: "Debugger.stepOver",
+    /// map (a bundle's helpers, `tsc`'s preamble), the step on to its first mapped line, which is
+    /// then the entry stop (the caller takes it).
+    pub fn to_mapped_entry(scripts: &Scripts, frames: &[Value]) -> Option<StepOrigin> {
+        let top = frames.first()?;
+        unmapped(scripts, top).then(|| StepOrigin {
+            method: ENTRY_STEP,
             depth: frames.len(),
             function: top["functionLocation"].clone(),
             line: None,
             repeats: 0,
             entry: true,
             caller_catch: None,
-        });
-        self.focus.expecting = Expecting::Step;
-        cdp.call("Debugger.stepOver", json!({})).await.is_ok()
+        })
     }
+}
+
+/// The CDP step that goes from the entry to the first mapped line.
+pub const ENTRY_STEP: &str = "Debugger.stepOver";
+
+/// For a `finish`, or a step from a `return`: a one-time breakpoint at the first place after
+/// the call in the caller's function (none when the caller is Node's own code).
+async fn catch_in_caller(
+    cdp: &Cdp,
+    frames: &[Value],
+    scripts: &Scripts,
+    texts: &mut ScriptTexts,
+    method: &str,
+) -> Option<String> {
+    let (top, caller) = (frames.first()?, frames.get(1)?);
+    if is_internal(scripts, caller)
+        || (method != "Debugger.stepOut" && !at_return(cdp, texts, &top["location"]).await)
+    {
+        return None;
+    }
+    let mut start = caller["location"].clone();
+    start["columnNumber"] = json!(start["columnNumber"].as_u64()? + 1);
+    let possible = cdp
+        .call(
+            "Debugger.getPossibleBreakpoints",
+            json!({ "start": start, "restrictToFunction": true }),
+        )
+        .await
+        .ok()?;
+    let next = possible["locations"].as_array()?.first()?;
+    let location = json!({
+        "scriptId": next["scriptId"],
+        "lineNumber": next["lineNumber"],
+        "columnNumber": next["columnNumber"],
+    });
+    let set = cdp
+        .call("Debugger.setBreakpoint", json!({ "location": location }))
+        .await
+        .ok()?;
+    set["breakpointId"].as_str().map(str::to_string)
+}
+
+/// Whether the CDP `location` is at a `return` statement, read in its script's text (V8's
+/// own text: what `tsx` compiled is not the file).
+async fn at_return(cdp: &Cdp, texts: &mut ScriptTexts, location: &Value) -> bool {
+    let Some(script) = location["scriptId"].as_str() else {
+        return false;
+    };
+    texts.get(Some(cdp), script).await.is_some_and(|text| {
+        return_at(
+            &text,
+            location["lineNumber"].as_u64().unwrap_or(0),
+            location["columnNumber"].as_u64().unwrap_or(0),
+        )
+    })
 }
 
 #[cfg(test)]
