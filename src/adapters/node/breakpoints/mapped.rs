@@ -11,9 +11,17 @@
 //! binds as it parses them; a script that loads from elsewhere with a map naming the file (a
 //! bundle in `node_modules`, what `tsx` compiles in memory) is placed by id as it is parsed.
 
-use super::*;
-use crate::adapters::node::source_maps::{self, MapTarget, MappedScript};
-use crate::common::location::resolve;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::super::cdp::Cdp;
+use super::super::scripts::Scripts;
+use super::super::source_maps::{MapTarget, MappedScript};
+use super::super::urls::url_regex;
+use super::conditions;
+use super::entry::Entry;
+use super::placing::{ambiguity_of, placement_failure, remove};
 
 /// A file of a language Node runs only compiled (TypeScript, JSX, Vue, CoffeeScript, ...): its
 /// lines are never a script's, only a source map's.
@@ -123,7 +131,7 @@ pub(super) async fn set_generated(
         ),
     };
     if let Some(condition) = &entry.wish.condition {
-        params["condition"] = json!(super::conditions::v8_condition(condition));
+        params["condition"] = json!(conditions::v8_condition(condition));
     }
     match cdp.call(method, params).await {
         Ok(answer) => {
@@ -148,148 +156,4 @@ pub(super) fn original_path(script: &MappedScript, file: &Path) -> PathBuf {
         .path
         .clone()
         .unwrap_or_else(|| file.to_path_buf())
-}
-
-impl Breakpoints {
-    /// The generated files on disk, not loaded yet, whose maps name the original `file` (only
-    /// for a compiled language's file: a `.js` file is its own script).
-    pub(super) async fn mapped_on_disk(
-        &mut self,
-        scripts: &Scripts,
-        file: &Path,
-    ) -> Vec<MappedScript> {
-        if !mapped::is_compiled_source(file) {
-            return Vec::new();
-        }
-        let on_disk = self.maps_on_disk().await;
-        let loaded: HashSet<&Path> = scripts.files().filter_map(|s| s.path.as_deref()).collect();
-        on_disk
-            .iter()
-            .filter(|(path, _)| !loaded.contains(path.as_path()))
-            .flat_map(|(path, map)| {
-                map.sources_named(file)
-                    .into_iter()
-                    .map(move |source| MappedScript {
-                        key: path.display().to_string(),
-                        target: MapTarget::File(path.clone()),
-                        map: map.clone(),
-                        source,
-                    })
-            })
-            .collect()
-    }
-
-    /// The generated files with source maps in the program's folder (searched the first time
-    /// they are wanted); none when the folder is not known.
-    pub(super) async fn maps_on_disk(&mut self) -> Arc<MapsOnDisk> {
-        if let Some(found) = &self.maps_on_disk {
-            return found.clone();
-        }
-        let Some(root) = self.source_root.clone() else {
-            return Arc::default();
-        };
-        let found = tokio::task::spawn_blocking(move || source_maps::on_disk(&root))
-            .await
-            .unwrap_or_default();
-        let found = Arc::new(
-            found
-                .into_iter()
-                .map(|(path, map)| (path, Arc::new(map)))
-                .collect::<Vec<_>>(),
-        );
-        self.maps_on_disk = Some(found.clone());
-        found
-    }
-
-    /// The files under the program's folder (not `node_modules`) that the relative name of a
-    /// compiled language's `file` names: what `tsx` will compile from them is not loaded yet.
-    pub(super) async fn originals_named(&self, file: &Path) -> Vec<PathBuf> {
-        let (Some(root), Some(suffix)) = (&self.source_root, suffix_of(file)) else {
-            return Vec::new();
-        };
-        if file.is_absolute() || !mapped::is_compiled_source(file) {
-            return Vec::new();
-        }
-        let Some(extension) = file.extension().map(|e| e.to_string_lossy().to_string()) else {
-            return Vec::new();
-        };
-        let root = root.clone();
-        tokio::task::spawn_blocking(move || {
-            resolve::source_tree(&root, &[extension.as_str()])
-                .into_iter()
-                .filter(|path| path.ends_with(&suffix))
-                .collect()
-        })
-        .await
-        .unwrap_or_default()
-    }
-
-    /// A newly parsed script with a source map: places the pending lines of the original files
-    /// it names, and returns the DAP `breakpoint` events of those that became verified.
-    pub(super) async fn place_in_mapped_script(
-        &mut self,
-        cdp: &Cdp,
-        id: &str,
-        path: &Path,
-        script: &Script,
-    ) -> Vec<Value> {
-        let mut changed = Vec::new();
-        let Some(map) = &script.map else {
-            return changed;
-        };
-        {
-            // Lines of the files its map names, written in a language V8 does not run.
-            for (file, entries) in &mut self.by_file {
-                let sources = map.sources_named(file);
-                if sources.is_empty() || !mapped::is_compiled_source(file) {
-                    continue;
-                }
-                let mapping: Vec<MappedScript> = sources
-                    .into_iter()
-                    .map(|source| MappedScript {
-                        key: path.display().to_string(),
-                        target: MapTarget::Loaded(id.to_string()),
-                        map: map.clone(),
-                        source,
-                    })
-                    .collect();
-                for entry in entries.iter_mut() {
-                    let Place::Line(line) = entry.wish.place else {
-                        continue;
-                    };
-                    let was_verified = entry.resolved.is_some();
-                    mapped::place_mapped(cdp, &mapping, file, line, entry).await;
-                    // Verified now, or no longer: a second file of its name made it ambiguous.
-                    if was_verified != entry.resolved.is_some() {
-                        changed.push(entry.to_dap(Some(file)));
-                    }
-                }
-            }
-        }
-        changed
-    }
-
-    /// Sets the entry guard of the original `file` (once): a breakpoint at the start of a
-    /// script of that URL, for a loader that runs the file itself compiled in memory (`tsx`,
-    /// `ts-node`), whose map is known only once it is parsed, the moment before it runs.
-    pub(super) async fn guard_entry(&mut self, cdp: &Cdp, file: &Path) {
-        if self.entry_guards.contains_key(file) {
-            return;
-        }
-        // A relative name guards every script whose URL ends with it, as a suffix binds.
-        let pattern = if file.is_absolute() {
-            url_regex(file)
-        } else {
-            match suffix_of(file) {
-                Some(suffix) => url_suffix_regex(&suffix),
-                None => return,
-            }
-        };
-        let params = json!({ "urlRegex": pattern, "lineNumber": 0, "columnNumber": 0 });
-        if let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await
-            && let Some(id) = answer["breakpointId"].as_str()
-        {
-            self.entry_guards.insert(file.to_path_buf(), id.to_string());
-        }
-    }
 }

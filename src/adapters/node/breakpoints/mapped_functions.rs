@@ -11,9 +11,14 @@
 //! map whose sources cannot be read (no `sourcesContent`, no files) leaves its script to the
 //! text search, as before.
 
-use super::*;
-use crate::adapters::node::functions::{BodyStart, Finder};
-use crate::adapters::node::source_maps::MapTarget;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::super::cdp::Cdp;
+use super::super::functions::{BodyStart, Finder};
+use super::super::source_maps::{MapTarget, ScriptMap};
+use super::entry::{Entry, Place};
+use super::mapped;
 
 /// Whether a map's source is TypeScript (its types are skipped when it is searched).
 fn is_typescript(written: &str) -> bool {
@@ -96,35 +101,10 @@ pub(super) async fn place_function_mapped(
     }
 }
 
-impl Breakpoints {
-    /// Places function breakpoint `entry` through the maps of the loaded scripts and of the
-    /// generated files in the program's folder (by URL, bound as they load).
-    pub(super) async fn place_function_in_maps(
-        &mut self,
-        cdp: &Cdp,
-        scripts: &Scripts,
-        entry: &mut Entry,
-    ) {
-        for (id, script) in scripts.files_by_id() {
-            if let (Some(path), Some(map)) = (&script.path, &script.map) {
-                let target = MapTarget::Loaded(id.to_string());
-                let key = path.display().to_string();
-                place_function_mapped(cdp, &key, &target, map, path, entry).await;
-            }
-        }
-        let loaded: HashSet<&Path> = scripts.files().filter_map(|s| s.path.as_deref()).collect();
-        for (path, map) in self.maps_on_disk().await.iter() {
-            if !loaded.contains(path.as_path()) {
-                let target = MapTarget::File(path.clone());
-                let key = path.display().to_string();
-                place_function_mapped(cdp, &key, &target, map, path, entry).await;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     /// A TypeScript source, as a map carries it, bundled and renamed elsewhere.

@@ -27,117 +27,21 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 
 use super::cdp::Cdp;
-use super::functions;
 use super::scripts::{Script, Scripts};
-use super::source_maps::{self, ScriptMap};
+use super::source_maps::{self, MapTarget, MappedScript, ScriptMap};
 use super::sources;
 use super::urls::{suffix_of, url_regex, url_suffix_regex};
 use crate::dap::requests::{BreakpointOptions, FunctionBreakpoint, SourceBreakpoint};
 
 pub(crate) mod conditions;
+mod entry;
 mod mapped;
 mod mapped_functions;
 mod placing;
-use placing::*;
 
-/// When a breakpoint with a hit count stops: DAP's `hitCondition`, "N" meaning from the Nth hit
-/// on (as `--hit-count` documents); `>N`, `>=N`, `==N` and `%N` are understood too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HitRule {
-    AtLeast(u64),
-    Exactly(u64),
-    Every(u64),
-}
-
-impl HitRule {
-    pub fn parse(text: &str) -> Option<HitRule> {
-        let text = text.trim();
-        let number = |s: &str| s.trim().parse::<u64>().ok();
-        if let Some(rest) = text.strip_prefix(">=") {
-            return number(rest).map(HitRule::AtLeast);
-        }
-        if let Some(rest) = text.strip_prefix('>') {
-            return number(rest).map(|n| HitRule::AtLeast(n + 1));
-        }
-        if let Some(rest) = text.strip_prefix("==") {
-            return number(rest).map(HitRule::Exactly);
-        }
-        if let Some(rest) = text.strip_prefix('%') {
-            return number(rest).filter(|n| *n > 0).map(HitRule::Every);
-        }
-        number(text).map(HitRule::AtLeast)
-    }
-
-    fn allows(self, hits: u64) -> bool {
-        match self {
-            HitRule::AtLeast(n) => hits >= n,
-            HitRule::Exactly(n) => hits == n,
-            HitRule::Every(n) => hits.is_multiple_of(n),
-        }
-    }
-}
-
-/// What the user asked for, which identifies a breakpoint across requests.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Wish {
-    /// A 1-based line, or a function name.
-    place: Place,
-    condition: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Place {
-    Line(u32),
-    Function(String),
-}
-
-#[derive(Debug)]
-struct Entry {
-    dap_id: i64,
-    wish: Wish,
-    hit_rule: Option<HitRule>,
-    hits: u64,
-    /// V8's breakpoints for this entry (one per definition, for a function).
-    v8_ids: Vec<String>,
-    /// Files already searched for this function (each is searched once).
-    searched: HashSet<PathBuf>,
-    /// Where it landed: file and 1-based line.
-    resolved: Option<(PathBuf, u32)>,
-    /// Why it is not placed, when it is not.
-    message: Option<String>,
-    /// Set by a file-name suffix that no script had loaded yet: once it binds, it is pinned to
-    /// the script it bound in (see [`Breakpoints::resolved`]).
-    by_suffix: bool,
-    /// The scripts it was placed in through their source maps (see `mapped`).
-    mapped_in: HashSet<String>,
-    /// The original files a relative name has named so far: two or more, and it binds in none.
-    candidates: BTreeSet<PathBuf>,
-    /// Its condition does not compile: it is answered so and kept nowhere (see `conditions`).
-    refused: bool,
-}
-
-impl Entry {
-    fn to_dap(&self, fallback: Option<&Path>) -> Value {
-        let mut breakpoint = json!({ "id": self.dap_id, "verified": self.resolved.is_some() });
-        let path = self
-            .resolved
-            .as_ref()
-            .map(|(p, _)| p.as_path())
-            .or(fallback);
-        if let Some(path) = path {
-            breakpoint["source"] = json!({ "path": path });
-        }
-        match (&self.resolved, &self.wish.place) {
-            (Some((_, line)), _) => breakpoint["line"] = json!(line),
-            (None, Place::Line(line)) => breakpoint["line"] = json!(line),
-            (None, Place::Function(_)) => {}
-        }
-        if let Some(message) = &self.message {
-            breakpoint["message"] = json!(message);
-        }
-        breakpoint
-    }
-}
+use crate::common::location::resolve;
+use entry::{Entry, HitRule, Place, Wish};
+use placing::{FileTarget, pin, place_function, place_line, remove_all, set_at_starts};
 
 #[derive(Debug, Default)]
 pub struct Breakpoints {
@@ -489,6 +393,166 @@ impl Breakpoints {
             .values_mut()
             .flat_map(|entries| entries.iter_mut())
             .chain(self.functions.iter_mut())
+    }
+}
+
+impl Breakpoints {
+    /// The generated files on disk, not loaded yet, whose maps name the original `file` (only
+    /// for a compiled language's file: a `.js` file is its own script).
+    async fn mapped_on_disk(&mut self, scripts: &Scripts, file: &Path) -> Vec<MappedScript> {
+        if !mapped::is_compiled_source(file) {
+            return Vec::new();
+        }
+        let on_disk = self.maps_on_disk().await;
+        let loaded: HashSet<&Path> = scripts.files().filter_map(|s| s.path.as_deref()).collect();
+        on_disk
+            .iter()
+            .filter(|(path, _)| !loaded.contains(path.as_path()))
+            .flat_map(|(path, map)| {
+                map.sources_named(file)
+                    .into_iter()
+                    .map(move |source| MappedScript {
+                        key: path.display().to_string(),
+                        target: MapTarget::File(path.clone()),
+                        map: map.clone(),
+                        source,
+                    })
+            })
+            .collect()
+    }
+
+    /// The generated files with source maps in the program's folder (searched the first time
+    /// they are wanted); none when the folder is not known.
+    async fn maps_on_disk(&mut self) -> Arc<MapsOnDisk> {
+        if let Some(found) = &self.maps_on_disk {
+            return found.clone();
+        }
+        let Some(root) = self.source_root.clone() else {
+            return Arc::default();
+        };
+        let found = tokio::task::spawn_blocking(move || source_maps::on_disk(&root))
+            .await
+            .unwrap_or_default();
+        let found = Arc::new(
+            found
+                .into_iter()
+                .map(|(path, map)| (path, Arc::new(map)))
+                .collect::<Vec<_>>(),
+        );
+        self.maps_on_disk = Some(found.clone());
+        found
+    }
+
+    /// The files under the program's folder (not `node_modules`) that the relative name of a
+    /// compiled language's `file` names: what `tsx` will compile from them is not loaded yet.
+    async fn originals_named(&self, file: &Path) -> Vec<PathBuf> {
+        let (Some(root), Some(suffix)) = (&self.source_root, suffix_of(file)) else {
+            return Vec::new();
+        };
+        if file.is_absolute() || !mapped::is_compiled_source(file) {
+            return Vec::new();
+        }
+        let Some(extension) = file.extension().map(|e| e.to_string_lossy().to_string()) else {
+            return Vec::new();
+        };
+        let root = root.clone();
+        tokio::task::spawn_blocking(move || {
+            resolve::source_tree(&root, &[extension.as_str()])
+                .into_iter()
+                .filter(|path| path.ends_with(&suffix))
+                .collect()
+        })
+        .await
+        .unwrap_or_default()
+    }
+
+    /// A newly parsed script with a source map: places the pending lines of the original files
+    /// it names, and returns the DAP `breakpoint` events of those that became verified.
+    async fn place_in_mapped_script(
+        &mut self,
+        cdp: &Cdp,
+        id: &str,
+        path: &Path,
+        script: &Script,
+    ) -> Vec<Value> {
+        let mut changed = Vec::new();
+        let Some(map) = &script.map else {
+            return changed;
+        };
+        {
+            // Lines of the files its map names, written in a language V8 does not run.
+            for (file, entries) in &mut self.by_file {
+                let sources = map.sources_named(file);
+                if sources.is_empty() || !mapped::is_compiled_source(file) {
+                    continue;
+                }
+                let mapping: Vec<MappedScript> = sources
+                    .into_iter()
+                    .map(|source| MappedScript {
+                        key: path.display().to_string(),
+                        target: MapTarget::Loaded(id.to_string()),
+                        map: map.clone(),
+                        source,
+                    })
+                    .collect();
+                for entry in entries.iter_mut() {
+                    let Place::Line(line) = entry.wish.place else {
+                        continue;
+                    };
+                    let was_verified = entry.resolved.is_some();
+                    mapped::place_mapped(cdp, &mapping, file, line, entry).await;
+                    // Verified now, or no longer: a second file of its name made it ambiguous.
+                    if was_verified != entry.resolved.is_some() {
+                        changed.push(entry.to_dap(Some(file)));
+                    }
+                }
+            }
+        }
+        changed
+    }
+
+    /// Sets the entry guard of the original `file` (once): a breakpoint at the start of a
+    /// script of that URL, for a loader that runs the file itself compiled in memory (`tsx`,
+    /// `ts-node`), whose map is known only once it is parsed, the moment before it runs.
+    async fn guard_entry(&mut self, cdp: &Cdp, file: &Path) {
+        if self.entry_guards.contains_key(file) {
+            return;
+        }
+        // A relative name guards every script whose URL ends with it, as a suffix binds.
+        let pattern = if file.is_absolute() {
+            url_regex(file)
+        } else {
+            match suffix_of(file) {
+                Some(suffix) => url_suffix_regex(&suffix),
+                None => return,
+            }
+        };
+        let params = json!({ "urlRegex": pattern, "lineNumber": 0, "columnNumber": 0 });
+        if let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await
+            && let Some(id) = answer["breakpointId"].as_str()
+        {
+            self.entry_guards.insert(file.to_path_buf(), id.to_string());
+        }
+    }
+
+    /// Places function breakpoint `entry` through the maps of the loaded scripts and of the
+    /// generated files in the program's folder (by URL, bound as they load).
+    async fn place_function_in_maps(&mut self, cdp: &Cdp, scripts: &Scripts, entry: &mut Entry) {
+        for (id, script) in scripts.files_by_id() {
+            if let (Some(path), Some(map)) = (&script.path, &script.map) {
+                let target = MapTarget::Loaded(id.to_string());
+                let key = path.display().to_string();
+                mapped_functions::place_function_mapped(cdp, &key, &target, map, path, entry).await;
+            }
+        }
+        let loaded: HashSet<&Path> = scripts.files().filter_map(|s| s.path.as_deref()).collect();
+        for (path, map) in self.maps_on_disk().await.iter() {
+            if !loaded.contains(path.as_path()) {
+                let target = MapTarget::File(path.clone());
+                let key = path.display().to_string();
+                mapped_functions::place_function_mapped(cdp, &key, &target, map, path, entry).await;
+            }
+        }
     }
 }
 

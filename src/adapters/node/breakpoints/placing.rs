@@ -3,7 +3,16 @@
 //! bodies of a function, and removing what was placed. The table that decides what to place
 //! is `mod.rs`.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::super::cdp::Cdp;
+use super::super::functions;
+use super::super::scripts::Scripts;
+use super::super::urls::{suffix_of, url_regex, url_suffix_regex};
+use super::conditions;
+use super::entry::{Entry, Place};
 
 /// The scripts a line breakpoint's file names.
 #[derive(Debug, PartialEq, Eq)]
@@ -135,7 +144,7 @@ pub(super) async fn place_line(
         "columnNumber": 0,
     });
     if let Some(condition) = &entry.wish.condition {
-        params["condition"] = json!(super::conditions::v8_condition(condition));
+        params["condition"] = json!(conditions::v8_condition(condition));
     }
     match cdp.call("Debugger.setBreakpointByUrl", params).await {
         Ok(answer) => {
@@ -174,7 +183,7 @@ pub(super) async fn pin(cdp: &Cdp, entry: &mut Entry, url: &str) {
         "columnNumber": 0,
     });
     if let Some(condition) = &entry.wish.condition {
-        params["condition"] = json!(super::conditions::v8_condition(condition));
+        params["condition"] = json!(conditions::v8_condition(condition));
     }
     let Ok(answer) = cdp.call("Debugger.setBreakpointByUrl", params).await else {
         return;
@@ -233,7 +242,7 @@ pub(super) async fn set_at_starts(
             None => params["urlRegex"] = json!(url_regex(path)),
         }
         if let Some(condition) = &entry.wish.condition {
-            params["condition"] = json!(super::conditions::v8_condition(condition));
+            params["condition"] = json!(conditions::v8_condition(condition));
         }
         let answer = match cdp.call("Debugger.setBreakpointByUrl", params).await {
             Ok(answer) => answer,

@@ -1,5 +1,6 @@
 //! The breakpoint table's rules: hit counts as users write them, entries kept across re-sends.
 
+use super::placing::ambiguity;
 use super::*;
 
 #[test]
