@@ -255,6 +255,11 @@ mod tests {
         assert_eq!(request.map(|r| r.thread()), Ok(Some(3)));
         let threads = Request::read("threads", Value::Null);
         assert!(matches!(threads, Ok(Request::Threads)));
+        let disconnect = Request::read("disconnect", json!({}));
+        assert!(
+            matches!(&disconnect, Ok(Request::Disconnect(d)) if d.terminate_debuggee),
+            "a disconnect that does not say ends a launched debuggee: {disconnect:?}"
+        );
         let odd = Request::read("modules", json!({}));
         assert_eq!(
             odd.map(|_| ()),

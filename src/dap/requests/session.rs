@@ -117,9 +117,18 @@ impl Request for Disconnect {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DisconnectArguments {
+    /// Left out, a launched debuggee ends with the session and an attached one is left running
+    /// (the protocol leaves it to the adapter; this is what VS Code's adapters do).
+    #[serde(default = "launched_debuggee_ends")]
     pub terminate_debuggee: bool,
     #[serde(default)]
     pub restart: bool,
+}
+
+/// See [`DisconnectArguments::terminate_debuggee`]: only a launched debuggee is ended, so `true`
+/// reads as "the adapter's default".
+fn launched_debuggee_ends() -> bool {
+    true
 }
 
 /// The arguments of the requests that name one thread (`continue`, `pause`, the steps,
