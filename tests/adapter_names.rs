@@ -11,10 +11,15 @@
 
 mod common;
 
-/// The names (and executables) of the built-in adapters.
-const NAMES: &[&str] = &[
-    "lldb", "lldb-dap", "debugpy", "delve", "dlv", "gdb", "node", "codelldb",
-];
+/// The names of the built-in adapters and their aliases (their executables, their former names),
+/// from the adapter table. Its shorthands (`python`, `go`) are their languages' names, which
+/// code outside the adapters may say.
+fn names() -> Vec<&'static str> {
+    debugger::adapters::ADAPTERS
+        .iter()
+        .flat_map(|row| std::iter::once(row.name).chain(row.aliases.iter().copied()))
+        .collect()
+}
 
 /// Literals that may name an adapter: (file relative to the crate root, the literal as written
 /// between its quotes, why it cannot come from the table).
@@ -188,9 +193,8 @@ fn raw_string_start(chars: &[char], i: usize, is_ident: impl Fn(char) -> bool) -
 /// The adapter names `text` holds as whole words (`lldb-dap` holds `lldb`; `codelldb` does not).
 fn names_in(text: &str) -> Vec<&'static str> {
     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    NAMES
-        .iter()
-        .copied()
+    names()
+        .into_iter()
         .filter(|name| {
             text.match_indices(name).any(|(at, _)| {
                 let before = text[..at].chars().next_back();

@@ -1,11 +1,12 @@
 //! Which adapter serves a launch or an attach: the one asked for, else the one the program calls
-//! for, judged from its name and its first bytes (a Python or Node script, Go build info, a
-//! native executable).
+//! for, judged from its name and its first bytes by walking the adapter table's detection
+//! ([`Detection`]).
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{ADAPTERS, CallerEnv, DebugAdapter, MODULE_RUNNER, custom, gdb, kind, lldb, node};
+use super::table::{AdapterRow, Detection, NativeClaim};
+use super::{ADAPTERS, CallerEnv, DebugAdapter, custom, kind};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::user_files;
@@ -22,12 +23,12 @@ pub fn resolve(
 ) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
     let module = launch.and_then(|spec| spec.options.python.module.as_deref());
     let program = launch.map(|spec| spec.program.as_path());
-    let requested = requested.or(module.map(|_| MODULE_RUNNER));
+    let requested = requested.or(module.map(|_| module_runner()));
     let wanted = match requested.or(config.defaults.adapter.as_deref()) {
         Some(name) => name,
         None => match program {
             Some(program) => detect(program, config)?,
-            None => "lldb",
+            None => native_default().name,
         },
     };
     if let Some(kind) = kind(wanted) {
@@ -36,14 +37,15 @@ pub fn resolve(
             _ => {
                 // The caller's environment, which a launch carries: not the daemon's.
                 let caller = launch.map_or(CallerEnv::this_process(), CallerEnv::of_launch);
-                (kind.make)(config, caller)?
+                kind.locate(config, caller)?
             }
         };
         return match module {
-            Some(module) if !adapter.runs_modules() => Err(ErrorBody::usage(
+            Some(module) if !kind.runs_modules => Err(ErrorBody::usage(
                 format!("-m {module} runs a Python module, which the {wanted} adapter cannot"),
                 format!(
-                    "leave out --adapter ({MODULE_RUNNER} runs modules), or name the program's file"
+                    "leave out --adapter ({} runs modules), or name the program's file",
+                    module_runner()
                 ),
             )),
             _ => Ok(adapter),
@@ -65,10 +67,30 @@ pub fn resolve(
     ))
 }
 
-/// The adapter a one-shot question (`probe`, `probe --on-crash`) runs a Python program on when none was named
-/// (by `--adapter` or the config's default): our in-process one, which starts the program as
-/// fast as `python -m pdb` does, where debugpy's three Pythons take several times that. A test
-/// run keeps debugpy (its failure filter stops where a test runner catches the failure).
+/// The adapter that runs a module by name (`start -m MODULE`, Python's `-m`): the first row
+/// whose adapter does.
+fn module_runner() -> &'static str {
+    ADAPTERS
+        .iter()
+        .find(|row| row.runs_modules)
+        .map_or("", |row| row.name)
+}
+
+/// The adapter for a native executable none claims by its content, and for an attach that
+/// nothing else tells: the first row that claims any native executable.
+fn native_default() -> &'static AdapterRow {
+    ADAPTERS
+        .iter()
+        .find(|row| matches!(row.detection.native, NativeClaim::Any(_)))
+        .unwrap_or(&ADAPTERS[0])
+}
+
+/// The adapter a one-shot question (`probe`, `probe --on-crash`) runs a program on when none was
+/// named (by `--adapter` or the config's default): the row marked [`AdapterRow::one_shot`] (our
+/// in-process Python adapter, which starts the program as fast as `python -m pdb` does, where
+/// debugpy's three Pythons take several times that), for a program its own detection claims by
+/// extension or `#!` line, or a module. A test run keeps the adapter `start` picks (debugpy's
+/// failure filter stops where a test runner catches the failure).
 pub fn for_one_shot(spec: &LaunchSpec, config: &Config) -> Option<&'static str> {
     if spec.adapter.is_some()
         || config.defaults.adapter.is_some()
@@ -77,14 +99,14 @@ pub fn for_one_shot(spec: &LaunchSpec, config: &Config) -> Option<&'static str> 
     {
         return None;
     }
-    // Only Python's own test, not all of `detect`: for a native program that looks for lldb-dap
-    // on PATH, which `resolve` does anyway, and every probe would pay it twice.
-    (spec.options.python.module.is_some() || is_python_script(&spec.program))
-        .then_some(ONE_SHOT_PYTHON)
+    let row = ADAPTERS.iter().find(|row| row.one_shot)?;
+    // Only the row's own script test, not all of `detect`: for a native program that looks for
+    // lldb-dap on PATH, which `resolve` does anyway, and every probe would pay it twice.
+    let claims = (spec.options.python.module.is_some() && row.runs_modules)
+        || claims_by_extension(&row.detection, &spec.program)
+        || claims_by_interpreter(&row.detection, &user_files::read_head(&spec.program, 256));
+    claims.then_some(row.name)
 }
-
-/// See [`for_one_shot`].
-const ONE_SHOT_PYTHON: &str = "pdb";
 
 /// The adapter for a core dump of `program`: `--adapter`, else the config's default, else the one
 /// `start` would pick for the program (a Go binary is Delve's; another native one lldb's, or
@@ -101,22 +123,30 @@ pub fn resolve_for_core(
     resolve(Some(wanted), config, None, false)
 }
 
-/// The adapter for a process to attach to when none was named: a V8 inspector at the
-/// `--connect` address is Node; a process running `node` or `python` is Node or debugpy; another
+/// The adapter for a process to attach to when none was named: at a `--connect` address, the
+/// adapter whose kind of server answers there (a V8 inspector is Node's); a process whose
+/// executable's name starts as a row's process names (`node`, `python`) is that row's; another
 /// executable is judged like a program to launch (Go build info means Delve).
 pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<&'static str> {
     if let Some(address) = &spec.connect {
-        return node::inspector::is_inspector(address)
-            .await
-            .then_some("node");
+        for row in ADAPTERS {
+            if let Some(serves) = row.detection.server
+                && serves(address).await
+            {
+                return Some(row.name);
+            }
+        }
+        return None;
     }
     let exe = crate::platform::executable_of(spec.pid?)?;
     let name = exe.file_name()?.to_string_lossy().to_string();
-    if name.starts_with("node") {
-        return Some("node");
-    }
-    if name.starts_with("python") {
-        return Some("debugpy");
+    if let Some(row) = ADAPTERS.iter().find(|row| {
+        row.detection
+            .process_names
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+    }) {
+        return Some(row.name);
     }
     detect(&exe, config).ok()
 }
@@ -137,58 +167,57 @@ fn adapter_list(config: &Config) -> String {
     format!("the adapters are: {}", names.join(", "))
 }
 
-/// Chooses the adapter for a program: `.py` is debugpy; a `.go` file, a directory of Go sources,
-/// or a binary carrying Go build info is Delve; JavaScript and TypeScript (`.js`, `.mjs`, `.cjs`,
-/// `.ts`, `.mts`, `.cts`, `.tsx`) is Node; another native
-/// executable is lldb, or gdb when lldb-dap is missing and gdb speaks DAP.
+/// Chooses the adapter for a program by walking the rows' detection: a file extension (`.py` is
+/// debugpy; `.go` Delve; `.js`, `.mjs`, `.cjs`, `.ts`, `.mts`, `.cts`, `.tsx` Node), the
+/// runtime itself (`node`), a folder that is a program (a Go package), a `#!` line, a native
+/// executable's content (Go build info), then any native executable: lldb, or gdb when lldb-dap
+/// is missing and gdb speaks DAP.
 pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody> {
-    let extension = program
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match extension.as_deref() {
-        Some("py" | "pyw") => return Ok("debugpy"),
-        Some("go") => return Ok("delve"),
-        Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "tsx") => return Ok("node"),
-        _ => {}
-    }
-    if is_node_runtime(program) {
-        // `start -- node --test x.test.js`: Node itself, with its own command line.
-        return Ok("node");
+    let found = |claims: &dyn Fn(&AdapterRow) -> bool| {
+        ADAPTERS.iter().find(|row| claims(row)).map(|row| row.name)
+    };
+    let claimed = found(&|row| claims_by_extension(&row.detection, program))
+        .or_else(|| found(&|row| row.detection.runtime.is_some_and(|is| is(program))));
+    if let Some(name) = claimed {
+        return Ok(name);
     }
     if program.is_dir() {
-        let has_go = std::fs::read_dir(program).is_ok_and(|entries| {
-            entries
-                .flatten()
-                .any(|e| e.path().extension().is_some_and(|x| x == "go"))
-        });
-        if has_go {
-            return Ok("delve");
+        let folder = ADAPTERS
+            .iter()
+            .find_map(|row| row.detection.folder.map(|folder| (row.name, folder)));
+        if let Some((name, folder)) = folder
+            && (folder.holds_one)(program)
+        {
+            return Ok(name);
         }
+        let only = folder.map_or(String::new(), |(name, folder)| {
+            format!(
+                "; a directory is debugged only as {}, with {name}",
+                folder.what
+            )
+        });
         return Err(ErrorBody::usage(
             format!("{} is a directory, not a program", program.display()),
-            "give the program's file; a directory is debugged only as a Go package (a folder of \
-             .go files), with delve",
+            format!("give the program's file{only}"),
         ));
     }
     let head = user_files::read_head(program, 64 * 1024);
-    if shebang_names(&head, "python") {
-        return Ok("debugpy");
-    }
-    if shebang_names(&head, "node") {
-        return Ok("node");
+    if let Some(name) = found(&|row| claims_by_interpreter(&row.detection, &head)) {
+        return Ok(name);
     }
     if is_native_executable(&head) {
-        if carries_go_build_info(program) {
-            return Ok("delve");
-        }
-        if lldb::find_on_system().is_some() || config.adapter("lldb").path.is_some() {
-            return Ok("lldb");
-        }
-        if gdb::has_dap(&config.adapter("gdb")) {
-            return Ok("gdb");
-        }
-        return Ok("lldb");
+        let by_content = found(
+            &|row| matches!(row.detection.native, NativeClaim::ByContent(carries) if carries(program)),
+        );
+        let installed = || {
+            found(&|row| {
+                matches!(row.detection.native,
+                    NativeClaim::Any(installed) if installed(&config.adapter(row.name)))
+            })
+        };
+        return Ok(by_content
+            .or_else(installed)
+            .unwrap_or(native_default().name));
     }
     Err(ErrorBody::new(
         ErrorCode::Usage,
@@ -197,30 +226,28 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
     ))
 }
 
-/// Whether `program` is a Python script, as [`detect`] tells one: `.py` or `.pyw`, or a `#!`
-/// line naming python.
-fn is_python_script(program: &Path) -> bool {
+/// Whether `program`'s extension is one of `detection`'s, in any case.
+fn claims_by_extension(detection: &Detection, program: &Path) -> bool {
     let extension = program.extension().and_then(|e| e.to_str());
-    extension.is_some_and(|e| e.eq_ignore_ascii_case("py") || e.eq_ignore_ascii_case("pyw"))
-        || shebang_names(&user_files::read_head(program, 256), "python")
+    extension.is_some_and(|e| {
+        detection
+            .extensions
+            .iter()
+            .any(|known| e.eq_ignore_ascii_case(known))
+    })
 }
 
-/// Whether a file that begins with `head` is a script whose `#!` line names `interpreter`.
-fn shebang_names(head: &[u8], interpreter: &str) -> bool {
+/// Whether a file that begins with `head` is a script whose `#!` line names one of
+/// `detection`'s interpreters.
+fn claims_by_interpreter(detection: &Detection, head: &[u8]) -> bool {
     head.starts_with(b"#!")
-        && head
-            .split(|b| *b == b'\n')
-            .next()
-            .is_some_and(|line| String::from_utf8_lossy(line).contains(interpreter))
-}
-
-/// Whether `program` is the `node` executable itself (`node`, `nodejs`, `node.exe`).
-pub fn is_node_runtime(program: &Path) -> bool {
-    program
-        .file_stem()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| matches!(n, "node" | "nodejs"))
-        && program.extension().is_none_or(|e| e == "exe")
+        && head.split(|b| *b == b'\n').next().is_some_and(|line| {
+            let line = String::from_utf8_lossy(line);
+            detection
+                .interpreters
+                .iter()
+                .any(|interpreter| line.contains(interpreter))
+        })
 }
 
 fn is_native_executable(head: &[u8]) -> bool {
@@ -231,29 +258,12 @@ fn is_native_executable(head: &[u8]) -> bool {
         || head.starts_with(b"MZ")
 }
 
-/// Go binaries carry a build-info blob that starts with this magic (`go version -m` reads it).
-const GO_BUILD_INFO_MAGIC: &[u8] = b"\xff Go buildinf:";
-
-/// Whether `path` is a Go binary: its build-info header is the magic at a 16-byte boundary (the
-/// Go linker aligns it so), followed by the pointer size (4 or 8) and a flags byte with only its
-/// two low bits in use. Any program that looks for Go binaries holds the magic as a constant,
-/// ours included; the header around it is what tells the real one.
-fn carries_go_build_info(path: &Path) -> bool {
-    // The blob sits in its own section near the start of the data; scan a bounded prefix.
-    let bytes = user_files::read_head(path, 64 * 1024 * 1024);
-    let header = GO_BUILD_INFO_MAGIC.len() + 2;
-    (0..bytes.len().saturating_sub(header))
-        .step_by(16)
-        .any(|at| {
-            bytes[at..].starts_with(GO_BUILD_INFO_MAGIC)
-                && matches!(bytes[at + GO_BUILD_INFO_MAGIC.len()], 4 | 8)
-                && bytes[at + GO_BUILD_INFO_MAGIC.len() + 1] & !0b11 == 0
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::adapters::delve::go_programs::GO_BUILD_INFO_MAGIC;
+    use crate::adapters::node::is_node_runtime;
 
     #[test]
     fn node_itself_is_told_from_a_script_named_node() {

@@ -59,7 +59,7 @@ pub use loaded_sources::LoadedSources;
 use process::{BoxFuture, SpawnedAdapter};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
-pub use table::{ADAPTERS, AdapterKind, Advice, MODULE_RUNNER, ToolchainCheck, kind};
+pub use table::{ADAPTERS, AdapterRow, Advice, Detection, ToolchainCheck, kind};
 use value_reading::ValueReading;
 
 /// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)
@@ -302,11 +302,6 @@ pub trait DebugAdapter: Send + Sync {
     /// stop), so the session can name it `pause` or `entry`.
     fn is_interrupt_stop(&self, reason: &str, _description: Option<&str>) -> bool {
         reason == "pause" || reason == "entry"
-    }
-
-    /// Whether the adapter can launch a module by name (`start -m MODULE`, Python's `-m`).
-    fn runs_modules(&self) -> bool {
-        false
     }
 
     /// Whether a stop is the process's `exec` of another program (`Stopped after exec of …`).

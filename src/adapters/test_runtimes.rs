@@ -4,17 +4,16 @@
 
 use std::path::PathBuf;
 
-use super::{MODULE_RUNNER, debugpy, node};
+use super::{debugpy, node};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 
 /// The Python the Python adapter runs programs in.
 pub fn python(config: &Config) -> Result<PathBuf, ErrorBody> {
-    Ok(debugpy::Debugpy::locate(
-        &config.adapter(MODULE_RUNNER),
-        super::CallerEnv::this_process(),
-    )?
-    .python)
+    Ok(
+        debugpy::Debugpy::locate(&config.adapter("debugpy"), super::CallerEnv::this_process())?
+            .python,
+    )
 }
 
 /// The Node.js the JavaScript adapter runs programs in.

@@ -12,7 +12,7 @@ use super::data;
 use super::setup;
 use super::{Call, Outcome};
 use crate::adapters::custom::CustomAdapter;
-use crate::adapters::{self, AdapterKind};
+use crate::adapters::{self, AdapterRow};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::paths;
@@ -189,7 +189,7 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
-fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
+fn check_builtin(kind: &AdapterRow, config: &Config) -> AdapterReport {
     let mut report = AdapterReport {
         name: kind.name.to_string(),
         found: false,
@@ -201,7 +201,8 @@ fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
         source: "built-in",
         toolchain: None,
     };
-    match (kind.make)(config, crate::adapters::CallerEnv::this_process())
+    match kind
+        .locate(config, crate::adapters::CallerEnv::this_process())
         .and_then(|adapter| adapter.check_usable().map(|()| adapter))
     {
         Ok(adapter) => {
@@ -213,7 +214,7 @@ fn check_builtin(kind: &AdapterKind, config: &Config) -> AdapterReport {
         }
         Err(err) => {
             // Something may be there that does not work: a GDB without DAP.
-            if let Some(path) = kind.unusable.and_then(|find| find(config)) {
+            if let Some(path) = kind.unusable_at(config) {
                 report.version = (kind.version)(&path);
                 report.path = Some(path.display().to_string());
             }

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::{Outcome, data};
 use crate::adapters::install::{self, SetupResult};
-use crate::adapters::{self, AdapterKind};
+use crate::adapters::{self, AdapterRow};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 
@@ -29,7 +29,7 @@ pub struct SetupArgs {
 }
 
 /// The adapters `setup --all` installs: those with a recipe, in table order.
-pub fn installable() -> impl Iterator<Item = &'static AdapterKind> {
+pub fn installable() -> impl Iterator<Item = &'static AdapterRow> {
     adapters::ADAPTERS.iter().filter(|k| k.install.is_some())
 }
 
@@ -52,7 +52,7 @@ fn line(result: &SetupResult) -> String {
 /// Runs `setup ADAPTER` or `setup --all`.
 pub fn run(args: SetupArgs) -> Result<Outcome, ErrorBody> {
     let config = Config::load().unwrap_or_default();
-    let kinds: Vec<&'static AdapterKind> = if args.all {
+    let kinds: Vec<&'static AdapterRow> = if args.all {
         installable().collect()
     } else {
         let wanted = args.adapter.as_deref().unwrap_or_default();

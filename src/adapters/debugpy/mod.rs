@@ -46,8 +46,8 @@ use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, LoadedSources, Requests, SignalReporting,
-    SourceLookup, SourceRoots, launch_with,
+    CallerEnv, ConditionHandling, DebugAdapter, Detection, LoadedSources, Requests,
+    SignalReporting, SourceLookup, SourceRoots, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -175,6 +175,14 @@ pub const PYTHON_SOURCES: SourceLookup = SourceLookup {
     adapter_matches_names: false,
     roots_are_trees: true,
     dependency_folders: &["site-packages", "dist-packages"],
+};
+
+/// What a Python program looks like to either Python adapter's detection: a `.py` or `.pyw`
+/// file, or a script whose `#!` line names python.
+pub const PYTHON_PROGRAMS: Detection = Detection {
+    extensions: &["py", "pyw"],
+    interpreters: &["python"],
+    ..Detection::NONE
 };
 
 /// Settings sent in both `launch` and `attach` so a Python program reads like any other.
@@ -348,10 +356,6 @@ impl DebugAdapter for Debugpy {
         }
         leave_out_the_adapters_version(spec, &mut arguments);
         with_presentation_options(arguments)
-    }
-
-    fn runs_modules(&self) -> bool {
-        true
     }
 
     /// `python -m debugpy.adapter` and its `initialize` take nothing of the program: the launch

@@ -11,6 +11,7 @@
 //! all three.
 
 mod conditions;
+pub mod go_programs;
 mod memory;
 mod relay;
 mod return_value;

@@ -18,7 +18,7 @@ use std::process::{Command, Stdio};
 
 use serde::Serialize;
 
-use super::{AdapterKind, Advice};
+use super::{AdapterRow, Advice};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 
@@ -38,11 +38,12 @@ pub struct SetupResult {
 
 /// Makes `kind` ready: its recipe when it has one; else the adapter already found, or the
 /// error of the one missing with the table's advice as its hint (setup cannot fix it).
-pub fn setup(kind: &AdapterKind, config: &Config) -> Result<SetupResult, ErrorBody> {
+pub fn setup(kind: &AdapterRow, config: &Config) -> Result<SetupResult, ErrorBody> {
     if let Some(install) = kind.install {
         return install(config);
     }
-    match (kind.make)(config, super::CallerEnv::this_process())
+    match kind
+        .locate(config, super::CallerEnv::this_process())
         .and_then(|adapter| adapter.check_usable().map(|()| adapter))
     {
         Ok(adapter) => {

@@ -69,7 +69,7 @@ pub async fn launch(plan: LaunchPlan<'_>, timeout: Duration) -> Result<Launched,
     command
         .arg("--inspect-brk=127.0.0.1:0")
         .args(plan.runtime_args);
-    if !crate::adapters::choice::is_node_runtime(plan.program) {
+    if !super::is_node_runtime(plan.program) {
         command.arg(plan.program);
     }
     command

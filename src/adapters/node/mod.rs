@@ -129,6 +129,21 @@ impl Node {
     }
 }
 
+/// Whether `program` is the `node` executable itself (`node`, `nodejs`, `node.exe`): `start --
+/// node --test x.test.js` runs Node with its own command line.
+pub fn is_node_runtime(program: &Path) -> bool {
+    program
+        .file_stem()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| matches!(n, "node" | "nodejs"))
+        && program.extension().is_none_or(|e| e == "exe")
+}
+
+/// Whether a V8 inspector answers at `address` (`attach --connect` without `--adapter`).
+pub fn serves_inspector(address: &str) -> BoxFuture<'_, bool> {
+    Box::pin(inspector::is_inspector(address))
+}
+
 impl DebugAdapter for Node {
     /// Every script V8 parses from a file, and the sources its map names, are told as
     /// `loadedSource` events as they load (`debuggee/mod.rs`).

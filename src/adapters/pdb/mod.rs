@@ -294,10 +294,6 @@ impl DebugAdapter for Pdb {
         json!({ "request": "attach", "processId": spec.pid })
     }
 
-    fn runs_modules(&self) -> bool {
-        true
-    }
-
     fn exception_filters(&self) -> Vec<&'static str> {
         vec!["uncaught"]
     }
