@@ -17,7 +17,7 @@ mod common;
 fn names() -> Vec<&'static str> {
     debugger::adapters::ADAPTERS
         .iter()
-        .flat_map(|row| std::iter::once(row.name).chain(row.aliases.iter().copied()))
+        .flat_map(|row| std::iter::once(row.name()).chain(row.aliases.iter().copied()))
         .collect()
 }
 

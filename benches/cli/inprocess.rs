@@ -383,7 +383,7 @@ impl DapSession {
         };
         let caps = session
             .client
-            .request_typed::<Initialize>(&InitializeArguments::new(lldb.adapter_id()))
+            .request_typed::<Initialize>(&InitializeArguments::new(lldb.profile().adapter_id))
             .await?;
         let launch = session
             .client

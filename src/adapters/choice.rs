@@ -28,7 +28,7 @@ pub fn resolve(
         Some(name) => name,
         None => match program {
             Some(program) => detect(program, config)?,
-            None => native_default().name,
+            None => native_default().name(),
         },
     };
     if let Some(kind) = kind(wanted) {
@@ -73,7 +73,7 @@ fn module_runner() -> &'static str {
     ADAPTERS
         .iter()
         .find(|row| row.runs_modules)
-        .map_or("", |row| row.name)
+        .map_or("", |row| row.name())
 }
 
 /// The adapter for a native executable none claims by its content, and for an attach that
@@ -105,7 +105,7 @@ pub fn for_one_shot(spec: &LaunchSpec, config: &Config) -> Option<&'static str> 
     let claims = (spec.options.python.module.is_some() && row.runs_modules)
         || claims_by_extension(&row.detection, &spec.program)
         || claims_by_interpreter(&row.detection, &user_files::read_head(&spec.program, 256));
-    claims.then_some(row.name)
+    claims.then_some(row.name())
 }
 
 /// The adapter for a core dump of `program`: `--adapter`, else the config's default, else the one
@@ -133,7 +133,7 @@ pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<
             if let Some(serves) = row.detection.server
                 && serves(address).await
             {
-                return Some(row.name);
+                return Some(row.name());
             }
         }
         return None;
@@ -146,7 +146,7 @@ pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<
             .iter()
             .any(|prefix| name.starts_with(prefix))
     }) {
-        return Some(row.name);
+        return Some(row.name());
     }
     detect(&exe, config).ok()
 }
@@ -155,7 +155,7 @@ pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<
 fn adapter_list(config: &Config) -> String {
     let mut names: Vec<String> = ADAPTERS
         .iter()
-        .map(|k| format!("{} ({})", k.name, k.languages.join(", ")))
+        .map(|k| format!("{} ({})", k.name(), k.languages.join(", ")))
         .collect();
     names.extend(
         config
@@ -174,7 +174,10 @@ fn adapter_list(config: &Config) -> String {
 /// is missing and gdb speaks DAP.
 pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody> {
     let found = |claims: &dyn Fn(&AdapterRow) -> bool| {
-        ADAPTERS.iter().find(|row| claims(row)).map(|row| row.name)
+        ADAPTERS
+            .iter()
+            .find(|row| claims(row))
+            .map(|row| row.name())
     };
     let claimed = found(&|row| claims_by_extension(&row.detection, program))
         .or_else(|| found(&|row| row.detection.runtime.is_some_and(|is| is(program))));
@@ -184,7 +187,7 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
     if program.is_dir() {
         let folder = ADAPTERS
             .iter()
-            .find_map(|row| row.detection.folder.map(|folder| (row.name, folder)));
+            .find_map(|row| row.detection.folder.map(|folder| (row.name(), folder)));
         if let Some((name, folder)) = folder
             && (folder.holds_one)(program)
         {
@@ -212,12 +215,12 @@ pub fn detect(program: &Path, config: &Config) -> Result<&'static str, ErrorBody
         let installed = || {
             found(&|row| {
                 matches!(row.detection.native,
-                    NativeClaim::Any(installed) if installed(&config.adapter(row.name)))
+                    NativeClaim::Any(installed) if installed(&config.adapter(row.name())))
             })
         };
         return Ok(by_content
             .or_else(installed)
-            .unwrap_or(native_default().name));
+            .unwrap_or(native_default().name()));
     }
     Err(ErrorBody::new(
         ErrorCode::Usage,
@@ -326,11 +329,11 @@ mod tests {
 
     #[test]
     fn aliases_name_their_adapter() {
-        assert_eq!(kind("python").map(|k| k.name), Some("debugpy"));
-        assert_eq!(kind("dlv").map(|k| k.name), Some("delve"));
-        assert_eq!(kind("go").map(|k| k.name), Some("delve"));
-        assert_eq!(kind("js").map(|k| k.name), Some("node"));
-        assert_eq!(kind("lldb-dap").map(|k| k.name), Some("lldb"));
+        assert_eq!(kind("python").map(|k| k.name()), Some("debugpy"));
+        assert_eq!(kind("dlv").map(|k| k.name()), Some("delve"));
+        assert_eq!(kind("go").map(|k| k.name()), Some("delve"));
+        assert_eq!(kind("js").map(|k| k.name()), Some("node"));
+        assert_eq!(kind("lldb-dap").map(|k| k.name()), Some("lldb"));
         assert!(kind("nosuch").is_none());
     }
 

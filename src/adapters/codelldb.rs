@@ -11,7 +11,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
-use super::{DebugAdapter, launch_with};
+use super::runtime_frames;
+use super::{DebugAdapter, Profile, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
@@ -59,13 +60,17 @@ fn listening_address(line: &str) -> Option<SocketAddr> {
     Some(SocketAddr::from(([127, 0, 0, 1], port)))
 }
 
-impl DebugAdapter for CodeLldb {
-    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
-        crate::adapters::runtime_frames::native
-    }
+/// CodeLLDB's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "codelldb",
+    adapter_id: "lldb",
+    runtime_frames: runtime_frames::native,
+    ..Profile::plain("codelldb")
+};
 
-    fn name(&self) -> &'static str {
-        "codelldb"
+impl DebugAdapter for CodeLldb {
+    fn profile(&self) -> &Profile {
+        &PROFILE
     }
 
     fn executable(&self) -> &Path {
@@ -85,10 +90,6 @@ impl DebugAdapter for CodeLldb {
             )
             .await
         })
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        "lldb"
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {

@@ -37,15 +37,14 @@ pub struct SettingRequest {
     pub arguments: fn() -> Value,
 }
 
-impl Default for ConditionHandling {
-    fn default() -> Self {
-        ConditionHandling {
-            failure_in_stop: |_| None,
-            refusal: |_| None,
-            stop_on_failure_request: None,
-            hit_condition: |hits| hits.to_string(),
-        }
-    }
+impl ConditionHandling {
+    /// An adapter's with no quirk of this kind.
+    pub const DEFAULT: ConditionHandling = ConditionHandling {
+        failure_in_stop: |_| None,
+        refusal: |_| None,
+        stop_on_failure_request: None,
+        hit_condition: |hits| hits.to_string(),
+    };
 }
 
 /// The message after `prefix` in an unverified answer: how an adapter of ours words a condition

@@ -9,14 +9,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::DebugAdapter;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_on_port, spawn_stdio};
+use super::{DebugAdapter, Profile};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 
 pub struct CustomAdapter {
-    name: &'static str,
+    /// Its name (its `adapterID` too), and nothing else known of it.
+    profile: Profile,
     command: PathBuf,
     args: Vec<String>,
     /// Listen on a port we pick (`{port}` in `args`) instead of speaking on stdio.
@@ -62,7 +63,7 @@ impl CustomAdapter {
             )
         })?;
         Ok(CustomAdapter {
-            name: interned(name),
+            profile: Profile::plain(interned(name)),
             command,
             args: config.args.clone(),
             tcp,
@@ -70,7 +71,7 @@ impl CustomAdapter {
     }
 }
 
-/// The name as a `&'static str`, as the adapter trait gives names. Each distinct name is leaked
+/// The name as a `&'static str`, as a profile holds names. Each distinct name is leaked
 /// once for the process's life: config names are few, and a process that lives on (a daemon
 /// across restarts, a server running `doctor` again and again) makes the same ones each time.
 fn interned(name: &str) -> &'static str {
@@ -92,8 +93,8 @@ fn resolve_command(command: &Path) -> Option<PathBuf> {
 }
 
 impl DebugAdapter for CustomAdapter {
-    fn name(&self) -> &'static str {
-        self.name
+    fn profile(&self) -> &Profile {
+        &self.profile
     }
 
     fn executable(&self) -> &Path {
@@ -104,7 +105,7 @@ impl DebugAdapter for CustomAdapter {
         Box::pin(async move {
             if self.tcp {
                 spawn_on_port(
-                    self.name,
+                    self.profile.name,
                     &self.command,
                     &self.args,
                     Duration::from_secs(20),
@@ -112,13 +113,9 @@ impl DebugAdapter for CustomAdapter {
                 .await
             } else {
                 let args: Vec<OsString> = self.args.iter().map(OsString::from).collect();
-                spawn_stdio(self.name, &self.command, &args, &[])
+                spawn_stdio(self.profile.name, &self.command, &args, &[])
             }
         })
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        self.name
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {

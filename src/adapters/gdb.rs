@@ -11,10 +11,12 @@ use super::core_dump::gdb_argument;
 use super::line_tables::{CodeLines, LineTableQuery, gather};
 use super::process::{BoxFuture, EnvChange, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
+use super::runtime_frames;
+use super::rust_expressions::RustReading;
 use super::rust_formatters::{self, Formatters};
 use super::{
-    ConditionHandling, CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting,
-    launch_with,
+    ConditionHandling, ConsoleUse, CoreOpening, CoreSaving, Cores, DebugAdapter, Profile, Requests,
+    SignalReporting, StdioSupport, WarmPolicy, launch_with,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -134,7 +136,7 @@ impl Gdb {
     }
 }
 
-/// Reads `maint info line-table` (see [`Gdb::line_table_query`]).
+/// Reads `maint info line-table` (see [`line_table_query`]).
 fn read_line_tables(answer: &str) -> Vec<CodeLines> {
     let mut file: Option<PathBuf> = None;
     let mut pairs = Vec::new();
@@ -158,23 +160,64 @@ fn read_line_tables(answer: &str) -> Vec<CodeLines> {
     gather(pairs)
 }
 
-impl DebugAdapter for Gdb {
-    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
-        crate::adapters::runtime_frames::native
-    }
+/// GDB's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "gdb",
+    adapter_id: "gdb",
+    stdio: Some(StdioSupport::TOLD_ALWAYS),
+    // Its spawn and `initialize` take nothing of the program: the target comes in `launch`.
+    // The C library is read ahead into a second inferior (see [`c_library_read_ahead`]).
+    warm: WarmPolicy::Spare {
+        commands: c_library_read_ahead,
+    },
+    // GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
+    // name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
+    signals: SignalReporting {
+        exit_signal_expression: Some("$_exitsignal"),
+        stop_signal_expression: Some("$_siginfo.si_signo"),
+        ..SignalReporting::DEFAULT
+    },
+    // GDB stops where a condition fails to evaluate, and answers a condition that does not
+    // compile where its breakpoint binds as `failed`, with GDB's words (`No symbol "x" in
+    // current context.`); the program's locations fail otherwise only as pending. Its DAP takes
+    // a `hitCondition` as the hits to ignore (`bp.ignore_count = int(hitCondition)`).
+    conditions: ConditionHandling {
+        hit_condition: |hits| hits.saturating_sub(1).to_string(),
+        refusal: |answer| {
+            (!answer.verified && answer.reason == Some(UnverifiedReason::Failed))
+                .then(|| answer.message.clone())
+                .flatten()
+        },
+        ..ConditionHandling::DEFAULT
+    },
+    stops_on_attach: true,
+    return_value: ReturnValueSource::Scope {
+        missing: "this GDB's DAP does not give it (GDB 14 and later do)",
+    },
+    rust_reading: Some(RustReading {
+        escaped_strings: true,
+    }),
+    runtime_frames: runtime_frames::native,
+    cores: Cores {
+        opening: core_opening,
+        saving: core_saving,
+    },
+    console: ConsoleUse {
+        quits: quits_console,
+        line_tables: line_table_query,
+        ..ConsoleUse::NONE
+    },
+    clean_program_output,
+    ..Profile::plain("gdb")
+};
 
-    fn name(&self) -> &'static str {
-        "gdb"
+impl DebugAdapter for Gdb {
+    fn profile(&self) -> &Profile {
+        &PROFILE
     }
 
     fn executable(&self) -> &Path {
         &self.executable
-    }
-
-    fn rust_reading(&self) -> Option<super::rust_expressions::RustReading> {
-        Some(super::rust_expressions::RustReading {
-            escaped_strings: true,
-        })
     }
 
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
@@ -182,18 +225,6 @@ impl DebugAdapter for Gdb {
         args.extend(self.extra_args.iter().map(OsString::from));
         let env = bytecode_cache_env();
         Box::pin(async move { spawn_stdio("gdb", &self.executable, &args, &env) })
-    }
-
-    /// GDB's `quit` (`q`, `qui`, `exit`, `exi`) under its DAP interpreter never answers the
-    /// request that ran it, nor any after.
-    fn quits_console(&self, text: &str) -> bool {
-        text.split_whitespace()
-            .next()
-            .is_some_and(|word| ["q", "qui", "quit", "exi", "exit"].contains(&word))
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        "gdb"
     }
 
     /// A GDB older than 14 has no DAP interpreter: it says "Interpreter `dap' unrecognized" and
@@ -244,55 +275,11 @@ impl DebugAdapter for Gdb {
         launch_with(spec, extra)
     }
 
-    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
-        Some(crate::adapters::StdioSupport::TOLD_ALWAYS)
-    }
-
-    /// Its spawn and `initialize` take nothing of the program: the target comes in `launch`.
-    fn keeps_warm(&self) -> bool {
-        true
-    }
-
-    /// The C library, read ahead into a second inferior (see [`c_library_read_ahead`]).
-    fn warm_commands(&self) -> Vec<String> {
-        c_library_read_ahead()
-    }
-
-    fn return_value(&self) -> ReturnValueSource {
-        ReturnValueSource::Scope {
-            missing: "this GDB's DAP does not give it (GDB 14 and later do)",
-        }
-    }
-
-    /// GDB's `exited` event says code 0 for a death by a signal, and its `signal` stop does not
-    /// name the signal: `$_exitsignal` and the stopped thread's siginfo tell.
-    fn signal_reporting(&self) -> SignalReporting {
-        SignalReporting {
-            exit_signal_expression: Some("$_exitsignal"),
-            stop_signal_expression: Some("$_siginfo.si_signo"),
-            ..SignalReporting::default()
-        }
-    }
-
-    /// GDB sends its own messages ("Breakpoint 2 at 0x…: file f.c, line 9.") down the same pipe as
-    /// the program's stdout and stderr, all as category `stdout`, a line per event; they are
-    /// dropped here so that `output` holds only what the program printed.
-    fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        if !text.lines().any(is_gdb_message) {
-            return Cow::Borrowed(text);
-        }
-        Cow::Owned(
-            text.split_inclusive('\n')
-                .filter(|line| !is_gdb_message(line.trim_end_matches(['\n', '\r'])))
-                .collect(),
-        )
-    }
-
     /// The program read (`file`), then Rust's GDB pretty printers for a Rust program: GDB's DAP
     /// takes CLI commands in the console, and its `launch` has no field for commands of its own.
     /// GDB's `launch` reads the program only at `configurationDone`, after the breakpoints: read
     /// before them, each breakpoint binds as it is set, and a condition that does not compile in
-    /// its place is refused then (see [`DebugAdapter::condition_handling`]). Left pending, such a
+    /// its place is refused then (see [`Profile::conditions`]). Left pending, such a
     /// condition would disable its breakpoint when the program loads, with no word.
     fn program_setup(&self, program: &Path) -> BoxFuture<'static, Vec<String>> {
         let read = format!("file {}", gdb_argument(program));
@@ -305,74 +292,8 @@ impl DebugAdapter for Gdb {
         })
     }
 
-    /// GDB stops where a condition fails to evaluate, and answers a condition that does not
-    /// compile where its breakpoint binds as `failed`, with GDB's words (`No symbol "x" in
-    /// current context.`); the program's locations fail otherwise only as pending. Its DAP takes
-    /// a `hitCondition` as the hits to ignore (`bp.ignore_count = int(hitCondition)`).
-    fn condition_handling(&self) -> ConditionHandling {
-        ConditionHandling {
-            hit_condition: |hits| hits.saturating_sub(1).to_string(),
-            refusal: |answer| {
-                (!answer.verified && answer.reason == Some(UnverifiedReason::Failed))
-                    .then(|| answer.message.clone())
-                    .flatten()
-            },
-            ..ConditionHandling::default()
-        }
-    }
-
-    fn stops_on_attach(&self) -> bool {
-        true
-    }
-
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         json!({ "pid": spec.pid })
-    }
-
-    /// GDB 16's DAP `attach` takes a pid or a remote target, never a core, so the core is
-    /// opened in its console. Its DAP side then counts the program as running (a new thread
-    /// seen, no stop after it) and refuses every request with `notStopped`; the same Python
-    /// command that loads the core says otherwise, before any request can be refused.
-    fn core_opening(&self, spec: &CoreSpec) -> Option<CoreOpening> {
-        let program = gdb_argument(&spec.program);
-        let core = gdb_argument(&spec.core);
-        let load = format!(
-            "python import gdb.dap.events; gdb.execute({}, to_string=True); \
-             gdb.execute({}, to_string=True); gdb.dap.events.inferior_running = False",
-            python_string(&format!("file {program}")),
-            python_string(&format!("core-file {core}")),
-        );
-        Some(CoreOpening::Console {
-            commands: vec![load],
-            thread_expression: "$_gthread",
-        })
-    }
-
-    /// `maint info line-table REGEXP`: the line tables of the files whose names match, each
-    /// under a `symtab: PATH ((struct symtab *) 0x...)` line, a row per entry (`INDEX LINE
-    /// ADDRESS ...`, `END` for the last). GDB expands a file's tables when a breakpoint names
-    /// it, so those of a pending breakpoint's file are there to read.
-    fn line_table_query(&self, file: &Path) -> Option<LineTableQuery> {
-        let name = file.file_name()?.to_str()?;
-        let mut pattern: String = name
-            .chars()
-            .flat_map(|c| {
-                let special = "\\.^$*+?()[]{}|".contains(c);
-                special.then_some('\\').into_iter().chain([c])
-            })
-            .collect();
-        pattern.push('$');
-        Some(LineTableQuery {
-            command: format!("maint info line-table {pattern}"),
-            read: read_line_tables,
-        })
-    }
-
-    fn core_saving(&self, dir: &Path, pid: Option<u32>) -> Option<CoreSaving> {
-        let stem = format!("core.{}", pid.unwrap_or(0));
-        let path = super::core_dump::saved_core_path(dir, &stem, "core");
-        let command = format!("gcore {}", gdb_argument(&path));
-        Some(CoreSaving { command, path })
     }
 
     /// GDB says nothing of why a function breakpoint stays pending, and the likeliest reason in
@@ -398,6 +319,74 @@ impl DebugAdapter for Gdb {
             Ok(body)
         })
     }
+}
+
+/// GDB's `quit` (`q`, `qui`, `exit`, `exi`) under its DAP interpreter never answers the
+/// request that ran it, nor any after.
+fn quits_console(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|word| ["q", "qui", "quit", "exi", "exit"].contains(&word))
+}
+
+/// GDB sends its own messages ("Breakpoint 2 at 0x…: file f.c, line 9.") down the same pipe as
+/// the program's stdout and stderr, all as category `stdout`, a line per event; they are
+/// dropped here so that `output` holds only what the program printed.
+fn clean_program_output<'a>(text: &'a str) -> Cow<'a, str> {
+    if !text.lines().any(is_gdb_message) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.split_inclusive('\n')
+            .filter(|line| !is_gdb_message(line.trim_end_matches(['\n', '\r'])))
+            .collect(),
+    )
+}
+
+/// GDB 16's DAP `attach` takes a pid or a remote target, never a core, so the core is
+/// opened in its console. Its DAP side then counts the program as running (a new thread
+/// seen, no stop after it) and refuses every request with `notStopped`; the same Python
+/// command that loads the core says otherwise, before any request can be refused.
+fn core_opening(spec: &CoreSpec) -> Option<CoreOpening> {
+    let program = gdb_argument(&spec.program);
+    let core = gdb_argument(&spec.core);
+    let load = format!(
+        "python import gdb.dap.events; gdb.execute({}, to_string=True); \
+         gdb.execute({}, to_string=True); gdb.dap.events.inferior_running = False",
+        python_string(&format!("file {program}")),
+        python_string(&format!("core-file {core}")),
+    );
+    Some(CoreOpening::Console {
+        commands: vec![load],
+        thread_expression: "$_gthread",
+    })
+}
+
+/// `maint info line-table REGEXP`: the line tables of the files whose names match, each
+/// under a `symtab: PATH ((struct symtab *) 0x...)` line, a row per entry (`INDEX LINE
+/// ADDRESS ...`, `END` for the last). GDB expands a file's tables when a breakpoint names
+/// it, so those of a pending breakpoint's file are there to read.
+fn line_table_query(file: &Path) -> Option<LineTableQuery> {
+    let name = file.file_name()?.to_str()?;
+    let mut pattern: String = name
+        .chars()
+        .flat_map(|c| {
+            let special = "\\.^$*+?()[]{}|".contains(c);
+            special.then_some('\\').into_iter().chain([c])
+        })
+        .collect();
+    pattern.push('$');
+    Some(LineTableQuery {
+        command: format!("maint info line-table {pattern}"),
+        read: read_line_tables,
+    })
+}
+
+fn core_saving(dir: &Path, pid: Option<u32>) -> Option<CoreSaving> {
+    let stem = format!("core.{}", pid.unwrap_or(0));
+    let path = super::core_dump::saved_core_path(dir, &stem, "core");
+    let command = format!("gcore {}", gdb_argument(&path));
+    Some(CoreSaving { command, path })
 }
 
 /// Where GDB's Python keeps the modules it compiled, in our cache directory.

@@ -1,7 +1,7 @@
 //! How a runtime tells which source files the program loaded: what lets the end of a run say
 //! that a breakpoint's file was never loaded, where a program ran another copy of it (the
 //! installed package rather than the checkout the breakpoint names). Each adapter says its way
-//! (`DebugAdapter::loaded_sources`); the session gathers what it is told
+//! (`Profile::loaded_sources`); the session gathers what it is told
 //! (`daemon/session/loaded_sources.rs`).
 
 use std::path::Path;

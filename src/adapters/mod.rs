@@ -25,6 +25,7 @@ pub mod loaded_sources;
 pub mod node;
 pub mod pdb;
 pub mod process;
+mod profile;
 pub mod return_value;
 pub mod runtime_frames;
 pub mod rust_dwarf;
@@ -36,7 +37,6 @@ mod table;
 pub mod test_runtimes;
 pub mod value_reading;
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -48,7 +48,7 @@ use crate::dap::requests::{
     self, BreakpointList, Encoded, Request, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
 };
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
-use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext, StdioPaths};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
 pub use caller_env::CallerEnv;
 pub use choice::{detect, detect_attach_target, for_one_shot, resolve, resolve_for_core};
 pub use conditions::ConditionHandling;
@@ -57,10 +57,12 @@ pub use launch_arguments::RequestExtras;
 pub(crate) use launch_arguments::launch_with;
 pub use loaded_sources::LoadedSources;
 use process::{BoxFuture, SpawnedAdapter};
+pub use profile::{ConsoleUse, Cores, Profile, WarmPolicy};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
-pub use table::{ADAPTERS, AdapterRow, Advice, Detection, ToolchainCheck, kind};
-use value_reading::ValueReading;
+pub use table::{
+    ADAPTERS, AdapterRow, Advice, Detection, ToolchainCheck, exception_filters_hint, kind,
+};
 
 /// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)
 /// reach a program its adapter runs.
@@ -98,63 +100,27 @@ impl StdioSupport {
     };
 }
 
-/// What the session needs from an adapter.
+/// What the session needs from an adapter that takes its own state or async code; the rest is
+/// its [`Profile`].
 pub trait DebugAdapter: Send + Sync {
+    /// What the adapter is and does the same in every session.
+    fn profile(&self) -> &Profile;
+
     /// The adapter's canonical name (`lldb`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.profile().name
+    }
+
     /// The executable that will be run.
     fn executable(&self) -> &Path;
     /// Starts the adapter and connects to it.
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>>;
-    /// The `adapterID` sent in `initialize`.
-    fn adapter_id(&self) -> &'static str;
     /// The `launch` request's arguments. `stdio`: the session's channels for the program's
-    /// streams, when it has them ([`DebugAdapter::program_stdio`]), which an adapter told their
-    /// paths ([`StdioRoute::Told`]) has the program open; `None`: the adapter's own pipes serve.
+    /// streams, when it has them ([`Profile::stdio`]), which an adapter told their paths
+    /// ([`StdioRoute::Told`]) has the program open; `None`: the adapter's own pipes serve.
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value;
     /// The `attach` request's arguments.
     fn attach_arguments(&self, spec: &AttachSpec) -> Value;
-    /// Files a launch sent `arguments` makes (a program the adapter builds), which the session
-    /// removes when the program ends: the adapter would only in its own time, not waited for.
-    fn build_products(&self, _arguments: &Value) -> Vec<PathBuf> {
-        Vec::new()
-    }
-    /// Whether console `text` ends the adapter's debugger itself (`quit`): `raw` refuses it.
-    fn quits_console(&self, _text: &str) -> bool {
-        false
-    }
-
-    /// How the adapter opens the core dump `spec` names; `None`: it cannot.
-    fn core_opening(&self, _spec: &CoreSpec) -> Option<CoreOpening> {
-        None
-    }
-
-    /// Console commands that make the adapter's console act in thread `thread_id`, frame
-    /// `frame_index` (0 the innermost), sent before a `raw` text, for an adapter whose console
-    /// ignores the `evaluate` request's frame (lldb-dap runs its commands in LLDB's own
-    /// selection, which `up` or `frame` never moved). Empty: the frame in the request is enough.
-    fn console_frame_selection(&self, _thread_id: i64, _frame_index: u32) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// How the adapter writes a core of the program it holds stopped (pid `pid`) into `dir`;
-    /// `None`: it cannot.
-    fn core_saving(&self, _dir: &Path, _pid: Option<u32>) -> Option<CoreSaving> {
-        None
-    }
-
-    /// Whether an `output` event of this category is the program's own output (kept in the
-    /// output buffer) rather than the adapter's (logged).
-    fn is_program_output(&self, category: Option<&str>) -> bool {
-        matches!(category, Some("stdout") | Some("stderr"))
-    }
-
-    /// How the daemon's channels for the program's streams (`program_io`) reach the program,
-    /// for an adapter that can use them; `None`: its streams come only in `output` events, and
-    /// `--tty`/`--stdin` cannot be had.
-    fn program_stdio(&self) -> Option<StdioSupport> {
-        None
-    }
 
     /// Starts the adapter with `stdio` as its own standard streams, for an adapter whose program
     /// inherits them ([`StdioRoute::AdapterStreams`]), to launch `spec` (an adapter that is the
@@ -171,59 +137,8 @@ pub trait DebugAdapter: Send + Sync {
         })
     }
 
-    /// Whether the daemon may keep a spare of this adapter, spawned and initialised, for the next
-    /// session (`[daemon] warm_adapter_secs`): true only for an adapter whose start-up takes
-    /// nothing of the program (its spawn, its `initialize`), and that has been tested to run a
-    /// session so started.
-    fn keeps_warm(&self) -> bool {
-        false
-    }
-
-    /// Whether a warm one of this adapter is the next program's own process, started ahead in
-    /// the folder and environment of the launch before ([`ProcessContext`]; pdb, whose adapter
-    /// runs inside the program's interpreter). It serves only a launch that starts the same way,
-    /// and takes the program's channels by their paths in `launch`, having been started on none.
-    fn warms_as_program(&self) -> bool {
-        false
-    }
-
-    /// Whether a warm one of this adapter is kept *launched*: the last session's launch sent
-    /// again as that session ends, and held at `initialized`, before the program's own code has
-    /// run (debugpy, whose launch starts a launcher and the program's Python and imports pydevd
-    /// into it: most of its first stop, and nothing a configuration request can change). It
-    /// serves only the same launch again (`kept_launch.rs` in the daemon's session), whose
-    /// breakpoints then come as a running program's would.
-    fn keeps_launch(&self) -> bool {
-        false
-    }
-
-    /// Whether the adapter tells a launched program's `process` event (its pid) only after it
-    /// has answered `launch` (debugpy defers it so). `start` then waits for that event, briefly,
-    /// so that its report names the program's pid as it does for every other adapter.
-    fn reports_process_after_launch(&self) -> bool {
-        false
-    }
-
-    /// For an adapter that [`DebugAdapter::keeps_launch`]: a console expression, run in the
-    /// kept program's process once it waits at `initialized`, whose value is
-    /// `{"pid": its process id, "watched": what its start read}` (`watched_paths.py`:
-    /// `[[path, modification time in ns or null], ...]`) as JSON in hexadecimal digits, which
-    /// every adapter's quoting leaves as they are ([`hex_json`]). A kept launch serves a session
-    /// only while its program lives and all it read is unchanged.
-    fn kept_launch_facts(&self) -> Option<String> {
-        None
-    }
-
-    /// For an adapter whose warm form runs the program's own interpreter (one that
-    /// [`DebugAdapter::warms_as_program`] or [`DebugAdapter::keeps_launch`]): the files, beyond
-    /// what the interpreter reports it read, that decide how it starts in `context` (a version
-    /// manager's). The daemon notes them before the warm one starts, since the interpreter's
-    /// own report comes after what read them: a warm one serves only while they are unchanged.
-    fn start_inputs(&self, _context: &ProcessContext) -> Vec<PathBuf> {
-        Vec::new()
-    }
-
-    /// Starts a warm one in `context`, for an adapter that [`DebugAdapter::warms_as_program`].
+    /// Starts a warm one in `context`, for an adapter whose warm one is the program's own
+    /// process ([`WarmPolicy::AsProgram`]).
     fn spawn_prepared<'a>(
         &'a self,
         _context: &'a ProcessContext,
@@ -231,107 +146,10 @@ pub trait DebugAdapter: Send + Sync {
         self.spawn()
     }
 
-    /// Console commands (DAP `evaluate` in the `repl` context) a warm adapter runs once it has
-    /// answered `initialize`, before any program is known: work every program's launch would
-    /// do, done while the adapter waits, that leaves nothing behind but the adapter's caches.
-    fn warm_commands(&self) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// Where the value a `finish` returned is found, or why it cannot be.
-    fn return_value(&self) -> return_value::ReturnValueSource {
-        return_value::ReturnValueSource::Unknown("this adapter does not tell it")
-    }
-
-    /// How the adapter tells signals: stops on them, deaths by them.
-    fn signal_reporting(&self) -> SignalReporting {
-        SignalReporting::default()
-    }
-
-    /// How the adapter deals with breakpoint conditions that fail.
-    fn condition_handling(&self) -> ConditionHandling {
-        ConditionHandling::default()
-    }
-
-    /// Undoes what the adapter's transport did to program output (e.g. a pty's `\r\n`).
-    fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(text)
-    }
-
-    /// The name a stop's header gives a thread, from the adapter's name for it. An adapter
-    /// whose name says where the thread is (Delve: `* [Go 1] main.add (Thread 5378)`) gives the
-    /// thread's own part alone: the header names the frame shown, which after `up` is another.
-    fn thread_label<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    /// A frame's function name as the adapter sent it, made the function's own: an adapter
-    /// that adds a label of its own to the name (debugpy's ` (Current frame)`) takes it off,
-    /// so that stacks, stop reports and a test's failure name the function alone.
-    fn frame_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    /// How its values are read whole: `print`'s `evaluate` context, and the parts of a value's
-    /// text it left unloaded, which `locals` reads (see `value_reading`).
-    fn value_reading(&self) -> ValueReading {
-        ValueReading::default()
-    }
-
-    /// How `print` reads Rust expressions (`v.len()`, `m.get(&k)`, `o.unwrap()`) over this
-    /// adapter's variables in a Rust frame (see [`rust_expressions`]); `None` for an adapter
-    /// that reads no Rust program, or reads them itself.
-    fn rust_reading(&self) -> Option<rust_expressions::RustReading> {
-        None
-    }
-
     /// rustc's names of a Rust program's pointer types, for an adapter that names them as C
     /// pointers (`m::V *` for `&m::V`); `None` where the adapter's names are rustc's.
     fn rust_pointer_names(&self) -> Option<&rust_dwarf::PointerNames> {
         None
-    }
-
-    /// The type names of an object's members that are its methods, for an adapter that lists
-    /// some of them among its data: a listing leaves them out and counts them, as it does a
-    /// group of methods (docs/cli.md, "locals").
-    fn method_types(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// Whether a stop is the adapter's way of reporting an interrupt (our `pause`, or the entry
-    /// stop), so the session can name it `pause` or `entry`.
-    fn is_interrupt_stop(&self, reason: &str, _description: Option<&str>) -> bool {
-        reason == "pause" || reason == "entry"
-    }
-
-    /// Whether a stop is the process's `exec` of another program (`Stopped after exec of …`).
-    fn is_exec_stop(&self, _reason: &str, _description: Option<&str>) -> bool {
-        false
-    }
-
-    /// Whether the adapter reaches a `--connect` address itself (from its `attach` arguments)
-    /// instead of being a DAP server listening there.
-    fn connects_itself(&self) -> bool {
-        false
-    }
-
-    /// Whether the adapter leaves a program it attached to stopped (GDB, reason `attach`) where
-    /// the others leave it running; the session then continues it, so `attach` means the same
-    /// with every adapter.
-    fn stops_on_attach(&self) -> bool {
-        false
-    }
-
-    /// The exception filters set in the configuration phase (from the adapter's own list).
-    fn exception_filters(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    /// The exception filters that stop where a test fails (`test --break-on-failure`), in place
-    /// of [`DebugAdapter::exception_filters`]: a test runner catches the failure, so a filter for
-    /// uncaught exceptions never sees it. By default the usual ones.
-    fn failure_exception_filters(&self) -> Vec<&'static str> {
-        self.exception_filters()
     }
 
     /// Readies a breakpoint the adapter has not been sent yet, for an adapter that would accept
@@ -352,45 +170,12 @@ pub trait DebugAdapter: Send + Sync {
     /// verifies any function name), or a message naming another tool's settings.
     fn review_breakpoints(&self, _sent: &BreakpointList, _answer: &mut [Breakpoint]) {}
 
-    /// How to read the program's memory through the adapter's own console, for an adapter whose
-    /// DAP side lacks `readMemory` (lldb-dap 19), or has one that reads less (Delve's). `None`:
-    /// no such way. Only used when the adapter does not advertise `supportsReadMemoryRequest`,
-    /// unless the reader says it goes first ([`ConsoleMemory::instead_of_read_memory`]).
-    fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
-        None
-    }
-
-    /// How to read, through the adapter's console, the line tables of the program's files named
-    /// like `file`, for an adapter that places such names itself: a breakpoint it leaves
-    /// pending is then said to be on a line without code, not in a file that cannot be found.
-    /// `None`: no way.
-    fn line_table_query(&self, _file: &Path) -> Option<line_tables::LineTableQuery> {
-        None
-    }
-
-    /// How the files the program is made of are found when a breakpoint names a file by a
-    /// relative name (see `common::location::resolve`). By default the adapter matches such a
-    /// name itself, against the program's line tables, as lldb and GDB do.
-    fn source_lookup(&self) -> SourceLookup {
-        SourceLookup {
-            adapter_matches_names: true,
-            ..SourceLookup::default()
-        }
-    }
-
     /// Folders besides the program's own and its working directory that a relative breakpoint
     /// file is taken relative to (Go's module root, Python's `sys.path`), and where the
     /// runtime's own library lies. May run a process, so the session calls it off the async
     /// threads, and only when the program's folders do not hold the file.
     fn source_roots(&self, _spec: &LaunchSpec) -> SourceRoots {
         SourceRoots::default()
-    }
-
-    /// The rule that tells whether the frame running a function in a file is the runtime's own
-    /// machinery (Rust's `std::rt`, Python's `runpy`), which the text of a stack folds (see
-    /// [`runtime_frames`]). By default none is: the adapter's language is unknown.
-    fn runtime_frames(&self) -> runtime_frames::Rule {
-        |_, _| None
     }
 
     /// Why the adapter failed to start a session, when the adapter can say better than `error`
@@ -405,12 +190,6 @@ pub trait DebugAdapter: Send + Sync {
     /// as the check costs a process run.
     fn check_usable(&self) -> Result<(), ErrorBody> {
         Ok(())
-    }
-
-    /// How the runtime tells the files the program loaded, for the end of a run to name a
-    /// breakpoint whose file never loaded (see [`loaded_sources`]). By default it does not.
-    fn loaded_sources(&self) -> LoadedSources {
-        LoadedSources::Untold
     }
 
     /// Console commands (DAP `evaluate`, `repl` context) to run once the adapter has read
@@ -439,7 +218,7 @@ pub trait DebugAdapter: Send + Sync {
 }
 
 /// How an adapter's program files are found for a breakpoint given by a relative file name.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct SourceLookup {
     /// The extensions of source files in the program's folder tree, which for a script language
     /// is the program itself (`py`; `js`, `mjs`...). Empty: the tree is not searched.
@@ -461,6 +240,19 @@ pub struct SourceLookup {
     /// The names of folders that hold installed dependencies (`site-packages`, `node_modules`):
     /// a file under one is a dependency's, even inside the program's folder or the runtime's.
     pub dependency_folders: &'static [&'static str],
+}
+
+impl SourceLookup {
+    /// No way: the program's tree is not searched, nor a listing read, nor the names left to the
+    /// adapter.
+    pub const NONE: SourceLookup = SourceLookup {
+        tree_extensions: &[],
+        listing_command: None,
+        listing_grows: false,
+        adapter_matches_names: false,
+        roots_are_trees: false,
+        dependency_folders: &[],
+    };
 }
 
 /// The folders an adapter knows of beyond the program's own folder and working directory, for a
@@ -534,7 +326,7 @@ pub trait Console: Send + Sync {
     fn run<'a>(&'a self, text: &'a str) -> BoxFuture<'a, Result<String, ErrorBody>>;
 }
 
-/// Reads memory by the adapter's own means (see [`DebugAdapter::console_memory`]).
+/// Reads memory by the adapter's own means (see [`ConsoleUse::memory`]).
 pub trait ConsoleMemory: Send + Sync {
     /// Used even where the adapter advertises `readMemory`: Delve's reads only within a variable
     /// it listed, by the reference it gave with it, and no expression's answer carries one.
@@ -561,10 +353,6 @@ pub trait ConsoleMemory: Send + Sync {
         count: u32,
     ) -> BoxFuture<'a, Result<Vec<u8>, ErrorBody>>;
 }
-
-/// Which adapters offer exception stops, and which, for an adapter that offers none: what stops
-/// there are depends on the adapter, and only the adapters know.
-pub const EXCEPTION_FILTERS_HINT: &str = "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught";
 
 #[cfg(test)]
 mod tests {

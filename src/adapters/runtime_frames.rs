@@ -2,7 +2,7 @@
 //! the way from the program's code to where the process began (Rust's `core::ops::function`
 //! shims and `std::rt`, Python's `runpy` and `importlib._bootstrap`, node's module loader, Go's
 //! `runtime.main`). Each adapter answers with the rules of the languages it runs
-//! ([`DebugAdapter::runtime_frames`](super::DebugAdapter::runtime_frames)); the text of a
+//! ([`Profile::runtime_frames`](super::Profile::runtime_frames)); the text of a
 //! stack folds a run of them into one line.
 
 use crate::ipc::protocol::Machinery;

@@ -44,17 +44,16 @@ pub struct SignalReporting {
     pub exit_code_note: fn(i64) -> Option<String>,
 }
 
-impl Default for SignalReporting {
-    fn default() -> Self {
-        SignalReporting {
-            signal_as_exit_code: false,
-            signal_as_negative_code: false,
-            exit_signal_expression: None,
-            stop_signal_expression: None,
-            end_in_console: None,
-            is_log_line: |_| false,
-            death_while_stopped_code: None,
-            exit_code_note: |_| None,
-        }
-    }
+impl SignalReporting {
+    /// An adapter's with no quirk of this kind.
+    pub const DEFAULT: SignalReporting = SignalReporting {
+        signal_as_exit_code: false,
+        signal_as_negative_code: false,
+        exit_signal_expression: None,
+        stop_signal_expression: None,
+        end_in_console: None,
+        is_log_line: |_| false,
+        death_while_stopped_code: None,
+        exit_code_note: |_| None,
+    };
 }

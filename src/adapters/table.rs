@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::install::{self, Recipe};
 use super::process::BoxFuture;
-use super::{CallerEnv, DebugAdapter, codelldb, debugpy, delve, gdb, lldb, node, pdb};
+use super::{CallerEnv, DebugAdapter, Profile, codelldb, debugpy, delve, gdb, lldb, node, pdb};
 use crate::common::config::{AdapterConfig, Config};
 use crate::common::error::ErrorBody;
 use crate::platform::Os;
@@ -24,7 +24,8 @@ pub type MakeAdapter =
 /// One built-in adapter: its names, what it debugs, how its programs are told, and how to make
 /// it from the config.
 pub struct AdapterRow {
-    pub name: &'static str,
+    /// Its name, DAP identity, quirks and what it offers beyond DAP, the same in every session.
+    pub profile: &'static Profile,
     /// Other names of the adapter itself (its executables, its former names), which `--adapter`
     /// takes as its name.
     pub aliases: &'static [&'static str],
@@ -151,7 +152,7 @@ pub enum Advice {
 /// Every built-in adapter, in the order `doctor` lists them and detection asks them.
 pub const ADAPTERS: &[AdapterRow] = &[
     AdapterRow {
-        name: "lldb",
+        profile: &lldb::PROFILE,
         aliases: &["lldb-dap", "lldb-vscode"],
         shorthands: &[],
         languages: &["C", "C++", "Rust"],
@@ -176,7 +177,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
         toolchain: None,
     },
     AdapterRow {
-        name: "debugpy",
+        profile: &debugpy::PROFILE,
         aliases: &[],
         shorthands: &["python", "py"],
         languages: &["Python"],
@@ -195,7 +196,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
         toolchain: None,
     },
     AdapterRow {
-        name: "pdb",
+        profile: &pdb::PROFILE,
         aliases: &["bdb"],
         shorthands: &[],
         languages: &["Python"],
@@ -213,7 +214,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
         toolchain: None,
     },
     AdapterRow {
-        name: "delve",
+        profile: &delve::PROFILE,
         aliases: &["dlv"],
         shorthands: &["go"],
         languages: &["Go"],
@@ -237,7 +238,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
         toolchain: Some(delve::toolchain::check),
     },
     AdapterRow {
-        name: "gdb",
+        profile: &gdb::PROFILE,
         aliases: &[],
         shorthands: &[],
         languages: &["C", "C++", "Rust", "Fortran", "Ada"],
@@ -259,7 +260,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
         toolchain: None,
     },
     AdapterRow {
-        name: "codelldb",
+        profile: &codelldb::PROFILE,
         aliases: &[],
         shorthands: &[],
         languages: &["C", "C++", "Rust"],
@@ -275,7 +276,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
         toolchain: None,
     },
     AdapterRow {
-        name: "node",
+        profile: &node::PROFILE,
         aliases: &["js-debug"],
         shorthands: &["js", "javascript"],
         languages: &["JavaScript"],
@@ -303,32 +304,56 @@ pub const ADAPTERS: &[AdapterRow] = &[
 pub fn kind(name: &str) -> Option<&'static AdapterRow> {
     ADAPTERS
         .iter()
-        .find(|k| k.name == name || k.aliases.contains(&name) || k.shorthands.contains(&name))
+        .find(|k| k.name() == name || k.aliases.contains(&name) || k.shorthands.contains(&name))
+}
+
+/// What the hint for an adapter that offers no exception stops says: which adapters offer
+/// which ("lldb-dap offers C++ throw/catch, debugpy raised/uncaught"), as their profiles name
+/// them.
+pub fn exception_filters_hint() -> String {
+    let offers: Vec<String> = ADAPTERS
+        .iter()
+        .filter_map(|row| Some((row.profile.adapter_id, row.profile.exception_stops?)))
+        .enumerate()
+        .map(|(at, (who, what))| match at {
+            0 => format!("{who} offers {what}"),
+            _ => format!("{who} {what}"),
+        })
+        .collect();
+    format!(
+        "stops on exceptions depend on the adapter: {}",
+        offers.join(", ")
+    )
 }
 
 impl AdapterRow {
+    /// The adapter's canonical name (`lldb`).
+    pub fn name(&self) -> &'static str {
+        self.profile.name
+    }
+
     /// Makes the adapter from the config, in the caller's environment (see [`MakeAdapter`]).
     pub fn locate(
         &self,
         config: &Config,
         caller: CallerEnv<'_>,
     ) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
-        (self.make)(config, &config.adapter(self.name), caller)
+        (self.make)(config, &config.adapter(self.name()), caller)
     }
 
     /// Where an executable is that is there and does not work (see [`AdapterRow::unusable`]).
     pub fn unusable_at(&self, config: &Config) -> Option<PathBuf> {
         self.unusable
-            .and_then(|find| find(&config.adapter(self.name)))
+            .and_then(|find| find(&config.adapter(self.name())))
     }
 
     /// The one thing to do to make this adapter work, given why it could not be made.
     pub fn fix(&self, err: &ErrorBody, config: &Config) -> String {
-        if config.adapter(self.name).path.is_some() {
+        if config.adapter(self.name()).path.is_some() {
             // The config's path is used instead of any search; what it says about it is the fix.
             return err.hint.clone();
         }
-        let name = self.name;
+        let name = self.name();
         match self.advice {
             Advice::Text(text) => text(Os::CURRENT),
             Advice::SetupOr(hint) => format!(
@@ -348,6 +373,14 @@ impl AdapterRow {
 mod tests {
     use super::*;
     use crate::common::error::ErrorCode;
+
+    #[test]
+    fn the_exception_hint_names_what_adapters_offer() {
+        assert_eq!(
+            exception_filters_hint(),
+            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught"
+        );
+    }
 
     #[test]
     fn the_lldb_fix_names_setup() {

@@ -31,16 +31,15 @@ pub struct ValueReading {
     pub hidden_local: fn(&str) -> bool,
 }
 
-impl Default for ValueReading {
-    fn default() -> ValueReading {
-        ValueReading {
-            context: EvaluateContext::Watch,
-            unloaded_parts: |_| Vec::new(),
-            held_value: |_| None,
-            reword: |_, _| None,
-            hidden_local: |_| false,
-        }
-    }
+impl ValueReading {
+    /// An adapter's with no quirk of this kind.
+    pub const DEFAULT: ValueReading = ValueReading {
+        context: EvaluateContext::Watch,
+        unloaded_parts: |_| Vec::new(),
+        held_value: |_| None,
+        reword: |_, _| None,
+        hidden_local: |_| false,
+    };
 }
 
 /// A value as a listing or `print` has it, for [`ValueReading::held_value`].

@@ -101,7 +101,7 @@ pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
             .map(|(kind, check)| {
                 check
                     .join()
-                    .unwrap_or_else(|_| panicked_check(kind.name, kind.languages))
+                    .unwrap_or_else(|_| panicked_check(kind.name(), kind.languages))
             })
             .collect();
         let rust = rust.join().unwrap_or_else(|_| RustReport {
@@ -144,7 +144,7 @@ pub fn run(call: &mut Call<'_>) -> Result<Outcome, ErrorBody> {
         .map(|kind| {
             format!(
                 "'debugger setup {}' ({})",
-                kind.name,
+                kind.name(),
                 kind.languages.join(", ")
             )
         })
@@ -191,7 +191,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 
 fn check_builtin(kind: &AdapterRow, config: &Config) -> AdapterReport {
     let mut report = AdapterReport {
-        name: kind.name.to_string(),
+        name: kind.name().to_string(),
         found: false,
         path: None,
         version: None,

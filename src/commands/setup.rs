@@ -63,7 +63,7 @@ pub fn run(args: SetupArgs) -> Result<Outcome, ErrorBody> {
     for kind in kinds {
         match install::setup(kind, &config) {
             Ok(result) => done.push(result),
-            Err(err) => failed.push((kind.name, err)),
+            Err(err) => failed.push((kind.name(), err)),
         }
     }
     if failed.len() == 1
@@ -100,14 +100,17 @@ pub fn run(args: SetupArgs) -> Result<Outcome, ErrorBody> {
 fn unknown_adapter(name: &str) -> ErrorBody {
     let list: Vec<String> = adapters::ADAPTERS
         .iter()
-        .map(|k| format!("{} ({})", k.name, k.languages.join(", ")))
+        .map(|k| format!("{} ({})", k.name(), k.languages.join(", ")))
         .collect();
     ErrorBody::usage(
         format!("unknown adapter '{name}'"),
         format!(
             "the adapters are: {}; 'debugger setup --all' installs {}",
             list.join(", "),
-            installable().map(|k| k.name).collect::<Vec<_>>().join(", ")
+            installable()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     )
 }

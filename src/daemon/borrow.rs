@@ -84,7 +84,7 @@ impl WarmSource for Borrower {
         context: Option<&'a ProcessContext>,
     ) -> BoxFuture<'a, Option<WarmAdapter>> {
         Box::pin(async move {
-            if !adapter.keeps_warm() {
+            if !adapter.profile().warm.keeps_warm() {
                 return None;
             }
             let borrowed = borrow(&self.session, adapter, context).await;

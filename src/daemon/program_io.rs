@@ -170,7 +170,7 @@ pub fn for_launch(
     output: &Arc<OutputBuffer>,
 ) -> Result<Option<ProgramIo>, ErrorBody> {
     let asked = spec.tty || spec.stdin.is_some();
-    let support = adapter.program_stdio().filter(|_| spec.connect.is_none());
+    let support = adapter.profile().stdio.filter(|_| spec.connect.is_none());
     let Some(support) = support else {
         if asked {
             return Err(ErrorBody::usage(

@@ -218,7 +218,7 @@ impl Daemon {
         context: Option<ProcessContext>,
         time: Duration,
     ) -> bool {
-        if adapter.warms_as_program() && context.is_none() {
+        if adapter.profile().warm.as_program() && context.is_none() {
             return self.spare.is_held();
         }
         // Taken here, not in the task: a `start` that comes before the task runs waits for it.
@@ -404,7 +404,9 @@ impl Daemon {
             }
             None => crate::adapters::resolve(Some(name), &self.config, None, false)?,
         };
-        let kept = !time.is_zero() && adapter.keeps_warm() && self.warm_up(adapter, context, time);
+        let kept = !time.is_zero()
+            && adapter.profile().warm.keeps_warm()
+            && self.warm_up(adapter, context, time);
         if !kept {
             self.exit_if_unused();
         }

@@ -1,5 +1,5 @@
 //! The C library this process was loaded with, named as the dynamic loader named it. A warm
-//! adapter loads it ahead of the program it will run (see `DebugAdapter::warm_commands`): nearly
+//! adapter loads it ahead of the program it will run (see `WarmPolicy::Spare`): nearly
 //! every native program links it, and reading its symbols is most of a debugger's time to the
 //! first stop when its debug file is installed.
 

@@ -26,6 +26,7 @@
 //!   line (FILE:LINE, or the name with its module); and a file debugpy could not be told to
 //!   trace.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -44,17 +45,18 @@ mod start;
 use super::conditions::SettingRequest;
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
+use super::runtime_frames;
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, Detection, LoadedSources, Requests,
-    SignalReporting, SourceLookup, SourceRoots, launch_with,
+    CallerEnv, ConditionHandling, DebugAdapter, Detection, LoadedSources, Profile, Requests,
+    SignalReporting, SourceLookup, SourceRoots, StdioRoute, StdioSupport, WarmPolicy, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::Location;
 use crate::dap::requests::BreakpointList;
 use crate::dap::types::Breakpoint as DapBreakpoint;
-use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 use breakpoints::{EXCLUDED_FILE, breakpoint_files, include_rules};
 use python::leave_out_the_adapters_version;
@@ -234,34 +236,77 @@ fn exit_code_note(code: i64) -> Option<String> {
     ))
 }
 
+/// debugpy's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "debugpy",
+    adapter_id: "debugpy",
+    stdio: Some(StdioSupport {
+        route: StdioRoute::StartedByDaemon,
+        by_default: false,
+        stderr: true,
+    }),
+    // `python -m debugpy.adapter` and its `initialize` take nothing of the program: the launch
+    // names the program, its interpreter (`python`), folder and environment, and debugpy starts
+    // a new launcher and a new Python for it, so a spare is kept. (The adapter's own environment
+    // is the daemon's, as it is for a `start` without one; the launch's `env`, the whole of the
+    // caller's, is laid over it.) Its launch costs most of its first stop (its launcher and the
+    // program's Python, each through a version manager's shim here, and pydevd imported into the
+    // program), and it holds the program at `initialized` until `configurationDone`, before
+    // `runpy` has read the program's file: kept so, it serves the next identical launch
+    // (`kept_launch.rs`).
+    warm: WarmPolicy::KeptLaunch {
+        facts: kept_program_facts,
+        start_inputs: version_manager_files,
+    },
+    signals: SignalReporting {
+        exit_code_note,
+        ..SignalReporting::DEFAULT
+    },
+    // pydevd takes a condition that raises as false, and tells of it only in an `important`
+    // output event, which leaves out a `NameError` (a misspelt name, the likeliest failure):
+    // asked to suspend on every exception a condition raises (its `setDebuggerProperty`), it
+    // stops there, and the session learns why by evaluating the condition again.
+    conditions: ConditionHandling {
+        stop_on_failure_request: Some(SettingRequest {
+            command: "setDebuggerProperty",
+            arguments: || json!({ "skipSuspendOnBreakpointException": [] }),
+        }),
+        ..ConditionHandling::DEFAULT
+    },
+    // debugpy wants the exact path, so a relative name is placed by us: a Python program is
+    // the `.py` files of its folder tree.
+    source_lookup: PYTHON_SOURCES,
+    // Stop on exceptions nothing catches, as a Python user expects.
+    exception_filters: &["uncaught"],
+    // A failed assertion is caught by the test runner, so it is never uncaught: `userUnhandled`
+    // stops where it leaves the user's code for the runner's, at the test's failing line.
+    failure_exception_filters: &["userUnhandled"],
+    exception_stops: Some("raised/uncaught"),
+    // debugpy's adapter holds the `process` event back until `launch` is answered (it is
+    // among the events it defers until `configurationDone`), then sends it at once.
+    reports_process_after_launch: true,
+    // Python's routines, which pydevd lists among the data when their names start with `_`
+    // (see `members.rs`).
+    method_types: members::METHOD_TYPES,
+    // Launched with `showReturnValue`, debugpy shows it as a local of the caller.
+    return_value: ReturnValueSource::LocalNamed("(return) "),
+    // The program writes its loaded files as it exits ([`loaded_files::write_at_exit`]).
+    loaded_sources: LoadedSources::WrittenAtExit(loaded_files::write_at_exit),
+    // pytest's rewritten asserts keep their temporaries in the test's frame (`@py_assert1`):
+    // no names of the program's.
+    value_reading: ValueReading {
+        hidden_local: members::is_pytest_temporary,
+        ..ValueReading::DEFAULT
+    },
+    runtime_frames: runtime_frames::python,
+    // Without pydevd's ` (Current frame)` label (see `frame_names.rs`).
+    frame_name: |name| Cow::Borrowed(frame_names::function_of(name)),
+    ..Profile::plain("debugpy")
+};
+
 impl DebugAdapter for Debugpy {
-    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
-        crate::adapters::runtime_frames::python
-    }
-
-    fn name(&self) -> &'static str {
-        "debugpy"
-    }
-
-    fn signal_reporting(&self) -> SignalReporting {
-        SignalReporting {
-            exit_code_note,
-            ..SignalReporting::default()
-        }
-    }
-
-    /// pydevd takes a condition that raises as false, and tells of it only in an `important`
-    /// output event, which leaves out a `NameError` (a misspelt name, the likeliest failure):
-    /// asked to suspend on every exception a condition raises (its `setDebuggerProperty`), it
-    /// stops there, and the session learns why by evaluating the condition again.
-    fn condition_handling(&self) -> ConditionHandling {
-        ConditionHandling {
-            stop_on_failure_request: Some(SettingRequest {
-                command: "setDebuggerProperty",
-                arguments: || json!({ "skipSuspendOnBreakpointException": [] }),
-            }),
-            ..ConditionHandling::default()
-        }
+    fn profile(&self) -> &Profile {
+        &PROFILE
     }
 
     /// A Python taken unchecked ([`Debugpy::for_session`]) that cannot import debugpy.
@@ -284,18 +329,6 @@ impl DebugAdapter for Debugpy {
         let mut args: Vec<OsString> = vec!["-c".into(), ADAPTER_MAIN.into()];
         args.extend(self.extra_args.iter().map(OsString::from));
         Box::pin(async move { spawn_stdio("debugpy", &self.python, &args, &[]) })
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        "debugpy"
-    }
-
-    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
-        Some(crate::adapters::StdioSupport {
-            route: crate::adapters::StdioRoute::StartedByDaemon,
-            by_default: false,
-            stderr: true,
-        })
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
@@ -356,42 +389,6 @@ impl DebugAdapter for Debugpy {
         }
         leave_out_the_adapters_version(spec, &mut arguments);
         with_presentation_options(arguments)
-    }
-
-    /// `python -m debugpy.adapter` and its `initialize` take nothing of the program: the launch
-    /// names the program, its interpreter (`python`), folder and environment, and debugpy starts
-    /// a new launcher and a new Python for it. (The adapter's own environment is the daemon's,
-    /// as it is for a `start` without one; the launch's `env`, the whole of the caller's, is
-    /// laid over it.)
-    fn keeps_warm(&self) -> bool {
-        true
-    }
-
-    /// debugpy's launch costs most of its first stop (its launcher and the program's Python,
-    /// each through a version manager's shim here, and pydevd imported into the program), and
-    /// it holds the program at `initialized` until `configurationDone`, before `runpy` has read
-    /// the program's file: kept so, it serves the next identical launch (`kept_launch.rs`).
-    fn keeps_launch(&self) -> bool {
-        true
-    }
-
-    /// debugpy's adapter holds the `process` event back until `launch` is answered (it is
-    /// among the events it defers until `configurationDone`), then sends it at once.
-    fn reports_process_after_launch(&self) -> bool {
-        true
-    }
-
-    fn kept_launch_facts(&self) -> Option<String> {
-        Some(kept_program_facts())
-    }
-
-    fn start_inputs(&self, context: &ProcessContext) -> Vec<PathBuf> {
-        version_manager_files(context)
-    }
-
-    /// The program writes its loaded files as it exits ([`loaded_files::write_at_exit`]).
-    fn loaded_sources(&self) -> LoadedSources {
-        LoadedSources::WrittenAtExit(loaded_files::write_at_exit)
     }
 
     /// pydevd's socket to the adapter without Nagle's delay ([`start::NO_DELAY`]), debugpy's
@@ -458,48 +455,6 @@ impl DebugAdapter for Debugpy {
                 bp.message = Some(EXCLUDED_FILE.to_string());
             }
         }
-    }
-
-    /// Without pydevd's ` (Current frame)` label (see `frame_names.rs`).
-    fn frame_name<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str> {
-        std::borrow::Cow::Borrowed(frame_names::function_of(name))
-    }
-
-    /// Python's routines, which pydevd lists among the data when their names start with `_`
-    /// (see `members.rs`).
-    /// Launched with `showReturnValue`, debugpy shows it as a local of the caller.
-    fn return_value(&self) -> ReturnValueSource {
-        ReturnValueSource::LocalNamed("(return) ")
-    }
-
-    fn method_types(&self) -> &'static [&'static str] {
-        members::METHOD_TYPES
-    }
-
-    /// pytest's rewritten asserts keep their temporaries in the test's frame (`@py_assert1`):
-    /// no names of the program's.
-    fn value_reading(&self) -> ValueReading {
-        ValueReading {
-            hidden_local: members::is_pytest_temporary,
-            ..ValueReading::default()
-        }
-    }
-
-    /// Stop on exceptions nothing catches, as a Python user expects.
-    fn exception_filters(&self) -> Vec<&'static str> {
-        vec!["uncaught"]
-    }
-
-    /// A failed assertion is caught by the test runner, so it is never uncaught: `userUnhandled`
-    /// stops where it leaves the user's code for the runner's, at the test's failing line.
-    fn failure_exception_filters(&self) -> Vec<&'static str> {
-        vec!["userUnhandled"]
-    }
-
-    /// debugpy wants the exact path, so a relative name is placed by us: a Python program is
-    /// the `.py` files of its folder tree.
-    fn source_lookup(&self) -> SourceLookup {
-        PYTHON_SOURCES
     }
 
     /// The program's `sys.path` (less its own folder, which the session tries first): what the

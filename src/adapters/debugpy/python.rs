@@ -175,7 +175,7 @@ pub(super) fn leave_out_the_adapters_version(spec: &LaunchSpec, arguments: &mut 
 /// `.python-version` and `.tool-versions` in its folder and every folder above, and pyenv's
 /// global `version` (under `PYENV_ROOT`, else `~/.pyenv`). What the shim reads happens as a
 /// warm Python starts, before it can say what it read, so the daemon notes these itself first
-/// ([`crate::adapters::DebugAdapter::start_inputs`]).
+/// ([`crate::adapters::WarmPolicy::start_inputs`]).
 pub fn version_manager_files(context: &ProcessContext) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = context
         .cwd

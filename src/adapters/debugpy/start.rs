@@ -60,7 +60,7 @@ pub(super) fn quiet_debuggee() -> String {
     format!("exec({source}, {{'_IN_PROGRAM': True}})")
 }
 
-/// [`crate::adapters::DebugAdapter::kept_launch_facts`]: the program's pid, and
+/// [`crate::adapters::WarmPolicy::KeptLaunch`]: the program's pid, and
 /// `watched_paths.py` run in the kept program's process in a namespace of its own, answered as
 /// hexadecimal JSON.
 pub(super) fn kept_program_facts() -> String {

@@ -12,13 +12,11 @@ const EVALUATION_ERROR: &str = "error evaluating expression: ";
 /// Delve's error when conditions failed on two threads at once.
 const SEVERAL_FAILED: &str = "multiple errors evaluating conditions";
 
-pub(super) fn handling() -> ConditionHandling {
-    ConditionHandling {
-        failure_in_stop,
-        refusal,
-        ..ConditionHandling::default()
-    }
-}
+pub(super) const HANDLING: ConditionHandling = ConditionHandling {
+    failure_in_stop,
+    refusal,
+    ..ConditionHandling::DEFAULT
+};
 
 fn failure_in_stop(stop: &StoppedEventBody) -> Option<String> {
     if stop.reason != "exception" || stop.description.as_deref() != Some("runtime error") {

@@ -6,12 +6,14 @@
 //! console reads any address (`x -fmt hex -count N -size 1 0x…`) and finds where an expression
 //! points (`-x &acct.Balance`, `-x acct`: a pointer's target, or an integer taken as an address).
 
-use super::Delve;
 use crate::adapters::process::BoxFuture;
 use crate::adapters::{Console, ConsoleMemory};
 use crate::common::error::{ErrorBody, ErrorCode};
 
-impl ConsoleMemory for Delve {
+/// Delve's console as a memory reader.
+pub struct ConsoleRead;
+
+impl ConsoleMemory for ConsoleRead {
     fn instead_of_read_memory(&self) -> bool {
         true
     }

@@ -32,10 +32,11 @@ use super::dial_in::spawn_dialing_in;
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, open_program_streams, spawn_tcp};
 use super::return_value::ReturnValueSource;
+use super::runtime_frames;
 use super::value_reading::ValueReading;
 use super::{
-    ConditionHandling, CoreOpening, DebugAdapter, SignalReporting, SourceLookup, SourceRoots,
-    env_var, launch_with,
+    ConsoleUse, CoreOpening, Cores, DebugAdapter, Profile, SignalReporting, SourceLookup,
+    SourceRoots, StdioRoute, StdioSupport, env_var, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -210,13 +211,73 @@ fn build_failure_hint(message: &str) -> Option<&'static str> {
     })
 }
 
-impl DebugAdapter for Delve {
-    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
-        crate::adapters::runtime_frames::go
-    }
+/// Delve's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "delve",
+    adapter_id: "go",
+    stdio: Some(StdioSupport {
+        route: StdioRoute::AdapterStreams,
+        by_default: false,
+        stderr: true,
+    }),
+    // Delve tells a death by signal N as an exit with status −N.
+    signals: SignalReporting {
+        signal_as_negative_code: true,
+        ..SignalReporting::DEFAULT
+    },
+    conditions: conditions::HANDLING,
+    // Delve wants the exact path; the binary's own file table (`dlv sources`, GOROOT's files
+    // included) is what a relative name is matched against.
+    source_lookup: SourceLookup {
+        listing_command: Some("dlv sources"),
+        dependency_folders: &["vendor"],
+        ..SourceLookup::NONE
+    },
+    // Delve's own stops on a panic nothing recovers and on a fatal runtime error. Delve 1.27
+    // offers them as filters, on by default, and turns off any that `setExceptionBreakpoints`
+    // leaves out; Delve 1.20 offers none and always stops there.
+    exception_filters: EXCEPTION_FILTERS,
+    failure_exception_filters: EXCEPTION_FILTERS,
+    // Delve's DAP does not give it: it is read from the registers (`return_value.rs`).
+    return_value: ReturnValueSource::Evaluated {
+        plan: return_value::plan,
+    },
+    // Delve cuts the text of a compound value at 256 bytes (`...`, in the middle of a member)
+    // but for a value to copy, and reads a long string whole only for one; past one level
+    // below the value asked for, it leaves values unloaded (`unloaded.rs`). Its byte slices,
+    // runes, `reflect.Value`s and result slots are shown in Go's words (`values.rs`).
+    value_reading: ValueReading {
+        context: EvaluateContext::Clipboard,
+        unloaded_parts: |value| {
+            let mut parts = unloaded::parts(value);
+            parts.extend(values::reflect_values(value));
+            parts
+        },
+        held_value: values::reflect_value_of_members,
+        reword: values::reword,
+        hidden_local: values::is_result_slot,
+    },
+    runtime_frames: runtime_frames::go,
+    cores: Cores {
+        opening: core_opening,
+        ..Cores::NONE
+    },
+    console: ConsoleUse {
+        memory: Some(&memory::ConsoleRead),
+        ..ConsoleUse::NONE
+    },
+    is_program_output,
+    thread_label,
+    build_products,
+    ..Profile::plain("delve")
+};
 
-    fn name(&self) -> &'static str {
-        "delve"
+/// See [`Profile::exception_filters`] in [`PROFILE`].
+const EXCEPTION_FILTERS: &[&str] = &["unrecovered-panic", "runtime-fatal-throw"];
+
+impl DebugAdapter for Delve {
+    fn profile(&self) -> &Profile {
+        &PROFILE
     }
 
     /// A failed build gets a hint about the build (see [`build_failure_hint`]).
@@ -227,50 +288,6 @@ impl DebugAdapter for Delve {
                 ..error
             },
             None => error,
-        }
-    }
-
-    /// Delve cuts the text of a compound value at 256 bytes (`...`, in the middle of a member)
-    /// but for a value to copy, and reads a long string whole only for one; past one level
-    /// below the value asked for, it leaves values unloaded (`unloaded.rs`). Its byte slices,
-    /// runes, `reflect.Value`s and result slots are shown in Go's words (`values.rs`).
-    fn value_reading(&self) -> ValueReading {
-        ValueReading {
-            context: EvaluateContext::Clipboard,
-            unloaded_parts: |value| {
-                let mut parts = unloaded::parts(value);
-                parts.extend(values::reflect_values(value));
-                parts
-            },
-            held_value: values::reflect_value_of_members,
-            reword: values::reword,
-            hidden_local: values::is_result_slot,
-        }
-    }
-
-    /// `* [Go 20 k:v] main.worker (Thread 13519)` is goroutine 20 (with its pprof labels),
-    /// selected by Delve, in `main.worker`, on an OS thread: its header label is `goroutine 20
-    /// k:v`.
-    fn thread_label<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        goroutine_label(name).map_or(Cow::Borrowed(name), Cow::Owned)
-    }
-
-    /// Delve's DAP does not give it: it is read from the registers (`return_value.rs`).
-    fn return_value(&self) -> ReturnValueSource {
-        ReturnValueSource::Evaluated {
-            plan: return_value::plan,
-        }
-    }
-
-    fn condition_handling(&self) -> ConditionHandling {
-        conditions::handling()
-    }
-
-    /// Delve tells a death by signal N as an exit with status −N.
-    fn signal_reporting(&self) -> SignalReporting {
-        SignalReporting {
-            signal_as_negative_code: true,
-            ..SignalReporting::default()
         }
     }
 
@@ -323,29 +340,6 @@ impl DebugAdapter for Delve {
         })
     }
 
-    /// Delve's own stops on a panic nothing recovers and on a fatal runtime error. Delve 1.27
-    /// offers them as filters, on by default, and turns off any that `setExceptionBreakpoints`
-    /// leaves out; Delve 1.20 offers none and always stops there.
-    fn exception_filters(&self) -> Vec<&'static str> {
-        vec!["unrecovered-panic", "runtime-fatal-throw"]
-    }
-
-    fn console_memory(&self) -> Option<&dyn crate::adapters::ConsoleMemory> {
-        Some(self)
-    }
-
-    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
-        Some(crate::adapters::StdioSupport {
-            route: crate::adapters::StdioRoute::AdapterStreams,
-            by_default: false,
-            stderr: true,
-        })
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        "go"
-    }
-
     fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {
         let tests = spec.options.go.test_package;
         let mode = match (tests, is_go_source(&spec.program)) {
@@ -375,48 +369,10 @@ impl DebugAdapter for Delve {
         arguments
     }
 
-    /// The program Delve built for a launch from source (`output`, set above).
-    fn build_products(&self, arguments: &Value) -> Vec<PathBuf> {
-        arguments["output"]
-            .as_str()
-            .map(PathBuf::from)
-            .into_iter()
-            .collect()
-    }
-
-    /// The debuggee's output reaches us through Delve's stdio; Delve's `output` events, whatever
-    /// their category, are its own (a build error comes as `stderr`).
-    fn is_program_output(&self, _category: Option<&str>) -> bool {
-        false
-    }
-
-    fn core_opening(&self, spec: &CoreSpec) -> Option<CoreOpening> {
-        Some(CoreOpening::Request {
-            command: "launch",
-            arguments: json!({
-                "request": "launch",
-                "mode": "core",
-                "program": spec.program,
-                "coreFilePath": spec.core,
-                "cwd": spec.cwd,
-            }),
-        })
-    }
-
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         match spec.pid {
             Some(pid) => json!({ "request": "attach", "mode": "local", "processId": pid }),
             None => json!({ "request": "attach", "mode": "remote" }),
-        }
-    }
-
-    /// Delve wants the exact path; the binary's own file table (`dlv sources`, GOROOT's files
-    /// included) is what a relative name is matched against.
-    fn source_lookup(&self) -> SourceLookup {
-        SourceLookup {
-            listing_command: Some("dlv sources"),
-            dependency_folders: &["vendor"],
-            ..SourceLookup::default()
         }
     }
 
@@ -442,7 +398,42 @@ impl DebugAdapter for Delve {
     }
 }
 
-/// The goroutine part of Delve's name for a goroutine (see [`DebugAdapter::thread_label`]).
+/// `* [Go 20 k:v] main.worker (Thread 13519)` is goroutine 20 (with its pprof labels),
+/// selected by Delve, in `main.worker`, on an OS thread: its header label is `goroutine 20
+/// k:v`.
+fn thread_label<'a>(name: &'a str) -> Cow<'a, str> {
+    goroutine_label(name).map_or(Cow::Borrowed(name), Cow::Owned)
+}
+
+/// The program Delve built for a launch from source (`output`, set above).
+fn build_products(arguments: &Value) -> Vec<PathBuf> {
+    arguments["output"]
+        .as_str()
+        .map(PathBuf::from)
+        .into_iter()
+        .collect()
+}
+
+/// The debuggee's output reaches us through Delve's stdio; Delve's `output` events, whatever
+/// their category, are its own (a build error comes as `stderr`).
+fn is_program_output(_category: Option<&str>) -> bool {
+    false
+}
+
+fn core_opening(spec: &CoreSpec) -> Option<CoreOpening> {
+    Some(CoreOpening::Request {
+        command: "launch",
+        arguments: json!({
+            "request": "launch",
+            "mode": "core",
+            "program": spec.program,
+            "coreFilePath": spec.core,
+            "cwd": spec.cwd,
+        }),
+    })
+}
+
+/// The goroutine part of Delve's name for a goroutine (see [`Profile::thread_label`]).
 fn goroutine_label(name: &str) -> Option<String> {
     let inside = name.trim_start_matches("* ").strip_prefix("[Go ")?;
     let (goroutine, _) = inside.split_once(']')?;

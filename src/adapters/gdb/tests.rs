@@ -25,7 +25,7 @@ fn the_advice_names_where_each_os_gets_a_gdb_with_dap() {
 
 #[test]
 fn gdbs_line_tables_are_read_per_file() {
-    let query = Gdb::remote().line_table_query(Path::new("src/a.b.c"));
+    let query = (PROFILE.console.line_tables)(Path::new("src/a.b.c"));
     assert_eq!(
         query.map(|q| q.command).as_deref(),
         Some(r"maint info line-table a\.b\.c$")
@@ -89,11 +89,8 @@ fn arguments_are_quoted_for_the_shell_and_the_streams_redirected() {
 
 #[test]
 fn only_gdbs_lines_are_taken_out_of_an_output_event() {
-    let gdb = Gdb::remote();
+    let clean = PROFILE.clean_program_output;
     let text = "square: 9\nBreakpoint 2 at 0x1149: file f.c, line 9.\nstep 0\n";
-    assert_eq!(gdb.clean_program_output(text), "square: 9\nstep 0\n");
-    assert!(matches!(
-        gdb.clean_program_output("step 1\n"),
-        Cow::Borrowed("step 1\n")
-    ));
+    assert_eq!(clean(text), "square: 9\nstep 0\n");
+    assert!(matches!(clean("step 1\n"), Cow::Borrowed("step 1\n")));
 }

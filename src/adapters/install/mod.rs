@@ -48,7 +48,7 @@ pub fn setup(kind: &AdapterRow, config: &Config) -> Result<SetupResult, ErrorBod
     {
         Ok(adapter) => {
             let path = adapter.executable();
-            Ok(already(kind.name, path, (kind.version)(path)))
+            Ok(already(kind.name(), path, (kind.version)(path)))
         }
         Err(err) => match kind.advice {
             Advice::Text(advice) => Err(ErrorBody::new(

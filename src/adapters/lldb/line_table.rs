@@ -1,5 +1,5 @@
 //! LLDB's line tables through its console (`source info`), for
-//! [`DebugAdapter::line_table_query`](crate::adapters::DebugAdapter::line_table_query).
+//! [`ConsoleUse::line_tables`](crate::adapters::ConsoleUse::line_tables).
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{COMMAND_ESCAPE, LldbDap, console_error};
+use super::{COMMAND_ESCAPE, console_error};
 use crate::adapters::process::BoxFuture;
 use crate::adapters::{Console, ConsoleMemory};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -13,7 +13,9 @@ use crate::common::scratch::ScratchFile;
 /// scratch file of ours (new, 0600, removed after), so the bytes travel without a text format to
 /// parse. Only a number and our own path reach LLDB's command line, never the user's text.
 /// `--force` lifts LLDB's 1 KiB `target.max-memory-read-size`; the session caps the count.
-impl ConsoleMemory for LldbDap {
+pub struct ConsoleRead;
+
+impl ConsoleMemory for ConsoleRead {
     fn read<'a>(
         &'a self,
         console: &'a dyn Console,

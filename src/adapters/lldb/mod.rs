@@ -18,10 +18,12 @@ use exits::{end_in_gdb_remote_log, exit_code_note, is_lldb_log_line};
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
+use super::runtime_frames;
+use super::rust_expressions::RustReading;
 use super::rust_formatters::{self, Formatters};
 use super::{
-    Console, ConsoleMemory, CoreOpening, CoreSaving, DebugAdapter, Requests, SignalReporting,
-    env_var, first_file, highest_versioned_on_path,
+    Console, ConsoleUse, CoreOpening, CoreSaving, Cores, DebugAdapter, Profile, Requests,
+    SignalReporting, StdioSupport, WarmPolicy, env_var, first_file, highest_versioned_on_path,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -252,13 +254,83 @@ fn lldb_quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-impl DebugAdapter for LldbDap {
-    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
-        crate::adapters::runtime_frames::native
-    }
+/// lldb-dap's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "lldb",
+    adapter_id: "lldb-dap",
+    stdio: Some(StdioSupport::TOLD_ALWAYS),
+    // Its spawn and `initialize` take nothing of the program: the target comes in `launch`.
+    warm: WarmPolicy::Spare {
+        commands: warm_commands,
+    },
+    // LLDB's exit status of a program killed by a signal is the signal's number.
+    signals: SignalReporting {
+        signal_as_exit_code: true,
+        end_in_console: Some(end_in_gdb_remote_log),
+        is_log_line: is_lldb_log_line,
+        death_while_stopped_code: Some(-1),
+        exit_code_note,
+        ..SignalReporting::DEFAULT
+    },
+    exception_stops: Some("C++ throw/catch"),
+    return_value: ReturnValueSource::Console {
+        command: return_value::COMMAND,
+        read: return_value::read,
+        missing: "lldb tells none here (a function returning void has none)",
+    },
+    rust_reading: Some(RustReading {
+        escaped_strings: false,
+    }),
+    runtime_frames: runtime_frames::native,
+    cores: Cores {
+        opening: core_opening,
+        saving: core_saving,
+    },
+    console: ConsoleUse {
+        quits: quits_console,
+        frame_selection: console_frame_selection,
+        // lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
+        memory: Some(&memory::ConsoleRead),
+        // LLDB's `source info -f NAME` through the console (`line_table.rs`).
+        line_tables: line_table::query,
+    },
+    is_program_output,
+    clean_program_output,
+    is_interrupt_stop,
+    is_exec_stop,
+    ..Profile::plain("lldb")
+};
 
-    fn name(&self) -> &'static str {
-        "lldb"
+/// The C library, read into LLDB's module cache (see `warm.rs`), indexed through the cache too.
+fn warm_commands() -> Vec<String> {
+    let mut commands = index_cache::commands();
+    commands.extend(warm::commands());
+    commands
+}
+
+/// A core opens as lldb-dap's `attach` with a `coreFile`.
+fn core_opening(spec: &CoreSpec) -> Option<CoreOpening> {
+    Some(CoreOpening::Request {
+        command: "attach",
+        arguments: json!({ "program": spec.program, "coreFile": spec.core }),
+    })
+}
+
+/// LLDB 19 writes a minidump on Linux whatever the file is called, and reads it back. In
+/// its full style: the default holds the stacks alone, and `modified-memory` leaves out what
+/// the program never wrote (its string literals, its globals' first values), which a minidump
+/// does not take from the executable either, so a later `debugger core` showed `""` and
+/// unreadable memory for them.
+fn core_saving(dir: &Path, pid: Option<u32>) -> Option<CoreSaving> {
+    let stem = format!("core.{}", pid.unwrap_or(0));
+    let path = super::core_dump::saved_core_path(dir, &stem, "dmp");
+    let command = format!("process save-core --style full \"{}\"", path.display());
+    Some(CoreSaving { command, path })
+}
+
+impl DebugAdapter for LldbDap {
+    fn profile(&self) -> &Profile {
+        &PROFILE
     }
 
     fn executable(&self) -> &Path {
@@ -269,19 +341,9 @@ impl DebugAdapter for LldbDap {
         Some(&self.pointer_names)
     }
 
-    fn rust_reading(&self) -> Option<super::rust_expressions::RustReading> {
-        Some(super::rust_expressions::RustReading {
-            escaped_strings: false,
-        })
-    }
-
     fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
         let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
         Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args, &[]) })
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        "lldb-dap"
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
@@ -297,129 +359,9 @@ impl DebugAdapter for LldbDap {
         json!({ "pid": spec.pid })
     }
 
-    fn core_opening(&self, spec: &CoreSpec) -> Option<CoreOpening> {
-        Some(CoreOpening::Request {
-            command: "attach",
-            arguments: json!({ "program": spec.program, "coreFile": spec.core }),
-        })
-    }
-
-    /// LLDB's `quit` (its abbreviations, and `exit`) asks whether to kill the process, on
-    /// lldb-dap's input, which is the DAP stream: lldb-dap stops answering, and takes the next
-    /// request for the reply. A leading backtick marks a command in lldb-dap's console.
-    fn quits_console(&self, text: &str) -> bool {
-        let command = text.trim_start().trim_start_matches('`');
-        command
-            .split_whitespace()
-            .next()
-            .is_some_and(|word| ["q", "qu", "qui", "quit", "exi", "exit"].contains(&word))
-    }
-
-    /// lldb-dap's console runs a command in LLDB's selected thread and frame, not the request's.
-    /// Its thread ids are the system's, which `thread select -t` takes.
-    fn console_frame_selection(&self, thread_id: i64, frame_index: u32) -> Vec<String> {
-        vec![
-            format!("thread select -t {thread_id}"),
-            format!("frame select {frame_index}"),
-        ]
-    }
-
-    /// LLDB 19 writes a minidump on Linux whatever the file is called, and reads it back. In
-    /// its full style: the default holds the stacks alone, and `modified-memory` leaves out what
-    /// the program never wrote (its string literals, its globals' first values), which a minidump
-    /// does not take from the executable either, so a later `debugger core` showed `""` and
-    /// unreadable memory for them.
-    fn core_saving(&self, dir: &Path, pid: Option<u32>) -> Option<CoreSaving> {
-        let stem = format!("core.{}", pid.unwrap_or(0));
-        let path = super::core_dump::saved_core_path(dir, &stem, "dmp");
-        let command = format!("process save-core --style full \"{}\"", path.display());
-        Some(CoreSaving { command, path })
-    }
-
-    fn program_stdio(&self) -> Option<crate::adapters::StdioSupport> {
-        Some(crate::adapters::StdioSupport::TOLD_ALWAYS)
-    }
-
-    /// Its spawn and `initialize` take nothing of the program: the target comes in `launch`.
-    fn keeps_warm(&self) -> bool {
-        true
-    }
-
-    /// The C library, read into LLDB's module cache (see `warm.rs`).
-    fn warm_commands(&self) -> Vec<String> {
-        // The C library read ahead is indexed through the cache too.
-        let mut commands = index_cache::commands();
-        commands.extend(warm::commands());
-        commands
-    }
-
-    fn return_value(&self) -> ReturnValueSource {
-        ReturnValueSource::Console {
-            command: return_value::COMMAND,
-            read: return_value::read,
-            missing: "lldb tells none here (a function returning void has none)",
-        }
-    }
-
-    /// LLDB's exit status of a program killed by a signal is the signal's number.
-    fn signal_reporting(&self) -> SignalReporting {
-        SignalReporting {
-            signal_as_exit_code: true,
-            end_in_console: Some(end_in_gdb_remote_log),
-            is_log_line: is_lldb_log_line,
-            death_while_stopped_code: Some(-1),
-            exit_code_note,
-            ..SignalReporting::default()
-        }
-    }
-
-    /// Program output comes as events only when lldb-dap runs the program on a pty of its own
-    /// (see [`init_commands`]): its stdout and stderr then both arrive as `stdout`; the `stderr`
-    /// category carries lldb-dap's own stderr (and its crash reports).
-    fn is_program_output(&self, category: Option<&str>) -> bool {
-        category == Some("stdout")
-    }
-
-    /// lldb-dap's own pty (see [`init_commands`]) turns each `\n` the program writes into
-    /// `\r\n`; give the user back their `\n`.
-    fn clean_program_output<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        if text.contains("\r\n") {
-            Cow::Owned(text.replace("\r\n", "\n"))
-        } else {
-            Cow::Borrowed(text)
-        }
-    }
-
-    /// lldb-dap reports both `pause` and the entry stop as an `exception` "signal SIGSTOP"; a
-    /// pause that lands while LLDB handles one of its internal breakpoints (negative ids, e.g.
-    /// the dynamic loader's "breakpoint -1.1") comes as a `breakpoint` stop, or as the `step`
-    /// "trace" of LLDB stepping over it (a user's step says "step over", "step in", ...).
-    fn is_interrupt_stop(&self, reason: &str, description: Option<&str>) -> bool {
-        matches!(reason, "pause" | "entry")
-            || (reason == "exception" && description == Some("signal SIGSTOP"))
-            || (reason == "breakpoint"
-                && description.is_some_and(|d| d.starts_with("breakpoint -")))
-            || (reason == "step" && description == Some("trace"))
-    }
-
-    /// lldb-dap reports an `exec` as an "entry" stop described "exec".
-    fn is_exec_stop(&self, reason: &str, description: Option<&str>) -> bool {
-        reason == "entry" && description == Some("exec")
-    }
-
     /// Rust's LLDB formatters, for a Rust program, as LLDB commands through the console.
     fn program_setup(&self, program: &Path) -> BoxFuture<'static, Vec<String>> {
         rust_formatters::setup_in_background(program, &self.rust, rust_setup)
-    }
-
-    /// LLDB's `source info -f NAME` through the console (`line_table.rs`).
-    fn line_table_query(&self, file: &Path) -> Option<super::line_tables::LineTableQuery> {
-        line_table::query(file)
-    }
-
-    /// lldb-dap 19 has no `readMemory`, but LLDB itself reads memory.
-    fn console_memory(&self) -> Option<&dyn ConsoleMemory> {
-        Some(self)
     }
 
     /// LLDB's lookup by name misses most Rust paths: a generic function (`m::total`, whose
@@ -461,6 +403,59 @@ impl DebugAdapter for LldbDap {
             })
         })
     }
+}
+
+/// LLDB's `quit` (its abbreviations, and `exit`) asks whether to kill the process, on
+/// lldb-dap's input, which is the DAP stream: lldb-dap stops answering, and takes the next
+/// request for the reply. A leading backtick marks a command in lldb-dap's console.
+fn quits_console(text: &str) -> bool {
+    let command = text.trim_start().trim_start_matches('`');
+    command
+        .split_whitespace()
+        .next()
+        .is_some_and(|word| ["q", "qu", "qui", "quit", "exi", "exit"].contains(&word))
+}
+
+/// lldb-dap's console runs a command in LLDB's selected thread and frame, not the request's.
+/// Its thread ids are the system's, which `thread select -t` takes.
+fn console_frame_selection(thread_id: i64, frame_index: u32) -> Vec<String> {
+    vec![
+        format!("thread select -t {thread_id}"),
+        format!("frame select {frame_index}"),
+    ]
+}
+
+/// Program output comes as events only when lldb-dap runs the program on a pty of its own
+/// (see [`init_commands`]): its stdout and stderr then both arrive as `stdout`; the `stderr`
+/// category carries lldb-dap's own stderr (and its crash reports).
+fn is_program_output(category: Option<&str>) -> bool {
+    category == Some("stdout")
+}
+
+/// lldb-dap's own pty (see [`init_commands`]) turns each `\n` the program writes into
+/// `\r\n`; give the user back their `\n`.
+fn clean_program_output<'a>(text: &'a str) -> Cow<'a, str> {
+    if text.contains("\r\n") {
+        Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// lldb-dap reports both `pause` and the entry stop as an `exception` "signal SIGSTOP"; a
+/// pause that lands while LLDB handles one of its internal breakpoints (negative ids, e.g.
+/// the dynamic loader's "breakpoint -1.1") comes as a `breakpoint` stop, or as the `step`
+/// "trace" of LLDB stepping over it (a user's step says "step over", "step in", ...).
+fn is_interrupt_stop(reason: &str, description: Option<&str>) -> bool {
+    matches!(reason, "pause" | "entry")
+        || (reason == "exception" && description == Some("signal SIGSTOP"))
+        || (reason == "breakpoint" && description.is_some_and(|d| d.starts_with("breakpoint -")))
+        || (reason == "step" && description == Some("trace"))
+}
+
+/// lldb-dap reports an `exec` as an "entry" stop described "exec".
+fn is_exec_stop(reason: &str, description: Option<&str>) -> bool {
+    reason == "entry" && description == Some("exec")
 }
 
 /// lldb-dap's default `commandEscapePrefix`: console text that starts with it is always an LLDB

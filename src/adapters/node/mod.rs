@@ -40,7 +40,12 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::{BoxFuture, SpawnedAdapter};
-use super::{DebugAdapter, SourceLookup, env_var, first_file, launch_with};
+use super::return_value::ReturnValueSource;
+use super::runtime_frames;
+use super::{
+    ConditionHandling, DebugAdapter, LoadedSources, Profile, SourceLookup, StdioRoute,
+    StdioSupport, env_var, first_file, launch_with,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
@@ -144,27 +149,57 @@ pub fn serves_inspector(address: &str) -> BoxFuture<'_, bool> {
     Box::pin(inspector::is_inspector(address))
 }
 
+/// Node's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "node",
+    adapter_id: "node",
+    // Node is started by this adapter, on the channels when they are given: stdin and stdout
+    // (a terminal with `--tty`). Its stderr stays a pipe: the inspector says there where it
+    // listens, and its chatter is kept out of the program's stderr.
+    stdio: Some(StdioSupport {
+        route: StdioRoute::Told,
+        by_default: false,
+        stderr: false,
+    }),
+    // A condition that throws stops the program, and one that does not compile is refused
+    // (`breakpoints/conditions.rs`).
+    conditions: ConditionHandling {
+        refusal: |answer| {
+            super::conditions::refused_with_prefix(answer, breakpoints::conditions::REFUSED)
+                .map(str::to_string)
+        },
+        ..ConditionHandling::DEFAULT
+    },
+    // A script program is the scripts of its folder tree, searched first so two files of one
+    // name are caught; a name found nowhere is matched against script URLs as they load.
+    source_lookup: SourceLookup {
+        tree_extensions: &["js", "mjs", "cjs"],
+        listing_command: None,
+        listing_grows: false,
+        adapter_matches_names: true,
+        roots_are_trees: false,
+        dependency_folders: &["node_modules"],
+    },
+    exception_filters: &["uncaught"],
+    // `node:test` catches a failed assertion, so only the filter for every exception sees it;
+    // the stop is at the throw, with the test's frame below it.
+    failure_exception_filters: &["all"],
+    connects_itself: true,
+    // A finish catches it at the function's return and shows it in the caller's frame, as a
+    // scope of its own (`debuggee/returns.rs`).
+    return_value: ReturnValueSource::Scope {
+        missing: "the function did not return: an exception left it",
+    },
+    // Every script V8 parses from a file, and the sources its map names, are told as
+    // `loadedSource` events as they load (`debuggee/mod.rs`).
+    loaded_sources: LoadedSources::Events,
+    runtime_frames: runtime_frames::node,
+    ..Profile::plain("node")
+};
+
 impl DebugAdapter for Node {
-    /// Every script V8 parses from a file, and the sources its map names, are told as
-    /// `loadedSource` events as they load (`debuggee/mod.rs`).
-    fn loaded_sources(&self) -> crate::adapters::LoadedSources {
-        crate::adapters::LoadedSources::Events
-    }
-
-    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
-        crate::adapters::runtime_frames::node
-    }
-
-    fn name(&self) -> &'static str {
-        "node"
-    }
-
-    /// A finish catches it at the function's return and shows it in the caller's frame, as a
-    /// scope of its own (`debuggee/returns.rs`).
-    fn return_value(&self) -> super::return_value::ReturnValueSource {
-        super::return_value::ReturnValueSource::Scope {
-            missing: "the function did not return: an exception left it",
-        }
+    fn profile(&self) -> &Profile {
+        &PROFILE
     }
 
     fn executable(&self) -> &Path {
@@ -177,26 +212,6 @@ impl DebugAdapter for Node {
             launch_timeout: INSPECTOR_TIMEOUT,
         };
         Box::pin(async move { Ok(server::start(settings)) })
-    }
-
-    fn connects_itself(&self) -> bool {
-        true
-    }
-
-    /// A condition that throws stops the program, and one that does not compile is refused
-    /// (`breakpoints/conditions.rs`).
-    fn condition_handling(&self) -> super::ConditionHandling {
-        super::ConditionHandling {
-            refusal: |answer| {
-                super::conditions::refused_with_prefix(answer, breakpoints::conditions::REFUSED)
-                    .map(str::to_string)
-            },
-            ..super::ConditionHandling::default()
-        }
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        "node"
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
@@ -227,40 +242,6 @@ impl DebugAdapter for Node {
             arguments["address"] = json!(address);
         }
         arguments
-    }
-
-    /// Node is started by this adapter, on the channels when they are given: stdin and stdout
-    /// (a terminal with `--tty`). Its stderr stays a pipe: the inspector says there where it
-    /// listens, and its chatter is kept out of the program's stderr.
-    fn program_stdio(&self) -> Option<super::StdioSupport> {
-        Some(super::StdioSupport {
-            route: super::StdioRoute::Told,
-            by_default: false,
-            stderr: false,
-        })
-    }
-
-    fn exception_filters(&self) -> Vec<&'static str> {
-        vec!["uncaught"]
-    }
-
-    /// `node:test` catches a failed assertion, so only the filter for every exception sees it;
-    /// the stop is at the throw, with the test's frame below it.
-    fn failure_exception_filters(&self) -> Vec<&'static str> {
-        vec!["all"]
-    }
-
-    /// A script program is the scripts of its folder tree, searched first so two files of one
-    /// name are caught; a name found nowhere is matched against script URLs as they load.
-    fn source_lookup(&self) -> SourceLookup {
-        SourceLookup {
-            tree_extensions: &["js", "mjs", "cjs"],
-            listing_command: None,
-            listing_grows: false,
-            adapter_matches_names: true,
-            roots_are_trees: false,
-            dependency_folders: &["node_modules"],
-        }
     }
 }
 

@@ -27,10 +27,12 @@ use super::debugpy::{
 };
 use super::dial_in::{dial_in, random_token};
 use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
+use super::return_value::ReturnValueSource;
+use super::runtime_frames;
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, LoadedSources, SourceLookup, SourceRoots,
-    StdioRoute, StdioSupport, launch_with,
+    CallerEnv, ConditionHandling, DebugAdapter, LoadedSources, Profile, SourceRoots, StdioRoute,
+    StdioSupport, WarmPolicy, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -170,38 +172,54 @@ fn framed_server() -> Vec<u8> {
     framed
 }
 
+/// pdb's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "pdb",
+    adapter_id: "python",
+    stdio: Some(StdioSupport {
+        route: StdioRoute::AdapterStreams,
+        by_default: true,
+        stderr: true,
+    }),
+    // A warm pdb is the next program's Python, started and its server loaded: everything of a
+    // launch but the program itself, which is what `python -m pdb` spends its time on before
+    // the first line. Nothing of a program has run in it.
+    warm: WarmPolicy::AsProgram {
+        start_inputs: super::debugpy::version_manager_files,
+    },
+    // The adapter compiles a condition as it is set (`Breakpoint.error_in_settings` in
+    // `tracing.py`), and a condition that raises stops the program (`takes_hit`).
+    conditions: ConditionHandling {
+        refusal: |answer| {
+            refused_with_prefix(answer, "the condition does not parse: ").map(str::to_string)
+        },
+        ..ConditionHandling::DEFAULT
+    },
+    source_lookup: PYTHON_SOURCES,
+    exception_filters: &["uncaught"],
+    // A failed assertion is caught by the test runner: `userUnhandled` stops where it leaves
+    // the test's frame for the runner's, at the failing line (adapter.py's tracer).
+    failure_exception_filters: &["userUnhandled"],
+    // A step that leaves a function by its `return` shows the value in the caller's frame, as
+    // a scope of its own (`adapter.py`).
+    return_value: ReturnValueSource::Scope {
+        missing: "the function did not return: an exception left it",
+    },
+    // The server tells the program's loaded files as `loadedSource` events as it exits
+    // (`announce_exit` in `requests.py`).
+    loaded_sources: LoadedSources::Events,
+    // pytest's rewritten asserts keep their temporaries in the test's frame (`@py_assert1`).
+    value_reading: ValueReading {
+        hidden_local: is_pytest_temporary,
+        ..ValueReading::DEFAULT
+    },
+    runtime_frames: runtime_frames::python,
+    ..Profile::plain("pdb")
+};
+
 impl DebugAdapter for Pdb {
-    /// The server tells the program's loaded files as `loadedSource` events as it exits
-    /// (`announce_exit` in `requests.py`).
-    fn loaded_sources(&self) -> LoadedSources {
-        LoadedSources::Events
-    }
-
-    fn runtime_frames(&self) -> crate::adapters::runtime_frames::Rule {
-        crate::adapters::runtime_frames::python
-    }
-
-    fn name(&self) -> &'static str {
-        "pdb"
-    }
-
-    /// A step that leaves a function by its `return` shows the value in the caller's frame, as
-    /// a scope of its own (`adapter.py`).
-    fn return_value(&self) -> super::return_value::ReturnValueSource {
-        super::return_value::ReturnValueSource::Scope {
-            missing: "the function did not return: an exception left it",
-        }
-    }
-
-    /// The adapter compiles a condition as it is set (`Breakpoint.error_in_settings` in
-    /// `tracing.py`), and a condition that raises stops the program (`takes_hit`).
-    fn condition_handling(&self) -> ConditionHandling {
-        ConditionHandling {
-            refusal: |answer| {
-                refused_with_prefix(answer, "the condition does not parse: ").map(str::to_string)
-            },
-            ..ConditionHandling::default()
-        }
+    fn profile(&self) -> &Profile {
+        &PROFILE
     }
 
     fn executable(&self) -> &Path {
@@ -233,21 +251,6 @@ impl DebugAdapter for Pdb {
         })
     }
 
-    /// A warm pdb is the next program's Python, started and its server loaded: everything of a
-    /// launch but the program itself, which is what `python -m pdb` spends its time on before
-    /// the first line. Nothing of a program has run in it.
-    fn keeps_warm(&self) -> bool {
-        true
-    }
-
-    fn warms_as_program(&self) -> bool {
-        true
-    }
-
-    fn start_inputs(&self, context: &ProcessContext) -> Vec<PathBuf> {
-        super::debugpy::version_manager_files(context)
-    }
-
     /// Python started in the last launch's folder and environment (what its start-up reads:
     /// `PYTHONPATH`, the locale, `site`'s folders), until its `launch` names the program's
     /// channels: stdin on the null device, stdout and stderr on pipes, which Python's streams
@@ -260,18 +263,6 @@ impl DebugAdapter for Pdb {
             let streams = [Stdio::null(), Stdio::piped(), Stdio::piped()];
             self.start_python(context, streams, true).await
         })
-    }
-
-    fn program_stdio(&self) -> Option<StdioSupport> {
-        Some(StdioSupport {
-            route: StdioRoute::AdapterStreams,
-            by_default: true,
-            stderr: true,
-        })
-    }
-
-    fn adapter_id(&self) -> &'static str {
-        "python"
     }
 
     /// The environment and the channels' paths are what the program's process was started
@@ -292,28 +283,6 @@ impl DebugAdapter for Pdb {
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         json!({ "request": "attach", "processId": spec.pid })
-    }
-
-    fn exception_filters(&self) -> Vec<&'static str> {
-        vec!["uncaught"]
-    }
-
-    /// A failed assertion is caught by the test runner: `userUnhandled` stops where it leaves
-    /// the test's frame for the runner's, at the failing line (adapter.py's tracer).
-    fn failure_exception_filters(&self) -> Vec<&'static str> {
-        vec!["userUnhandled"]
-    }
-
-    fn source_lookup(&self) -> SourceLookup {
-        PYTHON_SOURCES
-    }
-
-    /// pytest's rewritten asserts keep their temporaries in the test's frame (`@py_assert1`).
-    fn value_reading(&self) -> ValueReading {
-        ValueReading {
-            hidden_local: is_pytest_temporary,
-            ..ValueReading::default()
-        }
     }
 
     fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {

@@ -402,7 +402,7 @@ impl Session {
                 exit_code: Some(code),
                 ..
             } => {
-                let note = (self.adapter.signal_reporting().exit_code_note)(*code)
+                let note = (self.adapter.profile().signals.exit_code_note)(*code)
                     .map(|n| format!(" ({n})"))
                     .unwrap_or_default();
                 format!("the program exited with code {code} {during}{note}")

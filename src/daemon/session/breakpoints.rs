@@ -127,7 +127,7 @@ impl Session {
         let Some(condition) = spec.condition.as_deref() else {
             return Ok(());
         };
-        if !rust_file || self.adapter.rust_reading().is_none() {
+        if !rust_file || self.adapter.profile().rust_reading.is_none() {
             return Ok(());
         }
         match rust_expressions::condition_refusal(condition) {
@@ -416,7 +416,7 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
                 shared
                     .adapter
                     .review_breakpoints(&request.list, &mut answer);
-                let refusal = shared.adapter.condition_handling().refusal;
+                let refusal = shared.adapter.profile().conditions.refusal;
                 let mut registry = breakpoints.registry();
                 registry.apply_answer(&request.ids, &answer, refusal);
                 registry.mirror_duplicates(&request.ids);

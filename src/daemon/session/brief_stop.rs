@@ -93,9 +93,7 @@ pub(super) fn absorbs(shared: &Shared, stop: &StoppedEventBody) -> bool {
         return false;
     };
     let paused = stop.reason == "pause"
-        || shared
-            .adapter
-            .is_interrupt_stop(&stop.reason, stop.description.as_deref());
+        || (shared.adapter.profile().is_interrupt_stop)(&stop.reason, stop.description.as_deref());
     let ended = if paused {
         Ended::Paused {
             thread_id: stop.thread_id.unwrap_or(1),

@@ -192,7 +192,8 @@ impl Session {
             super::Origin::Core(spec) => spec.clone(),
             _ => return Ok(()),
         };
-        let (adapter_stop, thread_expression) = match self.adapter.core_opening(&spec) {
+        let (adapter_stop, thread_expression) = match (self.adapter.profile().cores.opening)(&spec)
+        {
             Some(CoreOpening::Console {
                 thread_expression, ..
             }) => (None, Some(thread_expression)),
@@ -285,7 +286,7 @@ impl Session {
     /// `process save-core`, GDB's `gcore`) and returns its path.
     pub async fn save_core(&self, dir: &Path) -> Result<std::path::PathBuf, ErrorBody> {
         let pid = self.shared.view().debuggee.pid;
-        let saving = self.adapter.core_saving(dir, pid).ok_or_else(|| {
+        let saving = (self.adapter.profile().cores.saving)(dir, pid).ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::Unsupported,
                 format!(

@@ -142,7 +142,7 @@ fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
         return None;
     }
     // A stop on a condition that failed is the breakpoint's (Delve calls it a runtime error).
-    let condition_failure = (shared.adapter.condition_handling().failure_in_stop)(&body);
+    let condition_failure = (shared.adapter.profile().conditions.failure_in_stop)(&body);
     let body = match condition_failure {
         Some(_) => StoppedEventBody {
             reason: "breakpoint".into(),
@@ -178,9 +178,10 @@ fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
             reason = StopReason::Exception;
             Some(label)
         }
-        None if shared
-            .adapter
-            .is_exec_stop(reason.as_str(), body.description.as_deref()) =>
+        None if (shared.adapter.profile().is_exec_stop)(
+            reason.as_str(),
+            body.description.as_deref(),
+        ) =>
         {
             // The process now runs another program: the report names it, as the adapter's
             // "entry" would say the program started over.
@@ -259,9 +260,10 @@ fn publish(shared: &Shared, stop: StopInfo, mut reason: StopReason, thread: Opti
         let mut view = shared.view();
         view.caches.thread_names.clear();
         if unclaimed_breakpoint
-            || shared
-                .adapter
-                .is_interrupt_stop(reason.as_str(), stop.description.as_deref())
+            || (shared.adapter.profile().is_interrupt_stop)(
+                reason.as_str(),
+                stop.description.as_deref(),
+            )
         {
             if view.in_flight.entry_expected {
                 reason = StopReason::Entry;
@@ -345,7 +347,7 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
         let mut view = shared.view();
         // An adapter that gives a signal's number as the code, after a stop on that signal:
         // the death by it.
-        let reporting = shared.adapter.signal_reporting();
+        let reporting = shared.adapter.profile().signals;
         let signal = body
             .signal
             .or_else(|| {
@@ -370,7 +372,7 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
                 .then(|| crate::platform::signal_number("SIGKILL"))
                 .flatten()
             });
-        match shared.adapter.signal_reporting().exit_signal_expression {
+        match shared.adapter.profile().signals.exit_signal_expression {
             Some(expression) if signal.is_none() => {
                 view.debuggee.exit_code = Some(code);
                 view.debuggee.end_pending = true;
@@ -451,7 +453,7 @@ fn on_output(shared: &Shared, OutputEvent { body, bytes }: OutputEvent) {
     let category = body.category.as_deref();
     if let Some((id, message)) = registry::logpoint_line(&body.output) {
         logpoints::record(&shared.output, id, message);
-    } else if shared.adapter.is_program_output(category)
+    } else if (shared.adapter.profile().is_program_output)(category)
         && !shared
             .program_io()
             .as_ref()
@@ -460,13 +462,14 @@ fn on_output(shared: &Shared, OutputEvent { body, bytes }: OutputEvent) {
         let stream = category.unwrap_or("stdout");
         match bytes {
             Some(bytes) => shared.output.push_stream(stream, bytes),
-            None => shared
-                .output
-                .push_stream(stream, &*shared.adapter.clean_program_output(&body.output)),
+            None => shared.output.push_stream(
+                stream,
+                &*(shared.adapter.profile().clean_program_output)(&body.output),
+            ),
         }
     } else if category != Some("telemetry") {
         let text = body.output.trim_end();
-        let reporting = shared.adapter.signal_reporting();
+        let reporting = shared.adapter.profile().signals;
         if let Some(end) = reporting.end_in_console.and_then(|read| read(text)) {
             shared.view().debuggee.logged_end = Some(end);
         }

@@ -87,7 +87,7 @@ impl Session {
                     "the {} adapter offers no exception filters",
                     self.adapter.name()
                 ),
-                adapters::EXCEPTION_FILTERS_HINT,
+                adapters::exception_filters_hint(),
             ));
         }
         let names: Vec<&str> = offered.iter().map(|f| f.filter.as_str()).collect();

@@ -84,7 +84,7 @@ impl Session {
             let mut view = self.shared.view();
             // A nameless thread (GDB's in a core) has no name to show, rather than an empty one.
             for t in threads.iter().filter(|t| !t.name.is_empty()) {
-                let label = self.adapter.thread_label(&t.name).into_owned();
+                let label = (self.adapter.profile().thread_label)(&t.name).into_owned();
                 view.caches.thread_names.insert(t.id, label);
             }
         }
@@ -370,10 +370,10 @@ impl Session {
 
 impl Session {
     /// The frames' names made their functions' own, as the adapter knows to
-    /// (`DebugAdapter::frame_name`), before anything reads or caches them.
+    /// (`Profile::frame_name`), before anything reads or caches them.
     fn name_functions(&self, frames: &mut [StackFrame]) {
         for frame in frames {
-            let name = self.adapter.frame_name(&frame.name);
+            let name = (self.adapter.profile().frame_name)(&frame.name);
             if name != frame.name.as_str() {
                 frame.name = name.into_owned();
             }
@@ -410,7 +410,7 @@ impl Session {
 impl Session {
     /// `frames` with the runtime's own machinery marked, as the adapter's language tells it.
     fn marked(&self, mut frames: Vec<FrameInfo>) -> Vec<FrameInfo> {
-        let machinery = self.shared.adapter.runtime_frames();
+        let machinery = self.shared.adapter.profile().runtime_frames;
         for frame in &mut frames {
             frame.machinery = machinery(&frame.function, frame.file.as_deref());
         }

@@ -150,7 +150,7 @@ impl Session {
         frame: &StackFrame,
         limits: Limits,
     ) -> Result<LocalsResult, ErrorBody> {
-        self.expand_scopes(frame, limits, self.adapter.value_reading())
+        self.expand_scopes(frame, limits, self.adapter.profile().value_reading)
             .await
     }
 
@@ -159,7 +159,7 @@ impl Session {
     pub(super) async fn frame_slots(&self, frame: &StackFrame) -> Result<LocalsResult, ErrorBody> {
         let reading = ValueReading {
             hidden_local: |_| false,
-            ..self.adapter.value_reading()
+            ..self.adapter.profile().value_reading
         };
         self.expand_scopes(frame, Limits::for_locals(0, false), reading)
             .await
@@ -186,7 +186,7 @@ impl Session {
                 known_count: count,
                 type_name: None,
                 name: None,
-                method_types: self.adapter.method_types(),
+                method_types: self.adapter.profile().method_types,
                 reading,
             };
             let expanded = variables::expand(&self.dap, root, limits).await?;
@@ -289,7 +289,7 @@ impl Session {
                 Some(body) => body,
                 None => {
                     let arguments = EvaluateArguments {
-                        context: self.adapter.value_reading().context,
+                        context: self.adapter.profile().value_reading.context,
                         ..EvaluateArguments::watch(inner, Some(frame.id))
                     };
                     let limit = self.evaluation_limit(limit);
@@ -320,8 +320,8 @@ impl Session {
                 known_count: known,
                 type_name: body.type_name.as_deref(),
                 name: Some(inner),
-                method_types: self.adapter.method_types(),
-                reading: self.adapter.value_reading(),
+                method_types: self.adapter.profile().method_types,
+                reading: self.adapter.profile().value_reading,
             };
             let expanded = variables::expand(&self.dap, root, limits).await;
             match expanded {
@@ -335,8 +335,9 @@ impl Session {
             (Vec::new(), 0, false)
         };
         self.mark_seen();
-        let result = (self.adapter.value_reading().reword)(&body.result, body.type_name.as_deref())
-            .unwrap_or(body.result);
+        let result =
+            (self.adapter.profile().value_reading.reword)(&body.result, body.type_name.as_deref())
+                .unwrap_or(body.result);
         let mut node = variables::node_for(expression, &result, body.type_name.clone(), limits);
         node.children = children;
         self.load_unloaded(std::slice::from_mut(&mut node), frame.id)
@@ -356,7 +357,7 @@ impl Session {
     /// Sends `text` to the adapter's own console (lldb commands through lldb-dap, Python
     /// statements through debugpy), in the selected frame when the program is stopped.
     pub async fn raw(&self, text: &str, limit: Option<Duration>) -> Result<RawResult, ErrorBody> {
-        if self.adapter.quits_console(text) {
+        if (self.adapter.profile().console.quits)(text) {
             let adapter = self.adapter.name();
             return Err(ErrorBody::usage(
                 format!(
@@ -375,7 +376,7 @@ impl Session {
             && let Ok((thread_id, index, frame)) = self.selected_frame().await
         {
             frame_id = Some(frame.id);
-            for command in self.adapter.console_frame_selection(thread_id, index) {
+            for command in (self.adapter.profile().console.frame_selection)(thread_id, index) {
                 let selected = self
                     .dap
                     .request_typed::<Evaluate>(&EvaluateArguments::repl(&command, frame_id))

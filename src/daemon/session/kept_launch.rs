@@ -1,5 +1,6 @@
 //! A kept launch: a warm adapter that has been sent the last session's `launch` again and holds
-//! its program at `initialized`, for an adapter that [`DebugAdapter::keeps_launch`] (debugpy).
+//! its program at `initialized`, for an adapter whose warm policy keeps one launched (debugpy,
+//! [`crate::adapters::WarmPolicy::KeptLaunch`]).
 //!
 //! Apart from `warm_adapter.rs` because this is a second kind of warm adapter, one that holds a
 //! program, with its own key and its own hand-over. debugpy's launch is most of its first stop
@@ -15,7 +16,7 @@
 //! What differs from a fresh launch: the program's process is older than the session (its pid,
 //! its start time); its interpreter's start-up (`site`, `.pth` files) ran when it was kept, so a
 //! kept launch is given up when any folder that start-up read has changed since (the adapter's
-//! [`DebugAdapter::kept_launch_facts`]); the breakpoints of the session come as those of a
+//! facts, [`crate::adapters::WarmPolicy::KeptLaunch`]); the breakpoints of the session come as those of a
 //! running program do (debugpy's launch-time `rules` for their files come as the same rules
 //! added to the running debugger, `adapters/debugpy/breakpoints.rs`).
 
@@ -38,8 +39,10 @@ pub fn launch_key(
     spec: &LaunchSpec,
     extras: &RequestExtras,
 ) -> Option<Value> {
-    let fits =
-        adapter.keeps_launch() && spec.connect.is_none() && !spec.tty && spec.stdin.is_none();
+    let fits = adapter.profile().warm.keeps_launch()
+        && spec.connect.is_none()
+        && !spec.tty
+        && spec.stdin.is_none();
     if !fits {
         return None;
     }

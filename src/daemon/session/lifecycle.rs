@@ -109,7 +109,7 @@ impl Session {
         // A core is checked before any adapter sees it (see `core_dump::inspect`).
         let core_facts = match &origin {
             Origin::Core(spec) => {
-                if adapter.core_opening(spec).is_none() {
+                if (adapter.profile().cores.opening)(spec).is_none() {
                     return Err(core_dump::unsupported(&*adapter));
                 }
                 Some(core_dump::inspect(spec)?)
@@ -124,7 +124,7 @@ impl Session {
         };
         let route = program_io
             .as_ref()
-            .and_then(|_| adapter.program_stdio())
+            .and_then(|_| adapter.profile().stdio)
             .map(|support| support.route);
         let asks_terminal = program_io.is_some() && route == Some(StdioRoute::StartedByDaemon);
         let tty = matches!(&origin, Origin::Launch(spec) if spec.tty);
@@ -146,7 +146,7 @@ impl Session {
             }
             None => {
                 let spawned = match (&connect, route, &program_io) {
-                    (Some(address), _, _) if !adapter.connects_itself() => {
+                    (Some(address), _, _) if !adapter.profile().connects_itself => {
                         process::connect_remote(address, timeouts.launch()).await?
                     }
                     (_, Some(StdioRoute::AdapterStreams), Some(io)) => match &origin {
@@ -355,7 +355,7 @@ async fn configure(
     let _sync = shared.breakpoints.sync.lock().await;
     shared.breakpoints.registry().reset_adapter_state(
         caps.supports_log_points,
-        adapter.condition_handling().hit_condition,
+        adapter.profile().conditions.hit_condition,
     );
 
     let (command, arguments) = match origin {
@@ -372,7 +372,7 @@ async fn configure(
             ("launch", arguments)
         }
         Origin::Attach(spec) => ("attach", adapter.attach_arguments(spec)),
-        Origin::Core(spec) => match adapter.core_opening(spec) {
+        Origin::Core(spec) => match (adapter.profile().cores.opening)(spec) {
             Some(CoreOpening::Request { command, arguments }) => (command, arguments),
             Some(CoreOpening::Console { commands, .. }) => {
                 core_dump::open_by_console(dap, shared, &commands, timeouts.launch()).await?;
@@ -389,7 +389,7 @@ async fn configure(
         *shared
             .build_products
             .lock()
-            .unwrap_or_else(|p| p.into_inner()) = adapter.build_products(&arguments);
+            .unwrap_or_else(|p| p.into_inner()) = (adapter.profile().build_products)(&arguments);
     }
     // Untyped on purpose: each adapter phrases these its own way, and the user's config adds
     // fields of its own (`RequestExtras`), so there is no one shape to type.
@@ -427,7 +427,7 @@ async fn configure(
     if let Some(setup) = setup {
         run_program_setup(dap, setup.await).await;
     }
-    if let Some(setting) = adapter.condition_handling().stop_on_failure_request
+    if let Some(setting) = adapter.profile().conditions.stop_on_failure_request
         && let Err(e) = dap
             .send(setting.command, (setting.arguments)())
             .response_within(limit)
@@ -469,12 +469,13 @@ async fn configure(
         let breaks_on_failure = matches!(origin, Origin::Launch(spec)
             if spec.test.as_ref().is_some_and(|test| test.break_on_failure));
         let wanted = if breaks_on_failure {
-            adapter.failure_exception_filters()
+            adapter.profile().failure_exception_filters
         } else {
-            adapter.exception_filters()
+            adapter.profile().exception_filters
         };
         let filters: Vec<String> = wanted
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|f| offered.contains(f))
             .map(str::to_string)
             .collect();
@@ -495,10 +496,10 @@ async fn configure(
         None => answer.await?,
     };
     crate::common::timeline::mark(format_args!("{command} answered"));
-    if matches!(origin, Origin::Launch(_)) && adapter.reports_process_after_launch() {
+    if matches!(origin, Origin::Launch(_)) && adapter.profile().reports_process_after_launch {
         await_process_event(shared, PROCESS_EVENT_WAIT.min(timeouts.launch())).await;
     }
-    if matches!(origin, Origin::Attach(_)) && adapter.stops_on_attach() {
+    if matches!(origin, Origin::Attach(_)) && adapter.profile().stops_on_attach {
         release_attach_stop(dap, shared, timeouts.launch()).await?;
     }
     shared

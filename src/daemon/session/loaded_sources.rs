@@ -81,7 +81,10 @@ fn real_path(path: &Path) -> PathBuf {
 /// tells them all this way: another's few (pydevd's for a source it made up) would leave the
 /// rest looking unloaded.
 pub(super) fn on_loaded_source(shared: &Shared, body: LoadedSourceEventBody) {
-    if !matches!(shared.adapter.loaded_sources(), LoadedSources::Events) {
+    if !matches!(
+        shared.adapter.profile().loaded_sources,
+        LoadedSources::Events
+    ) {
         return;
     }
     let path = body.source.and_then(|source| source.path);
@@ -94,7 +97,7 @@ pub(super) fn on_loaded_source(shared: &Shared, body: LoadedSourceEventBody) {
 /// run (after `initialized`, before `configurationDone`) do so, into a scratch file of ours. A
 /// failure costs only the note at the end, so it is logged.
 pub(super) async fn ask_at_exit(adapter: &dyn DebugAdapter, dap: &DapClient, shared: &Shared) {
-    let LoadedSources::WrittenAtExit(command) = adapter.loaded_sources() else {
+    let LoadedSources::WrittenAtExit(command) = adapter.profile().loaded_sources else {
         return;
     };
     let file = match ScratchFile::create("loaded-files") {

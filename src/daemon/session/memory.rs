@@ -1,7 +1,7 @@
 //! `memory read`: the program's bytes at an address, or where an expression's value points.
 //!
 //! DAP `readMemory` where the adapter advertises it; otherwise the adapter's own way through its
-//! console, when it has one (see `DebugAdapter::console_memory`). Addresses come from the user
+//! console, when it has one (see `ConsoleUse::memory`). Addresses come from the user
 //! (`0x7ffd…`, decimal) or from evaluating an expression in the selected frame: the answer's
 //! `memoryReference` when the adapter gives one, else the address its value starts with
 //! (lldb: `0x0000555555556008 "alice"`), else its value if that is a whole number (as gdb's `x`
@@ -63,7 +63,7 @@ impl Session {
     /// Reads `count` bytes at `target` (an address or an expression) in the selected frame.
     pub async fn read_memory(&self, target: &str, count: u32) -> Result<MemoryResult, ErrorBody> {
         check_count(count, MEMORY_READ_MAX, "bytes")?;
-        let console_reader = self.adapter().console_memory();
+        let console_reader = self.adapter().profile().console.memory;
         let native = self.capabilities().supports_read_memory_request
             && !console_reader.is_some_and(|reader| reader.instead_of_read_memory());
         if !native && console_reader.is_none() {
@@ -156,7 +156,7 @@ impl Session {
         frame_id: i64,
         count: u32,
     ) -> Result<(u64, Vec<u8>, u64), ErrorBody> {
-        let Some(reader) = self.adapter().console_memory() else {
+        let Some(reader) = self.adapter().profile().console.memory else {
             return Err(unsupported(
                 self.adapter_name(),
                 "read memory",
@@ -200,7 +200,9 @@ impl Session {
         };
         let Some(finding) = self
             .adapter()
-            .console_memory()
+            .profile()
+            .console
+            .memory
             .and_then(|reader| reader.place_of(&console, target))
         else {
             return Err(unresolved);

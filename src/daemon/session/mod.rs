@@ -113,7 +113,7 @@ pub(super) struct Shared {
     output: Arc<OutputBuffer>,
     initialized: Notify,
     /// Told of each `process` event, for a launch whose adapter reports it after answering
-    /// (`DebugAdapter::reports_process_after_launch`).
+    /// (`Profile::reports_process_after_launch`).
     process_reported: Notify,
     adapter: Arc<dyn DebugAdapter>,
     /// Set once we end the session ourselves: the adapter's exit is then no death to report.
@@ -276,8 +276,9 @@ impl Session {
     /// started, for one that needs it: see `warm_adapter.rs` and `kept_launch.rs`); `None` once
     /// asked for.
     pub fn claim_warm_successor(&self) -> Option<Arc<dyn DebugAdapter>> {
-        (!self.warm_claimed.swap(true, Ordering::SeqCst) && self.adapter.keeps_warm())
-            .then(|| self.adapter.clone())
+        (!self.warm_claimed.swap(true, Ordering::SeqCst)
+            && self.adapter.profile().warm.keeps_warm())
+        .then(|| self.adapter.clone())
     }
 
     pub fn adapter_name(&self) -> &'static str {
@@ -321,7 +322,7 @@ impl Session {
             Origin::Core(spec) => Some(spec.label()),
             Origin::Attach(spec) => match (spec.pid, &spec.connect) {
                 (Some(pid), _) => Some(format!("pid {pid}")),
-                (None, Some(address)) if self.adapter.connects_itself() => {
+                (None, Some(address)) if self.adapter.profile().connects_itself => {
                     Some(format!("the program at {address}"))
                 }
                 (None, Some(address)) => Some(format!("the adapter at {address}")),
@@ -355,7 +356,7 @@ impl Session {
     /// ambiguous.
     pub fn exit_note(&self) -> Option<String> {
         self.exit_code()
-            .and_then(self.adapter.signal_reporting().exit_code_note)
+            .and_then(self.adapter.profile().signals.exit_code_note)
     }
 
     /// The signal that killed the program, when one did and the adapter told.
@@ -378,7 +379,7 @@ impl Session {
                 ..
             } => ErrorBody::new(
                 ErrorCode::NotRunning,
-                match (self.adapter.signal_reporting().exit_code_note)(*code) {
+                match (self.adapter.profile().signals.exit_code_note)(*code) {
                     Some(note) => format!("the program has exited with code {code} ({note})"),
                     None => format!("the program has exited with code {code}"),
                 },

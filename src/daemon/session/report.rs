@@ -129,7 +129,7 @@ impl Session {
             Phase::Exited { exit_code, signal } => {
                 report.exit_code = *exit_code;
                 report.signal = signal.map(SignalInfo::of);
-                report.note = exit_code.and_then(self.adapter.signal_reporting().exit_code_note);
+                report.note = exit_code.and_then(self.adapter.profile().signals.exit_code_note);
                 if exit_code.is_none() && signal.is_none() && self.shared.ending.load(SeqCst) {
                     report.note = Some(ENDED_BY_SESSION.into());
                 } else {
@@ -166,10 +166,7 @@ impl Session {
     /// for its expression (GDB's `$_siginfo.si_signo`); the description says it where the
     /// adapter gave none ("signal SIGSEGV").
     async fn name_signal(&self, known: Option<i32>, report: &mut StopReport) {
-        let signal = match (
-            known,
-            self.adapter.signal_reporting().stop_signal_expression,
-        ) {
+        let signal = match (known, self.adapter.profile().signals.stop_signal_expression) {
             (Some(signal), _) => Some(signal),
             (None, Some(expression)) => {
                 let answer = tokio::time::timeout(

@@ -31,7 +31,7 @@ impl Session {
     /// Before a finish leaves the top frame of `thread_id`: how its results will be read, for
     /// an adapter that reads them by evaluation (the others need nothing).
     pub(super) async fn plan_return_value(&self, thread_id: i64) -> Planned {
-        let ReturnValueSource::Evaluated { plan } = self.adapter.return_value() else {
+        let ReturnValueSource::Evaluated { plan } = self.adapter.profile().return_value else {
             return None;
         };
         let frames = match self.frames(thread_id, 2).await {
@@ -74,7 +74,7 @@ impl Session {
             return None;
         }
         let returned = match self.selected_frame().await {
-            Ok((_, _, frame)) => match self.adapter.return_value() {
+            Ok((_, _, frame)) => match self.adapter.profile().return_value {
                 ReturnValueSource::LocalNamed(prefix) => self
                     .returned_local(&frame, prefix)
                     .await
@@ -171,8 +171,8 @@ impl Session {
             known_count: variables::child_count(scope.named_variables, scope.indexed_variables),
             type_name: None,
             name: None,
-            method_types: self.adapter.method_types(),
-            reading: self.adapter.value_reading(),
+            method_types: self.adapter.profile().method_types,
+            reading: self.adapter.profile().value_reading,
         };
         let expanded = variables::expand(&self.dap, root, Limits::for_locals(0, false))
             .await

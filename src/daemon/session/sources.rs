@@ -69,7 +69,7 @@ impl ProgramSources {
         ProgramSources {
             near_roots,
             launch,
-            lookup: adapter.source_lookup(),
+            lookup: adapter.profile().source_lookup,
             tree_root: program_dir,
             adapter_roots: tokio::sync::OnceCell::new(),
             listed: tokio::sync::Mutex::new(None),

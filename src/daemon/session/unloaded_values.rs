@@ -22,7 +22,7 @@ impl Session {
     /// Puts the unloaded parts of `nodes`' values (their members' too) in place, read in the
     /// frame `frame_id`. A part whose reading fails keeps the adapter's text.
     pub(super) async fn load_unloaded(&self, nodes: &mut [VariableNode], frame_id: i64) {
-        let reading = self.adapter.value_reading();
+        let reading = self.adapter.profile().value_reading;
         let mut parts = Vec::new();
         collect(nodes, None, &mut |node, expression| {
             let members: Vec<(&str, &str)> = node

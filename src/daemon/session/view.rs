@@ -68,9 +68,9 @@ pub(super) struct Debuggee {
 /// Answers kept for the current stop.
 #[derive(Default)]
 pub(super) struct Caches {
-    /// Threads' names as a stop's header gives them ([`DebugAdapter::thread_label`]).
+    /// Threads' names as a stop's header gives them ([`Profile::thread_label`]).
     ///
-    /// [`DebugAdapter::thread_label`]: crate::adapters::DebugAdapter::thread_label
+    /// [`Profile::thread_label`]: crate::adapters::Profile::thread_label
     pub(super) thread_names: HashMap<i64, String>,
     pub(super) frames: Option<FrameCache>,
     /// The report of the latest stop, by generation, and the locals it read (`None` when it read

@@ -6,7 +6,7 @@
 //! `initialize`) is the part of a launch that depends on nothing of the program, so a daemon can
 //! pay it while the user is busy elsewhere. Nothing of a previous program can be in it: it is a
 //! new process that has only ever been asked `initialize` and its adapter's warm-up commands
-//! (`DebugAdapter::warm_commands`: lldb-dap reads the C library into its cache, and deletes the
+//! (`WarmPolicy::Spare`: lldb-dap reads the C library into its cache, and deletes the
 //! target it read it with), and every session's target, breakpoints and settings come in that
 //! session's own `launch` and configuration requests.
 //!
@@ -72,7 +72,7 @@ pub(super) fn initialize_arguments(
 ) -> InitializeArguments {
     InitializeArguments {
         supports_run_in_terminal_request: asks_terminal,
-        ..InitializeArguments::new(adapter.adapter_id())
+        ..InitializeArguments::new(adapter.profile().adapter_id)
     }
 }
 
@@ -86,16 +86,18 @@ pub struct WarmAdapter {
     /// For one that is the program's own process or kept launched: what its start read (the
     /// pdb server's answer to `initialize`, or the kept launch's program, tells it).
     watched: Watched,
-    /// Where it was started, for an adapter that [`DebugAdapter::warms_as_program`]; where its
+    /// Where it was started, for an adapter warmed as the program
+    /// ([`crate::adapters::WarmPolicy::AsProgram`]); where its
     /// program starts, with the launch it was sent, for one kept launched.
     context: Option<ProcessContext>,
-    /// The launch it holds at `initialized`, for an adapter that [`DebugAdapter::keeps_launch`]
+    /// The launch it holds at `initialized`, for an adapter kept launched
+    /// ([`crate::adapters::WarmPolicy::KeptLaunch`])
     /// (see `kept_launch.rs`).
     kept: Option<KeptLaunch>,
     /// Keeps sessions' ends off it until a session takes it (see [`Reaper::start_apart`]).
     reaper: Option<Arc<Reaper>>,
     /// For one that runs the program's interpreter: what decided how it started, as the daemon
-    /// saw it before it started ([`DebugAdapter::start_inputs`]).
+    /// saw it before it started ([`crate::adapters::WarmPolicy::start_inputs`]).
     inputs: Watched,
     /// The events it sent while it was made ready, in order, which are the session's to read
     /// (GDB sends `initialized` right after its answer to `initialize`, before any warm-up
@@ -117,7 +119,7 @@ impl WarmAdapter {
         timeouts: &Timeouts,
         reaper: Option<Arc<Reaper>>,
     ) -> Result<WarmAdapter, ErrorBody> {
-        if !adapter.keeps_warm() {
+        if !adapter.profile().warm.keeps_warm() {
             return Err(ErrorBody::new(
                 ErrorCode::Unsupported,
                 format!("the {} adapter is not kept warm", adapter.name()),
@@ -125,17 +127,19 @@ impl WarmAdapter {
             ));
         }
         let context = match context {
-            Some(context) if adapter.warms_as_program() => {
+            Some(context) if adapter.profile().warm.as_program() => {
                 let tag = std::env::var(TREE_TAG_VARIABLE).unwrap_or_default();
                 Some(context.with_variable(TREE_TAG_VARIABLE, &tag))
             }
-            None if adapter.warms_as_program() => {
+            None if adapter.profile().warm.as_program() => {
                 return Err(ErrorBody::internal(format!(
                     "a warm {} adapter needs the folder and environment of a launch",
                     adapter.name()
                 )));
             }
-            Some(context) if adapter.keeps_launch() && context.launch.is_some() => Some(context),
+            Some(context) if adapter.profile().warm.keeps_launch() && context.launch.is_some() => {
+                Some(context)
+            }
             _ => None,
         };
         // Noted before the start that reads them (see `Watched::settled_before`).
@@ -143,7 +147,7 @@ impl WarmAdapter {
         let inputs = Watched::now(
             context
                 .as_ref()
-                .map(|c| adapter.start_inputs(c))
+                .map(|c| adapter.profile().warm.start_inputs(c))
                 .unwrap_or_default(),
         );
         let spawning = async {
@@ -250,11 +254,12 @@ impl WarmAdapter {
         requests::decode::<Initialize>(message["body"].clone()).map_err(|e| e.to_string())
     }
 
-    /// Runs the adapter's [`DebugAdapter::warm_commands`], one `evaluate` at a time, each read
+    /// Runs the adapter's warm-up commands ([`crate::adapters::WarmPolicy::Spare`]), one
+    /// `evaluate` at a time, each read
     /// up to its answer as `initialize` is. A command the adapter refuses is only logged: it was
     /// work ahead of time, which the launch does anyway.
     async fn prepare(&mut self) -> Result<(), String> {
-        for command in self.adapter.warm_commands() {
+        for command in self.adapter.profile().warm.commands() {
             tracing::debug!(%command, "a warm-up command");
             let answer = self.console(&command).await?;
             if answer["success"] == false {
@@ -276,7 +281,7 @@ impl WarmAdapter {
             .map(PathBuf::from)
             .unwrap_or_default();
         let setup = self.adapter.program_setup(&program).await;
-        let facts = self.adapter.kept_launch_facts();
+        let facts = self.adapter.profile().warm.kept_launch_facts();
         let (kept, watched) = self.send_kept_launch(&key, setup, facts).await?;
         tracing::info!(pid = ?kept.program_pid, "a launch is kept at initialized");
         self.kept = Some(kept);
@@ -287,7 +292,7 @@ impl WarmAdapter {
     /// it starts) on a warm adapter's raw streams, and reads up to `initialized`, the events kept for
     /// the session; then runs the adapter's set-up for the program (`setup`, each a console
     /// expression) and asks the program its process id and what its start-up read (`facts`, see
-    /// [`DebugAdapter::kept_launch_facts`]). Returns the launch's state and the list of what was
+    /// [`crate::adapters::WarmPolicy::KeptLaunch`]). Returns the launch's state and the list of what was
     /// read (`Value::Null` when the adapter watches nothing).
     async fn send_kept_launch(
         &mut self,
@@ -644,7 +649,7 @@ async fn read_message(reader: &mut (impl AsyncRead + Unpin)) -> Result<Value, St
 /// program, so only a session that would start it the same way may take it. Everything else
 /// about the program (its path, arguments, working directory, environment, its streams' paths)
 /// goes in `launch`, which the warm adapter has not been sent yet. A warm program's process
-/// ([`DebugAdapter::warms_as_program`]) takes the channels' paths in `launch` rather than being
+/// ([`crate::adapters::WarmPolicy::AsProgram`]) takes the channels' paths in `launch` rather than being
 /// started on them, which pipes allow and a terminal (`tty`) does not: a program started on one
 /// has it as its controlling terminal, and line-buffers its output, from its first instruction.
 pub(super) fn serves(
@@ -654,13 +659,13 @@ pub(super) fn serves(
     asks_terminal: bool,
     tty: bool,
 ) -> bool {
-    let streams_fit = if adapter.warms_as_program() {
+    let streams_fit = if adapter.profile().warm.as_program() {
         route == Some(StdioRoute::AdapterStreams) && !tty
     } else {
         route != Some(StdioRoute::AdapterStreams)
     };
-    adapter.keeps_warm()
-        && (!connects || adapter.connects_itself())
+    adapter.profile().warm.keeps_warm()
+        && (!connects || adapter.profile().connects_itself)
         && streams_fit
         && !asks_terminal
 }

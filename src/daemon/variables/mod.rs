@@ -100,7 +100,7 @@ pub struct Root<'a> {
     /// (`*d`), and a group of its methods is left out, where a scope's groups are listed.
     pub name: Option<&'a str>,
     /// The type names of members that are methods though the adapter lists them among the
-    /// data ([`crate::adapters::DebugAdapter::method_types`]): left out of a value's members
+    /// data ([`crate::adapters::Profile::method_types`]): left out of a value's members
     /// like a group of its methods.
     pub method_types: &'a [&'a str],
     /// How the adapter's values are shown ([`ValueReading::reword`],

@@ -177,7 +177,7 @@ impl Session {
     /// adapter reads it as before (a frame of another language, an adapter without a Rust
     /// reading, a bare name).
     pub(super) fn rust_form(&self, expression: &str, rust_frame: bool) -> Option<RustForm> {
-        let reading = self.adapter.rust_reading()?;
+        let reading = self.adapter.profile().rust_reading?;
         if !rust_frame {
             return None;
         }
