@@ -356,7 +356,7 @@ impl DapSession {
         // Asked for before the adapter starts, as the daemon does, so the look-up overlaps it.
         let setup = lldb.program_setup(&spec.program);
         let spawned = lldb
-            .spawn()
+            .spawn(debugger::adapters::Start::Plain)
             .await
             .map_err(|e| format!("spawn lldb-dap: {}", e.message))?;
         let process = spawned.process.clone();

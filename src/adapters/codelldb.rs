@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_tcp};
 use super::runtime_frames;
-use super::{DebugAdapter, Profile, launch_with};
+use super::{DebugAdapter, Profile, Start, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
@@ -77,10 +77,11 @@ impl DebugAdapter for CodeLldb {
         &self.executable
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         let mut args: Vec<OsString> = vec!["--port".into(), "0".into()];
         args.extend(self.extra_args.iter().map(OsString::from));
         Box::pin(async move {
+            start.one_way()?;
             spawn_tcp(
                 "codelldb",
                 &self.executable,

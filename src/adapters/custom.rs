@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::process::{BoxFuture, SpawnedAdapter, spawn_on_port, spawn_stdio};
-use super::{DebugAdapter, Profile};
+use super::{DebugAdapter, Profile, Start};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
@@ -101,8 +101,9 @@ impl DebugAdapter for CustomAdapter {
         &self.command
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         Box::pin(async move {
+            start.one_way()?;
             if self.tcp {
                 spawn_on_port(
                     self.profile.name,

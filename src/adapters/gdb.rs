@@ -15,8 +15,8 @@ use super::runtime_frames;
 use super::rust_expressions::RustReading;
 use super::rust_formatters::{self, Formatters};
 use super::{
-    ConditionHandling, ConsoleUse, CoreOpening, CoreSaving, Cores, DebugAdapter, Profile, Requests,
-    SignalReporting, StdioSupport, WarmPolicy, launch_with,
+    BreakpointHooks, ConditionHandling, ConsoleUse, CoreOpening, CoreSaving, Cores, DebugAdapter,
+    Profile, Requests, SignalReporting, Start, StdioSupport, WarmPolicy, launch_with,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -220,11 +220,14 @@ impl DebugAdapter for Gdb {
         &self.executable
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         let mut args: Vec<OsString> = vec!["--interpreter=dap".into(), "-q".into()];
         args.extend(self.extra_args.iter().map(OsString::from));
         let env = bytecode_cache_env();
-        Box::pin(async move { spawn_stdio("gdb", &self.executable, &args, &env) })
+        Box::pin(async move {
+            start.one_way()?;
+            spawn_stdio("gdb", &self.executable, &args, &env)
+        })
     }
 
     /// A GDB older than 14 has no DAP interpreter: it says "Interpreter `dap' unrecognized" and
@@ -296,6 +299,12 @@ impl DebugAdapter for Gdb {
         json!({ "pid": spec.pid })
     }
 
+    fn breakpoints(&self) -> &dyn BreakpointHooks {
+        self
+    }
+}
+
+impl BreakpointHooks for Gdb {
     /// GDB says nothing of why a function breakpoint stays pending, and the likeliest reason in
     /// Rust is one GDB users do not expect: it knows a Rust function by its full path alone
     /// (`shapes::geometry::kind`, never `kind` or `geometry::kind`). A pending breakpoint
@@ -439,7 +448,7 @@ fn shell_arguments(args: &[String], stdio: &StdioPaths) -> String {
 }
 
 /// Why a function breakpoint GDB left pending may stay so (see
-/// [`Gdb::set_function_breakpoints`]).
+/// `BreakpointHooks::set_function_breakpoints` for GDB).
 const PENDING_FUNCTION: &str = "GDB knows no function of this name yet; it knows a Rust function \
 only by its full path (crate::module::function, crate::module::Type::method, \
 <crate::Type as crate::Trait>::method)";

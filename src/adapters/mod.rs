@@ -113,62 +113,31 @@ pub trait DebugAdapter: Send + Sync {
 
     /// The executable that will be run.
     fn executable(&self) -> &Path;
-    /// Starts the adapter and connects to it.
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>>;
+
+    /// Starts the adapter, as `start` says, and connects to it.
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>>;
+
     /// The `launch` request's arguments. `stdio`: the session's channels for the program's
     /// streams, when it has them ([`Profile::stdio`]), which an adapter told their paths
     /// ([`StdioRoute::Told`]) has the program open; `None`: the adapter's own pipes serve.
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value;
+
     /// The `attach` request's arguments.
     fn attach_arguments(&self, spec: &AttachSpec) -> Value;
 
-    /// Starts the adapter with `stdio` as its own standard streams, for an adapter whose program
-    /// inherits them ([`StdioRoute::AdapterStreams`]), to launch `spec` (an adapter that is the
-    /// program's own process starts in its folder, with its environment).
-    fn spawn_on<'a>(
-        &'a self,
-        _stdio: &'a StdioPaths,
-        _spec: &'a LaunchSpec,
-    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
-        Box::pin(async {
-            Err(ErrorBody::internal(
-                "this adapter cannot be started on the program's channels",
-            ))
-        })
+    /// How the adapter's breakpoints are readied, set and read, where the adapter's own requests
+    /// are not enough.
+    fn breakpoints(&self) -> &dyn BreakpointHooks {
+        &AsWritten
     }
 
-    /// Starts a warm one in `context`, for an adapter whose warm one is the program's own
-    /// process ([`WarmPolicy::AsProgram`]).
-    fn spawn_prepared<'a>(
-        &'a self,
-        _context: &'a ProcessContext,
-    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
-        self.spawn()
+    /// Console commands (DAP `evaluate`, `repl` context) to run once the adapter has read
+    /// `program` and before the program runs (after `initialized`, before `configurationDone`):
+    /// Rust's value formatters for a Rust program (see [`rust_formatters`]). Called before
+    /// `initialize`, so that whatever the look-up costs overlaps the adapter's start.
+    fn program_setup(&self, _program: &Path) -> BoxFuture<'static, Vec<String>> {
+        Box::pin(async { Vec::new() })
     }
-
-    /// rustc's names of a Rust program's pointer types, for an adapter that names them as C
-    /// pointers (`m::V *` for `&m::V`); `None` where the adapter's names are rustc's.
-    fn rust_pointer_names(&self) -> Option<&rust_dwarf::PointerNames> {
-        None
-    }
-
-    /// Readies a breakpoint the adapter has not been sent yet, for an adapter that would accept
-    /// it as written and then never stop there (debugpy: a function breakpoint on a generator, a
-    /// line in library code under justMyCode). Returns where to set it instead (`None`: as
-    /// written), and may first tell the running adapter what it needs through `requests`. Called just
-    /// before the breakpoint is first sent in a session, with the breakpoint lock held.
-    fn prepare_breakpoint<'a>(
-        &'a self,
-        _location: &'a Location,
-        _requests: &'a dyn Requests,
-    ) -> BoxFuture<'a, Option<Location>> {
-        Box::pin(async { None })
-    }
-
-    /// Corrects the adapter's answer to a breakpoints request (the list `sent`) where the
-    /// adapter is known to mislead: a breakpoint it calls verified that cannot stop (debugpy
-    /// verifies any function name), or a message naming another tool's settings.
-    fn review_breakpoints(&self, _sent: &BreakpointList, _answer: &mut [Breakpoint]) {}
 
     /// Folders besides the program's own and its working directory that a relative breakpoint
     /// file is taken relative to (Go's module root, Python's `sys.path`), and where the
@@ -176,6 +145,12 @@ pub trait DebugAdapter: Send + Sync {
     /// threads, and only when the program's folders do not hold the file.
     fn source_roots(&self, _spec: &LaunchSpec) -> SourceRoots {
         SourceRoots::default()
+    }
+
+    /// rustc's names of a Rust program's pointer types, for an adapter that names them as C
+    /// pointers (`m::V *` for `&m::V`); `None` where the adapter's names are rustc's.
+    fn rust_pointer_names(&self) -> Option<&rust_dwarf::PointerNames> {
+        None
     }
 
     /// Why the adapter failed to start a session, when the adapter can say better than `error`
@@ -191,14 +166,59 @@ pub trait DebugAdapter: Send + Sync {
     fn check_usable(&self) -> Result<(), ErrorBody> {
         Ok(())
     }
+}
 
-    /// Console commands (DAP `evaluate`, `repl` context) to run once the adapter has read
-    /// `program` and before the program runs (after `initialized`, before `configurationDone`):
-    /// Rust's value formatters for a Rust program (see [`rust_formatters`]). Called before
-    /// `initialize`, so that whatever the look-up costs overlaps the adapter's start.
-    fn program_setup(&self, _program: &Path) -> BoxFuture<'static, Vec<String>> {
-        Box::pin(async { Vec::new() })
+/// How an adapter is started (see [`DebugAdapter::spawn`]).
+#[derive(Clone, Copy)]
+pub enum Start<'a> {
+    /// On pipes or a port of its own.
+    Plain,
+    /// With the program's channels (`stdio`) as its own standard streams, for an adapter whose
+    /// program inherits them ([`StdioRoute::AdapterStreams`]), to launch `spec` (an adapter that
+    /// is the program's own process starts in its folder, with its environment).
+    OnChannels {
+        stdio: &'a StdioPaths,
+        spec: &'a LaunchSpec,
+    },
+    /// Ahead of its program, in the folder and environment of the launch before, for an adapter
+    /// warmed as the program's own process ([`WarmPolicy::AsProgram`]).
+    Prepared(&'a ProcessContext),
+}
+
+impl Start<'_> {
+    /// For an adapter that starts one way whatever the session: it cannot take the program's
+    /// channels as its own, and a start ahead of its program is a plain one.
+    pub fn one_way(self) -> Result<(), ErrorBody> {
+        match self {
+            Start::OnChannels { .. } => Err(ErrorBody::internal(
+                "this adapter cannot be started on the program's channels",
+            )),
+            Start::Plain | Start::Prepared(_) => Ok(()),
+        }
     }
+}
+
+/// An adapter's ways with breakpoints where its own requests are not enough (see
+/// [`DebugAdapter::breakpoints`]).
+pub trait BreakpointHooks: Send + Sync {
+    /// Readies a breakpoint the adapter has not been sent yet, for an adapter that would accept
+    /// it as written and then never stop there (debugpy: a function breakpoint on a generator, a
+    /// line in library code under justMyCode). Returns where to set it instead (`None`: as
+    /// written), and may first tell the running adapter what it needs through `requests`.
+    /// Called just before the breakpoint is first sent in a session, with the breakpoint lock
+    /// held.
+    fn prepare<'a>(
+        &'a self,
+        _location: &'a Location,
+        _requests: &'a dyn Requests,
+    ) -> BoxFuture<'a, Option<Location>> {
+        Box::pin(async { None })
+    }
+
+    /// Corrects the adapter's answer to a breakpoints request (the list `sent`) where the
+    /// adapter is known to mislead: a breakpoint it calls verified that cannot stop (debugpy
+    /// verifies any function name), or a message naming another tool's settings.
+    fn review(&self, _sent: &BreakpointList, _answer: &mut [Breakpoint]) {}
 
     /// Sets the function breakpoints `arguments` lists and returns the answer: one breakpoint
     /// per name asked for, in any order, each with the id that stops will name. The adapter's
@@ -216,6 +236,11 @@ pub trait DebugAdapter: Send + Sync {
         })
     }
 }
+
+/// Breakpoints sent as written, and the adapter's answers taken as they are.
+pub struct AsWritten;
+
+impl BreakpointHooks for AsWritten {}
 
 /// How an adapter's program files are found for a breakpoint given by a relative file name.
 #[derive(Debug, Clone, Copy)]

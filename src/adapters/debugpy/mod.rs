@@ -5,7 +5,7 @@
 //! `python`; on Windows the `py` launcher's); it must be able to import debugpy.
 //!
 //! Breakpoints debugpy accepts, calls verified or merely pending, and then never stops at are set
-//! differently here (see `prepare_breakpoint` and `review_breakpoints` below):
+//! differently here (see its `BreakpointHooks` below):
 //!
 //! - A function breakpoint on a generator or a coroutine. pydevd (under `sys.settrace`, Python
 //!   3.11 and older) checks function breakpoints on the `call` event only for code without the
@@ -48,8 +48,9 @@ use super::return_value::ReturnValueSource;
 use super::runtime_frames;
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, Detection, LoadedSources, Profile, Requests,
-    SignalReporting, SourceLookup, SourceRoots, StdioRoute, StdioSupport, WarmPolicy, launch_with,
+    BreakpointHooks, CallerEnv, ConditionHandling, DebugAdapter, Detection, LoadedSources, Profile,
+    Requests, SignalReporting, SourceLookup, SourceRoots, Start, StdioRoute, StdioSupport,
+    WarmPolicy, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -69,7 +70,7 @@ use start::{ADAPTER_MAIN, NO_DELAY, kept_program_facts, quiet_debuggee};
 pub struct Debugpy {
     pub(super) python: PathBuf,
     extra_args: Vec<String>,
-    /// What the launch or attach asked for, which [`DebugAdapter::prepare_breakpoint`] needs.
+    /// What the launch or attach asked for, which [`BreakpointHooks::prepare`] needs.
     run: Mutex<RunFacts>,
     /// The Pythons that were there to try, when `python` was taken without being asked to
     /// import debugpy ([`Debugpy::for_session`]): what a failed start names.
@@ -325,10 +326,13 @@ impl DebugAdapter for Debugpy {
         &self.python
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         let mut args: Vec<OsString> = vec!["-c".into(), ADAPTER_MAIN.into()];
         args.extend(self.extra_args.iter().map(OsString::from));
-        Box::pin(async move { spawn_stdio("debugpy", &self.python, &args, &[]) })
+        Box::pin(async move {
+            start.one_way()?;
+            spawn_stdio("debugpy", &self.python, &args, &[])
+        })
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
@@ -423,7 +427,20 @@ impl DebugAdapter for Debugpy {
         with_presentation_options(arguments)
     }
 
-    fn prepare_breakpoint<'a>(
+    /// The program's `sys.path` (less its own folder, which the session tries first): what the
+    /// interpreter that runs it reports with the program's environment, so `PYTHONPATH` and the
+    /// virtual environment count, and `json/decoder.py` names the standard library's.
+    fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {
+        python_path_of(&self.python, spec)
+    }
+
+    fn breakpoints(&self) -> &dyn BreakpointHooks {
+        self
+    }
+}
+
+impl BreakpointHooks for Debugpy {
+    fn prepare<'a>(
         &'a self,
         location: &'a Location,
         requests: &'a dyn Requests,
@@ -440,7 +457,7 @@ impl DebugAdapter for Debugpy {
         })
     }
 
-    fn review_breakpoints(&self, sent: &BreakpointList, answer: &mut [DapBreakpoint]) {
+    fn review(&self, sent: &BreakpointList, answer: &mut [DapBreakpoint]) {
         let run = self.run();
         for (name, bp) in sent.names().into_iter().zip(answer.iter_mut()) {
             let unplaced = name.and_then(|n| run.unplaced.get(n));
@@ -455,13 +472,6 @@ impl DebugAdapter for Debugpy {
                 bp.message = Some(EXCLUDED_FILE.to_string());
             }
         }
-    }
-
-    /// The program's `sys.path` (less its own folder, which the session tries first): what the
-    /// interpreter that runs it reports with the program's environment, so `PYTHONPATH` and the
-    /// virtual environment count, and `json/decoder.py` names the standard library's.
-    fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {
-        python_path_of(&self.python, spec)
     }
 }
 

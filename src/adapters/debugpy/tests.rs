@@ -150,7 +150,7 @@ fn answers_that_would_mislead_are_corrected() {
         breakpoints: vec![function("square"), function("raw_decode")],
     });
     let mut answer = [answered(true, None), answered(true, None)];
-    debugpy.review_breakpoints(&sent, &mut answer);
+    debugpy.review(&sent, &mut answer);
     assert!(answer[0].verified && answer[0].message.is_none());
     assert!(!answer[1].verified);
     let message = answer[1].message.as_deref().unwrap_or("");
@@ -174,7 +174,7 @@ fn answers_that_would_mislead_are_corrected() {
             "Breakpoint in file excluded by filters.\nNote: may be excluded because of \"justMyCode\"",
         ),
     )];
-    debugpy.review_breakpoints(&sent, &mut answer);
+    debugpy.review(&sent, &mut answer);
     assert!(!answer[0].verified);
     assert_eq!(answer[0].message.as_deref(), Some(EXCLUDED_FILE));
 }

@@ -36,7 +36,7 @@ use super::runtime_frames;
 use super::value_reading::ValueReading;
 use super::{
     ConsoleUse, CoreOpening, Cores, DebugAdapter, Profile, SignalReporting, SourceLookup,
-    SourceRoots, StdioRoute, StdioSupport, env_var, launch_with,
+    SourceRoots, Start, StdioRoute, StdioSupport, env_var, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -295,47 +295,44 @@ impl DebugAdapter for Delve {
         &self.executable
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
-        let mut args: Vec<OsString> = vec!["dap".into(), "--listen=127.0.0.1:0".into()];
-        args.extend(self.extra_args.iter().map(OsString::from));
+    /// Delve listens on a loopback port it announces on stdout. Its DAP launch takes no
+    /// redirection (`-r` is ignored by `dlv dap`): the program inherits dlv's own streams, so for
+    /// `--tty` and `--stdin` dlv is started on the session's channels, and dials in to us since
+    /// its stdout can no longer say where it listens.
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         Box::pin(async move {
-            let spawned = spawn_tcp(
-                "dlv",
-                &self.executable,
-                &args,
-                listening_address,
-                Duration::from_secs(20),
-            )
-            .await?;
-            Ok(relay(spawned))
-        })
-    }
-
-    /// Delve's DAP launch takes no redirection (`-r` is ignored by `dlv dap`): the program
-    /// inherits dlv's own streams, so for `--tty` and `--stdin` dlv is started on the session's
-    /// channels, and dials in to us since its stdout can no longer say where it listens.
-    fn spawn_on<'a>(
-        &'a self,
-        stdio: &'a StdioPaths,
-        _spec: &'a LaunchSpec,
-    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
-        let mut args: Vec<OsString> = vec!["dap".into()];
-        args.extend(self.extra_args.iter().map(OsString::from));
-        Box::pin(async move {
-            let streams = open_program_streams(stdio).map_err(|e| {
-                ErrorBody::usage(
-                    format!("the program's channels cannot be opened: {e}"),
-                    "start the program without --tty and --stdin",
-                )
-            })?;
-            let spawned = spawn_dialing_in(
-                "dlv",
-                &self.executable,
-                &args,
-                streams,
-                Duration::from_secs(20),
-            )
-            .await?;
+            let spawned = match start {
+                Start::OnChannels { stdio, .. } => {
+                    let mut args: Vec<OsString> = vec!["dap".into()];
+                    args.extend(self.extra_args.iter().map(OsString::from));
+                    let streams = open_program_streams(stdio).map_err(|e| {
+                        ErrorBody::usage(
+                            format!("the program's channels cannot be opened: {e}"),
+                            "start the program without --tty and --stdin",
+                        )
+                    })?;
+                    spawn_dialing_in(
+                        "dlv",
+                        &self.executable,
+                        &args,
+                        streams,
+                        Duration::from_secs(20),
+                    )
+                    .await?
+                }
+                Start::Plain | Start::Prepared(_) => {
+                    let mut args: Vec<OsString> = vec!["dap".into(), "--listen=127.0.0.1:0".into()];
+                    args.extend(self.extra_args.iter().map(OsString::from));
+                    spawn_tcp(
+                        "dlv",
+                        &self.executable,
+                        &args,
+                        listening_address,
+                        Duration::from_secs(20),
+                    )
+                    .await?
+                }
+            };
             Ok(relay(spawned))
         })
     }

@@ -22,8 +22,9 @@ use super::runtime_frames;
 use super::rust_expressions::RustReading;
 use super::rust_formatters::{self, Formatters};
 use super::{
-    Console, ConsoleUse, CoreOpening, CoreSaving, Cores, DebugAdapter, Profile, Requests,
-    SignalReporting, StdioSupport, WarmPolicy, env_var, first_file, highest_versioned_on_path,
+    BreakpointHooks, Console, ConsoleUse, CoreOpening, CoreSaving, Cores, DebugAdapter, Profile,
+    Requests, SignalReporting, Start, StdioSupport, WarmPolicy, env_var, first_file,
+    highest_versioned_on_path,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -341,9 +342,12 @@ impl DebugAdapter for LldbDap {
         Some(&self.pointer_names)
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         let args: Vec<OsString> = self.extra_args.iter().map(OsString::from).collect();
-        Box::pin(async move { spawn_stdio("lldb-dap", &self.executable, &args, &[]) })
+        Box::pin(async move {
+            start.one_way()?;
+            spawn_stdio("lldb-dap", &self.executable, &args, &[])
+        })
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
@@ -364,6 +368,12 @@ impl DebugAdapter for LldbDap {
         rust_formatters::setup_in_background(program, &self.rust, rust_setup)
     }
 
+    fn breakpoints(&self) -> &dyn BreakpointHooks {
+        self
+    }
+}
+
+impl BreakpointHooks for LldbDap {
     /// LLDB's lookup by name misses most Rust paths: a generic function (`m::total`, whose
     /// instances are `total<u8>` and `total<u32>`), a method of a generic type (`Wrapper::get`),
     /// a trait method (`Rect::describe`, `<Rect as Describe>::describe`). lldb-dap's own

@@ -43,7 +43,7 @@ use super::process::{BoxFuture, SpawnedAdapter};
 use super::return_value::ReturnValueSource;
 use super::runtime_frames;
 use super::{
-    ConditionHandling, DebugAdapter, LoadedSources, Profile, SourceLookup, StdioRoute,
+    ConditionHandling, DebugAdapter, LoadedSources, Profile, SourceLookup, Start, StdioRoute,
     StdioSupport, env_var, first_file, launch_with,
 };
 use crate::common::config::AdapterConfig;
@@ -206,12 +206,15 @@ impl DebugAdapter for Node {
         &self.node
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         let settings = debuggee::Settings {
             node: self.node.clone(),
             launch_timeout: INSPECTOR_TIMEOUT,
         };
-        Box::pin(async move { Ok(server::start(settings)) })
+        Box::pin(async move {
+            start.one_way()?;
+            Ok(server::start(settings))
+        })
     }
 
     fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {

@@ -31,8 +31,8 @@ use super::return_value::ReturnValueSource;
 use super::runtime_frames;
 use super::value_reading::ValueReading;
 use super::{
-    CallerEnv, ConditionHandling, DebugAdapter, LoadedSources, Profile, SourceRoots, StdioRoute,
-    StdioSupport, WarmPolicy, launch_with,
+    CallerEnv, ConditionHandling, DebugAdapter, LoadedSources, Profile, SourceRoots, Start,
+    StdioRoute, StdioSupport, WarmPolicy, launch_with,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -56,7 +56,7 @@ const DIAL_IN_TIMEOUT: Duration = Duration::from_secs(20);
 /// standard library's in the server), connect to the daemon at `{host}:{port}`, say the token
 /// it was given in its environment (then forget it), read the server (its length on a line,
 /// then the source) and hand it the connection, saying whether it was started ahead of its
-/// launch (`{prepared}`: a warm one, see [`Pdb::spawn_prepared`]). Its names are left in
+/// launch (`{prepared}`: a warm one, see [`Start::Prepared`]). Its names are left in
 /// `__main__`, which the server empties before the program runs.
 const BOOT: &str = "import sys;sys.path[:1]=[p for p in sys.path[:1] if p];\
 import os,socket,types;s=socket.create_connection(({host},{port}));\
@@ -226,42 +226,32 @@ impl DebugAdapter for Pdb {
         &self.python
     }
 
-    fn spawn(&self) -> BoxFuture<'_, Result<SpawnedAdapter, ErrorBody>> {
-        Box::pin(async {
-            Err(ErrorBody::new(
-                ErrorCode::Unsupported,
-                "the pdb adapter runs inside the program it launches; it cannot attach or be reached at an address",
-                "use '--adapter debugpy' to attach to a Python process",
-            ))
-        })
-    }
-
-    /// Starts the program's Python, as the program: its folder, its environment, its channels.
-    fn spawn_on<'a>(
-        &'a self,
-        stdio: &'a StdioPaths,
-        spec: &'a LaunchSpec,
-    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
+    /// Started as the program (its folder, its environment, its channels), or ahead of it: in
+    /// the last launch's folder and environment (what its start-up reads: `PYTHONPATH`, the
+    /// locale, `site`'s folders), until its `launch` names the program's channels: stdin on the
+    /// null device, stdout and stderr on pipes, which Python's streams take for what the
+    /// launch's are (not seekable, not a terminal), as they decide it once. It runs inside the
+    /// program, so it cannot be started on its own.
+    fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
         Box::pin(async move {
-            let streams = open_program_streams(stdio).map_err(|e| {
-                ErrorBody::internal(format!("the program's channels cannot be opened: {e}"))
-            })?;
-            self.start_python(&ProcessContext::of(spec), streams, false)
-                .await
-        })
-    }
-
-    /// Python started in the last launch's folder and environment (what its start-up reads:
-    /// `PYTHONPATH`, the locale, `site`'s folders), until its `launch` names the program's
-    /// channels: stdin on the null device, stdout and stderr on pipes, which Python's streams
-    /// take for what the launch's are (not seekable, not a terminal), as they decide it once.
-    fn spawn_prepared<'a>(
-        &'a self,
-        context: &'a ProcessContext,
-    ) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {
-        Box::pin(async move {
-            let streams = [Stdio::null(), Stdio::piped(), Stdio::piped()];
-            self.start_python(context, streams, true).await
+            match start {
+                Start::OnChannels { stdio, spec } => {
+                    let streams = open_program_streams(stdio).map_err(|e| {
+                        ErrorBody::internal(format!("the program's channels cannot be opened: {e}"))
+                    })?;
+                    self.start_python(&ProcessContext::of(spec), streams, false)
+                        .await
+                }
+                Start::Prepared(context) => {
+                    let streams = [Stdio::null(), Stdio::piped(), Stdio::piped()];
+                    self.start_python(context, streams, true).await
+                }
+                Start::Plain => Err(ErrorBody::new(
+                    ErrorCode::Unsupported,
+                    "the pdb adapter runs inside the program it launches; it cannot attach or be reached at an address",
+                    "use '--adapter debugpy' to attach to a Python process",
+                )),
+            }
         })
     }
 

@@ -344,7 +344,7 @@ pub(super) async fn send_target(dap: &DapClient, shared: &Shared, target: &Targe
 }
 
 /// Lets the adapter ready the breakpoints of `target` it has not been sent yet (see
-/// `DebugAdapter::prepare_breakpoint`), and moves those it asks to move; returns the other
+/// `BreakpointHooks::prepare`), and moves those it asks to move; returns the other
 /// targets they moved to, whose lists must now be sent too (a move within `target` goes with its
 /// own list). The caller holds the sync lock.
 async fn prepare_new(dap: &DapClient, shared: &Shared, target: &Target) -> Vec<Target> {
@@ -362,7 +362,8 @@ async fn prepare_new(dap: &DapClient, shared: &Shared, target: &Target) -> Vec<T
     for (id, location) in fresh {
         let Some(place) = shared
             .adapter
-            .prepare_breakpoint(&location, &requests)
+            .breakpoints()
+            .prepare(&location, &requests)
             .await
         else {
             continue;
@@ -398,6 +399,7 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
             BreakpointList::Functions(sent) => {
                 shared
                     .adapter
+                    .breakpoints()
                     .set_function_breakpoints(requests, sent.clone())
                     .await
             }
@@ -415,7 +417,8 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
                 let mut answer = body.breakpoints;
                 shared
                     .adapter
-                    .review_breakpoints(&request.list, &mut answer);
+                    .breakpoints()
+                    .review(&request.list, &mut answer);
                 let refusal = shared.adapter.profile().conditions.refusal;
                 let mut registry = breakpoints.registry();
                 registry.apply_answer(&request.ids, &answer, refusal);

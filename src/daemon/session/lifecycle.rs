@@ -18,7 +18,7 @@ use super::program_setup::run_program_setup;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{Origin, Session, Shared, View, core_dump, kept_launch, loaded_sources, sources};
 use crate::adapters::process;
-use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, StdioRoute};
+use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::displays::Displays;
@@ -150,10 +150,17 @@ impl Session {
                         process::connect_remote(address, timeouts.launch()).await?
                     }
                     (_, Some(StdioRoute::AdapterStreams), Some(io)) => match &origin {
-                        Origin::Launch(spec) => adapter.spawn_on(io.paths(), spec).await?,
-                        _ => adapter.spawn().await?,
+                        Origin::Launch(spec) => {
+                            adapter
+                                .spawn(Start::OnChannels {
+                                    stdio: io.paths(),
+                                    spec,
+                                })
+                                .await?
+                        }
+                        _ => adapter.spawn(Start::Plain).await?,
                     },
-                    _ => adapter.spawn().await?,
+                    _ => adapter.spawn(Start::Plain).await?,
                 };
                 (Connection::over(spawned, &timeouts), None)
             }

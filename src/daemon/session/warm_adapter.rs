@@ -25,7 +25,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use crate::adapters::process::{AdapterProcess, SpawnedAdapter, StdioOutput};
-use crate::adapters::{DebugAdapter, StdioRoute};
+use crate::adapters::{DebugAdapter, Start, StdioRoute};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::reaper::Reaper;
@@ -152,8 +152,8 @@ impl WarmAdapter {
         );
         let spawning = async {
             match &context {
-                Some(context) => adapter.spawn_prepared(context).await,
-                None => adapter.spawn().await,
+                Some(context) => adapter.spawn(Start::Prepared(context)).await,
+                None => adapter.spawn(Start::Plain).await,
             }
         };
         let spawned = match &reaper {
