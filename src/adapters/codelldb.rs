@@ -65,7 +65,7 @@ pub const PROFILE: Profile = Profile {
     name: "codelldb",
     adapter_id: "lldb",
     runtime_frames: runtime_frames::native,
-    ..Profile::plain("codelldb")
+    ..Profile::PLAIN
 };
 
 impl DebugAdapter for CodeLldb {

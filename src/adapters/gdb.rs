@@ -208,7 +208,7 @@ pub const PROFILE: Profile = Profile {
         ..ConsoleUse::NONE
     },
     clean_program_output,
-    ..Profile::plain("gdb")
+    ..Profile::PLAIN
 };
 
 impl DebugAdapter for Gdb {

@@ -110,6 +110,10 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// What every built-in adapter's profile is written over, setting its own name and
+    /// `adapterID` and what it does otherwise.
+    pub const PLAIN: Profile = Profile::plain("");
+
     /// An adapter's with no quirk and nothing beyond DAP, named `name` (as an adapter from the
     /// config is).
     pub const fn plain(name: &'static str) -> Profile {

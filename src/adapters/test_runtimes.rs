@@ -10,15 +10,16 @@ use crate::common::error::ErrorBody;
 
 /// The Python the Python adapter runs programs in.
 pub fn python(config: &Config) -> Result<PathBuf, ErrorBody> {
-    Ok(
-        debugpy::Debugpy::locate(&config.adapter("debugpy"), super::CallerEnv::this_process())?
-            .python,
-    )
+    Ok(debugpy::Debugpy::locate(
+        &config.adapter(debugpy::PROFILE.name),
+        super::CallerEnv::this_process(),
+    )?
+    .python)
 }
 
 /// The Node.js the JavaScript adapter runs programs in.
 pub fn node(config: &Config) -> Result<PathBuf, ErrorBody> {
-    Ok(node::Node::locate(&config.adapter("node"))?
+    Ok(node::Node::locate(&config.adapter(node::PROFILE.name))?
         .runtime()
         .to_path_buf())
 }

@@ -302,7 +302,7 @@ pub const PROFILE: Profile = Profile {
     runtime_frames: runtime_frames::python,
     // Without pydevd's ` (Current frame)` label (see `frame_names.rs`).
     frame_name: |name| Cow::Borrowed(frame_names::function_of(name)),
-    ..Profile::plain("debugpy")
+    ..Profile::PLAIN
 };
 
 impl DebugAdapter for Debugpy {

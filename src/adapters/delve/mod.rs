@@ -269,7 +269,7 @@ pub const PROFILE: Profile = Profile {
     is_program_output,
     thread_label,
     build_products,
-    ..Profile::plain("delve")
+    ..Profile::PLAIN
 };
 
 /// See [`Profile::exception_filters`] in [`PROFILE`].

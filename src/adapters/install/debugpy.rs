@@ -12,7 +12,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::platform::Os;
 
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
-    let adapter_config = config.adapter("debugpy");
+    let adapter_config = config.adapter(debugpy::PROFILE.name);
     match debugpy::Debugpy::locate(&adapter_config, crate::adapters::CallerEnv::this_process()) {
         Ok(adapter) => {
             let python = adapter.executable().to_path_buf();

@@ -14,7 +14,7 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::platform::Os;
 
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
-    let adapter_config = config.adapter("delve");
+    let adapter_config = config.adapter(delve::PROFILE.name);
     let go = GoToolchain::find();
     match delve::Delve::locate(&adapter_config) {
         Ok(found) => {

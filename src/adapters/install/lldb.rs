@@ -16,7 +16,7 @@ use crate::platform::Os;
 /// installed as `debugger setup lldb` would.
 pub fn ensure() -> Result<PathBuf, ErrorBody> {
     let config = Config::load().unwrap_or_default();
-    if let Ok(adapter) = lldb::LldbDap::locate(&config.adapter("lldb")) {
+    if let Ok(adapter) = lldb::LldbDap::locate(&config.adapter(lldb::PROFILE.name)) {
         return Ok(adapter.executable().to_path_buf());
     }
     eprintln!("lldb-dap is missing: installing it as 'debugger setup lldb' does");
@@ -24,7 +24,7 @@ pub fn ensure() -> Result<PathBuf, ErrorBody> {
 }
 
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
-    let adapter_config = config.adapter("lldb");
+    let adapter_config = config.adapter(lldb::PROFILE.name);
     match lldb::LldbDap::locate(&adapter_config) {
         Ok(adapter) => {
             let path = adapter.executable().to_path_buf();

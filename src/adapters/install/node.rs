@@ -11,7 +11,7 @@ use crate::platform::Os;
 /// Node.js from the package manager: the node adapter runs inside the daemon and needs only the
 /// `node` executable.
 pub fn install(config: &Config) -> Result<SetupResult, ErrorBody> {
-    let adapter_config = config.adapter("node");
+    let adapter_config = config.adapter(node::PROFILE.name);
     match node::Node::locate(&adapter_config) {
         Ok(adapter) => {
             let version = node::version(adapter.executable());

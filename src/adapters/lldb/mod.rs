@@ -299,7 +299,7 @@ pub const PROFILE: Profile = Profile {
     clean_program_output,
     is_interrupt_stop,
     is_exec_stop,
-    ..Profile::plain("lldb")
+    ..Profile::PLAIN
 };
 
 /// The C library, read into LLDB's module cache (see `warm.rs`), indexed through the cache too.

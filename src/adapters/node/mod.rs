@@ -194,7 +194,7 @@ pub const PROFILE: Profile = Profile {
     // `loadedSource` events as they load (`debuggee/mod.rs`).
     loaded_sources: LoadedSources::Events,
     runtime_frames: runtime_frames::node,
-    ..Profile::plain("node")
+    ..Profile::PLAIN
 };
 
 impl DebugAdapter for Node {

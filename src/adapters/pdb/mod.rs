@@ -214,7 +214,7 @@ pub const PROFILE: Profile = Profile {
         ..ValueReading::DEFAULT
     },
     runtime_frames: runtime_frames::python,
-    ..Profile::plain("pdb")
+    ..Profile::PLAIN
 };
 
 impl DebugAdapter for Pdb {
