@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::table::{AdapterRow, Detection, NativeClaim};
+use super::row::{AdapterRow, Detection, NativeClaim};
 use super::{ADAPTERS, CallerEnv, DebugAdapter, custom, kind};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};

@@ -27,6 +27,7 @@ pub mod pdb;
 pub mod process;
 mod profile;
 pub mod return_value;
+mod row;
 pub mod runtime_frames;
 pub mod rust_dwarf;
 pub mod rust_expressions;
@@ -58,11 +59,10 @@ pub(crate) use launch_arguments::launch_with;
 pub use loaded_sources::LoadedSources;
 use process::{BoxFuture, SpawnedAdapter};
 pub use profile::{ConsoleUse, Cores, Profile, WarmPolicy};
+pub use row::{AdapterRow, Advice, Detection, ToolchainCheck};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
-pub use table::{
-    ADAPTERS, AdapterRow, Advice, Detection, ToolchainCheck, exception_filters_hint, kind,
-};
+pub use table::{ADAPTERS, exception_filters_hint, kind};
 
 /// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)
 /// reach a program its adapter runs.

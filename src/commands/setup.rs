@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{Outcome, data};
-use crate::adapters::install::{self, SetupResult};
+use crate::adapters::install::SetupResult;
 use crate::adapters::{self, AdapterRow};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -61,7 +61,7 @@ pub fn run(args: SetupArgs) -> Result<Outcome, ErrorBody> {
     let mut done = Vec::new();
     let mut failed: Vec<(&str, ErrorBody)> = Vec::new();
     for kind in kinds {
-        match install::setup(kind, &config) {
+        match kind.setup(&config) {
             Ok(result) => done.push(result),
             Err(err) => failed.push((kind.name(), err)),
         }

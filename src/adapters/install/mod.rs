@@ -18,7 +18,6 @@ use std::process::{Command, Stdio};
 
 use serde::Serialize;
 
-use super::{AdapterRow, Advice};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 
@@ -36,32 +35,8 @@ pub struct SetupResult {
     pub version: Option<String>,
 }
 
-/// Makes `kind` ready: its recipe when it has one; else the adapter already found, or the
-/// error of the one missing with the table's advice as its hint (setup cannot fix it).
-pub fn setup(kind: &AdapterRow, config: &Config) -> Result<SetupResult, ErrorBody> {
-    if let Some(install) = kind.install {
-        return install(config);
-    }
-    match kind
-        .locate(config, super::CallerEnv::this_process())
-        .and_then(|adapter| adapter.check_usable().map(|()| adapter))
-    {
-        Ok(adapter) => {
-            let path = adapter.executable();
-            Ok(already(kind.name(), path, (kind.version)(path)))
-        }
-        Err(err) => match kind.advice {
-            Advice::Text(advice) => Err(ErrorBody::new(
-                err.code,
-                err.message,
-                advice(crate::platform::Os::CURRENT),
-            )),
-            _ => Err(err),
-        },
-    }
-}
-
-fn already(name: &'static str, path: &Path, version: Option<String>) -> SetupResult {
+/// What `setup` reports of an adapter that was there before it ran.
+pub(crate) fn already(name: &'static str, path: &Path, version: Option<String>) -> SetupResult {
     SetupResult {
         name,
         status: "already_installed",
