@@ -92,7 +92,11 @@ impl Language {
                     .expect("node_modules/.bin/tsx");
                 let link = dir.join("node_modules");
                 if !link.exists() {
-                    std::os::unix::fs::symlink(modules, &link).expect("link node_modules");
+                    #[cfg(unix)]
+                    let linked = std::os::unix::fs::symlink(modules, &link);
+                    #[cfg(windows)]
+                    let linked = std::os::windows::fs::symlink_dir(modules, &link);
+                    linked.expect("link node_modules");
                 }
                 "conformance.test.ts::apply adds".into()
             }
