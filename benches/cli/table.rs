@@ -151,9 +151,16 @@ impl Table {
     pub fn print_beside(&self, before: &Table) {
         println!("| benchmark | before (median) | after (median) | after / before |");
         println!("|---|---|---|---|");
-        for (row, median) in self.rows.iter().zip(&self.medians) {
-            let Some(at) = before.rows.iter().position(|r| r[0] == row[0]) else {
-                continue;
+        for (index, (row, median)) in self.rows.iter().zip(&self.medians).enumerate() {
+            // Both ran the same scenarios in the same order, so a row is matched by its place
+            // first: two rows may share a name (the native twin of two questions).
+            let same_place = before.rows.get(index).is_some_and(|r| r[0] == row[0]);
+            let at = match same_place {
+                true => index,
+                false => match before.rows.iter().position(|r| r[0] == row[0]) {
+                    Some(at) => at,
+                    None => continue,
+                },
             };
             let (old_row, old_median) = (&before.rows[at], before.medians[at]);
             let ratio = match (old_median, median) {
