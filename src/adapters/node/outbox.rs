@@ -30,6 +30,15 @@ impl Outbox {
             .await;
     }
 
+    /// A breakpoint placed anew: bound as its script loaded, or moved where V8 resolved it.
+    pub async fn breakpoint_changed(&self, breakpoint: Value) {
+        self.event(
+            "breakpoint",
+            json!({ "reason": "changed", "breakpoint": breakpoint }),
+        )
+        .await;
+    }
+
     pub async fn respond(&self, request: &Envelope, answer: Result<Value, RequestError>) {
         let mut response = json!({
             "type": "response",

@@ -487,12 +487,7 @@ impl Debuggee {
                     .resolved(&cdp, id, script.as_ref(), (line as u32, column as u32))
                     .await
                 {
-                    self.out
-                        .event(
-                            "breakpoint",
-                            json!({ "reason": "changed", "breakpoint": breakpoint }),
-                        )
-                        .await;
+                    self.out.breakpoint_changed(breakpoint).await;
                 }
             }
             "Debugger.paused" => self.on_paused(params).await,
@@ -571,12 +566,7 @@ impl Debuggee {
             .script_loaded(&cdp, id, &script)
             .await
         {
-            self.out
-                .event(
-                    "breakpoint",
-                    json!({ "reason": "changed", "breakpoint": breakpoint }),
-                )
-                .await;
+            self.out.breakpoint_changed(breakpoint).await;
         }
     }
 
