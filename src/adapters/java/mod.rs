@@ -1,4 +1,5 @@
-//! The JVM (Java and Kotlin). For now, what `doctor` says of the JDK here ([`jdk`]); the adapter
-//! itself will live beside it.
+//! The JVM (Java and Kotlin). What `doctor` says of the JDK here ([`jdk`]), and the seam
+//! between a stopped JVM and the code that reads and evaluates Java over it ([`heap`]).
 
+pub mod heap;
 pub mod jdk;
