@@ -127,6 +127,18 @@ pub enum HeapError {
     Connection(String),
 }
 
+impl std::fmt::Display for HeapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeapError::Threw { type_name, .. } => write!(f, "{type_name} was thrown"),
+            HeapError::TimedOut => f.write_str("the call ran past its time limit"),
+            HeapError::Gone(what) => write!(f, "gone since the stop: {what}"),
+            HeapError::Refused(why) => write!(f, "the JVM refused: {why}"),
+            HeapError::Connection(why) => write!(f, "the connection to the JVM failed: {why}"),
+        }
+    }
+}
+
 /// A local variable visible at the frame's current location.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LocalInfo {
