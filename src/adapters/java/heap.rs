@@ -207,6 +207,21 @@ pub trait Heap {
         first: usize,
         count: usize,
     ) -> Result<Vec<JavaValue>, HeapError>;
+    /// Writes elements `first..first + values.len()` of an array (`set a[i] v`). JDWP's
+    /// `ArrayReference.SetValues`; the default refuses, as a JVM without it would.
+    async fn set_array_elements(
+        &self,
+        _array: ObjectRef,
+        _first: usize,
+        _values: &[JavaValue],
+    ) -> Result<(), HeapError> {
+        Err(HeapError::Refused("NOT_IMPLEMENTED".into()))
+    }
+    /// A new array of an array type, its elements zero or null (the arguments a varargs call
+    /// packs). JDWP's `ArrayType.NewInstance`; the default refuses.
+    async fn new_array(&self, _ty: &TypeRef, _length: usize) -> Result<ObjectRef, HeapError> {
+        Err(HeapError::Refused("NOT_IMPLEMENTED".into()))
+    }
     /// A string's characters.
     async fn string_text(&self, string: ObjectRef) -> Result<String, HeapError>;
     /// A new string in the JVM (for a literal in an expression).

@@ -52,6 +52,58 @@ pub enum ExprKind {
     },
 }
 
+/// Java source for the expression, for errors that name a part of it (`items is null`).
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            ExprKind::Literal(Literal::String(s)) => write!(f, "{s:?}"),
+            ExprKind::Literal(Literal::Char(c)) => {
+                write!(f, "'{}'", String::from_utf16_lossy(&[*c]))
+            }
+            ExprKind::Literal(Literal::Int(v)) => write!(f, "{v}"),
+            ExprKind::Literal(Literal::Long(v)) => write!(f, "{v}L"),
+            ExprKind::Literal(Literal::Float(v)) => write!(f, "{v}f"),
+            ExprKind::Literal(Literal::Double(v)) => write!(f, "{v:?}"),
+            ExprKind::Literal(Literal::Boolean(v)) => write!(f, "{v}"),
+            ExprKind::Literal(Literal::Null) => f.write_str("null"),
+            ExprKind::Name(name) => f.write_str(name),
+            ExprKind::This => f.write_str("this"),
+            ExprKind::Field { target, name } => write!(f, "{target}.{name}"),
+            ExprKind::Index { array, index } => write!(f, "{array}[{index}]"),
+            ExprKind::Call {
+                target,
+                name,
+                arguments,
+            } => {
+                if let Some(target) = target {
+                    write!(f, "{target}.")?;
+                }
+                write!(f, "{name}(")?;
+                for (i, argument) in arguments.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{argument}")?;
+                }
+                f.write_str(")")
+            }
+            ExprKind::Unary { operator, operand } => write!(f, "{}{operand}", operator.text()),
+            ExprKind::Binary {
+                operator,
+                left,
+                right,
+            } => write!(f, "({left} {} {right})", operator.text()),
+            ExprKind::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => write!(f, "({condition} ? {then} : {otherwise})"),
+            ExprKind::Cast { to, operand } => write!(f, "(({to}) {operand})"),
+            ExprKind::InstanceOf { operand, of } => write!(f, "({operand} instanceof {of})"),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Literal {
     Int(i32),

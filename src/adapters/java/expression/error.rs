@@ -113,6 +113,16 @@ pub enum ExpressionError {
         to: String,
         column: usize,
     },
+    /// `this`, or an instance field or method without a receiver, in a static method.
+    StaticContext {
+        what: String,
+        column: usize,
+    },
+    /// A type's name where a value is needed (`print Cart`).
+    NotAValue {
+        type_name: String,
+        column: usize,
+    },
     /// What `set` was given to write to is no variable, field or array element.
     NotAssignable {
         column: usize,
@@ -162,7 +172,9 @@ impl fmt::Display for ExpressionError {
                 "unknown name '{name}' (the method's class was compiled without -g: it has no \
                  local variable names)"
             ),
-            ExpressionError::UnknownType { name, .. } => write!(f, "unknown type '{name}'"),
+            ExpressionError::UnknownType { name, .. } => {
+                write!(f, "unknown type '{name}' (no loaded class has that name)")
+            }
             ExpressionError::NoField {
                 type_name, field, ..
             } => write!(f, "no field '{field}' in {type_name}"),
@@ -213,6 +225,12 @@ impl fmt::Display for ExpressionError {
             ExpressionError::DivisionByZero { .. } => f.write_str("ArithmeticException: / by zero"),
             ExpressionError::CannotConvert { from, to, column } => {
                 write!(f, "cannot convert {from} to {to} at column {column}")
+            }
+            ExpressionError::StaticContext { what, .. } => {
+                write!(f, "{what} cannot be used in a static method")
+            }
+            ExpressionError::NotAValue { type_name, .. } => {
+                write!(f, "{type_name} is a type, not a value")
             }
             ExpressionError::NotAssignable { column } => write!(
                 f,
