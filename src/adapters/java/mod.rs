@@ -4,3 +4,4 @@
 pub mod expression;
 pub mod heap;
 pub mod jdk;
+pub mod presentation;

@@ -69,7 +69,8 @@ pub fn int(v: i32) -> JavaValue {
     JavaValue::Int(v)
 }
 
-fn threw(heap: &TestHeap, type_name: &str, message: &str) -> HeapError {
+/// The error of a method that threw `type_name` with `message`.
+pub fn threw(heap: &TestHeap, type_name: &str, message: &str) -> HeapError {
     let message = heap.string(message);
     let exception = heap.object(type_name, &[("detailMessage", JavaValue::Object(message))]);
     HeapError::Threw {
