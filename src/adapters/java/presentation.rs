@@ -100,6 +100,19 @@ pub async fn present<H: Heap>(
         .await
 }
 
+/// Children `first..first + count` of an array, collection or map (one whose
+/// [`Presented::length`] is some), for a client that pages through a long one (DAP's
+/// `variables` with `start` and `count`); of a value of another kind, its children.
+pub async fn children<H: Heap>(
+    heap: &H,
+    value: &JavaValue,
+    first: usize,
+    count: usize,
+    limits: &Limits,
+) -> Result<Vec<Child>, HeapError> {
+    Presenter { heap, limits }.page(value, first, count).await
+}
+
 struct Presenter<'a, H> {
     heap: &'a H,
     limits: &'a Limits,
@@ -226,17 +239,19 @@ impl<H: Heap> Presenter<'_, H> {
         }
     }
 
+    /// An array's length and its elements `first..first + count` (those of them it has).
     async fn array_elements(
         &self,
         array: ObjectRef,
-        children: bool,
+        first: usize,
+        count: usize,
     ) -> Result<Elements, HeapError> {
         let length = self.heap.array_length(array).await?;
-        let count = length.min(self.wanted(children));
+        let count = length.saturating_sub(first).min(count);
         let values = if count == 0 {
             Vec::new()
         } else {
-            self.heap.array_elements(array, 0, count).await?
+            self.heap.array_elements(array, first, count).await?
         };
         Ok(Elements { length, values })
     }
@@ -248,7 +263,9 @@ impl<H: Heap> Presenter<'_, H> {
         depth: usize,
         children: bool,
     ) -> Result<Presented, HeapError> {
-        let elements = self.array_elements(array, children && depth > 0).await?;
+        let elements = self
+            .array_elements(array, 0, self.wanted(children && depth > 0))
+            .await?;
         // `int[]` of three is `int[3]`; `int[][]` of two is `int[2][]`.
         let sized = match ty.name.find("[]") {
             Some(at) => format!(
@@ -304,12 +321,14 @@ impl<H: Heap> Presenter<'_, H> {
             .find(|m| m.parameters.is_empty() && !m.is_static))
     }
 
-    /// A collection's size and first elements, through `size()` and `toArray()`.
+    /// A collection's size and its elements `first..first + count`, through `size()` and
+    /// `toArray()`.
     async fn collection_elements(
         &self,
         collection: ObjectRef,
         ty: &TypeRef,
-        children: bool,
+        first: usize,
+        count: usize,
     ) -> Result<Option<Elements>, HeapError> {
         let Some(JavaValue::Int(size)) = self.call(collection, ty, "size").await? else {
             return Ok(None);
@@ -317,7 +336,7 @@ impl<H: Heap> Presenter<'_, H> {
         let Some(JavaValue::Object(array)) = self.call(collection, ty, "toArray").await? else {
             return Ok(None);
         };
-        let mut elements = self.array_elements(array, children).await?;
+        let mut elements = self.array_elements(array, first, count).await?;
         elements.length = usize::try_from(size).unwrap_or(elements.length);
         Ok(Some(elements))
     }
@@ -329,7 +348,10 @@ impl<H: Heap> Presenter<'_, H> {
         depth: usize,
         children: bool,
     ) -> Result<Presented, HeapError> {
-        let elements = match self.collection_elements(collection, &ty, children).await {
+        let elements = match self
+            .collection_elements(collection, &ty, 0, self.wanted(children))
+            .await
+        {
             Ok(Some(elements)) => elements,
             Ok(None) | Err(HeapError::Threw { .. } | HeapError::TimedOut) => {
                 return self.object(collection, ty, children).await;
@@ -352,34 +374,13 @@ impl<H: Heap> Presenter<'_, H> {
         depth: usize,
         children: bool,
     ) -> Result<Presented, HeapError> {
-        let entries = match self.call(map, &ty, "entrySet").await {
-            Ok(Some(JavaValue::Object(set))) => {
-                let set_type = self.heap.type_of(set).await?;
-                self.collection_elements(set, &set_type, children).await
-            }
-            Ok(_) => Ok(None),
-            Err(error) => Err(error),
-        };
-        let entries = match entries {
+        let (length, pairs) = match self.entries(map, &ty, 0, self.wanted(children)).await {
             Ok(Some(entries)) => entries,
             Ok(None) | Err(HeapError::Threw { .. } | HeapError::TimedOut) => {
                 return self.object(map, ty, children).await;
             }
             Err(error) => return Err(error),
         };
-        let mut pairs = Vec::new();
-        for entry in entries.values.iter().take(self.wanted(children)) {
-            let JavaValue::Object(entry) = entry else {
-                continue;
-            };
-            let entry_type = self.heap.type_of(*entry).await?;
-            let key = self.call(*entry, &entry_type, "getKey").await?;
-            let value = self.call(*entry, &entry_type, "getValue").await?;
-            pairs.push((
-                key.unwrap_or(JavaValue::Null),
-                value.unwrap_or(JavaValue::Null),
-            ));
-        }
         let mut parts = Vec::new();
         let mut named = Vec::new();
         for (i, (key, value)) in pairs.into_iter().enumerate() {
@@ -396,16 +397,101 @@ impl<H: Heap> Presenter<'_, H> {
                 });
             }
         }
-        if parts.len() < entries.length {
-            parts.push(format!("{ELLIPSIS} {} more", entries.length - parts.len()));
+        if parts.len() < length {
+            parts.push(format!("{ELLIPSIS} {} more", length - parts.len()));
         }
         Ok(Presented {
             summary: format!("{{{}}}", parts.join(", ")),
             type_name: ty.name,
             kind: ValueKind::Map,
-            length: Some(entries.length),
+            length: Some(length),
             children: named,
         })
+    }
+
+    /// A map's size and its entries `first..first + count` as keys and values, through
+    /// `entrySet().toArray()` and each entry's `getKey()` and `getValue()`.
+    async fn entries(
+        &self,
+        map: ObjectRef,
+        ty: &TypeRef,
+        first: usize,
+        count: usize,
+    ) -> Result<Option<(usize, Vec<(JavaValue, JavaValue)>)>, HeapError> {
+        let Some(JavaValue::Object(set)) = self.call(map, ty, "entrySet").await? else {
+            return Ok(None);
+        };
+        let set_type = self.heap.type_of(set).await?;
+        let Some(entries) = self
+            .collection_elements(set, &set_type, first, count)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let mut pairs = Vec::new();
+        for entry in &entries.values {
+            let JavaValue::Object(entry) = entry else {
+                continue;
+            };
+            let entry_type = self.heap.type_of(*entry).await?;
+            let key = self.call(*entry, &entry_type, "getKey").await?;
+            let value = self.call(*entry, &entry_type, "getValue").await?;
+            pairs.push((
+                key.unwrap_or(JavaValue::Null),
+                value.unwrap_or(JavaValue::Null),
+            ));
+        }
+        Ok(Some((entries.length, pairs)))
+    }
+
+    /// Children `first..first + count` of a sequence; a value of another kind's children.
+    async fn page(
+        &self,
+        value: &JavaValue,
+        first: usize,
+        count: usize,
+    ) -> Result<Vec<Child>, HeapError> {
+        let JavaValue::Object(object) = value else {
+            return Ok(Vec::new());
+        };
+        let numbered = |values: Vec<JavaValue>| {
+            values
+                .into_iter()
+                .enumerate()
+                .map(|(i, value)| Child {
+                    name: format!("[{}]", first + i),
+                    value,
+                })
+                .collect()
+        };
+        if object.kind == ObjectKind::Array {
+            return Ok(numbered(
+                self.array_elements(*object, first, count).await?.values,
+            ));
+        }
+        if object.kind == ObjectKind::Plain {
+            let ty = self.heap.type_of(*object).await?;
+            let supertypes = supertype_names(self.heap, &ty).await?;
+            let is = |name: &str| supertypes.iter().any(|s| s == name);
+            if is(MAP)
+                && let Some((_, pairs)) = self.entries(*object, &ty, first, count).await?
+            {
+                let mut children = Vec::with_capacity(pairs.len());
+                for (key, value) in pairs {
+                    let name = self
+                        .summary(&key, self.limits.depth.saturating_sub(1))
+                        .await?;
+                    children.push(Child { name, value });
+                }
+                return Ok(children);
+            }
+            if is(COLLECTION)
+                && let Some(elements) = self.collection_elements(*object, &ty, first, count).await?
+            {
+                return Ok(numbered(elements.values));
+            }
+        }
+        Ok(self.present(value, self.limits.depth, true).await?.children)
     }
 
     /// The value of the instance field `name`, declared by the type `declaring` when given
@@ -687,7 +773,7 @@ mod tests {
     }
 
     fn names(presented: &Presented) -> Vec<&str> {
-        presented.children.iter().map(|c| c.name.as_str()).collect()
+        names_of(&presented.children)
     }
 
     #[tokio::test]
@@ -860,6 +946,48 @@ mod tests {
             ["id", "items", "prices", "total", "owner", "discount"],
             "base class fields first"
         );
+    }
+
+    #[tokio::test]
+    async fn long_sequences_are_paged() {
+        let heap = shop();
+        let long = array_list(&heap, (0..1000).map(int).collect());
+        let limits = Limits::default();
+        let page = children(&heap, &long, 500, 3, &limits)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            page,
+            (500..503)
+                .map(|i| Child {
+                    name: format!("[{i}]"),
+                    value: int(i),
+                })
+                .collect::<Vec<_>>()
+        );
+        let numbers = evaluate(&heap, "numbers").await.unwrap_or(JavaValue::Null);
+        let tail = children(&heap, &numbers, 2, 10, &limits)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(names_of(&tail), ["[2]"]);
+        let prices = evaluate(&heap, "prices").await.unwrap_or(JavaValue::Null);
+        let second = children(&heap, &prices, 1, 1, &limits)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(names_of(&second), [r#""pear""#]);
+        let line = evaluate(&heap, "line").await.unwrap_or(JavaValue::Null);
+        let components = children(&heap, &line, 0, 1, &limits)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            names_of(&components),
+            ["sku", "qty"],
+            "not a sequence: all its children"
+        );
+    }
+
+    fn names_of(children: &[Child]) -> Vec<&str> {
+        children.iter().map(|c| c.name.as_str()).collect()
     }
 
     #[test]
