@@ -332,15 +332,49 @@ impl<'h, H: Heap> Evaluator<'h, H> {
                     }));
                 }
             }
-            enclosing = match field_named(self.heap, &ty, OUTER_INSTANCE).await? {
-                Some((_, outer)) => match self.heap.get_fields(object, &[outer]).await?.pop() {
-                    Some(JavaValue::Object(outer)) => Some(outer),
-                    _ => None,
-                },
-                None => None,
-            };
+            enclosing = self.enclosing(object, &ty).await?;
         }
         Ok(None)
+    }
+
+    /// The instance enclosing an inner class's `object` (javac's `this$0`), if it has one.
+    async fn enclosing(
+        &self,
+        object: ObjectRef,
+        ty: &TypeRef,
+    ) -> Result<Option<ObjectRef>, HeapError> {
+        let Some((_, outer)) = field_named(self.heap, ty, OUTER_INSTANCE).await? else {
+            return Ok(None);
+        };
+        Ok(match self.heap.get_fields(object, &[outer]).await?.pop() {
+            Some(JavaValue::Object(outer)) => Some(outer),
+            _ => None,
+        })
+    }
+
+    /// What a call without a target is on: `this` and the frame's class when it has a method
+    /// of that name, else the nearest enclosing instance that has one.
+    async fn implicit_receiver(
+        &self,
+        name: &str,
+    ) -> Result<(TypeRef, Option<ObjectRef>), HeapError> {
+        let frame = self.heap.frame_type().await?;
+        let this = self.heap.this().await?;
+        if !methods_named(self.heap, &frame, name).await?.is_empty() {
+            return Ok((frame, this));
+        }
+        let mut enclosing = this;
+        for _ in 0..OUTER_DEPTH {
+            let Some(object) = enclosing else {
+                break;
+            };
+            let ty = self.heap.type_of(object).await?;
+            if !methods_named(self.heap, &ty, name).await?.is_empty() {
+                return Ok((ty, Some(object)));
+            }
+            enclosing = self.enclosing(object, &ty).await?;
+        }
+        Ok((frame, this))
     }
 
     pub async fn read(&self, variable: &Variable) -> Result<JavaValue, HeapError> {
@@ -428,7 +462,7 @@ impl<'h, H: Heap> Evaluator<'h, H> {
     ) -> Result<JavaValue, ExpressionError> {
         // What the call is on: an object, or a type (statics only).
         let (ty, object) = match target {
-            None => (self.heap.frame_type().await?, self.heap.this().await?),
+            None => self.implicit_receiver(name).await?,
             Some(target) => match Box::pin(self.resolve(target)).await? {
                 Resolved::Value(JavaValue::Object(object)) => {
                     (self.heap.type_of(object).await?, Some(object))

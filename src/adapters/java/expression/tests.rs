@@ -75,6 +75,12 @@ async fn an_inner_class_reads_captured_locals_and_its_enclosing_instance() {
     assert_eq!(value(&heap, "limit").await, int(9), "val$limit");
     assert_eq!(value(&heap, "total").await, int(42), "this$0.total");
     assert_eq!(text(&heap, "owner").await, "ann");
+    assert_eq!(
+        value(&heap, "total()").await,
+        int(42),
+        "a method of the enclosing instance"
+    );
+    assert_eq!(text(&heap, "describe()").await, "#7");
 }
 
 #[tokio::test]
