@@ -21,6 +21,7 @@ mod tests;
 
 use crate::adapters::java::heap::{Heap, JavaValue};
 
+pub use assign::Place;
 pub use error::ExpressionError;
 pub use evaluator::Evaluator;
 pub use parser::parse;
@@ -48,4 +49,14 @@ pub async fn assign<H: Heap>(
     let target = parse(target)?;
     let value = parse(value)?;
     assign::assign(heap, &target, &value).await
+}
+
+/// DAP's `setVariable`: writes the value of `value` to a local, a field of an object or an
+/// element of an array, converted to its type; the value written.
+pub async fn assign_place<H: Heap>(
+    heap: &H,
+    place: &Place,
+    value: &str,
+) -> Result<JavaValue, ExpressionError> {
+    assign::assign_place(heap, place, &parse(value)?).await
 }

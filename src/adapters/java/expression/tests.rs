@@ -2,7 +2,7 @@
 //! `com.shop.Cart.checkout` whose `this` is a cart.
 
 use super::test_heap::{TestHeap, boxed, int, shop};
-use super::{ExpressionError, assign, evaluate, evaluate_condition};
+use super::{ExpressionError, Place, assign, assign_place, evaluate, evaluate_condition};
 use crate::adapters::java::heap::{HeapError, JavaValue};
 
 async fn value(heap: &TestHeap, source: &str) -> JavaValue {
@@ -538,6 +538,61 @@ async fn set_refuses_what_it_cannot_write() {
         assign(&heap, "numbers[5]", "1").await,
         Err(ExpressionError::IndexOutOfBounds { .. })
     ));
+}
+
+#[tokio::test]
+async fn set_variable_writes_a_named_child() {
+    let heap = shop();
+    let JavaValue::Object(cart) = value(&heap, "this").await else {
+        panic!("this is an object");
+    };
+    let JavaValue::Object(numbers) = value(&heap, "numbers").await else {
+        panic!("numbers is an array");
+    };
+    let local = Place::Local("limit".into());
+    assert_eq!(assign_place(&heap, &local, "limit + 1").await, Ok(int(11)));
+    let field = Place::Field {
+        object: cart,
+        name: "total".into(),
+    };
+    assert_eq!(assign_place(&heap, &field, "3").await, Ok(int(3)));
+    assert_eq!(value(&heap, "total").await, int(3));
+    let inherited = Place::Field {
+        object: cart,
+        name: "id".into(),
+    };
+    assert_eq!(
+        assign_place(&heap, &inherited, "8").await,
+        Ok(JavaValue::Long(8))
+    );
+    let element = Place::Element {
+        array: numbers,
+        index: 2,
+    };
+    assert_eq!(assign_place(&heap, &element, "'a'").await, Ok(int(97)));
+    assert_eq!(value(&heap, "numbers[2]").await, int(97));
+    let past = Place::Element {
+        array: numbers,
+        index: 3,
+    };
+    assert!(matches!(
+        assign_place(&heap, &past, "1").await,
+        Err(ExpressionError::IndexOutOfBounds {
+            index: 3,
+            length: 3,
+            ..
+        })
+    ));
+    let missing = Place::Field {
+        object: cart,
+        name: "nope".into(),
+    };
+    assert_eq!(
+        assign_place(&heap, &missing, "1")
+            .await
+            .map_err(|e| e.to_string()),
+        Err("no field 'nope' in com.shop.Cart".into())
+    );
 }
 
 /// The daemon runs a session's work on `tokio::spawn`, which needs `Send` futures: evaluating
