@@ -196,6 +196,7 @@ pub const PROFILE: Profile = Profile {
     },
     rust_reading: Some(RustReading {
         escaped_strings: true,
+        c_pointer_names: false,
     }),
     runtime_frames: runtime_frames::native,
     cores: Cores {

@@ -147,12 +147,6 @@ pub trait DebugAdapter: Send + Sync {
         SourceRoots::default()
     }
 
-    /// rustc's names of a Rust program's pointer types, for an adapter that names them as C
-    /// pointers (`m::V *` for `&m::V`); `None` where the adapter's names are rustc's.
-    fn rust_pointer_names(&self) -> Option<&rust_dwarf::PointerNames> {
-        None
-    }
-
     /// Why the adapter failed to start a session, when the adapter can say better than `error`
     /// (what the session saw: an exit, a refused request). A check that costs a process run is
     /// made here, after a failure, rather than before every start (see `gdb::Gdb::locate`).

@@ -44,9 +44,6 @@ pub struct LldbDap {
     patterns: tokio::sync::Mutex<PatternBreakpoints>,
     /// Whose Rust formatters a Rust program gets (see [`DebugAdapter::program_setup`]).
     rust: RustConfig,
-    /// LLDB reads a Rust reference as a C pointer and calls `&m::V` `m::V *`: rustc's names
-    /// are read from the program's DWARF instead.
-    pointer_names: super::rust_dwarf::PointerNames,
 }
 
 /// How to get lldb-dap on `os`, for the "not found" hint: the packages that provide it.
@@ -69,7 +66,6 @@ impl LldbDap {
             extra_args: Vec::new(),
             patterns: Default::default(),
             rust: RustConfig::default(),
-            pointer_names: Default::default(),
         }
     }
 
@@ -110,7 +106,6 @@ impl LldbDap {
             extra_args: config.args.clone(),
             patterns: Default::default(),
             rust: RustConfig::default(),
-            pointer_names: Default::default(),
         })
     }
 }
@@ -281,6 +276,7 @@ pub const PROFILE: Profile = Profile {
     },
     rust_reading: Some(RustReading {
         escaped_strings: false,
+        c_pointer_names: true,
     }),
     runtime_frames: runtime_frames::native,
     cores: Cores {
@@ -336,10 +332,6 @@ impl DebugAdapter for LldbDap {
 
     fn executable(&self) -> &Path {
         &self.executable
-    }
-
-    fn rust_pointer_names(&self) -> Option<&super::rust_dwarf::PointerNames> {
-        Some(&self.pointer_names)
     }
 
     fn spawn<'a>(&'a self, start: Start<'a>) -> BoxFuture<'a, Result<SpawnedAdapter, ErrorBody>> {

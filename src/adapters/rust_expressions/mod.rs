@@ -247,4 +247,8 @@ pub struct RustReading {
     /// Whether a string's text carries Rust's escapes (GDB's `"a\"b"`) rather than its bytes
     /// as they are (LLDB's).
     pub escaped_strings: bool,
+    /// Whether the adapter names a Rust program's pointer types as C's (LLDB's `m::V *` for
+    /// `&m::V`): the session then gives them rustc's names, read from the program's DWARF
+    /// (see [`super::rust_dwarf`]).
+    pub c_pointer_names: bool,
 }

@@ -259,6 +259,11 @@ impl Session {
             kept,
         };
         let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts, init).await;
+        let pointer_names = adapter
+            .profile()
+            .rust_reading
+            .is_some_and(|r| r.c_pointer_names)
+            .then(Default::default);
         let session = match result {
             Ok(caps) => Arc::new(Session {
                 adapter,
@@ -271,6 +276,7 @@ impl Session {
                 warm_claimed: AtomicBool::new(false),
                 held_stop: tokio::sync::RwLock::new(()),
                 evaluate_limit: timeouts.evaluate(),
+                pointer_names,
             }),
             Err(err) => {
                 drop(opening);

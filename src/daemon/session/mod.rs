@@ -257,6 +257,9 @@ pub struct Session {
     /// How long an evaluation may run when its command names no limit (`[timeouts]
     /// evaluate_secs`).
     evaluate_limit: std::time::Duration,
+    /// rustc's names of the program's pointer types, for an adapter that names them as C's
+    /// (`RustReading::c_pointer_names`; see `rust_pointer_names.rs`).
+    pointer_names: Option<crate::adapters::rust_dwarf::PointerNames>,
 }
 
 impl Session {

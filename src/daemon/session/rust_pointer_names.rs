@@ -1,7 +1,7 @@
 //! Rust's names of a Rust frame's pointer types (`&m::V`, `&mut m::V`, `*const m::V`) where the
-//! adapter gives C's (`m::V *`): read from the program's DWARF by the adapter's
-//! [`PointerNames`](crate::adapters::rust_dwarf::PointerNames), at the frame's address in the
-//! module that holds it.
+//! adapter gives C's (`m::V *`, `RustReading::c_pointer_names`): read from the program's DWARF by
+//! the session's [`PointerNames`](crate::adapters::rust_dwarf::PointerNames), at the frame's
+//! address in the module that holds it.
 
 use std::path::Path;
 
@@ -29,7 +29,7 @@ impl Session {
         named: Named<'_>,
         nodes: &mut [VariableNode],
     ) {
-        let Some(names) = self.adapter.rust_pointer_names() else {
+        let Some(names) = &self.pointer_names else {
             return;
         };
         if !is_rust_frame(frame) || !nodes.iter().any(has_c_pointer) {
