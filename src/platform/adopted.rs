@@ -14,7 +14,7 @@
 //! collects those; the daemon runs it at each SIGCHLD ([`ChildExits`]), which the kernel also
 //! sends when a process that had already died is handed to it. A launched program's remains are
 //! held until its session lets them go ([`release_adopted`]): how its zombie came to the daemon
-//! tells whether its adapter's helper died first (`session/ending.rs`).
+//! tells whether its adapter's helper died first (`session/lifecycle.rs`).
 
 use std::sync::Mutex;
 

@@ -507,7 +507,7 @@ fn on_process(shared: &Shared, body: ProcessEventBody) -> Option<u32> {
     view.debuggee.runner = None;
     let pid = pid.filter(|_| shared.owns_local_debuggee)?;
     view.debuggee.started = crate::platform::start_time(pid);
-    view.debuggee.runner = super::ending::runner_of(pid);
+    view.debuggee.runner = super::lifecycle::runner_of(pid);
     // The program and what runs it come to the daemon should their parents die first.
     platform::may_adopt_line(pid);
     if let Some(reaper) = &shared.reaper {
