@@ -278,7 +278,7 @@ impl Session {
                 ));
             }
         }
-        if self.shared.run.get().phase.is_ended() || self.launched_program_died() {
+        if self.shared.run.get().phase.is_ended() || self.shared.program.launched_died() {
             return Err(EvaluationFailure::Told(self.ended_during(shown).await));
         }
         self.keep_seen(facts);

@@ -233,8 +233,8 @@ impl Session {
             view.selection.frame = 0;
             view.caches.frames = None;
             view.caches.thread_names.clear();
-            view.core_fault_address = facts.fault_address;
         }
+        self.shared.program.facts().core_fault_address = facts.fault_address;
         self.shared.run.set(Phase::Stopped(StopInfo {
             reason: StopReason::Core,
             description: Some(description),
@@ -257,7 +257,8 @@ impl Session {
             .await
             .map(|(_, id)| id);
         if signal == Some(SIGABRT) {
-            self.shared.view().core_abort_message = self.abort_message(frame_id).await;
+            let message = self.abort_message(frame_id).await;
+            self.shared.program.facts().core_abort_message = message;
         }
         Ok(())
     }
@@ -285,7 +286,7 @@ impl Session {
     /// Writes a core of the stopped program into `dir` through the adapter (lldb's
     /// `process save-core`, GDB's `gcore`) and returns its path.
     pub async fn save_core(&self, dir: &Path) -> Result<std::path::PathBuf, ErrorBody> {
-        let pid = self.shared.view().debuggee.pid;
+        let pid = self.shared.program.facts().pid;
         let saving = (self.adapter.profile().cores.saving)(dir, pid).ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::Unsupported,

@@ -5,7 +5,6 @@
 //! events (the adapter's reader stops when they back up), so nothing here awaits the adapter.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use tokio::sync::mpsc;
 
@@ -61,8 +60,8 @@ pub(super) async fn handle_events(
     process.kill();
     // Nothing can use the program's channels and build now; a dead adapter's session may yet
     // wait a grace period for a `stop`.
-    shared.release_program();
-    if shared.ending.load(Ordering::SeqCst) {
+    shared.program.release();
+    if shared.program.is_ending() {
         // We ended the session: `end()` settled the output, which a restart may already have
         // reopened for the next run.
         return;
@@ -128,7 +127,7 @@ fn apply_event(shared: &Shared, event: Event) -> Option<FollowUp> {
 /// sees), or a logpoint to emulate or a failure function's stop to judge, which is returned.
 fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
     // What the program printed up to the stop is all there is for now: show it.
-    shared.take_program_output();
+    shared.program.take_output();
     shared.output.flush_partial();
     if body.preserve_focus_hint {
         // One stop of the process comes as one event per thread that has a reason; the
@@ -186,7 +185,7 @@ fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
             // The process now runs another program: the report names it, as the adapter's
             // "entry" would say the program started over.
             reason = StopReason::Exec;
-            let pid = shared.view().debuggee.pid;
+            let pid = shared.program.facts().pid;
             pid.and_then(platform::executable_of)
                 .map(|program| program.display().to_string())
         }
@@ -288,7 +287,7 @@ fn publish(shared: &Shared, stop: StopInfo, mut reason: StopReason, thread: Opti
     if signal.is_some() {
         reason = StopReason::Signal;
     }
-    shared.view().debuggee.stopped_on_signal = signal;
+    shared.program.facts().stopped_on_signal = signal;
     shared.run.set(Phase::Stopped(StopInfo {
         reason,
         signal,
@@ -317,7 +316,7 @@ fn signal_in_description(description: &str) -> Option<i32> {
 /// asked about (returned as the follow-up). An end the adapter's dead helper made up is told as
 /// the adapter's death instead (see `Shared::lost_by_adapter`).
 fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp> {
-    shared.take_program_output();
+    shared.program.take_output();
     // The adapter's death was seen first (the program watch found its helper gone): the exit
     // it reports after is that death's echo, not news.
     if matches!(shared.run.get().phase, Phase::AdapterDied { .. })
@@ -326,8 +325,8 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
         return None;
     }
     shared.view().in_flight.brief_stop = None;
-    shared.view().debuggee.gone = true;
-    if shared.ending.load(Ordering::SeqCst) {
+    shared.program.facts().gone = true;
+    if shared.program.is_ending() {
         // The session's own end killed the program (`stop`, `restart`, the daemon's end): the
         // code the adapter gives that kill (lldb-dap: the signal's number, 9) is no exit of the
         // program's own.
@@ -344,14 +343,14 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
     let mut follow_up = None;
     if let Some(body) = body {
         let code = body.exit_code;
-        let mut view = shared.view();
+        let mut facts = shared.program.facts();
         // An adapter that gives a signal's number as the code, after a stop on that signal:
         // the death by it.
         let reporting = shared.adapter.profile().signals;
         let signal = body
             .signal
             .or_else(|| {
-                view.debuggee
+                facts
                     .stopped_on_signal
                     .filter(|signal| reporting.signal_as_exit_code && i64::from(*signal) == code)
             })
@@ -360,7 +359,7 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
                     .then(|| i32::try_from(-code).ok())
                     .flatten()
             })
-            .or_else(|| match view.debuggee.logged_end {
+            .or_else(|| match facts.logged_end {
                 Some(crate::adapters::LoggedEnd::Signal(signal)) => Some(signal),
                 _ => None,
             })
@@ -374,15 +373,15 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
             });
         match shared.adapter.profile().signals.exit_signal_expression {
             Some(expression) if signal.is_none() => {
-                view.debuggee.exit_code = Some(code);
-                view.debuggee.end_pending = true;
+                facts.exit_code = Some(code);
+                facts.end_pending = true;
                 follow_up = Some(FollowUp::AskExitSignal(expression));
             }
             _ => {
                 let exit_code = signal.is_none().then_some(code);
-                view.debuggee.exit_code = exit_code;
-                view.debuggee.signal = signal;
-                drop(view);
+                facts.exit_code = exit_code;
+                facts.signal = signal;
+                drop(facts);
                 shared.run.set(Phase::Exited { exit_code, signal });
             }
         }
@@ -407,13 +406,13 @@ async fn ask_exit_signal(dap: DapClient, shared: Arc<Shared>, expression: &'stat
         _ => None,
     };
     let exit_code = {
-        let mut view = shared.view();
-        view.debuggee.end_pending = false;
+        let mut facts = shared.program.facts();
+        facts.end_pending = false;
         if signal.is_some() {
-            view.debuggee.exit_code = None;
+            facts.exit_code = None;
         }
-        view.debuggee.signal = signal;
-        view.debuggee.exit_code
+        facts.signal = signal;
+        facts.exit_code
     };
     shared
         .run
@@ -423,19 +422,15 @@ async fn ask_exit_signal(dap: DapClient, shared: Arc<Shared>, expression: &'stat
 
 /// The debug session of the program ended (after `exited`, or without one).
 fn on_terminated(shared: &Shared) {
-    shared.take_program_output();
+    shared.program.take_output();
     if shared.lost_by_adapter(None) {
         return;
     }
     shared.view().in_flight.brief_stop = None;
-    shared.view().debuggee.gone = true;
+    shared.program.facts().gone = true;
     let (exit_code, signal, pending) = {
-        let view = shared.view();
-        (
-            view.debuggee.exit_code,
-            view.debuggee.signal,
-            view.debuggee.end_pending,
-        )
+        let facts = shared.program.facts();
+        (facts.exit_code, facts.signal, facts.end_pending)
     };
     if pending {
         // The adapter is being asked how the program ended; its answer reports the end.
@@ -455,7 +450,8 @@ fn on_output(shared: &Shared, OutputEvent { body, bytes }: OutputEvent) {
         logpoints::record(&shared.output, id, message);
     } else if (shared.adapter.profile().is_program_output)(category)
         && !shared
-            .program_io()
+            .program
+            .io()
             .as_ref()
             .is_some_and(|io| io.carries(category))
     {
@@ -471,7 +467,7 @@ fn on_output(shared: &Shared, OutputEvent { body, bytes }: OutputEvent) {
         let text = body.output.trim_end();
         let reporting = shared.adapter.profile().signals;
         if let Some(end) = reporting.end_in_console.and_then(|read| read(text)) {
-            shared.view().debuggee.logged_end = Some(end);
+            shared.program.facts().logged_end = Some(end);
         }
         if (reporting.is_log_line)(text) {
             tracing::debug!("adapter log: {text}");
@@ -499,19 +495,5 @@ fn on_breakpoint(shared: &Shared, body: BreakpointEventBody) {
 /// The debuggee's process: its pid, for `status` and, when we launched it, for the reaper and
 /// the watch on its end (the pid returned).
 fn on_process(shared: &Shared, body: ProcessEventBody) -> Option<u32> {
-    let pid = body.system_process_id;
-    let mut view = shared.view();
-    view.debuggee.pid = pid;
-    view.debuggee.gone = false;
-    view.debuggee.started = None;
-    view.debuggee.runner = None;
-    let pid = pid.filter(|_| shared.owns_local_debuggee)?;
-    view.debuggee.started = crate::platform::start_time(pid);
-    view.debuggee.runner = super::lifecycle::runner_of(pid);
-    // The program and what runs it come to the daemon should their parents die first.
-    platform::may_adopt_line(pid);
-    if let Some(reaper) = &shared.reaper {
-        reaper.watch(pid);
-    }
-    Some(pid)
+    shared.program.reported(body.system_process_id)
 }

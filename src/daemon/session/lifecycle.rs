@@ -6,7 +6,7 @@
 //! who ends the program, the adapter or we, and whether its word is waited for.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,7 +17,9 @@ use super::breakpoints::{Breakpoints, place_initial_breakpoints, refusal_error, 
 use super::events::handle_events;
 use super::pending_lines;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
-use super::{Origin, Session, Shared, View, core_dump, kept_launch, loaded_sources, sources};
+use super::{
+    Origin, Program, Session, Shared, View, core_dump, kept_launch, loaded_sources, sources,
+};
 use crate::adapters::process;
 use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute};
 use crate::common::config::Timeouts;
@@ -210,15 +212,15 @@ impl Session {
             initialized: Notify::new(),
             process_reported: Notify::new(),
             adapter: adapter.clone(),
-            ending: AtomicBool::new(false),
             adapter_log: Mutex::new(VecDeque::new()),
             exception_filters: Mutex::default(),
-            owns_local_debuggee: matches!(origin, Origin::Launch(_)) && connect.is_none(),
-            reaper: carried.reaper,
+            program: Program::new(
+                matches!(origin, Origin::Launch(_)) && connect.is_none(),
+                carried.reaper,
+                program_io,
+                adapter_streams_done,
+            ),
             sources: sources::ProgramSources::new(adapter.as_ref(), &origin),
-            program_io: Mutex::new(program_io),
-            build_products: Mutex::default(),
-            adapter_streams_done,
             loaded: Mutex::new(loaded_sources::Loaded::new(&origin)),
         });
         if let Origin::Launch(spec) = &origin {
@@ -305,7 +307,7 @@ impl Session {
             breakpoints: self.shared.breakpoints.clone(),
             displays: self.shared.displays.clone(),
             output: self.shared.output.clone(),
-            reaper: self.shared.reaper.clone(),
+            reaper: self.shared.program.reaper(),
         }
     }
 }
@@ -325,7 +327,7 @@ impl Drop for Opening {
         if !self.done {
             self.dap.close("the session failed to start");
             self.process.kill();
-            self.shared.release_program();
+            self.shared.program.release();
         }
     }
 }
@@ -380,7 +382,7 @@ async fn configure(
                 Some(_) => kept_launch::arguments(adapter, spec),
                 // Where the program's streams go is the session's, not the user's, to say.
                 None => {
-                    let stdio = shared.program_io().as_ref().map(|io| io.paths().clone());
+                    let stdio = shared.program.io().as_ref().map(|io| io.paths().clone());
                     adapter.launch_arguments(spec, stdio.as_ref())
                 }
             };
@@ -401,10 +403,9 @@ async fn configure(
     };
     let arguments = extras.apply(command, arguments);
     if matches!(origin, Origin::Launch(_)) {
-        *shared
-            .build_products
-            .lock()
-            .unwrap_or_else(|p| p.into_inner()) = (adapter.profile().build_products)(&arguments);
+        shared
+            .program
+            .set_build_products((adapter.profile().build_products)(&arguments));
     }
     // Untyped on purpose: each adapter phrases these its own way, and the user's config adds
     // fields of its own (`RequestExtras`), so there is no one shape to type.
@@ -532,7 +533,7 @@ const PROCESS_EVENT_WAIT: Duration = Duration::from_secs(2);
 /// that ended at once, an adapter's change) costs the wait, not the start.
 async fn await_process_event(shared: &Shared, limit: Duration) {
     let reported = shared.process_reported.notified();
-    if shared.view().debuggee.pid.is_some() {
+    if shared.program.facts().pid.is_some() {
         return;
     }
     if tokio::time::timeout(limit, reported).await.is_err() {
@@ -633,7 +634,7 @@ impl Session {
 
     async fn end_as(&self, detach: bool, wait_for_tree: bool) {
         crate::common::timeline::mark("session ending");
-        self.shared.ending.store(true, Ordering::SeqCst);
+        self.shared.program.begin_ending();
         if self.process.has_exited() && !detach {
             // No adapter is left to terminate the program it launched.
             let _ = self.kill_launched_debuggee();
@@ -673,7 +674,7 @@ impl Session {
         }
         if detach {
             crate::platform::release_children();
-        } else if let Some(reaper) = self.shared.reaper.clone() {
+        } else if let Some(reaper) = self.shared.program.reaper() {
             // What the program started (children in its group, double forks after `setsid`, a
             // shell's pipeline) is not the adapter's to end: the daemon ends it. It blocks for
             // a few short rounds, so off the runtime's thread.
@@ -687,12 +688,12 @@ impl Session {
             self.await_adapter_streams().await;
         }
         self.dap.close("the session has ended");
-        self.shared.release_program();
+        self.shared.program.release();
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {
             let (exit_code, signal) = {
-                let view = self.shared.view();
-                (view.debuggee.exit_code, view.debuggee.signal)
+                let facts = self.shared.program.facts();
+                (facts.exit_code, facts.signal)
             };
             self.shared.run.set(Phase::Exited { exit_code, signal });
         }
@@ -704,8 +705,8 @@ impl Session {
     /// end by our kill is no exit to report. Whether the program was killed; false leaves the
     /// ending to the adapter's `disconnect`.
     fn kill_program_first(&self) -> bool {
-        let output_is_ours =
-            self.shared.reads_program_streams() || self.shared.adapter_streams_done.is_some();
+        let program = &self.shared.program;
+        let output_is_ours = program.reads_streams() || program.adapter_streams_done().is_some();
         if !output_is_ours || self.shared.run.get().phase.is_ended() {
             return false;
         }
@@ -721,7 +722,7 @@ impl Session {
     /// left a child holding them (the tree's end, under way, kills it), never past
     /// [`STREAMS_END_LIMIT`].
     async fn await_adapter_streams(&self) {
-        let Some(mut done) = self.shared.adapter_streams_done.clone() else {
+        let Some(mut done) = self.shared.program.adapter_streams_done() else {
             return;
         };
         let ended = done.wait_for(|done| *done);
@@ -737,99 +738,7 @@ impl Session {
     /// Kills the debuggee this session launched (when its adapter died and left it behind, or
     /// for [`Session::kill_program_first`]): whether it was found and killed.
     pub fn kill_launched_debuggee(&self) -> bool {
-        if !self.shared.owns_local_debuggee {
-            return false;
-        }
-        let (pid, started, gone) = {
-            let view = self.shared.view();
-            (view.debuggee.pid, view.debuggee.started, view.debuggee.gone)
-        };
-        let Some(pid) = pid.filter(|_| !gone) else {
-            return false;
-        };
-        // The same process, not a later one that reused its pid.
-        if started.is_none() || crate::platform::start_time(pid) != started {
-            return false;
-        }
-        tracing::info!(pid, "killing the launched debuggee");
-        crate::platform::kill(pid).is_ok()
-    }
-}
-
-/// The process running the launched program `pid` (its parent), unless that is this process
-/// (an adapter of ours that starts the program itself): recorded when the program is reported,
-/// to tell later whether the helper that ran it died.
-pub(super) fn runner_of(pid: u32) -> Option<(u32, Option<u64>)> {
-    let parent = crate::platform::parent_pid(pid).filter(|p| *p != std::process::id())?;
-    Some((parent, crate::platform::start_time(parent)))
-}
-
-impl Shared {
-    /// Whether the adapter's word that the launched program ended (`exited` with `exit_code`,
-    /// or `terminated`) hides its own helper's death. An adapter whose helper that ran the
-    /// program died (a debug server it talks to) reports an exit (lldb-dap: code -1), while the
-    /// program lives on, unparented, if it was running, or died with its tracer if it was
-    /// stopped. So when the program still runs, or the process that ran it is gone, the program
-    /// is killed and the session's end is told as the adapter's death, never as an exit.
-    ///
-    /// Only a code the program cannot exit with (none, or negative) is doubted: an adapter that
-    /// reports a real code may do so a moment before the process is gone.
-    pub(super) fn lost_by_adapter(&self, exit_code: Option<i64>) -> bool {
-        if !self.owns_local_debuggee
-            || self.ending.load(Ordering::SeqCst)
-            || exit_code.is_some_and(|code| code >= 0)
-        {
-            return false;
-        }
-        let (pid, started, gone, runner) = {
-            let view = self.view();
-            let d = &view.debuggee;
-            (d.pid, d.started, d.gone, d.runner)
-        };
-        let Some(pid) = pid.filter(|_| !gone && started.is_some()) else {
-            return false;
-        };
-        let lives = |pid: u32, started: Option<u64>| {
-            crate::platform::start_time(pid) == started && crate::platform::is_running(pid)
-        };
-        let program_runs = lives(pid, started);
-        let runner_died = runner.is_some_and(|(runner, since)| !lives(runner, since));
-        if !program_runs && !runner_died {
-            return false;
-        }
-        // A dead program and a dead runner: which died first? A program killed by the user is
-        // reaped by its runner, which then ends its own work (lldb-server exits 0): the
-        // program's end. A runner killed first takes its traced program with it, and the
-        // program's remains come to the daemon, its subreaper: the adapter's death.
-        if !program_runs && crate::platform::parent_pid(pid) != Some(std::process::id()) {
-            return false;
-        }
-        let detail = if program_runs {
-            tracing::warn!(
-                pid,
-                "the adapter reported an exit, but the program still runs"
-            );
-            let _ = crate::platform::kill(pid);
-            format!(
-                "its helper that ran the program died; the program (pid {pid}) was still \
-                 running and has been killed"
-            )
-        } else {
-            tracing::warn!(
-                pid,
-                "the process that ran the program died, and the program too"
-            );
-            format!("its helper that ran the program died, and the program (pid {pid}) with it")
-        };
-        {
-            let mut view = self.view();
-            view.in_flight.brief_stop = None;
-            view.debuggee.gone = true;
-        }
-        self.output.finish();
-        self.run
-            .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
-        true
+        self.shared.program.kill_launched()
     }
 }
 

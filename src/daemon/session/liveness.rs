@@ -8,7 +8,6 @@
 //! the session weakly, so it ends with it.
 
 use std::sync::Weak;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::Shared;
@@ -27,12 +26,12 @@ pub(super) async fn watch(shared: Weak<Shared>, pid: u32) {
         let Some(shared) = shared.upgrade() else {
             return;
         };
-        if shared.run.get().phase.is_ended() || shared.ending.load(Ordering::SeqCst) {
+        if shared.run.get().phase.is_ended() || shared.program.is_ending() {
             return;
         }
         {
-            let view = shared.view();
-            if view.debuggee.pid != Some(pid) || view.debuggee.gone {
+            let facts = shared.program.facts();
+            if facts.pid != Some(pid) || facts.gone {
                 return;
             }
         }
@@ -58,13 +57,13 @@ pub(super) async fn watch(shared: Weak<Shared>, pid: u32) {
             Ended::Signal(signal) => (None, Some(signal)),
         };
         {
-            let mut view = shared.view();
-            view.debuggee.gone = true;
-            view.debuggee.exit_code = exit_code;
-            view.debuggee.signal = signal;
-            view.in_flight.brief_stop = None;
+            let mut facts = shared.program.facts();
+            facts.gone = true;
+            facts.exit_code = exit_code;
+            facts.signal = signal;
         }
-        shared.take_program_output();
+        shared.view().in_flight.brief_stop = None;
+        shared.program.take_output();
         shared
             .run
             .set_if(Phase::Exited { exit_code, signal }, |s| !s.phase.is_ended());

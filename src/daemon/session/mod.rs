@@ -38,6 +38,7 @@ mod liveness;
 mod loaded_sources;
 mod memory;
 mod pending_lines;
+mod program;
 mod report;
 mod return_value;
 mod run_control;
@@ -59,11 +60,11 @@ pub(crate) use core_dump::cannot_run;
 pub use displays::StopAsk;
 use exception_filters::ExceptionFilters;
 pub use lifecycle::Carried;
+use program::Program;
 use view::View;
 pub use warm_adapter::{WarmAdapter, end_with_its_program};
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -71,8 +72,6 @@ use tokio::sync::Notify;
 
 use super::displays::Displays;
 use super::output::OutputBuffer;
-use super::program_io::ProgramIo;
-use super::reaper::Reaper;
 use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
 use crate::adapters::DebugAdapter;
 use crate::adapters::process::AdapterProcess;
@@ -114,27 +113,14 @@ pub(super) struct Shared {
     /// (`Profile::reports_process_after_launch`).
     process_reported: Notify,
     adapter: Arc<dyn DebugAdapter>,
-    /// Set once we end the session ourselves: the adapter's exit is then no death to report.
-    ending: AtomicBool,
     /// The adapter's own last output lines (console, its stderr), for the report of its death.
     adapter_log: Mutex<VecDeque<String>>,
     /// The exception filters in force (set in the configuration phase, changed by `catch`).
     exception_filters: Mutex<ExceptionFilters>,
-    /// Whether this session launched its program with an adapter of ours on this machine: only
-    /// then is the debuggee's pid a local process we may end.
-    owns_local_debuggee: bool,
-    reaper: Option<Arc<Reaper>>,
     /// The program's files, for placing breakpoints given by a relative file name.
     sources: sources::ProgramSources,
-    /// The program's stdout and stderr as the daemon reads them, when the adapter was told to
-    /// send them to the daemon's channels: the adapter's output events are then its own. Taken
-    /// when the session ends (see [`Shared::release_program`]).
-    program_io: Mutex<Option<ProgramIo>>,
-    /// Files the adapter made for the launch (a program it built), removed when the program ends.
-    build_products: Mutex<Vec<PathBuf>>,
-    /// For a program that writes to the adapter's own stdout and stderr (Delve): true once both
-    /// have ended and all they carried is in the output buffer.
-    adapter_streams_done: Option<tokio::sync::watch::Receiver<bool>>,
+    /// The program's process, its channels and its end.
+    program: Program,
     /// The files the program loaded, as its runtime tells them (`loaded_sources.rs`).
     loaded: Mutex<loaded_sources::Loaded>,
 }
@@ -143,57 +129,24 @@ impl Shared {
     /// Marks the output complete, unless we are ending the session ourselves (`end()` does it,
     /// and a restart may already have reopened the buffer for the next run).
     fn program_ended(&self) {
-        self.take_program_output();
-        self.remove_build_products();
-        if !self.ending.load(Ordering::SeqCst) {
+        self.program.take_output();
+        self.program.remove_build_products();
+        if !self.program.is_ending() {
             self.output.finish();
         }
     }
 
-    /// Takes in what the program has written to the daemon's channels so far, so that a stop
-    /// or an end is reported after the output that came before it.
-    fn take_program_output(&self) {
-        if let Some(io) = &*self.program_io() {
-            io.drain();
-        }
-    }
-
-    fn program_io(&self) -> std::sync::MutexGuard<'_, Option<ProgramIo>> {
-        self.program_io.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Whether the program's output comes through the daemon's channels.
-    fn reads_program_streams(&self) -> bool {
-        self.program_io().is_some()
-    }
-
-    /// Removes the files the adapter made for the program (it has ended, or the session has).
-    fn remove_build_products(&self) {
-        let products = std::mem::take(
-            &mut *self
-                .build_products
-                .lock()
-                .unwrap_or_else(|p| p.into_inner()),
-        );
-        for product in products {
-            crate::common::scratch::remove(&product);
-        }
-    }
-
-    /// Lets go of all the session kept for its program, once it has ended however it ended:
-    /// its channels (what they still hold taken in first), their folder and descriptors, the
-    /// adapter's build products, and the program's remains (its zombie, should it come to the
-    /// daemon, is collected from now on: `platform::may_adopt_line`).
-    fn release_program(&self) {
-        let io = self.program_io().take();
-        if let Some(io) = io {
-            io.drain();
-        }
-        self.remove_build_products();
-        let pid = self.view().debuggee.pid;
-        if let Some(pid) = pid {
-            crate::platform::release_adopted(pid);
-        }
+    /// Whether the adapter's word that the launched program ended hides its own helper's death
+    /// (see [`Program::lost_by_adapter`]), which is then told as the adapter's.
+    fn lost_by_adapter(&self, exit_code: Option<i64>) -> bool {
+        let Some(detail) = self.program.lost_by_adapter(exit_code) else {
+            return false;
+        };
+        self.view().in_flight.brief_stop = None;
+        self.output.finish();
+        self.run
+            .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
+        true
     }
 
     fn view(&self) -> std::sync::MutexGuard<'_, View> {
@@ -342,15 +295,15 @@ impl Session {
             return None;
         }
         match &self.origin {
-            Origin::Attach(spec) => spec.pid.or(self.shared.view().debuggee.pid),
-            Origin::Launch(_) => self.shared.view().debuggee.pid,
+            Origin::Attach(spec) => spec.pid.or(self.shared.program.facts().pid),
+            Origin::Launch(_) => self.shared.program.facts().pid,
             // The process is long gone; its pid may be another's by now.
             Origin::Core(_) => None,
         }
     }
 
     pub fn exit_code(&self) -> Option<i64> {
-        self.shared.view().debuggee.exit_code
+        self.shared.program.facts().exit_code
     }
 
     /// What the exit code may mean besides an exit with it, where the adapter's codes are
@@ -362,7 +315,7 @@ impl Session {
 
     /// The signal that killed the program, when one did and the adapter told.
     pub fn exit_signal(&self) -> Option<i32> {
-        self.shared.view().debuggee.signal
+        self.shared.program.facts().signal
     }
 
     fn not_running_error(&self, phase: &Phase) -> ErrorBody {

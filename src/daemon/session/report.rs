@@ -5,7 +5,6 @@
 //! `context`) asks for the same report, and its lookups are bounded so a hung adapter costs a
 //! second per stop rather than a request timeout per call.
 
-use std::sync::atomic::Ordering::SeqCst;
 use std::time::Duration;
 
 use super::Session;
@@ -105,9 +104,9 @@ impl Session {
                 }
                 if report.reason == StopReason::Core {
                     report.signal = stop.signal.map(SignalInfo::of);
-                    let view = self.shared.view();
-                    report.fault_address = view.core_fault_address.map(|a| format!("{a:#x}"));
-                    report.abort_message = view.core_abort_message.clone();
+                    let facts = self.shared.program.facts();
+                    report.fault_address = facts.core_fault_address.map(|a| format!("{a:#x}"));
+                    report.abort_message = facts.core_abort_message.clone();
                 }
                 let mut read = StopRead::default();
                 if let Some(thread_id) = thread_id {
@@ -130,7 +129,7 @@ impl Session {
                 report.exit_code = *exit_code;
                 report.signal = signal.map(SignalInfo::of);
                 report.note = exit_code.and_then(self.adapter.profile().signals.exit_code_note);
-                if exit_code.is_none() && signal.is_none() && self.shared.ending.load(SeqCst) {
+                if exit_code.is_none() && signal.is_none() && self.shared.program.is_ending() {
                     report.note = Some(ENDED_BY_SESSION.into());
                 } else {
                     // The program ran to its own end: a breakpoint it never reached may be
@@ -138,7 +137,7 @@ impl Session {
                     report.unloaded_breakpoints = self.unloaded_breakpoints();
                 }
                 if exit_code.is_some_and(|code| code != 0) {
-                    self.shared.take_program_output();
+                    self.shared.program.take_output();
                     // Enough lines that the message survives the stack frames left out.
                     report.stderr_tail = self
                         .shared

@@ -72,7 +72,7 @@ impl Session {
             );
             return Ok((SessionState::Stopped, Some(report)));
         }
-        if self.launched_program_died() {
+        if self.shared.program.launched_died() {
             // Killed while stopped (SIGKILL): its adapter will tell of the end, or the program
             // watch will. Resuming first would have lldb-dap 19 write to its helper, gone with
             // the program, and die of SIGPIPE: the end is the answer.
@@ -291,25 +291,6 @@ impl Session {
                     "wait longer with 'debugger await --timeout S', or stop it with 'debugger pause'",
                 )),
             },
-        }
-    }
-
-    /// Whether the program this session launched here has died (the same process: its start
-    /// time unchanged, so not a later one with its pid).
-    pub(super) fn launched_program_died(&self) -> bool {
-        if !self.shared.owns_local_debuggee {
-            return false;
-        }
-        let (pid, started) = {
-            let view = self.shared.view();
-            (view.debuggee.pid, view.debuggee.started)
-        };
-        match (pid, started) {
-            (Some(pid), Some(started)) => {
-                !crate::platform::is_running(pid)
-                    || crate::platform::start_time(pid).is_some_and(|t| t != started)
-            }
-            _ => false,
         }
     }
 

@@ -1,5 +1,5 @@
-//! What users see of the session besides the run state: the selection, the debuggee's process
-//! facts, caches, and requests in flight whose stops are still to come.
+//! What users see of the session besides the run state and the program: the selection, caches,
+//! and requests in flight whose stops are still to come.
 //!
 //! It is one plain mutex (`Shared::view`), held only for quick updates and never across an
 //! await; the parts are small structs so each concern names the facts it touches. Every stop
@@ -17,15 +17,10 @@ use crate::ipc::protocol::StopReport;
 #[derive(Default)]
 pub(super) struct View {
     pub(super) selection: Selection,
-    pub(super) debuggee: Debuggee,
     pub(super) caches: Caches,
     pub(super) in_flight: InFlight,
     /// Each frame's locals at its last stops, to mark what changed.
     pub(super) locals_memory: LocalsMemory,
-    /// The address whose access killed the process, as its core dump holds it.
-    pub(super) core_fault_address: Option<u64>,
-    /// The C library's message of an abort, as the core dump holds it.
-    pub(super) core_abort_message: Option<String>,
     /// The evaluation limit last told to an adapter whose limit its console sets
     /// (`bounded_evaluation.rs`).
     pub(super) evaluation_limit: Option<std::time::Duration>,
@@ -38,31 +33,6 @@ pub(super) struct Selection {
     pub(super) frame: u32,
     /// The generation of the last stop, or of the end, that a client has been shown in a report.
     pub(super) seen_generation: u64,
-}
-
-/// The debuggee's process, as the adapter told us of it.
-#[derive(Default)]
-pub(super) struct Debuggee {
-    pub(super) pid: Option<u32>,
-    pub(super) exit_code: Option<i64>,
-    /// The signal that killed it, when the adapter told (then `exit_code` is `None`).
-    pub(super) signal: Option<i32>,
-    /// The signal of the last stop on one (reason `signal`): an adapter that reports a death by
-    /// a signal as an exit with its number is read by it (see `events::on_exited`).
-    pub(super) stopped_on_signal: Option<i32>,
-    /// How the adapter's own log said the program ended, read from its console output before
-    /// its `exited` event (`SignalReporting::end_in_console`).
-    pub(super) logged_end: Option<crate::adapters::LoggedEnd>,
-    /// The end is being asked of the adapter (see `events::ask_exit_signal`): `terminated`
-    /// must not report it first.
-    pub(super) end_pending: bool,
-    /// The launched debuggee's start time, which tells it from a later process with its pid.
-    pub(super) started: Option<u64>,
-    /// The program has exited or terminated: its pid is nobody's to kill any more.
-    pub(super) gone: bool,
-    /// The process that ran the launched program (its parent when the adapter told of it) and
-    /// that process's start time: the adapter's helper, whose death the adapter misreports.
-    pub(super) runner: Option<(u32, Option<u64>)>,
 }
 
 /// Answers kept for the current stop.
