@@ -113,7 +113,7 @@ impl Session {
         mut arguments: EvaluateArguments,
         limit: Duration,
     ) -> Sent {
-        match evaluation_limits::limit(self.adapter.name()) {
+        match evaluation_limits::limit(self.adapter().name()) {
             EvaluationLimit::InRequest => {
                 arguments.timeout_ms = Some(u64::try_from(limit.as_millis()).unwrap_or(u64::MAX));
             }
@@ -129,7 +129,7 @@ impl Session {
             _ => None,
         };
         let frame_id = arguments.frame_id;
-        let pending = self.dap.send_typed::<Evaluate>(&arguments);
+        let pending = self.dap().send_typed::<Evaluate>(&arguments);
         Sent {
             answer: Box::pin(pending.response_within(BACKGROUND_WAIT)),
             facts: Facts {
@@ -157,7 +157,7 @@ impl Session {
         }
         for command in commands(limit) {
             let answer = self
-                .dap
+                .dap()
                 .request_typed::<Evaluate>(&EvaluateArguments::repl(&command, frame_id))
                 .await;
             if let Err(e) = console_answer(answer) {
@@ -186,7 +186,7 @@ impl Session {
         shown: &str,
     ) -> Result<EvaluateBody, EvaluationFailure> {
         let facts = sent.facts;
-        let wait = match evaluation_limits::limit(self.adapter.name()) {
+        let wait = match evaluation_limits::limit(self.adapter().name()) {
             EvaluationLimit::Unbounded => facts.limit,
             EvaluationLimit::Own(own) => facts.limit.max(own) + ANSWER_AFTER_LIMIT,
             EvaluationLimit::InRequest | EvaluationLimit::Console(_) => {
@@ -229,7 +229,7 @@ impl Session {
                 }
                 Event::CheckDue => {
                     let check = EvaluateArguments::watch(LATER_REQUEST, sent.frame_id);
-                    let pending = self.dap.send_typed::<Evaluate>(&check);
+                    let pending = self.dap().send_typed::<Evaluate>(&check);
                     later = Some(Box::pin(pending.response_within(BACKGROUND_WAIT)));
                 }
                 Event::LaterAnswered => {
@@ -262,7 +262,7 @@ impl Session {
             }
             Err(error) => error,
         };
-        let adapter = self.adapter.name();
+        let adapter = self.adapter().name();
         if let DapError::Adapter { message, .. } = &error
             && !error.is_not_stopped()
         {
@@ -311,7 +311,7 @@ impl Session {
 
     /// The error for an evaluation the adapter stopped before it returned.
     fn stopped_error(&self, how: &Stopped, facts: Facts, shown: &str) -> ErrorBody {
-        let adapter = self.adapter.name();
+        let adapter = self.adapter().name();
         match how {
             Stopped::TimeLimit => {
                 let (limit, hint) = match evaluation_limits::limit(adapter) {
@@ -358,7 +358,7 @@ impl Session {
     /// The error for an evaluation the adapter will never answer, having answered a later
     /// request.
     fn dropped(&self, shown: &str) -> ErrorBody {
-        let adapter = self.adapter.name();
+        let adapter = self.adapter().name();
         let because = evaluation_limits::dropped_because(adapter)
             .map(|b| format!(" ({b})"))
             .unwrap_or_default();
@@ -402,7 +402,7 @@ impl Session {
                 exit_code: Some(code),
                 ..
             } => {
-                let note = (self.adapter.profile().signals.exit_code_note)(*code)
+                let note = (self.adapter().profile().signals.exit_code_note)(*code)
                     .map(|n| format!(" ({n})"))
                     .unwrap_or_default();
                 format!("the program exited with code {code} {during}{note}")
@@ -422,7 +422,7 @@ impl Session {
     /// An evaluation that ran past its wait with no answer: the program runs it still. The
     /// session is `evaluating` until the answer comes, when the program is back at its stop.
     fn keep_evaluating(&self, sent: Sent, shown: &str) -> ErrorBody {
-        let adapter = self.adapter.name();
+        let adapter = self.adapter().name();
         let Some(stop) = sent.stop else {
             // Console text sent while the program runs: nothing to hold.
             return ErrorBody::new(

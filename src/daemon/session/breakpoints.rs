@@ -127,7 +127,7 @@ impl Session {
         let Some(condition) = spec.condition.as_deref() else {
             return Ok(());
         };
-        if !rust_file || self.adapter.profile().rust_reading.is_none() {
+        if !rust_file || self.adapter().profile().rust_reading.is_none() {
             return Ok(());
         }
         match rust_expressions::condition_refusal(condition) {
@@ -151,7 +151,7 @@ impl Session {
         let placement = self
             .shared
             .sources
-            .place(&self.dap, &self.shared, file, line)
+            .place(self.dap(), &self.shared, file, line)
             .await?;
         Ok(match placement {
             Placement::File(file) => {
@@ -279,7 +279,7 @@ impl Session {
             );
             return;
         }
-        send_target(&self.dap, &self.shared, target).await;
+        send_target(self.dap(), &self.shared, target).await;
     }
 }
 

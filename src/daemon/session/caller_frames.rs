@@ -103,7 +103,7 @@ impl Session {
         let unknown_name = match &error {
             DapError::Adapter { message, .. } if !error.is_not_stopped() => {
                 expression_errors::classify(
-                    self.adapter.name(),
+                    self.adapter().name(),
                     expression,
                     &clean_evaluate_error(message),
                     true,

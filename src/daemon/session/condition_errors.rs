@@ -74,7 +74,7 @@ impl Session {
             let arguments = EvaluateArguments::watch(&condition, Some(frame_id));
             let answer = tokio::time::timeout(
                 CONDITION_TIMEOUT,
-                self.dap.request_typed::<Evaluate>(&arguments),
+                self.dap().request_typed::<Evaluate>(&arguments),
             )
             .await;
             match answer {

@@ -192,29 +192,29 @@ impl Session {
             super::Origin::Core(spec) => spec.clone(),
             _ => return Ok(()),
         };
-        let (adapter_stop, thread_expression) = match (self.adapter.profile().cores.opening)(&spec)
-        {
-            Some(CoreOpening::Console {
-                thread_expression, ..
-            }) => (None, Some(thread_expression)),
-            _ => match self.shared.run.wait_settled_after(0, limit).await {
-                Some(state) => match state.phase {
-                    Phase::Stopped(stop) => (Some(stop), None),
-                    _ => return Err(self.not_running_error(&state.phase)),
+        let (adapter_stop, thread_expression) =
+            match (self.adapter().profile().cores.opening)(&spec) {
+                Some(CoreOpening::Console {
+                    thread_expression, ..
+                }) => (None, Some(thread_expression)),
+                _ => match self.shared.run.wait_settled_after(0, limit).await {
+                    Some(state) => match state.phase {
+                        Phase::Stopped(stop) => (Some(stop), None),
+                        _ => return Err(self.not_running_error(&state.phase)),
+                    },
+                    None => {
+                        return Err(ErrorBody::new(
+                            ErrorCode::AdapterTimeout,
+                            "the adapter opened the core but never showed the crashed thread",
+                            "the core may not be this program's, or the adapter cannot read it",
+                        ));
+                    }
                 },
-                None => {
-                    return Err(ErrorBody::new(
-                        ErrorCode::AdapterTimeout,
-                        "the adapter opened the core but never showed the crashed thread",
-                        "the core may not be this program's, or the adapter cannot read it",
-                    ));
-                }
-            },
-        };
+            };
         let mut thread_id = adapter_stop.as_ref().and_then(|s| s.thread_id);
         if let Some(expression) = thread_expression {
             let answer = self
-                .dap
+                .dap()
                 .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, None))
                 .await;
             thread_id = answer.ok().and_then(|a| a.result.trim().parse().ok());
@@ -287,19 +287,19 @@ impl Session {
     /// `process save-core`, GDB's `gcore`) and returns its path.
     pub async fn save_core(&self, dir: &Path) -> Result<std::path::PathBuf, ErrorBody> {
         let pid = self.shared.program.facts().pid;
-        let saving = (self.adapter.profile().cores.saving)(dir, pid).ok_or_else(|| {
+        let saving = (self.adapter().profile().cores.saving)(dir, pid).ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::Unsupported,
                 format!(
                     "the {} adapter cannot write core files",
-                    self.adapter.name()
+                    self.adapter().name()
                 ),
                 CORE_SAVING_HINT,
             )
         })?;
         // Writing a large program's core takes what it takes, not an expression's limit.
         let answer = self
-            .raw(&saving.command, Some(self.dap.request_timeout()))
+            .raw(&saving.command, Some(self.dap().request_timeout()))
             .await?;
         if !saving.path.is_file() {
             return Err(ErrorBody::new(
@@ -320,7 +320,7 @@ impl Session {
     /// lldb-dap evaluates only in a frame (`frame_id`), GDB anywhere.
     async fn abort_message(&self, frame_id: Option<i64>) -> Option<String> {
         let answer = self
-            .dap
+            .dap()
             .request_typed::<Evaluate>(&EvaluateArguments::watch(GLIBC_ABORT_MESSAGE, frame_id))
             .await
             .ok()?;

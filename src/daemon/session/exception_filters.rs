@@ -76,7 +76,7 @@ impl Session {
     /// The adapter's exception filters and which are on; with `filters`, sets exactly those.
     pub async fn catch(&self, filters: Option<Vec<String>>) -> Result<CatchResult, ErrorBody> {
         let offered = self
-            .caps
+            .capabilities()
             .exception_breakpoint_filters
             .clone()
             .unwrap_or_default();
@@ -85,7 +85,7 @@ impl Session {
                 ErrorCode::Unsupported,
                 format!(
                     "the {} adapter offers no exception filters",
-                    self.adapter.name()
+                    self.adapter().name()
                 ),
                 adapters::exception_filters_hint(),
             ));
@@ -100,7 +100,7 @@ impl Session {
                 return Err(ErrorBody::usage(
                     format!(
                         "the {} adapter has no exception filter {}",
-                        self.adapter.name(),
+                        self.adapter().name(),
                         unknown
                             .iter()
                             .map(|f| format!("'{f}'"))
@@ -114,7 +114,7 @@ impl Session {
                 return Err(self.not_running_error(&self.shared.run.get().phase));
             }
             let answer = brief_stop::request_at_a_stop::<SetExceptionBreakpoints>(
-                &self.dap,
+                self.dap(),
                 &self.shared,
                 &SetExceptionBreakpointsArguments {
                     filters: wanted.clone(),
@@ -122,11 +122,11 @@ impl Session {
             )
             .await?;
             self.shared
-                .set_exception_filters(wanted, &self.caps, &answer);
+                .set_exception_filters(wanted, self.capabilities(), &answer);
         }
         let enabled = self.shared.exception_filters().names.clone();
         Ok(CatchResult {
-            adapter: self.adapter.name().to_string(),
+            adapter: self.adapter().name().to_string(),
             filters: offered
                 .into_iter()
                 .map(|f| ExceptionFilter {

@@ -74,7 +74,7 @@ impl Session {
 
     pub(super) async fn fetch_threads(&self) -> Result<Vec<crate::dap::types::Thread>, ErrorBody> {
         let threads = self
-            .dap
+            .dap()
             .request_typed::<Threads>(&NoArguments {})
             .await?
             .threads;
@@ -84,7 +84,7 @@ impl Session {
             let mut view = self.shared.view();
             // A nameless thread (GDB's in a core) has no name to show, rather than an empty one.
             for t in threads.iter().filter(|t| !t.name.is_empty()) {
-                let label = (self.adapter.profile().thread_label)(&t.name).into_owned();
+                let label = (self.adapter().profile().thread_label)(&t.name).into_owned();
                 view.caches.thread_names.insert(t.id, label);
             }
         }
@@ -110,7 +110,7 @@ impl Session {
             levels,
         };
         let mut body = self
-            .dap
+            .dap()
             .request_typed::<StackTrace>(&arguments)
             .await
             .map_err(|e| e.reading("a stack trace"))?;
@@ -219,7 +219,7 @@ impl Session {
             start_frame: 0,
             levels,
         };
-        match self.dap.request_typed::<StackTrace>(&arguments).await {
+        match self.dap().request_typed::<StackTrace>(&arguments).await {
             Ok(mut body) => {
                 self.name_functions(&mut body.stack_frames);
                 let selected_frame = selected.then(|| self.shared.view().selection.frame);
@@ -258,7 +258,7 @@ impl Session {
             .enumerate()
             .map(|(i, t)| {
                 (stopped && i < THREADS_WITH_FRAMES).then(|| {
-                    self.dap.send_typed::<StackTrace>(&StackTraceArguments {
+                    self.dap().send_typed::<StackTrace>(&StackTraceArguments {
                         thread_id: t.id,
                         start_frame: 0,
                         levels: 1,
@@ -269,7 +269,7 @@ impl Session {
         let mut out = Vec::with_capacity(threads.len());
         // One deadline for all the top frames: a hung adapter costs one request timeout, not
         // one per thread.
-        let deadline = tokio::time::Instant::now() + self.dap.request_timeout();
+        let deadline = tokio::time::Instant::now() + self.dap().request_timeout();
         for (thread, pending) in threads.into_iter().zip(pending) {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             let frame = match pending {
@@ -373,7 +373,7 @@ impl Session {
     /// (`Profile::frame_name`), before anything reads or caches them.
     fn name_functions(&self, frames: &mut [StackFrame]) {
         for frame in frames {
-            let name = (self.adapter.profile().frame_name)(&frame.name);
+            let name = (self.adapter().profile().frame_name)(&frame.name);
             if name != frame.name.as_str() {
                 frame.name = name.into_owned();
             }
@@ -394,7 +394,7 @@ impl Session {
         }
         let reference = frame.source.as_ref()?.source_reference.filter(|r| *r > 0)?;
         let answer = self
-            .dap
+            .dap()
             .send(
                 "source",
                 serde_json::json!({ "sourceReference": reference, "source": frame.source }),

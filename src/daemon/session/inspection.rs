@@ -150,7 +150,7 @@ impl Session {
         frame: &StackFrame,
         limits: Limits,
     ) -> Result<LocalsResult, ErrorBody> {
-        self.expand_scopes(frame, limits, self.adapter.profile().value_reading)
+        self.expand_scopes(frame, limits, self.adapter().profile().value_reading)
             .await
     }
 
@@ -159,7 +159,7 @@ impl Session {
     pub(super) async fn frame_slots(&self, frame: &StackFrame) -> Result<LocalsResult, ErrorBody> {
         let reading = ValueReading {
             hidden_local: |_| false,
-            ..self.adapter.profile().value_reading
+            ..self.adapter().profile().value_reading
         };
         self.expand_scopes(frame, Limits::for_locals(0, false), reading)
             .await
@@ -172,7 +172,7 @@ impl Session {
         reading: ValueReading,
     ) -> Result<LocalsResult, ErrorBody> {
         let scopes = self
-            .dap
+            .dap()
             .request_typed::<Scopes>(&ScopesArguments { frame_id: frame.id })
             .await?
             .scopes;
@@ -186,10 +186,10 @@ impl Session {
                 known_count: count,
                 type_name: None,
                 name: None,
-                method_types: self.adapter.profile().method_types,
+                method_types: self.adapter().profile().method_types,
                 reading,
             };
-            let expanded = variables::expand(&self.dap, root, limits).await?;
+            let expanded = variables::expand(self.dap(), root, limits).await?;
             variables.extend(expanded.nodes);
             omitted += expanded.omitted;
         }
@@ -209,7 +209,7 @@ impl Session {
         expression: &str,
         frame_id: i64,
     ) -> Result<EvaluateBody, ErrorBody> {
-        self.dap
+        self.dap()
             .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, Some(frame_id)))
             .await
             .map_err(|e| self.expression_error(expression, e, true))
@@ -232,13 +232,13 @@ impl Session {
         match error {
             DapError::Adapter { message, .. } if message.is_empty() => ErrorBody::new(
                 ErrorCode::Adapter,
-                format!("{} could not evaluate {expression}", self.adapter.name()),
+                format!("{} could not evaluate {expression}", self.adapter().name()),
                 "the adapter gave no reason",
             ),
             DapError::Adapter { message, .. } => {
                 let innermost = self.shared.view().selection.frame == 0;
                 let (message, hint) = expression_errors::explain_in_frame(
-                    self.adapter.name(),
+                    self.adapter().name(),
                     expression,
                     &clean_evaluate_error(&message),
                     statements,
@@ -289,7 +289,7 @@ impl Session {
                 Some(body) => body,
                 None => {
                     let arguments = EvaluateArguments {
-                        context: self.adapter.profile().value_reading.context,
+                        context: self.adapter().profile().value_reading.context,
                         ..EvaluateArguments::watch(inner, Some(frame.id))
                     };
                     let limit = self.evaluation_limit(limit);
@@ -320,10 +320,10 @@ impl Session {
                 known_count: known,
                 type_name: body.type_name.as_deref(),
                 name: Some(inner),
-                method_types: self.adapter.profile().method_types,
-                reading: self.adapter.profile().value_reading,
+                method_types: self.adapter().profile().method_types,
+                reading: self.adapter().profile().value_reading,
             };
-            let expanded = variables::expand(&self.dap, root, limits).await;
+            let expanded = variables::expand(self.dap(), root, limits).await;
             match expanded {
                 Ok(expanded) => (expanded.nodes, expanded.omitted, expanded.methods),
                 // The value itself was read; only its members cannot be (GDB, on a NULL
@@ -335,9 +335,11 @@ impl Session {
             (Vec::new(), 0, false)
         };
         self.mark_seen();
-        let result =
-            (self.adapter.profile().value_reading.reword)(&body.result, body.type_name.as_deref())
-                .unwrap_or(body.result);
+        let result = (self.adapter().profile().value_reading.reword)(
+            &body.result,
+            body.type_name.as_deref(),
+        )
+        .unwrap_or(body.result);
         let mut node = variables::node_for(expression, &result, body.type_name.clone(), limits);
         node.children = children;
         self.load_unloaded(std::slice::from_mut(&mut node), frame.id)
@@ -357,8 +359,8 @@ impl Session {
     /// Sends `text` to the adapter's own console (lldb commands through lldb-dap, Python
     /// statements through debugpy), in the selected frame when the program is stopped.
     pub async fn raw(&self, text: &str, limit: Option<Duration>) -> Result<RawResult, ErrorBody> {
-        if (self.adapter.profile().console.quits)(text) {
-            let adapter = self.adapter.name();
+        if (self.adapter().profile().console.quits)(text) {
+            let adapter = self.adapter().name();
             return Err(ErrorBody::usage(
                 format!(
                     "'{}' would end {adapter} itself under the session, which would then answer nothing more",
@@ -376,9 +378,9 @@ impl Session {
             && let Ok((thread_id, index, frame)) = self.selected_frame().await
         {
             frame_id = Some(frame.id);
-            for command in (self.adapter.profile().console.frame_selection)(thread_id, index) {
+            for command in (self.adapter().profile().console.frame_selection)(thread_id, index) {
                 let selected = self
-                    .dap
+                    .dap()
                     .request_typed::<Evaluate>(&EvaluateArguments::repl(&command, frame_id))
                     .await;
                 if let Err(e) = console_answer(selected) {
@@ -404,7 +406,7 @@ impl Session {
     /// cleaned as `print`'s is ("Invalid encoding." is lldb's for a string slice), with the hint
     /// its reason calls for, else one on what can be assigned.
     fn set_error(&self, name: &str, value: &str, error: DapError) -> ErrorBody {
-        let adapter = self.adapter.name();
+        let adapter = self.adapter().name();
         let reason = match &error {
             DapError::Adapter { message, .. } if !error.is_not_stopped() => {
                 clean_evaluate_error(message)
@@ -433,24 +435,24 @@ impl Session {
     /// the scope or parent that holds it.
     pub async fn set_variable(&self, name: &str, value: &str) -> Result<SetResult, ErrorBody> {
         let (_, _, frame) = self.selected_frame().await?;
-        let body = if self.caps.supports_set_expression {
+        let body = if self.capabilities().supports_set_expression {
             let arguments = SetExpressionArguments {
                 expression: name.to_string(),
                 value: value.to_string(),
                 frame_id: frame.id,
             };
-            self.dap
+            self.dap()
                 .request_typed::<SetExpression>(&arguments)
                 .await
                 .map_err(|e| self.set_error(name, value, e))?
-        } else if self.caps.supports_set_variable {
+        } else if self.capabilities().supports_set_variable {
             let (container, child) = self.container_of(name, frame.id).await?;
             let arguments = SetVariableArguments {
                 variables_reference: container,
                 name: child,
                 value: value.to_string(),
             };
-            self.dap
+            self.dap()
                 .request_typed::<SetVariable>(&arguments)
                 .await
                 .map_err(|e| self.set_error(name, value, e))?
@@ -459,7 +461,7 @@ impl Session {
                 ErrorCode::Unsupported,
                 format!(
                     "the {} adapter cannot change variables",
-                    self.adapter.name()
+                    self.adapter().name()
                 ),
                 "",
             ));
@@ -498,7 +500,7 @@ impl Session {
                 name[at + skip..].to_string()
             };
             let answer = self
-                .dap
+                .dap()
                 .request_typed::<Evaluate>(&EvaluateArguments::watch(parent, Some(frame_id)))
                 .await;
             let reference = match answer {
@@ -511,7 +513,7 @@ impl Session {
             return Ok((reference, child));
         }
         let scopes = self
-            .dap
+            .dap()
             .request_typed::<Scopes>(&ScopesArguments { frame_id })
             .await?
             .scopes;
@@ -521,7 +523,7 @@ impl Session {
                 start: None,
                 count: None,
             };
-            let body = self.dap.request_typed::<Variables>(&arguments).await?;
+            let body = self.dap().request_typed::<Variables>(&arguments).await?;
             let holds = body.variables.iter().any(|v| v.name == name);
             if holds {
                 return Ok((scope.variables_reference, name.to_string()));

@@ -6,7 +6,6 @@
 //! who ends the program, the adapter or we, and whether its word is waited for.
 
 use std::collections::VecDeque;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,7 +17,8 @@ use super::events::handle_events;
 use super::pending_lines;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{
-    Origin, Program, Session, Shared, View, core_dump, kept_launch, loaded_sources, sources,
+    AdapterLink, Origin, Program, Session, Shared, View, core_dump, kept_launch, loaded_sources,
+    sources,
 };
 use crate::adapters::process;
 use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute};
@@ -270,14 +270,9 @@ impl Session {
             .then(Default::default);
         let session = match result {
             Ok(caps) => Arc::new(Session {
-                adapter,
+                link: AdapterLink::new(adapter, process, dap, caps, warm_start),
                 origin,
-                dap,
-                caps,
-                process,
                 shared,
-                warm_start,
-                warm_claimed: AtomicBool::new(false),
                 held_stop: tokio::sync::RwLock::new(()),
                 evaluate_limit: timeouts.evaluate(),
                 pointer_names,
@@ -635,7 +630,7 @@ impl Session {
     async fn end_as(&self, detach: bool, wait_for_tree: bool) {
         crate::common::timeline::mark("session ending");
         self.shared.program.begin_ending();
-        if self.process.has_exited() && !detach {
+        if self.link.process().has_exited() && !detach {
             // No adapter is left to terminate the program it launched.
             let _ = self.kill_launched_debuggee();
         }
@@ -650,8 +645,8 @@ impl Session {
             self.kill_launched_debuggee();
         }
         let mut disconnected = killed_first;
-        if !killed_first && !self.process.has_exited() {
-            let disconnect = self.dap.send_typed::<Disconnect>(&DisconnectArguments {
+        if !killed_first && !self.link.process().has_exited() {
+            let disconnect = self.dap().send_typed::<Disconnect>(&DisconnectArguments {
                 terminate_debuggee: terminate,
                 restart: false,
             });
@@ -662,15 +657,15 @@ impl Session {
                 }
                 Err(e) => tracing::warn!("disconnect failed: {e}"),
             }
-            self.dap.end_input();
+            self.dap().end_input();
         }
         if disconnected {
             // The adapter has ended or left the program as asked: its own way out (lldb-dap
             // takes 150-400 ms) is not waited for. Its exit is collected in the background,
             // and what it leaves is the tree's, ended below.
-            self.process.kill();
+            self.link.process().kill();
         } else {
-            self.process.shut_down(Duration::from_secs(2)).await;
+            self.link.process().shut_down(Duration::from_secs(2)).await;
         }
         if detach {
             crate::platform::release_children();
@@ -687,7 +682,7 @@ impl Session {
         if killed_first {
             self.await_adapter_streams().await;
         }
-        self.dap.close("the session has ended");
+        self.dap().close("the session has ended");
         self.shared.program.release();
         self.shared.output.finish();
         if !self.shared.run.get().phase.is_ended() {

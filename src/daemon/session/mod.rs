@@ -18,6 +18,7 @@
 //! `pending_lines.rs`, `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the
 //! event task).
 
+mod adapter_link;
 mod bounded_evaluation;
 mod breakpoints;
 mod brief_stop;
@@ -53,6 +54,7 @@ mod view;
 mod warm_adapter;
 mod watchpoints;
 
+use adapter_link::AdapterLink;
 pub(super) use bounded_evaluation::clean_evaluate_error;
 pub use breakpoints::Breakpoints;
 pub use caller_frames::AskedBy;
@@ -65,7 +67,6 @@ use view::View;
 pub use warm_adapter::{WarmAdapter, end_with_its_program};
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
@@ -74,7 +75,6 @@ use super::displays::Displays;
 use super::output::OutputBuffer;
 use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
 use crate::adapters::DebugAdapter;
-use crate::adapters::process::AdapterProcess;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::DapClient;
 use crate::dap::types::Capabilities;
@@ -189,16 +189,9 @@ pub(crate) fn killed_by(signal: i32) -> String {
 }
 
 pub struct Session {
-    adapter: Arc<dyn DebugAdapter>,
+    link: AdapterLink,
     origin: Origin,
-    dap: DapClient,
-    caps: Capabilities,
-    process: Arc<AdapterProcess>,
     shared: Arc<Shared>,
-    /// The session runs on the daemon's warm adapter rather than one it started.
-    warm_start: bool,
-    /// Set once a warm adapter has been asked for to follow this session, so its end asks once.
-    warm_claimed: AtomicBool,
     /// The stop the program is held at: each command that reads it (`locals`, `print`, ...)
     /// shares it for its whole run, and a resume takes it whole. So a `continue` from another
     /// client waits for a reading in progress rather than moving the program under it, whose
@@ -223,35 +216,31 @@ impl Session {
 
     /// Whether the session runs on the daemon's warm adapter.
     pub fn warm_start(&self) -> bool {
-        self.warm_start
+        self.link.warm_start()
     }
 
     /// The adapter, for a warm one of its kind to follow the session (started where its program
     /// started, for one that needs it: see `warm_adapter.rs` and `kept_launch.rs`); `None` once
     /// asked for.
     pub fn claim_warm_successor(&self) -> Option<Arc<dyn DebugAdapter>> {
-        (!self.warm_claimed.swap(true, Ordering::SeqCst)
-            && self.adapter.profile().warm.keeps_warm())
-        .then(|| self.adapter.clone())
+        self.link.claim_warm_successor()
     }
 
     pub fn adapter_name(&self) -> &'static str {
-        self.adapter.name()
+        self.adapter().name()
     }
 
-    /// The adapter, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
     fn adapter(&self) -> &dyn DebugAdapter {
-        &*self.adapter
+        self.link.adapter()
     }
 
     /// What the adapter said it can do in `initialize`.
     fn capabilities(&self) -> &Capabilities {
-        &self.caps
+        self.link.capabilities()
     }
 
-    /// The DAP connection, for the inspection commands kept in their own files (memory.rs, disassembly.rs).
     fn dap(&self) -> &DapClient {
-        &self.dap
+        self.link.dap()
     }
 
     pub fn origin(&self) -> &Origin {
@@ -276,7 +265,7 @@ impl Session {
             Origin::Core(spec) => Some(spec.label()),
             Origin::Attach(spec) => match (spec.pid, &spec.connect) {
                 (Some(pid), _) => Some(format!("pid {pid}")),
-                (None, Some(address)) if self.adapter.profile().connects_itself => {
+                (None, Some(address)) if self.adapter().profile().connects_itself => {
                     Some(format!("the program at {address}"))
                 }
                 (None, Some(address)) => Some(format!("the adapter at {address}")),
@@ -286,7 +275,7 @@ impl Session {
     }
 
     pub fn adapter_pid(&self) -> Option<u32> {
-        self.process.pid.filter(|_| !self.process.has_exited())
+        self.link.pid()
     }
 
     /// The debuggee's pid while it runs (an ended program has none).
@@ -310,7 +299,7 @@ impl Session {
     /// ambiguous.
     pub fn exit_note(&self) -> Option<String> {
         self.exit_code()
-            .and_then(self.adapter.profile().signals.exit_code_note)
+            .and_then(self.adapter().profile().signals.exit_code_note)
     }
 
     /// The signal that killed the program, when one did and the adapter told.
@@ -333,7 +322,7 @@ impl Session {
                 ..
             } => ErrorBody::new(
                 ErrorCode::NotRunning,
-                match (self.adapter.profile().signals.exit_code_note)(*code) {
+                match (self.adapter().profile().signals.exit_code_note)(*code) {
                     Some(note) => format!("the program has exited with code {code} ({note})"),
                     None => format!("the program has exited with code {code}"),
                 },
@@ -355,7 +344,7 @@ impl Session {
                 "wait for it with 'debugger await'",
             ),
             Phase::Evaluating(evaluation) => {
-                bounded_evaluation::still_running(self.adapter.name(), evaluation)
+                bounded_evaluation::still_running(self.adapter().name(), evaluation)
             }
             Phase::Running | Phase::Stopped(_) => ErrorBody::running(),
         }

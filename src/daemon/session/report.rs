@@ -128,7 +128,7 @@ impl Session {
             Phase::Exited { exit_code, signal } => {
                 report.exit_code = *exit_code;
                 report.signal = signal.map(SignalInfo::of);
-                report.note = exit_code.and_then(self.adapter.profile().signals.exit_code_note);
+                report.note = exit_code.and_then(self.adapter().profile().signals.exit_code_note);
                 if exit_code.is_none() && signal.is_none() && self.shared.program.is_ending() {
                     report.note = Some(ENDED_BY_SESSION.into());
                 } else {
@@ -165,12 +165,15 @@ impl Session {
     /// for its expression (GDB's `$_siginfo.si_signo`); the description says it where the
     /// adapter gave none ("signal SIGSEGV").
     async fn name_signal(&self, known: Option<i32>, report: &mut StopReport) {
-        let signal = match (known, self.adapter.profile().signals.stop_signal_expression) {
+        let signal = match (
+            known,
+            self.adapter().profile().signals.stop_signal_expression,
+        ) {
             (Some(signal), _) => Some(signal),
             (None, Some(expression)) => {
                 let answer = tokio::time::timeout(
                     REPORT_LOOKUP_TIMEOUT,
-                    self.dap.request_typed::<requests::Evaluate>(
+                    self.dap().request_typed::<requests::Evaluate>(
                         &requests::EvaluateArguments::watch(expression, None),
                     ),
                 )
@@ -335,11 +338,11 @@ impl Session {
 
     /// What the program raised, for a stop on an exception (when the adapter can tell).
     async fn exception_info(&self, thread_id: i64) -> Option<ExceptionInfo> {
-        if !self.caps.supports_exception_info_request {
+        if !self.capabilities().supports_exception_info_request {
             return None;
         }
         let body = self
-            .dap
+            .dap()
             .request_typed::<requests::ExceptionInfo>(&ThreadArguments { thread_id })
             .await
             .ok()?;

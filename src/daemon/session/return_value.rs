@@ -31,7 +31,7 @@ impl Session {
     /// Before a finish leaves the top frame of `thread_id`: how its results will be read, for
     /// an adapter that reads them by evaluation (the others need nothing).
     pub(super) async fn plan_return_value(&self, thread_id: i64) -> Planned {
-        let ReturnValueSource::Evaluated { plan } = self.adapter.profile().return_value else {
+        let ReturnValueSource::Evaluated { plan } = self.adapter().profile().return_value else {
             return None;
         };
         let frames = match self.frames(thread_id, 2).await {
@@ -74,7 +74,7 @@ impl Session {
             return None;
         }
         let returned = match self.selected_frame().await {
-            Ok((_, _, frame)) => match self.adapter.profile().return_value {
+            Ok((_, _, frame)) => match self.adapter().profile().return_value {
                 ReturnValueSource::LocalNamed(prefix) => self
                     .returned_local(&frame, prefix)
                     .await
@@ -158,7 +158,7 @@ impl Session {
     /// The first variable of the frame's `returnValue` scope.
     async fn returned_in_scope(&self, frame: &StackFrame) -> Option<ReturnedValue> {
         let scopes = self
-            .dap
+            .dap()
             .request_typed::<Scopes>(&ScopesArguments { frame_id: frame.id })
             .await
             .ok()?
@@ -171,10 +171,10 @@ impl Session {
             known_count: variables::child_count(scope.named_variables, scope.indexed_variables),
             type_name: None,
             name: None,
-            method_types: self.adapter.profile().method_types,
-            reading: self.adapter.profile().value_reading,
+            method_types: self.adapter().profile().method_types,
+            reading: self.adapter().profile().value_reading,
         };
-        let expanded = variables::expand(&self.dap, root, Limits::for_locals(0, false))
+        let expanded = variables::expand(self.dap(), root, Limits::for_locals(0, false))
             .await
             .ok()?;
         expanded.nodes.into_iter().next().map(|v| ReturnedValue {
@@ -194,14 +194,14 @@ impl Session {
         read: fn(&str) -> Option<ReturnedValue>,
     ) -> Option<ReturnedValue> {
         if let Err(e) = self
-            .dap
+            .dap()
             .request_typed::<Scopes>(&ScopesArguments { frame_id: frame.id })
             .await
         {
             tracing::debug!("the returned-to frame's scopes: {e}");
         }
         let answer = self
-            .dap
+            .dap()
             .request_typed::<Evaluate>(&EvaluateArguments::repl(command, Some(frame.id)))
             .await;
         read(&console_answer(answer).ok()?)
@@ -218,7 +218,7 @@ impl Session {
             match reading.next(&answers) {
                 ReadingStep::Evaluate(expression) => {
                     let answer = self
-                        .dap
+                        .dap()
                         .request_typed::<Evaluate>(&EvaluateArguments::watch(
                             expression.as_str(),
                             Some(frame.id),

@@ -115,7 +115,7 @@ impl Session {
             view.caches.frames = None;
             view.in_flight.step_requested = action != ResumeAction::Continue;
         }
-        if let Err(err) = request.send(&self.dap, thread_id).await {
+        if let Err(err) = request.send(self.dap(), thread_id).await {
             // Nothing moved: put the stop back as it was (same generation, so it is not "new").
             self.shared.view().in_flight.step_requested = false;
             self.shared.run.restore(&state, running);
@@ -155,7 +155,7 @@ impl Session {
         };
         self.shared.view().in_flight.pause_requested = true;
         if let Err(e) = self
-            .dap
+            .dap()
             .request_typed::<Pause>(&ThreadArguments { thread_id })
             .await
         {
@@ -175,7 +175,7 @@ impl Session {
     /// few times, until a stop comes or the state moves on (another client resumed it).
     fn insist_on_pause(&self, generation: u64, thread_id: i64) {
         let shared = self.shared.clone();
-        let dap = self.dap.clone();
+        let dap = self.dap().clone();
         tokio::spawn(async move {
             for _ in 0..PAUSE_RETRIES {
                 if shared

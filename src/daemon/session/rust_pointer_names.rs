@@ -55,7 +55,7 @@ impl Session {
     /// The loaded file whose image holds `pc`: the one loaded last below it.
     async fn module_at(&self, pc: u64) -> Option<(String, u64)> {
         let modules = self
-            .dap
+            .dap()
             .request_typed::<Modules>(&NoArguments {})
             .await
             .ok()?

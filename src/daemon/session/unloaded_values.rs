@@ -22,7 +22,7 @@ impl Session {
     /// Puts the unloaded parts of `nodes`' values (their members' too) in place, read in the
     /// frame `frame_id`. A part whose reading fails keeps the adapter's text.
     pub(super) async fn load_unloaded(&self, nodes: &mut [VariableNode], frame_id: i64) {
-        let reading = self.adapter.profile().value_reading;
+        let reading = self.adapter().profile().value_reading;
         let mut parts = Vec::new();
         collect(nodes, None, &mut |node, expression| {
             let members: Vec<(&str, &str)> = node
@@ -57,7 +57,7 @@ impl Session {
                     context: reading.context,
                     ..EvaluateArguments::watch(part.expression.as_str(), Some(frame_id))
                 };
-                self.dap.send_typed::<Evaluate>(&arguments)
+                self.dap().send_typed::<Evaluate>(&arguments)
             })
             .collect();
         let mut loaded = HashMap::new();

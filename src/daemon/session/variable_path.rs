@@ -115,7 +115,7 @@ impl Session {
     ) -> Option<EvaluateBody> {
         let path = parse(expression).filter(|p| p.derefs > 0 || !p.steps.is_empty())?;
         let scopes = self
-            .dap
+            .dap()
             .request_typed::<Scopes>(&ScopesArguments { frame_id })
             .await
             .ok()?
@@ -161,7 +161,11 @@ impl Session {
             start: None,
             count: None,
         };
-        let body = self.dap.request_typed::<Variables>(&arguments).await.ok()?;
+        let body = self
+            .dap()
+            .request_typed::<Variables>(&arguments)
+            .await
+            .ok()?;
         Some(body.variables)
     }
 }

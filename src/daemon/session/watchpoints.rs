@@ -21,12 +21,12 @@ impl Session {
         let Location::Data { expression, .. } = &spec.location else {
             return Err(ErrorBody::internal("a watchpoint without an expression"));
         };
-        if !self.caps.supports_data_breakpoints {
+        if !self.capabilities().supports_data_breakpoints {
             return Err(ErrorBody::new(
                 ErrorCode::Unsupported,
                 format!(
                     "the {} adapter has no watchpoints (DAP data breakpoints)",
-                    self.adapter.name()
+                    self.adapter().name()
                 ),
                 "a breakpoint with --condition on the lines that change it can stand in",
             ));
@@ -83,7 +83,7 @@ impl Session {
             },
         };
         let body = self
-            .dap
+            .dap()
             .request_typed::<DataBreakpointInfo>(&arguments)
             .await
             .map_err(|e| cannot_watch(expression, &e.to_string()))?;

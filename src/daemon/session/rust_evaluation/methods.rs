@@ -199,7 +199,11 @@ impl Walker<'_> {
         if let (Shape::String, Some(path)) = (shape, &receiver.path) {
             let arguments =
                 EvaluateArguments::watch(format!("{path}.vec.len"), Some(self.frame_id));
-            if let Ok(body) = self.session.dap.request_typed::<Evaluate>(&arguments).await
+            if let Ok(body) = self
+                .session
+                .dap()
+                .request_typed::<Evaluate>(&arguments)
+                .await
                 && let Some(len) = shapes::integer(&body.result)
             {
                 return Ok(u64::try_from(len).unwrap_or(u64::MAX));
@@ -264,7 +268,7 @@ impl Walker<'_> {
         // GDB refuses a page past the end where LLDB answers none.
         let page = match self
             .session
-            .dap
+            .dap()
             .request_typed::<Variables>(&arguments)
             .await
         {
@@ -289,7 +293,7 @@ impl Walker<'_> {
             return Ok(None);
         }
         let (entries, total) = fetch_children(
-            &self.session.dap,
+            self.session.dap(),
             receiver.reference,
             receiver.count,
             ENTRIES_READ,
@@ -315,7 +319,7 @@ impl Walker<'_> {
             return Ok(0);
         }
         let (_, total) =
-            fetch_children(&self.session.dap, value.reference, value.count, 32).await?;
+            fetch_children(self.session.dap(), value.reference, value.count, 32).await?;
         Ok(total)
     }
 
@@ -325,7 +329,7 @@ impl Walker<'_> {
             return Ok(Vec::new());
         }
         let (children, _) = fetch_children(
-            &self.session.dap,
+            self.session.dap(),
             value.reference,
             value.count,
             ENTRIES_READ,

@@ -177,7 +177,7 @@ impl Session {
     /// adapter reads it as before (a frame of another language, an adapter without a Rust
     /// reading, a bare name).
     pub(super) fn rust_form(&self, expression: &str, rust_frame: bool) -> Option<RustForm> {
-        let reading = self.adapter.profile().rust_reading?;
+        let reading = self.adapter().profile().rust_reading?;
         if !rust_frame {
             return None;
         }
@@ -251,7 +251,7 @@ impl Walker<'_> {
                     let arguments = EvaluateArguments::watch(name, Some(self.frame_id));
                     let body = self
                         .session
-                        .dap
+                        .dap()
                         .request_typed::<Evaluate>(&arguments)
                         .await
                         .map_err(RustFailure::Root)?;
@@ -425,7 +425,12 @@ impl Walker<'_> {
                 // whole where it can name it.
                 if let Some(path) = &path {
                     let arguments = EvaluateArguments::watch(path, Some(self.frame_id));
-                    if let Ok(body) = self.session.dap.request_typed::<Evaluate>(&arguments).await {
+                    if let Ok(body) = self
+                        .session
+                        .dap()
+                        .request_typed::<Evaluate>(&arguments)
+                        .await
+                    {
                         return Ok(Value {
                             written: value.written,
                             ..Value::of_body(body, Some(path.clone()))
