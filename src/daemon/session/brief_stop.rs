@@ -54,16 +54,13 @@ pub(super) async fn encoded_at_a_stop(
         answer => return answer,
     };
     let (told, ended) = oneshot::channel();
-    let thread_id = {
-        let mut view = shared.view();
-        view.in_flight.brief_stop = Some(told);
-        view.selection.thread.unwrap_or(1)
-    };
+    shared.run.brief_stop_sent(told);
+    let thread_id = shared.view().selection.thread.unwrap_or(1);
     if let Err(e) = dap
         .request_typed::<Pause>(&ThreadArguments { thread_id })
         .await
     {
-        shared.view().in_flight.brief_stop = None;
+        shared.run.forget_brief_stop();
         return Err(e);
     }
     match tokio::time::timeout(PAUSE_LIMIT, ended).await {
@@ -80,7 +77,7 @@ pub(super) async fn encoded_at_a_stop(
         Ok(Ok(Ended::StoppedOtherwise)) => dap.send_encoded(request).response().await,
         // No stop in time, or the program ended: the refusal stands.
         _ => {
-            shared.view().in_flight.brief_stop = None;
+            shared.run.forget_brief_stop();
             Err(refusal)
         }
     }
@@ -89,7 +86,7 @@ pub(super) async fn encoded_at_a_stop(
 /// Whether a `stopped` event is the stop of a pause [`request_at_a_stop`] asked for, which no one
 /// is shown. Any stop ends that pause's wait: this one, or one the program came to by itself.
 pub(super) fn absorbs(shared: &Shared, stop: &StoppedEventBody) -> bool {
-    let Some(told) = shared.view().in_flight.brief_stop.take() else {
+    let Some(told) = shared.run.take_brief_stop() else {
         return false;
     };
     let paused = stop.reason == "pause"

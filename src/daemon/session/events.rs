@@ -200,7 +200,7 @@ fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
         signal: None,
         condition_failure,
     };
-    let ends_a_step = std::mem::take(&mut shared.view().in_flight.step_requested);
+    let ends_a_step = shared.run.step_ended();
     let mut logged = None;
     if reason == StopReason::Breakpoint
         && let Some(thread_id) = stop.thread_id
@@ -248,30 +248,22 @@ fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
 }
 
 /// Makes `stop` the session's: the state every command sees and waits for.
-fn publish(shared: &Shared, stop: StopInfo, mut reason: StopReason, thread: Option<i64>) {
+fn publish(shared: &Shared, stop: StopInfo, reason: StopReason, thread: Option<i64>) {
     // GDB stops on entry at a temporary breakpoint of its own (`start`), which is none
     // of the user's.
-    let entry_expected = shared.view().in_flight.entry_expected;
+    let entry_expected = shared.run.entry_expected();
     let unclaimed_breakpoint = entry_expected
         && reason == StopReason::Breakpoint
         && hit_breakpoints(shared, &stop).is_empty();
+    let interrupt = unclaimed_breakpoint
+        || (shared.adapter.profile().is_interrupt_stop)(
+            reason.as_str(),
+            stop.description.as_deref(),
+        );
+    let mut reason = shared.run.interrupt_answered(interrupt, reason);
     {
         let mut view = shared.view();
         view.caches.thread_names.clear();
-        if unclaimed_breakpoint
-            || (shared.adapter.profile().is_interrupt_stop)(
-                reason.as_str(),
-                stop.description.as_deref(),
-            )
-        {
-            if view.in_flight.entry_expected {
-                reason = StopReason::Entry;
-            } else if view.in_flight.pause_requested {
-                reason = StopReason::Pause;
-            }
-        }
-        view.in_flight.entry_expected = false;
-        view.in_flight.pause_requested = false;
         if thread.is_some() {
             view.selection.thread = thread;
         }
@@ -324,7 +316,7 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
     {
         return None;
     }
-    shared.view().in_flight.brief_stop = None;
+    shared.run.forget_brief_stop();
     shared.program.facts().gone = true;
     if shared.program.is_ending() {
         // The session's own end killed the program (`stop`, `restart`, the daemon's end): the
@@ -426,7 +418,7 @@ fn on_terminated(shared: &Shared) {
     if shared.lost_by_adapter(None) {
         return;
     }
-    shared.view().in_flight.brief_stop = None;
+    shared.run.forget_brief_stop();
     shared.program.facts().gone = true;
     let (exit_code, signal, pending) = {
         let facts = shared.program.facts();

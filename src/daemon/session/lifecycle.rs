@@ -17,8 +17,8 @@ use super::events::handle_events;
 use super::pending_lines;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{
-    AdapterLink, Origin, Program, Session, Shared, View, core_dump, kept_launch, loaded_sources,
-    sources,
+    AdapterLink, Origin, Program, RunControl, Session, Shared, View, core_dump, kept_launch,
+    loaded_sources, sources,
 };
 use crate::adapters::process;
 use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute};
@@ -28,7 +28,7 @@ use crate::daemon::displays::Displays;
 use crate::daemon::output::OutputBuffer;
 use crate::daemon::program_start;
 use crate::daemon::reaper::Reaper;
-use crate::daemon::run_state::{Phase, RunStateCell};
+use crate::daemon::run_state::Phase;
 use crate::dap::requests::{
     ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
     Initialize, NoArguments, SetExceptionBreakpoints, SetExceptionBreakpointsArguments,
@@ -204,7 +204,7 @@ impl Session {
         // The run's stops are counted afresh: a display has been shown at none of them.
         carried.displays.new_run();
         let shared = Arc::new(Shared {
-            run: RunStateCell::default(),
+            run: RunControl::default(),
             view: Mutex::new(View::default()),
             breakpoints: carried.breakpoints,
             displays: carried.displays,
@@ -224,7 +224,7 @@ impl Session {
             loaded: Mutex::new(loaded_sources::Loaded::new(&origin)),
         });
         if let Origin::Launch(spec) = &origin {
-            shared.view().in_flight.entry_expected = spec.stop_on_entry;
+            shared.run.expect_entry(spec.stop_on_entry);
             // Read before the breakpoints are first described (a few section headers).
             let program = spec.program.clone();
             let without = tokio::task::spawn_blocking(move || {
@@ -273,7 +273,6 @@ impl Session {
                 link: AdapterLink::new(adapter, process, dap, caps, warm_start),
                 origin,
                 shared,
-                held_stop: tokio::sync::RwLock::new(()),
                 evaluate_limit: timeouts.evaluate(),
                 pointer_names,
             }),

@@ -62,7 +62,7 @@ pub(super) async fn watch(shared: Weak<Shared>, pid: u32) {
             facts.exit_code = exit_code;
             facts.signal = signal;
         }
-        shared.view().in_flight.brief_stop = None;
+        shared.run.forget_brief_stop();
         shared.program.take_output();
         shared
             .run

@@ -42,6 +42,7 @@ mod pending_lines;
 mod program;
 mod report;
 mod return_value;
+mod run;
 mod run_control;
 mod rust_evaluation;
 mod rust_pointer_names;
@@ -63,6 +64,7 @@ pub use displays::StopAsk;
 use exception_filters::ExceptionFilters;
 pub use lifecycle::Carried;
 use program::Program;
+use run::RunControl;
 use view::View;
 pub use warm_adapter::{WarmAdapter, end_with_its_program};
 
@@ -73,7 +75,7 @@ use tokio::sync::Notify;
 
 use super::displays::Displays;
 use super::output::OutputBuffer;
-use super::run_state::{Phase, RunState, RunStateCell, StopInfo};
+use super::run_state::{Phase, RunState, StopInfo};
 use crate::adapters::DebugAdapter;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::DapClient;
@@ -102,7 +104,7 @@ impl Origin {
 
 /// State the event task and the commands share.
 pub(super) struct Shared {
-    run: RunStateCell,
+    run: RunControl,
     view: Mutex<View>,
     breakpoints: Arc<Breakpoints>,
     /// The expressions every stop report shows (`display`), carried across a restart.
@@ -142,7 +144,7 @@ impl Shared {
         let Some(detail) = self.program.lost_by_adapter(exit_code) else {
             return false;
         };
-        self.view().in_flight.brief_stop = None;
+        self.run.forget_brief_stop();
         self.output.finish();
         self.run
             .set_if(Phase::AdapterDied { detail }, |s| !s.phase.is_ended());
@@ -192,12 +194,6 @@ pub struct Session {
     link: AdapterLink,
     origin: Origin,
     shared: Arc<Shared>,
-    /// The stop the program is held at: each command that reads it (`locals`, `print`, ...)
-    /// shares it for its whole run, and a resume takes it whole. So a `continue` from another
-    /// client waits for a reading in progress rather than moving the program under it, whose
-    /// adapter would then answer the rest of its requests with nothing (a `locals` that listed
-    /// none of its twelve variables, exit 0).
-    held_stop: tokio::sync::RwLock<()>,
     /// How long an evaluation may run when its command names no limit (`[timeouts]
     /// evaluate_secs`).
     evaluate_limit: std::time::Duration,
@@ -211,7 +207,7 @@ impl Session {
     /// by the dispatcher (a second take in the same command could wait on a resume waiting on
     /// the first).
     pub async fn hold_stop(&self) -> tokio::sync::RwLockReadGuard<'_, ()> {
-        self.held_stop.read().await
+        self.shared.run.hold_stop().await
     }
 
     /// Whether the session runs on the daemon's warm adapter.

@@ -99,9 +99,9 @@ impl Session {
             ResumeAction::Step => Resume::StepIn,
             ResumeAction::Finish => Resume::StepOut,
         };
-        // Commands reading the stop finish first (see `held_stop`); until the request is sent,
+        // Commands reading the stop finish first (see `RunControl::take_stop`); until the request is sent,
         // none starts.
-        let held = self.held_stop.write().await;
+        let held = self.shared.run.take_stop().await;
         // Mark the program running before sending, so the stop the request causes (which may
         // overtake the response) is always newer than this generation.
         // Only from the stop we looked at: if the program moved on meanwhile (it exited), say so.
@@ -110,14 +110,11 @@ impl Session {
             let report = self.report(&now).await;
             return Ok((now.phase.state(), Some(report)));
         };
-        {
-            let mut view = self.shared.view();
-            view.caches.frames = None;
-            view.in_flight.step_requested = action != ResumeAction::Continue;
-        }
+        self.shared.view().caches.frames = None;
+        self.shared.run.step_sent(action != ResumeAction::Continue);
         if let Err(err) = request.send(self.dap(), thread_id).await {
             // Nothing moved: put the stop back as it was (same generation, so it is not "new").
-            self.shared.view().in_flight.step_requested = false;
+            self.shared.run.step_sent(false);
             self.shared.run.restore(&state, running);
             return Err(err.into());
         }
@@ -153,13 +150,13 @@ impl Session {
             Some(id) => id,
             None => self.first_thread_id().await.unwrap_or(0),
         };
-        self.shared.view().in_flight.pause_requested = true;
+        self.shared.run.pause_sent(true);
         if let Err(e) = self
             .dap()
             .request_typed::<Pause>(&ThreadArguments { thread_id })
             .await
         {
-            self.shared.view().in_flight.pause_requested = false;
+            self.shared.run.pause_sent(false);
             return Err(e.into());
         }
         self.insist_on_pause(state.generation, thread_id);

@@ -1,5 +1,5 @@
-//! What users see of the session besides the run state and the program: the selection, caches,
-//! and requests in flight whose stops are still to come.
+//! What users see of the session besides the run state and the program: the selection and
+//! caches.
 //!
 //! It is one plain mutex (`Shared::view`), held only for quick updates and never across an
 //! await; the parts are small structs so each concern names the facts it touches. Every stop
@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 
-use super::brief_stop;
 use super::changes::LocalsMemory;
 use super::frames::FrameCache;
 use super::stop_values::StopValues;
@@ -18,7 +17,6 @@ use crate::ipc::protocol::StopReport;
 pub(super) struct View {
     pub(super) selection: Selection,
     pub(super) caches: Caches,
-    pub(super) in_flight: InFlight,
     /// Each frame's locals at its last stops, to mark what changed.
     pub(super) locals_memory: LocalsMemory,
     /// The evaluation limit last told to an adapter whose limit its console sets
@@ -47,18 +45,4 @@ pub(super) struct Caches {
     /// none): `status` and `await` repeat it for free, and a later report that wants the values
     /// reads only those.
     pub(super) report: Option<(u64, StopReport, Option<StopValues>)>,
-}
-
-/// Requests sent whose stops have not arrived yet, which decide how those stops are told.
-#[derive(Default)]
-pub(super) struct InFlight {
-    /// The next interrupt stop is the entry stop of `--stop-on-entry`.
-    pub(super) entry_expected: bool,
-    /// A `pause` was sent and its stop has not arrived yet.
-    pub(super) pause_requested: bool,
-    /// A step (`next`, `step`, `finish`) was sent and its stop has not arrived yet: that stop is
-    /// the user's, even on a line where an emulated logpoint sits.
-    pub(super) step_requested: bool,
-    /// A pause the user does not see is under way (see `brief_stop.rs`): told how it ended.
-    pub(super) brief_stop: Option<tokio::sync::oneshot::Sender<brief_stop::Ended>>,
 }
