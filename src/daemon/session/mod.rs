@@ -1,22 +1,25 @@
 //! One live debug session: an adapter process, its DAP connection, and what we know of the
 //! debuggee.
 //!
-//! Commands from any number of clients run concurrently against a shared [`Session`]. The pieces
-//! of state each need their own discipline: the run state is a `watch` cell written by the event
-//! task (see `run_state.rs`); the view (selection, caches) is a plain mutex held only for quick
-//! updates, never across an await; breakpoint re-sends are serialised by their own async lock so
-//! two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
+//! Commands from any number of clients run concurrently against a shared [`Session`]. Its state
+//! is held by parts that own it, each with its own discipline: the link to the adapter
+//! (`adapter_link.rs`: the adapter, its process and DAP client, its capabilities), set once and
+//! read without a lock; the run (`run.rs`: the run state, a `watch` cell the event task writes,
+//! the requests in flight, the stop held while commands read it); the program from its start to
+//! its end (`program.rs`: its process, channels and end); the view (`view.rs`: the selection and
+//! the caches); the breakpoints (`breakpoints.rs`), whose re-sends are serialised by their own
+//! async lock so two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
+//! The plain mutexes among them are held only for quick updates, never across an await.
 //!
-//! This file holds the [`Session`] type, the state its parts share ([`Shared`], the view in
-//! `view.rs`) and the accessors every part uses. Each concern has a file of its own, so that
-//! one can be read (and changed) without the others: `lifecycle.rs` (open, configure, end),
-//! `run_control.rs` (resume, pause, await), `report.rs` (stop reports), `frames.rs` (threads,
-//! frames, the selection), `inspection.rs` (locals, evaluate, set, the raw console),
-//! `bounded_evaluation.rs` (the limit of every evaluation of the user's expressions),
-//! `exception_filters.rs` (`catch`), `breakpoints.rs`, `watchpoints.rs`, `displays.rs`
-//! (`display`, and the expressions a stop report evaluates), `sources.rs`,
-//! `pending_lines.rs`, `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the
-//! event task).
+//! This file holds the [`Session`] type, which does what needs several parts, the parts the
+//! event task and the commands share ([`Shared`]) and the accessors every part uses. Each
+//! concern has a file of its own, so that one can be read (and changed) without the others:
+//! `lifecycle.rs` (open, configure, end), `run_control.rs` (resume, pause, await), `report.rs`
+//! (stop reports), `frames.rs` (threads, frames, the selection), `inspection.rs` (locals,
+//! evaluate, set, the raw console), `bounded_evaluation.rs` (the limit of every evaluation of
+//! the user's expressions), `exception_filters.rs` (`catch`), `watchpoints.rs`, `displays.rs`
+//! (`display`, and the expressions a stop report evaluates), `sources.rs`, `pending_lines.rs`,
+//! `brief_stop.rs`, `memory.rs`, `disassembly.rs`, and `events.rs` (the event task).
 
 mod adapter_link;
 mod bounded_evaluation;
@@ -104,7 +107,9 @@ impl Origin {
 
 /// State the event task and the commands share.
 pub(super) struct Shared {
+    /// The run state and the requests in flight (`run.rs`).
     run: RunControl,
+    /// The selection and the caches of the current stop (`view.rs`).
     view: Mutex<View>,
     breakpoints: Arc<Breakpoints>,
     /// The expressions every stop report shows (`display`), carried across a restart.
@@ -114,6 +119,7 @@ pub(super) struct Shared {
     /// Told of each `process` event, for a launch whose adapter reports it after answering
     /// (`Profile::reports_process_after_launch`).
     process_reported: Notify,
+    /// The adapter, for the event task to read its profile.
     adapter: Arc<dyn DebugAdapter>,
     /// The adapter's own last output lines (console, its stderr), for the report of its death.
     adapter_log: Mutex<VecDeque<String>>,
