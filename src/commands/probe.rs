@@ -26,8 +26,8 @@ use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::frame_prefix;
 use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{
-    EvaluateResult, LaunchSpec, ProbeEnd, ProbeOtherStop, ProbePrint, ProbeReport, ProbeStop,
-    StopReason, StopReport,
+    EvaluateResult, LaunchSpec, ProbeEnd, ProbeEndReason, ProbeOtherStop, ProbePrint, ProbeReport,
+    ProbeStop, StopReason, StopReport,
 };
 use crate::platform;
 use verdict::verdict;
@@ -177,7 +177,7 @@ async fn probe(
         name = interrupts.next() => interrupted(name),
         ended = recorded.run(&session, plan) => ended,
     };
-    if matches!(ended.reason.as_str(), "adapter_died" | "error")
+    if ended.reason.is_failure()
         && let Some(name) = interrupts.arrived().await
     {
         // Ctrl-C reaches the whole process group, the adapter too, which may die of it first.
@@ -278,7 +278,7 @@ impl Interrupts {
 
 fn interrupted(name: &str) -> ProbeEnd {
     ProbeEnd {
-        reason: "interrupted".into(),
+        reason: ProbeEndReason::Interrupted,
         exit_code: None,
         signal: None,
         message: format!("interrupted by {name}"),
@@ -313,7 +313,7 @@ impl Recorded {
                     self.hits.push(stop);
                     if self.hits.len() >= plan.hits_wanted as usize {
                         return ProbeEnd {
-                            reason: "hits_reached".into(),
+                            reason: ProbeEndReason::HitsReached,
                             exit_code: None,
                             signal: None,
                             message: format!("--hits {} reached", plan.hits_wanted),
@@ -341,7 +341,7 @@ impl Recorded {
 fn ended_with(report: &StopReport) -> ProbeEnd {
     if let Some(signal) = &report.signal {
         return ProbeEnd {
-            reason: "exited".into(),
+            reason: ProbeEndReason::Exited,
             exit_code: None,
             signal: Some(signal.clone()),
             message: format!("the program was {}", render::killed_by(signal)),
@@ -350,14 +350,14 @@ fn ended_with(report: &StopReport) -> ProbeEnd {
     }
     match report.exit_code {
         Some(code) => ProbeEnd {
-            reason: "exited".into(),
+            reason: ProbeEndReason::Exited,
             exit_code: Some(code),
             signal: None,
             message: format!("the program exited with code {code}"),
             unloaded_breakpoints: report.unloaded_breakpoints.clone(),
         },
         None => ProbeEnd {
-            reason: "terminated".into(),
+            reason: ProbeEndReason::Terminated,
             exit_code: None,
             signal: None,
             message: "the program terminated".into(),
@@ -370,17 +370,17 @@ fn ended_with(report: &StopReport) -> ProbeEnd {
 fn ended_by(err: ErrorBody, timeout: Duration) -> ProbeEnd {
     let (reason, message) = match err.code {
         ErrorCode::Timeout => (
-            "timeout",
+            ProbeEndReason::Timeout,
             format!(
                 "the program still ran after --timeout {} s",
                 timeout.as_secs_f64()
             ),
         ),
-        ErrorCode::AdapterDied => ("adapter_died", err.message),
-        _ => ("error", err.message),
+        ErrorCode::AdapterDied => (ProbeEndReason::AdapterDied, err.message),
+        _ => (ProbeEndReason::Error, err.message),
     };
     ProbeEnd {
-        reason: reason.into(),
+        reason,
         exit_code: None,
         signal: None,
         message,
@@ -453,7 +453,7 @@ mod tests {
     use super::*;
     use crate::ipc::protocol::{BreakpointInfo, ProbeOutput};
 
-    fn report(ended: &str, hits: usize, verified: bool) -> ProbeReport {
+    fn report(ended: ProbeEndReason, hits: usize, verified: bool) -> ProbeReport {
         let stop = ProbeStop {
             stop: StopReport {
                 thread_id: Some(1),
@@ -475,7 +475,7 @@ mod tests {
             other_stops: Vec::new(),
             other_stops_omitted: 0,
             ended: ProbeEnd {
-                reason: ended.into(),
+                reason: ended,
                 exit_code: None,
                 signal: None,
                 message: format!("ended by {ended}"),
@@ -515,17 +515,26 @@ mod tests {
 
     #[test]
     fn a_hit_is_success_whatever_ended_the_probe() {
-        for ended in ["hits_reached", "exited", "timeout", "adapter_died", "error"] {
+        for ended in [
+            ProbeEndReason::HitsReached,
+            ProbeEndReason::Exited,
+            ProbeEndReason::Timeout,
+            ProbeEndReason::AdapterDied,
+            ProbeEndReason::Error,
+        ] {
             assert_eq!(exit_status(&report(ended, 1, true)), 0, "{ended}");
         }
     }
 
     #[test]
     fn no_hit_is_1_or_3_when_the_timeout_came_first_and_names_the_unresolved() {
-        assert_eq!(exit_status(&report("exited", 0, true)), 1);
-        assert_eq!(exit_status(&report("adapter_died", 0, true)), 1);
-        assert_eq!(exit_status(&report("timeout", 0, true)), 3);
-        let pending = verdict(&report("exited", 0, false)).expect("a failure");
+        assert_eq!(exit_status(&report(ProbeEndReason::Exited, 0, true)), 1);
+        assert_eq!(
+            exit_status(&report(ProbeEndReason::AdapterDied, 0, true)),
+            1
+        );
+        assert_eq!(exit_status(&report(ProbeEndReason::Timeout, 0, true)), 3);
+        let pending = verdict(&report(ProbeEndReason::Exited, 0, false)).expect("a failure");
         assert_eq!(
             pending.message,
             "no breakpoint was hit (ended by exited); breakpoint 1 (f) never resolved: no such function"
@@ -534,7 +543,7 @@ mod tests {
 
     #[test]
     fn a_tests_failure_is_told_under_the_verdict_line_by_line() {
-        let mut failed = report("hits_reached", 1, true);
+        let mut failed = report(ProbeEndReason::HitsReached, 1, true);
         failed.failure = Some("assertion `left == right` failed: 10% off\n  left: 360".into());
         let text = text::report(&failed);
         assert!(
@@ -544,13 +553,19 @@ mod tests {
             ),
             "{text}"
         );
-        let without = text::report(&report("hits_reached", 1, true));
+        let without = text::report(&report(ProbeEndReason::HitsReached, 1, true));
         assert!(!without.contains("failed:"), "{without}");
     }
 
     #[test]
     fn an_interrupt_is_130_even_after_hits() {
-        assert_eq!(exit_status(&report("interrupted", 2, true)), 130);
-        assert_eq!(exit_status(&report("interrupted", 0, true)), 130);
+        assert_eq!(
+            exit_status(&report(ProbeEndReason::Interrupted, 2, true)),
+            130
+        );
+        assert_eq!(
+            exit_status(&report(ProbeEndReason::Interrupted, 0, true)),
+            130
+        );
     }
 }

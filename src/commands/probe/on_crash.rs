@@ -23,7 +23,8 @@ use crate::common::location::resolve::absolute;
 use crate::common::user_files;
 use crate::daemon::in_process::InProcessSession;
 use crate::ipc::protocol::{
-    CrashReport, LaunchSpec, ProbeEnd, ProbeOutput, StopReason, StopReport, ThreadBacktrace,
+    CrashReport, LaunchSpec, ProbeEnd, ProbeEndReason, ProbeOutput, StopReason, StopReport,
+    ThreadBacktrace,
 };
 
 /// Frames of each thread's stack in the report.
@@ -130,7 +131,7 @@ async fn watch(config: &Config, spec: LaunchSpec, plan: &Plan) -> Result<CrashRe
         name = interrupts.next() => interrupted(name),
         ended = until_crash(&session, plan, &mut report) => ended,
     };
-    if matches!(ended.reason.as_str(), "adapter_died" | "error")
+    if ended.reason.is_failure()
         && let Some(name) = interrupts.arrived().await
     {
         ended = interrupted(name);
@@ -228,7 +229,7 @@ async fn until_crash(
                     report.errors.push(
                         "the adapter did not stop on the signal: no stack was recorded".into(),
                     );
-                    end.reason = "crashed".into();
+                    end.reason = ProbeEndReason::Crashed;
                 }
                 return end;
             }
@@ -247,7 +248,7 @@ async fn until_crash(
                 let signal = stop.signal.clone();
                 record(session, stop, plan, report).await;
                 return ProbeEnd {
-                    reason: "crashed".into(),
+                    reason: ProbeEndReason::Crashed,
                     exit_code: None,
                     signal,
                     message,
@@ -331,20 +332,23 @@ fn verdict(report: &CrashReport) -> Option<ErrorBody> {
     if report.crashed {
         return None;
     }
-    let (code, hint) = match report.ended.reason.as_str() {
-        "interrupted" => (
+    let (code, hint) = match report.ended.reason {
+        ProbeEndReason::Interrupted => (
             ErrorCode::Interrupted,
             "the report shows what was seen before the interrupt",
         ),
-        "timeout" => (
+        ProbeEndReason::Timeout => (
             ErrorCode::Timeout,
             "give the program longer with --timeout S",
         ),
-        "exited" | "terminated" => (
+        ProbeEndReason::Exited | ProbeEndReason::Terminated => (
             ErrorCode::NoCrash,
             "the report ends with the program's output",
         ),
-        _ => (
+        ProbeEndReason::HitsReached
+        | ProbeEndReason::Crashed
+        | ProbeEndReason::AdapterDied
+        | ProbeEndReason::Error => (
             ErrorCode::Adapter,
             "the report ends with the program's output",
         ),
@@ -447,7 +451,7 @@ mod tests {
     use super::*;
     use crate::ipc::protocol::{BacktraceResult, FrameInfo};
 
-    fn report(crashed: bool, ended: &str, threads: usize) -> CrashReport {
+    fn report(crashed: bool, ended: ProbeEndReason, threads: usize) -> CrashReport {
         let stack = |id: i64| BacktraceResult {
             thread_id: id,
             frames: vec![FrameInfo {
@@ -466,8 +470,8 @@ mod tests {
         CrashReport {
             crashed,
             ended: ProbeEnd {
-                reason: ended.into(),
-                exit_code: (ended == "exited").then_some(4),
+                reason: ended,
+                exit_code: (ended == ProbeEndReason::Exited).then_some(4),
                 signal: None,
                 message: format!("ended: {ended}"),
                 unloaded_breakpoints: Vec::new(),
@@ -491,7 +495,7 @@ mod tests {
 
     #[test]
     fn the_text_shows_eight_stacks_and_counts_the_rest() {
-        let text = text(&report(true, "crashed", 10));
+        let text = text(&report(true, ProbeEndReason::Crashed, 10));
         assert_eq!(text.matches("Thread ").count(), THREADS_SHOWN);
         assert!(
             text.contains("… 2 more threads (--json has every stack)"),
@@ -503,13 +507,13 @@ mod tests {
     #[test]
     fn a_crash_is_success_a_normal_exit_is_no_crash_and_a_timeout_is_3() {
         let status = |r: &CrashReport| verdict(r).map_or(0, |e| e.code.exit_code());
-        assert_eq!(status(&report(true, "crashed", 1)), 0);
-        let exited = verdict(&report(false, "exited", 0)).expect("a failure");
+        assert_eq!(status(&report(true, ProbeEndReason::Crashed, 1)), 0);
+        let exited = verdict(&report(false, ProbeEndReason::Exited, 0)).expect("a failure");
         assert_eq!(
             (exited.code, exited.code.exit_code()),
             (ErrorCode::NoCrash, 1)
         );
-        assert_eq!(status(&report(false, "timeout", 0)), 3);
-        assert_eq!(status(&report(false, "interrupted", 0)), 130);
+        assert_eq!(status(&report(false, ProbeEndReason::Timeout, 0)), 3);
+        assert_eq!(status(&report(false, ProbeEndReason::Interrupted, 0)), 130);
     }
 }

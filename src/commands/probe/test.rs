@@ -20,7 +20,7 @@ use crate::commands::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::in_process::InProcessSession;
-use crate::ipc::protocol::{ProbeEnd, ProbeReport, StopReason};
+use crate::ipc::protocol::{ProbeEnd, ProbeEndReason, ProbeReport, StopReason};
 
 /// Frames looked through for the test's own.
 const FRAMES_SEARCHED: u32 = 64;
@@ -196,7 +196,7 @@ async fn probe(
         }
         hits.push(record(&session, stop, prints).await);
         break ProbeEnd {
-            reason: "hits_reached".into(),
+            reason: ProbeEndReason::HitsReached,
             exit_code: None,
             signal: None,
             message: format!("stopped in test {}", plan.test),

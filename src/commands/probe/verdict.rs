@@ -4,13 +4,13 @@
 
 use crate::commands::render;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::ipc::protocol::ProbeReport;
+use crate::ipc::protocol::{ProbeEndReason, ProbeReport};
 
 /// The probe's rule for its exit status (docs/cli.md, `probe`): a report with at least one hit is
 /// a success; with none it is a failure that says why (exit 1, or 3 when the timeout came first);
 /// an interrupted probe fails as interrupted commands do (130).
 pub(super) fn verdict(report: &ProbeReport) -> Option<ErrorBody> {
-    if report.ended.reason == "interrupted" {
+    if report.ended.reason == ProbeEndReason::Interrupted {
         return Some(ErrorBody::new(
             ErrorCode::Interrupted,
             format!("the probe was {}", report.ended.message),
@@ -43,7 +43,7 @@ pub(super) fn verdict(report: &ProbeReport) -> Option<ErrorBody> {
         message.push_str("; ");
         message.push_str(&render::unloaded_line(bp));
     }
-    let timed_out = report.ended.reason == "timeout";
+    let timed_out = report.ended.reason == ProbeEndReason::Timeout;
     let hint = if pending {
         "check the location: FILE:LINE must name a line with code, FUNCTION a function the program has"
     } else if !unloaded.is_empty() {

@@ -35,9 +35,7 @@ pub struct TestReport {
     pub test: String,
     pub runner: &'static str,
     pub program: String,
-    /// `failed` (stopped at the failure), `stopped` (at a breakpoint or another stop),
-    /// `passed` (ended with status 0) or `ended` (ended otherwise, with no stop).
-    pub outcome: &'static str,
+    pub outcome: TestOutcome,
     /// What the failure said: a panic's message, an exception's, a Go test's log line.
     pub message: Option<String>,
     /// Why `--break-on-failure` did not stop a test that failed: it ended with a nonzero exit
@@ -47,6 +45,27 @@ pub struct TestReport {
     /// The test's frame, selected, at a failure.
     pub frame: Option<ContextResult>,
     pub locals: Vec<VariableNode>,
+}
+
+/// How a test's run came out, written in `--json` by its lowercase name (`failed`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TestOutcome {
+    /// Stopped at the failure.
+    Failed,
+    /// Stopped elsewhere: at a `-b` breakpoint, or another stop that is no failure.
+    Stopped,
+    /// Ended with status 0.
+    Passed,
+    /// Ended otherwise, with no stop.
+    Ended,
+}
+
+impl TestOutcome {
+    /// The run stopped (at the failure or elsewhere), so the program is there to inspect.
+    fn stopped(self) -> bool {
+        matches!(self, TestOutcome::Failed | TestOutcome::Stopped)
+    }
 }
 
 pub(super) fn start_and_report(
@@ -79,14 +98,14 @@ pub(super) fn start_and_report(
     let (outcome, frame) = loop {
         if is_end(&stop) {
             let outcome = if stop.exit_code == Some(0) {
-                "passed"
+                TestOutcome::Passed
             } else {
-                "ended"
+                TestOutcome::Ended
             };
             break (outcome, None);
         }
         if !is_failure(&stop) {
-            break ("stopped", None);
+            break (TestOutcome::Stopped, None);
         }
         let trace: BacktraceResult = client.request_as(Command::Backtrace {
             limit: FRAMES_SEARCHED,
@@ -122,7 +141,7 @@ pub(super) fn start_and_report(
                         }
                         None => None,
                     };
-                    break ("failed", context);
+                    break (TestOutcome::Failed, context);
                 }
             }
         }
@@ -130,16 +149,16 @@ pub(super) fn start_and_report(
             Some(index) => {
                 let context: ContextResult =
                     client.request_as(Command::SelectFrame(FrameSelection::Index { index }))?;
-                break ("failed", Some(context));
+                break (TestOutcome::Failed, Some(context));
             }
             None if stop.reason == StopReason::Exception && passed_over < FOREIGN_STOPS => {
                 passed_over += 1;
                 stop = run_on(&mut client, left())?;
             }
-            None => break ("failed", None),
+            None => break (TestOutcome::Failed, None),
         }
     };
-    let locals = if outcome == "failed" || outcome == "stopped" {
+    let locals = if outcome.stopped() {
         client
             .request_as::<LocalsResult>(Command::Locals {
                 depth: 1,
@@ -152,7 +171,7 @@ pub(super) fn start_and_report(
     } else {
         Vec::new()
     };
-    let message = if outcome == "failed" || stop.exception.is_some() {
+    let message = if outcome == TestOutcome::Failed || stop.exception.is_some() {
         let frame_info = frame.as_ref().map(|context| &context.frame);
         match message_site(&plan, &stop, frame_info, go_panic.as_deref()) {
             MessageSite::Known(message) => Some(message),
@@ -165,7 +184,7 @@ pub(super) fn start_and_report(
     } else {
         None
     };
-    let ran_no_test = if matches!(outcome, "ended" | "passed") {
+    let ran_no_test = if !outcome.stopped() {
         plan.ran_no_test(stop.exit_code, || output_tail(&mut client))
     } else {
         None
@@ -173,7 +192,10 @@ pub(super) fn start_and_report(
     let breaks_on_failure = plan.spec.test.as_ref().is_some_and(|t| t.break_on_failure);
     let note = match stop.exit_code {
         Some(code)
-            if outcome == "ended" && code != 0 && breaks_on_failure && ran_no_test.is_none() =>
+            if outcome == TestOutcome::Ended
+                && code != 0
+                && breaks_on_failure
+                && ran_no_test.is_none() =>
         {
             Some(format!(
                 "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
@@ -274,13 +296,13 @@ fn from_output(client: &mut DaemonClient, finder: &OutputFinder) -> Option<Strin
 /// after a failure that selected that frame, or a stop report that listed none.
 pub fn text(report: &TestReport) -> String {
     let mut text = String::new();
-    let stop_shown = report.frame.is_none() || report.outcome != "failed";
+    let stop_shown = report.frame.is_none() || report.outcome != TestOutcome::Failed;
     let stop_listed_them =
         stop_shown && (!report.stop.locals.is_empty() || report.stop.locals_omitted > 0);
     let test = &report.test;
     let runner = report.runner;
     match report.outcome {
-        "failed" => {
+        TestOutcome::Failed => {
             let _ = writeln!(text, "Test {test} failed ({runner})");
             if let Some(message) = &report.message {
                 for line in message.lines() {
@@ -302,18 +324,18 @@ pub fn text(report: &TestReport) -> String {
                 None => text.push_str(&render::stop_report(&report.stop)),
             }
         }
-        "stopped" => {
+        TestOutcome::Stopped => {
             let _ = writeln!(text, "Test {test} ({runner}):");
             text.push_str(&render::stop_report(&report.stop));
         }
-        "passed" => {
+        TestOutcome::Passed => {
             let _ = writeln!(
                 text,
                 "Test {test} passed ({runner}): it ended with exit code 0 and nothing stopped it"
             );
             text.push_str(&render::unloaded_lines(&report.stop.unloaded_breakpoints));
         }
-        _ => {
+        TestOutcome::Ended => {
             let _ = writeln!(text, "Test {test} ended without a stop ({runner})");
             text.push_str(&render::stop_report(&report.stop));
             if let Some(note) = &report.note {

@@ -1,6 +1,8 @@
 //! `probe`'s one report. Apart from the session results because a probe has no session to ask
 //! later: the report holds every stop's stack, locals and prints, and the end of the output.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::{BreakpointInfo, FrameInfo, StopReport, VariableNode};
@@ -84,8 +86,7 @@ pub struct ProbePrint {
 /// How a probe ended.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProbeEnd {
-    /// `hits_reached`, `exited`, `terminated`, `timeout`, `interrupted`, `adapter_died` or `error`.
-    pub reason: String,
+    pub reason: ProbeEndReason,
     /// The program's exit code, when it exited by itself.
     pub exit_code: Option<i64>,
     /// The signal that killed the program, when one did.
@@ -99,6 +100,55 @@ pub struct ProbeEnd {
     pub unloaded_breakpoints: Vec<super::UnloadedBreakpoint>,
 }
 
+/// Why a probe ended, written in `--json` by its snake_case name (`hits_reached`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeEndReason {
+    /// The `--hits` wanted were recorded.
+    HitsReached,
+    /// The program exited by itself, or was killed by a signal (then `signal` names it).
+    Exited,
+    /// The program ended in a way its adapter did not tell.
+    Terminated,
+    /// `probe --on-crash`: the program crashed.
+    Crashed,
+    /// `--timeout` came first.
+    Timeout,
+    /// A signal (Ctrl-C) ended the probe.
+    Interrupted,
+    AdapterDied,
+    /// Any other failure to go on, told in `message`.
+    Error,
+}
+
+impl ProbeEndReason {
+    /// The name users and `--json` see.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeEndReason::HitsReached => "hits_reached",
+            ProbeEndReason::Exited => "exited",
+            ProbeEndReason::Terminated => "terminated",
+            ProbeEndReason::Crashed => "crashed",
+            ProbeEndReason::Timeout => "timeout",
+            ProbeEndReason::Interrupted => "interrupted",
+            ProbeEndReason::AdapterDied => "adapter_died",
+            ProbeEndReason::Error => "error",
+        }
+    }
+
+    /// The adapter died or the probe failed otherwise: ends that a signal to the process
+    /// group may have caused.
+    pub fn is_failure(self) -> bool {
+        matches!(self, ProbeEndReason::AdapterDied | ProbeEndReason::Error)
+    }
+}
+
+impl fmt::Display for ProbeEndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 /// The end of the program's output.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProbeOutput {
@@ -106,4 +156,42 @@ pub struct ProbeOutput {
     pub tail: String,
     /// Bytes of output before `tail` that are not shown.
     pub omitted_bytes: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn end_reasons_are_written_by_their_names() {
+        let reasons = [
+            ProbeEndReason::HitsReached,
+            ProbeEndReason::Exited,
+            ProbeEndReason::Terminated,
+            ProbeEndReason::Crashed,
+            ProbeEndReason::Timeout,
+            ProbeEndReason::Interrupted,
+            ProbeEndReason::AdapterDied,
+            ProbeEndReason::Error,
+        ];
+        let names = [
+            "hits_reached",
+            "exited",
+            "terminated",
+            "crashed",
+            "timeout",
+            "interrupted",
+            "adapter_died",
+            "error",
+        ];
+        for (reason, name) in reasons.into_iter().zip(names) {
+            let json = serde_json::to_string(&reason).unwrap_or_default();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(
+                serde_json::from_str::<ProbeEndReason>(&json).ok(),
+                Some(reason)
+            );
+            assert_eq!(reason.to_string(), name);
+        }
+    }
 }
