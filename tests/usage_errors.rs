@@ -22,6 +22,31 @@ fn help_with_a_command_prints_that_commands_help() {
 }
 
 #[test]
+fn the_adapter_flags_help_names_every_built_in_adapter() {
+    let s = Session::new();
+    for command in [
+        &["start", "--help"][..],
+        &["attach", "--help"],
+        &["setup", "--help"],
+    ] {
+        let help = s.run(command);
+        assert_eq!(help.code, 0, "{help:?}");
+        let words: Vec<&str> = help
+            .stdout
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+            .collect();
+        for row in debugger::adapters::ADAPTERS {
+            let names = std::iter::once(row.name())
+                .chain(row.shorthands.iter().copied())
+                .chain(row.aliases.iter().copied());
+            for name in names {
+                assert!(words.contains(&name), "{command:?} omits {name}: {help:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_bad_number_is_a_usage_error_naming_the_flag_and_its_range() {
     let s = Session::new();
     for (args, flag, accepted) in [

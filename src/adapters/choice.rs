@@ -151,6 +151,45 @@ pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<
     detect(&exe, config).ok()
 }
 
+/// How [`detect_attach_target`] picks, for `attach`'s help: "Python, Go and JavaScript programs
+/// are recognised, a node server at --connect too, else lldb". The languages are those of the
+/// rows that claim a process by its name or its executable's content.
+pub fn attach_detection_hint() -> String {
+    let mut languages: Vec<&str> = Vec::new();
+    let by_process = ADAPTERS.iter().filter(|row| {
+        !row.detection.process_names.is_empty()
+            || matches!(row.detection.native, NativeClaim::ByContent(_))
+    });
+    for language in by_process.filter_map(|row| row.languages.first()) {
+        if !languages.contains(language) {
+            languages.push(language);
+        }
+    }
+    let servers: Vec<&str> = ADAPTERS
+        .iter()
+        .filter(|row| row.detection.server.is_some())
+        .map(|row| row.name())
+        .collect();
+    let mut parts = Vec::new();
+    if !languages.is_empty() {
+        parts.push(format!("{} programs are recognised", in_words(&languages)));
+    }
+    if !servers.is_empty() {
+        parts.push(format!("a {} server at --connect too", in_words(&servers)));
+    }
+    parts.push(format!("else {}", native_default().name()));
+    parts.join(", ")
+}
+
+/// "a", "a and b", "a, b and c".
+fn in_words(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// "the adapters are: lldb (C, C++, Rust), debugpy (Python), ..." for hints.
 fn adapter_list(config: &Config) -> String {
     let mut names: Vec<String> = ADAPTERS
@@ -335,6 +374,15 @@ mod tests {
         assert_eq!(kind("js").map(|k| k.name()), Some("node"));
         assert_eq!(kind("lldb-dap").map(|k| k.name()), Some("lldb"));
         assert!(kind("nosuch").is_none());
+    }
+
+    #[test]
+    fn the_attach_hint_names_what_detection_recognises() {
+        assert_eq!(
+            attach_detection_hint(),
+            "Python, Go and JavaScript programs are recognised, a node server at --connect too, \
+             else lldb"
+        );
     }
 
     #[test]

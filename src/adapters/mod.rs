@@ -51,7 +51,9 @@ use crate::dap::requests::{
 use crate::dap::types::{Breakpoint, BreakpointsBody, EvaluateBody};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
 pub use caller_env::CallerEnv;
-pub use choice::{detect, detect_attach_target, for_one_shot, resolve, resolve_for_core};
+pub use choice::{
+    attach_detection_hint, detect, detect_attach_target, for_one_shot, resolve, resolve_for_core,
+};
 pub use conditions::ConditionHandling;
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};
 pub use launch_arguments::RequestExtras;
@@ -62,7 +64,7 @@ pub use profile::{ConsoleUse, Cores, Profile, WarmPolicy};
 pub use row::{AdapterRow, Advice, Detection, ToolchainCheck};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};
-pub use table::{ADAPTERS, exception_filters_hint, kind};
+pub use table::{ADAPTERS, adapter_names_hint, exception_filters_hint, kind};
 
 /// How the program's channels (stdin from a file or nothing, stdout and stderr the daemon reads)
 /// reach a program its adapter runs.

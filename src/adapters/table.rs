@@ -166,6 +166,29 @@ pub fn kind(name: &str) -> Option<&'static AdapterRow> {
         .find(|k| k.name() == name || k.aliases.contains(&name) || k.shorthands.contains(&name))
 }
 
+/// Every name `--adapter` takes for a built-in adapter, for help texts: each row's name, with its
+/// shorthands and aliases after it ("lldb (lldb-dap, lldb-vscode), debugpy (python, py), ...").
+pub fn adapter_names_hint() -> String {
+    let mut hint = String::new();
+    for (at, row) in ADAPTERS.iter().enumerate() {
+        if at > 0 {
+            hint.push_str(", ");
+        }
+        hint.push_str(row.name());
+        let mut others = row.shorthands.iter().chain(row.aliases);
+        if let Some(first) = others.next() {
+            hint.push_str(" (");
+            hint.push_str(first);
+            for other in others {
+                hint.push_str(", ");
+                hint.push_str(other);
+            }
+            hint.push(')');
+        }
+    }
+    hint
+}
+
 /// What the hint for an adapter that offers no exception stops says: which adapters offer
 /// which ("lldb-dap offers C++ throw/catch, debugpy raised/uncaught"), as their profiles name
 /// them.
@@ -199,6 +222,23 @@ mod tests {
             exception_filters_hint(),
             "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught"
         );
+    }
+
+    #[test]
+    fn the_names_hint_gives_every_name_of_every_adapter() {
+        let hint = adapter_names_hint();
+        assert!(
+            hint.starts_with("lldb (lldb-dap, lldb-vscode), debugpy (python, py), pdb (bdb), "),
+            "{hint}"
+        );
+        for row in ADAPTERS {
+            let names = std::iter::once(row.name())
+                .chain(row.shorthands.iter().copied())
+                .chain(row.aliases.iter().copied());
+            for name in names {
+                assert!(hint.contains(name), "{name}: {hint}");
+            }
+        }
     }
 
     #[test]

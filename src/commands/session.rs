@@ -7,6 +7,7 @@ use clap::Args;
 pub use super::breakpoint_specs::{breakpoint_spec, breakpoint_specs};
 pub use super::execution::FirstStopArgs;
 use super::{Outcome, data, render};
+use crate::adapters;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::escape::one_line;
 use crate::common::location::resolve::absolute;
@@ -28,9 +29,7 @@ pub struct LaunchArgs {
     /// Run a Python module as `python -m MODULE` does (e.g. `-m pytest`).
     #[arg(short = 'm', long, value_name = "MODULE", conflicts_with = "program")]
     pub module: Option<String>,
-    /// The debug adapter: lldb, debugpy (python), pdb, delve (go, dlv), gdb, codelldb, node (js), or
-    /// one defined in the config (default: the config's, else chosen by the program).
-    #[arg(long)]
+    #[arg(long, help = launch_adapter_help())]
     pub adapter: Option<String>,
     /// The program's working directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
@@ -83,13 +82,30 @@ pub struct AttachArgs {
     /// to a Node inspector (`node --inspect=HOST:PORT`).
     #[arg(long, value_name = "HOST:PORT")]
     pub connect: Option<String>,
-    /// The debug adapter to use (default: from the config, else chosen by the process: node,
-    /// python and Go programs are recognised, a Node inspector at --connect too, else lldb).
-    #[arg(long)]
+    #[arg(long, help = attach_adapter_help())]
     pub adapter: Option<String>,
     /// A breakpoint to set as the session starts ('LOC if COND' for a condition); repeatable.
     #[arg(short = 'b', long = "break", value_name = "LOC")]
     pub breakpoints: Vec<String>,
+}
+
+/// `--adapter`'s help for a launch, naming every built-in adapter from the adapter table.
+fn launch_adapter_help() -> String {
+    format!(
+        "The debug adapter: {}, or one defined in the config (default: the config's, else chosen \
+         by the program)",
+        adapters::adapter_names_hint()
+    )
+}
+
+/// `--adapter`'s help for an attach: the adapters, and how one is chosen for a process.
+fn attach_adapter_help() -> String {
+    format!(
+        "The debug adapter to use: {}, or one defined in the config (default: the config's, else \
+         chosen by the process: {})",
+        adapters::adapter_names_hint(),
+        adapters::attach_detection_hint()
+    )
 }
 
 fn current_dir() -> Result<PathBuf, ErrorBody> {

@@ -20,12 +20,24 @@ use crate::common::error::{ErrorBody, ErrorCode};
 #[derive(Debug, Args)]
 #[command(group = clap::ArgGroup::new("what").required(true).args(["adapter", "all"]))]
 pub struct SetupArgs {
-    /// The adapter: lldb, debugpy (python), delve (go, dlv), gdb, codelldb or node (js).
-    #[arg(value_name = "ADAPTER")]
+    #[arg(value_name = "ADAPTER", help = adapter_help())]
     pub adapter: Option<String>,
-    /// Install every adapter setup can install (lldb, debugpy, delve, node).
-    #[arg(long)]
+    #[arg(long, help = all_help())]
     pub all: bool,
+}
+
+/// The ADAPTER argument's help, naming every built-in adapter from the adapter table.
+fn adapter_help() -> String {
+    format!("The adapter: {}", adapters::adapter_names_hint())
+}
+
+/// `--all`'s help, naming the adapters it installs.
+fn all_help() -> String {
+    let names: Vec<&str> = installable().map(|row| row.name()).collect();
+    format!(
+        "Install every adapter setup can install ({})",
+        names.join(", ")
+    )
 }
 
 /// The adapters `setup --all` installs: those with a recipe, in table order.
