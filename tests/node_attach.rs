@@ -9,6 +9,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use common::node::*;
@@ -17,12 +18,14 @@ use common::{Session, fixture_path, line_of, require_node, variable};
 /// A `node` process the test started, killed when dropped.
 struct NodeProcess {
     child: Child,
+    /// Its stdout's lines after the first, as a thread reads them (`None`: not piped).
+    lines: Option<Receiver<String>>,
 }
 
 impl NodeProcess {
     /// Starts `node ARGS... FIXTURE` and waits for its first stdout line (server.js prints its
     /// pid once it runs, so its SIGUSR1 handler is in place by then); the rest of stdout is
-    /// drained in the background.
+    /// read in the background, for [`NodeProcess::wait_for_line`].
     fn start(args: &[&str], fixture: &str) -> NodeProcess {
         let mut child = Command::new(node())
             .args(args)
@@ -33,7 +36,7 @@ impl NodeProcess {
             .spawn()
             .expect("spawn node");
         let stdout = child.stdout.take().expect("node's stdout");
-        let mut process = NodeProcess { child };
+        let mut process = NodeProcess { child, lines: None };
         let mut reader = BufReader::new(stdout);
         let mut first = String::new();
         let read = reader.read_line(&mut first);
@@ -42,8 +45,32 @@ impl NodeProcess {
             "node {fixture} did not start: {read:?} {first:?} (exit: {:?})",
             process.child.try_wait()
         );
-        std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in reader.lines().map_while(Result::ok) {
+                // The test has ended when no one receives: the pipe may fill, node is killed.
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        process.lines = Some(lines);
         process
+    }
+
+    /// Waits until the program prints the line `wanted`, passing over the lines before it.
+    #[track_caller]
+    fn wait_for_line(&self, wanted: &str) {
+        let lines = self.lines.as_ref().expect("node's stdout is read");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match lines.recv_timeout(left) {
+                Ok(line) if line == wanted => return,
+                Ok(_) => {}
+                Err(e) => panic!("node did not print {wanted:?} within 30 s: {e}"),
+            }
+        }
     }
 
     fn pid(&self) -> u32 {
@@ -136,7 +163,8 @@ fn attach_by_pid_breaks_in_a_running_program_and_detach_leaves_it_running() {
 
     let detached = s.run(&["detach"]);
     detached.ok();
-    std::thread::sleep(Duration::from_millis(500));
+    // The beat after the one held at the breakpoint: the program went on once released.
+    server.wait_for_line(&format!("beat {}", count + 3));
     assert!(server.running(), "node ended after detach");
     let gone = s.run(&["--json", "status"]).failure();
     assert_eq!(gone["code"], "no_session", "{gone}");
@@ -160,9 +188,10 @@ fn attach_connect_to_an_inspector_without_naming_the_adapter() {
     let count: u64 = s.value_of("count").parse().expect("count is a number");
     assert_eq!(s.value_of("count * 2"), (count * 2).to_string());
 
-    // `stop` on an attached program releases it.
+    // `stop` on an attached program releases it: the beat after the one held at the
+    // breakpoint comes.
     s.run(&["stop"]).ok();
-    std::thread::sleep(Duration::from_millis(500));
+    server.wait_for_line(&format!("beat {}", count + 2));
     assert!(server.running(), "node ended after stop");
 }
 
@@ -181,7 +210,7 @@ fn attach_to_a_program_waiting_at_inspect_brk_lets_it_run_to_a_breakpoint() {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn node");
-    let mut waiting = NodeProcess { child };
+    let mut waiting = NodeProcess { child, lines: None };
     wait_until_listening(&mut waiting, port);
     let s = Session::new();
     let address = format!("127.0.0.1:{port}");
