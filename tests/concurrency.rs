@@ -284,6 +284,7 @@ fn a_client_killed_while_waiting_disturbs_nobody() {
     require_lldb_dap();
     let s = Session::new();
     s.start(&build("c/spin.c"), &[]);
+    let waits = s.waits_seen();
     let mut waiters: Vec<Guard> = (0..5)
         .map(|_| {
             Guard(Some(spawn_cli(
@@ -292,7 +293,7 @@ fn a_client_killed_while_waiting_disturbs_nobody() {
             )))
         })
         .collect();
-    std::thread::sleep(Duration::from_millis(500));
+    s.wait_for_waits(waits + 5);
     for waiter in &mut waiters {
         assert!(
             waiter.child().try_wait().expect("try_wait").is_none(),
@@ -307,8 +308,9 @@ fn a_client_killed_while_waiting_disturbs_nobody() {
     // A new wait still times out as asked (exit 3), and a pause still reaches a new waiter.
     let timed_out = run_within(&s, &["--json", "await", "--timeout", "0.5"], CALL_LIMIT);
     assert_eq!(timed_out.code, 3, "{timed_out:?}");
+    let waits = s.waits_seen();
     let waiter = spawn_cli(&s, &["--json", "await", "--timeout", "60"]);
-    std::thread::sleep(Duration::from_millis(300));
+    s.wait_for_waits(waits + 1);
     let paused = run_within(&s, &["--json", "pause"], CALL_LIMIT);
     assert_eq!(paused.code, 0, "{paused:?}");
     let awaited = wait_within(waiter, Duration::from_secs(20))

@@ -259,6 +259,7 @@ fn pause_stops_a_running_program() {
 fn await_in_one_client_sees_another_clients_pause() {
     require_lldb_dap();
     let s = spinning();
+    let waits = s.waits_seen();
     let mut waiter = s
         .command()
         .args(["--json", "await", "--timeout", "20"])
@@ -266,8 +267,8 @@ fn await_in_one_client_sees_another_clients_pause() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn await");
-    // Give the waiter time to block; `status` must still be answered meanwhile.
-    sleep(Duration::from_millis(300));
+    // Once the waiter blocks, `status` must still be answered meanwhile.
+    s.wait_for_waits(waits + 1);
     assert_eq!(s.data(&["status"])["state"], "running");
     assert!(
         waiter.try_wait().expect("try_wait").is_none(),
@@ -377,7 +378,7 @@ fn an_exit_nobody_was_shown_answers_the_next_continue_once() {
         data["stop"]["note"], "the program had already ended before this continue",
         "{data}"
     );
-    // Shown now: a further continue is the error it always was.
+    // The end has been shown: a further continue is an error, as on any ended program.
     let error = error_of(&s.run(&["--json", "continue", "--wait"]), 1);
     assert_eq!(error["code"], "not_running", "{error}");
     assert!(

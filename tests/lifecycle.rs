@@ -479,6 +479,7 @@ fn output_follow_prints_until_the_program_exits() {
     let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
     assert_eq!(stop["stop"]["frame"]["function"], "apply", "{stop}");
 
+    let waits = s.waits_seen();
     let mut follow = s
         .command()
         .args(["output", "--follow"])
@@ -486,7 +487,8 @@ fn output_follow_prints_until_the_program_exits() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn output --follow");
-    std::thread::sleep(Duration::from_millis(300));
+    // Its first read answers at once; the next waits for more output.
+    s.wait_for_waits(waits + 1);
     assert!(
         matches!(follow.try_wait(), Ok(None)),
         "output --follow returned while the program was still stopped"

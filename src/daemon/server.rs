@@ -93,6 +93,9 @@ fn shutdown_on_signals(daemon: Arc<Daemon>) -> tokio::task::JoinHandle<()> {
     })
 }
 
+/// The daemon's log line (at `debug`) for a client whose request waits on the program.
+pub const WAITING: &str = "a client waits on the program";
+
 /// Commands that may block for long on the program, and are safe to abandon midway.
 fn waits(command: &Command) -> bool {
     match command {
@@ -181,6 +184,8 @@ async fn serve_client(daemon: Arc<Daemon>, stream: AsyncStream) {
         let ends = ends_daemon(&request.command);
         crate::common::timeline::mark("daemon request read");
         let result = if waits(&request.command) {
+            // Said so that a test can see a client wait before it acts on the waiter.
+            tracing::debug!("{WAITING}");
             // A waiting client may be killed by its caller's own timeout: notice it hang up, so
             // its connection and task are not held until the program next stops.
             tokio::select! {

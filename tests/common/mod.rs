@@ -680,6 +680,27 @@ impl Session {
         std::fs::read_to_string(self.state_dir().join(format!("daemon-{}.log", self.name)))
             .unwrap_or_default()
     }
+
+    /// How many requests that wait on the program (`await`, `continue --wait`, `output
+    /// --follow`'s reads) have reached the daemon so far, as its log tells.
+    pub fn waits_seen(&self) -> usize {
+        self.log()
+            .matches(debugger::daemon::server::WAITING)
+            .count()
+    }
+
+    /// Waits until the daemon has seen `count` requests that wait on the program (see
+    /// [`Session::waits_seen`]): a client started to wait is then waiting.
+    #[track_caller]
+    pub fn wait_for_waits(&self, count: usize) {
+        let seen = eventually(Duration::from_secs(30), || self.waits_seen() >= count);
+        assert!(
+            seen,
+            "the daemon saw {} waiting requests, not {count}:\n{}",
+            self.waits_seen(),
+            self.log()
+        );
+    }
 }
 
 impl Drop for Session {
