@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{Outcome, data};
-use crate::adapters::install::SetupResult;
+use crate::adapters::install::{SetupResult, SetupStatus};
 use crate::adapters::{self, AdapterRow};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -53,8 +53,8 @@ fn line(result: &SetupResult) -> String {
         .map(|v| format!(" (version {v})"))
         .unwrap_or_default();
     match result.status {
-        "installed" => format!("Installed {}: {}{version}", result.name, result.path),
-        _ => format!(
+        SetupStatus::Installed => format!("Installed {}: {}{version}", result.name, result.path),
+        SetupStatus::AlreadyInstalled => format!(
             "{} is already installed: {}{version}",
             result.name, result.path
         ),

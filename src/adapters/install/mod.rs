@@ -28,18 +28,25 @@ pub type Recipe = fn(&Config) -> Result<SetupResult, ErrorBody>;
 #[derive(Debug, Serialize)]
 pub struct SetupResult {
     pub name: &'static str,
-    /// `already_installed` or `installed`.
-    pub status: &'static str,
+    pub status: SetupStatus,
     /// The adapter's executable (for debugpy, the Python that runs it).
     pub path: String,
     pub version: Option<String>,
+}
+
+/// Whether `setup` found the adapter or installed it, written in `--json` by its snake_case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetupStatus {
+    AlreadyInstalled,
+    Installed,
 }
 
 /// What `setup` reports of an adapter that was there before it ran.
 pub(crate) fn already(name: &'static str, path: &Path, version: Option<String>) -> SetupResult {
     SetupResult {
         name,
-        status: "already_installed",
+        status: SetupStatus::AlreadyInstalled,
         path: path.display().to_string(),
         version,
     }
@@ -48,7 +55,7 @@ pub(crate) fn already(name: &'static str, path: &Path, version: Option<String>) 
 fn installed(name: &'static str, path: &Path, version: Option<String>) -> SetupResult {
     SetupResult {
         name,
-        status: "installed",
+        status: SetupStatus::Installed,
         ..already(name, path, version)
     }
 }
@@ -87,5 +94,20 @@ fn run_logged(command: &[String], env: &[(String, String)]) -> bool {
             eprintln!("cannot run {program}: {e}");
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setup_status_is_written_by_its_name() {
+        let written = |status| serde_json::to_string(&status).unwrap_or_default();
+        assert_eq!(
+            written(SetupStatus::AlreadyInstalled),
+            "\"already_installed\""
+        );
+        assert_eq!(written(SetupStatus::Installed), "\"installed\"");
     }
 }
