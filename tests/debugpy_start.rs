@@ -44,7 +44,7 @@ fn the_program_skips_debugpys_environment_report_without_a_log() {
     let replaced =
         s.value_of("__import__('debugpy.common.log', fromlist=['log']).describe_environment is id");
     assert_eq!(replaced, "True", "{}", s.log());
-    // The program ran as before.
+    // The program ran as it does without the replacement.
     let value = s.value_of("n");
     assert_eq!(value, "3");
 }

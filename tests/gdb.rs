@@ -280,7 +280,7 @@ fn the_same_line_given_twice_is_one_breakpoint_to_gdb_and_both_go_when_removed()
 }
 
 /// A GDB without DAP (Debian 12's 13.1) is named as such when a session starts, though its
-/// version is no longer read before every start: a stand-in answers `--version` as GDB 13 and
+/// version is not read before every start (that would cost each start a process): a stand-in answers `--version` as GDB 13 and
 /// refuses the DAP interpreter in GDB 13's words (a shell script, hence Unix only).
 #[cfg(unix)]
 #[test]

@@ -141,7 +141,7 @@ fn as_function_breakpoint(args: &[OsString], error: &clap::Error) -> Option<Vec<
 /// subcommands (`breakpoint add`); with no command at all (`debugger --version`), into none.
 /// clap collects a global flag's value from every level of the path that ran, so `Cli` still
 /// gets `--json` and `--session` wherever they were written, and each command's help lists them
-/// as before. When the command cannot be told (an unknown flag or command, which clap then
+/// among its own. When the command cannot be told (an unknown flag or command, which clap then
 /// reports), the tree stays as clap builds it. The tests compare this parse with clap's own for
 /// every command and flag position.
 fn globals_where_used(mut command: clap::Command, args: &[OsString]) -> clap::Command {

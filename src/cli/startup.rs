@@ -20,9 +20,9 @@
 //! - **stdout flushed at exit.** [`run`] ends through `std::process::exit`, which flushes std's
 //!   stdout buffer just as returning from a std `main` does.
 //! - **Panics.** The panic hook still prints the message (it runs before unwinding starts), and
-//!   the process exits with 101 as before. An unwind may not leave an `extern "C"` function (the
-//!   process would abort), so [`run`] catches it. A `RUST_BACKTRACE` backtrace now also shows the
-//!   C runtime's frames below `main`.
+//!   the process exits with 101, as a std `main` that panics does. An unwind may not leave an
+//!   `extern "C"` function (the process would abort), so [`run`] catches it. A `RUST_BACKTRACE`
+//!   backtrace also shows the C runtime's frames below `main`.
 //! - **Dropped: the stack-overflow handler.** A stack overflow still hits the guard page and ends
 //!   the process with SIGSEGV, on the main thread and on the daemon's threads alike (std gives
 //!   spawned threads the handler's signal stack only when this init ran), but without the

@@ -235,7 +235,7 @@ fn cache_dir() -> Option<PathBuf> {
 
 /// The private (0700) directory `name` in the cache directory, made if missing, for what an
 /// adapter keeps between starts; `None` when there is no cache directory or it cannot be made
-/// (the adapter then does without, as before it had one).
+/// (the adapter then does without: a cache only saves time).
 pub fn private_cache_dir(name: &str) -> Option<PathBuf> {
     private_dir_in(&cache_dir()?, name)
 }

@@ -5,7 +5,8 @@
 //! and every result carries `resultType`. The revisions before it open with `initialize` and
 //! carry nothing per request. This server speaks both on one connection (the spec's
 //! "dual-era" server, basic/versioning): a request whose `_meta` names a protocol version is
-//! served by the 2026-07-28 rules, any other by the handshake revisions' rules, as before.
+//! served by the 2026-07-28 rules, any other by the handshake revisions' rules, so clients of
+//! either era are served.
 
 use serde_json::{Map, Value, json};
 

@@ -112,7 +112,8 @@ pub fn end_tree(tag: Option<&str>, since: Option<u64>, spare: &[u32]) -> usize {
             .collect();
         killed.extend(round.iter().copied());
         // Once they are dead, whatever they forked before dying is in the process table for the
-        // next round to find; no fixed pause (issue 22: a probe waited 20-100 ms here).
+        // next round to find. Their deaths are waited for, not a fixed pause, which would cost
+        // every probe its length.
         wait_gone(&round, DEATH_LIMIT);
     }
     collect_zombies(&killed, me);

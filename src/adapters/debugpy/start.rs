@@ -24,7 +24,7 @@ pub(super) const NO_DELAY: &str = "(lambda socket, sock: sock and sock.setsockop
 /// the `info` level. 0.4-0.6 s each on the bench's machine (102 packages, load 5-8); the last one
 /// runs under pydevd's tracer, after `configurationDone`: 1.3 s of the 1.4 s from there to a
 /// breakpoint on the program's first call. With a log asked for (`--log-dir`,
-/// `DEBUGPY_LOG_DIR`), it describes as before.
+/// `DEBUGPY_LOG_DIR`), it describes the environment in that log, where it is wanted.
 const QUIET_ENVIRONMENT: &str = include_str!("quiet_environment.py");
 
 /// How the adapter is started: `python -m debugpy.adapter` (what runs, argument for argument,

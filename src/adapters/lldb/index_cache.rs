@@ -14,7 +14,8 @@
 const INDEX_DIR: &str = "lldb-index";
 
 /// The settings that turn LLDB's index cache on in a private directory of ours; none when no
-/// such directory can be made (then LLDB indexes at every launch, as before).
+/// such directory can be made (then LLDB indexes the program at every launch, which only costs
+/// time).
 pub(super) fn commands() -> Vec<String> {
     let Some(dir) = crate::common::paths::private_cache_dir(INDEX_DIR) else {
         return Vec::new();

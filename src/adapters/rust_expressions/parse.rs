@@ -1,6 +1,6 @@
 //! Reading text as a [`Chain`]: prefix `*`/`&`, a root name or a parenthesised chain, then
 //! `.field`, `[index]` and `.method(args)` steps. Text that is anything more (arithmetic, a
-//! comparison, a cast, a path with `::`) is no chain: the adapter's evaluator gets it as before.
+//! comparison, a cast, a path with `::`) is no chain: the adapter's evaluator gets it unchanged.
 
 use super::{Arg, Chain, Literal, Method, Prefix, Root, SAME, Step, Unsupported};
 

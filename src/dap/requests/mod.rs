@@ -7,9 +7,10 @@
 //! [`session`] (configuration and run control), [`inspection`] (threads, frames, values, memory)
 //! and [`breakpoints`].
 //!
-//! The arguments are serialised to a `serde_json::Value` before they are framed, as the untyped
-//! requests were, so the bytes on the wire are the same (a `Value` object writes its keys in
-//! sorted order, whatever the struct's field order).
+//! The arguments are serialised to a `serde_json::Value` before they are framed, the one form
+//! every request takes on its way out (the requests sent as `Value`s too), so the bytes on the
+//! wire do not depend on a struct's field order (a `Value` object writes its keys in sorted
+//! order).
 
 pub mod breakpoints;
 pub mod inspection;
@@ -40,7 +41,7 @@ pub trait Request {
 }
 
 /// The body of an answer nobody reads (`continue`, `configurationDone`...): anything is
-/// accepted, including none at all, as the untyped client accepted anything.
+/// accepted, including none at all, since nothing in it decides what happens next.
 pub type NoBody = IgnoredAny;
 
 /// A request's command and arguments ready for the wire, made only from a typed [`Request`]:
@@ -80,7 +81,7 @@ impl Encoded {
 
 /// Reads the body of `R`'s successful answer. An answer without a body reads as an empty one:
 /// DAP makes `body` optional, and a body type whose fields all have defaults (`scopes`,
-/// `setBreakpoints`) then reads as empty, as the untyped callers read a missing list.
+/// `setBreakpoints`) then reads as empty: an adapter that leaves out a list has nothing in it.
 pub fn decode<R: Request>(body: Value) -> Result<R::Response, DapError> {
     let body = match body {
         Value::Null => Value::Object(serde_json::Map::new()),
@@ -92,9 +93,9 @@ pub fn decode<R: Request>(body: Value) -> Result<R::Response, DapError> {
     })
 }
 
-/// Reads a field, or its default when the value there is not of its type: for the fields the
-/// untyped code read with `as_str()`, `as_i64()` or `as_array()` and a fallback, so an odd value
-/// is tolerated exactly as it was instead of failing the whole answer.
+/// Reads a field, or its default when the value there is not of its type: for the fields an
+/// adapter may fill oddly (a number as a string, a list as `null`) where a fallback serves, so
+/// one odd value does not fail the whole answer.
 pub(crate) fn or_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,

@@ -1,6 +1,6 @@
-//! The JSON each typed request puts on the wire, compared with what the untyped `json!` call
-//! sites sent: a renamed field, or an optional one sent as `null` instead of left out, fails
-//! here before it reaches an adapter.
+//! The JSON each typed request puts on the wire, compared with the JSON the adapters are known
+//! to take, written out with `json!`: a renamed field, or an optional one sent as `null` instead
+//! of left out, fails here before it reaches an adapter.
 
 use serde_json::{Value, json};
 
@@ -289,7 +289,7 @@ fn data_breakpoint_info_names_a_container_only_when_there_is_one() {
 }
 
 #[test]
-fn answers_are_read_as_leniently_as_before() {
+fn odd_or_missing_answer_fields_read_as_their_defaults() {
     // No body, or a list that is not one: empty, not an error.
     let scopes = decode::<Scopes>(Value::Null).map(|b: ScopesBody| b.scopes.len());
     assert_eq!(scopes, Ok(0));

@@ -125,7 +125,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reasons_are_written_as_before() {
+    fn reasons_are_written_by_their_names() {
         let reasons = [
             (StopReason::Breakpoint, "breakpoint"),
             (StopReason::Step, "step"),
