@@ -451,7 +451,7 @@ fn printed(result: EvaluateResult) -> ProbePrint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ipc::protocol::{BreakpointInfo, ProbeOutput};
+    use crate::ipc::protocol::{BreakpointInfo, BreakpointKind, ProbeOutput};
 
     fn report(ended: ProbeEndReason, hits: usize, verified: bool) -> ProbeReport {
         let stop = ProbeStop {
@@ -485,7 +485,7 @@ mod tests {
             at_failure: false,
             breakpoints: vec![BreakpointInfo {
                 id: 1,
-                kind: "function".into(),
+                kind: BreakpointKind::Function,
                 location: "f".into(),
                 requested: Some("f".into()),
                 file: None,

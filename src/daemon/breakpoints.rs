@@ -12,14 +12,14 @@
 
 use std::path::PathBuf;
 
-use crate::common::location::{DataAccess, Location};
+use crate::common::location::Location;
 use crate::dap::requests::{
     BreakpointList, BreakpointOptions, BreakpointSource, DataBreakpoint, FunctionBreakpoint,
     SetBreakpointsArguments, SetDataBreakpointsArguments, SetFunctionBreakpointsArguments,
     SourceBreakpoint,
 };
 use crate::dap::types::Breakpoint as DapBreakpoint;
-use crate::ipc::protocol::{BreakpointInfo, BreakpointSpec};
+use crate::ipc::protocol::{BreakpointInfo, BreakpointKind, BreakpointSpec};
 
 mod answers;
 pub use answers::RefusedCondition;
@@ -159,7 +159,7 @@ impl Entry {
     pub fn info(&self) -> BreakpointInfo {
         let (kind, file, line, function, access) = match &self.spec.location {
             Location::Line { file, line } => (
-                "line",
+                BreakpointKind::Line,
                 Some(
                     self.adapter_file
                         .clone()
@@ -170,12 +170,20 @@ impl Entry {
                 None,
                 None,
             ),
-            Location::Function { name } => ("function", None, None, Some(name.clone()), None),
-            Location::Data { access, .. } => ("watch", None, None, None, Some(*access)),
+            Location::Function { name } => (
+                BreakpointKind::Function,
+                None,
+                None,
+                Some(name.clone()),
+                None,
+            ),
+            Location::Data { access, .. } => {
+                (BreakpointKind::Watch, None, None, None, Some(*access))
+            }
         };
         BreakpointInfo {
             id: self.id,
-            kind: kind.to_string(),
+            kind,
             location: self.spec.location.to_string(),
             requested: Some(
                 self.spec
@@ -203,7 +211,7 @@ impl Entry {
             },
             resolved_line: self.resolved_line.filter(|l| Some(*l) != line),
             log_message: self.spec.log_message.clone(),
-            access: access.map(|a: DataAccess| a.as_str().to_string()),
+            access,
             watching: self.data.as_ref().map(|d| d.description.clone()),
         }
     }

@@ -357,7 +357,7 @@ pub fn source_lines(source: &SourceSnippet) -> String {
 pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
     let location = match (&bp.file, bp.line, &bp.access) {
         (Some(file), Some(line), _) => format!("{}:{line}", breakpoint_file(file)),
-        (_, _, Some(access)) => format!("watch {} ({access})", bp.location),
+        (_, _, Some(access)) => format!("watch {} ({})", bp.location, access.as_str()),
         _ => bp.location.clone(),
     };
     let state = if !bp.enabled {
@@ -403,6 +403,7 @@ pub fn breakpoint_line(bp: &BreakpointInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipc::protocol::BreakpointKind;
 
     #[test]
     fn escape_sequences_are_made_visible() {
@@ -430,7 +431,7 @@ mod tests {
     fn moved_line_breakpoint(asked: u32, moved: u32) -> BreakpointInfo {
         BreakpointInfo {
             id: 1,
-            kind: "line".into(),
+            kind: BreakpointKind::Line,
             location: "/src/w.py:4".into(),
             requested: Some("w.py:4".into()),
             file: Some("/src/w.py".into()),

@@ -3,6 +3,7 @@
 //! with and without them, held-back placements, watchpoints numbered apart.
 
 use super::*;
+use crate::common::location::DataAccess;
 use serde_json::{Value, json};
 
 impl SyncRequest {
@@ -373,7 +374,7 @@ fn watchpoints_are_sent_together_and_numbered_apart_from_breakpoints() {
     r.apply_answer(&[w], &[answer(1)], |_| None);
     assert_eq!(r.ids_for_adapter_ids(&[1], false), vec![line]);
     assert_eq!(r.ids_for_adapter_ids(&[1], true), vec![w]);
-    assert_eq!(r.get(w).map(|e| e.info().kind), Some("watch".to_string()));
+    assert_eq!(r.get(w).map(|e| e.info().kind), Some(BreakpointKind::Watch));
     // A new run forgets the value seen, not the handle.
     r.reset_adapter_state(true, |hits| hits.to_string());
     let data = r.get(w).and_then(|e| e.data.clone());

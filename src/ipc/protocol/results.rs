@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Machinery, SessionState, StopReason};
+use crate::common::location::DataAccess;
 
 /// What a started or attached session looks like.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -115,11 +116,22 @@ pub struct EvaluatingInfo {
     pub secs: f64,
 }
 
+/// What a breakpoint is set on, written in `--json` by its lowercase name (`line`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BreakpointKind {
+    /// A file's line.
+    Line,
+    /// A function, by name.
+    Function,
+    /// A watchpoint: data, when it is accessed.
+    Watch,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BreakpointInfo {
     pub id: u32,
-    /// `line`, `function` or `watch`.
-    pub kind: String,
+    pub kind: BreakpointKind,
     /// The location as the user gave it (for a watchpoint, the watched expression).
     pub location: String,
     /// What the user typed, before the file was resolved (`inventory.py:5`).
@@ -141,7 +153,7 @@ pub struct BreakpointInfo {
     pub log_message: Option<String>,
     /// A watchpoint's access that stops: `write`, `read` or `readWrite`.
     #[serde(default)]
-    pub access: Option<String>,
+    pub access: Option<DataAccess>,
     /// A watchpoint's data as the adapter describes it, e.g. "g_counter (4 bytes)".
     #[serde(default)]
     pub watching: Option<String>,
@@ -597,4 +609,26 @@ pub struct UnansweringDaemon {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MessageResult {
     pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_breakpoints_kind_is_written_by_its_name() {
+        let kinds = [
+            (BreakpointKind::Line, "line"),
+            (BreakpointKind::Function, "function"),
+            (BreakpointKind::Watch, "watch"),
+        ];
+        for (kind, name) in kinds {
+            let json = serde_json::to_string(&kind).unwrap_or_default();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(
+                serde_json::from_str::<BreakpointKind>(&json).ok(),
+                Some(kind)
+            );
+        }
+    }
 }
