@@ -1,5 +1,6 @@
 //! The DAP messages and bodies the session uses. Not the whole spec: each type holds the fields
-//! we read, and unknown fields are ignored, so adapters that send more are fine.
+//! we read, and unknown fields are ignored, so adapters that send more are fine. The answers our
+//! node adapter gives are written from these same types, so a field left unset is left out.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -31,53 +32,53 @@ pub struct ReverseRequest {
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Source {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// The adapter holds the text (DAP's `source` request gives it): a source not on disk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_reference: Option<i64>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StackFrame {
     pub id: i64,
     pub name: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
     #[serde(default)]
     pub line: u32,
     #[serde(default)]
     pub column: u32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instruction_pointer_reference: Option<String>,
     /// `subtle` or `deemphasize` for frames of little interest (Delve's Go runtime).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub presentation_hint: Option<String>,
     /// Not DAP's: our node adapter's generated position of a frame it tells by its source map.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generated: Option<GeneratedLocation>,
 }
 
 /// Where a source-mapped frame runs (1-based).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct GeneratedLocation {
     pub file: String,
     pub line: u32,
     pub column: u32,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StackTraceBody {
     pub stack_frames: Vec<StackFrame>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_frames: Option<u32>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Thread {
     pub id: i64,
     /// Required by DAP, yet GDB leaves it out for a thread it knows no name of (a core's
@@ -106,72 +107,72 @@ pub struct Module {
 }
 
 /// The answer to `threads`. An entry we cannot read is left out; anything but a list is no threads.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct ThreadsBody {
     #[serde(default, deserialize_with = "readable_entries")]
     pub threads: Vec<Thread>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Scope {
     pub name: String,
     pub variables_reference: i64,
     #[serde(default)]
     pub expensive: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub presentation_hint: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named_variables: Option<u64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indexed_variables: Option<u64>,
 }
 
 /// The answer to `scopes`. An entry we cannot read is left out; anything but a list is no scopes.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct ScopesBody {
     #[serde(default, deserialize_with = "readable_entries")]
     pub scopes: Vec<Scope>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Variable {
     pub name: String,
     #[serde(default)]
     pub value: String,
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_name: Option<String>,
     #[serde(default)]
     pub variables_reference: i64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named_variables: Option<u64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indexed_variables: Option<u64>,
 }
 
 /// The answer to `variables`. An entry we cannot read is left out; anything but a list is no children.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct VariablesBody {
     #[serde(default, deserialize_with = "readable_entries")]
     pub variables: Vec<Variable>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluateBody {
     pub result: String,
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_name: Option<String>,
     #[serde(default)]
     pub variables_reference: i64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named_variables: Option<u64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indexed_variables: Option<u64>,
     /// Where the value lives in memory (or points to), for `readMemory` and `disassemble`; an
     /// opaque token only the adapter may interpret.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_reference: Option<String>,
 }
 
@@ -211,26 +212,26 @@ pub struct DisassembledInstruction {
 }
 
 /// A breakpoint as the adapter reports it.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Breakpoint {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     #[serde(default)]
     pub verified: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
     /// Why an unverified breakpoint is so (DAP 1.64 and later).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<UnverifiedReason>,
 }
 
 /// DAP's `reason` for an unverified breakpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum UnverifiedReason {
     /// It may bind later (a file or function not loaded yet).
@@ -245,7 +246,7 @@ pub enum UnverifiedReason {
 /// The answer to the breakpoint requests: one breakpoint per one asked for. An entry we cannot
 /// read is an unverified breakpoint in its place; anything but a list is no answers (each
 /// breakpoint then stays pending).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct BreakpointsBody {
     #[serde(default, deserialize_with = "entries_in_place")]
     pub breakpoints: Vec<Breakpoint>,
@@ -300,27 +301,92 @@ pub struct ProcessEventBody {
     pub system_process_id: Option<u32>,
 }
 
-/// The adapter's capabilities (the answer to `initialize`): the ones the session acts on. A flag
-/// that is not `true` (absent, or of another type) is not supported.
+/// The adapter's capabilities (the answer to `initialize`): the ones the session acts on, and
+/// the ones our node adapter tells. A flag that is not `true` (absent, or of another type) is not
+/// supported, and is left out when written.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Capabilities {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_configuration_done_request: bool,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
+    pub supports_function_breakpoints: bool,
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
+    pub supports_conditional_breakpoints: bool,
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
+    pub supports_hit_conditional_breakpoints: bool,
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
+    pub supports_evaluate_for_hovers: bool,
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_log_points: bool,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_set_variable: bool,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_set_expression: bool,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_exception_info_request: bool,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_data_breakpoints: bool,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_read_memory_request: bool,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "is_false"
+    )]
     pub supports_disassemble_request: bool,
+    /// Said even when false by an adapter that has no `terminate` (ours for node), so a client
+    /// that would send one knows not to.
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub supports_terminate_request: Option<bool>,
     /// `None` when the adapter names no list at all: it then is not sent
     /// `setExceptionBreakpoints`, which one that names an empty list is.
     #[serde(
@@ -339,10 +405,29 @@ pub struct Capabilities {
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct ExceptionBreakpointsFilter {
     pub filter: String,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub label: Option<String>,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub description: Option<String>,
+    /// Whether the filter is on unless the client says otherwise.
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default: Option<bool>,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// A list that is there, even when none of its entries (or nothing at all) can be read.

@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::error::RequestError;
-use super::requests::Envelope;
+use super::requests::{Answer, Envelope};
+use crate::dap::types::Breakpoint;
 
 /// Where the adapter's responses and events go, in order; `seq` is numbered by the writer.
 #[derive(Clone)]
@@ -31,7 +32,7 @@ impl Outbox {
     }
 
     /// A breakpoint placed anew: bound as its script loaded, or moved where V8 resolved it.
-    pub async fn breakpoint_changed(&self, breakpoint: Value) {
+    pub async fn breakpoint_changed(&self, breakpoint: Breakpoint) {
         self.event(
             "breakpoint",
             json!({ "reason": "changed", "breakpoint": breakpoint }),
@@ -39,7 +40,13 @@ impl Outbox {
         .await;
     }
 
-    pub async fn respond(&self, request: &Envelope, answer: Result<Value, RequestError>) {
+    pub async fn respond(&self, request: &Envelope, answer: Result<Answer, RequestError>) {
+        let answer = answer.and_then(|answer| match answer {
+            Answer::Done => Ok(None),
+            body => serde_json::to_value(body)
+                .map(Some)
+                .map_err(|e| RequestError::Failed(format!("the answer could not be written: {e}"))),
+        });
         let mut response = json!({
             "type": "response",
             "request_seq": request.seq,
@@ -47,8 +54,8 @@ impl Outbox {
             "success": answer.is_ok(),
         });
         match answer {
-            Ok(Value::Null) => {}
-            Ok(body) => response["body"] = body,
+            Ok(None) => {}
+            Ok(Some(body)) => response["body"] = body,
             Err(error) => response["message"] = json!(error.to_string()),
         }
         let _ = self.tx.send(response).await;

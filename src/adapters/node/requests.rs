@@ -4,18 +4,22 @@
 use std::path::PathBuf;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::error::RequestError;
 use crate::dap::requests::{
-    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
-    ExceptionInfo, Initialize, Next, NoArguments, Pause, Request as DapRequest, Scopes,
-    ScopesArguments, SetBreakpoints, SetBreakpointsArguments, SetExceptionBreakpoints,
-    SetExceptionBreakpointsArguments, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
-    SetVariable, SetVariableArguments, SourceArguments, SourceContent, StackTrace,
-    StackTraceArguments, StepIn, StepOut, ThreadArguments, Threads, Variables, VariablesArguments,
-    or_default,
+    ConfigurationDone, Continue, ContinueBody, Disconnect, DisconnectArguments, Evaluate,
+    EvaluateArguments, ExceptionInfo, ExceptionInfoBody, Initialize, Next, NoArguments, Pause,
+    Request as DapRequest, Scopes, ScopesArguments, SetBreakpoints, SetBreakpointsArguments,
+    SetExceptionBreakpoints, SetExceptionBreakpointsArguments, SetFunctionBreakpoints,
+    SetFunctionBreakpointsArguments, SetValueBody, SetVariable, SetVariableArguments,
+    SourceArguments, SourceBody, SourceContent, StackTrace, StackTraceArguments, StepIn, StepOut,
+    ThreadArguments, Threads, Variables, VariablesArguments, or_default,
+};
+use crate::dap::types::{
+    BreakpointsBody, Capabilities, EvaluateBody, ScopesBody, StackTraceBody, ThreadsBody,
+    VariablesBody,
 };
 use crate::ipc::protocol::StdioPaths;
 
@@ -26,6 +30,25 @@ pub struct Envelope {
     pub command: String,
     #[serde(default)]
     pub arguments: Value,
+}
+
+/// What a request is answered with: the typed `Response` of its request, or no body at all
+/// for the requests whose answer says nothing but that they were done.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Done,
+    Capabilities(Capabilities),
+    Breakpoints(BreakpointsBody),
+    Threads(ThreadsBody),
+    Continue(ContinueBody),
+    StackTrace(StackTraceBody),
+    Scopes(ScopesBody),
+    Variables(VariablesBody),
+    Evaluate(EvaluateBody),
+    SetVariable(SetValueBody),
+    ExceptionInfo(ExceptionInfoBody),
+    Source(SourceBody),
 }
 
 /// One request the adapter serves, with its arguments.

@@ -166,13 +166,36 @@ pub struct SetVariableArguments {
 }
 
 /// The answer to `setExpression` and `setVariable`: the value as the adapter now shows it. Either
-/// field may be missing or odd; the value asked for then stands in.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// field may be missing or odd; the value asked for then stands in. An adapter may give the new
+/// value's children too, as `variables` does.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SetValueBody {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub value: Option<String>,
-    #[serde(rename = "type", default, deserialize_with = "or_default")]
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_name: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub variables_reference: Option<i64>,
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub indexed_variables: Option<u64>,
 }
 
 /// `exceptionInfo`: what a thread stopped on an exception raised.
@@ -186,24 +209,63 @@ impl Request for ExceptionInfo {
 
 /// The answer to `exceptionInfo`. Adapters fill it in unevenly (`details` is optional), so
 /// every field is optional, and an odd one counts as missing.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExceptionInfoBody {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub exception_id: Option<String>,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub description: Option<String>,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub break_mode: Option<ExceptionBreakMode>,
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub details: Option<ExceptionDetails>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+/// When the exception stopped the program (DAP's `ExceptionBreakMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExceptionBreakMode {
+    Never,
+    Always,
+    Unhandled,
+    UserUnhandled,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExceptionDetails {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_name: Option<String>,
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
+    /// The stack where it was raised, as text; written even when unknown (`null`).
+    #[serde(default, deserialize_with = "or_default")]
+    pub stack_trace: Option<String>,
 }
 
 /// `readMemory`: `count` bytes from a memory reference.

@@ -145,7 +145,20 @@ pub enum Continue {}
 impl Request for Continue {
     const COMMAND: &'static str = "continue";
     type Arguments = ThreadArguments;
-    type Response = NoBody;
+    type Response = ContinueBody;
+}
+
+/// The answer to `continue`: whether every thread goes on, when the adapter says (an odd value
+/// counts as unsaid).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContinueBody {
+    #[serde(
+        default,
+        deserialize_with = "or_default",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub all_threads_continued: Option<bool>,
 }
 
 /// `next`: step over.
@@ -199,11 +212,10 @@ impl Resume {
     pub async fn send(self, dap: &DapClient, thread_id: i64) -> Result<(), DapError> {
         let arguments = ThreadArguments { thread_id };
         match self {
-            Resume::Continue => dap.request_typed::<Continue>(&arguments).await,
-            Resume::Next => dap.request_typed::<Next>(&arguments).await,
-            Resume::StepIn => dap.request_typed::<StepIn>(&arguments).await,
-            Resume::StepOut => dap.request_typed::<StepOut>(&arguments).await,
+            Resume::Continue => dap.request_typed::<Continue>(&arguments).await.map(drop),
+            Resume::Next => dap.request_typed::<Next>(&arguments).await.map(drop),
+            Resume::StepIn => dap.request_typed::<StepIn>(&arguments).await.map(drop),
+            Resume::StepOut => dap.request_typed::<StepOut>(&arguments).await.map(drop),
         }
-        .map(drop)
     }
 }

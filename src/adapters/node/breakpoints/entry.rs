@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use crate::dap::types::{Breakpoint, Source};
 
 /// When a breakpoint with a hit count stops: DAP's `hitCondition`, "N" meaning from the Nth hit
 /// on (as `--hit-count` documents); `>N`, `>=N`, `==N` and `%N` are understood too.
@@ -83,24 +83,27 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    pub(super) fn to_dap(&self, fallback: Option<&Path>) -> Value {
-        let mut breakpoint = json!({ "id": self.dap_id, "verified": self.resolved.is_some() });
+    pub(super) fn to_dap(&self, fallback: Option<&Path>) -> Breakpoint {
         let path = self
             .resolved
             .as_ref()
             .map(|(p, _)| p.as_path())
             .or(fallback);
-        if let Some(path) = path {
-            breakpoint["source"] = json!({ "path": path });
+        let line = match (&self.resolved, &self.wish.place) {
+            (Some((_, line)), _) => Some(*line),
+            (None, Place::Line(line)) => Some(*line),
+            (None, Place::Function(_)) => None,
+        };
+        Breakpoint {
+            id: Some(self.dap_id),
+            verified: self.resolved.is_some(),
+            message: self.message.clone(),
+            line,
+            source: path.map(|path| Source {
+                path: Some(path.to_string_lossy().into_owned()),
+                ..Source::default()
+            }),
+            reason: None,
         }
-        match (&self.resolved, &self.wish.place) {
-            (Some((_, line)), _) => breakpoint["line"] = json!(line),
-            (None, Place::Line(line)) => breakpoint["line"] = json!(line),
-            (None, Place::Function(_)) => {}
-        }
-        if let Some(message) = &self.message {
-            breakpoint["message"] = json!(message);
-        }
-        breakpoint
     }
 }

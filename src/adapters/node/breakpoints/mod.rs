@@ -22,7 +22,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use std::sync::Arc;
 
@@ -32,6 +32,7 @@ use super::source_maps::{self, MapTarget, MappedScript, ScriptMap};
 use super::sources;
 use super::urls::{suffix_of, url_regex, url_suffix_regex};
 use crate::dap::requests::{BreakpointOptions, FunctionBreakpoint, SourceBreakpoint};
+use crate::dap::types::Breakpoint;
 
 pub(crate) mod conditions;
 mod entry;
@@ -141,7 +142,7 @@ impl Breakpoints {
         scripts: &Scripts,
         path: &Path,
         requested: &[SourceBreakpoint],
-    ) -> Vec<Value> {
+    ) -> Vec<Breakpoint> {
         let target = FileTarget::of(path, scripts);
         let loaded = matches!(&target, FileTarget::File(file)
             if scripts.files().any(|s| s.path.as_deref() == Some(file.as_path())));
@@ -199,7 +200,7 @@ impl Breakpoints {
         cdp: &Cdp,
         scripts: &Scripts,
         requested: &[FunctionBreakpoint],
-    ) -> Vec<Value> {
+    ) -> Vec<Breakpoint> {
         let mut old = std::mem::take(&mut self.functions);
         let wanted: Vec<Kept> = requested
             .iter()
@@ -296,7 +297,7 @@ impl Breakpoints {
 
     /// A newly parsed file may define functions that have breakpoints: places them, and returns
     /// the DAP `breakpoint` events for those that became verified.
-    pub async fn script_loaded(&mut self, cdp: &Cdp, id: &str, script: &Script) -> Vec<Value> {
+    pub async fn script_loaded(&mut self, cdp: &Cdp, id: &str, script: &Script) -> Vec<Breakpoint> {
         let mut changed = Vec::new();
         let Some(path) = &script.path else {
             return changed;
@@ -330,7 +331,7 @@ impl Breakpoints {
         v8_id: &str,
         script: Option<&Script>,
         (line, column): (u32, u32),
-    ) -> Option<Value> {
+    ) -> Option<Breakpoint> {
         let entry = self
             .entries_mut()
             .find(|e| e.v8_ids.iter().any(|id| id == v8_id))?;
@@ -474,7 +475,7 @@ impl Breakpoints {
         id: &str,
         path: &Path,
         script: &Script,
-    ) -> Vec<Value> {
+    ) -> Vec<Breakpoint> {
         let mut changed = Vec::new();
         let Some(map) = &script.map else {
             return changed;

@@ -1,12 +1,13 @@
 //! The paused call frames as DAP frames, and the sources a source map carries for them.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::super::error::RequestError;
 use super::super::scripts::Scripts;
 use super::super::urls::path_of_url;
 use super::pause::Paused;
-use crate::dap::requests::{SourceArguments, StackTraceArguments};
+use crate::dap::requests::{SourceArguments, SourceBody, StackTraceArguments};
+use crate::dap::types::{GeneratedLocation, Source, StackFrame, StackTraceBody};
 
 /// Whether a frame is in Node's own JavaScript (`node:internal/...`).
 pub fn is_internal(scripts: &Scripts, frame: &Value) -> bool {
@@ -27,7 +28,11 @@ pub fn frame_url(scripts: &Scripts, frame: &Value) -> String {
 /// included, named by their `node:internal/…` URL, which the session marks as the runtime's
 /// machinery and folds in a stack's text. A frame in a script with a source map is shown where
 /// the code was written, with where V8 runs it beside.
-pub fn stack_trace(paused: &Paused, scripts: &Scripts, arguments: &StackTraceArguments) -> Value {
+pub fn stack_trace(
+    paused: &Paused,
+    scripts: &Scripts,
+    arguments: &StackTraceArguments,
+) -> StackTraceBody {
     let frames: Vec<(usize, &Value)> = paused.call_frames.iter().enumerate().collect();
     let start = arguments.start_frame as usize;
     let levels = match arguments.levels {
@@ -35,7 +40,7 @@ pub fn stack_trace(paused: &Paused, scripts: &Scripts, arguments: &StackTraceArg
         levels => levels as usize,
     };
     let total = frames.len();
-    let stack: Vec<Value> = frames
+    let stack_frames: Vec<StackFrame> = frames
         .into_iter()
         .skip(start)
         .take(levels)
@@ -52,12 +57,16 @@ pub fn stack_trace(paused: &Paused, scripts: &Scripts, arguments: &StackTraceArg
             };
             let line = frame["location"]["lineNumber"].as_u64().unwrap_or(0);
             let column = frame["location"]["columnNumber"].as_u64().unwrap_or(0);
-            let mut shown = json!({
-                "id": index + 1,
-                "name": name,
-                "line": line + 1,
-                "column": column + 1,
-            });
+            let mut shown = StackFrame {
+                id: index as i64 + 1,
+                name,
+                source: None,
+                line: line as u32 + 1,
+                column: column as u32 + 1,
+                instruction_pointer_reference: None,
+                presentation_hint: None,
+                generated: None,
+            };
             let original = scripts
                 .get(script)
                 .and_then(|s| s.map.as_ref())
@@ -95,50 +104,60 @@ pub fn stack_trace(paused: &Paused, scripts: &Scripts, arguments: &StackTraceArg
                     })
                 {
                     // A minifier's `n` is the map's `total`.
-                    shown["name"] = json!(name);
+                    shown.name = name.to_string();
                 }
-                shown["line"] = json!(line);
-                shown["column"] = json!(column);
-                shown["generated"] = json!({
-                    "file": path_of_url(&url).map_or(url.clone(), |p| p.display().to_string()),
-                    "line": shown_line(frame),
-                    "column": column_of(frame),
+                shown.line = line;
+                shown.column = column;
+                shown.generated = Some(GeneratedLocation {
+                    file: path_of_url(&url).map_or(url.clone(), |p| p.display().to_string()),
+                    line: shown_line(frame),
+                    column: column_of(frame),
                 });
                 let name = path
                     .as_deref()
                     .and_then(|p| p.file_name())
                     .map(|n| n.to_string_lossy().to_string())
                     .unwrap_or(written);
-                shown["source"] = match path {
-                    Some(path) => json!({ "name": name, "path": path }),
-                    None => json!({ "name": name }),
-                };
-                if let Some(reference) = reference {
-                    shown["source"]["sourceReference"] = json!(reference);
-                }
+                shown.source = Some(Source {
+                    name: Some(name),
+                    path: path.map(|p| p.to_string_lossy().into_owned()),
+                    source_reference: reference,
+                });
                 return shown;
             }
             match path_of_url(&url) {
                 Some(path) => {
                     let file = path.file_name().map(|n| n.to_string_lossy().to_string());
-                    shown["source"] = json!({ "name": file, "path": path });
+                    shown.source = Some(Source {
+                        name: file,
+                        path: Some(path.to_string_lossy().into_owned()),
+                        source_reference: None,
+                    });
                 }
-                None if !url.is_empty() => shown["source"] = json!({ "name": url }),
+                None if !url.is_empty() => {
+                    shown.source = Some(Source {
+                        name: Some(url),
+                        ..Source::default()
+                    });
+                }
                 None => {}
             }
             shown
         })
         .collect();
-    json!({ "stackFrames": stack, "totalFrames": total })
+    StackTraceBody {
+        stack_frames,
+        total_frames: Some(total as u32),
+    }
 }
 
 /// A CDP call frame's 1-based line and column.
-fn shown_line(frame: &Value) -> u64 {
-    frame["location"]["lineNumber"].as_u64().unwrap_or(0) + 1
+fn shown_line(frame: &Value) -> u32 {
+    frame["location"]["lineNumber"].as_u64().unwrap_or(0) as u32 + 1
 }
 
-fn column_of(frame: &Value) -> u64 {
-    frame["location"]["columnNumber"].as_u64().unwrap_or(0) + 1
+fn column_of(frame: &Value) -> u32 {
+    frame["location"]["columnNumber"].as_u64().unwrap_or(0) as u32 + 1
 }
 
 /// Sources a map can carry per script, in [`source_reference`]'s numbering.
@@ -157,7 +176,7 @@ fn source_reference(script: &str, index: usize) -> Option<i64> {
 }
 
 /// DAP `source`: the text a source map carries for a source the disk lacks.
-pub fn source(scripts: &Scripts, arguments: &SourceArguments) -> Result<Value, RequestError> {
+pub fn source(scripts: &Scripts, arguments: &SourceArguments) -> Result<SourceBody, RequestError> {
     let reference = Some(arguments.source_reference)
         .filter(|r| *r > 0)
         .ok_or(RequestError::NoSource)?;
@@ -171,5 +190,5 @@ pub fn source(scripts: &Scripts, arguments: &SourceArguments) -> Result<Value, R
         .and_then(|map| map.sources.get(index))
         .and_then(|source| source.content.clone())
         .ok_or(RequestError::NoSource)?;
-    Ok(json!({ "content": content }))
+    Ok(SourceBody { content })
 }

@@ -18,7 +18,10 @@ use super::class_names::WrittenClasses;
 use super::original_names::{in_generated_names, written_names};
 use super::pause::{Handle, Pause, This, shown_this};
 use super::script_texts::ScriptTexts;
-use crate::dap::requests::{EvaluateArguments, SetVariableArguments, VariablesArguments};
+use crate::dap::requests::{
+    EvaluateArguments, SetValueBody, SetVariableArguments, VariablesArguments,
+};
+use crate::dap::types::{EvaluateBody, Variable, VariablesBody};
 
 /// The parameters CommonJS wraps every module in: shown as locals of the top level, they are
 /// noise; they are hidden when all five are there.
@@ -34,8 +37,6 @@ pub const EVALUATION_TIMEOUT_MS: u64 = 10_000;
 /// Most array elements given when no page was asked for.
 const UNPAGED_ARRAY_LIMIT: u64 = 10_000;
 
-type Answer = Result<Value, RequestError>;
-
 /// The process in focus as its values are read: its connection, its pause and scripts, and the
 /// texts and class names read so far.
 pub struct Inspection<'a> {
@@ -48,7 +49,10 @@ pub struct Inspection<'a> {
 
 impl Inspection<'_> {
     /// DAP `variables`: the children of a scope or a value.
-    pub async fn variables(&mut self, arguments: &VariablesArguments) -> Answer {
+    pub async fn variables(
+        &mut self,
+        arguments: &VariablesArguments,
+    ) -> Result<VariablesBody, RequestError> {
         let cdp = self.cdp;
         let (frame, objects, this, length, is_scope) =
             match self.pause.handle(arguments.variables_reference)? {
@@ -74,9 +78,9 @@ impl Inspection<'_> {
                 Handle::Returned(returned) => {
                     let returned = returned.clone();
                     let name = format!("(return) {}", returned.function);
-                    return Ok(
-                        json!({ "variables": [self.variable(Some(0), &name, &returned.value)] }),
-                    );
+                    return Ok(VariablesBody {
+                        variables: vec![self.variable(Some(0), &name, &returned.value)],
+                    });
                 }
             };
         let properties = match length {
@@ -142,27 +146,30 @@ impl Inspection<'_> {
             let this = self.with_written_class(this).await;
             shown.push(self.variable(frame, "this", &this));
         }
-        Ok(json!({ "variables": shown }))
+        Ok(VariablesBody { variables: shown })
     }
 
     /// A DAP variable for a value, with a handle when it has children.
-    fn variable(&mut self, frame: Option<usize>, name: &str, value: &Value) -> Value {
-        let mut variable = json!({
-            "name": name,
-            "value": values::display(value),
-            "type": values::type_name(value),
-            "variablesReference": 0,
-        });
-        self.attach_children(frame, value, &mut variable);
-        variable
+    fn variable(&mut self, frame: Option<usize>, name: &str, value: &Value) -> Variable {
+        let (variables_reference, indexed_variables) = self.children(frame, value);
+        Variable {
+            name: name.to_string(),
+            value: values::display(value),
+            type_name: Some(values::type_name(value)),
+            variables_reference,
+            named_variables: None,
+            indexed_variables,
+        }
     }
 
-    fn attach_children(&mut self, frame: Option<usize>, value: &Value, target: &mut Value) {
+    /// The handle of a value's children (0 when it has none), and how many elements it has
+    /// when it is an array.
+    fn children(&mut self, frame: Option<usize>, value: &Value) -> (i64, Option<u64>) {
         if !values::has_children(value) {
-            return;
+            return (0, None);
         }
         let Some(object_id) = value["objectId"].as_str() else {
-            return;
+            return (0, None);
         };
         let length = values::array_length(value);
         let reference = self.pause.add_handle(Handle::Object {
@@ -170,10 +177,7 @@ impl Inspection<'_> {
             object_id: object_id.to_string(),
             length,
         });
-        target["variablesReference"] = json!(reference);
-        if let Some(length) = length {
-            target["indexedVariables"] = json!(length);
-        }
+        (reference, length)
     }
 
     /// `Debugger.evaluateOnCallFrame` when paused, `Runtime.evaluate` otherwise; V8 stops the
@@ -231,7 +235,10 @@ impl Inspection<'_> {
     }
 
     /// DAP `evaluate`, in a paused frame's names as the user wrote them.
-    pub async fn evaluate(&mut self, arguments: &EvaluateArguments) -> Answer {
+    pub async fn evaluate(
+        &mut self,
+        arguments: &EvaluateArguments,
+    ) -> Result<EvaluateBody, RequestError> {
         let expression = arguments.expression.as_str();
         let expression = match (self.pause.current(), arguments.frame_id) {
             (Some(paused), frame) => {
@@ -254,17 +261,22 @@ impl Inspection<'_> {
             .await?;
         let value = collection_sizes::read_through_class(self.cdp, value).await;
         let value = self.with_written_class(value).await;
-        let mut answer = json!({
-            "result": values::display(&value),
-            "type": values::type_name(&value),
-            "variablesReference": 0,
-        });
-        self.attach_children(frame, &value, &mut answer);
-        Ok(answer)
+        let (variables_reference, indexed_variables) = self.children(frame, &value);
+        Ok(EvaluateBody {
+            result: values::display(&value),
+            type_name: Some(values::type_name(&value)),
+            variables_reference,
+            named_variables: None,
+            indexed_variables,
+            memory_reference: None,
+        })
     }
 
     /// DAP `setVariable`: a variable of a scope, or a member of an object.
-    pub async fn set_variable(&mut self, arguments: &SetVariableArguments) -> Answer {
+    pub async fn set_variable(
+        &mut self,
+        arguments: &SetVariableArguments,
+    ) -> Result<SetValueBody, RequestError> {
         let name = arguments.name.as_str();
         let expression = arguments.value.as_str();
         let cdp = self.cdp;
@@ -345,13 +357,13 @@ impl Inspection<'_> {
                 (frame, answer["result"].clone())
             }
         };
-        let mut answer = json!({
-            "value": values::display(&stored),
-            "type": values::type_name(&stored),
-            "variablesReference": 0,
-        });
-        self.attach_children(frame, &stored, &mut answer);
-        Ok(answer)
+        let (variables_reference, indexed_variables) = self.children(frame, &stored);
+        Ok(SetValueBody {
+            value: Some(values::display(&stored)),
+            type_name: Some(values::type_name(&stored)),
+            variables_reference: Some(variables_reference),
+            indexed_variables,
+        })
     }
 
     async fn with_written_class(&mut self, value: Value) -> Value {

@@ -20,16 +20,17 @@ use super::inspector::{self, LaunchPlan};
 use super::outbox::Outbox;
 use super::output::{self, ProcessEnd};
 use super::requests::{
-    AttachArguments, BreakpointRequest, Envelope, LaunchArguments, Request, RunCommand,
+    Answer, AttachArguments, BreakpointRequest, Envelope, LaunchArguments, Request, RunCommand,
 };
 use super::scripts::Script;
 use super::source_maps;
 use super::typescript;
 use super::values;
 use crate::dap::requests::{
-    DisconnectArguments, SetBreakpointsArguments, SetExceptionBreakpointsArguments,
+    ContinueBody, DisconnectArguments, SetBreakpointsArguments, SetExceptionBreakpointsArguments,
     SetFunctionBreakpointsArguments,
 };
+use crate::dap::types::{BreakpointsBody, Capabilities, ExceptionBreakpointsFilter};
 
 mod class_names;
 mod exceptions;
@@ -105,7 +106,7 @@ pub struct Debuggee {
     es_module: bool,
 }
 
-type Answer = Result<Value, RequestError>;
+type Answered = Result<Answer, RequestError>;
 
 impl Debuggee {
     /// `children` is where the events of the program's child processes go (see `threads`).
@@ -146,7 +147,7 @@ impl Debuggee {
     }
 
     /// The answer to `request`; `flow` is set when the server loop has something to do.
-    async fn answer(&mut self, request: Request, flow: &mut Flow) -> Answer {
+    async fn answer(&mut self, request: Request, flow: &mut Flow) -> Answered {
         if let Some(thread) = request.thread()
             && !self.threads.focus(thread)
         {
@@ -160,7 +161,10 @@ impl Debuggee {
                 self.threads.focus(MAIN_THREAD);
                 let answer = self.set_everywhere(&request).await;
                 self.threads.focus(focus);
-                answer
+                answer.map(|answer| match answer {
+                    Some(body) => Answer::Breakpoints(body),
+                    None => Answer::Done,
+                })
             }
             Request::ConfigurationDone => {
                 // A launched program waits at --inspect-brk, and so does an attached one started
@@ -168,13 +172,15 @@ impl Debuggee {
                 self.cdp()?
                     .call("Runtime.runIfWaitingForDebugger", json!({}))
                     .await?;
-                Ok(Value::Null)
+                Ok(Answer::Done)
             }
-            Request::Threads => Ok(self.threads.list()),
-            Request::Run(RunCommand::Continue, _) => self
-                .resume("Debugger.resume", Expecting::Nothing)
-                .await
-                .map(|_| json!({ "allThreadsContinued": !self.threads.others_paused() })),
+            Request::Threads => Ok(Answer::Threads(self.threads.list())),
+            Request::Run(RunCommand::Continue, _) => {
+                self.resume("Debugger.resume", Expecting::Nothing).await?;
+                Ok(Answer::Continue(ContinueBody {
+                    all_threads_continued: Some(!self.threads.others_paused()),
+                }))
+            }
             Request::Run(RunCommand::Next, _) => {
                 self.resume("Debugger.stepOver", Expecting::Step).await
             }
@@ -186,39 +192,63 @@ impl Debuggee {
             }
             Request::Run(RunCommand::Pause, _) => {
                 if self.threads.focus.pause.is_paused() {
-                    return Ok(Value::Null);
+                    return Ok(Answer::Done);
                 }
                 self.threads.focus.expecting = Expecting::Pause;
                 self.cdp()?.call("Debugger.pause", json!({})).await?;
-                Ok(Value::Null)
+                Ok(Answer::Done)
             }
             Request::StackTrace(arguments) => {
                 let focus = &self.threads.focus;
-                Ok(frames::stack_trace(
+                Ok(Answer::StackTrace(frames::stack_trace(
                     focus.pause.get()?,
                     &focus.scripts,
                     &arguments,
-                ))
+                )))
             }
-            Request::Scopes(arguments) => self.threads.focus.pause.scopes(&arguments),
-            Request::Variables(arguments) => self.inspection()?.variables(&arguments).await,
-            Request::Evaluate(arguments) => self.inspection()?.evaluate(&arguments).await,
-            Request::SetVariable(arguments) => self.inspection()?.set_variable(&arguments).await,
-            Request::ExceptionInfo(_) => self.threads.focus.pause.exception_info(),
-            Request::Source(arguments) => frames::source(&self.threads.focus.scripts, &arguments),
-            Request::Initialize => Ok(capabilities()),
+            Request::Scopes(arguments) => self
+                .threads
+                .focus
+                .pause
+                .scopes(&arguments)
+                .map(Answer::Scopes),
+            Request::Variables(arguments) => self
+                .inspection()?
+                .variables(&arguments)
+                .await
+                .map(Answer::Variables),
+            Request::Evaluate(arguments) => self
+                .inspection()?
+                .evaluate(&arguments)
+                .await
+                .map(Answer::Evaluate),
+            Request::SetVariable(arguments) => self
+                .inspection()?
+                .set_variable(&arguments)
+                .await
+                .map(Answer::SetVariable),
+            Request::ExceptionInfo(_) => self
+                .threads
+                .focus
+                .pause
+                .exception_info()
+                .map(Answer::ExceptionInfo),
+            Request::Source(arguments) => {
+                frames::source(&self.threads.focus.scripts, &arguments).map(Answer::Source)
+            }
+            Request::Initialize => Ok(Answer::Capabilities(capabilities())),
             Request::Launch(arguments) => {
                 *flow = self.launch(&arguments).await?;
-                Ok(Value::Null)
+                Ok(Answer::Done)
             }
             Request::Attach(arguments) => {
                 *flow = self.attach(&arguments).await?;
-                Ok(Value::Null)
+                Ok(Answer::Done)
             }
             Request::Disconnect(arguments) => {
                 self.disconnect(&arguments).await;
                 *flow = Flow::Finish;
-                Ok(Value::Null)
+                Ok(Answer::Done)
             }
         }
     }
@@ -740,7 +770,11 @@ impl Debuggee {
 
     /// A breakpoint request applied to every process, the launched one (in focus) first. A
     /// breakpoint is reported as one process places it: verified where any process has it.
-    async fn set_everywhere(&mut self, request: &BreakpointRequest) -> Answer {
+    /// `setExceptionBreakpoints` is answered without a body.
+    async fn set_everywhere(
+        &mut self,
+        request: &BreakpointRequest,
+    ) -> Result<Option<BreakpointsBody>, RequestError> {
         let mut answer = self.set_in_focus(request).await?;
         let threads: Vec<i64> = self.threads.other_threads();
         let home = self.threads.focus.thread;
@@ -749,25 +783,34 @@ impl Debuggee {
             let Ok(theirs) = self.set_in_focus(request).await else {
                 continue;
             };
-            merge_placed(&mut answer, &theirs);
+            if let (Some(answer), Some(theirs)) = (&mut answer, &theirs) {
+                merge_placed(answer, theirs);
+            }
         }
         self.threads.focus(home);
         Ok(answer)
     }
 
-    async fn set_in_focus(&mut self, request: &BreakpointRequest) -> Answer {
+    async fn set_in_focus(
+        &mut self,
+        request: &BreakpointRequest,
+    ) -> Result<Option<BreakpointsBody>, RequestError> {
         match request {
-            BreakpointRequest::Lines(arguments) => self.set_breakpoints(arguments).await,
+            BreakpointRequest::Lines(arguments) => self.set_breakpoints(arguments).await.map(Some),
             BreakpointRequest::Functions(arguments) => {
-                self.set_function_breakpoints(arguments).await
+                self.set_function_breakpoints(arguments).await.map(Some)
             }
             BreakpointRequest::Exceptions(arguments) => {
-                self.set_exception_breakpoints(arguments).await
+                self.set_exception_breakpoints(arguments).await?;
+                Ok(None)
             }
         }
     }
 
-    async fn set_breakpoints(&mut self, arguments: &SetBreakpointsArguments) -> Answer {
+    async fn set_breakpoints(
+        &mut self,
+        arguments: &SetBreakpointsArguments,
+    ) -> Result<BreakpointsBody, RequestError> {
         let cdp = self.cdp()?.clone();
         let path = &arguments.source.path;
         let answer = self
@@ -784,7 +827,9 @@ impl Debuggee {
         if Breakpoints::goes_through_source_maps(path) {
             self.wait_for_mapped_scripts(&cdp).await;
         }
-        Ok(json!({ "breakpoints": answer }))
+        Ok(BreakpointsBody {
+            breakpoints: answer,
+        })
     }
 
     /// An ES module (what `tsx` compiles, a bundle) runs the moment it is parsed: V8 is to wait
@@ -805,7 +850,7 @@ impl Debuggee {
     async fn set_function_breakpoints(
         &mut self,
         arguments: &SetFunctionBreakpointsArguments,
-    ) -> Answer {
+    ) -> Result<BreakpointsBody, RequestError> {
         let cdp = self.cdp()?.clone();
         let answer = self
             .threads
@@ -813,24 +858,26 @@ impl Debuggee {
             .breakpoints
             .set_functions(&cdp, &self.threads.focus.scripts, &arguments.breakpoints)
             .await;
-        if answer.iter().any(|b| b["verified"] != true) {
+        if answer.iter().any(|b| !b.verified) {
             // A bundle that loads later may define it, and call it as it loads (see `mapped_functions`).
             self.wait_for_mapped_scripts(&cdp).await;
         }
-        Ok(json!({ "breakpoints": answer }))
+        Ok(BreakpointsBody {
+            breakpoints: answer,
+        })
     }
 
     async fn set_exception_breakpoints(
         &mut self,
         arguments: &SetExceptionBreakpointsArguments,
-    ) -> Answer {
+    ) -> Result<(), RequestError> {
         let filters: Vec<&str> = arguments.filters.iter().map(String::as_str).collect();
         let (state, rule) = self.exception_state(&filters);
         self.threads.focus.exceptions.rule = rule;
         self.cdp()?
             .call("Debugger.setPauseOnExceptions", json!({ "state": state }))
             .await?;
-        Ok(Value::Null)
+        Ok(())
     }
 
     /// A breakpoint request, kept to be replayed in the children that start later.
@@ -929,7 +976,7 @@ impl Debuggee {
             .await;
     }
 
-    async fn resume(&mut self, method: &'static str, expecting: Expecting) -> Answer {
+    async fn resume(&mut self, method: &'static str, expecting: Expecting) -> Answered {
         if !self.threads.focus.pause.is_paused() {
             return Err(RequestError::NotPaused);
         }
@@ -948,7 +995,7 @@ impl Debuggee {
         }
         self.cdp()?.call(method, json!({})).await?;
         self.threads.focus.pause.resumed();
-        Ok(Value::Null)
+        Ok(Answer::Done)
     }
 
     /// The process in focus as its values are read.
@@ -1050,33 +1097,34 @@ fn step_or_pause(expecting: Expecting) -> &'static str {
 }
 
 /// What a DAP client learns in `initialize`.
-fn capabilities() -> Value {
-    json!({
-        "supportsConfigurationDoneRequest": true,
-        "supportsFunctionBreakpoints": true,
-        "supportsConditionalBreakpoints": true,
-        "supportsHitConditionalBreakpoints": true,
-        "supportsEvaluateForHovers": true,
-        "supportsSetVariable": true,
-        "supportsExceptionInfoRequest": true,
-        "supportsTerminateRequest": false,
-        "exceptionBreakpointFilters": [
-            { "filter": "uncaught", "label": "Uncaught exceptions", "default": true },
-            { "filter": "all", "label": "All exceptions", "default": false },
-        ],
-    })
+fn capabilities() -> Capabilities {
+    let filter = |filter: &str, label: &str, default: bool| ExceptionBreakpointsFilter {
+        filter: filter.to_string(),
+        label: Some(label.to_string()),
+        description: None,
+        default: Some(default),
+    };
+    Capabilities {
+        supports_configuration_done_request: true,
+        supports_function_breakpoints: true,
+        supports_conditional_breakpoints: true,
+        supports_hit_conditional_breakpoints: true,
+        supports_evaluate_for_hovers: true,
+        supports_set_variable: true,
+        supports_exception_info_request: true,
+        supports_terminate_request: Some(false),
+        exception_breakpoint_filters: Some(vec![
+            filter("uncaught", "Uncaught exceptions", true),
+            filter("all", "All exceptions", false),
+        ]),
+        ..Capabilities::default()
+    }
 }
 
 /// Takes each breakpoint of `theirs` that is verified where `answer`'s is not.
-fn merge_placed(answer: &mut Value, theirs: &Value) {
-    let (Some(ours), Some(theirs)) = (
-        answer["breakpoints"].as_array_mut(),
-        theirs["breakpoints"].as_array(),
-    ) else {
-        return;
-    };
-    for (mine, other) in ours.iter_mut().zip(theirs) {
-        if mine["verified"] != true && other["verified"] == true {
+fn merge_placed(answer: &mut BreakpointsBody, theirs: &BreakpointsBody) {
+    for (mine, other) in answer.breakpoints.iter_mut().zip(&theirs.breakpoints) {
+        if !mine.verified && other.verified {
             *mine = other.clone();
         }
     }
@@ -1088,10 +1136,141 @@ mod tests {
 
     #[test]
     fn a_breakpoint_placed_in_any_process_is_verified() {
-        let mut answer = json!({"breakpoints": [{"id": 1, "verified": false}, {"id": 2, "verified": true, "line": 3}]});
-        let theirs = json!({"breakpoints": [{"id": 1, "verified": true, "line": 9}, {"id": 2, "verified": false}]});
+        let body =
+            |value: Value| -> BreakpointsBody { serde_json::from_value(value).unwrap_or_default() };
+        let mut answer = body(
+            json!({"breakpoints": [{"id": 1, "verified": false}, {"id": 2, "verified": true, "line": 3}]}),
+        );
+        let theirs = body(
+            json!({"breakpoints": [{"id": 1, "verified": true, "line": 9}, {"id": 2, "verified": false}]}),
+        );
         merge_placed(&mut answer, &theirs);
-        assert_eq!(answer["breakpoints"][0]["line"], 9);
-        assert_eq!(answer["breakpoints"][1]["line"], 3);
+        assert_eq!(answer.breakpoints[0].line, Some(9));
+        assert_eq!(answer.breakpoints[1].line, Some(3));
+    }
+
+    fn written(answer: Answer) -> Value {
+        serde_json::to_value(answer).unwrap_or_default()
+    }
+
+    /// The typed answers write the JSON the adapter wrote when it built them by hand: the
+    /// same keys, none added, and `null` only where it was.
+    #[test]
+    fn answers_are_written_as_the_session_reads_them() {
+        assert_eq!(
+            written(Answer::Capabilities(capabilities())),
+            json!({
+                "supportsConfigurationDoneRequest": true,
+                "supportsFunctionBreakpoints": true,
+                "supportsConditionalBreakpoints": true,
+                "supportsHitConditionalBreakpoints": true,
+                "supportsEvaluateForHovers": true,
+                "supportsSetVariable": true,
+                "supportsExceptionInfoRequest": true,
+                "supportsTerminateRequest": false,
+                "exceptionBreakpointFilters": [
+                    { "filter": "uncaught", "label": "Uncaught exceptions", "default": true },
+                    { "filter": "all", "label": "All exceptions", "default": false },
+                ],
+            })
+        );
+        assert_eq!(
+            written(Answer::Threads(Threads::new().list())),
+            json!({ "threads": [{ "id": 1, "name": "main" }] })
+        );
+        assert_eq!(
+            written(Answer::Continue(ContinueBody {
+                all_threads_continued: Some(true)
+            })),
+            json!({ "allThreadsContinued": true })
+        );
+    }
+
+    #[test]
+    fn frames_are_written_as_the_session_reads_them() {
+        let app = if cfg!(windows) {
+            "file:///C:/app/app.js"
+        } else {
+            "file:///app/app.js"
+        };
+        let mut scripts = super::super::scripts::Scripts::default();
+        scripts.add("9", app);
+        scripts.add("3", "node:internal/main");
+        let paused = Paused {
+            call_frames: vec![
+                json!({ "functionName": "accumulate", "location": { "scriptId": "9", "lineNumber": 16, "columnNumber": 4 } }),
+                json!({ "functionName": "", "location": { "scriptId": "3", "lineNumber": 0, "columnNumber": 0 } }),
+                json!({ "functionName": "f", "location": { "scriptId": "77", "lineNumber": 2, "columnNumber": 0 } }),
+            ],
+            reason: "other".into(),
+            data: Value::Null,
+            returned: None,
+        };
+        let arguments = crate::dap::requests::StackTraceArguments {
+            thread_id: 1,
+            start_frame: 0,
+            levels: 0,
+        };
+        let path = super::super::urls::path_of_url(app);
+        assert_eq!(
+            written(Answer::StackTrace(frames::stack_trace(
+                &paused, &scripts, &arguments
+            ))),
+            json!({
+                "stackFrames": [
+                    { "id": 1, "name": "accumulate", "line": 17, "column": 5,
+                      "source": { "name": "app.js", "path": path } },
+                    { "id": 2, "name": "(anonymous)", "line": 1, "column": 1,
+                      "source": { "name": "node:internal/main" } },
+                    { "id": 3, "name": "f", "line": 3, "column": 1 },
+                ],
+                "totalFrames": 3,
+            })
+        );
+    }
+
+    #[test]
+    fn scopes_and_exceptions_are_written_as_the_session_reads_them() {
+        let scope = |kind: &str, name: &str, id: &str| json!({ "type": kind, "name": name, "object": { "objectId": id } });
+        let mut pause = pause::Pause::default();
+        pause.stopped(Paused {
+            call_frames: vec![json!({
+                "callFrameId": "c0",
+                "functionLocation": { "scriptId": "9", "lineNumber": 0, "columnNumber": 0 },
+                "this": { "type": "undefined" },
+                "scopeChain": [
+                    scope("block", "", "B"),
+                    scope("local", "f", "L"),
+                    scope("closure", "outer", "C"),
+                    scope("closure", "", "W"),
+                    scope("global", "", "G"),
+                ],
+            })],
+            reason: "exception".into(),
+            data: json!({ "type": "object", "subtype": "error", "className": "TypeError" }),
+            returned: None,
+        });
+        let scopes = pause.scopes(&crate::dap::requests::ScopesArguments { frame_id: 1 });
+        assert_eq!(
+            written(Answer::Scopes(scopes.unwrap_or_default())),
+            json!({ "scopes": [
+                { "name": "Locals", "presentationHint": "locals", "variablesReference": 1, "expensive": false },
+                { "name": "Closure", "variablesReference": 2, "expensive": false },
+                { "name": "Global", "variablesReference": 3, "expensive": true },
+            ] })
+        );
+        // An error V8 gives no description of: its stack is `null`, not left out.
+        let info = pause.exception_info().unwrap_or_default();
+        let (id, message) = (info.exception_id.clone(), info.description.clone());
+        assert_eq!(id.as_deref(), Some("TypeError"));
+        assert_eq!(
+            written(Answer::ExceptionInfo(info)),
+            json!({
+                "exceptionId": id,
+                "description": message,
+                "breakMode": "unhandled",
+                "details": { "message": message, "typeName": id, "stackTrace": null },
+            })
+        );
     }
 }

@@ -3,12 +3,15 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::super::error::RequestError;
 use super::super::values;
 use super::returns::Returned;
-use crate::dap::requests::ScopesArguments;
+use crate::dap::requests::{
+    ExceptionBreakMode, ExceptionDetails, ExceptionInfoBody, ScopesArguments,
+};
+use crate::dap::types::{Scope, ScopesBody};
 
 /// Why the program last stopped, as V8 told it.
 pub struct Paused {
@@ -129,7 +132,7 @@ impl Pause {
 
     /// DAP `scopes` of a paused frame: its locals as one scope, the value a finish's function
     /// returned, and the frame's other scopes (closures, module, global).
-    pub fn scopes(&mut self, arguments: &ScopesArguments) -> Result<Value, RequestError> {
+    pub fn scopes(&mut self, arguments: &ScopesArguments) -> Result<ScopesBody, RequestError> {
         let (index, frame) = self.frame(arguments.frame_id)?;
         let chain = frame["scopeChain"].as_array().cloned().unwrap_or_default();
         let this = match frame.get("this") {
@@ -191,20 +194,23 @@ impl Pause {
             scopes: locals,
             this,
         });
-        scopes.push(json!({
-            "name": "Locals",
-            "presentationHint": "locals",
-            "variablesReference": reference,
-            "expensive": false,
-        }));
+        let shown = |name: String, hint: Option<&str>, reference: i64, expensive: bool| Scope {
+            name,
+            variables_reference: reference,
+            expensive,
+            presentation_hint: hint.map(str::to_string),
+            named_variables: None,
+            indexed_variables: None,
+        };
+        scopes.push(shown("Locals".into(), Some("locals"), reference, false));
         if let Some(returned) = returned {
             let reference = self.add_handle(Handle::Returned(returned));
-            scopes.push(json!({
-                "name": "Return value",
-                "presentationHint": "returnValue",
-                "variablesReference": reference,
-                "expensive": false,
-            }));
+            scopes.push(shown(
+                "Return value".into(),
+                Some("returnValue"),
+                reference,
+                false,
+            ));
         }
         for (number, scope) in chain.iter().enumerate().skip(rest_from) {
             let Some(id) = object_id(scope) else {
@@ -225,17 +231,13 @@ impl Pause {
                 number,
                 object_id: id,
             });
-            scopes.push(json!({
-                "name": name,
-                "variablesReference": reference,
-                "expensive": kind == "global",
-            }));
+            scopes.push(shown(name, None, reference, kind == "global"));
         }
-        Ok(json!({ "scopes": scopes }))
+        Ok(ScopesBody { scopes })
     }
 
     /// DAP `exceptionInfo`: the exception the program stopped on.
-    pub fn exception_info(&self) -> Result<Value, RequestError> {
+    pub fn exception_info(&self) -> Result<ExceptionInfoBody, RequestError> {
         let paused = self.get()?;
         if !matches!(paused.reason.as_str(), "exception" | "promiseRejection") {
             return Err("the program did not stop on an exception".into());
@@ -263,16 +265,16 @@ impl Pause {
             }
             _ => values::display(error),
         };
-        Ok(json!({
-            "exceptionId": type_name,
-            "description": message,
-            "breakMode": "unhandled",
-            "details": {
-                "message": message,
-                "typeName": type_name,
-                "stackTrace": description,
-            },
-        }))
+        Ok(ExceptionInfoBody {
+            exception_id: Some(type_name.clone()),
+            description: Some(message.clone()),
+            break_mode: Some(ExceptionBreakMode::Unhandled),
+            details: Some(ExceptionDetails {
+                type_name: Some(type_name),
+                message: Some(message),
+                stack_trace: description,
+            }),
+        })
     }
 }
 

@@ -5,13 +5,12 @@
 //! The adapter works on one process at a time, the one in focus; the others wait, and are
 //! swapped in when a request names their thread or an event of theirs comes.
 
-use serde_json::{Value, json};
-
 use super::super::breakpoints::Breakpoints;
 use super::super::cdp::Cdp;
 use super::super::scripts::Scripts;
 use super::exceptions::CaughtExceptions;
 use super::pause::Pause;
+use crate::dap::types::{Thread, ThreadsBody};
 
 /// The launched process's thread.
 pub const MAIN_THREAD: i64 = 1;
@@ -80,15 +79,16 @@ impl Threads {
     }
 
     /// DAP `threads`: every process.
-    pub fn list(&self) -> Value {
-        let mut threads = vec![json!({ "id": self.focus.thread, "name": self.focus.name })];
-        threads.extend(
-            self.others
-                .iter()
-                .map(|t| json!({ "id": t.thread, "name": t.name })),
-        );
-        threads.sort_by_key(|t| t["id"].as_i64());
-        json!({ "threads": threads })
+    pub fn list(&self) -> ThreadsBody {
+        let mut threads: Vec<Thread> = std::iter::once(&self.focus)
+            .chain(&self.others)
+            .map(|process| Thread {
+                id: process.thread,
+                name: process.name.clone(),
+            })
+            .collect();
+        threads.sort_by_key(|t| t.id);
+        ThreadsBody { threads }
     }
 
     /// Whether a process other than the one in focus is paused.
