@@ -131,3 +131,40 @@ fn a_breakpoint_short_of_its_count_is_not_a_stop() {
     let foreign = table.hit(&["v8:other".into()]);
     assert!(foreign.stop);
 }
+
+/// A breakpoint is written as the hand-built JSON was: `source` only where a file is known,
+/// `line` where it landed or was asked for, `message` only when there is one.
+#[test]
+fn breakpoints_are_written_as_the_session_reads_them() {
+    let entry = |place: Place, resolved: Option<(PathBuf, u32)>, message: Option<&str>| Entry {
+        dap_id: 4,
+        wish: Wish {
+            place,
+            condition: None,
+        },
+        hit_rule: None,
+        hits: 0,
+        v8_ids: Vec::new(),
+        searched: HashSet::new(),
+        resolved,
+        message: message.map(str::to_string),
+        by_suffix: false,
+        mapped_in: HashSet::new(),
+        candidates: BTreeSet::new(),
+        refused: false,
+    };
+    let written = |breakpoint| serde_json::to_value(breakpoint).unwrap_or_default();
+    let app = abs("/app/a.js");
+    assert_eq!(
+        written(entry(Place::Line(3), Some((app.clone(), 5)), None).to_dap(None)),
+        json!({ "id": 4, "verified": true, "source": { "path": app }, "line": 5 })
+    );
+    assert_eq!(
+        written(entry(Place::Line(3), None, Some("not loaded")).to_dap(Some(&app))),
+        json!({ "id": 4, "verified": false, "source": { "path": app }, "line": 3, "message": "not loaded" })
+    );
+    assert_eq!(
+        written(entry(Place::Function("f".into()), None, None).to_dap(None)),
+        json!({ "id": 4, "verified": false })
+    );
+}
