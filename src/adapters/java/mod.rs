@@ -5,3 +5,4 @@ pub mod expression;
 pub mod heap;
 pub mod jdk;
 pub mod presentation;
+pub mod jdwp;
