@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::row::{AdapterRow, Advice, Detection, FolderProgram, NativeClaim};
-use super::{codelldb, debugpy, delve, gdb, install, lldb, node, pdb};
+use super::{codelldb, debugpy, delve, gdb, install, java, lldb, node, pdb};
 
 /// Every built-in adapter, in the order `doctor` lists them and detection asks them.
 pub const ADAPTERS: &[AdapterRow] = &[
@@ -154,6 +154,27 @@ pub const ADAPTERS: &[AdapterRow] = &[
         version: node::version,
         install: Some(install::node::install),
         advice: Advice::FromError,
+        unusable: None,
+        toolchain: None,
+    },
+    AdapterRow {
+        profile: &java::PROFILE,
+        aliases: &[],
+        shorthands: &["jvm", "kotlin"],
+        languages: &["Java", "Kotlin"],
+        detection: Detection {
+            extensions: &["java", "jar"],
+            runtime: Some(java::is_java_runtime),
+            ..Detection::NONE
+        },
+        one_shot: false,
+        runs_modules: false,
+        make: |_, section, _| Ok(Arc::new(java::Java::locate(section)?)),
+        remote: None,
+        version: java::version,
+        // The JDK comes from the system's packages or the user's own choice (SDKMAN, an IDE).
+        install: None,
+        advice: Advice::Text(java::install_hint),
         unusable: None,
         toolchain: None,
     },

@@ -1,7 +1,8 @@
 //! Which JDK is here, as the JVM's own tools pick it: `JAVA_HOME` when set (Maven and Gradle go
 //! by it), else the `java` on PATH, followed through its links (Debian's alternatives) to the
-//! JDK's folder. A debugger for the JVM needs more than a runtime: `javac` to build its helper
-//! and the `jdk.jdi` module to drive the debuggee, which a JRE or a jlinked runtime lacks.
+//! JDK's folder. The JVM adapter speaks JDWP to the program's own JVM, so it needs only the
+//! `jdk.jdwp.agent` module, which every JDK and most runtimes carry; `javac` is told as well, since
+//! a project's build needs it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -15,7 +16,7 @@ use crate::platform::Os;
 /// What `doctor` says of the JDK.
 #[derive(Debug, Clone, Serialize)]
 pub struct JdkReport {
-    /// A JDK with `java`, `javac` and `jdk.jdi` was found.
+    /// A `java` with the JDWP agent (`jdk.jdwp.agent`) was found: the JVM adapter can run.
     pub found: bool,
     /// The JDK's folder (the one that holds `bin/java`).
     pub home: Option<PathBuf>,
@@ -24,7 +25,8 @@ pub struct JdkReport {
     /// The first line of `java -version` (`openjdk version "17.0.15" 2025-04-15`).
     pub version: Option<String>,
     pub javac: bool,
-    pub jdi: bool,
+    /// The `jdk.jdwp.agent` module, which the JVM adapter speaks to.
+    pub jdwp: bool,
     pub detail: String,
     pub fix: Option<String>,
 }
@@ -38,7 +40,7 @@ impl JdkReport {
             java_home: None,
             version: None,
             javac: false,
-            jdi: false,
+            jdwp: false,
             detail: "the check failed".into(),
             fix: None,
         }
@@ -64,7 +66,7 @@ fn judge(
         java_home: java_home.clone(),
         version: None,
         javac: false,
-        jdi: false,
+        jdwp: false,
         detail: String::new(),
         fix: None,
     };
@@ -99,36 +101,32 @@ fn judge(
         .join("bin")
         .join(Os::CURRENT.executable("javac"))
         .is_file();
-    report.jdi = has_jdi(&home);
+    report.jdwp = has_module(&home, "jdk.jdwp.agent");
     report.home = Some(home.clone());
     let version = report
         .version
         .as_deref()
         .unwrap_or("a JDK of unknown version");
-    let missing: Vec<&str> = [
-        (!report.javac, "javac"),
-        (!report.jdi, "the jdk.jdi module"),
-    ]
-    .into_iter()
-    .filter_map(|(missing, what)| missing.then_some(what))
-    .collect();
-    report.found = missing.is_empty();
-    report.detail = if missing.is_empty() {
+    report.found = report.jdwp;
+    let javac = if report.javac {
+        "javac is there too"
+    } else {
+        "no javac: a runtime, which runs programs but builds none"
+    };
+    report.detail = if report.jdwp {
         format!(
-            "{version} at {} ({how}): javac and jdk.jdi are there, as a JVM adapter needs \
-             (none is built in yet: Java cannot be debugged here so far)",
+            "{version} at {} ({how}): its JDWP agent is what the java adapter speaks to; {javac}",
             home.display()
         )
     } else {
         format!(
-            "{version} at {} ({how}) has no {}: a runtime, not a full JDK",
-            home.display(),
-            missing.join(" and ")
+            "{version} at {} ({how}) has no jdk.jdwp.agent module: Java cannot be debugged with it",
+            home.display()
         )
     };
     if !report.found {
         report.fix = Some(format!(
-            "point JAVA_HOME at a full JDK 17 or newer, or install one: {install}"
+            "point JAVA_HOME at a JDK 17 or newer, or install one: {install}"
         ));
     }
     report
@@ -142,16 +140,16 @@ fn home_of(java: &Path) -> Option<PathBuf> {
     (bin.file_name()? == "bin").then(|| bin.parent().map(Path::to_path_buf))?
 }
 
-/// Whether the JDK has the `jdk.jdi` module: its `release` file lists its modules; a JDK without
-/// one is asked (`java --list-modules`).
-fn has_jdi(home: &Path) -> bool {
+/// Whether the JDK has `module`: its `release` file lists its modules; a JDK without one is
+/// asked (`java --list-modules`).
+fn has_module(home: &Path, module: &str) -> bool {
     if let Ok(release) = std::fs::read_to_string(home.join("release"))
         && let Some(modules) = release.lines().find_map(|l| l.strip_prefix("MODULES="))
     {
         return modules
             .trim_matches('"')
             .split_whitespace()
-            .any(|m| m == "jdk.jdi");
+            .any(|m| m == module);
     }
     Command::new(home.join("bin").join(Os::CURRENT.executable("java")))
         .arg("--list-modules")
@@ -159,14 +157,15 @@ fn has_jdi(home: &Path) -> bool {
         .stderr(Stdio::null())
         .output()
         .is_ok_and(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .any(|line| line.starts_with("jdk.jdi@"))
+            String::from_utf8_lossy(&o.stdout).lines().any(|line| {
+                line.strip_prefix(module)
+                    .is_some_and(|v| v.starts_with('@'))
+            })
         })
 }
 
 /// The first line `java -version` prints (on stderr).
-fn version_line(java: &Path) -> Option<String> {
+pub(crate) fn version_line(java: &Path) -> Option<String> {
     let output = Command::new(java)
         .arg("-version")
         .stdin(Stdio::null())
@@ -206,12 +205,12 @@ mod tests {
         let report = judge(Some(home.display().to_string()), None, |_| {
             Some(VERSION.to_string())
         });
-        assert!(report.found && report.javac && report.jdi, "{report:?}");
+        assert!(report.found && report.javac && report.jdwp, "{report:?}");
         assert_eq!(
             report.detail,
             format!(
-                "{VERSION} at {} (JAVA_HOME): javac and jdk.jdi are there, as a JVM adapter \
-                 needs (none is built in yet: Java cannot be debugged here so far)",
+                "{VERSION} at {} (JAVA_HOME): its JDWP agent is what the java adapter speaks \
+                 to; javac is there too",
                 home.display()
             )
         );
@@ -219,19 +218,28 @@ mod tests {
     }
 
     #[test]
-    fn a_runtime_without_javac_or_jdi_is_told_as_such() {
+    fn a_runtime_without_the_jdwp_agent_is_told_as_such() {
         let dir = tempfile::tempdir().expect("tempdir");
         let home = fake_jdk(dir.path(), false, "java.base java.logging");
         let report = judge(Some(home.display().to_string()), None, |_| None);
-        assert!(!report.found && !report.javac && !report.jdi, "{report:?}");
+        assert!(!report.found && !report.javac && !report.jdwp, "{report:?}");
         assert!(
             report
                 .detail
-                .ends_with("has no javac and the jdk.jdi module: a runtime, not a full JDK"),
+                .ends_with("has no jdk.jdwp.agent module: Java cannot be debugged with it"),
             "{}",
             report.detail
         );
         assert!(report.fix.is_some_and(|fix| fix.contains("JAVA_HOME")));
+        // A runtime with the agent debugs, and says it builds nothing.
+        let jre = fake_jdk(&dir.path().join("jre"), false, "java.base jdk.jdwp.agent");
+        let report = judge(Some(jre.display().to_string()), None, |_| None);
+        assert!(report.found && !report.javac, "{report:?}");
+        assert!(
+            report
+                .detail
+                .ends_with("no javac: a runtime, which runs programs but builds none")
+        );
     }
 
     #[test]
@@ -258,7 +266,7 @@ mod tests {
     #[test]
     fn java_on_path_is_followed_to_its_jdk() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let home = fake_jdk(dir.path(), true, "java.base jdk.jdi");
+        let home = fake_jdk(dir.path(), true, "java.base jdk.jdwp.agent");
         let link = dir.path().join("java");
         std::os::unix::fs::symlink(home.join("bin/java"), &link).expect("symlink");
         let report = judge(None, Some(link), |_| Some(VERSION.to_string()));

@@ -1,8 +1,163 @@
-//! The JVM (Java and Kotlin). What `doctor` says of the JDK here ([`jdk`]), and the seam
-//! between a stopped JVM and the code that reads and evaluates Java over it ([`heap`]).
+//! The JVM (Java and Kotlin) through its own debugging protocol: an adapter that runs inside
+//! the daemon, speaks DAP to the session and JDWP to the JVM's agent, so a machine with a JDK
+//! or a JRE needs nothing else to debug Java.
+//!
+//! - `jdwp`: our JDWP client (the wire, the connection, events, commands).
+//! - `launch`: the program forms and the JVM started to dial in to us.
+//! - `server`: the DAP side (the in-memory stream the session talks over), reading each
+//!   request into its typed arguments (`requests`) and answering through the `outbox`,
+//!   failures as a typed `error`.
+//! - `debuggee`: the translation, request by request and event by event.
+//! - `heap`: the seam the Java expression evaluator and value presenter are written against;
+//!   `jdk`: what `doctor` says of the JDK here.
 
 pub mod expression;
+mod debuggee;
+mod error;
 pub mod heap;
 pub mod jdk;
 pub mod presentation;
 pub mod jdwp;
+mod launch;
+mod outbox;
+mod output;
+mod requests;
+mod server;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::install::{self, Software};
+use super::process::BoxFuture;
+use super::{DebugAdapter, Profile, Start, launch_with};
+use crate::common::config::AdapterConfig;
+use crate::common::error::{ErrorBody, ErrorCode};
+use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
+use crate::platform::Os;
+
+/// How long the JVM may take to connect to us after it is started.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How to get a JDK on `os` when none is found.
+pub fn install_hint(os: Os) -> String {
+    format!(
+        "install a JDK 17 or newer ({}), set JAVA_HOME to one, or set adapters.java.path to its java",
+        install::install_hint(Software::Jdk, os)
+    )
+}
+
+/// The `java` a program runs in: the config's, else `JAVA_HOME`'s, else the one on PATH.
+pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
+    if let Some(path) = &config.path {
+        return Some(path.clone());
+    }
+    if let Some(home) = super::env_var("JAVA_HOME") {
+        let java = PathBuf::from(home)
+            .join("bin")
+            .join(Os::CURRENT.executable("java"));
+        if java.is_file() {
+            return Some(java);
+        }
+    }
+    which::which(Os::CURRENT.executable("java")).ok()
+}
+
+/// Whether `program` is the `java` executable itself: `start -- java -cp classes Main` runs
+/// the JVM with its own command line.
+pub fn is_java_runtime(program: &Path) -> bool {
+    program.file_stem().is_some_and(|n| n == "java")
+        && program.extension().is_none_or(|e| e == "exe")
+}
+
+/// The version line of the `java` at `path`.
+pub fn version(path: &Path) -> Option<String> {
+    jdk::version_line(path)
+}
+
+pub struct Java {
+    java: PathBuf,
+}
+
+impl Java {
+    pub fn locate(config: &AdapterConfig) -> Result<Java, ErrorBody> {
+        let java = find(config).ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                "java not found: JAVA_HOME is not set and no java is on PATH",
+                install_hint(Os::CURRENT),
+            )
+        })?;
+        if !java.is_file() {
+            return Err(ErrorBody::new(
+                ErrorCode::AdapterNotFound,
+                format!("java not found at {}", java.display()),
+                install_hint(Os::CURRENT),
+            ));
+        }
+        Ok(Java { java })
+    }
+}
+
+/// The JVM adapter's profile (see [`Profile`]).
+pub const PROFILE: Profile = Profile {
+    name: "java",
+    adapter_id: "java",
+    exception_filters: &[],
+    ..Profile::PLAIN
+};
+
+impl DebugAdapter for Java {
+    fn profile(&self) -> &Profile {
+        &PROFILE
+    }
+
+    fn executable(&self) -> &Path {
+        &self.java
+    }
+
+    fn spawn<'a>(
+        &'a self,
+        start: Start<'a>,
+    ) -> BoxFuture<'a, Result<super::process::SpawnedAdapter, ErrorBody>> {
+        let settings = debuggee::Settings {
+            java: self.java.clone(),
+            launch_timeout: CONNECT_TIMEOUT,
+        };
+        Box::pin(async move {
+            start.one_way()?;
+            Ok(server::start(settings))
+        })
+    }
+
+    fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {
+        launch_with(
+            spec,
+            json!({
+                "type": "java",
+                "request": "launch",
+                "java": self.java,
+                "connect": spec.connect,
+            }),
+        )
+    }
+
+    fn attach_arguments(&self, spec: &AttachSpec) -> Value {
+        json!({ "type": "java", "request": "attach", "address": spec.connect })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_java_executable_is_told_from_a_program() {
+        assert!(is_java_runtime(Path::new("/usr/bin/java")));
+        assert!(is_java_runtime(Path::new("java")));
+        assert!(is_java_runtime(Path::new(r"C:\jdk\bin\java.exe")));
+        assert!(!is_java_runtime(Path::new("Main.java")));
+        assert!(!is_java_runtime(Path::new("javac")));
+    }
+}

@@ -1,0 +1,382 @@
+//! Line breakpoints by source file: a file named bare (`Cart.java`), by a path suffix
+//! (`shop/Cart.java`) or in full binds in every loaded class whose SourceFile is that name and
+//! whose package fits the path (inner, anonymous and local classes have their own class files
+//! and the same SourceFile; lambda bodies are methods of their class). Classes not loaded yet
+//! are caught by a class-prepare request filtered by the source name, so the breakpoint binds
+//! as its class loads, before any of its code runs.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::types::Types;
+use crate::adapters::java::jdwp::commands::Modifier;
+use crate::adapters::java::jdwp::events::{EventKind, SuspendPolicy};
+use crate::adapters::java::jdwp::signatures::package_folder;
+use crate::adapters::java::jdwp::wire::Location;
+use crate::adapters::java::jdwp::{Connection, JdwpError};
+use crate::dap::requests::SetBreakpointsArguments;
+
+/// How many lines down a breakpoint on a line without code may move, within a method that
+/// spans it, to the next line that has code.
+const MOVE_LIMIT: u32 = 20;
+
+/// The packages of the JDK's own classes, whose files are looked in only when a breakpoint's
+/// file is named like one of their classes.
+const RUNTIME_PACKAGES: &[&str] = &["Ljava/", "Ljdk/", "Lsun/", "Lcom/sun/", "Ljavax/"];
+
+#[derive(Default)]
+pub struct Breakpoints {
+    sources: Vec<Source>,
+    next_id: i64,
+    /// JDWP breakpoint request → the DAP breakpoint it serves.
+    by_request: HashMap<i32, i64>,
+}
+
+struct Source {
+    path: PathBuf,
+    file_name: String,
+    /// The path's folders, for the package to fit.
+    folders: Vec<String>,
+    /// The class-prepare request that binds this file's breakpoints in classes loaded later.
+    prepare_request: Option<i32>,
+    lines: Vec<LineBreakpoint>,
+    bound_types: HashSet<u64>,
+}
+
+struct LineBreakpoint {
+    id: i64,
+    line: u32,
+    /// Where it binds: its own line, or the next with code.
+    bound_line: Option<u32>,
+    requests: Vec<i32>,
+}
+
+impl LineBreakpoint {
+    fn to_json(&self, path: &Path) -> Value {
+        let mut breakpoint = json!({
+            "id": self.id,
+            "verified": self.bound_line.is_some(),
+            "line": self.bound_line.unwrap_or(self.line),
+            "source": { "path": path, "name": path.file_name().map(|n| n.to_string_lossy()) },
+        });
+        if self.bound_line.is_none() {
+            breakpoint["message"] = json!(format!(
+                "no loaded class of {} has code at line {} yet; it binds when such a class loads",
+                path.display(),
+                self.line
+            ));
+        }
+        breakpoint
+    }
+}
+
+/// Whether a class of package folder `package` (`com/shop`) can be from a file in `folders`:
+/// the path ends with the package, or is a shorter suffix of it, or names no folder.
+pub fn package_fits(folders: &[String], package: &str) -> bool {
+    let package: Vec<&str> = package.split('/').filter(|p| !p.is_empty()).collect();
+    if package.is_empty() || folders.is_empty() {
+        return true;
+    }
+    let folders: Vec<&str> = folders.iter().map(String::as_str).collect();
+    folders.ends_with(&package) || package.ends_with(&folders)
+}
+
+fn folders_of(path: &Path) -> Vec<String> {
+    path.parent()
+        .map(|parent| {
+            parent
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The outermost class's simple name in a signature: `Lcom/shop/Cart$Line;` is `Cart`.
+fn outer_class(signature: &str) -> &str {
+    let inner = signature.trim_start_matches('L').trim_end_matches(';');
+    let simple = inner.rsplit('/').next().unwrap_or(inner);
+    simple.split('$').next().unwrap_or(simple)
+}
+
+impl Breakpoints {
+    /// The DAP breakpoint a JDWP breakpoint request serves.
+    pub fn hit(&self, request: i32) -> Option<i64> {
+        self.by_request.get(&request).copied()
+    }
+
+    /// `setBreakpoints` for one file: its former breakpoints are cleared, the new ones bound in
+    /// every loaded class of the file and left pending for the classes still to load.
+    pub async fn set(
+        &mut self,
+        jvm: &Connection,
+        types: &mut Types,
+        arguments: &SetBreakpointsArguments,
+    ) -> Result<Value, JdwpError> {
+        let path = arguments.source.path.clone();
+        let at = match self.sources.iter().position(|s| s.path == path) {
+            Some(at) => at,
+            None => {
+                self.sources.push(Source {
+                    file_name: path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    folders: folders_of(&path),
+                    path: path.clone(),
+                    prepare_request: None,
+                    lines: Vec::new(),
+                    bound_types: HashSet::new(),
+                });
+                self.sources.len() - 1
+            }
+        };
+        let old = std::mem::take(&mut self.sources[at].lines);
+        for breakpoint in &old {
+            for request in &breakpoint.requests {
+                self.by_request.remove(request);
+                let _ = jvm.clear_event(EventKind::Breakpoint, *request).await;
+            }
+        }
+        self.sources[at].bound_types.clear();
+        for wanted in &arguments.breakpoints {
+            // A line asked for again keeps its id.
+            let id = match old.iter().find(|b| b.line == wanted.line) {
+                Some(same) => same.id,
+                None => {
+                    self.next_id += 1;
+                    self.next_id
+                }
+            };
+            self.sources[at].lines.push(LineBreakpoint {
+                id,
+                line: wanted.line,
+                bound_line: None,
+                requests: Vec::new(),
+            });
+        }
+        let source = &mut self.sources[at];
+        match (source.lines.is_empty(), source.prepare_request) {
+            (true, Some(request)) => {
+                let _ = jvm.clear_event(EventKind::ClassPrepare, request).await;
+                source.prepare_request = None;
+            }
+            (false, None) => {
+                source.prepare_request = Some(
+                    jvm.set_event(
+                        EventKind::ClassPrepare,
+                        SuspendPolicy::All,
+                        &[Modifier::SourceNameMatch(source.file_name.clone())],
+                    )
+                    .await?,
+                );
+            }
+            _ => {}
+        }
+        if !self.sources[at].lines.is_empty() {
+            let stem = Path::new(&self.sources[at].file_name)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            for loaded in jvm.all_classes().await? {
+                types.know_signature(loaded.id, &loaded.signature);
+                let runtime = RUNTIME_PACKAGES
+                    .iter()
+                    .any(|p| loaded.signature.starts_with(p));
+                if !loaded.signature.starts_with('L')
+                    || loaded.signature.contains("$$Lambda")
+                    || (runtime && outer_class(&loaded.signature) != stem)
+                {
+                    continue;
+                }
+                self.bind_if_ours(jvm, types, at, loaded.id, &loaded.signature)
+                    .await?;
+            }
+        }
+        let source = &self.sources[at];
+        let list: Vec<Value> = source
+            .lines
+            .iter()
+            .map(|b| b.to_json(&source.path))
+            .collect();
+        Ok(json!({ "breakpoints": list }))
+    }
+
+    /// A class loaded: the breakpoints of its file bind in it. Returns those newly bound, for
+    /// `breakpoint` events.
+    pub async fn class_prepared(
+        &mut self,
+        jvm: &Connection,
+        types: &mut Types,
+        type_id: u64,
+        signature: &str,
+    ) -> Result<Vec<Value>, JdwpError> {
+        types.know_signature(type_id, signature);
+        let mut changed = Vec::new();
+        for at in 0..self.sources.len() {
+            let before: Vec<bool> = self.sources[at]
+                .lines
+                .iter()
+                .map(|b| b.bound_line.is_some())
+                .collect();
+            self.bind_if_ours(jvm, types, at, type_id, signature)
+                .await?;
+            let source = &self.sources[at];
+            for (breakpoint, was) in source.lines.iter().zip(before) {
+                if !was && breakpoint.bound_line.is_some() {
+                    changed.push(breakpoint.to_json(&source.path));
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    async fn bind_if_ours(
+        &mut self,
+        jvm: &Connection,
+        types: &mut Types,
+        at: usize,
+        type_id: u64,
+        signature: &str,
+    ) -> Result<(), JdwpError> {
+        let source = &self.sources[at];
+        if source.bound_types.contains(&type_id)
+            || !package_fits(&source.folders, package_folder(signature))
+        {
+            return Ok(());
+        }
+        let file = match types.source_file(jvm, type_id).await {
+            Ok(file) => file,
+            // Unloaded again, or not prepared yet: not one to bind in.
+            Err(JdwpError::Jvm(_)) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        if file.as_deref() != Some(source.file_name.as_str()) {
+            return Ok(());
+        }
+        self.sources[at].bound_types.insert(type_id);
+        let methods = types.methods(jvm, type_id).await?;
+        let mut tables = Vec::new();
+        for method in methods.iter() {
+            let table = types.line_table(jvm, type_id, method.id).await?;
+            if !table.lines.is_empty() {
+                tables.push((method.id, table));
+            }
+        }
+        for index in 0..self.sources[at].lines.len() {
+            let line = self.sources[at].lines[index].line;
+            let places = places_for(&tables, line);
+            for (method, code_index, bound) in places {
+                let location = Location {
+                    type_tag: crate::adapters::java::jdwp::wire::TypeTag::Class,
+                    class: type_id,
+                    method,
+                    index: code_index,
+                };
+                let request = jvm
+                    .set_event(
+                        EventKind::Breakpoint,
+                        SuspendPolicy::All,
+                        &[Modifier::LocationOnly(location)],
+                    )
+                    .await?;
+                let breakpoint = &mut self.sources[at].lines[index];
+                breakpoint.requests.push(request);
+                breakpoint.bound_line.get_or_insert(bound);
+                self.by_request.insert(request, breakpoint.id);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where `line` binds among a class's methods (their line tables): the first code of the line
+/// in each method that has it; else, in a method that spans it, the next line with code.
+fn places_for(
+    tables: &[(
+        u64,
+        std::sync::Arc<crate::adapters::java::jdwp::commands::LineTable>,
+    )],
+    line: u32,
+) -> Vec<(u64, u64, u32)> {
+    let exact: Vec<(u64, u64, u32)> = tables
+        .iter()
+        .filter_map(|(method, table)| Some((*method, table.first_index_of(line)?, line)))
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    tables
+        .iter()
+        .filter(|(_, table)| {
+            let lines = table.lines.iter().map(|row| row.line);
+            lines.clone().min().is_some_and(|first| first <= line)
+                && lines.max().is_some_and(|last| last > line)
+        })
+        .filter_map(|(method, table)| {
+            let next = table
+                .lines
+                .iter()
+                .map(|row| row.line)
+                .filter(|&l| l > line && l <= line + MOVE_LIMIT)
+                .min()?;
+            Some((*method, table.first_index_of(next)?, next))
+        })
+        .min_by_key(|&(_, _, bound)| bound)
+        .into_iter()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::adapters::java::jdwp::commands::{LineEntry, LineTable};
+
+    #[test]
+    fn a_path_fits_the_packages_it_can_hold() {
+        let folders = |p: &str| folders_of(Path::new(p));
+        assert!(package_fits(&folders("Cart.java"), "com/shop"));
+        assert!(package_fits(&folders("shop/Cart.java"), "com/shop"));
+        assert!(package_fits(
+            &folders("/src/main/java/com/shop/Cart.java"),
+            "com/shop"
+        ));
+        assert!(!package_fits(
+            &folders("/src/com/other/Cart.java"),
+            "com/shop"
+        ));
+        assert!(package_fits(&folders("/tmp/x/Main.java"), ""));
+        assert_eq!(outer_class("Lcom/shop/Cart$Line;"), "Cart");
+    }
+
+    fn table(rows: &[(u64, u32)]) -> Arc<LineTable> {
+        Arc::new(LineTable {
+            start: 0,
+            end: 100,
+            lines: rows
+                .iter()
+                .map(|&(index, line)| LineEntry { index, line })
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn a_line_binds_in_every_method_that_has_it_or_moves_to_the_next_with_code() {
+        // `main` spans 10..=14 and holds a lambda's line 12; the lambda's body is line 12 too.
+        let tables = vec![
+            (1, table(&[(0, 10), (5, 12), (9, 14)])),
+            (2, table(&[(0, 12)])),
+            (3, table(&[(0, 20), (3, 21)])),
+        ];
+        assert_eq!(places_for(&tables, 12), vec![(1, 5, 12), (2, 0, 12)]);
+        assert_eq!(places_for(&tables, 11), vec![(1, 5, 12)]);
+        assert_eq!(places_for(&tables, 17), vec![]);
+    }
+}

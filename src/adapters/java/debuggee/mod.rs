@@ -1,0 +1,561 @@
+//! The JVM adapter's state and its answers: DAP requests become JDWP commands, and JDWP events
+//! become DAP events. One task owns this (see `server`), so a request is answered completely
+//! before the next request or event is looked at.
+//!
+//! Every event the adapter asks for suspends all threads (JDWP's `SUSPEND_ALL`), as jdb does:
+//! a stop is then the whole program's, and one `VirtualMachine.Resume` lets it all go.
+
+mod breakpoints;
+mod inspection;
+mod sources;
+mod stepping;
+mod types;
+mod values;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use super::error::RequestError;
+use super::jdwp::commands::Modifier;
+use super::jdwp::events::{Event, EventKind, SuspendPolicy};
+use super::jdwp::signatures::type_name;
+use super::jdwp::{Connection, EventPackets};
+use super::launch::{self, Plan, ProgramForm};
+use super::outbox::Outbox;
+use super::output::{self, ProcessEnd};
+use super::requests::{Envelope, LaunchArguments, Request, RunCommand};
+use crate::dap::requests::{DisconnectArguments, SetExceptionBreakpointsArguments};
+use breakpoints::Breakpoints;
+use inspection::Stop;
+use sources::SourcePaths;
+use stepping::{StepOutcome, Stepping};
+use types::Types;
+
+/// The exception filters `setExceptionBreakpoints` takes.
+pub const EXCEPTION_FILTERS: [(&str, &str); 2] = [
+    ("caught", "Caught exceptions"),
+    ("uncaught", "Uncaught exceptions"),
+];
+
+/// What the adapter needs beyond a request's arguments.
+pub struct Settings {
+    /// The `java` run when the program does not name one.
+    pub java: PathBuf,
+    pub launch_timeout: Duration,
+}
+
+/// What happened that the server loop must act on.
+pub enum Flow {
+    Continue,
+    /// Connected to a JVM: its events, and the launched process's end.
+    Connected {
+        events: EventPackets,
+        exit: oneshot::Receiver<Option<ProcessEnd>>,
+    },
+    /// The client disconnected: the adapter ends.
+    Finish,
+}
+
+/// Why the program stopped, as the `stopped` event tells it.
+enum StopReason {
+    Entry,
+    Breakpoint(Vec<i64>),
+    Step,
+    Pause,
+    Exception { exception: u64 },
+}
+
+pub struct Debuggee {
+    out: Outbox,
+    settings: Settings,
+    jvm: Option<Connection>,
+    kill: Option<oneshot::Sender<()>>,
+    stop_on_entry: bool,
+    /// The thread the program started in (`main`).
+    main_thread: Option<u64>,
+    types: Types,
+    breakpoints: Breakpoints,
+    sources: SourcePaths,
+    stepping: Stepping,
+    exception_requests: Vec<i32>,
+    stop: Option<Stop>,
+    /// The exception of the last exception stop, for `exceptionInfo`.
+    exception: Option<u64>,
+}
+
+type Answer = Result<Value, RequestError>;
+
+impl Debuggee {
+    pub fn new(out: Outbox, settings: Settings) -> Debuggee {
+        Debuggee {
+            out,
+            settings,
+            jvm: None,
+            kill: None,
+            stop_on_entry: false,
+            main_thread: None,
+            types: Types::default(),
+            breakpoints: Breakpoints::default(),
+            sources: SourcePaths::default(),
+            stepping: Stepping::default(),
+            exception_requests: Vec::new(),
+            stop: None,
+            exception: None,
+        }
+    }
+
+    /// Answers one DAP request.
+    pub async fn handle(&mut self, envelope: &Envelope) -> Flow {
+        let mut flow = Flow::Continue;
+        let answer = match Request::read(&envelope.command, envelope.arguments.clone()) {
+            Ok(request) => self.answer(request, &mut flow).await,
+            Err(e) => Err(e),
+        };
+        self.out.respond(envelope, answer).await;
+        if matches!(flow, Flow::Connected { .. }) {
+            self.out.event("initialized", json!({})).await;
+        }
+        flow
+    }
+
+    fn jvm(&self) -> Result<Connection, RequestError> {
+        self.jvm.clone().ok_or(RequestError::NotRunning)
+    }
+
+    async fn answer(&mut self, request: Request, flow: &mut Flow) -> Answer {
+        match request {
+            Request::Initialize => Ok(capabilities()),
+            Request::Launch(arguments) => {
+                *flow = self.launch(&arguments).await?;
+                Ok(Value::Null)
+            }
+            Request::Lines(arguments) => {
+                let jvm = self.jvm()?;
+                self.sources.add_named(&arguments.source.path);
+                Ok(self
+                    .breakpoints
+                    .set(&jvm, &mut self.types, &arguments)
+                    .await?)
+            }
+            Request::Exceptions(arguments) => self.set_exception_stops(&arguments).await,
+            Request::ConfigurationDone => {
+                let jvm = self.jvm()?;
+                if self.stop_on_entry
+                    && let Some(thread) = self.main_thread
+                {
+                    self.stopped(thread, StopReason::Entry).await;
+                } else {
+                    jvm.resume_all().await?;
+                }
+                Ok(Value::Null)
+            }
+            Request::Threads => self.threads().await,
+            Request::Run(RunCommand::Continue, _) => {
+                self.resume().await?;
+                Ok(json!({ "allThreadsContinued": true }))
+            }
+            Request::Run(RunCommand::Pause, _) => {
+                if self.stop.is_some() {
+                    return Ok(Value::Null);
+                }
+                let jvm = self.jvm()?;
+                jvm.suspend_all().await?;
+                let thread = match self.main_thread {
+                    Some(thread) if jvm.frames(thread, 1).await.is_ok_and(|f| !f.is_empty()) => {
+                        thread
+                    }
+                    _ => self.any_thread_with_frames(&jvm).await?,
+                };
+                self.stopped(thread, StopReason::Pause).await;
+                Ok(Value::Null)
+            }
+            Request::Run(command, arguments) => {
+                let jvm = self.jvm()?;
+                if self.stop.is_none() {
+                    return Err(RequestError::NotPaused);
+                }
+                let thread =
+                    u64::try_from(arguments.thread_id).map_err(|_| RequestError::NoFrame)?;
+                let depth = match command {
+                    RunCommand::StepIn => super::jdwp::commands::StepDepth::Into,
+                    RunCommand::StepOut => super::jdwp::commands::StepDepth::Out,
+                    _ => super::jdwp::commands::StepDepth::Over,
+                };
+                self.stepping.start(&jvm, thread, depth).await?;
+                self.resume().await?;
+                Ok(Value::Null)
+            }
+            Request::StackTrace(arguments) => {
+                let jvm = self.jvm()?;
+                let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
+                stop.stack_trace(&jvm, &mut self.types, &mut self.sources, &arguments)
+                    .await
+            }
+            Request::Scopes(arguments) => self
+                .stop
+                .as_mut()
+                .ok_or(RequestError::NotPaused)?
+                .scopes(arguments.frame_id),
+            Request::Variables(arguments) => {
+                let jvm = self.jvm()?;
+                let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
+                stop.variables(&jvm, &mut self.types, &arguments).await
+            }
+            Request::Evaluate(arguments) => {
+                let jvm = self.jvm()?;
+                let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
+                stop.evaluate(&jvm, &mut self.types, &arguments).await
+            }
+            Request::ExceptionInfo => self.exception_info().await,
+            Request::Disconnect(arguments) => {
+                self.disconnect(&arguments).await;
+                *flow = Flow::Finish;
+                Ok(Value::Null)
+            }
+        }
+    }
+
+    async fn launch(&mut self, arguments: &LaunchArguments) -> Result<Flow, RequestError> {
+        if let Some(address) = &arguments.connect {
+            return Err(format!(
+                "a JVM cannot be started through {address}: to debug one that runs there, use 'debugger attach --connect {address}'"
+            )
+            .into());
+        }
+        let program = arguments
+            .program
+            .as_deref()
+            .ok_or("launch needs a program")?;
+        let form = ProgramForm::of(program);
+        let java = arguments
+            .java
+            .clone()
+            .unwrap_or_else(|| self.settings.java.clone());
+        let env = arguments.env_pairs();
+        let cwd = arguments.cwd.clone();
+        self.add_source_roots(&form, &arguments.args, cwd.as_deref());
+        let launched = launch::launch(
+            Plan {
+                form,
+                java: &java,
+                classpath: arguments.classpath.as_deref(),
+                args: &arguments.args,
+                cwd: cwd.as_deref(),
+                env: env.as_deref(),
+            },
+            self.settings.launch_timeout,
+        )
+        .await?;
+        let pid = launched.child.id();
+        let (jvm, events) = Connection::open(launched.stream).await?;
+        let (kill, exit) = output::watch_process(launched.child, self.out.clone());
+        self.kill = Some(kill);
+        self.stop_on_entry = arguments.stop_on_entry;
+        self.jvm = Some(jvm);
+        if let Some(pid) = pid {
+            self.out
+                .event(
+                    "process",
+                    json!({ "name": program, "systemProcessId": pid, "isLocalProcess": true, "startMethod": "launch" }),
+                )
+                .await;
+        }
+        Ok(Flow::Connected { events, exit })
+    }
+
+    /// Where the program's sources may be: its working directory, its own folder, and the
+    /// folders of its class path.
+    fn add_source_roots(&mut self, form: &ProgramForm, args: &[String], cwd: Option<&Path>) {
+        let base = cwd.map(Path::to_path_buf).unwrap_or_default();
+        if let Some(cwd) = cwd {
+            self.sources.add_root(cwd);
+        }
+        if let ProgramForm::Source(file) | ProgramForm::Jar(file) = form
+            && let Some(folder) = file.parent()
+        {
+            self.sources.add_root(&base.join(folder));
+        }
+        let classpath = args
+            .iter()
+            .zip(args.iter().skip(1))
+            .find(|(flag, _)| matches!(flag.as_str(), "-cp" | "-classpath" | "--class-path"))
+            .map(|(_, path)| path.as_str());
+        for entry in classpath.into_iter().flat_map(std::env::split_paths) {
+            let entry = base.join(entry);
+            self.sources.add_root(&entry);
+            if let Some(parent) = entry.parent() {
+                self.sources.add_root(parent);
+                // Maven's target/classes, Gradle's build/classes/java/main: the project root.
+                for up in parent.ancestors().take(3) {
+                    self.sources.add_root(up);
+                }
+            }
+        }
+    }
+
+    async fn set_exception_stops(
+        &mut self,
+        arguments: &SetExceptionBreakpointsArguments,
+    ) -> Answer {
+        let jvm = self.jvm()?;
+        for request in self.exception_requests.drain(..) {
+            let _ = jvm.clear_event(EventKind::Exception, request).await;
+        }
+        let caught = arguments.filters.iter().any(|f| f == "caught");
+        let uncaught = arguments.filters.iter().any(|f| f == "uncaught");
+        if caught || uncaught {
+            let request = jvm
+                .set_event(
+                    EventKind::Exception,
+                    SuspendPolicy::All,
+                    &[Modifier::ExceptionOnly {
+                        type_id: 0,
+                        caught,
+                        uncaught,
+                    }],
+                )
+                .await?;
+            self.exception_requests.push(request);
+        }
+        let verified: Vec<Value> = arguments
+            .filters
+            .iter()
+            .map(|_| json!({ "verified": true }))
+            .collect();
+        Ok(json!({ "breakpoints": verified }))
+    }
+
+    async fn threads(&mut self) -> Answer {
+        let jvm = self.jvm()?;
+        let mut threads = Vec::new();
+        for thread in jvm.all_threads().await? {
+            // A thread that ended since the listing is left out.
+            if let Ok(name) = jvm.thread_name(thread).await {
+                threads.push(json!({ "id": thread, "name": name }));
+            }
+        }
+        Ok(json!({ "threads": threads }))
+    }
+
+    async fn any_thread_with_frames(&self, jvm: &Connection) -> Result<u64, RequestError> {
+        for thread in jvm.all_threads().await? {
+            if jvm.frames(thread, 1).await.is_ok_and(|f| !f.is_empty()) {
+                return Ok(thread);
+            }
+        }
+        Err("no thread of the program runs Java code".into())
+    }
+
+    async fn resume(&mut self) -> Result<(), RequestError> {
+        let jvm = self.jvm()?;
+        self.stop = None;
+        self.exception = None;
+        jvm.resume_all().await?;
+        Ok(())
+    }
+
+    async fn stopped(&mut self, thread: u64, reason: StopReason) {
+        self.stop = Some(Stop::new(thread));
+        let mut body = json!({ "threadId": thread, "allThreadsStopped": true });
+        let (name, description) = match reason {
+            StopReason::Entry => ("entry", None),
+            StopReason::Pause => ("pause", None),
+            StopReason::Step => ("step", None),
+            StopReason::Breakpoint(ids) => {
+                body["hitBreakpointIds"] = json!(ids);
+                ("breakpoint", None)
+            }
+            StopReason::Exception { exception } => {
+                self.exception = Some(exception);
+                let text = match self.exception_text(exception).await {
+                    Ok((type_name, Some(message))) => format!("{type_name}: {message}"),
+                    Ok((type_name, None)) => type_name,
+                    Err(_) => "an exception".to_string(),
+                };
+                body["text"] = json!(text);
+                ("exception", Some("Paused on exception".to_string()))
+            }
+        };
+        body["reason"] = json!(name);
+        if let Some(description) = description {
+            body["description"] = json!(description);
+        }
+        self.out.event("stopped", body).await;
+    }
+
+    /// An exception's class name and its message (`Throwable.detailMessage`), read without
+    /// running code in the program.
+    async fn exception_text(
+        &mut self,
+        exception: u64,
+    ) -> Result<(String, Option<String>), RequestError> {
+        let jvm = self.jvm()?;
+        let (_, type_id) = jvm.reference_type(exception).await?;
+        let name = type_name(&self.types.signature(&jvm, type_id).await?);
+        let message = values::instance_fields(&jvm, exception, type_id)
+            .await?
+            .into_iter()
+            .find(|(field, _, _)| field == "detailMessage")
+            .map(|(_, _, value)| value);
+        let message = match message {
+            Some(super::jdwp::wire::Value::Object { id, .. }) if id != 0 => {
+                Some(jvm.string_value(id).await?)
+            }
+            _ => None,
+        };
+        Ok((name, message))
+    }
+
+    async fn exception_info(&mut self) -> Answer {
+        let exception = self
+            .exception
+            .ok_or("the program did not stop on an exception")?;
+        let (name, message) = self.exception_text(exception).await?;
+        Ok(json!({
+            "exceptionId": name,
+            "description": message,
+            "breakMode": "always",
+            "details": { "typeName": name, "message": message },
+        }))
+    }
+
+    /// One event packet from the JVM.
+    pub async fn on_events(&mut self, data: Vec<u8>) {
+        let Some(jvm) = self.jvm.clone() else {
+            return;
+        };
+        let composite = match jvm.read_events(&data) {
+            Ok(composite) => composite,
+            Err(e) => {
+                tracing::warn!("JDWP: an event packet not understood: {e}");
+                return;
+            }
+        };
+        let mut stop: Option<(u64, StopReason)> = None;
+        for event in composite.events {
+            match event {
+                Event::VmStart { thread } => {
+                    self.main_thread = Some(thread);
+                    // The JVM waits, suspended, for the configuration to be done.
+                    return;
+                }
+                Event::ClassPrepare {
+                    type_id, signature, ..
+                } => match self
+                    .breakpoints
+                    .class_prepared(&jvm, &mut self.types, type_id, &signature)
+                    .await
+                {
+                    Ok(changed) => {
+                        for breakpoint in changed {
+                            self.out.breakpoint_changed(breakpoint).await;
+                        }
+                    }
+                    Err(e) => tracing::warn!("breakpoints not bound in {signature}: {e}"),
+                },
+                Event::Breakpoint {
+                    request, thread, ..
+                } => {
+                    if let Some(id) = self.breakpoints.hit(request) {
+                        match &mut stop {
+                            Some((_, StopReason::Breakpoint(ids))) => ids.push(id),
+                            _ => stop = Some((thread, StopReason::Breakpoint(vec![id]))),
+                        }
+                    }
+                }
+                Event::SingleStep {
+                    request,
+                    thread,
+                    location,
+                } => {
+                    let outcome = self
+                        .stepping
+                        .arrived(&jvm, &mut self.types, request, thread, &location)
+                        .await;
+                    if outcome == StepOutcome::Stop && stop.is_none() {
+                        stop = Some((thread, StopReason::Step));
+                    }
+                }
+                Event::Exception {
+                    thread, exception, ..
+                } => {
+                    if stop.is_none() {
+                        stop = Some((thread, StopReason::Exception { exception }));
+                    }
+                }
+                Event::VmDeath => return,
+                Event::MethodExitWithReturnValue { .. }
+                | Event::ThreadStart { .. }
+                | Event::ThreadDeath { .. }
+                | Event::Other { .. } => {}
+            }
+        }
+        match stop {
+            Some((thread, reason)) => {
+                // A breakpoint met on the way ends the step there.
+                self.stepping.cancel(&jvm).await;
+                self.stopped(thread, reason).await;
+            }
+            // Nothing to show (a class loaded, a step goes on): the events suspended the
+            // program, which goes on.
+            None if composite.suspend != SuspendPolicy::None => {
+                let _ = jvm.resume_all().await;
+            }
+            None => {}
+        }
+    }
+
+    async fn disconnect(&mut self, arguments: &DisconnectArguments) {
+        if arguments.terminate_debuggee {
+            self.kill();
+            return;
+        }
+        if let Some(jvm) = self.jvm.take() {
+            // Leaving: the JVM clears our requests and lets every thread go.
+            let _ = jvm.dispose().await;
+            jvm.close().await;
+        }
+        // A program left running is no longer ours to end.
+        drop(self.kill.take());
+    }
+
+    /// Ends the JVM we launched, if it still runs.
+    pub fn kill(&mut self) {
+        if let Some(kill) = self.kill.take() {
+            let _ = kill.send(());
+        }
+        self.jvm = None;
+    }
+
+    /// The launched JVM ended.
+    pub async fn process_exited(&mut self, end: Option<ProcessEnd>) {
+        self.jvm = None;
+        self.stop = None;
+        if let Some(end) = end {
+            self.out
+                .event(
+                    "exited",
+                    json!({ "exitCode": end.code, "signal": end.signal }),
+                )
+                .await;
+        }
+        self.out.event("terminated", json!({})).await;
+    }
+}
+
+/// What the adapter does, told in `initialize`.
+fn capabilities() -> Value {
+    let filters: Vec<Value> = EXCEPTION_FILTERS
+        .iter()
+        .map(|(filter, label)| json!({ "filter": filter, "label": label, "default": false }))
+        .collect();
+    json!({
+        "supportsConfigurationDoneRequest": true,
+        "supportsExceptionInfoRequest": true,
+        "supportsTerminateRequest": false,
+        "exceptionBreakpointFilters": filters,
+    })
+}

@@ -1,0 +1,174 @@
+//! The DAP requests the JVM adapter serves, read into the typed arguments the client side sends
+//! them with (`crate::dap::requests`), and the `launch` and `attach` arguments of its own.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::error::RequestError;
+use crate::dap::requests::{
+    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
+    ExceptionInfo, Initialize, Next, NoArguments, Pause, Request as DapRequest, Scopes,
+    ScopesArguments, SetBreakpoints, SetBreakpointsArguments, SetExceptionBreakpoints,
+    SetExceptionBreakpointsArguments, StackTrace, StackTraceArguments, StepIn, StepOut,
+    ThreadArguments, Threads, Variables, VariablesArguments, or_default,
+};
+
+/// A request as it arrives: its envelope, the arguments still to be read.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Envelope {
+    pub seq: i64,
+    pub command: String,
+    #[serde(default)]
+    pub arguments: Value,
+}
+
+/// One request the adapter serves, with its arguments.
+#[derive(Debug, Clone)]
+pub enum Request {
+    Initialize,
+    Launch(LaunchArguments),
+    Disconnect(DisconnectArguments),
+    ConfigurationDone,
+    Lines(SetBreakpointsArguments),
+    Exceptions(SetExceptionBreakpointsArguments),
+    Threads,
+    /// `continue`, the steps and `pause`.
+    Run(RunCommand, ThreadArguments),
+    StackTrace(StackTraceArguments),
+    Scopes(ScopesArguments),
+    Variables(VariablesArguments),
+    Evaluate(EvaluateArguments),
+    ExceptionInfo,
+}
+
+/// The requests that let the program go, or stop it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunCommand {
+    Continue,
+    Next,
+    StepIn,
+    StepOut,
+    Pause,
+}
+
+impl Request {
+    /// Reads `command`'s arguments into their type.
+    pub fn read(command: &str, arguments: Value) -> Result<Request, RequestError> {
+        Ok(match command {
+            Initialize::COMMAND => Request::Initialize,
+            "launch" => Request::Launch(read(command, arguments)?),
+            Disconnect::COMMAND => Request::Disconnect(typed::<Disconnect>(arguments)?),
+            ConfigurationDone::COMMAND => {
+                typed::<ConfigurationDone>(arguments)?;
+                Request::ConfigurationDone
+            }
+            SetBreakpoints::COMMAND => Request::Lines(typed::<SetBreakpoints>(arguments)?),
+            SetExceptionBreakpoints::COMMAND => {
+                Request::Exceptions(typed::<SetExceptionBreakpoints>(arguments)?)
+            }
+            Threads::COMMAND => {
+                let NoArguments {} = typed::<Threads>(arguments)?;
+                Request::Threads
+            }
+            Continue::COMMAND => Request::Run(RunCommand::Continue, typed::<Continue>(arguments)?),
+            Next::COMMAND => Request::Run(RunCommand::Next, typed::<Next>(arguments)?),
+            StepIn::COMMAND => Request::Run(RunCommand::StepIn, typed::<StepIn>(arguments)?),
+            StepOut::COMMAND => Request::Run(RunCommand::StepOut, typed::<StepOut>(arguments)?),
+            Pause::COMMAND => Request::Run(RunCommand::Pause, typed::<Pause>(arguments)?),
+            StackTrace::COMMAND => Request::StackTrace(typed::<StackTrace>(arguments)?),
+            Scopes::COMMAND => Request::Scopes(typed::<Scopes>(arguments)?),
+            Variables::COMMAND => Request::Variables(typed::<Variables>(arguments)?),
+            Evaluate::COMMAND => Request::Evaluate(typed::<Evaluate>(arguments)?),
+            ExceptionInfo::COMMAND => {
+                typed::<ExceptionInfo>(arguments)?;
+                Request::ExceptionInfo
+            }
+            other => return Err(RequestError::Unsupported(other.to_string())),
+        })
+    }
+}
+
+/// `R`'s arguments; a request sent without any reads as one with none.
+fn typed<R: DapRequest>(arguments: Value) -> Result<R::Arguments, RequestError>
+where
+    R::Arguments: DeserializeOwned,
+{
+    read(R::COMMAND, arguments)
+}
+
+fn read<T: DeserializeOwned>(command: &str, arguments: Value) -> Result<T, RequestError> {
+    let arguments = match arguments {
+        Value::Null => Value::Object(serde_json::Map::new()),
+        arguments => arguments,
+    };
+    serde_json::from_value(arguments).map_err(|e| RequestError::Unreadable {
+        command: command.to_string(),
+        detail: e.to_string(),
+    })
+}
+
+/// `launch`: what `Java::launch_arguments` sends, with the user's configured fields laid over
+/// it; a field of an odd type counts as missing.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchArguments {
+    #[serde(default, deserialize_with = "or_default")]
+    pub program: Option<PathBuf>,
+    #[serde(default, deserialize_with = "or_default")]
+    pub args: Vec<String>,
+    /// The `java` that runs a program given as a source file, a jar or a class name.
+    #[serde(default, deserialize_with = "or_default")]
+    pub java: Option<PathBuf>,
+    /// The class path for a program given as a class name.
+    #[serde(default, deserialize_with = "or_default")]
+    pub classpath: Option<String>,
+    /// The program's whole environment, when given; its values that are not text are left out.
+    #[serde(default, deserialize_with = "or_default")]
+    pub env: Option<serde_json::Map<String, Value>>,
+    #[serde(default, deserialize_with = "or_default")]
+    pub cwd: Option<PathBuf>,
+    #[serde(default, deserialize_with = "or_default")]
+    pub stop_on_entry: bool,
+    /// An address to attach to, which `launch` cannot serve.
+    #[serde(default, deserialize_with = "or_default")]
+    pub connect: Option<String>,
+}
+
+impl LaunchArguments {
+    /// The environment as pairs, its values that are text.
+    pub fn env_pairs(&self) -> Option<Vec<(String, String)>> {
+        self.env.as_ref().map(|env| {
+            env.iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                .collect()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn requests_are_read_into_their_types() {
+        let request = Request::read("next", json!({ "threadId": 3 }));
+        assert!(matches!(request, Ok(Request::Run(RunCommand::Next, _))));
+        let launch = Request::read(
+            "launch",
+            json!({ "program": "/p/Main.java", "args": ["a"], "stopOnEntry": "odd" }),
+        );
+        assert!(
+            matches!(&launch, Ok(Request::Launch(l)) if l.args == ["a"] && !l.stop_on_entry),
+            "{launch:?}"
+        );
+        assert_eq!(
+            Request::read("modules", json!({})).map(|_| ()),
+            Err(RequestError::Unsupported("modules".into()))
+        );
+    }
+}
