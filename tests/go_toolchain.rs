@@ -297,7 +297,7 @@ fn doctor_names_the_jdk_and_what_it_has() {
     let java = &data["java"];
     assert_eq!(java["found"], true, "{java}");
     assert_eq!(java["javac"], true, "{java}");
-    assert_eq!(java["jdi"], true, "{java}");
+    assert_eq!(java["jdwp"], true, "{java}");
     assert_eq!(java["home"].as_str().map(PathBuf::from), jdk.home, "{java}");
     assert!(
         java["version"]
@@ -308,8 +308,8 @@ fn doctor_names_the_jdk_and_what_it_has() {
     let doctor = s.run(&["doctor"]);
     let text = doctor.ok();
     assert!(
-        text.lines()
-            .any(|l| l.starts_with("ok       java ") && l.contains("javac and jdk.jdi are there")),
+        text.lines().any(|l| l.starts_with("ok       jdk ")
+            && l.contains("its JDWP agent is what the java adapter speaks to")),
         "{text}"
     );
 
@@ -325,7 +325,7 @@ fn doctor_names_the_jdk_and_what_it_has() {
     let at = out
         .stdout
         .lines()
-        .position(|l| l.starts_with("problem  java ") && l.ends_with("has no bin/java"))
+        .position(|l| l.starts_with("problem  jdk ") && l.ends_with("has no bin/java"))
         .unwrap_or_else(|| panic!("no java problem line:\n{}", out.stdout));
     assert!(
         out.stdout

@@ -169,7 +169,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
         },
         one_shot: false,
         runs_modules: false,
-        make: |_, section, _| Ok(Arc::new(java::Java::locate(section)?)),
+        make: |_, section, caller| Ok(Arc::new(java::Java::locate(section, caller)?)),
         remote: None,
         version: java::version,
         // The JDK comes from the system's packages or the user's own choice (SDKMAN, an IDE).

@@ -469,7 +469,7 @@ fn render_text(report: &Report) -> String {
     let _ = writeln!(
         out,
         "{java_marker:<8} {:<width$}  {}",
-        "java", report.java.detail
+        "jdk", report.java.detail
     );
     if let Some(fix) = &report.java.fix {
         let _ = writeln!(out, "{:<8} {:<width$}  fix: {fix}", "", "");

@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 pub mod delve;
+pub mod java;
 pub mod node;
 pub mod probe;
 pub mod python;

@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::BoxFuture;
-use super::{DebugAdapter, Profile, Start, launch_with};
+use super::{CallerEnv, DebugAdapter, Profile, Start, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
@@ -48,20 +48,21 @@ pub fn install_hint(os: Os) -> String {
     )
 }
 
-/// The `java` a program runs in: the config's, else `JAVA_HOME`'s, else the one on PATH.
-pub fn find(config: &AdapterConfig) -> Option<PathBuf> {
+/// The `java` a program runs in, as the caller's shell, Maven and Gradle would pick it: the
+/// config's, else `JAVA_HOME`'s (even where it has none, which is then the error), else the one
+/// on the caller's PATH.
+pub fn find(config: &AdapterConfig, caller: &CallerEnv<'_>) -> Option<PathBuf> {
     if let Some(path) = &config.path {
         return Some(path.clone());
     }
-    if let Some(home) = super::env_var("JAVA_HOME") {
-        let java = PathBuf::from(home)
-            .join("bin")
-            .join(Os::CURRENT.executable("java"));
-        if java.is_file() {
-            return Some(java);
-        }
+    if let Some(home) = caller.var("JAVA_HOME").filter(|home| !home.is_empty()) {
+        return Some(
+            PathBuf::from(home)
+                .join("bin")
+                .join(Os::CURRENT.executable("java")),
+        );
     }
-    which::which(Os::CURRENT.executable("java")).ok()
+    caller.which(Os::CURRENT.executable("java").as_ref())
 }
 
 /// Whether `program` is the `java` executable itself: `start -- java -cp classes Main` runs
@@ -71,9 +72,13 @@ pub fn is_java_runtime(program: &Path) -> bool {
         && program.extension().is_none_or(|e| e == "exe")
 }
 
-/// The version line of the `java` at `path`.
+/// The version of the `java` at `path` (`17.0.15`), from the first line of `java -version`.
 pub fn version(path: &Path) -> Option<String> {
-    jdk::version_line(path)
+    let line = jdk::version_line(path)?;
+    Some(match line.split('"').nth(1) {
+        Some(version) => version.to_string(),
+        None => line,
+    })
 }
 
 pub struct Java {
@@ -81,8 +86,8 @@ pub struct Java {
 }
 
 impl Java {
-    pub fn locate(config: &AdapterConfig) -> Result<Java, ErrorBody> {
-        let java = find(config).ok_or_else(|| {
+    pub fn locate(config: &AdapterConfig, caller: CallerEnv<'_>) -> Result<Java, ErrorBody> {
+        let java = find(config, &caller).ok_or_else(|| {
             ErrorBody::new(
                 ErrorCode::AdapterNotFound,
                 "java not found: JAVA_HOME is not set and no java is on PATH",
@@ -92,7 +97,10 @@ impl Java {
         if !java.is_file() {
             return Err(ErrorBody::new(
                 ErrorCode::AdapterNotFound,
-                format!("java not found at {}", java.display()),
+                format!(
+                    "java not found at {} (JAVA_HOME or the config names it)",
+                    java.display()
+                ),
                 install_hint(Os::CURRENT),
             ));
         }

@@ -92,8 +92,7 @@ impl Stop {
             let id = self.frames.len();
             let location = frame.location;
             let signature = types.signature(jvm, location.class).await?;
-            let class = type_name(&signature);
-            let class_name = class.rsplit('.').next().unwrap_or(&class).to_string();
+            let class_name = frame_class(&type_name(&signature));
             let method = types
                 .method(jvm, location.class, location.method)
                 .await?
@@ -380,5 +379,27 @@ impl Stop {
             .into_iter()
             .find(|(field, _, _)| field == name)
             .map(|(_, declared, value)| (value, declared)))
+    }
+}
+
+/// A frame's class as its name shows it: the binary name without its package
+/// (`Cart$Line`), a hidden class's (`LambdaForm$MH/0x…`) without its address.
+fn frame_class(name: &str) -> String {
+    let name = name.split_once("/0x").map_or(name, |(class, _)| class);
+    name.rsplit('.').next().unwrap_or(name).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_name_their_class_without_its_package() {
+        assert_eq!(frame_class("com.shop.Cart$Line"), "Cart$Line");
+        assert_eq!(
+            frame_class("java.lang.invoke.LambdaForm$MH/0x000000003b06c000"),
+            "LambdaForm$MH"
+        );
+        assert_eq!(frame_class("Main"), "Main");
     }
 }

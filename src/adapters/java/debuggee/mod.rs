@@ -276,7 +276,10 @@ impl Debuggee {
         if let ProgramForm::Source(file) | ProgramForm::Jar(file) = form
             && let Some(folder) = file.parent()
         {
-            self.sources.add_root(&base.join(folder));
+            // A jar is built in the project's target/ or build/libs/: the project root is above.
+            for up in base.join(folder).ancestors().take(3) {
+                self.sources.add_root(up);
+            }
         }
         let classpath = args
             .iter()

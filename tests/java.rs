@@ -1,0 +1,185 @@
+//! Java under the built-in `java` adapter (our JDWP client, speaking to the program's own JVM):
+//! the shop fixture compiled with `javac -g` into a project of its own and started as a `java`
+//! command line from a folder that is not the program's; breakpoints by a bare file name, in a
+//! class not loaded yet, in an inner class and a lambda; next, step and finish; locals, `this`
+//! and the stack; the program's output and exit code. A single source file and a jar run on
+//! Temurin 25 through `JAVA_HOME`.
+//!
+//! Every test fails (never skips) when no JDK is found: `.ci/run` installs them.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::java::*;
+use common::{Session, fixture_path, line_of, variable};
+
+/// The first scenario: break by a bare file name, continue, read locals, `this` and
+/// the stack, then run to the exit code with the program's output.
+#[test]
+fn a_bare_file_name_breaks_and_the_stop_shows_locals_stack_output_and_exit_code() {
+    let project = Project::build();
+    let s = Session::new();
+    let started = project.start(&s, &["--break", &bare(CART, "@sum_line")], &[]);
+    assert_eq!(started["breakpoints"][0]["verified"], false, "{started}");
+
+    let stop = step_with(&s, "continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["breakpoint_ids"], serde_json::json!([1]), "{stop}");
+    project.assert_at(&stop, CART, "Cart.total", "@sum_line");
+    assert_eq!(stop["thread_name"], "main", "{stop}");
+
+    let locals = s.data(&["locals"])["variables"].clone();
+    let sum = variable(&locals, "sum");
+    assert_eq!(
+        (sum["value"].as_str(), sum["type"].as_str()),
+        (Some("0"), Some("int"))
+    );
+    let line = variable(&locals, "line");
+    assert_eq!(line["type"], "com.shop.Cart$Line", "{locals}");
+    let this = variable(&locals, "this");
+    assert_eq!(this["type"], "com.shop.Cart", "{locals}");
+    assert_eq!(s.value_of("this.owner"), "\"alice\"");
+    assert_eq!(s.value_of("line.count"), "3");
+    assert_eq!(s.value_of("counts.length"), "2");
+
+    let backtrace = s.data(&["backtrace"]);
+    let frames: Vec<(&str, u64)> = backtrace["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|f| {
+            (
+                f["function"].as_str().unwrap_or(""),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        frames,
+        [
+            ("Cart.total", u64::from(line_of(CART, "@sum_line"))),
+            ("Main.main", u64::from(line_of(MAIN, "@total_call")))
+        ],
+        "{backtrace}"
+    );
+    assert_eq!(
+        backtrace["frames"][1]["file"].as_str().map(Path::new),
+        Some(project.source(MAIN).as_path()),
+        "{backtrace}"
+    );
+
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = step_with(&s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}");
+    assert_eq!(end["exit_code"], 3, "{end}");
+    let text = s.output_containing(&["names=APPLE,PEAR"], Duration::from_secs(30));
+    assert!(text.contains("total=630\n"), "{text}");
+}
+
+/// `Late` loads only when the program is given an argument: its breakpoint is pending at the
+/// start, binds as the class loads (a class-prepare event, not polling), and stops there.
+#[test]
+fn a_breakpoint_in_a_class_not_loaded_yet_binds_when_it_loads() {
+    let project = Project::build();
+    let s = Session::new();
+    let late = project.source(LATE);
+    let location = format!("{}:{}", late.display(), line_of(LATE, "@late"));
+    let started = project.start(&s, &["--break", &location], &["x"]);
+    assert_eq!(started["breakpoints"][0]["verified"], false, "{started}");
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, LATE, "Late.describe", "@late");
+    let listed = s.data(&["breakpoint", "list"]);
+    assert_eq!(listed["breakpoints"][0]["verified"], true, "{listed}");
+    assert_eq!(s.value_of("total"), "630");
+}
+
+/// A line in a nested class's method, and one in a lambda's body, bind by the outer file's
+/// name and stop where they are.
+#[test]
+fn lines_in_an_inner_class_and_a_lambda_stop() {
+    let project = Project::build();
+    let s = Session::new();
+    project.start(
+        &s,
+        &[
+            "--break",
+            &bare(CART, "@cost"),
+            "--break",
+            &format!("shop/{}", bare(CART, "@lambda")),
+        ],
+        &[],
+    );
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, CART, "Cart$Line.cost", "@cost");
+    assert_eq!(s.value_of("price"), "150");
+    s.data(&["breakpoint", "remove", "1"]);
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, CART, "Cart.lambda$names$0", "@lambda");
+    assert_eq!(s.value_of("line.item"), "\"apple\"");
+}
+
+/// next stays in the method, step goes into the call (not into the JDK), finish comes back.
+#[test]
+fn next_step_and_finish_move_by_lines_of_the_programs_own_code() {
+    let project = Project::build();
+    let s = Session::new();
+    project.start(&s, &["--break", &bare(MAIN, "@add_apple")], &[]);
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, MAIN, "Main.main", "@add_apple");
+    let stop = step_with(&s, "step");
+    project.assert_at(&stop, CART, "Cart.add", "@add_body");
+    assert_eq!(s.value_of("item"), "\"apple\"");
+    // JDWP's step out ends at the next line boundary in the caller: the line after the call.
+    let stop = step_with(&s, "finish");
+    assert_eq!(stop["frame"]["function"], "Main.main", "{stop}");
+    assert_eq!(
+        stop["frame"]["line"],
+        line_of(MAIN, "@add_apple") + 1,
+        "{stop}"
+    );
+    // Over `cart.total()` and the JDK's string concatenation alike.
+    let stop = step_with(&s, "next");
+    project.assert_at(&stop, MAIN, "Main.main", "@total_call");
+    let stop = step_with(&s, "next");
+    project.assert_at(&stop, MAIN, "Main.main", "@print_total");
+    assert_eq!(s.value_of("total"), "630");
+}
+
+/// A single source file (`java Greeter.java`) on Temurin 25, picked through `JAVA_HOME` and
+/// told from the `.java` extension alone.
+#[test]
+fn a_single_source_file_runs_on_the_jdk_java_home_names() {
+    let s = Session::new();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let program = dir.path().join("Greeter.java");
+    std::fs::copy(fixture_path(GREETER), &program).expect("copy");
+    let location = bare(GREETER, "@greet");
+    let program = program.to_str().expect("utf-8 path");
+    let run = s
+        .command()
+        .env("JAVA_HOME", TEMURIN_25)
+        .args([
+            "--json",
+            "start",
+            "--no-wait",
+            program,
+            "--break",
+            &location,
+            "--",
+            "ada",
+        ])
+        .output()
+        .expect("run debugger");
+    let started = common::Run::from(run).json();
+    assert_eq!(started["data"]["adapter"], "java", "{started}");
+    let stop = step_with(&s, "continue");
+    assert_eq!(stop["frame"]["function"], "Greeter.main", "{stop}");
+    assert_eq!(stop["frame"]["line"], line_of(GREETER, "@greet"), "{stop}");
+    assert_eq!(s.value_of("name"), "\"ada\"");
+    let end = step_with(&s, "continue");
+    assert_eq!(end["exit_code"], 0, "{end}");
+    // The JVM that ran it is the one JAVA_HOME names.
+    s.output_containing(&["hello, ada (Java 25)"], Duration::from_secs(30));
+}
