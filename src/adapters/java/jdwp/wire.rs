@@ -643,7 +643,7 @@ mod tests {
             assert_eq!(reader.tagged_value(), Ok(value));
         }
         assert_eq!(
-            Reader::new(&[b'?'], IdSizes::HOTSPOT).tagged_value(),
+            Reader::new(b"?", IdSizes::HOTSPOT).tagged_value(),
             Err(WireError::UnknownTag(b'?'))
         );
     }
@@ -659,8 +659,8 @@ mod tests {
     #[test]
     fn id_sizes_are_read_and_checked() {
         let mut data = Vec::new();
-        for size in [8, 8, 8, 8, 8] {
-            data.extend_from_slice(&(size as i32).to_be_bytes());
+        for size in [8i32; 5] {
+            data.extend_from_slice(&size.to_be_bytes());
         }
         assert_eq!(read_id_sizes(&data), Ok(IdSizes::HOTSPOT));
         data[3] = 9;
