@@ -168,7 +168,7 @@ fn doctor_reports_each_adapter_with_path_version_and_fix() {
     let stdout = text.ok();
     let first = stdout.lines().next().unwrap_or("");
     assert!(
-        first.contains("adapters work: lldb, debugpy, pdb, delve, node"),
+        first.contains("adapters work: lldb, debugpy, pdb, delve, node, java"),
         "{stdout}"
     );
     for prefix in [
@@ -177,6 +177,7 @@ fn doctor_reports_each_adapter_with_path_version_and_fix() {
         "ok       pdb ",
         "ok       delve ",
         "ok       node ",
+        "ok       java ",
         "ok       runtime ",
     ] {
         assert!(
@@ -211,7 +212,7 @@ fn doctor_with_nothing_on_path_fails_and_names_each_fix() {
     let home = Some(empty.path());
     let out = run_with_home(&s, &data_dir, &["doctor"], Some(&bin), home);
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stdout.starts_with("0 of 7 adapters work"), "{out:?}");
+    assert!(out.stdout.starts_with("0 of 8 adapters work"), "{out:?}");
     for (name, fix) in [
         ("lldb", "fix: run 'debugger setup lldb'"),
         ("debugpy", "fix: run 'debugger setup debugpy'"),
@@ -220,6 +221,7 @@ fn doctor_with_nothing_on_path_fails_and_names_each_fix() {
         ("gdb", "fix: install GDB 14 or newer"),
         ("codelldb", "adapters.codelldb.path"),
         ("node", "fix: run 'debugger setup node'"),
+        ("java", "fix: install a JDK 17 or newer"),
     ] {
         let at = out
             .stdout
@@ -398,7 +400,9 @@ fn setup_refuses_unknown_adapters_and_explains_the_rest() {
     let out = s.run(&["setup", "nosuch"]);
     assert_eq!(out.code, 2, "{out:?}");
     assert!(out.stderr.contains("unknown adapter 'nosuch'"), "{out:?}");
-    for name in ["lldb", "debugpy", "delve", "gdb", "codelldb", "node"] {
+    for name in [
+        "lldb", "debugpy", "delve", "gdb", "codelldb", "node", "java",
+    ] {
         assert!(out.stderr.contains(name), "{name} not listed: {out:?}");
     }
     let error = s.run(&["--json", "setup", "nosuch"]).failure();
