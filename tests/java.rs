@@ -43,6 +43,8 @@ fn a_bare_file_name_breaks_and_the_stop_shows_locals_stack_output_and_exit_code(
     assert_eq!(s.value_of("this.owner"), "\"alice\"");
     assert_eq!(s.value_of("line.count"), "3");
     assert_eq!(s.value_of("counts.length"), "2");
+    // A static field by its class's simple name, resolved from the frame's package.
+    assert_eq!(s.value_of("Cart.LIMIT"), "10");
 
     let backtrace = s.data(&["backtrace"]);
     let frames: Vec<(&str, u64)> = backtrace["frames"]

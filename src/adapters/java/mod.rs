@@ -24,6 +24,8 @@ mod output;
 mod requests;
 mod server;
 
+pub use debuggee::heap::JdwpHeap;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

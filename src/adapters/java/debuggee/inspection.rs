@@ -4,10 +4,12 @@
 
 use serde_json::{Value as Json, json};
 
+use super::heap::JdwpHeap;
 use super::sources::SourcePaths;
 use super::types::Types;
 use super::values::{self, Children, Shown};
 use crate::adapters::java::error::RequestError;
+use crate::adapters::java::heap::{Heap, HeapError};
 use crate::adapters::java::jdwp::commands::{Frame, modifiers};
 use crate::adapters::java::jdwp::signatures::type_name;
 use crate::adapters::java::jdwp::wire::{Tag, Value};
@@ -27,8 +29,8 @@ enum Handle {
 /// The program stopped: in which thread, and what has been handed out since.
 pub struct Stop {
     pub thread: u64,
-    /// Frames handed out: (thread, frame); a DAP frame id is its index + 1.
-    frames: Vec<(u64, Frame)>,
+    /// Frames handed out: (thread, depth, frame); a DAP frame id is its index + 1.
+    frames: Vec<(u64, usize, Frame)>,
     handles: Vec<Handle>,
 }
 
@@ -56,18 +58,32 @@ impl Stop {
     fn frame(&self, id: i64) -> Result<(u64, Frame), RequestError> {
         usize::try_from(id - 1)
             .ok()
-            .and_then(|at| self.frames.get(at).copied())
+            .and_then(|at| self.frames.get(at))
+            .map(|&(thread, _, frame)| (thread, frame))
+            .ok_or(RequestError::NoFrame)
+    }
+
+    /// The heap as a frame of this stop reaches it (see [`JdwpHeap`]).
+    pub fn heap(&self, jvm: &Connection, frame_id: i64) -> Result<JdwpHeap, RequestError> {
+        usize::try_from(frame_id - 1)
+            .ok()
+            .and_then(|at| self.frames.get(at))
+            .map(|&(thread, depth, _)| JdwpHeap::new(jvm.clone(), thread, depth))
             .ok_or(RequestError::NoFrame)
     }
 
     /// The top frame of the stopped thread, as `evaluate` without a frame reads in.
     pub async fn top_frame_id(&mut self, jvm: &Connection) -> Result<i64, RequestError> {
-        if let Some(at) = self.frames.iter().position(|(t, _)| *t == self.thread) {
+        if let Some(at) = self
+            .frames
+            .iter()
+            .position(|&(t, depth, _)| t == self.thread && depth == 0)
+        {
             return Ok(at as i64 + 1);
         }
         let frames = jvm.frames(self.thread, 1).await?;
         let frame = frames.first().ok_or(RequestError::NoFrame)?;
-        self.frames.push((self.thread, *frame));
+        self.frames.push((self.thread, 0, *frame));
         Ok(self.frames.len() as i64)
     }
 
@@ -87,8 +103,13 @@ impl Stop {
             levels => total.min(start + levels as usize),
         };
         let mut out = Vec::new();
-        for frame in frames.iter().skip(start).take(end.saturating_sub(start)) {
-            self.frames.push((thread, *frame));
+        for (depth, frame) in frames
+            .iter()
+            .enumerate()
+            .skip(start)
+            .take(end.saturating_sub(start))
+        {
+            self.frames.push((thread, depth, *frame));
             let id = self.frames.len();
             let location = frame.location;
             let signature = types.signature(jvm, location.class).await?;
@@ -162,7 +183,7 @@ impl Stop {
         types: &mut Types,
         at: usize,
     ) -> Result<Vec<Json>, RequestError> {
-        let (thread, frame) = *self.frames.get(at).ok_or(RequestError::NoFrame)?;
+        let (thread, _, frame) = *self.frames.get(at).ok_or(RequestError::NoFrame)?;
         let mut out = Vec::new();
         let method = types
             .method(jvm, frame.location.class, frame.location.method)
@@ -284,14 +305,20 @@ impl Stop {
         {
             return Err(not_understood());
         }
-        let (mut value, mut declared) = self
+        let found = self
             .name_in_frame(jvm, types, thread, &frame, first)
-            .await?
-            .ok_or_else(|| {
-                RequestError::Failed(format!(
-                    "cannot evaluate '{expression}': no local or field named '{first}' here"
-                ))
-            })?;
+            .await?;
+        let (mut value, mut declared) = match found {
+            Some(found) => found,
+            None => self
+                .static_field(jvm, frame_id, first, parts.next())
+                .await?
+                .ok_or_else(|| {
+                    RequestError::Failed(format!(
+                        "cannot evaluate '{expression}': no local, field or class named '{first}' here"
+                    ))
+                })?,
+        };
         for part in parts {
             let Value::Object { tag, id } = value else {
                 return Err(not_understood());
@@ -329,6 +356,44 @@ impl Stop {
             "type": shown.type_name,
             "variablesReference": reference,
         }))
+    }
+
+    /// `Class.FIELD`: a static field of a loaded class, the class named as Java would resolve
+    /// it from the frame (see [`Heap::find_type`]).
+    async fn static_field(
+        &self,
+        jvm: &Connection,
+        frame_id: i64,
+        class: &str,
+        field: Option<&str>,
+    ) -> Result<Option<(Value, String)>, RequestError> {
+        let Some(field) = field else {
+            return Ok(None);
+        };
+        let heap = self.heap(jvm, frame_id)?;
+        let failed = |e: HeapError| RequestError::Failed(format!("{e:?}"));
+        let Some(ty) = heap.find_type(class).await.map_err(failed)? else {
+            return Ok(None);
+        };
+        let Some(info) = heap
+            .fields(&ty)
+            .await
+            .map_err(failed)?
+            .into_iter()
+            .find(|f| f.is_static && f.name == field)
+        else {
+            return Err(RequestError::Failed(format!(
+                "{} has no static field '{field}'",
+                ty.name
+            )));
+        };
+        let values = heap
+            .get_statics(&ty, std::slice::from_ref(&info))
+            .await
+            .map_err(failed)?;
+        Ok(values
+            .first()
+            .map(|value| (super::heap::to_wire(value), info.type_name.clone())))
     }
 
     /// A name as the frame sees it: a local, `this`, or a field of `this`.

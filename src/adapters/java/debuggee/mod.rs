@@ -6,6 +6,7 @@
 //! a stop is then the whole program's, and one `VirtualMachine.Resume` lets it all go.
 
 mod breakpoints;
+pub mod heap;
 mod inspection;
 mod sources;
 mod stepping;
