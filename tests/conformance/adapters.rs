@@ -144,6 +144,48 @@ pub static NODE_TS: Row = Row {
     known_bugs: &[],
 };
 
+pub static JAVA: Row = Row {
+    name: "java (Java)",
+    adapter: "java",
+    language: Language::Java,
+    session: Session::new,
+    apply: "Conformance.apply",
+    raise_reason: "exception",
+    raise_exit: Some(1),
+    lacks: &[Feature::Core, Feature::Attach],
+    known_bugs: &[
+        (
+            Feature::Print,
+            "print reads names and field paths only until the Java evaluator lands: `x * 2` is \
+             refused",
+        ),
+        (
+            Feature::Condition,
+            "a condition is evaluated by print, which reads no comparison yet",
+        ),
+        (Feature::Set, "setVariable is not built yet"),
+        (
+            Feature::Probe,
+            "the probe stops and records, but its `--print 'amount * 10'` needs the Java \
+             evaluator",
+        ),
+        (
+            Feature::HitCount,
+            "the stop of `--hit-count 2` on the loop's line reads `i` as other than 1: not yet \
+             looked into",
+        ),
+        (
+            Feature::Logpoint,
+            "follows from the condition's bug: the condition's stop comes at the first hit, so the \
+             logpoint logs from i=1",
+        ),
+        (
+            Feature::Test,
+            "debugger test knows no Java test runner yet (Maven's Surefire, Gradle)",
+        ),
+    ],
+};
+
 /// Fails the test, with what to install, when the row's adapter or its language's tools are
 /// missing.
 pub fn require(row: &Row) {
@@ -156,6 +198,9 @@ pub fn require(row: &Row) {
         "debugpy" => common::require_debugpy(),
         "pdb" => common::require_python(),
         "delve" => common::require_delve(),
+        "java" => {
+            common::require_jdk();
+        }
         _ => common::require_node(),
     }
 }

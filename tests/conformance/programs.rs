@@ -17,6 +17,7 @@ pub enum Language {
     Go,
     JavaScript,
     TypeScript,
+    Java,
 }
 
 impl Language {
@@ -29,6 +30,7 @@ impl Language {
             Language::Go => "go/main.go",
             Language::JavaScript => "javascript/conformance.js",
             Language::TypeScript => "typescript/conformance.ts",
+            Language::Java => "java/Conformance.java",
         };
         folder().join(file)
     }
@@ -38,7 +40,8 @@ impl Language {
         match self {
             Language::C | Language::Rust => build_source(&self.source()),
             Language::Go => build_go_package(&folder().join("go")),
-            Language::Python | Language::JavaScript => self.source(),
+            // A single source file, which `java` compiles as it starts it.
+            Language::Python | Language::JavaScript | Language::Java => self.source(),
             Language::TypeScript => compiled_typescript(),
         }
     }
@@ -63,6 +66,8 @@ impl Language {
             Language::Go => "go/main_test.go",
             Language::JavaScript => "javascript/conformance.test.js",
             Language::TypeScript => "typescript/conformance.test.ts",
+            // No Java test yet: the java row lacks `test`.
+            Language::Java => "java/Conformance.java",
         };
         folder().join(file)
     }
@@ -84,6 +89,7 @@ impl Language {
             Language::Python => "test_conformance.py::ConformanceTest::test_apply".into(),
             Language::Go => "TestApply".into(),
             Language::JavaScript => "conformance.test.js::apply adds".into(),
+            Language::Java => "Conformance".into(),
             Language::TypeScript => {
                 let tools = typescript_build::tool("tsx");
                 let modules = tools
@@ -114,6 +120,11 @@ impl Language {
             }
             Language::JavaScript | Language::TypeScript => {
                 let mut c = Command::new("node");
+                c.arg(program);
+                c
+            }
+            Language::Java => {
+                let mut c = Command::new("java");
                 c.arg(program);
                 c
             }

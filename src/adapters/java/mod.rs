@@ -114,7 +114,9 @@ impl Java {
 pub const PROFILE: Profile = Profile {
     name: "java",
     adapter_id: "java",
-    exception_filters: &[],
+    // An uncaught exception stops where it was thrown unless the user says otherwise.
+    exception_filters: &["uncaught"],
+    exception_stops: Some("caught/uncaught"),
     ..Profile::PLAIN
 };
 
@@ -155,6 +157,17 @@ impl DebugAdapter for Java {
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
         json!({ "type": "java", "request": "attach", "address": spec.connect })
+    }
+
+    fn explain_start_failure(&self, error: ErrorBody) -> ErrorBody {
+        if error.message == requests::ATTACH_REFUSAL {
+            return ErrorBody::new(
+                ErrorCode::Unsupported,
+                "the java adapter cannot attach to a running JVM yet",
+                "start the program with 'debugger start' instead",
+            );
+        }
+        error
     }
 }
 

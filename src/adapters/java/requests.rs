@@ -12,9 +12,14 @@ use crate::dap::requests::{
     ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
     ExceptionInfo, Initialize, Next, NoArguments, Pause, Request as DapRequest, Scopes,
     ScopesArguments, SetBreakpoints, SetBreakpointsArguments, SetExceptionBreakpoints,
-    SetExceptionBreakpointsArguments, StackTrace, StackTraceArguments, StepIn, StepOut,
-    ThreadArguments, Threads, Variables, VariablesArguments, or_default,
+    SetExceptionBreakpointsArguments, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
+    StackTrace, StackTraceArguments, StepIn, StepOut, ThreadArguments, Threads, Variables,
+    VariablesArguments, or_default,
 };
+
+/// What `attach` is answered with, which the adapter's `explain_start_failure` tells as
+/// unsupported.
+pub const ATTACH_REFUSAL: &str = "the java adapter does not support 'attach'";
 
 /// A request as it arrives: its envelope, the arguments still to be read.
 #[derive(Debug, Clone, Deserialize)]
@@ -33,6 +38,7 @@ pub enum Request {
     Disconnect(DisconnectArguments),
     ConfigurationDone,
     Lines(SetBreakpointsArguments),
+    Functions(SetFunctionBreakpointsArguments),
     Exceptions(SetExceptionBreakpointsArguments),
     Threads,
     /// `continue`, the steps and `pause`.
@@ -66,6 +72,9 @@ impl Request {
                 Request::ConfigurationDone
             }
             SetBreakpoints::COMMAND => Request::Lines(typed::<SetBreakpoints>(arguments)?),
+            SetFunctionBreakpoints::COMMAND => {
+                Request::Functions(typed::<SetFunctionBreakpoints>(arguments)?)
+            }
             SetExceptionBreakpoints::COMMAND => {
                 Request::Exceptions(typed::<SetExceptionBreakpoints>(arguments)?)
             }

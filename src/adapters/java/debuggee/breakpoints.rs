@@ -29,6 +29,9 @@ const RUNTIME_PACKAGES: &[&str] = &["Ljava/", "Ljdk/", "Lsun/", "Lcom/sun/", "Lj
 #[derive(Default)]
 pub struct Breakpoints {
     sources: Vec<Source>,
+    functions: Vec<FunctionBreakpoint>,
+    /// The class-prepare requests that bind function breakpoints in classes loaded later.
+    function_prepares: Vec<i32>,
     next_id: i64,
     /// JDWP breakpoint request → the DAP breakpoint it serves.
     by_request: HashMap<i32, i64>,
@@ -63,9 +66,48 @@ impl LineBreakpoint {
         });
         if self.bound_line.is_none() {
             breakpoint["message"] = json!(format!(
-                "no loaded class of {} has code at line {} yet; it binds when such a class loads",
+                "not loaded yet: no class of {} with code at line {} has loaded; it binds when one loads",
                 path.display(),
                 self.line
+            ));
+        }
+        breakpoint
+    }
+}
+
+/// A breakpoint on a method by name: `Cart.total`, `com.shop.Cart.total`, or a constructor
+/// by its class's name (`Cart.Cart`, `Cart.<init>`).
+struct FunctionBreakpoint {
+    id: i64,
+    name: String,
+    /// The class as written (`Cart`, `com.shop.Cart`).
+    class: String,
+    method: String,
+    requests: Vec<i32>,
+    bound_types: HashSet<u64>,
+}
+
+impl FunctionBreakpoint {
+    fn parse(name: &str) -> Option<(String, String)> {
+        let (class, method) = name.trim().rsplit_once('.')?;
+        let simple = class.rsplit(['.', '$']).next().unwrap_or(class);
+        let method = if method == simple { "<init>" } else { method };
+        (!class.is_empty() && !method.is_empty()).then(|| (class.to_string(), method.to_string()))
+    }
+
+    /// Whether a class of binary name `name` (`com.shop.Cart$Line`) is the one written.
+    fn names_class(&self, name: &str) -> bool {
+        let written = self.class.replace('$', ".");
+        let name = name.replace('$', ".");
+        name == written || name.ends_with(&format!(".{written}"))
+    }
+
+    fn to_json(&self) -> Value {
+        let mut breakpoint = json!({ "id": self.id, "verified": !self.requests.is_empty() });
+        if self.requests.is_empty() {
+            breakpoint["message"] = json!(format!(
+                "not loaded yet: no loaded class has a method {}; it binds when one loads",
+                self.name
             ));
         }
         breakpoint
@@ -108,6 +150,122 @@ impl Breakpoints {
     /// The DAP breakpoint a JDWP breakpoint request serves.
     pub fn hit(&self, request: i32) -> Option<i64> {
         self.by_request.get(&request).copied()
+    }
+
+    /// `setFunctionBreakpoints`: the former ones are cleared, the new ones bound in every loaded
+    /// class they name and left pending for the classes still to load.
+    pub async fn set_functions(
+        &mut self,
+        jvm: &Connection,
+        types: &mut Types,
+        names: &[String],
+    ) -> Result<Value, JdwpError> {
+        for old in std::mem::take(&mut self.functions) {
+            for request in old.requests {
+                self.by_request.remove(&request);
+                let _ = jvm.clear_event(EventKind::Breakpoint, request).await;
+            }
+        }
+        for request in self.function_prepares.drain(..) {
+            let _ = jvm.clear_event(EventKind::ClassPrepare, request).await;
+        }
+        let mut answers = Vec::new();
+        let mut parsed = Vec::new();
+        for name in names {
+            self.next_id += 1;
+            match FunctionBreakpoint::parse(name) {
+                Some((class, method)) => parsed.push(FunctionBreakpoint {
+                    id: self.next_id,
+                    name: name.clone(),
+                    class,
+                    method,
+                    requests: Vec::new(),
+                    bound_types: HashSet::new(),
+                }),
+                None => answers.push(json!({
+                    "id": self.next_id,
+                    "verified": false,
+                    "message": format!("'{name}' is no Java method name: write Class.method"),
+                })),
+            }
+        }
+        self.functions = parsed;
+        for at in 0..self.functions.len() {
+            let simple = self.functions[at]
+                .class
+                .rsplit('.')
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            let request = jvm
+                .set_event(
+                    EventKind::ClassPrepare,
+                    SuspendPolicy::All,
+                    &[Modifier::ClassMatch(format!("*{simple}"))],
+                )
+                .await?;
+            self.function_prepares.push(request);
+        }
+        if !self.functions.is_empty() {
+            for loaded in jvm.all_classes().await? {
+                types.know_signature(loaded.id, &loaded.signature);
+                if loaded.signature.starts_with('L') {
+                    self.bind_functions(jvm, types, loaded.id, &loaded.signature)
+                        .await?;
+                }
+            }
+        }
+        answers.extend(self.functions.iter().map(FunctionBreakpoint::to_json));
+        Ok(json!({ "breakpoints": answers }))
+    }
+
+    /// Binds the function breakpoints that name the class `type_id`; returns those newly bound.
+    async fn bind_functions(
+        &mut self,
+        jvm: &Connection,
+        types: &mut Types,
+        type_id: u64,
+        signature: &str,
+    ) -> Result<Vec<Value>, JdwpError> {
+        let name = crate::adapters::java::jdwp::signatures::type_name(signature);
+        let mut changed = Vec::new();
+        for at in 0..self.functions.len() {
+            let function = &self.functions[at];
+            if function.bound_types.contains(&type_id) || !function.names_class(&name) {
+                continue;
+            }
+            let was_bound = !function.requests.is_empty();
+            let method_name = function.method.clone();
+            self.functions[at].bound_types.insert(type_id);
+            let methods = types.methods(jvm, type_id).await?;
+            for method in methods.iter().filter(|m| m.name == method_name) {
+                let table = types.line_table(jvm, type_id, method.id).await?;
+                let Some(first) = table.lines.iter().map(|row| row.index).min() else {
+                    continue;
+                };
+                let location = Location {
+                    type_tag: crate::adapters::java::jdwp::wire::TypeTag::Class,
+                    class: type_id,
+                    method: method.id,
+                    index: first,
+                };
+                let request = jvm
+                    .set_event(
+                        EventKind::Breakpoint,
+                        SuspendPolicy::All,
+                        &[Modifier::LocationOnly(location)],
+                    )
+                    .await?;
+                let function = &mut self.functions[at];
+                function.requests.push(request);
+                self.by_request.insert(request, function.id);
+            }
+            let function = &self.functions[at];
+            if !was_bound && !function.requests.is_empty() {
+                changed.push(function.to_json());
+            }
+        }
+        Ok(changed)
     }
 
     /// `setBreakpoints` for one file: its former breakpoints are cleared, the new ones bound in
@@ -217,7 +375,7 @@ impl Breakpoints {
         signature: &str,
     ) -> Result<Vec<Value>, JdwpError> {
         types.know_signature(type_id, signature);
-        let mut changed = Vec::new();
+        let mut changed = self.bind_functions(jvm, types, type_id, signature).await?;
         for at in 0..self.sources.len() {
             let before: Vec<bool> = self.sources[at]
                 .lines

@@ -82,6 +82,12 @@ pub struct Debuggee {
     sources: SourcePaths,
     stepping: Stepping,
     exception_requests: Vec<i32>,
+    /// The request for exceptions thrown in the program's code and caught, which stop only
+    /// when the runtime catches them (see `set_exception_stops`).
+    caught_by_runtime_request: Option<i32>,
+    /// The last exception stopped at: the same object thrown on by the runtime (the source
+    /// launcher rethrows it) does not stop again.
+    last_exception: Option<u64>,
     stop: Option<Stop>,
     /// The exception of the last exception stop, for `exceptionInfo`.
     exception: Option<u64>,
@@ -103,6 +109,8 @@ impl Debuggee {
             sources: SourcePaths::default(),
             stepping: Stepping::default(),
             exception_requests: Vec::new(),
+            caught_by_runtime_request: None,
+            last_exception: None,
             stop: None,
             exception: None,
         }
@@ -139,6 +147,18 @@ impl Debuggee {
                 Ok(self
                     .breakpoints
                     .set(&jvm, &mut self.types, &arguments)
+                    .await?)
+            }
+            Request::Functions(arguments) => {
+                let jvm = self.jvm()?;
+                let names: Vec<String> = arguments
+                    .breakpoints
+                    .iter()
+                    .map(|b| b.name.clone())
+                    .collect();
+                Ok(self
+                    .breakpoints
+                    .set_functions(&jvm, &mut self.types, &names)
                     .await?)
             }
             Request::Exceptions(arguments) => self.set_exception_stops(&arguments).await,
@@ -308,6 +328,7 @@ impl Debuggee {
         for request in self.exception_requests.drain(..) {
             let _ = jvm.clear_event(EventKind::Exception, request).await;
         }
+        self.caught_by_runtime_request = None;
         let caught = arguments.filters.iter().any(|f| f == "caught");
         let uncaught = arguments.filters.iter().any(|f| f == "uncaught");
         if caught || uncaught {
@@ -318,11 +339,32 @@ impl Debuggee {
                     &[Modifier::ExceptionOnly {
                         type_id: 0,
                         caught,
-                        uncaught,
+                        uncaught: true,
                     }],
                 )
                 .await?;
             self.exception_requests.push(request);
+        }
+        if uncaught && !caught {
+            // An exception the program does not catch may still be caught by the runtime that
+            // called its code (the source launcher's reflective call of `main`, a thread
+            // pool): thrown in the program's code and caught only in the runtime's, it is
+            // uncaught as far as the program goes.
+            let mut filters = vec![Modifier::ExceptionOnly {
+                type_id: 0,
+                caught: true,
+                uncaught: false,
+            }];
+            filters.extend(
+                RUNTIME_CLASSES
+                    .iter()
+                    .map(|pattern| Modifier::ClassExclude((*pattern).to_string())),
+            );
+            let request = jvm
+                .set_event(EventKind::Exception, SuspendPolicy::All, &filters)
+                .await?;
+            self.exception_requests.push(request);
+            self.caught_by_runtime_request = Some(request);
         }
         let verified: Vec<Value> = arguments
             .filters
@@ -484,9 +526,19 @@ impl Debuggee {
                     }
                 }
                 Event::Exception {
-                    thread, exception, ..
+                    request,
+                    thread,
+                    location,
+                    exception,
+                    catch,
                 } => {
-                    if stop.is_none() {
+                    let stops = self.last_exception != Some(exception)
+                        && (Some(request) != self.caught_by_runtime_request
+                            || self
+                                .caught_by_runtime(&jvm, &location, catch.as_ref())
+                                .await);
+                    if stops && stop.is_none() {
+                        self.last_exception = Some(exception);
                         stop = Some((thread, StopReason::Exception { exception }));
                     }
                 }
@@ -510,6 +562,24 @@ impl Debuggee {
             }
             None => {}
         }
+    }
+
+    /// Whether an exception thrown at `thrown` is caught at `catch` by the runtime's code, not
+    /// the program's.
+    async fn caught_by_runtime(
+        &mut self,
+        jvm: &Connection,
+        thrown: &super::jdwp::wire::Location,
+        catch: Option<&super::jdwp::wire::Location>,
+    ) -> bool {
+        let Some(catch) = catch else {
+            return true;
+        };
+        let mut is_runtime = async |class: u64| match self.types.signature(jvm, class).await {
+            Ok(signature) => is_runtime_class(&type_name(&signature)),
+            Err(_) => false,
+        };
+        !is_runtime(thrown.class).await && is_runtime(catch.class).await
     }
 
     async fn disconnect(&mut self, arguments: &DisconnectArguments) {
@@ -550,6 +620,16 @@ impl Debuggee {
     }
 }
 
+/// The runtime's own classes, as JDWP's class patterns name them.
+const RUNTIME_CLASSES: &[&str] = &["java.*", "jdk.*", "sun.*", "com.sun.*"];
+
+/// Whether a class (by its binary name) is the runtime's own.
+fn is_runtime_class(name: &str) -> bool {
+    RUNTIME_CLASSES
+        .iter()
+        .any(|pattern| name.starts_with(pattern.trim_end_matches('*')))
+}
+
 /// What the adapter does, told in `initialize`.
 fn capabilities() -> Value {
     let filters: Vec<Value> = EXCEPTION_FILTERS
@@ -558,6 +638,7 @@ fn capabilities() -> Value {
         .collect();
     json!({
         "supportsConfigurationDoneRequest": true,
+        "supportsFunctionBreakpoints": true,
         "supportsExceptionInfoRequest": true,
         "supportsTerminateRequest": false,
         "exceptionBreakpointFilters": filters,
