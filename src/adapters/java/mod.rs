@@ -179,7 +179,7 @@ mod tests {
     fn the_java_executable_is_told_from_a_program() {
         assert!(is_java_runtime(Path::new("/usr/bin/java")));
         assert!(is_java_runtime(Path::new("java")));
-        assert!(is_java_runtime(Path::new(r"C:\jdk\bin\java.exe")));
+        assert!(is_java_runtime(Path::new("/opt/jdk/bin/java.exe")));
         assert!(!is_java_runtime(Path::new("Main.java")));
         assert!(!is_java_runtime(Path::new("javac")));
     }
