@@ -8,19 +8,20 @@
 //!   request into its typed arguments (`requests`) and answering through the `outbox`,
 //!   failures as a typed `error`.
 //! - `debuggee`: the translation, request by request and event by event.
-//! - `heap`: the seam the Java expression evaluator and value presenter are written against;
+//! - `heap`: the seam the Java expression evaluator (`expression`) and value presenter
+//!   (`presentation`) are written against, which `debuggee::heap` implements over JDWP;
 //!   `jdk`: what `doctor` says of the JDK here.
 
-pub mod expression;
 mod debuggee;
 mod error;
+pub mod expression;
 pub mod heap;
 pub mod jdk;
-pub mod presentation;
 pub mod jdwp;
 mod launch;
 mod outbox;
 mod output;
+pub mod presentation;
 mod requests;
 mod server;
 
