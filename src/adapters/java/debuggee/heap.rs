@@ -414,6 +414,27 @@ impl Heap for JdwpHeap {
             .collect())
     }
 
+    async fn set_array_elements(
+        &self,
+        array: ObjectRef,
+        first: usize,
+        values: &[JavaValue],
+    ) -> Result<(), HeapError> {
+        let values: Vec<Value> = values.iter().map(to_wire).collect();
+        self.jvm
+            .set_array_values(array.id, first, &values)
+            .await
+            .map_err(refused)
+    }
+
+    async fn new_array(&self, ty: &TypeRef, length: usize) -> Result<ObjectRef, HeapError> {
+        let id = self.jvm.new_array(ty.id, length).await.map_err(refused)?;
+        Ok(ObjectRef {
+            id,
+            kind: ObjectKind::Array,
+        })
+    }
+
     async fn string_text(&self, string: ObjectRef) -> Result<String, HeapError> {
         self.jvm.string_value(string.id).await.map_err(refused)
     }

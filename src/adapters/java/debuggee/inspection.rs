@@ -371,7 +371,7 @@ impl Stop {
             return Ok(None);
         };
         let heap = self.heap(jvm, frame_id)?;
-        let failed = |e: HeapError| RequestError::Failed(format!("{e:?}"));
+        let failed = |e: HeapError| RequestError::Failed(e.to_string());
         let Some(ty) = heap.find_type(class).await.map_err(failed)? else {
             return Ok(None);
         };

@@ -532,6 +532,30 @@ impl Connection {
         .await
     }
 
+    /// Writes `values` into an array from `first` on (untagged: the array's type gives theirs).
+    pub async fn set_array_values(
+        &self,
+        array: u64,
+        first: usize,
+        values: &[Value],
+    ) -> Result<(), JdwpError> {
+        let mut w = self.writer();
+        w.object_id(array).count(first).count(values.len());
+        for value in values {
+            w.untagged_value(value);
+        }
+        self.command(13, 3, w, |_| Ok(())).await
+    }
+
+    // ArrayType (4)
+
+    /// A new array of the array type `array_type`, its elements zero or null.
+    pub async fn new_array(&self, array_type: u64, length: usize) -> Result<u64, JdwpError> {
+        let mut w = self.writer();
+        w.type_id(array_type).count(length);
+        self.command(4, 1, w, |r| Ok(r.tagged_object()?.1)).await
+    }
+
     // EventRequest (15)
 
     /// Asks for events of `kind`, filtered by `modifiers`; returns the request's id.
