@@ -1,11 +1,13 @@
 //! The session's link to its adapter: the adapter, its process and DAP connection, what it said
 //! it can do in `initialize`, and whether it came warm (and so whether a warm one follows).
 //!
-//! Set once the configuration sequence has answered and never changed after, but for the one
-//! claim of a warm successor: every part of the session reads it without a lock.
+//! Made once the adapter is connected, before the event task starts (which reads the adapter's
+//! profile through it), and never changed after, but for the capabilities, set once the
+//! configuration sequence has answered, and the one claim of a warm successor: every part of the
+//! session reads it without a lock.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use crate::adapters::DebugAdapter;
 use crate::adapters::process::AdapterProcess;
@@ -16,7 +18,8 @@ pub(super) struct AdapterLink {
     adapter: Arc<dyn DebugAdapter>,
     process: Arc<AdapterProcess>,
     dap: DapClient,
-    caps: Capabilities,
+    /// Set once `initialize` has been answered and the configuration sequence is done.
+    caps: OnceLock<Capabilities>,
     /// The session runs on the daemon's warm adapter rather than one it started.
     warm_start: bool,
     /// Set once a warm adapter has been asked for to follow this session, so its end asks once.
@@ -28,14 +31,13 @@ impl AdapterLink {
         adapter: Arc<dyn DebugAdapter>,
         process: Arc<AdapterProcess>,
         dap: DapClient,
-        caps: Capabilities,
         warm_start: bool,
     ) -> AdapterLink {
         AdapterLink {
             adapter,
             process,
             dap,
-            caps,
+            caps: OnceLock::new(),
             warm_start,
             warm_claimed: AtomicBool::new(false),
         }
@@ -43,6 +45,11 @@ impl AdapterLink {
 
     pub(super) fn adapter(&self) -> &dyn DebugAdapter {
         &*self.adapter
+    }
+
+    /// The adapter, for work that outlives the borrow (a blocking task).
+    pub(super) fn adapter_owned(&self) -> Arc<dyn DebugAdapter> {
+        self.adapter.clone()
     }
 
     pub(super) fn process(&self) -> &AdapterProcess {
@@ -53,9 +60,15 @@ impl AdapterLink {
         &self.dap
     }
 
-    /// What the adapter said it can do in `initialize`.
+    /// Records what the adapter said it can do, once the configuration sequence is done.
+    pub(super) fn configured(&self, caps: Capabilities) {
+        let _ = self.caps.set(caps);
+    }
+
+    /// What the adapter said it can do in `initialize`: nothing, before it has answered.
     pub(super) fn capabilities(&self) -> &Capabilities {
-        &self.caps
+        static NOTHING: LazyLock<Capabilities> = LazyLock::new(Capabilities::default);
+        self.caps.get().unwrap_or(&NOTHING)
     }
 
     pub(super) fn warm_start(&self) -> bool {

@@ -361,7 +361,8 @@ async fn prepare_new(dap: &DapClient, shared: &Shared, target: &Target) -> Vec<T
     let mut moved = Vec::new();
     for (id, location) in fresh {
         let Some(place) = shared
-            .adapter
+            .link
+            .adapter()
             .breakpoints()
             .prepare(&location, &requests)
             .await
@@ -398,7 +399,8 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
         let answer = match &request.list {
             BreakpointList::Functions(sent) => {
                 shared
-                    .adapter
+                    .link
+                    .adapter()
                     .breakpoints()
                     .set_function_breakpoints(requests, sent.clone())
                     .await
@@ -416,10 +418,11 @@ async fn send_list(dap: &DapClient, shared: &Shared, target: &Target) {
             Ok(body) => {
                 let mut answer = body.breakpoints;
                 shared
-                    .adapter
+                    .link
+                    .adapter()
                     .breakpoints()
                     .review(&request.list, &mut answer);
-                let refusal = shared.adapter.profile().conditions.refusal;
+                let refusal = shared.link.adapter().profile().conditions.refusal;
                 let mut registry = breakpoints.registry();
                 registry.apply_answer(&request.ids, &answer, refusal);
                 registry.mirror_duplicates(&request.ids);

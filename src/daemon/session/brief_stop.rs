@@ -90,7 +90,10 @@ pub(super) fn absorbs(shared: &Shared, stop: &StoppedEventBody) -> bool {
         return false;
     };
     let paused = stop.reason == "pause"
-        || (shared.adapter.profile().is_interrupt_stop)(&stop.reason, stop.description.as_deref());
+        || (shared.link.adapter().profile().is_interrupt_stop)(
+            &stop.reason,
+            stop.description.as_deref(),
+        );
     let ended = if paused {
         Ended::Paused {
             thread_id: stop.thread_id.unwrap_or(1),

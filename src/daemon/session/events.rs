@@ -10,7 +10,6 @@ use tokio::sync::mpsc;
 
 use super::breakpoints::hit_breakpoints;
 use super::{Shared, brief_stop, failure_stops, liveness, loaded_sources};
-use crate::adapters::process::AdapterProcess;
 use crate::daemon::breakpoints as registry;
 use crate::daemon::logpoints;
 use crate::daemon::run_state::{Phase, StopInfo};
@@ -25,12 +24,8 @@ use crate::platform;
 const ADAPTER_LOG_TAIL: usize = 20;
 
 /// Applies adapter events to the shared state the moment they arrive.
-pub(super) async fn handle_events(
-    mut events: mpsc::Receiver<Event>,
-    shared: Arc<Shared>,
-    dap: DapClient,
-    process: Arc<AdapterProcess>,
-) {
+pub(super) async fn handle_events(mut events: mpsc::Receiver<Event>, shared: Arc<Shared>) {
+    let dap = shared.link.dap();
     while let Some(event) = events.recv().await {
         // Their own tasks: this one must keep draining events while they wait for the
         // adapter's answers (the adapter's reader stops when events back up).
@@ -57,7 +52,7 @@ pub(super) async fn handle_events(
         }
     }
     // No more messages will be read: an adapter still running (it broke the protocol) goes.
-    process.kill();
+    shared.link.process().kill();
     // Nothing can use the program's channels and build now; a dead adapter's session may yet
     // wait a grace period for a `stop`.
     shared.program.release();
@@ -141,7 +136,7 @@ fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
         return None;
     }
     // A stop on a condition that failed is the breakpoint's (Delve calls it a runtime error).
-    let condition_failure = (shared.adapter.profile().conditions.failure_in_stop)(&body);
+    let condition_failure = (shared.link.adapter().profile().conditions.failure_in_stop)(&body);
     let body = match condition_failure {
         Some(_) => StoppedEventBody {
             reason: "breakpoint".into(),
@@ -177,7 +172,7 @@ fn on_stopped(shared: &Shared, body: StoppedEventBody) -> Option<FollowUp> {
             reason = StopReason::Exception;
             Some(label)
         }
-        None if (shared.adapter.profile().is_exec_stop)(
+        None if (shared.link.adapter().profile().is_exec_stop)(
             reason.as_str(),
             body.description.as_deref(),
         ) =>
@@ -256,7 +251,7 @@ fn publish(shared: &Shared, stop: StopInfo, reason: StopReason, thread: Option<i
         && reason == StopReason::Breakpoint
         && hit_breakpoints(shared, &stop).is_empty();
     let interrupt = unclaimed_breakpoint
-        || (shared.adapter.profile().is_interrupt_stop)(
+        || (shared.link.adapter().profile().is_interrupt_stop)(
             reason.as_str(),
             stop.description.as_deref(),
         );
@@ -338,7 +333,7 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
         let mut facts = shared.program.facts();
         // An adapter that gives a signal's number as the code, after a stop on that signal:
         // the death by it.
-        let reporting = shared.adapter.profile().signals;
+        let reporting = shared.link.adapter().profile().signals;
         let signal = body
             .signal
             .or_else(|| {
@@ -363,7 +358,13 @@ fn on_exited(shared: &Shared, body: Option<ExitedEventBody>) -> Option<FollowUp>
                 .then(|| crate::platform::signal_number("SIGKILL"))
                 .flatten()
             });
-        match shared.adapter.profile().signals.exit_signal_expression {
+        match shared
+            .link
+            .adapter()
+            .profile()
+            .signals
+            .exit_signal_expression
+        {
             Some(expression) if signal.is_none() => {
                 facts.exit_code = Some(code);
                 facts.end_pending = true;
@@ -440,7 +441,7 @@ fn on_output(shared: &Shared, OutputEvent { body, bytes }: OutputEvent) {
     let category = body.category.as_deref();
     if let Some((id, message)) = registry::logpoint_line(&body.output) {
         logpoints::record(&shared.output, id, message);
-    } else if (shared.adapter.profile().is_program_output)(category)
+    } else if (shared.link.adapter().profile().is_program_output)(category)
         && !shared
             .program
             .io()
@@ -452,12 +453,12 @@ fn on_output(shared: &Shared, OutputEvent { body, bytes }: OutputEvent) {
             Some(bytes) => shared.output.push_stream(stream, bytes),
             None => shared.output.push_stream(
                 stream,
-                &*(shared.adapter.profile().clean_program_output)(&body.output),
+                &*(shared.link.adapter().profile().clean_program_output)(&body.output),
             ),
         }
     } else if category != Some("telemetry") {
         let text = body.output.trim_end();
-        let reporting = shared.adapter.profile().signals;
+        let reporting = shared.link.adapter().profile().signals;
         if let Some(end) = reporting.end_in_console.and_then(|read| read(text)) {
             shared.program.facts().logged_end = Some(end);
         }

@@ -410,7 +410,7 @@ impl Session {
 impl Session {
     /// `frames` with the runtime's own machinery marked, as the adapter's language tells it.
     fn marked(&self, mut frames: Vec<FrameInfo>) -> Vec<FrameInfo> {
-        let machinery = self.shared.adapter.profile().runtime_frames;
+        let machinery = self.adapter().profile().runtime_frames;
         for frame in &mut frames {
             frame.machinery = machinery(&frame.function, frame.file.as_deref());
         }

@@ -211,7 +211,7 @@ impl Session {
             output: carried.output,
             initialized: Notify::new(),
             process_reported: Notify::new(),
-            adapter: adapter.clone(),
+            link: AdapterLink::new(adapter.clone(), process, dap, warm_start),
             adapter_log: Mutex::new(VecDeque::new()),
             exception_filters: Mutex::default(),
             program: Program::new(
@@ -234,15 +234,8 @@ impl Session {
             .unwrap_or(false);
             shared.breakpoints.registry().program_without_debug_info = without;
         }
-        tokio::spawn(handle_events(
-            events,
-            shared.clone(),
-            dap.clone(),
-            process.clone(),
-        ));
+        tokio::spawn(handle_events(events, shared.clone()));
         let mut opening = Opening {
-            dap: dap.clone(),
-            process: process.clone(),
             shared: shared.clone(),
             done: false,
         };
@@ -262,20 +255,31 @@ impl Session {
             asks_terminal,
             kept,
         };
-        let result = configure(&*adapter, &origin, &extras, &dap, &shared, &timeouts, init).await;
+        let result = configure(
+            &*adapter,
+            &origin,
+            &extras,
+            shared.link.dap(),
+            &shared,
+            &timeouts,
+            init,
+        )
+        .await;
         let pointer_names = adapter
             .profile()
             .rust_reading
             .is_some_and(|r| r.c_pointer_names)
             .then(Default::default);
         let session = match result {
-            Ok(caps) => Arc::new(Session {
-                link: AdapterLink::new(adapter, process, dap, caps, warm_start),
-                origin,
-                shared,
-                evaluate_limit: timeouts.evaluate(),
-                pointer_names,
-            }),
+            Ok(caps) => {
+                shared.link.configured(caps);
+                Arc::new(Session {
+                    origin,
+                    shared,
+                    evaluate_limit: timeouts.evaluate(),
+                    pointer_names,
+                })
+            }
             Err(err) => {
                 drop(opening);
                 let err = adapter.explain_start_failure(err);
@@ -310,8 +314,6 @@ impl Session {
 /// dropped where it waits (a start `stop` cancelled, the daemon shutting down), so no adapter,
 /// channel or build product outlives it.
 struct Opening {
-    dap: DapClient,
-    process: Arc<process::AdapterProcess>,
     shared: Arc<Shared>,
     done: bool,
 }
@@ -319,8 +321,8 @@ struct Opening {
 impl Drop for Opening {
     fn drop(&mut self) {
         if !self.done {
-            self.dap.close("the session failed to start");
-            self.process.kill();
+            self.shared.link.dap().close("the session failed to start");
+            self.shared.link.process().kill();
             self.shared.program.release();
         }
     }
@@ -629,7 +631,7 @@ impl Session {
     async fn end_as(&self, detach: bool, wait_for_tree: bool) {
         crate::common::timeline::mark("session ending");
         self.shared.program.begin_ending();
-        if self.link.process().has_exited() && !detach {
+        if self.shared.link.process().has_exited() && !detach {
             // No adapter is left to terminate the program it launched.
             let _ = self.kill_launched_debuggee();
         }
@@ -644,7 +646,7 @@ impl Session {
             self.kill_launched_debuggee();
         }
         let mut disconnected = killed_first;
-        if !killed_first && !self.link.process().has_exited() {
+        if !killed_first && !self.shared.link.process().has_exited() {
             let disconnect = self.dap().send_typed::<Disconnect>(&DisconnectArguments {
                 terminate_debuggee: terminate,
                 restart: false,
@@ -662,9 +664,13 @@ impl Session {
             // The adapter has ended or left the program as asked: its own way out (lldb-dap
             // takes 150-400 ms) is not waited for. Its exit is collected in the background,
             // and what it leaves is the tree's, ended below.
-            self.link.process().kill();
+            self.shared.link.process().kill();
         } else {
-            self.link.process().shut_down(Duration::from_secs(2)).await;
+            self.shared
+                .link
+                .process()
+                .shut_down(Duration::from_secs(2))
+                .await;
         }
         if detach {
             crate::platform::release_children();

@@ -82,7 +82,7 @@ fn real_path(path: &Path) -> PathBuf {
 /// rest looking unloaded.
 pub(super) fn on_loaded_source(shared: &Shared, body: LoadedSourceEventBody) {
     if !matches!(
-        shared.adapter.profile().loaded_sources,
+        shared.link.adapter().profile().loaded_sources,
         LoadedSources::Events
     ) {
         return;

@@ -4,11 +4,12 @@
 //! Commands from any number of clients run concurrently against a shared [`Session`]. Its state
 //! is held by parts that own it, each with its own discipline: the link to the adapter
 //! (`adapter_link.rs`: the adapter, its process and DAP client, its capabilities), set once and
-//! read without a lock; the run (`run.rs`: the run state, a `watch` cell the event task writes,
-//! the requests in flight, the stop held while commands read it); the program from its start to
-//! its end (`program.rs`: its process, channels and end); the view (`view.rs`: the selection and
-//! the caches); the breakpoints (`breakpoints.rs`), whose re-sends are serialised by their own
-//! async lock so two concurrent `break` commands cannot interleave their `setBreakpoints` lists.
+//! read without a lock by the commands and the event task alike; the run (`run.rs`: the run
+//! state, a `watch` cell the event task writes, the requests in flight, the stop held while
+//! commands read it); the program from its start to its end (`program.rs`: its process,
+//! channels and end); the view (`view.rs`: the selection and the caches); the breakpoints
+//! (`breakpoints.rs`), whose re-sends are serialised by their own async lock so two concurrent
+//! `break` commands cannot interleave their `setBreakpoints` lists.
 //! The plain mutexes among them are held only for quick updates, never across an await.
 //!
 //! This file holds the [`Session`] type, which does what needs several parts, the parts the
@@ -119,8 +120,8 @@ pub(super) struct Shared {
     /// Told of each `process` event, for a launch whose adapter reports it after answering
     /// (`Profile::reports_process_after_launch`).
     process_reported: Notify,
-    /// The adapter, for the event task to read its profile.
-    adapter: Arc<dyn DebugAdapter>,
+    /// The adapter, its process and DAP client, and what it can do (`adapter_link.rs`).
+    link: AdapterLink,
     /// The adapter's own last output lines (console, its stderr), for the report of its death.
     adapter_log: Mutex<VecDeque<String>>,
     /// The exception filters in force (set in the configuration phase, changed by `catch`).
@@ -197,7 +198,6 @@ pub(crate) fn killed_by(signal: i32) -> String {
 }
 
 pub struct Session {
-    link: AdapterLink,
     origin: Origin,
     shared: Arc<Shared>,
     /// How long an evaluation may run when its command names no limit (`[timeouts]
@@ -218,14 +218,14 @@ impl Session {
 
     /// Whether the session runs on the daemon's warm adapter.
     pub fn warm_start(&self) -> bool {
-        self.link.warm_start()
+        self.shared.link.warm_start()
     }
 
     /// The adapter, for a warm one of its kind to follow the session (started where its program
     /// started, for one that needs it: see `warm_adapter.rs` and `kept_launch.rs`); `None` once
     /// asked for.
     pub fn claim_warm_successor(&self) -> Option<Arc<dyn DebugAdapter>> {
-        self.link.claim_warm_successor()
+        self.shared.link.claim_warm_successor()
     }
 
     pub fn adapter_name(&self) -> &'static str {
@@ -233,16 +233,16 @@ impl Session {
     }
 
     fn adapter(&self) -> &dyn DebugAdapter {
-        self.link.adapter()
+        self.shared.link.adapter()
     }
 
     /// What the adapter said it can do in `initialize`.
     fn capabilities(&self) -> &Capabilities {
-        self.link.capabilities()
+        self.shared.link.capabilities()
     }
 
     fn dap(&self) -> &DapClient {
-        self.link.dap()
+        self.shared.link.dap()
     }
 
     pub fn origin(&self) -> &Origin {
@@ -277,7 +277,7 @@ impl Session {
     }
 
     pub fn adapter_pid(&self) -> Option<u32> {
-        self.link.pid()
+        self.shared.link.pid()
     }
 
     /// The debuggee's pid while it runs (an ended program has none).

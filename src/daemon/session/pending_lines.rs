@@ -54,7 +54,7 @@ pub(super) async fn explain(dap: &DapClient, shared: &Shared, target: &Target) {
     if pending.is_empty() {
         return;
     }
-    let Some(query) = (shared.adapter.profile().console.line_tables)(file) else {
+    let Some(query) = (shared.link.adapter().profile().console.line_tables)(file) else {
         return;
     };
     let arguments = EvaluateArguments::repl(&query.command, None);

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::adapter_link::AdapterLink;
 use super::{Origin, Shared, brief_stop};
 use crate::adapters::{DebugAdapter, SourceLookup, SourceRoots};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -147,7 +148,7 @@ impl ProgramSources {
         if let Resolution::Found(path) = resolve::resolve(file, &self.near_roots, &[]) {
             return self.choose_among(&[path], line, &Owners::default());
         }
-        let roots = self.adapter_roots(&shared.adapter).await;
+        let roots = self.adapter_roots(&shared.link).await;
         let owners = Owners {
             program: self
                 .near_roots
@@ -229,13 +230,13 @@ impl ProgramSources {
     }
 
     /// The adapter's own roots (`source_roots`), asked for once.
-    async fn adapter_roots(&self, adapter: &Arc<dyn DebugAdapter>) -> Arc<SourceRoots> {
+    async fn adapter_roots(&self, link: &AdapterLink) -> Arc<SourceRoots> {
         let Some(spec) = &self.launch else {
             return Arc::new(SourceRoots::default());
         };
         self.adapter_roots
             .get_or_init(|| async {
-                let adapter = adapter.clone();
+                let adapter = link.adapter_owned();
                 let spec = spec.clone();
                 let roots = tokio::task::spawn_blocking(move || adapter.source_roots(&spec))
                     .await
