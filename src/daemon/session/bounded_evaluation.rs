@@ -104,7 +104,7 @@ pub(super) enum EvaluationFailure {
 impl Session {
     /// The limit of one evaluation: the one asked for, else the config's.
     pub(super) fn evaluation_limit(&self, asked: Option<Duration>) -> Duration {
-        asked.unwrap_or(self.evaluate_limit)
+        asked.unwrap_or(self.shared.inspection.default_limit())
     }
 
     /// Sends an evaluation that the adapter is to stop after `limit`.

@@ -256,15 +256,7 @@ fn publish(shared: &Shared, stop: StopInfo, reason: StopReason, thread: Option<i
             stop.description.as_deref(),
         );
     let mut reason = shared.run.interrupt_answered(interrupt, reason);
-    {
-        let mut view = shared.view();
-        view.caches.thread_names.clear();
-        if thread.is_some() {
-            view.selection.thread = thread;
-        }
-        view.selection.frame = 0;
-        view.caches.frames = None;
-    }
+    shared.view().stopped(thread);
     // lldb-dap tells a signal as an exception, "signal SIGSEGV: address not mapped...".
     let signal = stop
         .description

@@ -17,7 +17,7 @@ use super::events::handle_events;
 use super::pending_lines;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{
-    AdapterLink, Origin, Program, RunControl, Session, Shared, View, core_dump, kept_launch,
+    AdapterLink, Inspection, Origin, Program, RunControl, Session, Shared, core_dump, kept_launch,
     loaded_sources, sources,
 };
 use crate::adapters::process;
@@ -203,9 +203,14 @@ impl Session {
         };
         // The run's stops are counted afresh: a display has been shown at none of them.
         carried.displays.new_run();
+        let pointer_names = adapter
+            .profile()
+            .rust_reading
+            .is_some_and(|r| r.c_pointer_names)
+            .then(Default::default);
         let shared = Arc::new(Shared {
             run: RunControl::default(),
-            view: Mutex::new(View::default()),
+            inspection: Inspection::new(timeouts.evaluate(), pointer_names),
             breakpoints: carried.breakpoints,
             displays: carried.displays,
             output: carried.output,
@@ -265,20 +270,10 @@ impl Session {
             init,
         )
         .await;
-        let pointer_names = adapter
-            .profile()
-            .rust_reading
-            .is_some_and(|r| r.c_pointer_names)
-            .then(Default::default);
         let session = match result {
             Ok(caps) => {
                 shared.link.configured(caps);
-                Arc::new(Session {
-                    origin,
-                    shared,
-                    evaluate_limit: timeouts.evaluate(),
-                    pointer_names,
-                })
+                Arc::new(Session { origin, shared })
             }
             Err(err) => {
                 drop(opening);

@@ -7,7 +7,8 @@
 //! read without a lock by the commands and the event task alike; the run (`run.rs`: the run
 //! state, a `watch` cell the event task writes, the requests in flight, the stop held while
 //! commands read it); the program from its start to its end (`program.rs`: its process,
-//! channels and end); the view (`view.rs`: the selection and the caches); the breakpoints
+//! channels and end); the inspection state (`inspection_state.rs`: the selection and the caches
+//! of the current stop, the evaluation limits, the names of pointer types); the breakpoints
 //! (`breakpoints.rs`), whose re-sends are serialised by their own async lock so two concurrent
 //! `break` commands cannot interleave their `setBreakpoints` lists.
 //! The plain mutexes among them are held only for quick updates, never across an await.
@@ -37,6 +38,7 @@ mod exception_filters;
 mod failure_stops;
 mod frames;
 mod inspection;
+mod inspection_state;
 pub mod kept_launch;
 mod lifecycle;
 mod liveness;
@@ -55,7 +57,6 @@ mod stop_values;
 mod symbol_names;
 mod unloaded_values;
 mod variable_path;
-mod view;
 mod warm_adapter;
 mod watchpoints;
 
@@ -66,10 +67,10 @@ pub use caller_frames::AskedBy;
 pub(crate) use core_dump::cannot_run;
 pub use displays::StopAsk;
 use exception_filters::ExceptionFilters;
+use inspection_state::{Inspection, View};
 pub use lifecycle::Carried;
 use program::Program;
 use run::RunControl;
-use view::View;
 pub use warm_adapter::{WarmAdapter, end_with_its_program};
 
 use std::collections::VecDeque;
@@ -110,8 +111,9 @@ impl Origin {
 pub(super) struct Shared {
     /// The run state and the requests in flight (`run.rs`).
     run: RunControl,
-    /// The selection and the caches of the current stop (`view.rs`).
-    view: Mutex<View>,
+    /// The selection, the caches of the current stop and what reading values needs
+    /// (`inspection_state.rs`).
+    inspection: Inspection,
     breakpoints: Arc<Breakpoints>,
     /// The expressions every stop report shows (`display`), carried across a restart.
     displays: Arc<Displays>,
@@ -159,7 +161,7 @@ impl Shared {
     }
 
     fn view(&self) -> std::sync::MutexGuard<'_, View> {
-        self.view.lock().unwrap_or_else(|p| p.into_inner())
+        self.inspection.view()
     }
 
     fn loaded(&self) -> std::sync::MutexGuard<'_, loaded_sources::Loaded> {
@@ -200,12 +202,6 @@ pub(crate) fn killed_by(signal: i32) -> String {
 pub struct Session {
     origin: Origin,
     shared: Arc<Shared>,
-    /// How long an evaluation may run when its command names no limit (`[timeouts]
-    /// evaluate_secs`).
-    evaluate_limit: std::time::Duration,
-    /// rustc's names of the program's pointer types, for an adapter that names them as C's
-    /// (`RustReading::c_pointer_names`; see `rust_pointer_names.rs`).
-    pointer_names: Option<crate::adapters::rust_dwarf::PointerNames>,
 }
 
 impl Session {

@@ -29,7 +29,7 @@ impl Session {
         named: Named<'_>,
         nodes: &mut [VariableNode],
     ) {
-        let Some(names) = &self.pointer_names else {
+        let Some(names) = self.shared.inspection.pointer_names() else {
             return;
         };
         if !is_rust_frame(frame) || !nodes.iter().any(has_c_pointer) {
