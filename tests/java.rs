@@ -185,3 +185,46 @@ fn a_single_source_file_runs_on_the_jdk_java_home_names() {
     // The JVM that ran it is the one JAVA_HOME names.
     s.output_containing(&["hello, ada (Java 25)"], Duration::from_secs(30));
 }
+
+/// `print` takes the Java an agent types (calls, arithmetic, strings, statics) and shows a list
+/// and a map by their elements; an error names what was not understood; `set` writes a local
+/// and a field.
+#[test]
+fn print_evaluates_java_shows_collections_by_elements_and_set_writes() {
+    let project = Project::build();
+    let s = Session::new();
+    project.start(&s, &["--break", &bare(CART, "@total_return")], &[]);
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, CART, "Cart.total", "@total_return");
+
+    assert_eq!(s.value_of("sum * 2 + 1"), "1261");
+    assert_eq!(s.value_of("lines.size()"), "2");
+    assert_eq!(s.value_of("owner.toUpperCase() + \"!\""), "\"ALICE!\"");
+    assert_eq!(s.value_of("Cart.LIMIT * 2 > sum"), "false");
+    assert_eq!(s.value_of("prices.get(\"pear\")"), "90");
+    assert_eq!(s.value_of("items"), r#"["apple", "pear"]"#);
+    assert_eq!(s.value_of("prices"), r#"{"apple"=150, "pear"=90}"#);
+    assert_eq!(s.value_of("counts"), "int[2] {4, 5}");
+
+    let locals = s.data(&["locals"])["variables"].clone();
+    let this = variable(&locals, "this");
+    let items = variable(&this["children"], "items");
+    assert_eq!(
+        (items["value"].as_str(), items["children_count"].as_u64()),
+        (Some(r#"["apple", "pear"]"#), Some(2)),
+        "{this}"
+    );
+
+    let error = s.json(&["print", "sum +"]);
+    assert_eq!(error["ok"], false, "{error}");
+    let wrong = s.json(&["print", "nosuch + 1"]);
+    assert!(
+        wrong.to_string().contains("nosuch"),
+        "the error names what was not understood: {wrong}"
+    );
+
+    s.data(&["set", "sum", "5"]);
+    assert_eq!(s.value_of("sum"), "5");
+    s.data(&["set", "discount", "sum * 3"]);
+    assert_eq!(s.value_of("this.discount"), "15");
+}

@@ -155,19 +155,16 @@ pub static JAVA: Row = Row {
     lacks: &[Feature::Core, Feature::Attach],
     known_bugs: &[
         (
-            Feature::Print,
-            "print reads names and field paths only until the Java evaluator lands: `x * 2` is \
-             refused",
-        ),
-        (
             Feature::Condition,
             "a condition is evaluated by print, which reads no comparison yet",
         ),
-        (Feature::Set, "setVariable is not built yet"),
+        (
+            Feature::Set,
+            "follows from the condition's bug: the stop comes at the first call, not at amount == 3",
+        ),
         (
             Feature::Probe,
-            "the probe stops and records, but its `--print 'amount * 10'` needs the Java \
-             evaluator",
+            "follows from the condition's bug: the probe stops at the first call, not at amount == 2",
         ),
         (
             Feature::HitCount,

@@ -12,7 +12,8 @@ use crate::dap::requests::{
     ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
     ExceptionInfo, Initialize, Next, NoArguments, Pause, Request as DapRequest, Scopes,
     ScopesArguments, SetBreakpoints, SetBreakpointsArguments, SetExceptionBreakpoints,
-    SetExceptionBreakpointsArguments, SetFunctionBreakpoints, SetFunctionBreakpointsArguments,
+    SetExceptionBreakpointsArguments, SetExpression, SetExpressionArguments,
+    SetFunctionBreakpoints, SetFunctionBreakpointsArguments, SetVariable, SetVariableArguments,
     StackTrace, StackTraceArguments, StepIn, StepOut, ThreadArguments, Threads, Variables,
     VariablesArguments, or_default,
 };
@@ -47,6 +48,8 @@ pub enum Request {
     Scopes(ScopesArguments),
     Variables(VariablesArguments),
     Evaluate(EvaluateArguments),
+    SetExpression(SetExpressionArguments),
+    SetVariable(SetVariableArguments),
     ExceptionInfo,
 }
 
@@ -91,6 +94,8 @@ impl Request {
             Scopes::COMMAND => Request::Scopes(typed::<Scopes>(arguments)?),
             Variables::COMMAND => Request::Variables(typed::<Variables>(arguments)?),
             Evaluate::COMMAND => Request::Evaluate(typed::<Evaluate>(arguments)?),
+            SetExpression::COMMAND => Request::SetExpression(typed::<SetExpression>(arguments)?),
+            SetVariable::COMMAND => Request::SetVariable(typed::<SetVariable>(arguments)?),
             ExceptionInfo::COMMAND => {
                 typed::<ExceptionInfo>(arguments)?;
                 Request::ExceptionInfo

@@ -140,7 +140,7 @@ impl Request for SetExpression {
     type Response = SetValueBody;
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SetExpressionArguments {
     pub expression: String,

@@ -1,29 +1,31 @@
 //! What a stop shows: the stopped threads' frames (DAP frame ids are this stop's), their
-//! locals and `this`, the children of values (by references handed out in this stop), and
-//! `evaluate` of names and field paths. Everything here is forgotten when the program runs on.
+//! locals and `this`, the children of values (by references handed out in this stop), all
+//! shown by the presenter; `evaluate`, `setExpression` and `setVariable` through the Java
+//! expression evaluator. Everything here is forgotten when the program runs on.
 
 use serde_json::{Value as Json, json};
 
 use super::heap::JdwpHeap;
 use super::sources::SourcePaths;
 use super::types::Types;
-use super::values::{self, Children, Shown};
 use crate::adapters::java::error::RequestError;
-use crate::adapters::java::heap::{Heap, HeapError};
-use crate::adapters::java::jdwp::commands::{Frame, modifiers};
+use crate::adapters::java::expression::{self, Place};
+use crate::adapters::java::heap::{Heap, HeapError, JavaValue, ObjectKind};
+use crate::adapters::java::jdwp::Connection;
+use crate::adapters::java::jdwp::commands::Frame;
 use crate::adapters::java::jdwp::signatures::type_name;
-use crate::adapters::java::jdwp::wire::{Tag, Value};
-use crate::adapters::java::jdwp::{Connection, JdwpError};
-use crate::dap::requests::{EvaluateArguments, StackTraceArguments, VariablesArguments};
+use crate::adapters::java::presentation::{Limits, Presented, children, present};
+use crate::dap::requests::{
+    EvaluateArguments, SetExpressionArguments, SetVariableArguments, StackTraceArguments,
+    VariablesArguments,
+};
 
-/// How many array elements one `variables` answer gives when the client asks for no range.
-const ARRAY_PAGE: usize = 100;
-
-/// What a variables reference stands for.
-#[derive(Debug, Clone, Copy)]
+/// What a variables reference stands for: a frame's locals, or a value's children, read in
+/// the frame (by index in `frames`) the value was reached from.
+#[derive(Debug, Clone)]
 enum Handle {
     Locals(usize),
-    Children(Children),
+    Value { frame: usize, value: JavaValue },
 }
 
 /// The program stopped: in which thread, and what has been handed out since.
@@ -32,13 +34,6 @@ pub struct Stop {
     /// Frames handed out: (thread, depth, frame); a DAP frame id is its index + 1.
     frames: Vec<(u64, usize, Frame)>,
     handles: Vec<Handle>,
-}
-
-/// A local variable at a frame's location.
-pub struct Local {
-    pub name: String,
-    pub signature: String,
-    pub slot: i32,
 }
 
 impl Stop {
@@ -60,15 +55,6 @@ impl Stop {
             .ok()
             .and_then(|at| self.frames.get(at))
             .map(|&(thread, _, frame)| (thread, frame))
-            .ok_or(RequestError::NoFrame)
-    }
-
-    /// The heap as a frame of this stop reaches it (see [`JdwpHeap`]).
-    pub fn heap(&self, jvm: &Connection, frame_id: i64) -> Result<JdwpHeap, RequestError> {
-        usize::try_from(frame_id - 1)
-            .ok()
-            .and_then(|at| self.frames.get(at))
-            .map(|&(thread, depth, _)| JdwpHeap::new(jvm.clone(), thread, depth))
             .ok_or(RequestError::NoFrame)
     }
 
@@ -150,65 +136,30 @@ impl Stop {
         }]}))
     }
 
-    /// The locals live at a frame's location; `None` when its class has no variable table.
-    pub async fn locals_of(
-        jvm: &Connection,
-        types: &mut Types,
-        frame: &Frame,
-    ) -> Result<Option<Vec<Local>>, JdwpError> {
-        let location = frame.location;
-        let Some(table) = types
-            .variable_table(jvm, location.class, location.method)
-            .await?
-        else {
-            return Ok(None);
-        };
-        let mut live: Vec<Local> = table
-            .variables
-            .iter()
-            .filter(|v| v.is_live_at(location.index) && v.name != "this")
-            .map(|v| Local {
-                name: v.name.clone(),
-                signature: v.signature.clone(),
-                slot: v.slot,
-            })
-            .collect();
-        live.sort_by_key(|l| l.slot);
-        Ok(Some(live))
+    /// The heap as the frame at index `at` of `frames` reaches it.
+    fn heap_at(&self, jvm: &Connection, at: usize) -> Result<JdwpHeap, RequestError> {
+        self.frames
+            .get(at)
+            .map(|&(thread, depth, _)| JdwpHeap::new(jvm.clone(), thread, depth))
+            .ok_or(RequestError::NoFrame)
     }
 
+    /// `this` and the locals of the frame at `at`, each shown by the presenter.
     async fn local_variables(
         &mut self,
         jvm: &Connection,
-        types: &mut Types,
         at: usize,
     ) -> Result<Vec<Json>, RequestError> {
-        let (thread, _, frame) = *self.frames.get(at).ok_or(RequestError::NoFrame)?;
+        let heap = self.heap_at(jvm, at)?;
         let mut out = Vec::new();
-        let method = types
-            .method(jvm, frame.location.class, frame.location.method)
-            .await?;
-        let is_static = method.is_none_or(|m| m.modifiers & modifiers::STATIC != 0);
-        if !is_static {
-            let this = jvm.this_object(thread, frame.id).await?;
-            if this != 0 {
-                let value = Value::Object {
-                    tag: Tag::Object,
-                    id: this,
-                };
-                out.push(self.variable(jvm, types, "this", &value, "").await?);
-            }
+        if let Some(this) = heap.this().await.map_err(failed)? {
+            let value = JavaValue::Object(this);
+            out.push(self.variable(&heap, at, "this", &value).await?);
         }
-        match Self::locals_of(jvm, types, &frame).await? {
+        match heap.locals().await.map_err(failed)? {
             Some(locals) => {
-                let slots: Vec<(i32, Tag)> = locals
-                    .iter()
-                    .map(|l| (l.slot, Tag::of_signature(&l.signature)))
-                    .collect();
-                let values = jvm.frame_values(thread, frame.id, &slots).await?;
-                for (local, value) in locals.iter().zip(values) {
-                    let declared = type_name(&local.signature);
-                    out.push(self.variable(jvm, types, &local.name, &value, &declared).await?);
+                for local in locals {
+                    out.push(self.variable(&heap, at, &local.name, &local.value).await?);
                 }
             }
             None => out.push(json!({
@@ -220,56 +171,64 @@ impl Stop {
         Ok(out)
     }
 
+    /// A DAP variable of `value` as the presenter shows it, with a reference to its children
+    /// when it has any.
     async fn variable(
         &mut self,
-        jvm: &Connection,
-        types: &mut Types,
+        heap: &JdwpHeap,
+        at: usize,
         name: &str,
-        value: &Value,
-        declared: &str,
-    ) -> Result<Json, JdwpError> {
-        let shown = values::show(jvm, types, value, declared).await?;
-        let reference = match shown.children {
-            Some(children) => self.handle(Handle::Children(children)),
-            None => 0,
-        };
-        Ok(values::variable(name, &shown, reference))
+        value: &JavaValue,
+    ) -> Result<Json, RequestError> {
+        let shown = present(heap, value, &Limits::default())
+            .await
+            .map_err(failed)?;
+        let reference = self.reference(at, value, &shown);
+        let mut variable = json!({
+            "name": name,
+            "value": shown.summary,
+            "type": shown.type_name,
+            "variablesReference": reference,
+        });
+        if let Some(length) = shown.length {
+            variable["indexedVariables"] = json!(length);
+        }
+        Ok(variable)
+    }
+
+    /// The reference a shown value's children are read by; 0 when it has none.
+    fn reference(&mut self, at: usize, value: &JavaValue, shown: &Presented) -> i64 {
+        if shown.children.is_empty() && shown.length.is_none_or(|n| n == 0) {
+            return 0;
+        }
+        self.handle(Handle::Value {
+            frame: at,
+            value: value.clone(),
+        })
     }
 
     pub async fn variables(
         &mut self,
         jvm: &Connection,
-        types: &mut Types,
         arguments: &VariablesArguments,
     ) -> Result<Json, RequestError> {
-        let handle = usize::try_from(arguments.variables_reference - 1)
-            .ok()
-            .and_then(|at| self.handles.get(at).copied())
-            .ok_or(RequestError::VariableGone)?;
+        let handle = self.handle_of(arguments.variables_reference)?;
         let variables = match handle {
-            Handle::Locals(at) => self.local_variables(jvm, types, at).await?,
-            Handle::Children(Children::Object { id, type_id }) => {
+            Handle::Locals(at) => self.local_variables(jvm, at).await?,
+            Handle::Value { frame, value } => {
+                let heap = self.heap_at(jvm, frame)?;
+                let limits = Limits::default();
+                let first = arguments.start.map_or(0, |s| s as usize);
+                let count = arguments.count.map_or(limits.children, |c| c as usize);
+                let children = children(&heap, &value, first, count, &limits)
+                    .await
+                    .map_err(failed)?;
                 let mut out = Vec::new();
-                for (name, declared, value) in values::instance_fields(jvm, id, type_id).await? {
-                    out.push(self.variable(jvm, types, &name, &value, &declared).await?);
-                }
-                out
-            }
-            Handle::Children(Children::Array { id, length }) => {
-                let first = arguments.start.unwrap_or(0) as usize;
-                let count = arguments
-                    .count
-                    .map_or(ARRAY_PAGE, |c| c as usize)
-                    .min(length.saturating_sub(first));
-                let elements = if count == 0 {
-                    Vec::new()
-                } else {
-                    jvm.array_values(id, first, count).await?
-                };
-                let mut out = Vec::new();
-                for (offset, value) in elements.iter().enumerate() {
-                    let name = format!("[{}]", first + offset);
-                    out.push(self.variable(jvm, types, &name, value, "").await?);
+                for child in children {
+                    out.push(
+                        self.variable(&heap, frame, &child.name, &child.value)
+                            .await?,
+                    );
                 }
                 out
             }
@@ -277,174 +236,133 @@ impl Stop {
         Ok(json!({ "variables": variables }))
     }
 
-    /// `evaluate` of a local, `this`, a field of `this`, and `.field` or `.length` after any of
-    /// them.
-    pub async fn evaluate(
+    fn handle_of(&self, reference: i64) -> Result<Handle, RequestError> {
+        usize::try_from(reference - 1)
+            .ok()
+            .and_then(|at| self.handles.get(at).cloned())
+            .ok_or(RequestError::VariableGone)
+    }
+
+    /// The frame index an `evaluate` or `setExpression` reads in: the one named, or the top
+    /// frame of the stopped thread.
+    async fn frame_index(
         &mut self,
         jvm: &Connection,
-        types: &mut Types,
-        arguments: &EvaluateArguments,
-    ) -> Result<Json, RequestError> {
-        let frame_id = match arguments.frame_id {
+        frame_id: Option<i64>,
+    ) -> Result<usize, RequestError> {
+        let id = match frame_id {
             Some(id) => id,
             None => self.top_frame_id(jvm).await?,
         };
-        let (thread, frame) = self.frame(frame_id)?;
-        let expression = arguments.expression.trim();
-        let mut parts = expression.split('.').map(str::trim);
-        let first = parts.next().unwrap_or_default();
-        let not_understood = || {
-            RequestError::Failed(format!(
-                "cannot evaluate '{expression}': only names and field paths (a.b.c, a.length) are read so far"
-            ))
-        };
-        if first.is_empty()
-            || !first
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        {
-            return Err(not_understood());
-        }
-        let found = self
-            .name_in_frame(jvm, types, thread, &frame, first)
-            .await?;
-        let (mut value, mut declared) = match found {
-            Some(found) => found,
-            None => self
-                .static_field(jvm, frame_id, first, parts.next())
-                .await?
-                .ok_or_else(|| {
-                    RequestError::Failed(format!(
-                        "cannot evaluate '{expression}': no local, field or class named '{first}' here"
-                    ))
-                })?,
-        };
-        for part in parts {
-            let Value::Object { tag, id } = value else {
-                return Err(not_understood());
-            };
-            if id == 0 {
-                return Err(RequestError::Failed(format!(
-                    "cannot evaluate '{expression}': a null has no '{part}'"
-                )));
-            }
-            if tag == Tag::Array && part == "length" {
-                value = Value::Int(i32::try_from(jvm.array_length(id).await?).unwrap_or(i32::MAX));
-                declared = "int".into();
-                continue;
-            }
-            let (_, type_id) = jvm.reference_type(id).await?;
-            let field = values::instance_fields(jvm, id, type_id)
-                .await?
-                .into_iter()
-                .find(|(name, _, _)| name == part)
-                .ok_or_else(|| {
-                    RequestError::Failed(format!(
-                        "cannot evaluate '{expression}': no field '{part}' there"
-                    ))
-                })?;
-            declared = field.1;
-            value = field.2;
-        }
-        let shown: Shown = values::show(jvm, types, &value, &declared).await?;
-        let reference = match shown.children {
-            Some(children) => self.handle(Handle::Children(children)),
-            None => 0,
-        };
-        Ok(json!({
-            "result": shown.text,
-            "type": shown.type_name,
-            "variablesReference": reference,
-        }))
+        self.frame(id)?;
+        usize::try_from(id - 1).map_err(|_| RequestError::NoFrame)
     }
 
-    /// `Class.FIELD`: a static field of a loaded class, the class named as Java would resolve
-    /// it from the frame (see [`Heap::find_type`]).
-    async fn static_field(
-        &self,
-        jvm: &Connection,
-        frame_id: i64,
-        class: &str,
-        field: Option<&str>,
-    ) -> Result<Option<(Value, String)>, RequestError> {
-        let Some(field) = field else {
-            return Ok(None);
-        };
-        let heap = self.heap(jvm, frame_id)?;
-        let failed = |e: HeapError| RequestError::Failed(e.to_string());
-        let Some(ty) = heap.find_type(class).await.map_err(failed)? else {
-            return Ok(None);
-        };
-        let Some(info) = heap
-            .fields(&ty)
-            .await
-            .map_err(failed)?
-            .into_iter()
-            .find(|f| f.is_static && f.name == field)
-        else {
-            return Err(RequestError::Failed(format!(
-                "{} has no static field '{field}'",
-                ty.name
-            )));
-        };
-        let values = heap
-            .get_statics(&ty, std::slice::from_ref(&info))
-            .await
-            .map_err(failed)?;
-        Ok(values
-            .first()
-            .map(|value| (super::heap::to_wire(value), info.type_name.clone())))
-    }
-
-    /// A name as the frame sees it: a local, `this`, or a field of `this`.
-    async fn name_in_frame(
+    /// `evaluate`: a Java expression in the frame (see `expression`), its value shown by the
+    /// presenter with its children behind a reference.
+    pub async fn evaluate(
         &mut self,
         jvm: &Connection,
-        types: &mut Types,
-        thread: u64,
-        frame: &Frame,
-        name: &str,
-    ) -> Result<Option<(Value, String)>, JdwpError> {
-        if let Some(locals) = Self::locals_of(jvm, types, frame).await?
-            && let Some(local) = locals.iter().find(|l| l.name == name)
-        {
-            let values = jvm
-                .frame_values(
-                    thread,
-                    frame.id,
-                    &[(local.slot, Tag::of_signature(&local.signature))],
-                )
-                .await?;
-            if let Some(value) = values.into_iter().next() {
-                return Ok(Some((value, type_name(&local.signature))));
-            }
-        }
-        let this = match jvm.this_object(thread, frame.id).await {
-            Ok(this) => this,
-            Err(JdwpError::Jvm(_)) => 0,
-            Err(e) => return Err(e),
-        };
-        if this == 0 {
-            return Ok(None);
-        }
-        if name == "this" {
-            let (_, type_id) = jvm.reference_type(this).await?;
-            let declared = type_name(&types.signature(jvm, type_id).await?);
-            return Ok(Some((
-                Value::Object {
-                    tag: Tag::Object,
-                    id: this,
-                },
-                declared,
-            )));
-        }
-        let (_, type_id) = jvm.reference_type(this).await?;
-        Ok(values::instance_fields(jvm, this, type_id)
-            .await?
-            .into_iter()
-            .find(|(field, _, _)| field == name)
-            .map(|(_, declared, value)| (value, declared)))
+        arguments: &EvaluateArguments,
+    ) -> Result<Json, RequestError> {
+        let at = self.frame_index(jvm, arguments.frame_id).await?;
+        let heap = self.heap_at(jvm, at)?;
+        let value = expression::evaluate(&heap, &arguments.expression)
+            .await
+            .map_err(|e| RequestError::Failed(e.to_string()))?;
+        self.answer_value(&heap, at, &value, "result").await
     }
+
+    /// A value written by `setExpression` or `setVariable`, or evaluated, as DAP answers it
+    /// (`result` or `value` naming the summary).
+    async fn answer_value(
+        &mut self,
+        heap: &JdwpHeap,
+        at: usize,
+        value: &JavaValue,
+        field: &str,
+    ) -> Result<Json, RequestError> {
+        let shown = present(heap, value, &Limits::default())
+            .await
+            .map_err(failed)?;
+        let reference = self.reference(at, value, &shown);
+        let mut answer = json!({
+            "type": shown.type_name,
+            "variablesReference": reference,
+        });
+        answer[field] = json!(shown.summary);
+        if let Some(length) = shown.length {
+            answer["indexedVariables"] = json!(length);
+        }
+        Ok(answer)
+    }
+
+    /// `setExpression`: `set TARGET VALUE` in a frame (see `expression::assign`).
+    pub async fn set_expression(
+        &mut self,
+        jvm: &Connection,
+        arguments: &SetExpressionArguments,
+    ) -> Result<Json, RequestError> {
+        let at = self.frame_index(jvm, Some(arguments.frame_id)).await?;
+        let heap = self.heap_at(jvm, at)?;
+        let value = expression::assign(&heap, &arguments.expression, &arguments.value)
+            .await
+            .map_err(|e| RequestError::Failed(e.to_string()))?;
+        self.answer_value(&heap, at, &value, "value").await
+    }
+
+    /// `setVariable`: a local of a scope, a field of an object, an element of an array.
+    pub async fn set_variable(
+        &mut self,
+        jvm: &Connection,
+        arguments: &SetVariableArguments,
+    ) -> Result<Json, RequestError> {
+        let (at, place) = match self.handle_of(arguments.variables_reference)? {
+            Handle::Locals(at) => (at, Place::Local(arguments.name.clone())),
+            Handle::Value {
+                frame,
+                value: JavaValue::Object(object),
+            } => {
+                let place = match object.kind {
+                    ObjectKind::Array => Place::Element {
+                        array: object,
+                        index: element_index(&arguments.name).ok_or_else(|| {
+                            RequestError::Failed(format!(
+                                "'{}' is no element of the array",
+                                arguments.name
+                            ))
+                        })?,
+                    },
+                    _ => Place::Field {
+                        object,
+                        name: arguments.name.clone(),
+                    },
+                };
+                (frame, place)
+            }
+            Handle::Value { .. } => {
+                return Err(RequestError::Failed(format!(
+                    "'{}' cannot be set here",
+                    arguments.name
+                )));
+            }
+        };
+        let heap = self.heap_at(jvm, at)?;
+        let value = expression::assign_place(&heap, &place, &arguments.value)
+            .await
+            .map_err(|e| RequestError::Failed(e.to_string()))?;
+        self.answer_value(&heap, at, &value, "value").await
+    }
+}
+
+/// The index an array element's child is named by (`[3]`).
+fn element_index(name: &str) -> Option<usize> {
+    name.strip_prefix('[')?.strip_suffix(']')?.parse().ok()
+}
+
+/// A heap failure as the request's.
+fn failed(error: HeapError) -> RequestError {
+    RequestError::Failed(error.to_string())
 }
 
 /// A frame's class as its name shows it: the binary name without its package

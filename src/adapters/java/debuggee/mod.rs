@@ -6,12 +6,12 @@
 //! a stop is then the whole program's, and one `VirtualMachine.Resume` lets it all go.
 
 mod breakpoints;
+mod fields;
 pub mod heap;
 mod inspection;
 mod sources;
 mod stepping;
 mod types;
-mod values;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -223,12 +223,22 @@ impl Debuggee {
             Request::Variables(arguments) => {
                 let jvm = self.jvm()?;
                 let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
-                stop.variables(&jvm, &mut self.types, &arguments).await
+                stop.variables(&jvm, &arguments).await
             }
             Request::Evaluate(arguments) => {
                 let jvm = self.jvm()?;
                 let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
-                stop.evaluate(&jvm, &mut self.types, &arguments).await
+                stop.evaluate(&jvm, &arguments).await
+            }
+            Request::SetExpression(arguments) => {
+                let jvm = self.jvm()?;
+                let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
+                stop.set_expression(&jvm, &arguments).await
+            }
+            Request::SetVariable(arguments) => {
+                let jvm = self.jvm()?;
+                let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
+                stop.set_variable(&jvm, &arguments).await
             }
             Request::ExceptionInfo => self.exception_info().await,
             Request::Disconnect(arguments) => {
@@ -441,7 +451,7 @@ impl Debuggee {
         let jvm = self.jvm()?;
         let (_, type_id) = jvm.reference_type(exception).await?;
         let name = type_name(&self.types.signature(&jvm, type_id).await?);
-        let message = values::instance_fields(&jvm, exception, type_id)
+        let message = fields::instance_fields(&jvm, exception, type_id)
             .await?
             .into_iter()
             .find(|(field, _, _)| field == "detailMessage")
@@ -640,6 +650,8 @@ fn capabilities() -> Value {
         "supportsConfigurationDoneRequest": true,
         "supportsFunctionBreakpoints": true,
         "supportsExceptionInfoRequest": true,
+        "supportsSetVariable": true,
+        "supportsSetExpression": true,
         "supportsTerminateRequest": false,
         "exceptionBreakpointFilters": filters,
     })

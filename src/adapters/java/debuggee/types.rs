@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::adapters::java::jdwp::commands::{LineTable, Method, VariableTable};
+use crate::adapters::java::jdwp::commands::{LineTable, Method};
 use crate::adapters::java::jdwp::wire::Location;
 use crate::adapters::java::jdwp::{Connection, JdwpError};
 
@@ -15,7 +15,6 @@ pub struct Types {
     source_files: HashMap<u64, Option<String>>,
     methods: HashMap<u64, Arc<Vec<Method>>>,
     line_tables: HashMap<(u64, u64), Arc<LineTable>>,
-    variable_tables: HashMap<(u64, u64), Option<Arc<VariableTable>>>,
 }
 
 impl Types {
@@ -95,26 +94,6 @@ impl Types {
             Err(e) => return Err(e),
         };
         self.line_tables.insert((type_id, method), table.clone());
-        Ok(table)
-    }
-
-    /// A method's variables; `None` for a class compiled without `-g`.
-    pub async fn variable_table(
-        &mut self,
-        jvm: &Connection,
-        type_id: u64,
-        method: u64,
-    ) -> Result<Option<Arc<VariableTable>>, JdwpError> {
-        if let Some(table) = self.variable_tables.get(&(type_id, method)) {
-            return Ok(table.clone());
-        }
-        let table = match jvm.variable_table(type_id, method).await {
-            Ok(table) => Some(Arc::new(table)),
-            Err(JdwpError::Jvm(_)) => None,
-            Err(e) => return Err(e),
-        };
-        self.variable_tables
-            .insert((type_id, method), table.clone());
         Ok(table)
     }
 
