@@ -223,8 +223,64 @@ fn print_evaluates_java_shows_collections_by_elements_and_set_writes() {
         "the error names what was not understood: {wrong}"
     );
 
+    // A call that throws is an error of print's; the exception stops nothing.
+    let threw = s.json(&["print", "owner.charAt(10)"]);
+    assert!(
+        threw
+            .to_string()
+            .contains("StringIndexOutOfBoundsException"),
+        "{threw}"
+    );
+    assert_eq!(s.value_of("sum"), "630");
+
     s.data(&["set", "sum", "5"]);
     assert_eq!(s.value_of("sum"), "5");
     s.data(&["set", "discount", "sum * 3"]);
     assert_eq!(s.value_of("this.discount"), "15");
+}
+
+/// Conditions in Java, hit counts and logpoints, judged by the adapter at each hit: `Line.cost`
+/// runs for the apple (3 × 150) and then the pear (2 × 90).
+#[test]
+fn conditions_hit_counts_and_logpoints_are_judged_in_java() {
+    let project = Project::build();
+    let cost = bare(CART, "@cost");
+    // A session stopped before any `Line` exists, with a breakpoint on `cost` added so.
+    let with = |options: &[&str]| {
+        let s = Session::new();
+        project.start(&s, &["--break", &bare(MAIN, "@add_apple")], &[]);
+        step_with(&s, "continue");
+        s.data(&["breakpoint", "remove", "--all"]);
+        let mut add = vec!["breakpoint", "add", cost.as_str()];
+        add.extend_from_slice(options);
+        s.data(&add);
+        s
+    };
+
+    let s = with(&[
+        "--condition",
+        "item.equals(\"pear\") && count * price > 100",
+    ]);
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, CART, "Cart$Line.cost", "@cost");
+    assert_eq!(s.value_of("item"), "\"pear\"");
+    assert_eq!(stop["condition_error"], serde_json::Value::Null, "{stop}");
+
+    // A condition that throws stops, and says why, rather than passing as false.
+    let s = with(&["--condition", "item.charAt(10) == 'x'"]);
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, CART, "Cart$Line.cost", "@cost");
+    let error = stop["condition_error"].as_str().unwrap_or_default();
+    assert!(error.contains("StringIndexOutOfBoundsException"), "{stop}");
+
+    let s = with(&["--hit-count", "2"]);
+    step_with(&s, "continue");
+    assert_eq!(s.value_of("item"), "\"pear\"");
+
+    let s = with(&["--log", "cost of {item}: {count * price}"]);
+    let end = step_with(&s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}");
+    // Each `{expr}` reads as `print` shows it: a string quoted.
+    let text = s.output_containing(&["cost of \"pear\": 180"], Duration::from_secs(30));
+    assert!(text.contains("cost of \"apple\": 450"), "{text}");
 }

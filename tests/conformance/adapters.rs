@@ -153,34 +153,10 @@ pub static JAVA: Row = Row {
     raise_reason: "exception",
     raise_exit: Some(1),
     lacks: &[Feature::Core, Feature::Attach],
-    known_bugs: &[
-        (
-            Feature::Condition,
-            "a condition is evaluated by print, which reads no comparison yet",
-        ),
-        (
-            Feature::Set,
-            "follows from the condition's bug: the stop comes at the first call, not at amount == 3",
-        ),
-        (
-            Feature::Probe,
-            "follows from the condition's bug: the probe stops at the first call, not at amount == 2",
-        ),
-        (
-            Feature::HitCount,
-            "the stop of `--hit-count 2` on the loop's line reads `i` as other than 1: not yet \
-             looked into",
-        ),
-        (
-            Feature::Logpoint,
-            "follows from the condition's bug: the condition's stop comes at the first hit, so the \
-             logpoint logs from i=1",
-        ),
-        (
-            Feature::Test,
-            "debugger test knows no Java test runner yet (Maven's Surefire, Gradle)",
-        ),
-    ],
+    known_bugs: &[(
+        Feature::Test,
+        "debugger test knows no Java test runner yet (Maven's Surefire, Gradle)",
+    )],
 };
 
 /// Fails the test, with what to install, when the row's adapter or its language's tools are

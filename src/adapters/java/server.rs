@@ -9,7 +9,7 @@ use tokio::io::{AsyncWriteExt, DuplexStream};
 use tokio::sync::{mpsc, oneshot};
 
 use super::debuggee::{Debuggee, Flow, Settings};
-use super::jdwp::EventPackets;
+use super::jdwp::{EventPacket, EventPackets};
 use super::outbox::Outbox;
 use super::output::ProcessEnd;
 use super::requests::Envelope;
@@ -96,7 +96,7 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
     let _ = exit.send(Some(format!("the java adapter ended: {reason}")));
 }
 
-async fn next_packet(events: &mut Option<EventPackets>) -> Option<Vec<u8>> {
+async fn next_packet(events: &mut Option<EventPackets>) -> Option<EventPacket> {
     match events {
         Some(events) => events.next().await,
         None => std::future::pending().await,

@@ -10,13 +10,15 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::conditions::Rule;
+use super::heap::JdwpHeap;
 use super::types::Types;
 use crate::adapters::java::jdwp::commands::Modifier;
 use crate::adapters::java::jdwp::events::{EventKind, SuspendPolicy};
 use crate::adapters::java::jdwp::signatures::package_folder;
 use crate::adapters::java::jdwp::wire::Location;
 use crate::adapters::java::jdwp::{Connection, JdwpError};
-use crate::dap::requests::SetBreakpointsArguments;
+use crate::dap::requests::{FunctionBreakpoint as Wanted, SetBreakpointsArguments};
 
 /// How many lines down a breakpoint on a line without code may move, within a method that
 /// spans it, to the next line that has code.
@@ -35,6 +37,8 @@ pub struct Breakpoints {
     next_id: i64,
     /// JDWP breakpoint request → the DAP breakpoint it serves.
     by_request: HashMap<i32, i64>,
+    /// DAP breakpoint → when it stops (its condition and hit count).
+    rules: HashMap<i64, Rule>,
 }
 
 struct Source {
@@ -147,9 +151,14 @@ fn outer_class(signature: &str) -> &str {
 }
 
 impl Breakpoints {
-    /// The DAP breakpoint a JDWP breakpoint request serves.
-    pub fn hit(&self, request: i32) -> Option<i64> {
-        self.by_request.get(&request).copied()
+    /// The DAP breakpoint a JDWP breakpoint request serves, when this hit of it stops (its
+    /// condition judged in `heap`'s frame, its hit count counted).
+    pub async fn hit(&mut self, request: i32, heap: &JdwpHeap) -> Option<i64> {
+        let id = *self.by_request.get(&request)?;
+        match self.rules.get_mut(&id) {
+            Some(rule) => rule.stops(heap).await.then_some(id),
+            None => Some(id),
+        }
     }
 
     /// `setFunctionBreakpoints`: the former ones are cleared, the new ones bound in every loaded
@@ -158,9 +167,10 @@ impl Breakpoints {
         &mut self,
         jvm: &Connection,
         types: &mut Types,
-        names: &[String],
+        wanted: &[Wanted],
     ) -> Result<Value, JdwpError> {
         for old in std::mem::take(&mut self.functions) {
+            self.rules.remove(&old.id);
             for request in old.requests {
                 self.by_request.remove(&request);
                 let _ = jvm.clear_event(EventKind::Breakpoint, request).await;
@@ -171,8 +181,10 @@ impl Breakpoints {
         }
         let mut answers = Vec::new();
         let mut parsed = Vec::new();
-        for name in names {
+        for wanted in wanted {
+            let name = &wanted.name;
             self.next_id += 1;
+            self.rules.insert(self.next_id, Rule::of(&wanted.options));
             match FunctionBreakpoint::parse(name) {
                 Some((class, method)) => parsed.push(FunctionBreakpoint {
                     id: self.next_id,
@@ -296,6 +308,7 @@ impl Breakpoints {
         };
         let old = std::mem::take(&mut self.sources[at].lines);
         for breakpoint in &old {
+            self.rules.remove(&breakpoint.id);
             for request in &breakpoint.requests {
                 self.by_request.remove(request);
                 let _ = jvm.clear_event(EventKind::Breakpoint, *request).await;
@@ -311,6 +324,7 @@ impl Breakpoints {
                     self.next_id
                 }
             };
+            self.rules.insert(id, Rule::of(&wanted.options));
             self.sources[at].lines.push(LineBreakpoint {
                 id,
                 line: wanted.line,

@@ -474,6 +474,7 @@ impl Heap for JdwpHeap {
                 }
             }
         };
+        let _invoking = self.jvm.invoking();
         let invoked = tokio::time::timeout(INVOKE_LIMIT, call)
             .await
             .map_err(|_| HeapError::TimedOut)?

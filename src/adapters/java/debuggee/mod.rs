@@ -6,6 +6,7 @@
 //! a stop is then the whole program's, and one `VirtualMachine.Resume` lets it all go.
 
 mod breakpoints;
+mod conditions;
 mod fields;
 pub mod heap;
 mod inspection;
@@ -23,7 +24,7 @@ use super::error::RequestError;
 use super::jdwp::commands::Modifier;
 use super::jdwp::events::{Event, EventKind, SuspendPolicy};
 use super::jdwp::signatures::type_name;
-use super::jdwp::{Connection, EventPackets};
+use super::jdwp::{Connection, EventPacket, EventPackets};
 use super::launch::{self, Plan, ProgramForm};
 use super::outbox::Outbox;
 use super::output::{self, ProcessEnd};
@@ -151,14 +152,9 @@ impl Debuggee {
             }
             Request::Functions(arguments) => {
                 let jvm = self.jvm()?;
-                let names: Vec<String> = arguments
-                    .breakpoints
-                    .iter()
-                    .map(|b| b.name.clone())
-                    .collect();
                 Ok(self
                     .breakpoints
-                    .set_functions(&jvm, &mut self.types, &names)
+                    .set_functions(&jvm, &mut self.types, &arguments.breakpoints)
                     .await?)
             }
             Request::Exceptions(arguments) => self.set_exception_stops(&arguments).await,
@@ -478,12 +474,14 @@ impl Debuggee {
         }))
     }
 
-    /// One event packet from the JVM.
-    pub async fn on_events(&mut self, data: Vec<u8>) {
+    /// One event packet from the JVM. One that came during a method's invocation (`print`,
+    /// a condition) only binds breakpoints in the classes it loaded: the invoked code does
+    /// not stop, and the connection resumed it already.
+    pub async fn on_events(&mut self, packet: EventPacket) {
         let Some(jvm) = self.jvm.clone() else {
             return;
         };
-        let composite = match jvm.read_events(&data) {
+        let composite = match jvm.read_events(&packet.data) {
             Ok(composite) => composite,
             Err(e) => {
                 tracing::warn!("JDWP: an event packet not understood: {e}");
@@ -492,6 +490,9 @@ impl Debuggee {
         };
         let mut stop: Option<(u64, StopReason)> = None;
         for event in composite.events {
+            if packet.during_invocation && !matches!(event, Event::ClassPrepare { .. }) {
+                continue;
+            }
             match event {
                 Event::VmStart { thread } => {
                     self.main_thread = Some(thread);
@@ -515,7 +516,8 @@ impl Debuggee {
                 Event::Breakpoint {
                     request, thread, ..
                 } => {
-                    if let Some(id) = self.breakpoints.hit(request) {
+                    let frame = heap::JdwpHeap::new(jvm.clone(), thread, 0);
+                    if let Some(id) = self.breakpoints.hit(request, &frame).await {
                         match &mut stop {
                             Some((_, StopReason::Breakpoint(ids))) => ids.push(id),
                             _ => stop = Some((thread, StopReason::Breakpoint(vec![id]))),
@@ -567,7 +569,7 @@ impl Debuggee {
             }
             // Nothing to show (a class loaded, a step goes on): the events suspended the
             // program, which goes on.
-            None if composite.suspend != SuspendPolicy::None => {
+            None if composite.suspend != SuspendPolicy::None && !packet.during_invocation => {
                 let _ = jvm.resume_all().await;
             }
             None => {}
@@ -649,6 +651,8 @@ fn capabilities() -> Value {
     json!({
         "supportsConfigurationDoneRequest": true,
         "supportsFunctionBreakpoints": true,
+        "supportsConditionalBreakpoints": true,
+        "supportsHitConditionalBreakpoints": true,
         "supportsExceptionInfoRequest": true,
         "supportsSetVariable": true,
         "supportsSetExpression": true,

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -15,6 +15,9 @@ use super::wire::{
     HANDSHAKE, HEADER_LEN, IdSizes, Packet, Reader, WireError, Writer, command_packet,
     read_id_sizes,
 };
+
+/// An event composite's first byte when the event suspended every thread.
+const SUSPEND_ALL: u8 = 2;
 
 /// The command set and command of an event packet (`Event.Composite`).
 const EVENT_SET: u8 = 64;
@@ -99,16 +102,36 @@ pub struct Connection {
     waiting: Waiting,
     next_id: Arc<AtomicU32>,
     sizes: Arc<OnceLock<IdSizes>>,
+    /// Methods being invoked in the program (by `print`, a condition) now.
+    invoking: Arc<AtomicUsize>,
+}
+
+/// An event packet as it came.
+pub struct EventPacket {
+    pub data: Vec<u8>,
+    /// It came while a method was being invoked in the program, and it suspended every thread,
+    /// which the connection resumed at once so the invocation could finish: the event is
+    /// neither a stop nor the program's to resume again (JDI's invokeMethod leaves it the same).
+    pub during_invocation: bool,
+}
+
+/// Marks a method invocation in flight, for as long as it lives (a timed-out one too).
+pub struct Invoking(Arc<AtomicUsize>);
+
+impl Drop for Invoking {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// The event packets' data, in order, until the connection closes.
 pub struct EventPackets {
-    packets: mpsc::UnboundedReceiver<Vec<u8>>,
+    packets: mpsc::UnboundedReceiver<EventPacket>,
 }
 
 impl EventPackets {
-    /// The next event packet's data; `None` once the connection is closed.
-    pub async fn next(&mut self) -> Option<Vec<u8>> {
+    /// The next event packet; `None` once the connection is closed.
+    pub async fn next(&mut self) -> Option<EventPacket> {
         self.packets.recv().await
     }
 }
@@ -135,13 +158,14 @@ impl Connection {
         let (reader, writer) = tokio::io::split(stream);
         let waiting: Waiting = Arc::new(Mutex::new(Some(HashMap::new())));
         let (events_tx, events) = mpsc::unbounded_channel();
-        tokio::spawn(read_packets(reader, waiting.clone(), events_tx));
         let connection = Connection {
             writer: Arc::new(tokio::sync::Mutex::new(Box::new(writer))),
             waiting,
             next_id: Arc::new(AtomicU32::new(1)),
             sizes: Arc::new(OnceLock::new()),
+            invoking: Arc::new(AtomicUsize::new(0)),
         };
+        tokio::spawn(read_packets(reader, connection.clone(), events_tx));
         let sizes = connection.command_raw(1, 7, Vec::new()).await?;
         let _ = connection.sizes.set(read_id_sizes(&sizes)?);
         Ok((connection, EventPackets { packets: events }))
@@ -206,6 +230,24 @@ impl Connection {
         Ok(read(&mut Reader::new(&reply, self.sizes()))?)
     }
 
+    /// Marks a method invocation in flight until the mark is dropped: an event that suspends
+    /// every thread meanwhile is resumed at once (see [`EventPacket::during_invocation`]).
+    pub fn invoking(&self) -> Invoking {
+        self.invoking.fetch_add(1, Ordering::SeqCst);
+        Invoking(self.invoking.clone())
+    }
+
+    /// Sends `VirtualMachine.Resume` without waiting for its reply, from the reading task
+    /// itself (which is what reads replies).
+    async fn resume_unanswered(&self) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let packet = command_packet(id, 1, 9, &[]);
+        let mut writer = self.writer.lock().await;
+        if writer.write_all(&packet).await.is_err() || writer.flush().await.is_err() {
+            tracing::warn!("JDWP: an event during an invocation could not be resumed");
+        }
+    }
+
     /// Closes the connection's sending side: the JVM takes it as the debugger leaving.
     pub async fn close(&self) {
         let _ = self.writer.lock().await.shutdown().await;
@@ -214,9 +256,10 @@ impl Connection {
 
 async fn read_packets(
     mut reader: impl AsyncRead + Unpin,
-    waiting: Waiting,
-    events: mpsc::UnboundedSender<Vec<u8>>,
+    connection: Connection,
+    events: mpsc::UnboundedSender<EventPacket>,
 ) {
+    let waiting = connection.waiting.clone();
     loop {
         let mut header = [0u8; HEADER_LEN];
         if reader.read_exact(&mut header).await.is_err() {
@@ -246,7 +289,15 @@ async fn read_packets(
                 data,
                 ..
             } => {
-                let _ = events.send(data);
+                let during_invocation = connection.invoking.load(Ordering::SeqCst) > 0
+                    && data.first() == Some(&SUSPEND_ALL);
+                if during_invocation {
+                    connection.resume_unanswered().await;
+                }
+                let _ = events.send(EventPacket {
+                    data,
+                    during_invocation,
+                });
             }
             Packet::Command { .. } => {}
         }
@@ -298,8 +349,8 @@ mod tests {
         });
         let (connection, mut events) = Connection::open(ours).await.expect("open");
         assert_eq!(connection.sizes().object, 4);
-        let data = events.next().await.expect("an event");
-        let composite = connection.read_events(&data).expect("read");
+        let packet = events.next().await.expect("an event");
+        let composite = connection.read_events(&packet.data).expect("read");
         assert_eq!(
             composite.events,
             vec![super::super::events::Event::VmStart { thread: 7 }]

@@ -8,4 +8,4 @@ pub mod events;
 pub mod signatures;
 pub mod wire;
 
-pub use connection::{Connection, EventPackets, JdwpError};
+pub use connection::{Connection, EventPacket, EventPackets, JdwpError};

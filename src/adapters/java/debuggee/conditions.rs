@@ -1,0 +1,93 @@
+//! A breakpoint's condition and hit count, judged at each hit in the stopped thread's top
+//! frame by the Java evaluator. A hit whose condition is false, or that the hit count has not
+//! reached, lets the program run on unseen. A condition that cannot be evaluated (it throws,
+//! names nothing, is not a `boolean`) stops, as every adapter is made to: the session evaluates
+//! it again there and reports the error (`condition_error`) rather than taking it as false.
+
+use crate::adapters::java::expression::evaluate_condition;
+use crate::adapters::java::heap::Heap;
+use crate::dap::requests::BreakpointOptions;
+
+/// DAP's `hitCondition`: "N" stops from the Nth hit on (as `--hit-count` documents); `>N`,
+/// `>=N`, `==N` and `%N` are read too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HitRule {
+    AtLeast(u64),
+    Exactly(u64),
+    Every(u64),
+}
+
+impl HitRule {
+    fn parse(text: &str) -> Option<HitRule> {
+        let text = text.trim();
+        let number = |s: &str| s.trim().parse::<u64>().ok();
+        if let Some(rest) = text.strip_prefix(">=") {
+            return number(rest).map(HitRule::AtLeast);
+        }
+        if let Some(rest) = text.strip_prefix('>') {
+            return number(rest).map(|n| HitRule::AtLeast(n + 1));
+        }
+        if let Some(rest) = text.strip_prefix("==") {
+            return number(rest).map(HitRule::Exactly);
+        }
+        if let Some(rest) = text.strip_prefix('%') {
+            return number(rest).filter(|n| *n > 0).map(HitRule::Every);
+        }
+        number(text).map(HitRule::AtLeast)
+    }
+
+    fn allows(self, hits: u64) -> bool {
+        match self {
+            HitRule::AtLeast(n) => hits >= n,
+            HitRule::Exactly(n) => hits == n,
+            HitRule::Every(n) => hits.is_multiple_of(n),
+        }
+    }
+}
+
+/// When one breakpoint stops.
+#[derive(Debug, Clone, Default)]
+pub struct Rule {
+    condition: Option<String>,
+    hit: Option<HitRule>,
+    /// Hits whose condition held (or that have none), counted against `hit`.
+    hits: u64,
+}
+
+impl Rule {
+    pub fn of(options: &BreakpointOptions) -> Rule {
+        Rule {
+            condition: options.condition.clone().filter(|c| !c.trim().is_empty()),
+            hit: options.hit_condition.as_deref().and_then(HitRule::parse),
+            hits: 0,
+        }
+    }
+
+    /// Whether this hit stops the program.
+    pub async fn stops<H: Heap>(&mut self, heap: &H) -> bool {
+        if let Some(condition) = &self.condition {
+            match evaluate_condition(heap, condition).await {
+                Ok(true) => {}
+                Ok(false) => return false,
+                Err(_) => return true,
+            }
+        }
+        self.hits += 1;
+        self.hit.is_none_or(|rule| rule.allows(self.hits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hit_conditions_read_as_dap_writes_them() {
+        assert_eq!(HitRule::parse("2"), Some(HitRule::AtLeast(2)));
+        assert_eq!(HitRule::parse(">2"), Some(HitRule::AtLeast(3)));
+        assert_eq!(HitRule::parse("==3"), Some(HitRule::Exactly(3)));
+        assert_eq!(HitRule::parse("%2"), Some(HitRule::Every(2)));
+        assert_eq!(HitRule::parse("%0"), None);
+        assert!(HitRule::AtLeast(2).allows(3) && !HitRule::AtLeast(2).allows(1));
+    }
+}
