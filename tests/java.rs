@@ -2,8 +2,9 @@
 //! the shop fixture compiled with `javac -g` into a project of its own and started as a `java`
 //! command line from a folder that is not the program's; breakpoints by a bare file name, in a
 //! class not loaded yet, in an inner class and a lambda; next, step and finish; locals, `this`
-//! and the stack; the program's output and exit code. A single source file and a jar run on
-//! Temurin 25 through `JAVA_HOME`.
+//! and the stack; `print` of Java expressions, collections by their elements, `set`;
+//! conditions, hit counts and logpoints; the program's output and exit code. A single source
+//! file and a jar run on Temurin 25 through `JAVA_HOME`.
 //!
 //! Every test fails (never skips) when no JDK is found: `.ci/run` installs them.
 
