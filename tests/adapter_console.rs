@@ -195,3 +195,27 @@ fn catch_raised_stops_on_an_exception_python_catches() {
     let end = s.data(&["continue", "--wait", "--timeout", "30"]);
     assert_eq!(end["stop"]["reason"], "exited", "{end}");
 }
+
+#[test]
+fn a_catch_choice_outlives_restart_as_breakpoints_do() {
+    require_debugpy();
+    let s = Session::new();
+    s.start(&fixture_path("python/caught.py"), &["--stop-on-entry"]);
+    s.data(&["catch", "raised"]);
+    s.data(&["restart"]);
+    let listed = s.data(&["catch"]);
+    let on: Vec<&str> = listed["filters"]
+        .as_array()
+        .expect("filters")
+        .iter()
+        .filter(|f| f["enabled"] == true)
+        .filter_map(|f| f["filter"].as_str())
+        .collect();
+    assert_eq!(on, vec!["raised"], "{listed}");
+    if s.data(&["status"])["state"] != "stopped" {
+        s.data(&["await", "--timeout", "30"]);
+    }
+    let stop = s.data(&["continue", "--wait", "--timeout", "30"]);
+    assert_eq!(stop["stop"]["reason"], "exception", "{stop}");
+    assert_eq!(stop["stop"]["exception"]["type"], "ValueError", "{stop}");
+}

@@ -4,6 +4,8 @@
 //! Apart because the filters outlive one request: the session keeps the ids the adapter gave
 //! their exception breakpoints, so that a stop naming one (GDB's way) is told as an exception.
 
+use std::sync::Mutex;
+
 use super::{Session, Shared, brief_stop};
 use crate::adapters;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -20,6 +22,22 @@ pub(super) struct ExceptionFilters {
     /// The ids the adapter gave their exception breakpoints, with each filter's label: GDB
     /// reports an exception caught this way as a plain `breakpoint` stop on such an id.
     breakpoints: Vec<(i64, String)>,
+}
+
+/// The filters the user chose with `catch`: carried across `restart` with the breakpoints, so
+/// a run started again stops on what the one before it did. None until one is chosen, when the
+/// adapter's defaults apply.
+#[derive(Default)]
+pub struct CaughtChoice(Mutex<Option<Vec<String>>>);
+
+impl CaughtChoice {
+    pub(super) fn get(&self) -> Option<Vec<String>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn choose(&self, filters: Vec<String>) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(filters);
+    }
 }
 
 impl Shared {
@@ -121,6 +139,7 @@ impl Session {
                 },
             )
             .await?;
+            self.shared.caught.choose(wanted.clone());
             self.shared
                 .set_exception_filters(wanted, self.capabilities(), &answer);
         }

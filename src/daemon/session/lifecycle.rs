@@ -14,6 +14,7 @@ use tokio::sync::Notify;
 
 use super::breakpoints::{Breakpoints, place_initial_breakpoints, refusal_error, send_target};
 use super::events::handle_events;
+use super::exception_filters::CaughtChoice;
 use super::pending_lines;
 use super::warm_adapter::{Connection, WarmAdapter, initialize_arguments, serves};
 use super::{
@@ -44,6 +45,8 @@ pub struct Carried {
     pub breakpoints: Arc<Breakpoints>,
     pub displays: Arc<Displays>,
     pub output: Arc<OutputBuffer>,
+    /// The exception filters the user chose with `catch`, kept as breakpoints are.
+    pub caught: Arc<CaughtChoice>,
     /// Told of each launched debuggee, to end it should the daemon be killed outright.
     pub reaper: Option<Arc<Reaper>>,
 }
@@ -75,6 +78,7 @@ impl Carried {
             breakpoints,
             displays: Arc::default(),
             output: Arc::new(OutputBuffer::new(output_bytes)),
+            caught: Arc::default(),
             reaper,
         }
     }
@@ -219,6 +223,7 @@ impl Session {
             link: AdapterLink::new(adapter.clone(), process, dap, warm_start),
             adapter_log: Mutex::new(VecDeque::new()),
             exception_filters: Mutex::default(),
+            caught: carried.caught,
             program: Program::new(
                 matches!(origin, Origin::Launch(_)) && connect.is_none(),
                 carried.reaper,
@@ -300,6 +305,7 @@ impl Session {
             breakpoints: self.shared.breakpoints.clone(),
             displays: self.shared.displays.clone(),
             output: self.shared.output.clone(),
+            caught: self.shared.caught.clone(),
             reaper: self.shared.program.reaper(),
         }
     }
@@ -475,16 +481,26 @@ async fn configure(
         let offered: Vec<&str> = offered.iter().map(|f| f.filter.as_str()).collect();
         let breaks_on_failure = matches!(origin, Origin::Launch(spec)
             if spec.test.as_ref().is_some_and(|test| test.break_on_failure));
-        let wanted = if breaks_on_failure {
-            adapter.profile().failure_exception_filters
-        } else {
-            adapter.profile().exception_filters
+        // A test's failure stop needs its own filters; otherwise what the user chose with
+        // `catch` in an earlier run of this session, else the adapter's defaults.
+        let wanted: Vec<String> = match shared.caught.get() {
+            Some(chosen) if !breaks_on_failure => chosen,
+            _ if breaks_on_failure => adapter
+                .profile()
+                .failure_exception_filters
+                .iter()
+                .map(|f| f.to_string())
+                .collect(),
+            _ => adapter
+                .profile()
+                .exception_filters
+                .iter()
+                .map(|f| f.to_string())
+                .collect(),
         };
         let filters: Vec<String> = wanted
-            .iter()
-            .copied()
-            .filter(|f| offered.contains(f))
-            .map(str::to_string)
+            .into_iter()
+            .filter(|f| offered.contains(&f.as_str()))
             .collect();
         let answer = dap
             .request_typed::<SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {

@@ -66,6 +66,7 @@ pub use breakpoints::Breakpoints;
 pub use caller_frames::AskedBy;
 pub(crate) use core_dump::cannot_run;
 pub use displays::StopAsk;
+pub use exception_filters::CaughtChoice;
 use exception_filters::ExceptionFilters;
 use inspection_state::{Inspection, View};
 pub use lifecycle::Carried;
@@ -128,6 +129,8 @@ pub(super) struct Shared {
     adapter_log: Mutex<VecDeque<String>>,
     /// The exception filters in force (set in the configuration phase, changed by `catch`).
     exception_filters: Mutex<ExceptionFilters>,
+    /// What the user chose with `catch`, carried to the next run.
+    caught: Arc<CaughtChoice>,
     /// The program's files, for placing breakpoints given by a relative file name.
     sources: sources::ProgramSources,
     /// The program's process, its channels and its end.
