@@ -90,10 +90,12 @@ mod tests {
             Some(file)
         );
         assert_eq!(paths.locate("Lcom/other/Cart;", "Cart.java"), None);
-        paths.add_named(Path::new("/elsewhere/com/other/Cart.java"));
+        // Absolute on every platform (a path from `/` has no drive on Windows).
+        let elsewhere = dir.path().join("elsewhere/com/other/Cart.java");
+        paths.add_named(&elsewhere);
         assert_eq!(
             paths.locate("Lcom/other/Cart;", "Cart.java"),
-            Some(PathBuf::from("/elsewhere/com/other/Cart.java"))
+            Some(elsewhere)
         );
     }
 }
