@@ -16,6 +16,7 @@ pub mod evaluation_limits;
 pub mod expression_errors;
 pub mod expression_names;
 pub mod gdb;
+mod hit_rule;
 pub mod install;
 pub mod java;
 mod launch_arguments;

@@ -4,46 +4,10 @@
 //! names nothing, is not a `boolean`) stops, as every adapter is made to: the session evaluates
 //! it again there and reports the error (`condition_error`) rather than taking it as false.
 
+use crate::adapters::hit_rule::HitRule;
 use crate::adapters::java::expression::evaluate_condition;
 use crate::adapters::java::heap::Heap;
 use crate::dap::requests::BreakpointOptions;
-
-/// DAP's `hitCondition`: "N" stops from the Nth hit on (as `--hit-count` documents); `>N`,
-/// `>=N`, `==N` and `%N` are read too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum HitRule {
-    AtLeast(u64),
-    Exactly(u64),
-    Every(u64),
-}
-
-impl HitRule {
-    fn parse(text: &str) -> Option<HitRule> {
-        let text = text.trim();
-        let number = |s: &str| s.trim().parse::<u64>().ok();
-        if let Some(rest) = text.strip_prefix(">=") {
-            return number(rest).map(HitRule::AtLeast);
-        }
-        if let Some(rest) = text.strip_prefix('>') {
-            return number(rest).map(|n| HitRule::AtLeast(n + 1));
-        }
-        if let Some(rest) = text.strip_prefix("==") {
-            return number(rest).map(HitRule::Exactly);
-        }
-        if let Some(rest) = text.strip_prefix('%') {
-            return number(rest).filter(|n| *n > 0).map(HitRule::Every);
-        }
-        number(text).map(HitRule::AtLeast)
-    }
-
-    fn allows(self, hits: u64) -> bool {
-        match self {
-            HitRule::AtLeast(n) => hits >= n,
-            HitRule::Exactly(n) => hits == n,
-            HitRule::Every(n) => hits.is_multiple_of(n),
-        }
-    }
-}
 
 /// When one breakpoint stops.
 #[derive(Debug, Clone, Default)]

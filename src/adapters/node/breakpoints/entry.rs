@@ -4,44 +4,8 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
+pub(super) use crate::adapters::hit_rule::HitRule;
 use crate::dap::types::{Breakpoint, Source};
-
-/// When a breakpoint with a hit count stops: DAP's `hitCondition`, "N" meaning from the Nth hit
-/// on (as `--hit-count` documents); `>N`, `>=N`, `==N` and `%N` are understood too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum HitRule {
-    AtLeast(u64),
-    Exactly(u64),
-    Every(u64),
-}
-
-impl HitRule {
-    pub(super) fn parse(text: &str) -> Option<HitRule> {
-        let text = text.trim();
-        let number = |s: &str| s.trim().parse::<u64>().ok();
-        if let Some(rest) = text.strip_prefix(">=") {
-            return number(rest).map(HitRule::AtLeast);
-        }
-        if let Some(rest) = text.strip_prefix('>') {
-            return number(rest).map(|n| HitRule::AtLeast(n + 1));
-        }
-        if let Some(rest) = text.strip_prefix("==") {
-            return number(rest).map(HitRule::Exactly);
-        }
-        if let Some(rest) = text.strip_prefix('%') {
-            return number(rest).filter(|n| *n > 0).map(HitRule::Every);
-        }
-        number(text).map(HitRule::AtLeast)
-    }
-
-    pub(super) fn allows(self, hits: u64) -> bool {
-        match self {
-            HitRule::AtLeast(n) => hits >= n,
-            HitRule::Exactly(n) => hits == n,
-            HitRule::Every(n) => hits.is_multiple_of(n),
-        }
-    }
-}
 
 /// What the user asked for, which identifies a breakpoint across requests.
 #[derive(Debug, Clone, PartialEq, Eq)]
