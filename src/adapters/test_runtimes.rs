@@ -1,10 +1,10 @@
 //! The language runtimes `debugger test` runs a project's test runner with (listing tests,
-//! asking whether pytest is installed): the ones the adapters would launch the tests in, so a
+//! asking whether pytest is installed, a JVM for JUnit's launcher): the ones the adapters would launch the tests in, so a
 //! listing and a debugged run see the same packages.
 
 use std::path::PathBuf;
 
-use super::{debugpy, node};
+use super::{DebugAdapter, debugpy, java, node};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 
@@ -22,4 +22,14 @@ pub fn node(config: &Config) -> Result<PathBuf, ErrorBody> {
     Ok(node::Node::locate(&config.adapter(node::PROFILE.name))?
         .runtime()
         .to_path_buf())
+}
+
+/// The `java` the JVM adapter runs programs in (JAVA_HOME's, else PATH's).
+pub fn java(config: &Config) -> Result<PathBuf, ErrorBody> {
+    Ok(java::Java::locate(
+        &config.adapter(java::PROFILE.name),
+        super::CallerEnv::this_process(),
+    )?
+    .executable()
+    .to_path_buf())
 }

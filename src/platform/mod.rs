@@ -104,6 +104,15 @@ impl Os {
             _ => stem.to_string(),
         }
     }
+
+    /// The file name of the launcher script `stem` (Maven's `mvn`, `mvnw`): `stem.cmd` on
+    /// Windows.
+    pub fn script(self, stem: &str) -> String {
+        match self {
+            Os::Windows => format!("{stem}.cmd"),
+            _ => stem.to_string(),
+        }
+    }
 }
 
 /// The one child process of `parent`, or `None` when it has none or several.

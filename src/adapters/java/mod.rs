@@ -117,6 +117,10 @@ pub const PROFILE: Profile = Profile {
     adapter_id: "java",
     // An uncaught exception stops where it was thrown unless the user says otherwise.
     exception_filters: &["uncaught"],
+    // A test's failure is uncaught as far as the program goes: JUnit calls the test through the
+    // runtime's reflection, which catches it (see `debuggee::set_exception_stops`), and an
+    // exception a test expects (`assertThrows`) is caught by JUnit's own code, which is no stop.
+    failure_exception_filters: &["uncaught"],
     exception_stops: Some("caught/uncaught"),
     ..Profile::PLAIN
 };

@@ -3,7 +3,8 @@
 //!
 //! One file per toolchain turns a selector into a launch ([`TestPlan`]) and lists tests through
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
-//! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `ctest.rs` (a CMake
+//! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `maven.rs` (JUnit 5 in
+//! a Maven project, Java and Kotlin), `ctest.rs` (a CMake
 //! build's tests, C and C++) and `native.rs` (a test executable by path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
@@ -16,6 +17,7 @@ pub(crate) mod failure_stop;
 mod go;
 mod go_packages;
 mod js_runners;
+mod maven;
 pub(crate) mod message;
 mod native;
 mod node;
@@ -42,7 +44,7 @@ pub(crate) use tool_failure::{run_tool, tool_failed};
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// The test: its name as the runner writes it (`tests::parses`, `test_cart.py::test_total`,
-    /// `test_cart.CartTest.test_x`, `TestTotal/case`), or a test executable's path (C, C++).
+    /// `test_cart.CartTest.test_x`, `TestTotal/case`, `CartTest#totalAppliesDiscount`), or a test executable's path (C, C++).
     pub selector: Option<String>,
     /// The debug adapter (default: the one the project's language calls for).
     #[arg(long)]
@@ -120,6 +122,12 @@ impl TestPlan {
             return Some(ErrorBody::usage(
                 message,
                 "'debugger test --list' lists the tests; check the runner's arguments after '--'",
+            ));
+        }
+        if self.runner == maven::RUNNER && exit_code == Some(maven::NO_TESTS_STATUS) {
+            return Some(ErrorBody::usage(
+                format!("JUnit ran no test for '{}'", self.test),
+                "'debugger test --list' lists the tests",
             ));
         }
         if self.runner == go::RUNNER && exit_code == Some(0) && go::ran_no_test(&output()) {
@@ -219,6 +227,8 @@ enum Toolchain {
     Python,
     Go,
     Node,
+    /// A Maven project's JUnit tests.
+    Maven,
     Native,
     /// CTest, in this build folder.
     Ctest(PathBuf),
@@ -254,6 +264,9 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     if has("Cargo.toml") {
         return Ok(Toolchain::Rust);
     }
+    if has("pom.xml") {
+        return Ok(Toolchain::Maven);
+    }
     if has("go.mod")
         || go_packages::is_package(root)
         || go::names_package(root, selector, project.runner_args)
@@ -288,11 +301,15 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     if has("CMakeLists.txt") {
         return Err(ctest::unbuilt(root));
     }
+    // A folder inside a Maven project (its test sources' package folder).
+    if maven::project_root(root).is_some() {
+        return Ok(Toolchain::Maven);
+    }
     Err(ErrorBody::new(
         ErrorCode::Usage,
         format!("no tests found in {}", root.display()),
         "run 'debugger test' in a project's folder (Cargo.toml, go.mod or a Go package's folder, \
-         package.json, a Python test_*.py, a CMake build folder), or name a test executable: \
+         package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml), or name a test executable: \
          'debugger test ./build/tests -- FILTER'",
     ))
 }
@@ -320,6 +337,7 @@ pub(crate) fn plan(
             }
             _ => node::plan(&project)?,
         },
+        Toolchain::Maven => maven::plan(&project)?,
         Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
     };
@@ -355,6 +373,7 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
                 js_runners::list(&project, js_runners::runner(&root))?
             }
             Toolchain::Node => node_list::list(&project)?,
+            Toolchain::Maven => maven::list(&project)?,
             Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",
