@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
-# Google Test, lldb-dap, a JDK, Node.js and npm (apt), Go and Delve (see below), debugpy and pytest (pip),
+# Google Test, lldb-dap, a JDK and Maven (with the JUnit fixtures' artifacts), Node.js and npm (apt), Go and Delve (see below), debugpy and pytest (pip),
 # the TypeScript fixture's tools, vitest and jest (npm), and the official MCP Python SDK (pip, into
 # a virtualenv of its own). Idempotent: does nothing when everything is present.
 #
@@ -35,6 +35,8 @@ command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 # A JDK (javac and the jdk.jdi module) for doctor's java check.
 command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+# Maven, for `debugger test` on the JUnit fixture projects.
+command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 
@@ -105,6 +107,22 @@ if ! python3 -c 'import pytest' >/dev/null 2>&1; then
   python3 -m pip install --quiet pytest 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages pytest
 fi
+
+# The Maven artifacts `debugger test` needs for the JUnit fixtures (fixtures/java/shop and the
+# conformance project): the build's plugins and dependencies, the dependency plugin that writes
+# the class path, and the JUnit console launcher of the fixtures' platform version. Fetched by
+# the same Maven calls the debugger makes, in a copy of the fixture, so the tests run offline.
+java_fixture_build="$(mktemp -d)"
+cp -r "$(dirname "$0")/../fixtures/java/shop/." "$java_fixture_build"
+(
+  cd "$java_fixture_build"
+  mvn -q -B test-compile \
+    org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
+    -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=test
+  mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
+    -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 -Dtransitive=false
+)
+rm -rf "$java_fixture_build"
 
 # The MCP Python SDK that tests/mcp.rs drives `debugger mcp` with, in a virtualenv of its own
 # (it needs a newer Python stack than the system's packages; tests/mcp.rs looks in the same place).
