@@ -153,10 +153,7 @@ pub static JAVA: Row = Row {
     raise_reason: "exception",
     raise_exit: Some(1),
     lacks: &[Feature::Core, Feature::Attach],
-    known_bugs: &[(
-        Feature::Test,
-        "debugger test knows no Java test runner yet (Maven's Surefire, Gradle)",
-    )],
+    known_bugs: &[],
 };
 
 /// Fails the test, with what to install, when the row's adapter or its language's tools are

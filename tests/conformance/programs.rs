@@ -66,8 +66,8 @@ impl Language {
             Language::Go => "go/main_test.go",
             Language::JavaScript => "javascript/conformance.test.js",
             Language::TypeScript => "typescript/conformance.test.ts",
-            // No Java test yet: the java row lacks `test`.
-            Language::Java => "java/Conformance.java",
+            // A JUnit test in the Maven project around the program (`java/pom.xml`).
+            Language::Java => "java/test/ConformanceTest.java",
         };
         folder().join(file)
     }
@@ -76,7 +76,11 @@ impl Language {
     /// fixture's `tsx`, which Node 20 needs to run a `.ts` file) and returns the selector that
     /// picks its one test: C's is the test executable, built first.
     pub fn test_project(self, dir: &Path) -> String {
-        let source_folder = self.test_file().parent().expect("a folder").to_path_buf();
+        let mut source_folder = self.test_file().parent().expect("a folder").to_path_buf();
+        if self == Language::Java {
+            // The Maven project is the folder above the test's.
+            source_folder.pop();
+        }
         if self != Language::C {
             copy_dir(&source_folder, dir);
         }
@@ -89,7 +93,7 @@ impl Language {
             Language::Python => "test_conformance.py::ConformanceTest::test_apply".into(),
             Language::Go => "TestApply".into(),
             Language::JavaScript => "conformance.test.js::apply adds".into(),
-            Language::Java => "Conformance".into(),
+            Language::Java => "ConformanceTest#applyAdds".into(),
             Language::TypeScript => {
                 let tools = typescript_build::tool("tsx");
                 let modules = tools
