@@ -1,4 +1,4 @@
-//! Java and Kotlin: a Maven project's JUnit 5 tests (JUnit Platform), found by the `pom.xml` in
+//! Java: a Maven project's JUnit 5 tests (JUnit Platform), found by the `pom.xml` in
 //! the working directory or above it.
 //!
 //! Maven builds the tests (`test-compile`) and says the test class path, in one run; the test

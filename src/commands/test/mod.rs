@@ -4,7 +4,7 @@
 //! One file per toolchain turns a selector into a launch ([`TestPlan`]) and lists tests through
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
 //! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `maven.rs` (JUnit 5 in
-//! a Maven project, Java and Kotlin), `ctest.rs` (a CMake
+//! a Maven project), `ctest.rs` (a CMake
 //! build's tests, C and C++) and `native.rs` (a test executable by path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
