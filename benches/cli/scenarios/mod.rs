@@ -11,6 +11,7 @@ mod displays;
 mod finishing;
 mod first_stop;
 mod inspection;
+mod java;
 mod launch;
 mod mcp;
 mod memory;
@@ -154,6 +155,21 @@ const SCENARIOS: &[Scenario] = &[
         name: "first-stop-node",
         needs: &[],
         run: first_stop::node,
+    },
+    Scenario {
+        name: "java-first-stop",
+        needs: &[],
+        run: java::first_stop,
+    },
+    Scenario {
+        name: "java-step",
+        needs: &[],
+        run: java::step,
+    },
+    Scenario {
+        name: "java-locals",
+        needs: &[],
+        run: java::big_locals,
     },
 ];
 
