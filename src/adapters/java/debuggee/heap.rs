@@ -5,6 +5,8 @@
 //! A frame is known by its depth, and its JDWP id asked for anew when needed: an invocation
 //! resumes the thread for a moment, which ends the ids of its frames.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::adapters::java::heap::{
@@ -24,11 +26,46 @@ pub struct JdwpHeap {
     jvm: Connection,
     thread: u64,
     depth: usize,
+    types: TypeCache,
+}
+
+/// What the heap learnt of each type during one request, by type id: a type's name, its
+/// supertypes, fields and methods cannot change while the request runs, and presenting a map
+/// of 100 entries asks them of the same few types hundreds of times (`getKey` looked up
+/// through every supertype of each entry's class), which was nine JDWP round trips in ten.
+#[derive(Default)]
+struct TypeCache {
+    signatures: Mutex<HashMap<u64, String>>,
+    superclasses: Mutex<HashMap<u64, u64>>,
+    interfaces: Mutex<HashMap<u64, Vec<u64>>>,
+    fields: Mutex<HashMap<u64, Vec<FieldInfo>>>,
+    methods: Mutex<HashMap<u64, Vec<MethodInfo>>>,
+}
+
+/// The value cached under `id`, if any (a lock poisoned by a panic elsewhere is still read).
+fn cached<T: Clone>(cache: &Mutex<HashMap<u64, T>>, id: u64) -> Option<T> {
+    cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&id)
+        .cloned()
+}
+
+fn remember<T>(cache: &Mutex<HashMap<u64, T>>, id: u64, value: T) {
+    cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .insert(id, value);
 }
 
 impl JdwpHeap {
     pub fn new(jvm: Connection, thread: u64, depth: usize) -> JdwpHeap {
-        JdwpHeap { jvm, thread, depth }
+        JdwpHeap {
+            jvm,
+            thread,
+            depth,
+            types: TypeCache::default(),
+        }
     }
 
     /// The frame's id and location now.
@@ -42,7 +79,14 @@ impl JdwpHeap {
     }
 
     async fn type_ref(&self, tag: TypeTag, id: u64) -> Result<TypeRef, HeapError> {
-        let signature = self.jvm.signature(id).await.map_err(refused)?;
+        let signature = match cached(&self.types.signatures, id) {
+            Some(signature) => signature,
+            None => {
+                let signature = self.jvm.signature(id).await.map_err(refused)?;
+                remember(&self.types.signatures, id, signature.clone());
+                signature
+            }
+        };
         Ok(TypeRef {
             id,
             name: type_name(&signature),
@@ -259,7 +303,14 @@ impl Heap for JdwpHeap {
         if ty.kind == TypeKind::Interface {
             return Ok(None);
         }
-        let superclass = self.jvm.superclass(ty.id).await.map_err(refused)?;
+        let superclass = match cached(&self.types.superclasses, ty.id) {
+            Some(superclass) => superclass,
+            None => {
+                let superclass = self.jvm.superclass(ty.id).await.map_err(refused)?;
+                remember(&self.types.superclasses, ty.id, superclass);
+                superclass
+            }
+        };
         if superclass == 0 {
             return Ok(None);
         }
@@ -267,15 +318,26 @@ impl Heap for JdwpHeap {
     }
 
     async fn interfaces(&self, ty: &TypeRef) -> Result<Vec<TypeRef>, HeapError> {
+        let ids = match cached(&self.types.interfaces, ty.id) {
+            Some(ids) => ids,
+            None => {
+                let ids = self.jvm.interfaces(ty.id).await.map_err(refused)?;
+                remember(&self.types.interfaces, ty.id, ids.clone());
+                ids
+            }
+        };
         let mut out = Vec::new();
-        for id in self.jvm.interfaces(ty.id).await.map_err(refused)? {
+        for id in ids {
             out.push(self.type_ref(TypeTag::Interface, id).await?);
         }
         Ok(out)
     }
 
     async fn fields(&self, ty: &TypeRef) -> Result<Vec<FieldInfo>, HeapError> {
-        Ok(self
+        if let Some(fields) = cached(&self.types.fields, ty.id) {
+            return Ok(fields);
+        }
+        let fields: Vec<FieldInfo> = self
             .jvm
             .fields(ty.id)
             .await
@@ -289,11 +351,16 @@ impl Heap for JdwpHeap {
                 is_synthetic: modifiers::is_synthetic(field.modifiers),
                 name: field.name,
             })
-            .collect())
+            .collect();
+        remember(&self.types.fields, ty.id, fields.clone());
+        Ok(fields)
     }
 
     async fn methods(&self, ty: &TypeRef) -> Result<Vec<MethodInfo>, HeapError> {
-        Ok(self
+        if let Some(methods) = cached(&self.types.methods, ty.id) {
+            return Ok(methods);
+        }
+        let methods: Vec<MethodInfo> = self
             .jvm
             .methods(ty.id)
             .await
@@ -313,7 +380,9 @@ impl Heap for JdwpHeap {
                     name: method.name,
                 }
             })
-            .collect())
+            .collect();
+        remember(&self.types.methods, ty.id, methods.clone());
+        Ok(methods)
     }
 
     async fn get_fields(
