@@ -21,6 +21,9 @@ const OPTIONAL: &str = "java.util.Optional";
 const COLLECTION: &str = "java.util.Collection";
 const MAP: &str = "java.util.Map";
 const ELLIPSIS: &str = "…";
+/// The entry classes of `HashMap` (and so `LinkedHashMap`) and `TreeMap`, whose `getKey()` and
+/// `getValue()` return their `key` and `value` fields.
+const PLAIN_ENTRIES: &[&str] = &["java.util.HashMap$Node", "java.util.TreeMap$Entry"];
 
 /// How much of a value is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -434,6 +437,10 @@ impl<H: Heap> Presenter<'_, H> {
                 continue;
             };
             let entry_type = self.heap.type_of(*entry).await?;
+            if let Some(pair) = self.entry_fields(*entry, &entry_type).await? {
+                pairs.push(pair);
+                continue;
+            }
             let key = self.call(*entry, &entry_type, "getKey").await?;
             let value = self.call(*entry, &entry_type, "getValue").await?;
             pairs.push((
@@ -442,6 +449,38 @@ impl<H: Heap> Presenter<'_, H> {
             ));
         }
         Ok(Some((entries.length, pairs)))
+    }
+
+    /// The key and value of an entry of the JDK's own maps, read from its `key` and `value`
+    /// fields in one request: `getKey()` and `getValue()` are two invocations, each of which
+    /// resumes the thread, and a page of 100 entries cost hundreds of milliseconds. `None` for
+    /// any other entry class, whose getters may compute what they return.
+    async fn entry_fields(
+        &self,
+        entry: ObjectRef,
+        ty: &TypeRef,
+    ) -> Result<Option<(JavaValue, JavaValue)>, HeapError> {
+        let supertypes = supertype_names(self.heap, ty).await?;
+        if !supertypes
+            .iter()
+            .any(|name| PLAIN_ENTRIES.contains(&name.as_str()))
+        {
+            return Ok(None);
+        }
+        let fields = instance_fields(self.heap, ty).await?;
+        let named = |name: &str| fields.iter().rev().find(|f| f.name == name).cloned();
+        let (Some(key), Some(value)) = (named("key"), named("value")) else {
+            return Ok(None);
+        };
+        let mut values = self
+            .heap
+            .get_fields(entry, &[key, value])
+            .await?
+            .into_iter();
+        match (values.next(), values.next()) {
+            (Some(key), Some(value)) => Ok(Some((key, value))),
+            _ => Ok(None),
+        }
     }
 
     /// Children `first..first + count` of a sequence; a value of another kind's children.
@@ -755,7 +794,7 @@ mod tests {
     use super::*;
     use crate::adapters::java::expression::evaluate;
     use crate::adapters::java::expression::test_heap::{
-        TestHeap, array_list, boxed, int, shop, threw,
+        TestHeap, array_list, boxed, hash_map, int, shop, threw,
     };
     use std::sync::atomic::Ordering;
 
@@ -868,6 +907,35 @@ mod tests {
             heap.invocations.load(Ordering::Relaxed),
             2,
             "size() and toArray()"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_long_hash_map_reads_its_entries_without_calling_their_getters() {
+        let heap = shop();
+        let entries = (0..10_000)
+            .map(|i| (heap.str_value(&format!("k{i}")), int(i)))
+            .collect();
+        let long = hash_map(&heap, entries);
+        heap.invocations.store(0, Ordering::Relaxed);
+        let presented = present(&heap, &long, &Limits::default())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            presented.summary.starts_with(r#"{"k0"=0, "k1"=1, "#),
+            "{}",
+            presented.summary
+        );
+        assert!(
+            presented.summary.ends_with("… 9990 more}"),
+            "{}",
+            presented.summary
+        );
+        assert_eq!(presented.children.len(), 100);
+        assert_eq!(
+            heap.invocations.load(Ordering::Relaxed),
+            3,
+            "entrySet(), size() and toArray(); no getKey() or getValue()"
         );
     }
 
