@@ -180,9 +180,14 @@ impl Stop {
         name: &str,
         value: &JavaValue,
     ) -> Result<Json, RequestError> {
-        let shown = present(heap, value, &Limits::default())
-            .await
-            .map_err(failed)?;
+        // A variable needs its summary and whether it has children, not the children
+        // themselves, which `variables` reads a page at a time: an array, list or map reads
+        // only the elements its summary shows (10, not 100 entries with their keys).
+        let limits = Limits {
+            children: 0,
+            ..Limits::default()
+        };
+        let shown = present(heap, value, &limits).await.map_err(failed)?;
         let reference = self.reference(at, value, &shown);
         let mut variable = json!({
             "name": name,
