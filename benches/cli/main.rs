@@ -14,7 +14,9 @@
 //! - the daemon's peak RSS, idle at a stop and under a 2-million-line flood;
 //! - the time to a first stop per adapter (`first-stop-lldb`, `-gdb`, `-pdb`, `-debugpy`, `-delve`,
 //!   `-node`): `probe` beside the native debugger's batch mode, and the timeline of marks our
-//!   code writes under `DEBUGGER_TIMELINE` (`timeline.rs`), printed after the table.
+//!   code writes under `DEBUGGER_TIMELINE` (`timeline.rs`), printed after the table;
+//! - the JVM against `jdb` (`java-first-stop`, `java-step`, `java-locals`): the first stop, a
+//!   step, and `locals` beside a 10,000-element list and map.
 //!
 //! It prints one table with medians, p90s, the ratios the targets use, and PASS/MISS against
 //! issue 7's targets (docs/performance.md records the runs). `--quick` runs fewer iterations;
