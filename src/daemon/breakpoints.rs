@@ -82,6 +82,9 @@ pub struct DataHandle {
     pub description: String,
     /// The watched value when last seen, for the "old value" of the next hit.
     pub last_value: Option<String>,
+    /// The function of the frame it was set in: a hit elsewhere (a field written by a method
+    /// the watching frame called) reads it again in the nearest frame of that function.
+    pub function: String,
 }
 
 /// Which DAP request carries an entry.

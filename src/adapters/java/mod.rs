@@ -34,6 +34,7 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::BoxFuture;
+use super::return_value::ReturnValueSource;
 use super::{CallerEnv, DebugAdapter, Profile, Start, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -122,6 +123,11 @@ pub const PROFILE: Profile = Profile {
     // exception a test expects (`assertThrows`) is caught by JUnit's own code, which is no stop.
     failure_exception_filters: &["uncaught"],
     exception_stops: Some("caught/uncaught"),
+    // A finish watches its method's returns (JDWP's method-exit-with-return-value) and shows
+    // the value in the caller's frame as a scope of its own (`debuggee/returns.rs`).
+    return_value: ReturnValueSource::Scope {
+        missing: "the method did not return: an exception left it",
+    },
     ..Profile::PLAIN
 };
 

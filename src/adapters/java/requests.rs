@@ -9,9 +9,10 @@ use serde_json::Value;
 
 use super::error::RequestError;
 use crate::dap::requests::{
-    ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
-    ExceptionInfo, Initialize, Next, NoArguments, Pause, Request as DapRequest, Scopes,
-    ScopesArguments, SetBreakpoints, SetBreakpointsArguments, SetExceptionBreakpoints,
+    ConfigurationDone, Continue, DataBreakpointInfo, DataBreakpointInfoArguments, Disconnect,
+    DisconnectArguments, Evaluate, EvaluateArguments, ExceptionInfo, Initialize, Next, NoArguments,
+    Pause, Request as DapRequest, Scopes, ScopesArguments, SetBreakpoints, SetBreakpointsArguments,
+    SetDataBreakpoints, SetDataBreakpointsArguments, SetExceptionBreakpoints,
     SetExceptionBreakpointsArguments, SetExpression, SetExpressionArguments,
     SetFunctionBreakpoints, SetFunctionBreakpointsArguments, SetVariable, SetVariableArguments,
     StackTrace, StackTraceArguments, StepIn, StepOut, ThreadArguments, Threads, Variables,
@@ -41,6 +42,9 @@ pub enum Request {
     Lines(SetBreakpointsArguments),
     Functions(SetFunctionBreakpointsArguments),
     Exceptions(SetExceptionBreakpointsArguments),
+    /// What `watch` can watch of a name (`dataBreakpointInfo`), and the watchpoints.
+    FieldInfo(DataBreakpointInfoArguments),
+    Fields(SetDataBreakpointsArguments),
     Threads,
     /// `continue`, the steps and `pause`.
     Run(RunCommand, ThreadArguments),
@@ -81,6 +85,10 @@ impl Request {
             SetExceptionBreakpoints::COMMAND => {
                 Request::Exceptions(typed::<SetExceptionBreakpoints>(arguments)?)
             }
+            DataBreakpointInfo::COMMAND => {
+                Request::FieldInfo(typed::<DataBreakpointInfo>(arguments)?)
+            }
+            SetDataBreakpoints::COMMAND => Request::Fields(typed::<SetDataBreakpoints>(arguments)?),
             Threads::COMMAND => {
                 let NoArguments {} = typed::<Threads>(arguments)?;
                 Request::Threads

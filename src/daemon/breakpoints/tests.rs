@@ -354,6 +354,7 @@ fn watchpoints_are_sent_together_and_numbered_apart_from_breakpoints() {
         data_id: id.into(),
         description: "4 bytes".into(),
         last_value: Some("0".into()),
+        function: "main".into(),
     };
     let w = r.add_with_data(watch("g"), Some(handle("0x10/4")));
     // A watchpoint the adapter never described is not sent.

@@ -79,10 +79,14 @@ impl Session {
                     .returned_local(&frame, prefix)
                     .await
                     .ok_or_else(|| "the adapter showed no return value here".to_string()),
-                ReturnValueSource::Scope { missing } => self
-                    .returned_in_scope(&frame)
-                    .await
-                    .ok_or_else(|| missing.to_string()),
+                ReturnValueSource::Scope { missing } => {
+                    match self.returned_in_scope(&frame).await {
+                        Some(Some(returned)) => Ok(returned),
+                        // An empty scope: the function returns nothing (Java's `void`).
+                        Some(None) => return None,
+                        None => Err(missing.to_string()),
+                    }
+                }
                 ReturnValueSource::Console {
                     command,
                     read,
@@ -155,8 +159,9 @@ impl Session {
             })
     }
 
-    /// The first variable of the frame's `returnValue` scope.
-    async fn returned_in_scope(&self, frame: &StackFrame) -> Option<ReturnedValue> {
+    /// The first variable of the frame's `returnValue` scope; `Some(None)` when the scope is
+    /// there and empty, for a function that returns nothing.
+    async fn returned_in_scope(&self, frame: &StackFrame) -> Option<Option<ReturnedValue>> {
         let scopes = self
             .dap()
             .request_typed::<Scopes>(&ScopesArguments { frame_id: frame.id })
@@ -177,10 +182,10 @@ impl Session {
         let expanded = variables::expand(self.dap(), root, Limits::for_locals(0, false))
             .await
             .ok()?;
-        expanded.nodes.into_iter().next().map(|v| ReturnedValue {
+        Some(expanded.nodes.into_iter().next().map(|v| ReturnedValue {
             value: v.value,
             type_name: v.type_name,
-        })
+        }))
     }
 
     /// What the adapter's console answers to `command`, read by `read`. The command reads the

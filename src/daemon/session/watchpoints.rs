@@ -51,7 +51,7 @@ impl Session {
                 e
             }
         })?;
-        let handle = self.data_handle(expression, frame.id).await?;
+        let handle = self.data_handle(expression, frame.id, &frame.name).await?;
         let _sync = self.shared.breakpoints.sync.lock().await;
         let id = self
             .shared
@@ -69,7 +69,12 @@ impl Session {
 
     /// Asks the adapter for the handle of `expression`'s memory: as a variable of the frame (or
     /// a member of one) where it is one, else as an expression.
-    async fn data_handle(&self, expression: &str, frame_id: i64) -> Result<DataHandle, ErrorBody> {
+    async fn data_handle(
+        &self,
+        expression: &str,
+        frame_id: i64,
+        function: &str,
+    ) -> Result<DataHandle, ErrorBody> {
         let arguments = match self.container_of(expression, frame_id).await {
             Ok((container, name)) => DataBreakpointInfoArguments {
                 variables_reference: Some(container),
@@ -95,6 +100,7 @@ impl Session {
             data_id,
             description,
             last_value: self.value_of(expression, frame_id).await,
+            function: function.to_string(),
         })
     }
 
@@ -127,7 +133,7 @@ impl Session {
                 .map(|e| e.id)
                 .collect()
         };
-        let mut changes = self.watch_changes(&ids, top.id).await;
+        let mut changes = self.watch_changes(&ids, thread_id, top.id).await;
         // A value that cannot be read from here (a local of another frame) is no sign of change.
         let changed = |c: &WatchChange| c.new_value.is_some() && c.old_value != c.new_value;
         if !named && changes.len() > 1 && changes.iter().any(changed) {
@@ -138,9 +144,10 @@ impl Session {
     }
 
     /// What the watchpoints that caused a stop saw: the value before (when last seen) and now,
-    /// read in the stopped thread's top frame.
-    async fn watch_changes(&self, ids: &[u32], top_frame: i64) -> Vec<WatchChange> {
-        let watched: Vec<(u32, String, Option<String>)> = {
+    /// read in the stopped thread's top frame, else in the nearest frame of the function it was
+    /// set in.
+    async fn watch_changes(&self, ids: &[u32], thread_id: i64, top_frame: i64) -> Vec<WatchChange> {
+        let watched: Vec<(u32, String, Option<String>, String)> = {
             let registry = self.shared.breakpoints.registry();
             ids.iter()
                 .filter_map(|id| {
@@ -148,14 +155,21 @@ impl Session {
                     let Location::Data { expression, .. } = &entry.spec.location else {
                         return None;
                     };
-                    let last = entry.data.as_ref().and_then(|d| d.last_value.clone());
-                    Some((*id, expression.clone(), last))
+                    let data = entry.data.as_ref();
+                    let last = data.and_then(|d| d.last_value.clone());
+                    let function = data.map(|d| d.function.clone()).unwrap_or_default();
+                    Some((*id, expression.clone(), last, function))
                 })
                 .collect()
         };
         let mut changes = Vec::with_capacity(watched.len());
-        for (id, expression, old_value) in watched {
-            let new_value = self.value_of(&expression, top_frame).await;
+        for (id, expression, old_value, function) in watched {
+            let mut new_value = self.value_of(&expression, top_frame).await;
+            if new_value.is_none()
+                && let Some(frame) = self.frame_of_function(thread_id, &function).await
+            {
+                new_value = self.value_of(&expression, frame).await;
+            }
             if let Some(handle) = self
                 .shared
                 .breakpoints
@@ -176,6 +190,21 @@ impl Session {
         changes
     }
 }
+
+impl Session {
+    /// The nearest frame of `thread_id` (below the top) running `function`.
+    async fn frame_of_function(&self, thread_id: i64, function: &str) -> Option<i64> {
+        let (frames, _) = self.frames(thread_id, CALLERS_SEARCHED).await.ok()?;
+        frames
+            .iter()
+            .skip(1)
+            .find(|f| f.name == function)
+            .map(|f| f.id)
+    }
+}
+
+/// How many frames a watchpoint's own function is looked for in.
+const CALLERS_SEARCHED: u32 = 64;
 
 fn cannot_watch(expression: &str, why: &str) -> ErrorBody {
     ErrorBody::new(

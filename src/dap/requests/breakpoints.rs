@@ -84,15 +84,16 @@ impl Request for SetDataBreakpoints {
     type Response = BreakpointsBody;
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetDataBreakpointsArguments {
     pub breakpoints: Vec<DataBreakpoint>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DataBreakpoint {
     /// The handle `dataBreakpointInfo` gave; a watchpoint without one is never sent.
+    #[serde(default)]
     pub data_id: Option<String>,
     pub access_type: String,
     #[serde(flatten)]
@@ -144,7 +145,7 @@ impl Request for DataBreakpointInfo {
 
 /// A variable (`name` within the container `variables_reference`) or, without a container, an
 /// expression (`name`), in a frame.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DataBreakpointInfoArguments {
     #[serde(skip_serializing_if = "Option::is_none")]

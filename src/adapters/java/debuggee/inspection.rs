@@ -6,8 +6,10 @@
 use serde_json::{Value as Json, json};
 
 use super::heap::JdwpHeap;
+use super::returns::Returned;
 use super::sources::SourcePaths;
 use super::types::Types;
+use super::watchpoints;
 use crate::adapters::java::error::RequestError;
 use crate::adapters::java::expression::{self, Place};
 use crate::adapters::java::heap::{Heap, HeapError, JavaValue, ObjectKind};
@@ -16,8 +18,8 @@ use crate::adapters::java::jdwp::commands::Frame;
 use crate::adapters::java::jdwp::signatures::type_name;
 use crate::adapters::java::presentation::{Limits, Presented, children, present};
 use crate::dap::requests::{
-    EvaluateArguments, SetExpressionArguments, SetVariableArguments, StackTraceArguments,
-    VariablesArguments,
+    DataBreakpointInfoArguments, EvaluateArguments, SetExpressionArguments, SetVariableArguments,
+    StackTraceArguments, VariablesArguments,
 };
 
 /// What a variables reference stands for: a frame's locals, or a value's children, read in
@@ -25,7 +27,12 @@ use crate::dap::requests::{
 #[derive(Debug, Clone)]
 enum Handle {
     Locals(usize),
-    Value { frame: usize, value: JavaValue },
+    /// What the method a `finish` left returned, shown in the frame at this index.
+    Returned(usize),
+    Value {
+        frame: usize,
+        value: JavaValue,
+    },
 }
 
 /// The program stopped: in which thread, and what has been handed out since.
@@ -34,14 +41,17 @@ pub struct Stop {
     /// Frames handed out: (thread, depth, frame); a DAP frame id is its index + 1.
     frames: Vec<(u64, usize, Frame)>,
     handles: Vec<Handle>,
+    /// What the method a `finish` stopping here left returned.
+    returned: Option<Returned>,
 }
 
 impl Stop {
-    pub fn new(thread: u64) -> Stop {
+    pub fn new(thread: u64, returned: Option<Returned>) -> Stop {
         Stop {
             thread,
             frames: Vec::new(),
             handles: Vec::new(),
+            returned,
         }
     }
 
@@ -126,14 +136,25 @@ impl Stop {
 
     pub fn scopes(&mut self, frame_id: i64) -> Result<Json, RequestError> {
         let at = usize::try_from(frame_id - 1).map_err(|_| RequestError::NoFrame)?;
-        self.frame(frame_id)?;
+        let (thread, _) = self.frame(frame_id)?;
         let reference = self.handle(Handle::Locals(at));
-        Ok(json!({ "scopes": [{
+        let mut scopes = vec![json!({
             "name": "Locals",
             "presentationHint": "locals",
             "variablesReference": reference,
             "expensive": false,
-        }]}))
+        })];
+        // The frame a finish returned to: the stopped thread's top one.
+        if self.returned.is_some() && thread == self.thread && self.frames[at].1 == 0 {
+            let reference = self.handle(Handle::Returned(at));
+            scopes.push(json!({
+                "name": "Return value",
+                "presentationHint": "returnValue",
+                "variablesReference": reference,
+                "expensive": false,
+            }));
+        }
+        Ok(json!({ "scopes": scopes }))
     }
 
     /// The heap as the frame at index `at` of `frames` reaches it.
@@ -220,6 +241,15 @@ impl Stop {
         let handle = self.handle_of(arguments.variables_reference)?;
         let variables = match handle {
             Handle::Locals(at) => self.local_variables(jvm, at).await?,
+            Handle::Returned(at) => match self.returned.clone() {
+                // A void method returned nothing: the scope is empty.
+                Some(returned) if returned.value != JavaValue::Void => {
+                    let heap = self.heap_at(jvm, at)?;
+                    let name = format!("(return) {}", returned.method);
+                    vec![self.variable(&heap, at, &name, &returned.value).await?]
+                }
+                _ => Vec::new(),
+            },
             Handle::Value { frame, value } => {
                 let heap = self.heap_at(jvm, frame)?;
                 let limits = Limits::default();
@@ -302,6 +332,28 @@ impl Stop {
         Ok(answer)
     }
 
+    /// `dataBreakpointInfo`: the field `name` names, within a container handed out in this
+    /// stop (an object's children) or as an expression of the frame.
+    pub async fn field_info(
+        &mut self,
+        jvm: &Connection,
+        arguments: &DataBreakpointInfoArguments,
+    ) -> Result<Json, RequestError> {
+        let (at, container) = match arguments.variables_reference {
+            Some(reference) => match self.handle_of(reference)? {
+                Handle::Value {
+                    frame,
+                    value: JavaValue::Object(object),
+                } => (frame, Some(object)),
+                Handle::Locals(at) | Handle::Returned(at) => (at, None),
+                Handle::Value { frame, .. } => (frame, None),
+            },
+            None => (self.frame_index(jvm, Some(arguments.frame_id)).await?, None),
+        };
+        let heap = self.heap_at(jvm, at)?;
+        Ok(watchpoints::field_info(&heap, container, &arguments.name).await)
+    }
+
     /// `setExpression`: `set TARGET VALUE` in a frame (see `expression::assign`).
     pub async fn set_expression(
         &mut self,
@@ -324,6 +376,7 @@ impl Stop {
     ) -> Result<Json, RequestError> {
         let (at, place) = match self.handle_of(arguments.variables_reference)? {
             Handle::Locals(at) => (at, Place::Local(arguments.name.clone())),
+            Handle::Returned(_) => return Err("a return value cannot be set".into()),
             Handle::Value {
                 frame,
                 value: JavaValue::Object(object),
@@ -372,7 +425,7 @@ fn failed(error: HeapError) -> RequestError {
 
 /// A frame's class as its name shows it: the binary name without its package
 /// (`Cart$Line`), a hidden class's (`LambdaForm$MH/0x…`) without its address.
-fn frame_class(name: &str) -> String {
+pub(super) fn frame_class(name: &str) -> String {
     let name = name.split_once("/0x").map_or(name, |(class, _)| class);
     name.rsplit('.').next().unwrap_or(name).to_string()
 }

@@ -10,9 +10,11 @@ mod conditions;
 mod fields;
 pub mod heap;
 mod inspection;
+mod returns;
 mod sources;
 mod stepping;
 mod types;
+mod watchpoints;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -21,6 +23,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use super::error::RequestError;
+use super::heap::JavaValue;
 use super::jdwp::commands::Modifier;
 use super::jdwp::events::{Event, EventKind, SuspendPolicy};
 use super::jdwp::signatures::type_name;
@@ -32,9 +35,11 @@ use super::requests::{Envelope, LaunchArguments, Request, RunCommand};
 use crate::dap::requests::{DisconnectArguments, SetExceptionBreakpointsArguments};
 use breakpoints::Breakpoints;
 use inspection::Stop;
+use returns::{Finishing, Returned};
 use sources::SourcePaths;
 use stepping::{StepOutcome, Stepping};
 use types::Types;
+use watchpoints::{FieldHit, Watchpoints};
 
 /// The exception filters `setExceptionBreakpoints` takes.
 pub const EXCEPTION_FILTERS: [(&str, &str); 2] = [
@@ -67,7 +72,11 @@ enum StopReason {
     Breakpoint(Vec<i64>),
     Step,
     Pause,
-    Exception { exception: u64 },
+    Exception {
+        exception: u64,
+    },
+    /// A watched field was read or written.
+    Watchpoint(i64),
 }
 
 pub struct Debuggee {
@@ -92,6 +101,11 @@ pub struct Debuggee {
     stop: Option<Stop>,
     /// The exception of the last exception stop, for `exceptionInfo`.
     exception: Option<u64>,
+    /// The `finish` under way, watching for its method's return.
+    finishing: Option<Finishing>,
+    watchpoints: Watchpoints,
+    /// The object a finish returned, kept from the collector until the program runs on.
+    held: Option<u64>,
 }
 
 type Answer = Result<Value, RequestError>;
@@ -114,6 +128,9 @@ impl Debuggee {
             last_exception: None,
             stop: None,
             exception: None,
+            finishing: None,
+            held: None,
+            watchpoints: Watchpoints::default(),
         }
     }
 
@@ -158,12 +175,21 @@ impl Debuggee {
                     .await?)
             }
             Request::Exceptions(arguments) => self.set_exception_stops(&arguments).await,
+            Request::FieldInfo(arguments) => {
+                let jvm = self.jvm()?;
+                let stop = self.stop.as_mut().ok_or(RequestError::NotPaused)?;
+                stop.field_info(&jvm, &arguments).await
+            }
+            Request::Fields(arguments) => {
+                let jvm = self.jvm()?;
+                Ok(self.watchpoints.set(&jvm, &arguments.breakpoints).await)
+            }
             Request::ConfigurationDone => {
                 let jvm = self.jvm()?;
                 if self.stop_on_entry
                     && let Some(thread) = self.main_thread
                 {
-                    self.stopped(thread, StopReason::Entry).await;
+                    self.stopped(thread, StopReason::Entry, None).await;
                 } else {
                     jvm.resume_all().await?;
                 }
@@ -186,7 +212,7 @@ impl Debuggee {
                     }
                     _ => self.any_thread_with_frames(&jvm).await?,
                 };
-                self.stopped(thread, StopReason::Pause).await;
+                self.stopped(thread, StopReason::Pause, None).await;
                 Ok(Value::Null)
             }
             Request::Run(command, arguments) => {
@@ -201,6 +227,10 @@ impl Debuggee {
                     RunCommand::StepOut => super::jdwp::commands::StepDepth::Out,
                     _ => super::jdwp::commands::StepDepth::Over,
                 };
+                if command == RunCommand::StepOut {
+                    // Without the method's returns watched, the finish still steps out.
+                    self.finishing = Finishing::begin(&jvm, thread).await.ok();
+                }
                 self.stepping.start(&jvm, thread, depth).await?;
                 self.resume().await?;
                 Ok(Value::Null)
@@ -405,12 +435,16 @@ impl Debuggee {
         let jvm = self.jvm()?;
         self.stop = None;
         self.exception = None;
+        if let Some(object) = self.held.take() {
+            let _ = jvm.enable_collection(object).await;
+        }
         jvm.resume_all().await?;
         Ok(())
     }
 
-    async fn stopped(&mut self, thread: u64, reason: StopReason) {
-        self.stop = Some(Stop::new(thread));
+    /// The program stopped in `thread`; `returned` is what the method a finish left returned.
+    async fn stopped(&mut self, thread: u64, reason: StopReason, returned: Option<Returned>) {
+        self.stop = Some(Stop::new(thread, returned));
         let mut body = json!({ "threadId": thread, "allThreadsStopped": true });
         let (name, description) = match reason {
             StopReason::Entry => ("entry", None),
@@ -419,6 +453,10 @@ impl Debuggee {
             StopReason::Breakpoint(ids) => {
                 body["hitBreakpointIds"] = json!(ids);
                 ("breakpoint", None)
+            }
+            StopReason::Watchpoint(id) => {
+                body["hitBreakpointIds"] = json!([id]);
+                ("data breakpoint", None)
             }
             StopReason::Exception { exception } => {
                 self.exception = Some(exception);
@@ -525,6 +563,23 @@ impl Debuggee {
                     }
                 }
                 Event::SingleStep {
+                    request, thread, ..
+                } if let Some(id) = self.watchpoints.stepped(&jvm, request).await => {
+                    if stop.is_none() {
+                        stop = Some((thread, StopReason::Watchpoint(id)));
+                    }
+                }
+                Event::Field {
+                    request, thread, ..
+                } => {
+                    if let FieldHit::Stop(id) =
+                        self.watchpoints.field_event(&jvm, request, thread).await
+                        && stop.is_none()
+                    {
+                        stop = Some((thread, StopReason::Watchpoint(id)));
+                    }
+                }
+                Event::SingleStep {
                     request,
                     thread,
                     location,
@@ -554,18 +609,47 @@ impl Debuggee {
                         stop = Some((thread, StopReason::Exception { exception }));
                     }
                 }
+                Event::MethodExitWithReturnValue {
+                    request,
+                    location,
+                    value,
+                    ..
+                } => {
+                    if let Some(finishing) = &mut self.finishing {
+                        finishing
+                            .exited(&jvm, &mut self.types, request, &location, value)
+                            .await;
+                    }
+                }
                 Event::VmDeath => return,
-                Event::MethodExitWithReturnValue { .. }
-                | Event::ThreadStart { .. }
-                | Event::ThreadDeath { .. }
-                | Event::Other { .. } => {}
+                Event::ThreadStart { .. } | Event::ThreadDeath { .. } | Event::Other { .. } => {}
             }
         }
         match stop {
             Some((thread, reason)) => {
                 // A breakpoint met on the way ends the step there.
                 self.stepping.cancel(&jvm).await;
-                self.stopped(thread, reason).await;
+                let returned = match self.finishing.take() {
+                    Some(finishing) => finishing.end(&jvm).await,
+                    None => None,
+                };
+                let object = match &returned {
+                    Some(Returned {
+                        value: JavaValue::Object(object),
+                        ..
+                    }) => Some(object.id),
+                    _ => None,
+                };
+                // Only a finish's own stop, back in the caller, shows what it returned.
+                let returned = returned.filter(|_| matches!(reason, StopReason::Step));
+                match object {
+                    Some(object) if returned.is_some() => self.held = Some(object),
+                    Some(object) => {
+                        let _ = jvm.enable_collection(object).await;
+                    }
+                    None => {}
+                }
+                self.stopped(thread, reason, returned).await;
             }
             // Nothing to show (a class loaded, a step goes on): the events suspended the
             // program, which goes on.
@@ -666,6 +750,7 @@ fn capabilities() -> Value {
         "supportsExceptionInfoRequest": true,
         "supportsSetVariable": true,
         "supportsSetExpression": true,
+        "supportsDataBreakpoints": true,
         "supportsTerminateRequest": false,
         "exceptionBreakpointFilters": filters,
     })

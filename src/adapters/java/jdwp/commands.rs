@@ -146,6 +146,18 @@ pub enum Modifier {
         thread: u64,
         depth: StepDepth,
     },
+    /// A step of one bytecode instruction over calls: past a field's write, to where its new
+    /// value can be read.
+    InstructionStep {
+        thread: u64,
+    },
+    /// Events of one field (a watchpoint's).
+    FieldOnly {
+        class: u64,
+        field: u64,
+    },
+    /// Events whose `this` (a field's object) is this one.
+    InstanceOnly(u64),
     SourceNameMatch(String),
 }
 
@@ -466,6 +478,20 @@ impl Connection {
         self.command(9, 6, w, read_invoked).await
     }
 
+    /// Keeps `object` from being collected while the program runs, though nothing of the
+    /// program's reaches it (a value a method returned, shown at the next stop).
+    pub async fn disable_collection(&self, object: u64) -> Result<(), JdwpError> {
+        let mut w = self.writer();
+        w.object_id(object);
+        self.command(9, 7, w, |_| Ok(())).await
+    }
+
+    pub async fn enable_collection(&self, object: u64) -> Result<(), JdwpError> {
+        let mut w = self.writer();
+        w.object_id(object);
+        self.command(9, 8, w, |_| Ok(())).await
+    }
+
     // StringReference (10)
 
     pub async fn string_value(&self, string: u64) -> Result<String, JdwpError> {
@@ -480,6 +506,13 @@ impl Connection {
         let mut w = self.writer();
         w.object_id(thread);
         self.command(11, 1, w, |r| r.string()).await
+    }
+
+    /// How many frames a suspended thread has.
+    pub async fn frame_count(&self, thread: u64) -> Result<usize, JdwpError> {
+        let mut w = self.writer();
+        w.object_id(thread);
+        self.command(11, 7, w, |r| r.count()).await
     }
 
     /// Up to `count` frames from the top (-1: all).
@@ -589,6 +622,10 @@ impl Connection {
                     // Size LINE (1).
                     w.u8(10).object_id(*thread).i32(1).i32(depth)
                 }
+                // Size MIN (0), depth OVER (1).
+                Modifier::InstructionStep { thread } => w.u8(10).object_id(*thread).i32(0).i32(1),
+                Modifier::FieldOnly { class, field } => w.u8(9).type_id(*class).field_id(*field),
+                Modifier::InstanceOnly(object) => w.u8(11).object_id(*object),
                 Modifier::SourceNameMatch(pattern) => w.u8(12).string(pattern),
             };
         }

@@ -14,6 +14,8 @@ pub enum EventKind {
     ThreadStart,
     ThreadDeath,
     ClassPrepare,
+    FieldAccess,
+    FieldModification,
     MethodExitWithReturnValue,
     VmDeath,
 }
@@ -27,6 +29,8 @@ impl EventKind {
             EventKind::ThreadStart => 6,
             EventKind::ThreadDeath => 7,
             EventKind::ClassPrepare => 8,
+            EventKind::FieldAccess => 20,
+            EventKind::FieldModification => 21,
             EventKind::MethodExitWithReturnValue => 42,
             EventKind::VmDeath => 99,
         }
@@ -84,6 +88,13 @@ pub enum Event {
         exception: u64,
         /// Where it will be caught; `None` for uncaught.
         catch: Option<Location>,
+    },
+    /// A watched field read (`FieldAccess`) or about to be written (`FieldModification`),
+    /// the write not made yet.
+    Field {
+        request: i32,
+        thread: u64,
+        location: Location,
     },
     MethodExitWithReturnValue {
         request: i32,
@@ -162,6 +173,22 @@ fn read_event(reader: &mut Reader<'_>) -> Result<Event, WireError> {
                 location,
                 exception,
                 catch: (catch.class != 0).then_some(catch),
+            }
+        }
+        20 | 21 => {
+            let thread = reader.object_id()?;
+            let location = reader.location()?;
+            let _tag = reader.u8()?;
+            let _class = reader.type_id()?;
+            let _field = reader.field_id()?;
+            let _object = reader.tagged_object()?;
+            if kind == 21 {
+                let _to_be = reader.tagged_value()?;
+            }
+            Event::Field {
+                request,
+                thread,
+                location,
             }
         }
         42 => Event::MethodExitWithReturnValue {
