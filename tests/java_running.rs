@@ -203,3 +203,133 @@ fn watch_stops_where_a_field_is_written_or_read_with_its_old_and_new_value() {
     );
     s.run(&["stop"]);
 }
+
+/// An exception stop: (function, line, exception type, message).
+fn thrown(stop: &Value) -> (Value, Value, Value, Value) {
+    assert_eq!(stop["reason"], "exception", "{stop}");
+    (
+        stop["frame"]["function"].clone(),
+        stop["frame"]["line"].clone(),
+        stop["exception"]["type"].clone(),
+        stop["exception"]["message"].clone(),
+    )
+}
+
+fn at_throw(
+    function: &str,
+    marker: &str,
+    type_name: &str,
+    message: &str,
+) -> (Value, Value, Value, Value) {
+    (
+        Value::from(function),
+        Value::from(line_of(TILL, marker)),
+        Value::from(type_name),
+        Value::from(message),
+    )
+}
+
+/// `catch` on the filters: uncaught (the default) stops only at the exception nobody catches;
+/// caught stops at each one the program throws and catches, the runtime's own left alone.
+#[test]
+fn catch_stops_on_uncaught_and_on_caught_exceptions() {
+    let (_dir, program) = till();
+    let s = Session::new();
+    start(&s, &program, &["--break", &at("@first_add")], None);
+    let closed = at_throw(
+        "Till.main",
+        "@throw_closed",
+        "Till$ClosedException",
+        "closed at 240",
+    );
+    assert_eq!(thrown(&step_with(&s, "continue")), closed);
+    s.run(&["stop"]);
+
+    let s = Session::new();
+    start(&s, &program, &["--break", &at("@first_add")], None);
+    let filters = s.data(&["catch", "caught"]);
+    assert_eq!(filters["filters"][0]["enabled"], true, "{filters}");
+    let stops: Vec<_> = (0..3).map(|_| thrown(&step_with(&s, "continue"))).collect();
+    assert_eq!(
+        stops,
+        [
+            at_throw(
+                "Till.check",
+                "@throw_argument",
+                "java.lang.IllegalArgumentException",
+                "negative: -1"
+            ),
+            at_throw(
+                "Till.main",
+                "@throw_state",
+                "java.lang.IllegalStateException",
+                "not yet"
+            ),
+            closed,
+        ]
+    );
+    s.run(&["stop"]);
+}
+
+/// `catch CLASS` by a bare or a whole name stops where that class or a subclass is thrown,
+/// caught or not, and not for another class; a class not loaded when it is chosen is caught
+/// once it loads.
+#[test]
+fn catch_by_class_stops_for_that_class_and_its_subclasses_only() {
+    let (_dir, program) = till();
+    let closed = at_throw(
+        "Till.main",
+        "@throw_closed",
+        "Till$ClosedException",
+        "closed at 240",
+    );
+    let s = Session::new();
+    start(&s, &program, &["--break", &at("@first_add")], None);
+    let chosen = s.data(&["catch", "IllegalStateException"]);
+    assert_eq!(
+        chosen["classes"],
+        serde_json::json!(["IllegalStateException"]),
+        "{chosen}"
+    );
+    assert_eq!(
+        thrown(&step_with(&s, "continue")),
+        at_throw(
+            "Till.main",
+            "@throw_state",
+            "java.lang.IllegalStateException",
+            "not yet"
+        )
+    );
+    // A subclass, thrown uncaught.
+    assert_eq!(thrown(&step_with(&s, "continue")), closed);
+    s.run(&["stop"]);
+
+    let s = Session::new();
+    start(&s, &program, &["--break", &at("@first_add")], None);
+    s.data(&["catch", "java.lang.IllegalArgumentException"]);
+    assert_eq!(
+        thrown(&step_with(&s, "continue")),
+        at_throw(
+            "Till.check",
+            "@throw_argument",
+            "java.lang.IllegalArgumentException",
+            "negative: -1"
+        )
+    );
+    // No other class stops: the program runs to its end.
+    let end = step_with(&s, "continue");
+    assert_eq!(end["reason"], "exited", "{end}");
+
+    let s = Session::new();
+    start(&s, &program, &["--break", &at("@first_add")], None);
+    s.data(&["catch", "ClosedException"]);
+    assert_eq!(thrown(&step_with(&s, "continue")), closed);
+    s.run(&["stop"]);
+
+    // A name that is neither a filter nor a class's is a usage error.
+    let s = Session::new();
+    start(&s, &program, &["--break", &at("@first_add")], None);
+    let wrong = s.json(&["catch", "no such"]);
+    assert_eq!(wrong["error"]["code"], "usage", "{wrong}");
+    s.run(&["stop"]);
+}

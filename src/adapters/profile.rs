@@ -51,6 +51,11 @@ pub struct Profile {
     /// What the adapter's own exception stops are (`C++ throw/catch`), as the hint for an adapter
     /// that offers none names them ([`super::exception_filters_hint`]).
     pub exception_stops: Option<&'static str>,
+    /// For an adapter that stops on exceptions by their class's name (`catch CLASS`): the
+    /// category its DAP `exceptionOptions` paths start with (by DAP's convention, the first
+    /// segment groups them), the class's name the segment below it. `None`: `catch` takes
+    /// the adapter's filters alone.
+    pub exception_classes: Option<&'static str>,
     /// Whether the adapter reaches a `--connect` address itself (from its `attach` arguments)
     /// instead of being a DAP server listening there.
     pub connects_itself: bool,
@@ -133,6 +138,7 @@ impl Profile {
             exception_filters: &[],
             failure_exception_filters: &[],
             exception_stops: None,
+            exception_classes: None,
             connects_itself: false,
             stops_on_attach: false,
             reports_process_after_launch: false,

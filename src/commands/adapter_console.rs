@@ -39,7 +39,9 @@ pub struct RawArgs {
 // `catch`'s arguments.
 #[derive(Debug, Args)]
 pub struct CatchArgs {
-    /// Filters to turn on (e.g. `raised`, `uncaught`, `cpp_throw`); the others go off.
+    /// Filters to turn on (e.g. `raised`, `uncaught`, `cpp_throw`); the others go off. Under
+    /// the JVM, any other name is an exception class's (`IllegalStateException`,
+    /// `java.io.IOException`), caught or not, with its subclasses.
     pub filters: Vec<String>,
     /// Turn every exception filter off.
     #[arg(long, conflicts_with = "filters")]
@@ -85,6 +87,9 @@ pub fn catch(session: &str, args: CatchArgs) -> Result<Outcome, ErrorBody> {
     for f in &result.filters {
         let state = if f.enabled { "on " } else { "off" };
         let _ = writeln!(text, "  {state}  {:<width$}  {}", f.filter, f.label);
+    }
+    for class in &result.classes {
+        let _ = writeln!(text, "  on   {class}  (by class, with its subclasses)");
     }
     Ok(Outcome::new(data(&result), text))
 }

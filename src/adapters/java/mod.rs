@@ -123,6 +123,7 @@ pub const PROFILE: Profile = Profile {
     // exception a test expects (`assertThrows`) is caught by JUnit's own code, which is no stop.
     failure_exception_filters: &["uncaught"],
     exception_stops: Some("caught/uncaught"),
+    exception_classes: Some("Java Exceptions"),
     // A finish watches its method's returns (JDWP's method-exit-with-return-value) and shows
     // the value in the caller's frame as a scope of its own (`debuggee/returns.rs`).
     return_value: ReturnValueSource::Scope {

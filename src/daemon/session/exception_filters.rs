@@ -10,7 +10,8 @@ use super::{Session, Shared, brief_stop};
 use crate::adapters;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::{
-    ExceptionBreakpointsBody, SetExceptionBreakpoints, SetExceptionBreakpointsArguments,
+    ExceptionBreakMode, ExceptionBreakpointsBody, ExceptionOptions, ExceptionPathSegment,
+    SetExceptionBreakpoints, SetExceptionBreakpointsArguments,
 };
 use crate::dap::types::Capabilities;
 use crate::ipc::protocol::{CatchResult, ExceptionFilter};
@@ -19,9 +20,63 @@ use crate::ipc::protocol::{CatchResult, ExceptionFilter};
 #[derive(Default)]
 pub(super) struct ExceptionFilters {
     names: Vec<String>,
+    /// Exceptions caught by their class's name (`catch CLASS`).
+    classes: Vec<String>,
     /// The ids the adapter gave their exception breakpoints, with each filter's label: GDB
     /// reports an exception caught this way as a plain `breakpoint` stop on such an id.
     breakpoints: Vec<(i64, String)>,
+}
+
+/// What `setExceptionBreakpoints` sends for the names `wanted` (filters and classes alike, as
+/// `catch` takes them): the ones among the adapter's `offered` filters as filters, and, for an
+/// adapter that takes exceptions by class ([`adapters::Profile::exception_classes`]), the rest
+/// as classes, each caught or not. Returns the arguments, the filters and the classes.
+pub(super) fn exception_arguments(
+    category: Option<&str>,
+    offered: &[&str],
+    wanted: Vec<String>,
+) -> (SetExceptionBreakpointsArguments, Vec<String>, Vec<String>) {
+    let (filters, others): (Vec<String>, Vec<String>) = wanted
+        .into_iter()
+        .partition(|name| offered.contains(&name.as_str()));
+    let classes = match category {
+        Some(_) => others,
+        // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
+        None => Vec::new(),
+    };
+    let exception_options = classes
+        .iter()
+        .map(|class| ExceptionOptions {
+            path: category
+                .into_iter()
+                .chain([class.as_str()])
+                .map(|name| ExceptionPathSegment {
+                    negate: false,
+                    names: vec![name.to_string()],
+                })
+                .collect(),
+            break_mode: ExceptionBreakMode::Always,
+        })
+        .collect();
+    let arguments = SetExceptionBreakpointsArguments {
+        filters: filters.clone(),
+        exception_options,
+    };
+    (arguments, filters, classes)
+}
+
+/// Whether `name` can be a class's name as Java and its kin write it (`IllegalStateException`,
+/// `java.lang.IllegalStateException`, `Till$Closed`).
+fn is_class_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                && part
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
 }
 
 /// The filters the user chose with `catch`: carried across `restart` with the breakpoints, so
@@ -46,6 +101,7 @@ impl Shared {
     pub(super) fn set_exception_filters(
         &self,
         filters: Vec<String>,
+        classes: Vec<String>,
         caps: &Capabilities,
         answer: &ExceptionBreakpointsBody,
     ) {
@@ -65,6 +121,7 @@ impl Shared {
             .collect();
         *self.exception_filters() = ExceptionFilters {
             names: filters,
+            classes,
             breakpoints,
         };
     }
@@ -109,10 +166,13 @@ impl Session {
             ));
         }
         let names: Vec<&str> = offered.iter().map(|f| f.filter.as_str()).collect();
+        let category = self.adapter().profile().exception_classes;
         if let Some(wanted) = filters {
+            // A name that is no filter is a class's, for an adapter that takes them.
             let unknown: Vec<&String> = wanted
                 .iter()
                 .filter(|f| !names.contains(&f.as_str()))
+                .filter(|f| category.is_none() || !is_class_name(f))
                 .collect();
             if !unknown.is_empty() {
                 return Err(ErrorBody::usage(
@@ -125,25 +185,33 @@ impl Session {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
-                    format!("its filters are: {}", names.join(", ")),
+                    match category {
+                        Some(_) => format!(
+                            "its filters are: {}; any other name is an exception class's \
+                             (IllegalStateException, java.io.IOException)",
+                            names.join(", ")
+                        ),
+                        None => format!("its filters are: {}", names.join(", ")),
+                    },
                 ));
             }
             if self.shared.run.get().phase.is_ended() {
                 return Err(self.not_running_error(&self.shared.run.get().phase));
             }
+            let (arguments, chosen, classes) =
+                exception_arguments(category, &names, wanted.clone());
             let answer = brief_stop::request_at_a_stop::<SetExceptionBreakpoints>(
                 self.dap(),
                 &self.shared,
-                &SetExceptionBreakpointsArguments {
-                    filters: wanted.clone(),
-                },
+                &arguments,
             )
             .await?;
-            self.shared.caught.choose(wanted.clone());
+            self.shared.caught.choose(wanted);
             self.shared
-                .set_exception_filters(wanted, self.capabilities(), &answer);
+                .set_exception_filters(chosen, classes, self.capabilities(), &answer);
         }
         let enabled = self.shared.exception_filters().names.clone();
+        let classes = self.shared.exception_filters().classes.clone();
         Ok(CatchResult {
             adapter: self.adapter().name().to_string(),
             filters: offered
@@ -155,6 +223,32 @@ impl Session {
                     filter: f.filter,
                 })
                 .collect(),
+            classes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_are_no_filter_are_classes_where_the_adapter_takes_them() {
+        let wanted = vec!["uncaught".to_string(), "java.io.IOException".to_string()];
+        let (arguments, filters, classes) = exception_arguments(
+            Some("Java Exceptions"),
+            &["caught", "uncaught"],
+            wanted.clone(),
+        );
+        assert_eq!(filters, ["uncaught"]);
+        assert_eq!(classes, ["java.io.IOException"]);
+        assert_eq!(
+            arguments.exception_options[0].path[1].names,
+            ["java.io.IOException"]
+        );
+        let (arguments, _, classes) = exception_arguments(None, &["uncaught"], wanted);
+        assert!(classes.is_empty() && arguments.exception_options.is_empty());
+        assert!(is_class_name("Till$Closed") && is_class_name("java.lang.Error"));
+        assert!(!is_class_name("a b") && !is_class_name("java..Error") && !is_class_name("9x"));
     }
 }

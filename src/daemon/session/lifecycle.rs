@@ -32,8 +32,7 @@ use crate::daemon::reaper::Reaper;
 use crate::daemon::run_state::Phase;
 use crate::dap::requests::{
     ConfigurationDone, Continue, Disconnect, DisconnectArguments, Evaluate, EvaluateArguments,
-    Initialize, NoArguments, SetExceptionBreakpoints, SetExceptionBreakpointsArguments,
-    ThreadArguments,
+    Initialize, NoArguments, SetExceptionBreakpoints, ThreadArguments,
 };
 use crate::dap::types::Capabilities;
 use crate::dap::{DapClient, DapError};
@@ -477,7 +476,6 @@ async fn configure(
     }
     crate::common::timeline::mark("breakpoints set");
     if let Some(offered) = &caps.exception_breakpoint_filters {
-        // Only filters the adapter offers: lldb-dap, for one, dies on what it does not know.
         let offered: Vec<&str> = offered.iter().map(|f| f.filter.as_str()).collect();
         let breaks_on_failure = matches!(origin, Origin::Launch(spec)
             if spec.test.as_ref().is_some_and(|test| test.break_on_failure));
@@ -498,16 +496,15 @@ async fn configure(
                 .map(|f| f.to_string())
                 .collect(),
         };
-        let filters: Vec<String> = wanted
-            .into_iter()
-            .filter(|f| offered.contains(&f.as_str()))
-            .collect();
+        let (arguments, filters, classes) = super::exception_filters::exception_arguments(
+            adapter.profile().exception_classes,
+            &offered,
+            wanted,
+        );
         let answer = dap
-            .request_typed::<SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
-                filters: filters.clone(),
-            })
+            .request_typed::<SetExceptionBreakpoints>(&arguments)
             .await?;
-        shared.set_exception_filters(filters, &caps, &answer);
+        shared.set_exception_filters(filters, classes, &caps, &answer);
     }
     if caps.supports_configuration_done_request {
         dap.request_typed::<ConfigurationDone>(&NoArguments {})

@@ -86,8 +86,30 @@ impl Request for SetExceptionBreakpoints {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SetExceptionBreakpointsArguments {
     pub filters: Vec<String>,
+    /// Exceptions chosen by name (`catch CLASS`), for an adapter that takes them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exception_options: Vec<ExceptionOptions>,
+}
+
+/// DAP's `ExceptionOptions`: the exceptions a path in the adapter's tree of them selects, and
+/// when they stop the program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExceptionOptions {
+    #[serde(default)]
+    pub path: Vec<ExceptionPathSegment>,
+    pub break_mode: super::ExceptionBreakMode,
+}
+
+/// One level of an exception path: any of `names` matches (all but them, when `negate`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExceptionPathSegment {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negate: bool,
+    pub names: Vec<String>,
 }
 
 /// The answer to `setExceptionBreakpoints`: one breakpoint per filter, in the order sent, where

@@ -53,8 +53,31 @@ fn session_requests() {
     same_bytes(
         wire::<SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
             filters: vec!["uncaught".into()],
+            exception_options: Vec::new(),
         }),
         json!({ "filters": ["uncaught"] }),
+    );
+    same_bytes(
+        wire::<SetExceptionBreakpoints>(&SetExceptionBreakpointsArguments {
+            filters: Vec::new(),
+            exception_options: vec![ExceptionOptions {
+                path: vec![
+                    ExceptionPathSegment {
+                        negate: false,
+                        names: vec!["Java Exceptions".into()],
+                    },
+                    ExceptionPathSegment {
+                        negate: false,
+                        names: vec!["IllegalStateException".into()],
+                    },
+                ],
+                break_mode: ExceptionBreakMode::Always,
+            }],
+        }),
+        json!({ "filters": [], "exceptionOptions": [{
+            "path": [{ "names": ["Java Exceptions"] }, { "names": ["IllegalStateException"] }],
+            "breakMode": "always",
+        }] }),
     );
     same_bytes(
         wire::<Disconnect>(&DisconnectArguments {

@@ -546,6 +546,10 @@ pub struct ExceptionFilter {
 pub struct CatchResult {
     pub adapter: String,
     pub filters: Vec<ExceptionFilter>,
+    /// The exception classes caught by name (`catch IllegalStateException`), with their
+    /// subclasses, thrown caught or not.
+    #[serde(default)]
+    pub classes: Vec<String>,
 }
 
 /// What `memory read` read.

@@ -7,6 +7,7 @@
 
 mod breakpoints;
 mod conditions;
+mod exception_classes;
 mod fields;
 pub mod heap;
 mod inspection;
@@ -34,6 +35,7 @@ use super::output::{self, ProcessEnd};
 use super::requests::{Envelope, LaunchArguments, Request, RunCommand};
 use crate::dap::requests::{DisconnectArguments, SetExceptionBreakpointsArguments};
 use breakpoints::Breakpoints;
+use exception_classes::ExceptionClasses;
 use inspection::Stop;
 use returns::{Finishing, Returned};
 use sources::SourcePaths;
@@ -92,6 +94,11 @@ pub struct Debuggee {
     sources: SourcePaths,
     stepping: Stepping,
     exception_requests: Vec<i32>,
+    /// Exceptions caught by their class's name.
+    exception_classes: ExceptionClasses,
+    /// The request for exceptions caught, which stops only where the program's code throws or
+    /// catches them (the runtime's own, caught by itself, are its business).
+    caught_request: Option<i32>,
     /// The request for exceptions thrown in the program's code and caught, which stop only
     /// when the runtime catches them (see `set_exception_stops`).
     caught_by_runtime_request: Option<i32>,
@@ -124,6 +131,8 @@ impl Debuggee {
             sources: SourcePaths::default(),
             stepping: Stepping::default(),
             exception_requests: Vec::new(),
+            exception_classes: ExceptionClasses::default(),
+            caught_request: None,
             caught_by_runtime_request: None,
             last_exception: None,
             stop: None,
@@ -365,6 +374,7 @@ impl Debuggee {
             let _ = jvm.clear_event(EventKind::Exception, request).await;
         }
         self.caught_by_runtime_request = None;
+        self.caught_request = None;
         let caught = arguments.filters.iter().any(|f| f == "caught");
         let uncaught = arguments.filters.iter().any(|f| f == "uncaught");
         if caught || uncaught {
@@ -380,6 +390,9 @@ impl Debuggee {
                 )
                 .await?;
             self.exception_requests.push(request);
+            if caught {
+                self.caught_request = Some(request);
+            }
         }
         if uncaught && !caught {
             // An exception the program does not catch may still be caught by the runtime that
@@ -402,9 +415,12 @@ impl Debuggee {
             self.exception_requests.push(request);
             self.caught_by_runtime_request = Some(request);
         }
+        let classes = exception_classes::chosen(&arguments.exception_options);
+        self.exception_classes.set(&jvm, &classes).await?;
         let verified: Vec<Value> = arguments
             .filters
             .iter()
+            .chain(&classes)
             .map(|_| json!({ "verified": true }))
             .collect();
         Ok(json!({ "breakpoints": verified }))
@@ -538,19 +554,31 @@ impl Debuggee {
                     return;
                 }
                 Event::ClassPrepare {
-                    type_id, signature, ..
-                } => match self
-                    .breakpoints
-                    .class_prepared(&jvm, &mut self.types, type_id, &signature)
-                    .await
-                {
-                    Ok(changed) => {
-                        for breakpoint in changed {
-                            self.out.breakpoint_changed(breakpoint).await;
-                        }
+                    request,
+                    type_id,
+                    signature,
+                    ..
+                } => {
+                    if let Err(e) = self
+                        .exception_classes
+                        .class_prepared(&jvm, request, type_id, &signature)
+                        .await
+                    {
+                        tracing::warn!("exceptions of {signature} not caught: {e}");
                     }
-                    Err(e) => tracing::warn!("breakpoints not bound in {signature}: {e}"),
-                },
+                    match self
+                        .breakpoints
+                        .class_prepared(&jvm, &mut self.types, type_id, &signature)
+                        .await
+                    {
+                        Ok(changed) => {
+                            for breakpoint in changed {
+                                self.out.breakpoint_changed(breakpoint).await;
+                            }
+                        }
+                        Err(e) => tracing::warn!("breakpoints not bound in {signature}: {e}"),
+                    }
+                }
                 Event::Breakpoint {
                     request, thread, ..
                 } => {
@@ -603,7 +631,9 @@ impl Debuggee {
                         && (Some(request) != self.caught_by_runtime_request
                             || self
                                 .caught_by_runtime(&jvm, &location, catch.as_ref())
-                                .await);
+                                .await)
+                        && (Some(request) != self.caught_request
+                            || !self.runtime_business(&jvm, &location, catch.as_ref()).await);
                     if stops && stop.is_none() {
                         self.last_exception = Some(exception);
                         stop = Some((thread, StopReason::Exception { exception }));
@@ -682,6 +712,24 @@ impl Debuggee {
             && (is_runtime_class(&catcher) || TEST_CALLERS.contains(&catcher.as_str()))
     }
 
+    /// Whether an exception thrown at `thrown` and caught at `catch` is the runtime's own
+    /// business: thrown and caught in its code (a class loader's `ClassNotFoundException`).
+    async fn runtime_business(
+        &mut self,
+        jvm: &Connection,
+        thrown: &super::jdwp::wire::Location,
+        catch: Option<&super::jdwp::wire::Location>,
+    ) -> bool {
+        let Some(catch) = catch else {
+            return false;
+        };
+        let mut is_runtime = async |class: u64| match self.types.signature(jvm, class).await {
+            Ok(signature) => is_runtime_class(&type_name(&signature)),
+            Err(_) => false,
+        };
+        is_runtime(thrown.class).await && is_runtime(catch.class).await
+    }
+
     async fn disconnect(&mut self, arguments: &DisconnectArguments) {
         if arguments.terminate_debuggee {
             self.kill();
@@ -748,6 +796,7 @@ fn capabilities() -> Value {
         "supportsConditionalBreakpoints": true,
         "supportsHitConditionalBreakpoints": true,
         "supportsExceptionInfoRequest": true,
+        "supportsExceptionOptions": true,
         "supportsSetVariable": true,
         "supportsSetExpression": true,
         "supportsDataBreakpoints": true,
