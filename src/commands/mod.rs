@@ -139,7 +139,9 @@ pub enum CommandLine {
     /// Send text to the adapter's own console: lldb commands through lldb-dap, Python through
     /// debugpy.
     Raw(adapter_console::RawArgs),
-    /// List the adapter's exception filters, or stop on exactly the ones named.
+    /// List the adapter's exception filters, or stop on exactly the ones named; under the JVM a
+    /// name that is no filter is an exception class's (IllegalStateException), stopping for it
+    /// and its subclasses.
     Catch(adapter_console::CatchArgs),
     /// Read the program's memory: a hexdump of the bytes at an address or where a pointer points.
     Memory(memory::MemoryArgs),

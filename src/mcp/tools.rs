@@ -226,7 +226,7 @@ pub const TOOLS: &[Tool] = &[
         &["catch"],
         Waits::No,
         false,
-        "List the adapter's exception filters, or stop on exactly the ones named.",
+        "List the adapter's exception filters, or stop on exactly the ones named; under the JVM a name that is no filter is an exception class's (IllegalStateException), stopping for it and its subclasses.",
     ),
     tool(
         "raw",
