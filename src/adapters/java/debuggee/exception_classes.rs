@@ -25,10 +25,15 @@ pub fn chosen(options: &[ExceptionOptions]) -> Vec<String> {
 /// Whether a class's binary name is the one `name` stands for: the same, or, for a bare name,
 /// its simple name (after its package and any outer class).
 fn names(class: &str, name: &str) -> bool {
-    if name.contains('.') {
+    if is_whole(name) {
         return class == name;
     }
     class.rsplit(['.', '$']).next() == Some(name)
+}
+
+/// Whether `name` is a binary name (with its package or outer class), not a simple one.
+fn is_whole(name: &str) -> bool {
+    name.contains(['.', '$'])
 }
 
 /// The exception requests of classes chosen by name, and the classes still to load.
@@ -62,7 +67,7 @@ impl ExceptionClasses {
             }
             // Loaded or not, a class of the name may load later (another loader's, or the
             // first of a bare name's namesakes).
-            let pattern = if name.contains('.') {
+            let pattern = if is_whole(name) {
                 name.clone()
             } else {
                 format!("*{name}")

@@ -319,6 +319,51 @@ mod tests {
     }
 
     #[test]
+    fn field_access_and_modification_are_read_past_their_values() {
+        let mut w = Writer::new(IdSizes::HOTSPOT);
+        w.u8(2).i32(3);
+        w.u8(20)
+            .i32(7)
+            .object_id(1)
+            .location(&location(2, 3))
+            .u8(1)
+            .type_id(5)
+            .field_id(8)
+            .u8(b'L')
+            .object_id(40);
+        w.u8(21)
+            .i32(9)
+            .object_id(1)
+            .location(&location(2, 6))
+            .u8(1)
+            .type_id(5)
+            .field_id(8)
+            .u8(b'L')
+            .object_id(40)
+            .tagged_value(&Value::Int(150));
+        w.u8(99).i32(0);
+        let bytes = w.into_bytes();
+        let composite =
+            read_composite(&mut Reader::new(&bytes, IdSizes::HOTSPOT)).expect("composite");
+        assert_eq!(
+            composite.events,
+            vec![
+                Event::Field {
+                    request: 7,
+                    thread: 1,
+                    location: location(2, 3)
+                },
+                Event::Field {
+                    request: 9,
+                    thread: 1,
+                    location: location(2, 6)
+                },
+                Event::VmDeath,
+            ]
+        );
+    }
+
+    #[test]
     fn an_unknown_kind_ends_the_reading() {
         let mut w = Writer::new(IdSizes::HOTSPOT);
         w.u8(0).i32(2).u8(43).i32(1).u64(0).u8(99).i32(0);
