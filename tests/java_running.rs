@@ -39,7 +39,8 @@ fn start(s: &Session, program: &Path, extra: &[&str], java_home: Option<&str>) -
         command.env("JAVA_HOME", home);
     }
     let program = program.to_str().expect("utf-8 path");
-    let mut args = vec!["--json", "start", program, "--wait", "60"];
+    // The source launcher compiles the file first: slow on a loaded machine.
+    let mut args = vec!["--json", "start", program, "--wait", "120"];
     args.extend_from_slice(extra);
     let started = common::Run::from(command.args(&args).output().expect("run debugger")).json();
     assert_eq!(started["ok"], true, "{started}");
