@@ -165,12 +165,14 @@ pub const ADAPTERS: &[AdapterRow] = &[
         detection: Detection {
             extensions: &["java", "jar"],
             runtime: Some(java::is_java_runtime),
+            process_names: &["java"],
+            server: Some(java::serves_jdwp),
             ..Detection::NONE
         },
         one_shot: false,
         runs_modules: false,
         make: |_, section, caller| Ok(Arc::new(java::Java::locate(section, caller)?)),
-        remote: None,
+        remote: Some(|| Arc::new(java::Java::remote())),
         version: java::version,
         // The JDK comes from the system's packages or the user's own choice (SDKMAN, an IDE).
         install: None,

@@ -152,7 +152,7 @@ pub static JAVA: Row = Row {
     apply: "Conformance.apply",
     raise_reason: "exception",
     raise_exit: Some(1),
-    lacks: &[Feature::Core, Feature::Attach],
+    lacks: &[Feature::Core],
     known_bugs: &[],
 };
 

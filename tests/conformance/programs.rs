@@ -127,9 +127,11 @@ impl Language {
                 c.arg(program);
                 c
             }
+            // A JVM is attached to through its JDWP agent, which it must be started with.
             Language::Java => {
                 let mut c = Command::new("java");
-                c.arg(program);
+                c.arg("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0")
+                    .arg(program);
                 c
             }
             Language::C | Language::Rust | Language::Go => Command::new(program),

@@ -12,6 +12,7 @@
 //!   (`presentation`) are written against, which `debuggee::heap` implements over JDWP;
 //!   `jdk`: what `doctor` says of the JDK here.
 
+mod attach;
 mod debuggee;
 mod error;
 pub mod expression;
@@ -76,6 +77,11 @@ pub fn is_java_runtime(program: &Path) -> bool {
         && program.extension().is_none_or(|e| e == "exe")
 }
 
+/// Whether a JDWP agent listens at `address` (`attach --connect` without `--adapter`).
+pub fn serves_jdwp(address: &str) -> BoxFuture<'_, bool> {
+    Box::pin(attach::serves_jdwp(address))
+}
+
 /// The version of the `java` at `path` (`17.0.15`), from the first line of `java -version`.
 pub fn version(path: &Path) -> Option<String> {
     let line = jdk::version_line(path)?;
@@ -90,6 +96,13 @@ pub struct Java {
 }
 
 impl Java {
+    /// For `attach --connect`: the JVM is elsewhere, nothing is started here.
+    pub fn remote() -> Java {
+        Java {
+            java: PathBuf::from(Os::CURRENT.executable("java")),
+        }
+    }
+
     pub fn locate(config: &AdapterConfig, caller: CallerEnv<'_>) -> Result<Java, ErrorBody> {
         let java = find(config, &caller).ok_or_else(|| {
             ErrorBody::new(
@@ -129,6 +142,8 @@ pub const PROFILE: Profile = Profile {
     return_value: ReturnValueSource::Scope {
         missing: "the method did not return: an exception left it",
     },
+    // `attach --connect` dials the JVM's JDWP agent from the adapter (`attach.rs`).
+    connects_itself: true,
     ..Profile::PLAIN
 };
 
@@ -168,18 +183,12 @@ impl DebugAdapter for Java {
     }
 
     fn attach_arguments(&self, spec: &AttachSpec) -> Value {
-        json!({ "type": "java", "request": "attach", "address": spec.connect })
-    }
-
-    fn explain_start_failure(&self, error: ErrorBody) -> ErrorBody {
-        if error.message == requests::ATTACH_REFUSAL {
-            return ErrorBody::new(
-                ErrorCode::Unsupported,
-                "the java adapter cannot attach to a running JVM yet",
-                "start the program with 'debugger start' instead",
-            );
-        }
-        error
+        json!({
+            "type": "java",
+            "request": "attach",
+            "address": spec.connect,
+            "processId": spec.pid,
+        })
     }
 }
 

@@ -19,10 +19,6 @@ use crate::dap::requests::{
     VariablesArguments, or_default,
 };
 
-/// What `attach` is answered with, which the adapter's `explain_start_failure` tells as
-/// unsupported.
-pub const ATTACH_REFUSAL: &str = "the java adapter does not support 'attach'";
-
 /// A request as it arrives: its envelope, the arguments still to be read.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Envelope {
@@ -37,6 +33,7 @@ pub struct Envelope {
 pub enum Request {
     Initialize,
     Launch(LaunchArguments),
+    Attach(AttachArguments),
     Disconnect(DisconnectArguments),
     ConfigurationDone,
     Lines(SetBreakpointsArguments),
@@ -73,6 +70,7 @@ impl Request {
         Ok(match command {
             Initialize::COMMAND => Request::Initialize,
             "launch" => Request::Launch(read(command, arguments)?),
+            "attach" => Request::Attach(read(command, arguments)?),
             Disconnect::COMMAND => Request::Disconnect(typed::<Disconnect>(arguments)?),
             ConfigurationDone::COMMAND => {
                 typed::<ConfigurationDone>(arguments)?;
@@ -168,6 +166,16 @@ impl LaunchArguments {
                 .collect()
         })
     }
+}
+
+/// `attach`: a JVM's JDWP agent by its address, or the process whose agent to find.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachArguments {
+    #[serde(default, deserialize_with = "or_default")]
+    pub process_id: Option<u32>,
+    #[serde(default, deserialize_with = "or_default")]
+    pub address: Option<String>,
 }
 
 #[cfg(test)]

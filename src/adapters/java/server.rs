@@ -71,14 +71,17 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
                     Flow::Continue => {}
                     Flow::Connected { events: new_events, exit } => {
                         events = Some(new_events);
-                        process_exit = Some(exit);
+                        process_exit = exit;
                     }
                     Flow::Finish => break "the session disconnected",
                 }
             }
             packet = next_packet(&mut events) => match packet {
                 Some(packet) => debuggee.on_events(packet).await,
-                None => events = None,
+                None => {
+                    events = None;
+                    debuggee.connection_closed().await;
+                }
             },
             end = wait_exit(&mut process_exit) => {
                 process_exit = None;

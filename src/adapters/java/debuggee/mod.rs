@@ -23,6 +23,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use super::attach;
 use super::error::RequestError;
 use super::heap::JavaValue;
 use super::jdwp::commands::Modifier;
@@ -32,7 +33,7 @@ use super::jdwp::{Connection, EventPacket, EventPackets};
 use super::launch::{self, Plan, ProgramForm};
 use super::outbox::Outbox;
 use super::output::{self, ProcessEnd};
-use super::requests::{Envelope, LaunchArguments, Request, RunCommand};
+use super::requests::{AttachArguments, Envelope, LaunchArguments, Request, RunCommand};
 use crate::dap::requests::{DisconnectArguments, SetExceptionBreakpointsArguments};
 use breakpoints::Breakpoints;
 use exception_classes::ExceptionClasses;
@@ -59,10 +60,11 @@ pub struct Settings {
 /// What happened that the server loop must act on.
 pub enum Flow {
     Continue,
-    /// Connected to a JVM: its events, and the launched process's end.
+    /// Connected to a JVM: its events, and the launched process's end (none for a JVM
+    /// attached to, whose end is its connection's).
     Connected {
         events: EventPackets,
-        exit: oneshot::Receiver<Option<ProcessEnd>>,
+        exit: Option<oneshot::Receiver<Option<ProcessEnd>>>,
     },
     /// The client disconnected: the adapter ends.
     Finish,
@@ -86,6 +88,11 @@ pub struct Debuggee {
     settings: Settings,
     jvm: Option<Connection>,
     kill: Option<oneshot::Sender<()>>,
+    /// The JVM runs on its own: we attached to it, and leave it running.
+    attached: bool,
+    /// The client's configuration is done: a JVM attached to while it waits at its start
+    /// (`suspend=y`) may go as soon as it says so.
+    configured: bool,
     stop_on_entry: bool,
     /// The thread the program started in (`main`).
     main_thread: Option<u64>,
@@ -124,6 +131,8 @@ impl Debuggee {
             settings,
             jvm: None,
             kill: None,
+            attached: false,
+            configured: false,
             stop_on_entry: false,
             main_thread: None,
             types: Types::default(),
@@ -168,6 +177,10 @@ impl Debuggee {
                 *flow = self.launch(&arguments).await?;
                 Ok(Value::Null)
             }
+            Request::Attach(arguments) => {
+                *flow = self.attach(&arguments).await?;
+                Ok(Value::Null)
+            }
             Request::Lines(arguments) => {
                 let jvm = self.jvm()?;
                 self.sources.add_named(&arguments.source.path);
@@ -195,11 +208,14 @@ impl Debuggee {
             }
             Request::ConfigurationDone => {
                 let jvm = self.jvm()?;
+                self.configured = true;
                 if self.stop_on_entry
                     && let Some(thread) = self.main_thread
                 {
                     self.stopped(thread, StopReason::Entry, None).await;
-                } else {
+                } else if !self.attached || self.main_thread.is_some() {
+                    // A JVM attached to while it runs is not held: a breakpoint it met
+                    // meanwhile holds it, and must not be let go here.
                     jvm.resume_all().await?;
                 }
                 Ok(Value::Null)
@@ -329,7 +345,44 @@ impl Debuggee {
                 )
                 .await;
         }
-        Ok(Flow::Connected { events, exit })
+        Ok(Flow::Connected {
+            events,
+            exit: Some(exit),
+        })
+    }
+
+    /// Connects to a JVM whose JDWP agent listens: at the address given, or where the agent
+    /// of the process given listens.
+    async fn attach(&mut self, arguments: &AttachArguments) -> Result<Flow, RequestError> {
+        let timeout = self.settings.launch_timeout;
+        let (address, stream) = match (&arguments.address, arguments.process_id) {
+            (Some(address), _) => (address.clone(), attach::connect(address, timeout).await?),
+            (None, Some(pid)) => attach::reach(pid, &self.settings.java, timeout).await?,
+            (None, None) => return Err("attach needs a process id or a JVM's address".into()),
+        };
+        let (jvm, events) = Connection::shaken(stream)
+            .await
+            .map_err(|e| format!("no JDWP agent answered at {address}: {e}"))?;
+        self.jvm = Some(jvm);
+        self.attached = true;
+        if let Some(pid) = arguments.process_id {
+            self.out
+                .event(
+                    "process",
+                    json!({ "name": format!("pid {pid}"), "systemProcessId": pid, "isLocalProcess": true, "startMethod": "attach" }),
+                )
+                .await;
+        }
+        Ok(Flow::Connected { events, exit: None })
+    }
+
+    /// The JVM's connection closed: a JVM attached to has ended (or dropped us), and the
+    /// session with it; a launched one's end is its process's.
+    pub async fn connection_closed(&mut self) {
+        if self.attached && self.jvm.take().is_some() {
+            self.stop = None;
+            self.out.event("terminated", json!({})).await;
+        }
     }
 
     /// Where the program's sources may be: its working directory, its own folder, and the
@@ -550,7 +603,11 @@ impl Debuggee {
             match event {
                 Event::VmStart { thread } => {
                     self.main_thread = Some(thread);
-                    // The JVM waits, suspended, for the configuration to be done.
+                    // The JVM waits, suspended, for the configuration to be done; one
+                    // attached to whose configuration is done already goes now.
+                    if self.attached && self.configured {
+                        let _ = jvm.resume_all().await;
+                    }
                     return;
                 }
                 Event::ClassPrepare {
@@ -731,7 +788,8 @@ impl Debuggee {
     }
 
     async fn disconnect(&mut self, arguments: &DisconnectArguments) {
-        if arguments.terminate_debuggee {
+        // A JVM attached to is never ended by us: it ran before, and runs after.
+        if arguments.terminate_debuggee && !self.attached {
             self.kill();
             return;
         }

@@ -136,6 +136,26 @@ impl EventPackets {
     }
 }
 
+/// JDWP's handshake: we speak first, the JVM echoes.
+pub async fn shake_hands<S>(stream: &mut S) -> Result<(), JdwpError>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    stream
+        .write_all(HANDSHAKE)
+        .await
+        .map_err(|_| JdwpError::Closed)?;
+    let mut echo = [0u8; HANDSHAKE.len()];
+    stream
+        .read_exact(&mut echo)
+        .await
+        .map_err(|_| JdwpError::Closed)?;
+    if &echo != HANDSHAKE {
+        return Err(JdwpError::Wire(WireError::BadLength(0)));
+    }
+    Ok(())
+}
+
 impl Connection {
     /// Shakes hands over `stream` (we speak first, the JVM echoes), starts reading, and asks
     /// the JVM's ID sizes.
@@ -143,18 +163,15 @@ impl Connection {
     where
         S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
     {
-        stream
-            .write_all(HANDSHAKE)
-            .await
-            .map_err(|_| JdwpError::Closed)?;
-        let mut echo = [0u8; HANDSHAKE.len()];
-        stream
-            .read_exact(&mut echo)
-            .await
-            .map_err(|_| JdwpError::Closed)?;
-        if &echo != HANDSHAKE {
-            return Err(JdwpError::Wire(WireError::BadLength(0)));
-        }
+        shake_hands(&mut stream).await?;
+        Connection::shaken(stream).await
+    }
+
+    /// Starts reading over `stream`, whose handshake is done, and asks the JVM's ID sizes.
+    pub async fn shaken<S>(stream: S) -> Result<(Connection, EventPackets), JdwpError>
+    where
+        S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    {
         let (reader, writer) = tokio::io::split(stream);
         let waiting: Waiting = Arc::new(Mutex::new(Some(HashMap::new())));
         let (events_tx, events) = mpsc::unbounded_channel();
