@@ -13,7 +13,7 @@ use super::error::ExpressionError;
 use super::hierarchy::{field_named, is_instance, methods_named, unbox};
 use super::operators::{self, OperatorError};
 use super::overload::{ArgumentType, Resolution, resolve};
-use super::primitives::{self, Primitive, java_text};
+use super::primitives::{self, Number, Primitive, java_text};
 
 /// The javac names of an inner class's enclosing instance and of a captured local.
 const OUTER_INSTANCE: &str = "this$0";
@@ -114,11 +114,13 @@ impl<'h, H: Heap> Evaluator<'h, H> {
                 otherwise,
             } => {
                 let condition = Box::pin(self.eval(condition)).await?;
-                if self.truth(condition, condition_column(expr)).await? {
-                    Box::pin(self.eval(then)).await
+                let (chosen, other) = if self.truth(condition, condition_column(expr)).await? {
+                    (then, otherwise)
                 } else {
-                    Box::pin(self.eval(otherwise)).await
-                }
+                    (otherwise, then)
+                };
+                let value = Box::pin(self.eval(chosen)).await?;
+                Box::pin(self.conditional_type(value, other)).await
             }
             ExprKind::Cast { to, operand } => {
                 let value = Box::pin(self.eval(operand)).await?;
@@ -142,6 +144,37 @@ impl<'h, H: Heap> Evaluator<'h, H> {
                     }),
                 }
             }
+        }
+    }
+
+    /// A conditional's value in its type (JLS 15.25): branches of two numeric types make the
+    /// type of their binary numeric promotion (`c ? 1 : 2.5` is a `double`), a box and its
+    /// primitive the primitive. The branch not taken is read for its type only where that
+    /// runs no code of the program (no call), and keeps the value as it is where it cannot
+    /// be read.
+    async fn conditional_type(
+        &self,
+        value: JavaValue,
+        other: &Expr,
+    ) -> Result<JavaValue, ExpressionError> {
+        if !runs_no_code(other) {
+            return Ok(value);
+        }
+        let Ok(other) = Box::pin(self.eval(other)).await else {
+            return Ok(value);
+        };
+        if type_name_of(self.heap, &value).await? == type_name_of(self.heap, &other).await? {
+            return Ok(value);
+        }
+        let (Ok(unboxed), Ok(other)) = (
+            unbox(self.heap, value.clone()).await,
+            unbox(self.heap, other).await,
+        ) else {
+            return Ok(value);
+        };
+        match (Number::promote(&unboxed), Number::promote(&other)) {
+            (Some(number), Some(other)) => Ok(Number::promote_pair(number, other).0.value()),
+            _ => Ok(value),
         }
     }
 
@@ -181,8 +214,32 @@ impl<'h, H: Heap> Evaluator<'h, H> {
             Literal::Char(v) => JavaValue::Char(*v),
             Literal::Boolean(v) => JavaValue::Boolean(*v),
             Literal::Null => JavaValue::Null,
-            Literal::String(text) => JavaValue::Object(self.heap.new_string(text).await?),
+            Literal::String(text) => {
+                JavaValue::Object(self.interned(self.heap.new_string(text).await?).await?)
+            }
         })
+    }
+
+    /// The string of the VM's pool with `string`'s text (`String.intern`): a string literal
+    /// is the pool's in Java, so `"a" == "a"` holds, and so does `name == "Bob"` where `name`
+    /// was set from a literal.
+    async fn interned(&self, string: ObjectRef) -> Result<ObjectRef, ExpressionError> {
+        let ty = self.heap.type_of(string).await?;
+        let methods = self.heap.methods(&ty).await?;
+        let Some(intern) = methods
+            .iter()
+            .find(|m| m.name == "intern" && m.parameters.is_empty() && !m.is_static)
+        else {
+            return Ok(string);
+        };
+        match self
+            .heap
+            .invoke(&Receiver::Instance(string), intern, &[])
+            .await?
+        {
+            JavaValue::Object(pooled) => Ok(pooled),
+            _ => Ok(string),
+        }
     }
 
     /// What a name or a dotted chain denotes, Java's way: the leftmost name is a variable if
@@ -720,6 +777,25 @@ impl<'h, H: Heap> Evaluator<'h, H> {
 }
 
 /// Where a conditional's condition begins, for its error.
+/// Whether reading `expr` runs none of the program's code: it calls no method.
+fn runs_no_code(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::This => true,
+        ExprKind::Call { .. } => false,
+        ExprKind::Field { target, .. } => runs_no_code(target),
+        ExprKind::Index { array, index } => runs_no_code(array) && runs_no_code(index),
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::InstanceOf { operand, .. } => runs_no_code(operand),
+        ExprKind::Binary { left, right, .. } => runs_no_code(left) && runs_no_code(right),
+        ExprKind::Conditional {
+            condition,
+            then,
+            otherwise,
+        } => runs_no_code(condition) && runs_no_code(then) && runs_no_code(otherwise),
+    }
+}
+
 fn condition_column(expr: &Expr) -> usize {
     match &expr.kind {
         ExprKind::Conditional { condition, .. } => condition.column,

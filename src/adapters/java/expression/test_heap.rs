@@ -731,6 +731,28 @@ fn standard_library(heap: &mut TestHeap) {
     heap.def(string, "toString", &[], "java.lang.String", |_, this, _| {
         Ok(JavaValue::Object(this))
     });
+    // The pool: the first string made of a text stands for it.
+    heap.def(
+        string,
+        "intern",
+        &[],
+        "java.lang.String",
+        |heap, this, _| {
+            let text = heap.text(&JavaValue::Object(this));
+            let state = heap.state();
+            let first = state
+                .objects
+                .iter()
+                .filter(|(_, o)| matches!(o, Object::Text(t) if *t == text))
+                .map(|(id, _)| *id)
+                .min()
+                .unwrap_or(this.id);
+            Ok(JavaValue::Object(ObjectRef {
+                id: first,
+                kind: ObjectKind::String,
+            }))
+        },
+    );
     heap.def(
         string,
         "equals",

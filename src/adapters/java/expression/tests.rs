@@ -604,3 +604,47 @@ fn evaluation_is_send_over_a_send_heap() {
     assert_send(&evaluate(&heap, "list.size() + 1"));
     assert_send(&assign(&heap, "limit", "1"));
 }
+
+/// String literals are the VM's pool's, as in Java: two equal literals are one object, and so
+/// is a field set from a literal; a string made at run time is another.
+#[tokio::test]
+async fn string_literals_are_interned() {
+    let heap = shop();
+    assert_eq!(
+        value(&heap, "\"a\" == \"a\"").await,
+        JavaValue::Boolean(true)
+    );
+    assert_eq!(
+        value(&heap, "\"a\" != \"b\"").await,
+        JavaValue::Boolean(true)
+    );
+    assert_eq!(
+        value(&heap, "owner == \"ann\"").await,
+        JavaValue::Boolean(true)
+    );
+    assert_eq!(
+        value(&heap, "(\"a\" + \"nn\") == \"ann\"").await,
+        JavaValue::Boolean(false),
+        "a concatenation at run time is a new string"
+    );
+}
+
+/// A conditional of two numeric types is of their binary numeric promotion's type (JLS 15.25),
+/// whichever branch is taken; one of a single type keeps it.
+#[tokio::test]
+async fn a_conditional_promotes_its_numeric_branches() {
+    let heap = shop();
+    assert_eq!(value(&heap, "true ? 1 : 2.5").await, JavaValue::Double(1.0));
+    assert_eq!(
+        value(&heap, "false ? 1 : 2.5").await,
+        JavaValue::Double(2.5)
+    );
+    assert_eq!(value(&heap, "true ? 1 : 2L").await, JavaValue::Long(1));
+    assert_eq!(
+        value(&heap, "total > 0 ? total : 0.5f").await,
+        JavaValue::Float(42.0)
+    );
+    assert_eq!(value(&heap, "true ? 1 : 2").await, int(1));
+    assert_eq!(value(&heap, "true ? 'a' : 'b'").await, JavaValue::Char(97));
+    assert_eq!(text(&heap, "true ? \"x\" : \"y\"").await, "x");
+}
