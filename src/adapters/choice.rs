@@ -175,7 +175,7 @@ pub fn attach_detection_hint() -> String {
         parts.push(format!("{} programs are recognised", in_words(&languages)));
     }
     if !servers.is_empty() {
-        parts.push(format!("a {} server at --connect too", in_words(&servers)));
+        parts.push(format!("a {} server at --connect too", joined(&servers, "or")));
     }
     parts.push(format!("else {}", native_default().name()));
     parts.join(", ")
@@ -183,10 +183,15 @@ pub fn attach_detection_hint() -> String {
 
 /// "a", "a and b", "a, b and c".
 fn in_words(items: &[&str]) -> String {
+    joined(items, "and")
+}
+
+/// "a", "a WORD b", "a, b WORD c".
+fn joined(items: &[&str], word: &str) -> String {
     match items {
         [] => String::new(),
         [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
     }
 }
 
