@@ -175,7 +175,10 @@ pub fn attach_detection_hint() -> String {
         parts.push(format!("{} programs are recognised", in_words(&languages)));
     }
     if !servers.is_empty() {
-        parts.push(format!("a {} server at --connect too", joined(&servers, "or")));
+        parts.push(format!(
+            "a {} server at --connect too",
+            joined(&servers, "or")
+        ));
     }
     parts.push(format!("else {}", native_default().name()));
     parts.join(", ")
