@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
-# Google Test, lldb-dap, a JDK and Maven (with the JUnit fixtures' artifacts), Node.js and npm (apt), Go and Delve (see below), debugpy and pytest (pip),
-# the TypeScript fixture's tools, vitest and jest (npm), and the official MCP Python SDK (pip, into
-# a virtualenv of its own). Idempotent: does nothing when everything is present.
+# Google Test, lldb-dap, a JDK and Maven (with the JUnit and Kotlin fixtures' artifacts), Node.js
+# and npm (apt), Go and Delve (see below), debugpy and pytest (pip), the TypeScript fixture's
+# tools, vitest and jest (npm), and the official MCP Python SDK (pip, into a virtualenv of its
+# own). Idempotent: does nothing when everything is present.
 #
 # Go and Delve: where a Go is already here, Delve must be one that can debug what it builds. Debian
 # 12's Delve (1.20) reads programs of Go 1.20 and older only, so for a newer Go the pinned Delve
@@ -35,7 +36,8 @@ command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 # A JDK (javac and the jdk.jdi module) for doctor's java check.
 command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
-# Maven, for `debugger test` on the JUnit fixture projects.
+# Maven, for `debugger test` on the JUnit fixture projects, and to build the Kotlin fixtures (its
+# kotlin plugin; no kotlinc is needed).
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
@@ -137,6 +139,21 @@ if ! "$mcp_venv/bin/python" -c 'import mcp, jsonschema' >/dev/null 2>&1; then
   "${as_root[@]}" python3 -m venv "$mcp_venv"
   "${as_root[@]}" "$mcp_venv/bin/pip" install --quiet 'mcp>=1.10' jsonschema
 fi
+
+# The Kotlin fixtures' Maven builds (the kotlin plugin, kotlin-stdlib, the dependency plugin that
+# writes their class path), fetched once by building each in a scratch copy, so the tests build
+# them offline (`mvn -o`). Done again only when the offline build fails.
+for kotlin_project in fixtures/kotlin/shop tests/fixtures/conformance/kotlin; do
+  kotlin_fixture="$(dirname "$0")/../$kotlin_project"
+  scratch="$(mktemp -d)"
+  cp -r "$kotlin_fixture/." "$scratch"
+  build=(mvn -q -B package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt)
+  if ! (cd "$scratch" && "${build[@]}" -o >/dev/null 2>&1); then
+    echo "installing: the Maven artifacts of $kotlin_project (kotlin-maven-plugin, kotlin-stdlib)"
+    (cd "$scratch" && "${build[@]}")
+  fi
+  rm -rf "$scratch"
+done
 
 # A GDB with DAP (14+): Debian 12's is 13.1, so this may fetch Debian 13's into a private root.
 "$(dirname "$0")/install-test-gdb.sh"

@@ -8,6 +8,7 @@
 
 pub mod delve;
 pub mod java;
+pub mod kotlin;
 pub mod node;
 pub mod probe;
 pub mod python;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::conditions::Rule;
 use super::heap::JdwpHeap;
 use super::types::Types;
-use crate::adapters::java::jdwp::commands::Modifier;
+use crate::adapters::java::jdwp::commands::{Modifier, modifiers};
 use crate::adapters::java::jdwp::events::{EventKind, SuspendPolicy};
 use crate::adapters::java::jdwp::signatures::package_folder;
 use crate::adapters::java::jdwp::wire::Location;
@@ -79,12 +79,17 @@ impl LineBreakpoint {
     }
 }
 
-/// A breakpoint on a method by name: `Cart.total`, `com.shop.Cart.total`, or a constructor
-/// by its class's name (`Cart.Cart`, `Cart.<init>`).
+/// The packages of the Kotlin runtime, where a bare method name does not look.
+const KOTLIN_RUNTIME_PACKAGES: &[&str] = &["Lkotlin/", "Lkotlinx/"];
+
+/// A breakpoint on a method by name: `Cart.total`, `com.shop.Cart.total`, a constructor by its
+/// class's name (`Cart.Cart`, `Cart.<init>`), or a bare name (`main`, a Kotlin top-level
+/// `fun`), which binds in every class of the program, not the JDK's or Kotlin's runtime.
+/// A Kotlin companion object's methods are named by the class (`Cart.forOwner`).
 struct FunctionBreakpoint {
     id: i64,
     name: String,
-    /// The class as written (`Cart`, `com.shop.Cart`).
+    /// The class as written (`Cart`, `com.shop.Cart`); empty for a bare name.
     class: String,
     method: String,
     requests: Vec<i32>,
@@ -93,17 +98,49 @@ struct FunctionBreakpoint {
 
 impl FunctionBreakpoint {
     fn parse(name: &str) -> Option<(String, String)> {
-        let (class, method) = name.trim().rsplit_once('.')?;
+        let name = name.trim();
+        let Some((class, method)) = name.rsplit_once('.') else {
+            return (!name.is_empty()).then(|| (String::new(), name.to_string()));
+        };
         let simple = class.rsplit(['.', '$']).next().unwrap_or(class);
         let method = if method == simple { "<init>" } else { method };
         (!class.is_empty() && !method.is_empty()).then(|| (class.to_string(), method.to_string()))
     }
 
-    /// Whether a class of binary name `name` (`com.shop.Cart$Line`) is the one written.
-    fn names_class(&self, name: &str) -> bool {
+    /// Whether a class of binary name `name` (`com.shop.Cart$Line`) and `signature` is the one
+    /// written, or its Kotlin companion object; any of the program's classes for a bare name.
+    fn names_class(&self, name: &str, signature: &str) -> bool {
+        if self.class.is_empty() {
+            return !RUNTIME_PACKAGES
+                .iter()
+                .chain(KOTLIN_RUNTIME_PACKAGES)
+                .any(|p| signature.starts_with(p))
+                && !signature.contains("$$Lambda");
+        }
         let written = self.class.replace('$', ".");
         let name = name.replace('$', ".");
+        let name = name.strip_suffix(".Companion").unwrap_or(&name);
         name == written || name.ends_with(&format!(".{written}"))
+    }
+
+    /// The class-prepare filters that catch the classes it may bind in as they load.
+    fn prepare_filters(&self) -> Vec<Vec<Modifier>> {
+        if self.class.is_empty() {
+            let excluded = RUNTIME_PACKAGES.iter().chain(KOTLIN_RUNTIME_PACKAGES);
+            return vec![
+                excluded
+                    .map(|p| {
+                        let package = p.trim_start_matches('L').replace('/', ".");
+                        Modifier::ClassExclude(format!("{package}*"))
+                    })
+                    .collect(),
+            ];
+        }
+        let simple = self.class.rsplit('.').next().unwrap_or_default();
+        vec![
+            vec![Modifier::ClassMatch(format!("*{simple}"))],
+            vec![Modifier::ClassMatch(format!("*{simple}$Companion"))],
+        ]
     }
 
     fn to_json(&self) -> Value {
@@ -197,24 +234,19 @@ impl Breakpoints {
                 None => answers.push(json!({
                     "id": self.next_id,
                     "verified": false,
-                    "message": format!("'{name}' is no Java method name: write Class.method"),
+                    "message": format!("'{name}' is no method name: write method or Class.method"),
                 })),
             }
         }
         self.functions = parsed;
-        for at in 0..self.functions.len() {
-            let simple = self.functions[at]
-                .class
-                .rsplit('.')
-                .next()
-                .unwrap_or_default()
-                .to_string();
+        let filters: Vec<Vec<Modifier>> = self
+            .functions
+            .iter()
+            .flat_map(FunctionBreakpoint::prepare_filters)
+            .collect();
+        for filter in filters {
             let request = jvm
-                .set_event(
-                    EventKind::ClassPrepare,
-                    SuspendPolicy::All,
-                    &[Modifier::ClassMatch(format!("*{simple}"))],
-                )
+                .set_event(EventKind::ClassPrepare, SuspendPolicy::All, &filter)
                 .await?;
             self.function_prepares.push(request);
         }
@@ -243,14 +275,21 @@ impl Breakpoints {
         let mut changed = Vec::new();
         for at in 0..self.functions.len() {
             let function = &self.functions[at];
-            if function.bound_types.contains(&type_id) || !function.names_class(&name) {
+            if function.bound_types.contains(&type_id) || !function.names_class(&name, signature) {
                 continue;
             }
             let was_bound = !function.requests.is_empty();
             let method_name = function.method.clone();
             self.functions[at].bound_types.insert(type_id);
             let methods = types.methods(jvm, type_id).await?;
-            for method in methods.iter().filter(|m| m.name == method_name) {
+            // Not the compiler's bridges and synthetic methods (Kotlin's `main(String[])` that
+            // calls a `main()`, a `$default` overload): a stop in each would stop twice.
+            let named = methods.iter().filter(|m| {
+                m.name == method_name
+                    && !modifiers::is_synthetic(m.modifiers)
+                    && m.modifiers & modifiers::BRIDGE == 0
+            });
+            for method in named {
                 let table = types.line_table(jvm, type_id, method.id).await?;
                 let Some(first) = table.lines.iter().map(|row| row.index).min() else {
                     continue;
@@ -433,9 +472,18 @@ impl Breakpoints {
         }
         self.sources[at].bound_types.insert(type_id);
         let methods = types.methods(jvm, type_id).await?;
+        let last_own_line = types.last_own_line(jvm, type_id).await?;
         let mut tables = Vec::new();
         for method in methods.iter() {
-            let table = types.line_table(jvm, type_id, method.id).await?;
+            let mut table = types.line_table(jvm, type_id, method.id).await?;
+            if let Some(last) = last_own_line
+                && table.lines.iter().any(|row| row.line > last)
+            {
+                // Lines of functions inlined from other files are not this file's.
+                let mut own = (*table).clone();
+                own.lines.retain(|row| row.line <= last);
+                table = std::sync::Arc::new(own);
+            }
             if !table.lines.is_empty() {
                 tables.push((method.id, table));
             }

@@ -12,6 +12,7 @@ mod fields;
 pub mod heap;
 mod inspection;
 mod returns;
+mod smap;
 mod sources;
 mod stepping;
 mod types;

@@ -15,6 +15,9 @@ pub struct Types {
     source_files: HashMap<u64, Option<String>>,
     methods: HashMap<u64, Arc<Vec<Method>>>,
     line_tables: HashMap<(u64, u64), Arc<LineTable>>,
+    /// The last line of a class's own file, where a source map says where lines inlined from
+    /// elsewhere begin (see `smap`).
+    own_lines: HashMap<u64, Option<u32>>,
 }
 
 impl Types {
@@ -49,6 +52,25 @@ impl Types {
         };
         self.source_files.insert(type_id, file.clone());
         Ok(file)
+    }
+
+    /// The last line that is the class's own file's, not a line of a function inlined into
+    /// it; `None` when every line is (a class without a source map).
+    pub async fn last_own_line(
+        &mut self,
+        jvm: &Connection,
+        type_id: u64,
+    ) -> Result<Option<u32>, JdwpError> {
+        if let Some(last) = self.own_lines.get(&type_id) {
+            return Ok(*last);
+        }
+        let last = match jvm.source_debug_extension(type_id).await {
+            Ok(smap) => super::smap::last_own_line(&smap),
+            Err(JdwpError::Jvm(_)) => None,
+            Err(e) => return Err(e),
+        };
+        self.own_lines.insert(type_id, last);
+        Ok(last)
     }
 
     pub async fn methods(

@@ -320,6 +320,13 @@ impl Connection {
         self.command(2, 7, w, |r| r.string()).await
     }
 
+    /// The class's SourceDebugExtension (a JSR-45 source map: Kotlin's inlined lines).
+    pub async fn source_debug_extension(&self, type_id: u64) -> Result<String, JdwpError> {
+        let mut w = self.writer();
+        w.type_id(type_id);
+        self.command(2, 12, w, |r| r.string()).await
+    }
+
     pub async fn interfaces(&self, type_id: u64) -> Result<Vec<u64>, JdwpError> {
         let mut w = self.writer();
         w.type_id(type_id);
