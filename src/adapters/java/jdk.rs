@@ -140,6 +140,22 @@ fn home_of(java: &Path) -> Option<PathBuf> {
     (bin.file_name()? == "bin").then(|| bin.parent().map(Path::to_path_buf))?
 }
 
+/// The feature release (`25` of `25.0.3`) of the JDK a `java` belongs to, from its `release`
+/// file; `None` where it has none (a bare runtime image, an odd install).
+pub fn feature_version(java: &Path) -> Option<u32> {
+    let release = std::fs::read_to_string(home_of(java)?.join("release")).ok()?;
+    let version = release
+        .lines()
+        .find_map(|l| l.strip_prefix("JAVA_VERSION="))?
+        .trim_matches('"');
+    // `1.8.0_402` is release 8; `25.0.3`, `25-ea` and `25` are 25.
+    let mut parts = version.split(['.', '-', '_', '+']);
+    match parts.next()?.parse().ok()? {
+        1 => parts.next()?.parse().ok(),
+        feature => Some(feature),
+    }
+}
+
 /// Whether the JDK has `module`: its `release` file lists its modules; a JDK without one is
 /// asked (`java --list-modules`).
 fn has_module(home: &Path, module: &str) -> bool {
@@ -259,6 +275,21 @@ mod tests {
             "{}",
             broken.detail
         );
+    }
+
+    #[test]
+    fn the_feature_release_is_read_from_the_release_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = fake_jdk(dir.path(), true, "java.base");
+        let java = home.join("bin").join(Os::CURRENT.executable("java"));
+        for (written, feature) in [("25.0.3", Some(25)), ("1.8.0_402", Some(8)), ("x", None)] {
+            std::fs::write(
+                home.join("release"),
+                format!("JAVA_VERSION=\"{written}\"\n"),
+            )
+            .expect("release");
+            assert_eq!(feature_version(&java), feature, "{written}");
+        }
     }
 
     /// Debian's `/usr/bin/java` is a link through `/etc/alternatives` into the JDK.

@@ -48,9 +48,21 @@ pub struct Plan<'a> {
     pub env: Option<&'a [(String, String)]>,
 }
 
-/// The agent option that makes the JVM dial `address` and wait, suspended, for us.
-pub fn agent_option(address: std::net::SocketAddr) -> String {
-    format!("-agentlib:jdwp=transport=dt_socket,server=n,address={address},suspend=y")
+/// The first release whose agent can list virtual threads (JDK 21).
+const VIRTUAL_THREADS_FROM: u32 = 21;
+
+/// The agent option that makes the JVM dial `address` and wait, suspended, for us. From JDK 21
+/// on it lists virtual threads too (`includevirtualthreads=y`): otherwise a stop in one is in
+/// a thread `threads` does not show. An older agent refuses the option, so it is left out there.
+pub fn agent_option(address: std::net::SocketAddr, feature_version: Option<u32>) -> String {
+    let virtual_threads = if feature_version.is_some_and(|v| v >= VIRTUAL_THREADS_FROM) {
+        ",includevirtualthreads=y"
+    } else {
+        ""
+    };
+    format!(
+        "-agentlib:jdwp=transport=dt_socket,server=n,address={address},suspend=y{virtual_threads}"
+    )
 }
 
 /// The executable and arguments of the JVM's command line.
@@ -93,7 +105,12 @@ pub async fn launch(plan: Plan<'_>, timeout: Duration) -> Result<Launched, Strin
     let address = listener
         .local_addr()
         .map_err(|e| format!("cannot listen for the JVM: {e}"))?;
-    let (java, arguments) = command_line(&plan, &agent_option(address));
+    let java = match &plan.form {
+        ProgramForm::CommandLine(java) => java.as_path(),
+        _ => plan.java,
+    };
+    let agent = agent_option(address, super::jdk::feature_version(java));
+    let (java, arguments) = command_line(&plan, &agent);
     let mut command = Command::new(&java);
     command
         .args(&arguments)
@@ -194,7 +211,12 @@ mod tests {
             ..plan(ProgramForm::CommandLine("/opt/jdk/bin/java".into()))
         };
         let address = "127.0.0.1:5005".parse().expect("address");
-        let (java, arguments) = command_line(&plan, &agent_option(address));
+        let java = match &plan.form {
+            ProgramForm::CommandLine(java) => java.as_path(),
+            _ => plan.java,
+        };
+        let agent = agent_option(address, super::jdk::feature_version(java));
+        let (java, arguments) = command_line(&plan, &agent);
         assert_eq!(java, Path::new("/opt/jdk/bin/java"));
         assert_eq!(
             arguments,
@@ -206,5 +228,7 @@ mod tests {
                 "x"
             ]
         );
+        assert!(agent_option(address, Some(25)).ends_with(",suspend=y,includevirtualthreads=y"));
+        assert!(agent_option(address, None).ends_with(",suspend=y"));
     }
 }
