@@ -1,13 +1,13 @@
 //! Backtraces sized for a reader: runs of the runtime's own frames (Rust's `core::ops::function`
 //! shims and `std::rt`, Python's `importlib._bootstrap`, node's module loader, Go's
-//! `runtime.main`) fold into one line in `backtrace` and in a probe's stack; `--all-frames`
-//! shows them, and JSON keeps every frame, marked `machinery`.
+//! `runtime.main`, the JDK's classes) fold into one line in `backtrace` and in a probe's stack;
+//! `--all-frames` shows them, and JSON keeps every frame, marked `machinery`.
 
 mod common;
 
 use common::{
-    Session, build, build_go, fixture_path, line_of, require_delve, require_lldb_dap, require_node,
-    require_python, with_go_env,
+    Session, build, build_go, fixture_path, line_of, require_delve, require_jdk, require_lldb_dap,
+    require_node, require_python, with_go_env,
 };
 use serde_json::Value;
 
@@ -111,4 +111,41 @@ fn go_runtime_frames_fold_in_a_probe_stack() {
     assert!(text.contains("main.describe"), "{text}");
     assert!(text.contains("frames in the Go runtime"), "{text}");
     assert!(!text.contains("runtime.goexit"), "{text}");
+}
+
+/// A JVM stack: the stream's machinery between `work` and `main`, and below `main` the source
+/// launcher's reflective call, fold as the JDK's; `--all-frames` and JSON keep them, named in
+/// full.
+#[test]
+fn jdk_frames_fold_between_and_below_the_programs() {
+    require_jdk();
+    let s = Session::new();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let program = dir.path().join("Workers.java");
+    std::fs::copy(fixture_path("java/Workers.java"), &program).expect("copy the fixture");
+    let at = format!(
+        "Workers.java:{}",
+        line_of("java/Workers.java", "@work_body")
+    );
+    s.start(&program, &["--break", &at]);
+    let stop = s.data(&["continue", "--wait", "--timeout", "60"]);
+    assert_eq!(stop["stop"]["reason"], "breakpoint", "{stop}");
+    let (folded, all, frames) = backtraces(&s);
+    assert!(folded.contains("Workers.work"), "{folded}");
+    assert!(folded.contains("Workers.main"), "{folded}");
+    assert!(folded.contains("frames in the JDK"), "{folded}");
+    assert!(!folded.contains("java.util.stream"), "{folded}");
+    assert!(
+        !folded.contains("java.lang.reflect.Method.invoke"),
+        "{folded}"
+    );
+    assert!(all.contains("java.util.stream."), "{all}");
+    assert!(all.contains("java.lang.reflect.Method.invoke"), "{all}");
+    assert!(marked(&frames, "jvm_runtime") >= 4, "{frames:?}");
+    assert!(frames[0].get("machinery").is_none(), "{frames:?}");
+    let main = frames
+        .iter()
+        .find(|f| f["function"] == "Workers.main")
+        .expect("main's frame");
+    assert!(main.get("machinery").is_none(), "{frames:?}");
 }

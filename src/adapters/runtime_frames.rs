@@ -84,6 +84,18 @@ pub fn go(function: &str, file: Option<&str>) -> Option<Machinery> {
         .then_some(Machinery::GoRuntime)
 }
 
+/// The packages of the JDK's classes, as the java adapter names their frames (in full).
+const JDK_PACKAGES: &[&str] = &["java.", "jdk.", "sun.", "com.sun."];
+
+/// A JVM frame (the java adapter names the JDK's in full, `java.lang.reflect.Method.invoke`):
+/// the JDK's classes, and the hidden class the JVM spins for a lambda (`Main$$Lambda.run`,
+/// which has no source), which only carry a call to the program's own code.
+pub fn jvm(function: &str, file: Option<&str>) -> Option<Machinery> {
+    let jdk = JDK_PACKAGES.iter().any(|p| function.starts_with(p));
+    let lambda_class = file.is_none() && function.contains("$$Lambda");
+    (jdk || lambda_class).then_some(Machinery::JvmRuntime)
+}
+
 /// How a folded run of `kind`'s frames is named: `… 6 frames in core/std`.
 pub fn label(kind: Machinery) -> &'static str {
     match kind {
@@ -92,6 +104,7 @@ pub fn label(kind: Machinery) -> &'static str {
         Machinery::PythonRuntime => "runpy/importlib",
         Machinery::NodeInternals => "node:internal",
         Machinery::GoRuntime => "the Go runtime",
+        Machinery::JvmRuntime => "the JDK",
     }
 }
 
@@ -155,5 +168,25 @@ mod tests {
             None
         );
         assert_eq!(go("main.main", Some("/src/main.go")), None);
+    }
+
+    #[test]
+    fn the_jdk_and_lambda_classes_are_jvm_machinery() {
+        for function in [
+            "java.lang.reflect.Method.invoke",
+            "jdk.internal.reflect.DirectMethodHandleAccessor.invoke",
+            "java.lang.invoke.LambdaForm$MH.invoke",
+            "sun.launcher.LauncherHelper.main",
+            "com.sun.tools.javac.launcher.Main.execute",
+        ] {
+            assert_eq!(
+                jvm(function, Some("Method.java")),
+                Some(Machinery::JvmRuntime),
+                "{function}"
+            );
+        }
+        assert_eq!(jvm("Main$$Lambda.run", None), Some(Machinery::JvmRuntime));
+        assert_eq!(jvm("Cart.total", Some("/src/Cart.java")), None);
+        assert_eq!(jvm("MainKt.main", Some("/src/Main.kt")), None);
     }
 }

@@ -144,6 +144,7 @@ pub const PROFILE: Profile = Profile {
     },
     // `attach --connect` dials the JVM's JDWP agent from the adapter (`attach.rs`).
     connects_itself: true,
+    runtime_frames: super::runtime_frames::jvm,
     ..Profile::PLAIN
 };
 

@@ -18,4 +18,7 @@ pub enum Machinery {
     NodeInternals,
     /// Go's runtime (`runtime.main`, `runtime.goexit`).
     GoRuntime,
+    /// The JDK's own classes (`java.*`, `jdk.*`, `sun.*`: reflection, method handles and lambda
+    /// forms, the source launcher, thread pools) and the JVM's hidden lambda classes.
+    JvmRuntime,
 }
