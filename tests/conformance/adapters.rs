@@ -156,6 +156,25 @@ pub static JAVA: Row = Row {
     known_bugs: &[],
 };
 
+/// Kotlin on the same adapter: a Maven project built by Maven's kotlin plugin into a runnable
+/// jar, started as `start target/conformance-1.jar`.
+pub static KOTLIN: Row = Row {
+    name: "java (Kotlin)",
+    adapter: "java",
+    language: Language::Kotlin,
+    session: Session::new,
+    // The top-level `fun apply` of `Conformance.kt`, by its bare name.
+    apply: "apply",
+    raise_reason: "exception",
+    raise_exit: Some(1),
+    // The JVM writes no core dumps of its own; attaching is the java row's to gain first.
+    lacks: &[Feature::Core, Feature::Attach],
+    known_bugs: &[(
+        Feature::Test,
+        "debugger test knows no Kotlin test runner yet (Maven's Surefire, Gradle)",
+    )],
+};
+
 /// Fails the test, with what to install, when the row's adapter or its language's tools are
 /// missing.
 pub fn require(row: &Row) {

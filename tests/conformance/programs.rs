@@ -6,7 +6,9 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use crate::common::test_project::copy_dir;
-use crate::common::{self, build_go_package, build_source, line_in, repo_root, typescript_build};
+use crate::common::{
+    self, build_go_package, build_source, kotlin, line_in, repo_root, typescript_build,
+};
 
 /// A language of the suite, and so its program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +20,7 @@ pub enum Language {
     JavaScript,
     TypeScript,
     Java,
+    Kotlin,
 }
 
 impl Language {
@@ -31,6 +34,7 @@ impl Language {
             Language::JavaScript => "javascript/conformance.js",
             Language::TypeScript => "typescript/conformance.ts",
             Language::Java => "java/Conformance.java",
+            Language::Kotlin => "kotlin/src/main/kotlin/Conformance.kt",
         };
         folder().join(file)
     }
@@ -43,6 +47,11 @@ impl Language {
             // A single source file, which `java` compiles as it starts it.
             Language::Python | Language::JavaScript | Language::Java => self.source(),
             Language::TypeScript => compiled_typescript(),
+            // A runnable jar, as a Maven project makes one: its manifest names the main class
+            // and the standard library beside it.
+            Language::Kotlin => kotlin::build(&folder().join("kotlin"))
+                .dir
+                .join("target/conformance-1.jar"),
         }
     }
 
@@ -68,6 +77,8 @@ impl Language {
             Language::TypeScript => "typescript/conformance.test.ts",
             // A JUnit test in the Maven project around the program (`java/pom.xml`).
             Language::Java => "java/test/ConformanceTest.java",
+            // No Kotlin test yet: the row lacks `test`.
+            Language::Kotlin => "kotlin/src/main/kotlin/Conformance.kt",
         };
         folder().join(file)
     }
@@ -94,6 +105,7 @@ impl Language {
             Language::Go => "TestApply".into(),
             Language::JavaScript => "conformance.test.js::apply adds".into(),
             Language::Java => "ConformanceTest#applyAdds".into(),
+            Language::Kotlin => "ConformanceKt".into(),
             Language::TypeScript => {
                 let tools = typescript_build::tool("tsx");
                 let modules = tools
@@ -132,6 +144,11 @@ impl Language {
                 let mut c = Command::new("java");
                 c.arg("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0")
                     .arg(program);
+                c
+            }
+            Language::Kotlin => {
+                let mut c = Command::new("java");
+                c.arg("-jar").arg(program);
                 c
             }
             Language::C | Language::Rust | Language::Go => Command::new(program),
