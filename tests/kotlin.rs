@@ -179,3 +179,33 @@ fn a_when_branch_and_a_lambda_body_stop() {
     );
     assert_eq!(s.value_of("total"), "8");
 }
+
+/// `next` over a call of an inline function (`sumOf`, whose body Kotlin copies into `total`
+/// with lines numbered past the end of `Main.kt`) stops only at `Main.kt`'s own lines: the
+/// lambda's body, then the line after.
+#[test]
+fn next_steps_over_the_lines_kotlin_inlined() {
+    let project = shop();
+    let s = Session::new();
+    start(&s, &project, &["--break", &at("@total_body")]);
+    let stop = step_with(&s, "continue");
+    assert_at(&stop, &project, "Cart.total", "@total_body");
+    let file_lines = std::fs::read_to_string(project.source("Main.kt"))
+        .expect("Main.kt")
+        .lines()
+        .count() as u64;
+    let target = u64::from(line_of(MAIN, "@total_return"));
+    let mut lines = Vec::new();
+    while lines.last() != Some(&target) {
+        assert!(lines.len() < 8, "no stop at line {target}: {lines:?}");
+        let stop = step_with(&s, "next");
+        assert_eq!(stop["reason"], "step", "{stop}");
+        assert_eq!(stop["frame"]["function"], "Cart.total", "{stop}");
+        let line = stop["frame"]["line"].as_u64().unwrap_or(0);
+        assert!(
+            (1..=file_lines).contains(&line),
+            "a stop at line {line} of a {file_lines}-line Main.kt: {stop}"
+        );
+        lines.push(line);
+    }
+}

@@ -1,7 +1,9 @@
 //! `next`, `step` and `finish` as JDWP line steps, taken as justMyCode does: the JDK's own
 //! classes (`java.*`, `jdk.*`, `sun.*`) are stepped over, and a step that lands in code the
 //! compiler made (a bridge method, an accessor; not a lambda's body, which the user wrote) or
-//! in a method without line numbers is taken on from there.
+//! in a method without line numbers is taken on from there. So is a step that lands on a line
+//! Kotlin inlined from another file (numbered past the end of the class's own file, see
+//! `smap`): it goes on over those lines to one of the file's own.
 
 use super::types::Types;
 use crate::adapters::java::jdwp::commands::{Modifier, StepDepth, modifiers};
@@ -99,17 +101,33 @@ impl Stepping {
             (modifiers::is_synthetic(m.modifiers) || m.modifiers & modifiers::BRIDGE != 0)
                 && !m.name.starts_with("lambda$")
         });
-        let has_line = types.line_of(jvm, location).await.ok().flatten().is_some();
-        let next = match (made_by_compiler, has_line) {
+        let line = types.line_of(jvm, location).await.ok().flatten();
+        let inlined = match line {
+            Some(line) => types
+                .last_own_line(jvm, location.class)
+                .await
+                .ok()
+                .flatten()
+                .is_some_and(|last| line > last),
+            None => false,
+        };
+        let next = match (made_by_compiler, line.is_some(), inlined) {
             // Through a bridge or accessor to the method it calls.
-            (true, _) => Some(StepDepth::Into),
-            (false, false) => Some(StepDepth::Out),
-            (false, true) => None,
+            (true, _, _) => Some(StepDepth::Into),
+            (false, false, _) => Some(StepDepth::Out),
+            // Over the inlined function's lines, in this frame, to the file's own next line
+            // (a lambda's body passed to it is one).
+            (false, true, true) => Some(StepDepth::Over),
+            (false, true, false) => None,
         };
         match next {
             Some(next) => {
                 self.again += 1;
-                let depth = if depth == StepDepth::Out { depth } else { next };
+                let depth = if depth == StepDepth::Out && !inlined {
+                    depth
+                } else {
+                    next
+                };
                 match self.request(jvm, thread, depth).await {
                     Ok(()) => StepOutcome::Again,
                     Err(_) => StepOutcome::Stop,
