@@ -166,6 +166,15 @@ pub trait Heap {
     async fn find_type(&self, name: &str) -> Result<Option<TypeRef>, HeapError>;
     /// The runtime type of an object.
     async fn type_of(&self, object: ObjectRef) -> Result<TypeRef, HeapError>;
+    /// The runtime types of several objects (a page of elements), in the order asked. The
+    /// wire's implementation sends the questions together; this one asks one by one.
+    async fn types_of(&self, objects: &[ObjectRef]) -> Result<Vec<TypeRef>, HeapError> {
+        let mut types = Vec::with_capacity(objects.len());
+        for object in objects {
+            types.push(self.type_of(*object).await?);
+        }
+        Ok(types)
+    }
     /// The superclass, `None` for `java.lang.Object` and interfaces.
     async fn superclass(&self, ty: &TypeRef) -> Result<Option<TypeRef>, HeapError>;
     /// The interfaces a type implements directly.
@@ -180,6 +189,19 @@ pub trait Heap {
         object: ObjectRef,
         fields: &[FieldInfo],
     ) -> Result<Vec<JavaValue>, HeapError>;
+    /// The same instance fields' values of several objects (the entries of a map, the boxes
+    /// of a list), object by object, in the order asked; sent together over the wire.
+    async fn get_fields_of(
+        &self,
+        objects: &[ObjectRef],
+        fields: &[FieldInfo],
+    ) -> Result<Vec<Vec<JavaValue>>, HeapError> {
+        let mut values = Vec::with_capacity(objects.len());
+        for object in objects {
+            values.push(self.get_fields(*object, fields).await?);
+        }
+        Ok(values)
+    }
     /// Static fields' values of a type, in the order asked.
     async fn get_statics(
         &self,
@@ -224,6 +246,14 @@ pub trait Heap {
     }
     /// A string's characters.
     async fn string_text(&self, string: ObjectRef) -> Result<String, HeapError>;
+    /// Several strings' characters, in the order asked; sent together over the wire.
+    async fn string_texts(&self, strings: &[ObjectRef]) -> Result<Vec<String>, HeapError> {
+        let mut texts = Vec::with_capacity(strings.len());
+        for string in strings {
+            texts.push(self.string_text(*string).await?);
+        }
+        Ok(texts)
+    }
     /// A new string in the JVM (for a literal in an expression).
     async fn new_string(&self, text: &str) -> Result<ObjectRef, HeapError>;
     /// Runs a method in the stopped thread, alone (other threads stay suspended), within the

@@ -6,13 +6,15 @@
 //! enums by their names, other objects by `toString()` where their class overrides it.
 //! Everything is bounded: string lengths, element counts and the depth of nested summaries.
 
+use std::collections::HashMap;
+
 use crate::adapters::java::expression::hierarchy::{
-    OBJECT, boxed_value, instance_fields, methods_named, supertype_names,
+    OBJECT, box_field, boxed_value, instance_fields, methods_named, supertype_names,
 };
 use crate::adapters::java::expression::primitives::{Primitive, java_text};
 use crate::adapters::java::heap::{
-    FieldInfo, Heap, HeapError, JavaValue, MethodInfo, ObjectKind, ObjectRef, Receiver, TypeId,
-    TypeRef,
+    FieldInfo, Heap, HeapError, JavaValue, MethodInfo, ObjectId, ObjectKind, ObjectRef, Receiver,
+    TypeId, TypeRef,
 };
 
 const ENUM: &str = "java.lang.Enum";
@@ -100,6 +102,18 @@ pub async fn present<H: Heap>(
 ) -> Result<Presented, HeapError> {
     Presenter { heap, limits }
         .present(value, limits.depth, true)
+        .await
+}
+
+/// Several values shown within `limits`, as [`present`] shows each: their strings' texts, types
+/// and boxes' contents asked together rather than one value after another.
+pub async fn present_all<H: Heap>(
+    heap: &H,
+    values: &[JavaValue],
+    limits: &Limits,
+) -> Result<Vec<Presented>, HeapError> {
+    Presenter { heap, limits }
+        .present_many(values, limits.depth, true)
         .await
 }
 
@@ -198,6 +212,108 @@ impl<H: Heap> Presenter<'_, H> {
         Ok(Box::pin(self.present(value, depth, false)).await?.summary)
     }
 
+    async fn summaries(
+        &self,
+        values: &[JavaValue],
+        depth: usize,
+    ) -> Result<Vec<String>, HeapError> {
+        Ok(self
+            .present_many(values, depth, false)
+            .await?
+            .into_iter()
+            .map(|shown| shown.summary)
+            .collect())
+    }
+
+    /// Each value as [`Presenter::present`] shows it. What a page of elements asks of each
+    /// (a string's text, an object's type, a box's content) is asked of all together, each
+    /// question one JDWP round trip: one after another they were most of `locals`' time.
+    async fn present_many(
+        &self,
+        values: &[JavaValue],
+        depth: usize,
+        children: bool,
+    ) -> Result<Vec<Presented>, HeapError> {
+        let objects = |kind_is_string: bool| -> Vec<ObjectRef> {
+            values
+                .iter()
+                .filter_map(|value| match value {
+                    JavaValue::Object(object)
+                        if (object.kind == ObjectKind::String) == kind_is_string =>
+                    {
+                        Some(*object)
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let strings = objects(true);
+        let texts: HashMap<ObjectId, String> = strings
+            .iter()
+            .map(|s| s.id)
+            .zip(self.heap.string_texts(&strings).await?)
+            .collect();
+        let others = objects(false);
+        let types = self.heap.types_of(&others).await?;
+        let held = self.boxes_held(&others, &types).await?;
+        let mut shown = Vec::with_capacity(values.len());
+        for value in values {
+            let known = match value {
+                JavaValue::Object(object) => match (texts.get(&object.id), held.get(&object.id)) {
+                    (Some(text), _) if object.kind == ObjectKind::String => Some(Presented {
+                        summary: quoted(text, self.limits.string_chars),
+                        type_name: "java.lang.String".into(),
+                        kind: ValueKind::String,
+                        children: Vec::new(),
+                        length: None,
+                    }),
+                    (_, Some((type_name, primitive))) => Some(Presented {
+                        summary: primitive_text(primitive),
+                        type_name: type_name.clone(),
+                        kind: ValueKind::Boxed,
+                        children: Vec::new(),
+                        length: None,
+                    }),
+                    _ => None,
+                },
+                _ => None,
+            };
+            shown.push(match known {
+                Some(known) => known,
+                None => Box::pin(self.present(value, depth, children)).await?,
+            });
+        }
+        Ok(shown)
+    }
+
+    /// The primitives the boxes among `objects` (of runtime `types`) hold, by object, with the
+    /// box's type name; each box type's values read together.
+    async fn boxes_held(
+        &self,
+        objects: &[ObjectRef],
+        types: &[TypeRef],
+    ) -> Result<HashMap<ObjectId, (String, JavaValue)>, HeapError> {
+        let mut held = HashMap::new();
+        for (ty, group) in by_type(objects, types) {
+            if Primitive::from_box(&ty.name).is_none() {
+                continue;
+            }
+            let Some(field) = box_field(self.heap, &ty).await? else {
+                continue;
+            };
+            let values = self
+                .heap
+                .get_fields_of(&group, std::slice::from_ref(&field))
+                .await?;
+            for (object, mut value) in group.iter().zip(values) {
+                if let Some(value) = value.pop() {
+                    held.insert(object.id, (ty.name.clone(), value));
+                }
+            }
+        }
+        Ok(held)
+    }
+
     /// `{a, b, …}` of the first elements' summaries, and `… N more` when some are left out.
     async fn listing(
         &self,
@@ -206,11 +322,10 @@ impl<H: Heap> Presenter<'_, H> {
         open: &str,
         close: &str,
     ) -> Result<String, HeapError> {
-        let mut parts = Vec::new();
-        for value in elements.values.iter().take(self.limits.summary_elements) {
-            parts.push(self.summary(value, depth.saturating_sub(1)).await?);
-        }
-        let shown = parts.len();
+        let shown = elements.values.len().min(self.limits.summary_elements);
+        let mut parts = self
+            .summaries(&elements.values[..shown], depth.saturating_sub(1))
+            .await?;
         if shown < elements.length {
             parts.push(format!("{ELLIPSIS} {} more", elements.length - shown));
         }
@@ -384,15 +499,18 @@ impl<H: Heap> Presenter<'_, H> {
             }
             Err(error) => return Err(error),
         };
-        let mut parts = Vec::new();
+        let keys: Vec<JavaValue> = pairs.iter().map(|(key, _)| key.clone()).collect();
+        let key_texts = self.summaries(&keys, depth.saturating_sub(1)).await?;
+        let shown = pairs.len().min(self.limits.summary_elements);
+        let values: Vec<JavaValue> = pairs[..shown].iter().map(|(_, v)| v.clone()).collect();
+        let value_texts = self.summaries(&values, depth.saturating_sub(1)).await?;
+        let mut parts: Vec<String> = key_texts
+            .iter()
+            .zip(&value_texts)
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect();
         let mut named = Vec::new();
-        for (i, (key, value)) in pairs.into_iter().enumerate() {
-            let shown = i < self.limits.summary_elements;
-            let key_text = self.summary(&key, depth.saturating_sub(1)).await?;
-            if shown {
-                let value_text = self.summary(&value, depth.saturating_sub(1)).await?;
-                parts.push(format!("{key_text}={value_text}"));
-            }
+        for (i, ((_, value), key_text)) in pairs.into_iter().zip(key_texts).enumerate() {
             if children && i < self.limits.children {
                 named.push(Child {
                     name: key_text,
@@ -431,18 +549,36 @@ impl<H: Heap> Presenter<'_, H> {
         else {
             return Ok(None);
         };
-        let mut pairs = Vec::new();
-        for entry in &entries.values {
-            let JavaValue::Object(entry) = entry else {
+        let objects: Vec<ObjectRef> = entries
+            .values
+            .iter()
+            .filter_map(|entry| match entry {
+                JavaValue::Object(entry) => Some(*entry),
+                _ => None,
+            })
+            .collect();
+        let types = self.heap.types_of(&objects).await?;
+        let mut read = HashMap::new();
+        for (ty, group) in by_type(&objects, &types) {
+            let Some(fields) = self.entry_fields(&ty).await? else {
                 continue;
             };
-            let entry_type = self.heap.type_of(*entry).await?;
-            if let Some(pair) = self.entry_fields(*entry, &entry_type).await? {
-                pairs.push(pair);
+            let values = self.heap.get_fields_of(&group, &fields).await?;
+            for (entry, values) in group.iter().zip(values) {
+                let mut values = values.into_iter();
+                if let (Some(key), Some(value)) = (values.next(), values.next()) {
+                    read.insert(entry.id, (key, value));
+                }
+            }
+        }
+        let mut pairs = Vec::new();
+        for (entry, entry_type) in objects.iter().zip(&types) {
+            if let Some(pair) = read.get(&entry.id) {
+                pairs.push(pair.clone());
                 continue;
             }
-            let key = self.call(*entry, &entry_type, "getKey").await?;
-            let value = self.call(*entry, &entry_type, "getValue").await?;
+            let key = self.call(*entry, entry_type, "getKey").await?;
+            let value = self.call(*entry, entry_type, "getValue").await?;
             pairs.push((
                 key.unwrap_or(JavaValue::Null),
                 value.unwrap_or(JavaValue::Null),
@@ -451,15 +587,11 @@ impl<H: Heap> Presenter<'_, H> {
         Ok(Some((entries.length, pairs)))
     }
 
-    /// The key and value of an entry of the JDK's own maps, read from its `key` and `value`
-    /// fields in one request: `getKey()` and `getValue()` are two invocations, each of which
-    /// resumes the thread, and a page of 100 entries cost hundreds of milliseconds. `None` for
-    /// any other entry class, whose getters may compute what they return.
-    async fn entry_fields(
-        &self,
-        entry: ObjectRef,
-        ty: &TypeRef,
-    ) -> Result<Option<(JavaValue, JavaValue)>, HeapError> {
+    /// The `key` and `value` fields of an entry class of the JDK's own maps, read instead of
+    /// calling `getKey()` and `getValue()`: those are two invocations, each of which resumes
+    /// the thread, and a page of 100 entries cost hundreds of milliseconds. `None` for any
+    /// other entry class, whose getters may compute what they return.
+    async fn entry_fields(&self, ty: &TypeRef) -> Result<Option<[FieldInfo; 2]>, HeapError> {
         let supertypes = supertype_names(self.heap, ty).await?;
         if !supertypes
             .iter()
@@ -469,18 +601,9 @@ impl<H: Heap> Presenter<'_, H> {
         }
         let fields = instance_fields(self.heap, ty).await?;
         let named = |name: &str| fields.iter().rev().find(|f| f.name == name).cloned();
-        let (Some(key), Some(value)) = (named("key"), named("value")) else {
-            return Ok(None);
-        };
-        let mut values = self
-            .heap
-            .get_fields(entry, &[key, value])
-            .await?
-            .into_iter();
-        match (values.next(), values.next()) {
-            (Some(key), Some(value)) => Ok(Some((key, value))),
-            _ => Ok(None),
-        }
+        Ok(named("key")
+            .zip(named("value"))
+            .map(|(key, value)| [key, value]))
     }
 
     /// Children `first..first + count` of a sequence; a value of another kind's children.
@@ -515,14 +638,15 @@ impl<H: Heap> Presenter<'_, H> {
             if is(MAP)
                 && let Some((_, pairs)) = self.entries(*object, &ty, first, count).await?
             {
-                let mut children = Vec::with_capacity(pairs.len());
-                for (key, value) in pairs {
-                    let name = self
-                        .summary(&key, self.limits.depth.saturating_sub(1))
-                        .await?;
-                    children.push(Child { name, value });
-                }
-                return Ok(children);
+                let keys: Vec<JavaValue> = pairs.iter().map(|(key, _)| key.clone()).collect();
+                let names = self
+                    .summaries(&keys, self.limits.depth.saturating_sub(1))
+                    .await?;
+                return Ok(pairs
+                    .into_iter()
+                    .zip(names)
+                    .map(|((_, value), name)| Child { name, value })
+                    .collect());
             }
             if is(COLLECTION)
                 && let Some(elements) = self.collection_elements(*object, &ty, first, count).await?
@@ -720,6 +844,18 @@ impl<H: Heap> Presenter<'_, H> {
             length: None,
         })
     }
+}
+
+/// Objects grouped by their runtime type (`types[i]` is `objects[i]`'s), in first-seen order.
+fn by_type(objects: &[ObjectRef], types: &[TypeRef]) -> Vec<(TypeRef, Vec<ObjectRef>)> {
+    let mut groups: Vec<(TypeRef, Vec<ObjectRef>)> = Vec::new();
+    for (object, ty) in objects.iter().zip(types) {
+        match groups.iter_mut().find(|(known, _)| known.id == ty.id) {
+            Some((_, group)) => group.push(*object),
+            None => groups.push((ty.clone(), vec![*object])),
+        }
+    }
+    groups
 }
 
 /// A type's name without its package, nested types joined by `.`: `Cart.Line`, `int[3]`.
@@ -1014,6 +1150,31 @@ mod tests {
             ["id", "items", "prices", "total", "owner", "discount"],
             "base class fields first"
         );
+    }
+
+    #[tokio::test]
+    async fn values_presented_together_show_as_each_alone() {
+        let heap = shop();
+        let mut values = Vec::new();
+        for expression in [
+            "owner", "count", "list", "prices", "nothing", "limit", "line",
+        ] {
+            values.push(evaluate(&heap, expression).await.unwrap_or(JavaValue::Null));
+        }
+        values.push(values[1].clone());
+        let limits = Limits::default();
+        let together = present_all(&heap, &values, &limits)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut alone = Vec::new();
+        for value in &values {
+            alone.push(
+                present(&heap, value, &limits)
+                    .await
+                    .unwrap_or_else(|e| panic!("{e}")),
+            );
+        }
+        assert_eq!(together, alone);
     }
 
     #[tokio::test]

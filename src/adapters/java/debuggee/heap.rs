@@ -6,8 +6,10 @@
 //! resumes the thread for a moment, which ends the ids of its frames.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use futures_util::future::try_join_all;
 
 use crate::adapters::java::heap::{
     FieldInfo, Heap, HeapError, JavaValue, LocalInfo, MethodInfo, ObjectKind, ObjectRef, Receiver,
@@ -26,15 +28,19 @@ pub struct JdwpHeap {
     jvm: Connection,
     thread: u64,
     depth: usize,
-    types: TypeCache,
+    types: Arc<TypeCache>,
 }
 
-/// What the heap learnt of each type during one request, by type id: a type's name, its
-/// supertypes, fields and methods cannot change while the request runs, and presenting a map
-/// of 100 entries asks them of the same few types hundreds of times (`getKey` looked up
-/// through every supertype of each entry's class), which was nine JDWP round trips in ten.
+/// What heaps learnt of each type during one stop, by type id: a type's name, its supertypes,
+/// fields and methods cannot change while the program is stopped, and presenting a map of 100
+/// entries asks them of the same few types hundreds of times (`getKey` looked up through every
+/// supertype of each entry's class), which was nine JDWP round trips in ten. `locals` is
+/// several requests (the locals, then each collection's page of children), which share it.
+/// An object's runtime type cannot change either: a page of elements asks theirs together
+/// ([`Heap::types_of`]) and presenting each then finds it here.
 #[derive(Default)]
-struct TypeCache {
+pub struct TypeCache {
+    objects: Mutex<HashMap<u64, (TypeTag, u64)>>,
     signatures: Mutex<HashMap<u64, String>>,
     superclasses: Mutex<HashMap<u64, u64>>,
     interfaces: Mutex<HashMap<u64, Vec<u64>>>,
@@ -59,12 +65,13 @@ fn remember<T>(cache: &Mutex<HashMap<u64, T>>, id: u64, value: T) {
 }
 
 impl JdwpHeap {
-    pub fn new(jvm: Connection, thread: u64, depth: usize) -> JdwpHeap {
+    /// The heap of a frame, knowing what `types` learnt already this stop.
+    pub fn new(jvm: Connection, thread: u64, depth: usize, types: Arc<TypeCache>) -> JdwpHeap {
         JdwpHeap {
             jvm,
             thread,
             depth,
-            types: TypeCache::default(),
+            types,
         }
     }
 
@@ -92,6 +99,48 @@ impl JdwpHeap {
             name: type_name(&signature),
             kind: kind_of(tag),
         })
+    }
+
+    /// The runtime type's tag and id of each object, those not known yet asked together.
+    async fn reference_types(
+        &self,
+        objects: &[ObjectRef],
+    ) -> Result<Vec<(TypeTag, u64)>, HeapError> {
+        let unknown: Vec<u64> = objects
+            .iter()
+            .map(|o| o.id)
+            .filter(|id| cached(&self.types.objects, *id).is_none())
+            .collect();
+        let asked = try_join_all(unknown.iter().map(|id| self.jvm.reference_type(*id)))
+            .await
+            .map_err(refused)?;
+        for (id, found) in unknown.into_iter().zip(asked) {
+            remember(&self.types.objects, id, found);
+        }
+        objects
+            .iter()
+            .map(|o| {
+                cached(&self.types.objects, o.id)
+                    .ok_or_else(|| HeapError::Gone(format!("object {}", o.id)))
+            })
+            .collect()
+    }
+
+    /// The signatures of types not known yet, asked together.
+    async fn learn_signatures(&self, ids: &[u64]) -> Result<(), HeapError> {
+        let mut unknown: Vec<u64> = Vec::new();
+        for id in ids {
+            if cached(&self.types.signatures, *id).is_none() && !unknown.contains(id) {
+                unknown.push(*id);
+            }
+        }
+        let asked = try_join_all(unknown.iter().map(|id| self.jvm.signature(*id)))
+            .await
+            .map_err(refused)?;
+        for (id, signature) in unknown.into_iter().zip(asked) {
+            remember(&self.types.signatures, id, signature);
+        }
+        Ok(())
     }
 
     async fn type_by_name(&self, name: &str) -> Result<Option<TypeRef>, HeapError> {
@@ -295,8 +344,26 @@ impl Heap for JdwpHeap {
     }
 
     async fn type_of(&self, object: ObjectRef) -> Result<TypeRef, HeapError> {
-        let (tag, id) = self.jvm.reference_type(object.id).await.map_err(refused)?;
+        let (tag, id) = match cached(&self.types.objects, object.id) {
+            Some(known) => known,
+            None => {
+                let found = self.jvm.reference_type(object.id).await.map_err(refused)?;
+                remember(&self.types.objects, object.id, found);
+                found
+            }
+        };
         self.type_ref(tag, id).await
+    }
+
+    async fn types_of(&self, objects: &[ObjectRef]) -> Result<Vec<TypeRef>, HeapError> {
+        let found = self.reference_types(objects).await?;
+        let ids: Vec<u64> = found.iter().map(|(_, id)| *id).collect();
+        self.learn_signatures(&ids).await?;
+        let mut types = Vec::with_capacity(found.len());
+        for (tag, id) in found {
+            types.push(self.type_ref(tag, id).await?);
+        }
+        Ok(types)
     }
 
     async fn superclass(&self, ty: &TypeRef) -> Result<Option<TypeRef>, HeapError> {
@@ -398,6 +465,21 @@ impl Heap for JdwpHeap {
             .map_err(refused)?
             .into_iter()
             .map(to_java)
+            .collect())
+    }
+
+    async fn get_fields_of(
+        &self,
+        objects: &[ObjectRef],
+        fields: &[FieldInfo],
+    ) -> Result<Vec<Vec<JavaValue>>, HeapError> {
+        let ids: Vec<u64> = fields.iter().map(|f| f.id).collect();
+        let values = try_join_all(objects.iter().map(|o| self.jvm.field_values(o.id, &ids)))
+            .await
+            .map_err(refused)?;
+        Ok(values
+            .into_iter()
+            .map(|values| values.into_iter().map(to_java).collect())
             .collect())
     }
 
@@ -506,6 +588,12 @@ impl Heap for JdwpHeap {
 
     async fn string_text(&self, string: ObjectRef) -> Result<String, HeapError> {
         self.jvm.string_value(string.id).await.map_err(refused)
+    }
+
+    async fn string_texts(&self, strings: &[ObjectRef]) -> Result<Vec<String>, HeapError> {
+        try_join_all(strings.iter().map(|s| self.jvm.string_value(s.id)))
+            .await
+            .map_err(refused)
     }
 
     async fn new_string(&self, text: &str) -> Result<ObjectRef, HeapError> {

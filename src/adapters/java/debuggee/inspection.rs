@@ -3,9 +3,11 @@
 //! shown by the presenter; `evaluate`, `setExpression` and `setVariable` through the Java
 //! expression evaluator. Everything here is forgotten when the program runs on.
 
+use std::sync::Arc;
+
 use serde_json::{Value as Json, json};
 
-use super::heap::JdwpHeap;
+use super::heap::{JdwpHeap, TypeCache};
 use super::returns::Returned;
 use super::sources::SourcePaths;
 use super::types::Types;
@@ -16,7 +18,7 @@ use crate::adapters::java::heap::{Heap, HeapError, JavaValue, ObjectKind};
 use crate::adapters::java::jdwp::Connection;
 use crate::adapters::java::jdwp::commands::Frame;
 use crate::adapters::java::jdwp::signatures::type_name;
-use crate::adapters::java::presentation::{Limits, Presented, children, present};
+use crate::adapters::java::presentation::{Limits, Presented, children, present, present_all};
 use crate::dap::requests::{
     DataBreakpointInfoArguments, EvaluateArguments, SetExpressionArguments, SetVariableArguments,
     StackTraceArguments, VariablesArguments,
@@ -43,6 +45,8 @@ pub struct Stop {
     handles: Vec<Handle>,
     /// What the method a `finish` stopping here left returned.
     returned: Option<Returned>,
+    /// What this stop's requests learnt of the program's types.
+    types: Arc<TypeCache>,
 }
 
 impl Stop {
@@ -52,6 +56,7 @@ impl Stop {
             frames: Vec::new(),
             handles: Vec::new(),
             returned,
+            types: Arc::default(),
         }
     }
 
@@ -161,7 +166,9 @@ impl Stop {
     fn heap_at(&self, jvm: &Connection, at: usize) -> Result<JdwpHeap, RequestError> {
         self.frames
             .get(at)
-            .map(|&(thread, depth, _)| JdwpHeap::new(jvm.clone(), thread, depth))
+            .map(|&(thread, depth, _)| {
+                JdwpHeap::new(jvm.clone(), thread, depth, self.types.clone())
+            })
             .ok_or(RequestError::NoFrame)
     }
 
@@ -172,35 +179,37 @@ impl Stop {
         at: usize,
     ) -> Result<Vec<Json>, RequestError> {
         let heap = self.heap_at(jvm, at)?;
-        let mut out = Vec::new();
+        let mut named = Vec::new();
         if let Some(this) = heap.this().await.map_err(failed)? {
-            let value = JavaValue::Object(this);
-            out.push(self.variable(&heap, at, "this", &value).await?);
+            named.push(("this".to_string(), JavaValue::Object(this)));
         }
-        match heap.locals().await.map_err(failed)? {
-            Some(locals) => {
-                for local in locals {
-                    out.push(self.variable(&heap, at, &local.name, &local.value).await?);
-                }
-            }
-            None => out.push(json!({
+        let locals = heap.locals().await.map_err(failed)?;
+        let known = locals.is_some();
+        named.extend(
+            locals
+                .into_iter()
+                .flatten()
+                .map(|local| (local.name, local.value)),
+        );
+        let mut out = self.variables_of(&heap, at, named).await?;
+        if !known {
+            out.push(json!({
                 "name": "(locals)",
                 "value": "not known: this class was compiled without a local variable table (javac -g)",
                 "variablesReference": 0,
-            })),
+            }));
         }
         Ok(out)
     }
 
-    /// A DAP variable of `value` as the presenter shows it, with a reference to its children
-    /// when it has any.
-    async fn variable(
+    /// DAP variables of named values as the presenter shows them (all presented together),
+    /// each with a reference to its children when it has any.
+    async fn variables_of(
         &mut self,
         heap: &JdwpHeap,
         at: usize,
-        name: &str,
-        value: &JavaValue,
-    ) -> Result<Json, RequestError> {
+        named: Vec<(String, JavaValue)>,
+    ) -> Result<Vec<Json>, RequestError> {
         // A variable needs its summary and whether it has children, not the children
         // themselves, which `variables` reads a page at a time: an array, list or map reads
         // only the elements its summary shows (10, not 100 entries with their keys).
@@ -208,7 +217,17 @@ impl Stop {
             children: 0,
             ..Limits::default()
         };
-        let shown = present(heap, value, &limits).await.map_err(failed)?;
+        let values: Vec<JavaValue> = named.iter().map(|(_, value)| value.clone()).collect();
+        let shown = present_all(heap, &values, &limits).await.map_err(failed)?;
+        Ok(named
+            .into_iter()
+            .zip(shown)
+            .map(|((name, value), shown)| self.variable(at, &name, &value, shown))
+            .collect())
+    }
+
+    /// A DAP variable of `value` shown, with a reference to its children when it has any.
+    fn variable(&mut self, at: usize, name: &str, value: &JavaValue, shown: Presented) -> Json {
         let reference = self.reference(at, value, &shown);
         let mut variable = json!({
             "name": name,
@@ -219,7 +238,7 @@ impl Stop {
         if let Some(length) = shown.length {
             variable["indexedVariables"] = json!(length);
         }
-        Ok(variable)
+        variable
     }
 
     /// The reference a shown value's children are read by; 0 when it has none.
@@ -246,7 +265,8 @@ impl Stop {
                 Some(returned) if returned.value != JavaValue::Void => {
                     let heap = self.heap_at(jvm, at)?;
                     let name = format!("(return) {}", returned.method);
-                    vec![self.variable(&heap, at, &name, &returned.value).await?]
+                    self.variables_of(&heap, at, vec![(name, returned.value)])
+                        .await?
                 }
                 _ => Vec::new(),
             },
@@ -258,14 +278,11 @@ impl Stop {
                 let children = children(&heap, &value, first, count, &limits)
                     .await
                     .map_err(failed)?;
-                let mut out = Vec::new();
-                for child in children {
-                    out.push(
-                        self.variable(&heap, frame, &child.name, &child.value)
-                            .await?,
-                    );
-                }
-                out
+                let named = children
+                    .into_iter()
+                    .map(|child| (child.name, child.value))
+                    .collect();
+                self.variables_of(&heap, frame, named).await?
             }
         };
         Ok(json!({ "variables": variables }))

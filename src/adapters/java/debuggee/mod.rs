@@ -640,7 +640,7 @@ impl Debuggee {
                 Event::Breakpoint {
                     request, thread, ..
                 } => {
-                    let frame = heap::JdwpHeap::new(jvm.clone(), thread, 0);
+                    let frame = heap::JdwpHeap::new(jvm.clone(), thread, 0, Default::default());
                     if let Some(id) = self.breakpoints.hit(request, &frame).await {
                         match &mut stop {
                             Some((_, StopReason::Breakpoint(ids))) => ids.push(id),

@@ -126,18 +126,22 @@ pub async fn unbox<H: Heap>(heap: &H, value: JavaValue) -> Result<JavaValue, Hea
     Ok(boxed_value(heap, *object, &ty).await?.unwrap_or(value))
 }
 
+/// The field a box of type `ty` holds its primitive in (`value`).
+pub async fn box_field<H: Heap>(heap: &H, ty: &TypeRef) -> Result<Option<FieldInfo>, HeapError> {
+    Ok(heap
+        .fields(ty)
+        .await?
+        .into_iter()
+        .find(|f| f.name == "value" && !f.is_static))
+}
+
 /// The `value` field of a box of type `ty`.
 pub async fn boxed_value<H: Heap>(
     heap: &H,
     object: ObjectRef,
     ty: &TypeRef,
 ) -> Result<Option<JavaValue>, HeapError> {
-    let Some(field) = heap
-        .fields(ty)
-        .await?
-        .into_iter()
-        .find(|f| f.name == "value" && !f.is_static)
-    else {
+    let Some(field) = box_field(heap, ty).await? else {
         return Ok(None);
     };
     Ok(heap

@@ -381,4 +381,46 @@ mod tests {
             Err(JdwpError::Closed)
         );
     }
+
+    /// Commands sent together are all in flight at once, and each gets its own reply however
+    /// the JVM orders them.
+    #[tokio::test]
+    async fn commands_in_flight_together_get_their_own_replies() {
+        let (ours, mut jvm) = tokio::io::duplex(4096);
+        let fake = tokio::spawn(async move {
+            let mut hello = [0u8; 14];
+            jvm.read_exact(&mut hello).await.expect("handshake");
+            jvm.write_all(HANDSHAKE).await.expect("echo");
+            let mut header = [0u8; HEADER_LEN];
+            jvm.read_exact(&mut header).await.expect("IDSizes");
+            let mut reply = vec![0, 0, 0, 31];
+            reply.extend_from_slice(&header[4..8]);
+            reply.extend_from_slice(&[0x80, 0, 0]);
+            for _ in 0..5 {
+                reply.extend_from_slice(&4i32.to_be_bytes());
+            }
+            jvm.write_all(&reply).await.expect("reply");
+            // Three commands read before any is answered; answered last first, each reply
+            // carrying its command's own command byte.
+            let mut asked = Vec::new();
+            for _ in 0..3 {
+                jvm.read_exact(&mut header).await.expect("command");
+                asked.push(header);
+            }
+            for header in asked.iter().rev() {
+                let mut reply = vec![0, 0, 0, 12];
+                reply.extend_from_slice(&header[4..8]);
+                reply.extend_from_slice(&[0x80, 0, 0, header[10]]);
+                jvm.write_all(&reply).await.expect("reply");
+            }
+            jvm
+        });
+        let (connection, _events) = Connection::open(ours).await.expect("open");
+        let replies = futures_util::future::try_join_all(
+            [1u8, 2, 3].map(|command| connection.command_raw(9, command, Vec::new())),
+        )
+        .await;
+        assert_eq!(replies, Ok(vec![vec![1], vec![2], vec![3]]));
+        drop(fake.await.expect("fake JVM"));
+    }
 }
