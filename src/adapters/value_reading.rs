@@ -19,6 +19,9 @@ use crate::dap::requests::EvaluateContext;
 pub struct ValueReading {
     /// The context of `print`'s `evaluate`: `watch`, unless the adapter shortens values there.
     pub context: EvaluateContext,
+    /// The context of a logpoint's `{expression}`: `watch`, unless the adapter writes a value
+    /// as text there as the adapters that print logpoints themselves do (a string unquoted).
+    pub logpoint_context: EvaluateContext,
     /// The parts of a value's text the adapter left unloaded.
     pub unloaded_parts: fn(&str) -> Vec<UnloadedPart>,
     /// A value that holds another, read as what it holds: Go's `reflect.Value`, whose `typ_`,
@@ -35,6 +38,7 @@ impl ValueReading {
     /// An adapter's with no quirk of this kind.
     pub const DEFAULT: ValueReading = ValueReading {
         context: EvaluateContext::Watch,
+        logpoint_context: EvaluateContext::Watch,
         unloaded_parts: |_| Vec::new(),
         held_value: |_| None,
         reword: |_, _| None,

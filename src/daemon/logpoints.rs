@@ -13,7 +13,8 @@ use super::session::{Shared, clean_evaluate_error};
 use crate::adapters::console_answer;
 use crate::dap::DapClient;
 use crate::dap::requests::{
-    Continue, Evaluate, EvaluateArguments, StackTrace, StackTraceArguments, ThreadArguments,
+    Continue, Evaluate, EvaluateArguments, EvaluateContext, StackTrace, StackTraceArguments,
+    ThreadArguments,
 };
 
 /// The stream logpoint lines are written as, so they never splice into a program's line.
@@ -68,13 +69,14 @@ fn tidy_errors(message: &str) -> String {
 /// is the user's).
 pub(super) async fn emulate(dap: DapClient, shared: Arc<Shared>, hit: Hit) {
     let frame_id = top_frame(&dap, hit.thread_id).await;
+    let context = shared.logpoint_context();
     for (id, message) in &hit.messages {
         let mut line = String::new();
         for part in parts(message) {
             match part {
                 Part::Text(text) => line.push_str(text),
                 Part::Expression(expression) => {
-                    line.push_str(&evaluate(&dap, frame_id, expression).await)
+                    line.push_str(&evaluate(&dap, frame_id, context, expression).await)
                 }
             }
         }
@@ -106,10 +108,17 @@ async fn top_frame(dap: &DapClient, thread_id: i64) -> Option<i64> {
 }
 
 /// The value of one `{expression}`, or its error in angle brackets: a logpoint never fails.
-async fn evaluate(dap: &DapClient, frame_id: Option<i64>, expression: &str) -> String {
-    let answer = dap
-        .request_typed::<Evaluate>(&EvaluateArguments::watch(expression, frame_id))
-        .await;
+async fn evaluate(
+    dap: &DapClient,
+    frame_id: Option<i64>,
+    context: EvaluateContext,
+    expression: &str,
+) -> String {
+    let arguments = EvaluateArguments {
+        context,
+        ..EvaluateArguments::watch(expression, frame_id)
+    };
+    let answer = dap.request_typed::<Evaluate>(&arguments).await;
     // Read as the console's answers are: a part is text, and an answer without any is empty.
     match console_answer(answer) {
         Ok(text) => text,

@@ -248,6 +248,7 @@ pub const PROFILE: Profile = Profile {
     // runes, `reflect.Value`s and result slots are shown in Go's words (`values.rs`).
     value_reading: ValueReading {
         context: EvaluateContext::Clipboard,
+        logpoint_context: EvaluateContext::Watch,
         unloaded_parts: |value| {
             let mut parts = unloaded::parts(value);
             parts.extend(values::reflect_values(value));

@@ -36,9 +36,11 @@ use serde_json::{Value, json};
 use super::install::{self, Software};
 use super::process::BoxFuture;
 use super::return_value::ReturnValueSource;
+use super::value_reading::ValueReading;
 use super::{CallerEnv, DebugAdapter, Profile, Start, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
+use crate::dap::requests::EvaluateContext;
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
 use crate::platform::Os;
 
@@ -145,6 +147,12 @@ pub const PROFILE: Profile = Profile {
     // `attach --connect` dials the JVM's JDWP agent from the adapter (`attach.rs`).
     connects_itself: true,
     runtime_frames: super::runtime_frames::jvm,
+    // A logpoint's `{expression}` is text in a line: a string's own characters, as the
+    // adapters that print logpoints themselves write them.
+    value_reading: ValueReading {
+        logpoint_context: EvaluateContext::Log,
+        ..ValueReading::DEFAULT
+    },
     ..Profile::PLAIN
 };
 

@@ -85,6 +85,7 @@ use super::run_state::{Phase, RunState, StopInfo};
 use crate::adapters::DebugAdapter;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::DapClient;
+use crate::dap::requests::EvaluateContext;
 use crate::dap::types::Capabilities;
 use crate::ipc::protocol::{AttachSpec, CoreSpec, LaunchSpec, ProcessContext, StopReason};
 
@@ -173,6 +174,11 @@ impl Shared {
 
     pub(super) fn output(&self) -> &OutputBuffer {
         &self.output
+    }
+
+    /// The `evaluate` context of an emulated logpoint's `{expression}`.
+    pub(super) fn logpoint_context(&self) -> EvaluateContext {
+        self.link.adapter().profile().value_reading.logpoint_context
     }
 
     /// An emulated logpoint could not let the program go on: show the stop rather than leave

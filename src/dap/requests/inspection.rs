@@ -123,12 +123,16 @@ impl EvaluateArguments {
 /// Where an `evaluate` comes from, which decides how the adapter reads it: `watch` is an
 /// expression, `repl` is console text (an lldb command, a Python statement), `clipboard` an
 /// expression whose value is wanted whole (a value to copy, which an adapter does not shorten).
+/// `log` is no context of DAP's: an expression of a logpoint's message, whose value is written
+/// into a line of text, sent only to the adapters of ours that ask for it
+/// ([`ValueReading::logpoint_context`](crate::adapters::value_reading::ValueReading)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum EvaluateContext {
     Watch,
     Repl,
     Clipboard,
+    Log,
 }
 
 /// `setExpression`: a new value for an assignable expression in a frame.

@@ -20,8 +20,8 @@ use crate::adapters::java::jdwp::commands::Frame;
 use crate::adapters::java::jdwp::signatures::type_name;
 use crate::adapters::java::presentation::{Limits, Presented, children, present, present_all};
 use crate::dap::requests::{
-    DataBreakpointInfoArguments, EvaluateArguments, SetExpressionArguments, SetVariableArguments,
-    StackTraceArguments, VariablesArguments,
+    DataBreakpointInfoArguments, EvaluateArguments, EvaluateContext, SetExpressionArguments,
+    SetVariableArguments, StackTraceArguments, VariablesArguments,
 };
 
 /// What a variables reference stands for: a frame's locals, or a value's children, read in
@@ -322,6 +322,18 @@ impl Stop {
         let value = expression::evaluate(&heap, &arguments.expression)
             .await
             .map_err(|e| RequestError::Failed(e.to_string()))?;
+        // A logpoint writes a string's characters into its line, as `String.valueOf` would.
+        if arguments.context == EvaluateContext::Log
+            && let JavaValue::Object(object) = &value
+            && object.kind == ObjectKind::String
+        {
+            let text = heap.string_text(*object).await.map_err(failed)?;
+            return Ok(json!({
+                "result": text,
+                "type": "java.lang.String",
+                "variablesReference": 0,
+            }));
+        }
         self.answer_value(&heap, at, &value, "result").await
     }
 
