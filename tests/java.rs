@@ -240,6 +240,38 @@ fn print_evaluates_java_shows_collections_by_elements_and_set_writes() {
     assert_eq!(s.value_of("this.discount"), "15");
 }
 
+/// A condition that does not parse is refused when it is set, in the parser's words, and
+/// leaves the breakpoint as it was.
+#[test]
+fn a_condition_that_does_not_parse_is_refused_at_break() {
+    let project = Project::build();
+    let s = Session::new();
+    project.start(&s, &["--break", &bare(MAIN, "@add_apple")], &[]);
+    step_with(&s, "continue");
+    s.data(&["breakpoint", "remove", "--all"]);
+    let cost = bare(CART, "@cost");
+    let refused = |run: &common::Run| {
+        assert_eq!(run.code, 2, "{run:?}");
+        let failure = run.failure();
+        assert_eq!(failure["code"], "usage", "{failure}");
+        let message = failure["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with("the condition 'count >' of ")
+                && message.contains("does not compile: "),
+            "{failure}"
+        );
+    };
+    refused(&s.run(&["--json", "break", &cost, "--condition", "count >"]));
+    let added = s.data(&["break", &cost, "--condition", "count > 2"]);
+    let id = added["id"].as_u64().expect("id").to_string();
+    refused(&s.run(&["--json", "break", "modify", &id, "--condition", "count >"]));
+    let listed = s.data(&["break", "list"]);
+    assert!(listed.to_string().contains("count > 2"), "{listed}");
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, CART, "Cart$Line.cost", "@cost");
+    assert_eq!(s.value_of("item"), "\"apple\"");
+}
+
 /// Conditions in Java, hit counts and logpoints, judged by the adapter at each hit: `Line.cost`
 /// runs for the apple (3 × 150) and then the pear (2 × 90).
 #[test]

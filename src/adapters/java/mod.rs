@@ -33,6 +33,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::conditions::{ConditionHandling, refused_with_prefix};
 use super::install::{self, Software};
 use super::process::BoxFuture;
 use super::return_value::ReturnValueSource;
@@ -149,6 +150,13 @@ pub const PROFILE: Profile = Profile {
     runtime_frames: super::runtime_frames::jvm,
     // A logpoint's `{expression}` is text in a line: a string's own characters, as the
     // adapters that print logpoints themselves write them.
+    // A condition that does not parse is refused when it is set (`debuggee/conditions.rs`).
+    conditions: ConditionHandling {
+        refusal: |answer| {
+            refused_with_prefix(answer, debuggee::conditions::REFUSED).map(str::to_string)
+        },
+        ..ConditionHandling::DEFAULT
+    },
     value_reading: ValueReading {
         logpoint_context: EvaluateContext::Log,
         ..ValueReading::DEFAULT

@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::conditions::Rule;
+use super::conditions::{self, Rule};
 use super::heap::JdwpHeap;
 use super::types::Types;
 use crate::adapters::java::jdwp::commands::{Modifier, modifiers};
@@ -221,6 +221,10 @@ impl Breakpoints {
         for wanted in wanted {
             let name = &wanted.name;
             self.next_id += 1;
+            if let Some(message) = conditions::refusal(&wanted.options) {
+                answers.push(json!({ "id": self.next_id, "verified": false, "message": message }));
+                continue;
+            }
             self.rules.insert(self.next_id, Rule::of(&wanted.options));
             match FunctionBreakpoint::parse(name) {
                 Some((class, method)) => parsed.push(FunctionBreakpoint {
@@ -354,7 +358,22 @@ impl Breakpoints {
             }
         }
         self.sources[at].bound_types.clear();
-        for wanted in &arguments.breakpoints {
+        // Answers of breakpoints refused, by their place among those asked for.
+        let mut refused = Vec::new();
+        for (place, wanted) in arguments.breakpoints.iter().enumerate() {
+            if let Some(message) = conditions::refusal(&wanted.options) {
+                self.next_id += 1;
+                refused.push((
+                    place,
+                    json!({
+                        "id": self.next_id,
+                        "verified": false,
+                        "line": wanted.line,
+                        "message": message,
+                    }),
+                ));
+                continue;
+            }
             // A line asked for again keeps its id.
             let id = match old.iter().find(|b| b.line == wanted.line) {
                 Some(same) => same.id,
@@ -410,11 +429,14 @@ impl Breakpoints {
             }
         }
         let source = &self.sources[at];
-        let list: Vec<Value> = source
+        let mut list: Vec<Value> = source
             .lines
             .iter()
             .map(|b| b.to_json(&source.path))
             .collect();
+        for (place, answer) in refused {
+            list.insert(place.min(list.len()), answer);
+        }
         Ok(json!({ "breakpoints": list }))
     }
 

@@ -3,11 +3,25 @@
 //! reached, lets the program run on unseen. A condition that cannot be evaluated (it throws,
 //! names nothing, is not a `boolean`) stops, as every adapter is made to: the session evaluates
 //! it again there and reports the error (`condition_error`) rather than taking it as false.
+//! A condition that does not parse is refused when it is set, as the breakpoint's answer.
 
 use crate::adapters::hit_rule::HitRule;
-use crate::adapters::java::expression::evaluate_condition;
+use crate::adapters::java::expression::{evaluate_condition, parse};
 use crate::adapters::java::heap::Heap;
 use crate::dap::requests::BreakpointOptions;
+
+/// How an unverified breakpoint's message starts when its condition does not parse; the
+/// profile reads the parser's words after it.
+pub const REFUSED: &str = "the condition does not parse: ";
+
+/// The message refusing a breakpoint whose condition does not parse.
+pub fn refusal(options: &BreakpointOptions) -> Option<String> {
+    let condition = options
+        .condition
+        .as_deref()
+        .filter(|c| !c.trim().is_empty())?;
+    parse(condition).err().map(|e| format!("{REFUSED}{e}"))
+}
 
 /// When one breakpoint stops.
 #[derive(Debug, Clone, Default)]
@@ -44,6 +58,19 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_condition_that_does_not_parse_is_refused_with_the_parsers_words() {
+        let with = |condition: &str| BreakpointOptions {
+            condition: Some(condition.into()),
+            ..BreakpointOptions::default()
+        };
+        let refused = refusal(&with("count >")).unwrap_or_default();
+        assert!(refused.starts_with(REFUSED), "{refused}");
+        assert_eq!(refusal(&with("count > 1 && item.equals(\"x\")")), None);
+        assert_eq!(refusal(&with("nosuch > 1")), None);
+        assert_eq!(refusal(&with(" ")), None);
+    }
 
     #[test]
     fn hit_conditions_read_as_dap_writes_them() {

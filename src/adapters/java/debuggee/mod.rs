@@ -6,7 +6,7 @@
 //! a stop is then the whole program's, and one `VirtualMachine.Resume` lets it all go.
 
 mod breakpoints;
-mod conditions;
+pub(super) mod conditions;
 mod exception_classes;
 mod fields;
 pub mod heap;
