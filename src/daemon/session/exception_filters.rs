@@ -186,9 +186,9 @@ impl Session {
                             .join(", ")
                     ),
                     match category {
-                        Some(_) => format!(
-                            "its filters are: {}; any other name is an exception class's \
-                             (IllegalStateException, java.io.IOException)",
+                        Some(category) => format!(
+                            "its filters are: {}; any other name is an exception class \
+                             ({category})",
                             names.join(", ")
                         ),
                         None => format!("its filters are: {}", names.join(", ")),

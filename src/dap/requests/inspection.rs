@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{NoArguments, Request, ThreadArguments, or_default};
+use super::{ExceptionBreakMode, NoArguments, Request, ThreadArguments, or_default};
 use crate::dap::types::{
     DisassembleBody, EvaluateBody, ModulesBody, ReadMemoryBody, ScopesBody, StackTraceBody,
     ThreadsBody, VariablesBody,
@@ -240,16 +240,6 @@ pub struct ExceptionInfoBody {
         skip_serializing_if = "Option::is_none"
     )]
     pub details: Option<ExceptionDetails>,
-}
-
-/// When the exception stopped the program (DAP's `ExceptionBreakMode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum ExceptionBreakMode {
-    Never,
-    Always,
-    Unhandled,
-    UserUnhandled,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]

@@ -101,7 +101,17 @@ pub struct SetExceptionBreakpointsArguments {
 pub struct ExceptionOptions {
     #[serde(default)]
     pub path: Vec<ExceptionPathSegment>,
-    pub break_mode: super::ExceptionBreakMode,
+    pub break_mode: ExceptionBreakMode,
+}
+
+/// When the exception stopped the program (DAP's `ExceptionBreakMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExceptionBreakMode {
+    Never,
+    Always,
+    Unhandled,
+    UserUnhandled,
 }
 
 /// One level of an exception path: any of `names` matches (all but them, when `negate`).

@@ -9,6 +9,7 @@ mod breakpoints;
 pub(super) mod conditions;
 mod exception_classes;
 mod fields;
+mod frame_names;
 pub mod heap;
 mod inspection;
 mod returns;

@@ -10,8 +10,8 @@ use crate::adapters::java::jdwp::events::{EventKind, SuspendPolicy};
 use crate::adapters::java::jdwp::wire::{Location, Value};
 use crate::adapters::java::jdwp::{Connection, JdwpError};
 
+use super::frame_names::frame_class;
 use super::heap::to_java;
-use super::inspection::frame_class;
 use super::types::Types;
 use crate::adapters::java::jdwp::signatures::type_name;
 
