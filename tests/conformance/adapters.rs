@@ -167,8 +167,8 @@ pub static KOTLIN: Row = Row {
     apply: "apply",
     raise_reason: "exception",
     raise_exit: Some(1),
-    // The JVM writes no core dumps of its own; attaching is the java row's to gain first.
-    lacks: &[Feature::Core, Feature::Attach],
+    // The JVM writes no core dumps of its own.
+    lacks: &[Feature::Core],
     known_bugs: &[(
         Feature::Test,
         "debugger test knows no Kotlin test runner yet (Maven's Surefire, Gradle)",

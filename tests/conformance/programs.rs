@@ -140,15 +140,13 @@ impl Language {
                 c
             }
             // A JVM is attached to through its JDWP agent, which it must be started with.
-            Language::Java => {
+            Language::Java | Language::Kotlin => {
                 let mut c = Command::new("java");
-                c.arg("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0")
-                    .arg(program);
-                c
-            }
-            Language::Kotlin => {
-                let mut c = Command::new("java");
-                c.arg("-jar").arg(program);
+                c.arg("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0");
+                if self == Language::Kotlin {
+                    c.arg("-jar");
+                }
+                c.arg(program);
                 c
             }
             Language::C | Language::Rust | Language::Go => Command::new(program),
