@@ -9,14 +9,13 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use common::java::{TEMURIN_25, step_with};
-use common::{Session, at, fixture_path, line_of, require_jdk};
+use common::{Session, at, fixture_path, free_port, line_of, require_jdk};
 
 const BEAT: &str = "java/Beat.java";
 
@@ -100,12 +99,6 @@ impl Drop for Jvm {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A loopback port nobody listens on right now.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    listener.local_addr().expect("local address").port()
 }
 
 fn agent(options: &str) -> String {

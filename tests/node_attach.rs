@@ -7,13 +7,12 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use common::node::*;
-use common::{Session, fixture_path, line_of, require_node, variable};
+use common::{Session, fixture_path, free_port, line_of, require_node, variable};
 
 /// A `node` process the test started, killed when dropped.
 struct NodeProcess {
@@ -87,12 +86,6 @@ impl Drop for NodeProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A loopback port nobody listens on right now.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    listener.local_addr().expect("local address").port()
 }
 
 /// Waits until 127.0.0.1:`port` is in LISTEN state (read from /proc/net/tcp, so no probe

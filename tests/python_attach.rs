@@ -6,12 +6,11 @@
 
 mod common;
 
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::python::*;
-use common::{Session, at, eventually, fixture_path, require_debugpy, variable};
+use common::{Session, at, eventually, fixture_path, free_port, require_debugpy, variable};
 
 #[test]
 fn config_only_adapter_runs_debugpy() {
@@ -144,12 +143,6 @@ impl Drop for Listening {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A loopback port nobody listens on right now.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    listener.local_addr().expect("local address").port()
 }
 
 #[test]

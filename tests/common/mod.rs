@@ -825,3 +825,9 @@ pub fn json_decoder_line() -> (PathBuf, u32) {
         .unwrap_or_else(|| panic!("no raw_decode call in {}", path.display()));
     (path, index as u32 + 1)
 }
+
+/// A loopback port nobody listens on right now, for a debuggee told to listen on it.
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+    listener.local_addr().expect("local address").port()
+}
