@@ -687,12 +687,18 @@ impl Debuggee {
                     catch,
                 } => {
                     let stops = self.last_exception != Some(exception)
-                        && (Some(request) != self.caught_by_runtime_request
-                            || self
-                                .caught_by_runtime(&jvm, &location, catch.as_ref())
-                                .await)
-                        && (Some(request) != self.caught_request
-                            || !self.runtime_business(&jvm, &location, catch.as_ref()).await);
+                        && if Some(request) == self.caught_by_runtime_request {
+                            self.catching(&jvm, &location, catch.as_ref())
+                                .await
+                                .by_runtime_for_the_program()
+                        } else if Some(request) == self.caught_request {
+                            !self
+                                .catching(&jvm, &location, catch.as_ref())
+                                .await
+                                .runtime_business()
+                        } else {
+                            true
+                        };
                     if stops && stop.is_none() {
                         self.last_exception = Some(exception);
                         stop = Some((thread, StopReason::Exception { exception }));
@@ -749,44 +755,26 @@ impl Debuggee {
         }
     }
 
-    /// Whether an exception thrown at `thrown` is caught at `catch` by the runtime's code (or
-    /// by a test framework's call of the test), not the program's.
-    async fn caught_by_runtime(
+    /// Where an exception thrown at `thrown` is caught (`catch`), told by the classes of both.
+    async fn catching(
         &mut self,
         jvm: &Connection,
         thrown: &super::jdwp::wire::Location,
         catch: Option<&super::jdwp::wire::Location>,
-    ) -> bool {
+    ) -> Catching {
         let Some(catch) = catch else {
-            return true;
+            return Catching::Uncaught;
         };
-        let (Ok(thrower), Ok(catcher)) = (
+        match (
             self.types.signature(jvm, thrown.class).await,
             self.types.signature(jvm, catch.class).await,
-        ) else {
-            return false;
-        };
-        let catcher = type_name(&catcher);
-        !is_runtime_class(&type_name(&thrower))
-            && (is_runtime_class(&catcher) || TEST_CALLERS.contains(&catcher.as_str()))
-    }
-
-    /// Whether an exception thrown at `thrown` and caught at `catch` is the runtime's own
-    /// business: thrown and caught in its code (a class loader's `ClassNotFoundException`).
-    async fn runtime_business(
-        &mut self,
-        jvm: &Connection,
-        thrown: &super::jdwp::wire::Location,
-        catch: Option<&super::jdwp::wire::Location>,
-    ) -> bool {
-        let Some(catch) = catch else {
-            return false;
-        };
-        let mut is_runtime = async |class: u64| match self.types.signature(jvm, class).await {
-            Ok(signature) => is_runtime_class(&type_name(&signature)),
-            Err(_) => false,
-        };
-        is_runtime(thrown.class).await && is_runtime(catch.class).await
+        ) {
+            (Ok(thrower), Ok(catcher)) => Catching::Caught {
+                thrown_by_runtime: is_runtime_class(&type_name(&thrower)),
+                catcher: type_name(&catcher),
+            },
+            _ => Catching::Unknown,
+        }
     }
 
     async fn disconnect(&mut self, arguments: &DisconnectArguments) {
@@ -863,4 +851,46 @@ fn capabilities() -> Value {
         "supportsTerminateRequest": false,
         "exceptionBreakpointFilters": filters,
     })
+}
+
+/// Where a thrown exception is caught, as the exception filters judge it.
+enum Catching {
+    Uncaught,
+    /// The class of the thrower or of the catcher could not be read.
+    Unknown,
+    Caught {
+        thrown_by_runtime: bool,
+        catcher: String,
+    },
+}
+
+impl Catching {
+    /// Thrown by the program's code and caught by the runtime's (or by a test framework's call
+    /// of the test): what the `uncaught` filter means on the JVM. An exception nobody catches is
+    /// one too.
+    fn by_runtime_for_the_program(&self) -> bool {
+        match self {
+            Catching::Uncaught => true,
+            Catching::Unknown => false,
+            Catching::Caught {
+                thrown_by_runtime,
+                catcher,
+            } => {
+                !thrown_by_runtime
+                    && (is_runtime_class(catcher) || TEST_CALLERS.contains(&catcher.as_str()))
+            }
+        }
+    }
+
+    /// Thrown and caught in the runtime's code (a class loader's `ClassNotFoundException`):
+    /// no business of the program's.
+    fn runtime_business(&self) -> bool {
+        match self {
+            Catching::Caught {
+                thrown_by_runtime,
+                catcher,
+            } => *thrown_by_runtime && is_runtime_class(catcher),
+            Catching::Uncaught | Catching::Unknown => false,
+        }
+    }
 }
