@@ -16,11 +16,11 @@ use serde_json::{Value, json};
 
 use debugger::common::paths;
 use debugger::ipc::client::{DaemonClient, SessionPaths};
-use debugger::ipc::protocol::Command as IpcCommand;
+use debugger::ipc::protocol::{Command as IpcCommand, ResumeAction, WaitSpec};
 
-use crate::BenchResult;
 use crate::common::Session;
 use crate::stats::{Stats, time_n};
+use crate::{BenchResult, WAIT_LIMIT};
 
 /// The daemon's default output buffer (8 MiB), written into each session's config explicitly
 /// so the flood's memory bound is stated against a known buffer.
@@ -184,5 +184,17 @@ fn shorten(text: &str) -> String {
             cut -= 1;
         }
         format!("{}… ({} bytes)", &text[..cut], text.len())
+    }
+}
+
+/// The IPC twin of `next --wait`: a step over that answers once the program stops again.
+pub fn next_and_wait() -> IpcCommand {
+    IpcCommand::Resume {
+        action: ResumeAction::Next,
+        wait: Some(WaitSpec {
+            timeout_secs: WAIT_LIMIT.as_secs_f64(),
+            locals: None,
+            prints: Vec::new(),
+        }),
     }
 }

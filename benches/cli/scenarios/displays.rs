@@ -9,14 +9,12 @@
 
 use std::time::Duration;
 
-use debugger::ipc::protocol::{Command as IpcCommand, ResumeAction, WaitSpec};
-
 use super::Context;
+use crate::BenchResult;
 use crate::common::build;
 use crate::inprocess::Stopped;
-use crate::session::{CliSession, expect_contains, path_str};
+use crate::session::{CliSession, expect_contains, next_and_wait, path_str};
 use crate::stats::Stats;
-use crate::{BenchResult, WAIT_LIMIT};
 
 /// The display: steploop's accumulator, which every step of the loop's body changes.
 const DISPLAYED: &str = "acc";
@@ -87,18 +85,10 @@ fn steps(
     let plan = &ctx.plan;
     let mut samples: [Vec<Duration>; 5] = Default::default();
     let line = format!("1: {DISPLAYED} = ");
-    let next = || IpcCommand::Resume {
-        action: ResumeAction::Next,
-        wait: Some(WaitSpec {
-            timeout_secs: WAIT_LIMIT.as_secs_f64(),
-            locals: None,
-            prints: Vec::new(),
-        }),
-    };
     let step = |which: usize| -> BenchResult<Duration> {
         let (time, out) = match which {
             0 => shown.timed(&["next", "--wait"])?,
-            1 => return shown.ipc(next()),
+            1 => return shown.ipc(next_and_wait()),
             2 => plain.timed(&["next", "--wait"])?,
             _ => plain.timed(&["next", "--wait", "-p", DISPLAYED])?,
         };

@@ -20,11 +20,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use debugger::ipc::protocol::{Command as IpcCommand, ResumeAction, WaitSpec};
-
 use super::Context;
 use crate::common::{fixture_path, line_of, require_jdk};
-use crate::session::{CliSession, expect_contains, path_str};
+use crate::session::{CliSession, expect_contains, next_and_wait, path_str};
 use crate::stats::Stats;
 use crate::timeline::MarkFile;
 use crate::{BenchResult, WAIT_LIMIT};
@@ -308,18 +306,10 @@ pub fn step(ctx: &mut Context) -> BenchResult<()> {
 fn steps(ctx: &Context, session: &CliSession, jdb: &mut Jdb) -> BenchResult<[Vec<Duration>; 3]> {
     let plan = &ctx.plan;
     let mut samples: [Vec<Duration>; 3] = Default::default();
-    let next = || IpcCommand::Resume {
-        action: ResumeAction::Next,
-        wait: Some(WaitSpec {
-            timeout_secs: WAIT_LIMIT.as_secs_f64(),
-            locals: None,
-            prints: Vec::new(),
-        }),
-    };
     for round in 0..plan.warmup + plan.steps {
         let (cli, out) = session.timed(&["next", "--wait"])?;
         expect_contains(&out, "Stepped", "next --wait")?;
-        let ipc = session.ipc(next())?;
+        let ipc = session.ipc(next_and_wait())?;
         let began = Instant::now();
         jdb.ask("next", &["Step completed:", SUSPENDED])?;
         let native = began.elapsed();

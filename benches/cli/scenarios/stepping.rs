@@ -9,14 +9,12 @@
 
 use std::time::Duration;
 
-use debugger::ipc::protocol::{Command as IpcCommand, ResumeAction, WaitSpec};
-
 use super::Context;
+use crate::BenchResult;
 use crate::common::build;
 use crate::inprocess::Stopped;
-use crate::session::{CliSession, expect_contains, path_str};
+use crate::session::{CliSession, expect_contains, next_and_wait, path_str};
 use crate::stats::Stats;
-use crate::{BenchResult, WAIT_LIMIT};
 
 pub fn next_wait(ctx: &mut Context) -> BenchResult<()> {
     let steploop = build("c/steploop.c");
@@ -74,18 +72,10 @@ fn steps(
 ) -> BenchResult<[Vec<Duration>; 4]> {
     let plan = &ctx.plan;
     let mut samples: [Vec<Duration>; 4] = Default::default();
-    let next = || IpcCommand::Resume {
-        action: ResumeAction::Next,
-        wait: Some(WaitSpec {
-            timeout_secs: WAIT_LIMIT.as_secs_f64(),
-            locals: None,
-            prints: Vec::new(),
-        }),
-    };
     for round in 0..plan.warmup + plan.steps {
         let (cli, out) = session.timed(&["next", "--wait"])?;
         expect_contains(&out, "Stepped", "next --wait")?;
-        let ipc = session.ipc(next())?;
+        let ipc = session.ipc(next_and_wait())?;
         let shallow = ctx.inproc.step(stepper, 1)?;
         let deep = ctx.inproc.step(stepper, 32)?;
         if round >= plan.warmup {
