@@ -140,25 +140,27 @@ if ! "$mcp_venv/bin/python" -c 'import mcp, jsonschema' >/dev/null 2>&1; then
   "${as_root[@]}" "$mcp_venv/bin/pip" install --quiet 'mcp>=1.10' jsonschema
 fi
 
-# The Kotlin fixtures' Maven builds (the kotlin plugin, kotlin-stdlib, the dependency plugin that
+# The Maven builds of the JVM fixtures that tests build as their users do (the Kotlin ones: the
+# kotlin plugin, kotlin-stdlib; the Java program on commons-lang3; the dependency plugin that
 # writes their class path), fetched once by building each in a scratch copy, so the tests build
-# them offline (`mvn -o`). Skipped when the local repository holds the kotlin plugin and
-# kotlin-stdlib of the fixture's `kotlin.version` (one build fetches those and the rest together,
-# where an offline build to find out takes some 25 s); else fetched when the offline build fails.
+# them offline (`mvn -o`). A Kotlin project is skipped when the local repository holds the
+# kotlin plugin and kotlin-stdlib of its `kotlin.version` (one build fetches those and the rest
+# together, where an offline build to find out takes some 25 s); any other is fetched when its
+# offline build fails.
 kotlin_repository="$HOME/.m2/repository/org/jetbrains/kotlin"
-for kotlin_project in fixtures/kotlin/shop tests/fixtures/conformance/kotlin; do
-  kotlin_fixture="$(dirname "$0")/../$kotlin_project"
-  kotlin_version="$(sed -n 's:.*<kotlin.version>\(.*\)</kotlin.version>.*:\1:p' "$kotlin_fixture/pom.xml")"
+for maven_project in fixtures/kotlin/shop tests/fixtures/conformance/kotlin fixtures/java/library; do
+  maven_fixture="$(dirname "$0")/../$maven_project"
+  kotlin_version="$(sed -n 's:.*<kotlin.version>\(.*\)</kotlin.version>.*:\1:p' "$maven_fixture/pom.xml")"
   if [ -n "$kotlin_version" ] \
     && [ -f "$kotlin_repository/kotlin-maven-plugin/$kotlin_version/kotlin-maven-plugin-$kotlin_version.jar" ] \
     && [ -f "$kotlin_repository/kotlin-stdlib/$kotlin_version/kotlin-stdlib-$kotlin_version.jar" ]; then
     continue
   fi
   scratch="$(mktemp -d)"
-  cp -r "$kotlin_fixture/." "$scratch"
+  cp -r "$maven_fixture/." "$scratch"
   build=(mvn -q -B package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt)
   if ! (cd "$scratch" && "${build[@]}" -o >/dev/null 2>&1); then
-    echo "installing: the Maven artifacts of $kotlin_project (kotlin-maven-plugin, kotlin-stdlib)"
+    echo "installing: the Maven artifacts of $maven_project"
     (cd "$scratch" && "${build[@]}")
   fi
   rm -rf "$scratch"

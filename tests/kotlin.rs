@@ -13,19 +13,19 @@ mod common;
 use std::path::Path;
 
 use common::java::step_with;
-use common::kotlin::{self, KotlinBuild};
+use common::maven::{self, MavenBuild};
 use common::{Session, line_of, repo_root, variable};
 use serde_json::Value;
 
 const MAIN: &str = "kotlin/shop/src/main/kotlin/Main.kt";
 
-fn shop() -> KotlinBuild {
-    kotlin::build(&repo_root().join("fixtures/kotlin/shop"))
+fn shop() -> MavenBuild {
+    maven::build(&repo_root().join("fixtures/kotlin/shop"))
 }
 
 /// `start --no-wait EXTRA... -- java -cp CLASSPATH MainKt`, from the session's own folder.
 #[track_caller]
-fn start(s: &Session, project: &KotlinBuild, extra: &[&str]) -> Value {
+fn start(s: &Session, project: &MavenBuild, extra: &[&str]) -> Value {
     let mut all = vec!["start", "--no-wait"];
     all.extend_from_slice(extra);
     all.extend_from_slice(&["--", "java", "-cp", &project.classpath, "MainKt"]);
@@ -40,7 +40,7 @@ fn at(marker: &str) -> String {
 }
 
 #[track_caller]
-fn assert_at(stop: &Value, project: &KotlinBuild, function: &str, marker: &str) {
+fn assert_at(stop: &Value, project: &MavenBuild, function: &str, marker: &str) {
     assert_eq!(stop["frame"]["function"], function, "{stop}");
     assert_eq!(stop["frame"]["line"], line_of(MAIN, marker), "{stop}");
     let file = stop["frame"]["file"].as_str().unwrap_or("");

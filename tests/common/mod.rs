@@ -8,7 +8,7 @@
 
 pub mod delve;
 pub mod java;
-pub mod kotlin;
+pub mod maven;
 pub mod node;
 pub mod probe;
 pub mod python;

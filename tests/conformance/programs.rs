@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use crate::common::test_project::copy_dir;
 use crate::common::{
-    self, build_go_package, build_source, kotlin, line_in, repo_root, typescript_build,
+    self, build_go_package, build_source, line_in, maven, repo_root, typescript_build,
 };
 
 /// A language of the suite, and so its program.
@@ -49,7 +49,7 @@ impl Language {
             Language::TypeScript => compiled_typescript(),
             // A runnable jar, as a Maven project makes one: its manifest names the main class
             // and the standard library beside it.
-            Language::Kotlin => kotlin::build(&folder().join("kotlin"))
+            Language::Kotlin => maven::build(&folder().join("kotlin"))
                 .dir
                 .join("target/conformance-1.jar"),
         }

@@ -1,7 +1,7 @@
-//! Kotlin programs built as their users build them: a fixture's Maven project (Maven's kotlin
-//! plugin, `kotlin-stdlib`) copied out of the repository and compiled offline, since
-//! `scripts/install-test-deps.sh` fetched what it needs, with its class path written beside
-//! the classes.
+//! JVM programs built as their users build them: a fixture's Maven project (Kotlin through
+//! Maven's kotlin plugin and `kotlin-stdlib`, Java on a library from Maven Central) copied out of
+//! the repository and compiled offline, since `scripts/install-test-deps.sh` fetched what it
+//! needs, with its class path written beside the classes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,28 +12,33 @@ use super::test_project::copy_dir;
 
 /// A built Kotlin project.
 #[derive(Debug, Clone)]
-pub struct KotlinBuild {
+pub struct MavenBuild {
     /// The copy of the project.
     pub dir: PathBuf,
-    /// `target/classes:` the dependencies' jars (`kotlin-stdlib`), as `java -cp` takes it.
+    /// `target/classes:` the dependencies' jars (`kotlin-stdlib`, `commons-lang3`), as `java -cp` takes it.
     pub classpath: String,
 }
 
-impl KotlinBuild {
+impl MavenBuild {
     pub fn classes(&self) -> PathBuf {
         self.dir.join("target/classes")
     }
 
-    /// The copy's source file `name` (under `src/main/kotlin`).
+    /// The copy's source file `name`, under `src/main/kotlin` or else `src/main/java`.
     pub fn source(&self, name: &str) -> PathBuf {
-        self.dir.join("src/main/kotlin").join(name)
+        let kotlin = self.dir.join("src/main/kotlin").join(name);
+        if kotlin.exists() {
+            kotlin
+        } else {
+            self.dir.join("src/main/java").join(name)
+        }
     }
 }
 
 /// The Maven project `fixture` (a folder under the repository) built once per test process
 /// and name: `mvn -o package dependency:build-classpath`.
-pub fn build(fixture: &Path) -> KotlinBuild {
-    static BUILT: OnceLock<Mutex<Vec<(PathBuf, KotlinBuild)>>> = OnceLock::new();
+pub fn build(fixture: &Path) -> MavenBuild {
+    static BUILT: OnceLock<Mutex<Vec<(PathBuf, MavenBuild)>>> = OnceLock::new();
     let built = BUILT.get_or_init(Mutex::default);
     let mut built = built.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, done)) = built.iter().find(|(f, _)| f == fixture) {
@@ -42,7 +47,7 @@ pub fn build(fixture: &Path) -> KotlinBuild {
     require_jdk();
     let name = fixture.file_name().expect("a folder name");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("kotlin")
+        .join("maven")
         .join(name)
         .join(std::process::id().to_string());
     copy_dir(fixture, &dir);
@@ -57,7 +62,7 @@ pub fn build(fixture: &Path) -> KotlinBuild {
         ])
         .current_dir(&dir)
         .output()
-        .expect("Maven is required for the Kotlin tests: scripts/install-test-deps.sh installs it");
+        .expect("Maven is required for the JVM tests: scripts/install-test-deps.sh installs it");
     assert!(
         output.status.success(),
         "mvn failed in {} (scripts/install-test-deps.sh fetches what it needs):\n{}{}",
@@ -74,7 +79,7 @@ pub fn build(fixture: &Path) -> KotlinBuild {
     .expect("a class path")
     .into_string()
     .expect("utf-8 class path");
-    let done = KotlinBuild { dir, classpath };
+    let done = MavenBuild { dir, classpath };
     built.push((fixture.to_path_buf(), done.clone()));
     done
 }
