@@ -158,7 +158,7 @@ for maven_project in fixtures/kotlin/shop tests/fixtures/conformance/kotlin fixt
   fi
   scratch="$(mktemp -d)"
   cp -r "$maven_fixture/." "$scratch"
-  build=(mvn -q -B package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt)
+  build=(mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/classpath.txt)
   if ! (cd "$scratch" && "${build[@]}" -o >/dev/null 2>&1); then
     echo "installing: the Maven artifacts of $maven_project"
     (cd "$scratch" && "${build[@]}")

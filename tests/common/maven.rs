@@ -57,6 +57,7 @@ pub fn build(fixture: &Path) -> MavenBuild {
             "-q",
             "-B",
             "package",
+            "-DskipTests",
             "dependency:build-classpath",
             "-Dmdep.outputFile=target/classpath.txt",
         ])

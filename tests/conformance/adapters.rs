@@ -169,10 +169,7 @@ pub static KOTLIN: Row = Row {
     raise_exit: Some(1),
     // The JVM writes no core dumps of its own.
     lacks: &[Feature::Core],
-    known_bugs: &[(
-        Feature::Test,
-        "debugger test knows no Kotlin test runner yet (Maven's Surefire, Gradle)",
-    )],
+    known_bugs: &[],
 };
 
 /// Fails the test, with what to install, when the row's adapter or its language's tools are

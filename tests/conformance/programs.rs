@@ -77,8 +77,8 @@ impl Language {
             Language::TypeScript => "typescript/conformance.test.ts",
             // A JUnit test in the Maven project around the program (`java/pom.xml`).
             Language::Java => "java/test/ConformanceTest.java",
-            // No Kotlin test yet: the row lacks `test`.
-            Language::Kotlin => "kotlin/src/main/kotlin/Conformance.kt",
+            // A JUnit test in the Maven project the program is built by (`kotlin/pom.xml`).
+            Language::Kotlin => "kotlin/src/test/kotlin/ConformanceTest.kt",
         };
         folder().join(file)
     }
@@ -88,9 +88,14 @@ impl Language {
     /// picks its one test: C's is the test executable, built first.
     pub fn test_project(self, dir: &Path) -> String {
         let mut source_folder = self.test_file().parent().expect("a folder").to_path_buf();
-        if self == Language::Java {
+        match self {
             // The Maven project is the folder above the test's.
-            source_folder.pop();
+            Language::Java => {
+                source_folder.pop();
+            }
+            // ... and Kotlin's is above `src/test/kotlin`.
+            Language::Kotlin => source_folder = folder().join("kotlin"),
+            _ => {}
         }
         if self != Language::C {
             copy_dir(&source_folder, dir);
@@ -105,7 +110,7 @@ impl Language {
             Language::Go => "TestApply".into(),
             Language::JavaScript => "conformance.test.js::apply adds".into(),
             Language::Java => "ConformanceTest#applyAdds".into(),
-            Language::Kotlin => "ConformanceKt".into(),
+            Language::Kotlin => "ConformanceTest#applyAdds".into(),
             Language::TypeScript => {
                 let tools = typescript_build::tool("tsx");
                 let modules = tools
