@@ -10,6 +10,8 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::process::{Child, Command};
 
+use crate::ipc::protocol::StdioPaths;
+
 /// How the program was given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProgramForm {
@@ -46,6 +48,9 @@ pub struct Plan<'a> {
     pub args: &'a [String],
     pub cwd: Option<&'a Path>,
     pub env: Option<&'a [(String, String)]>,
+    /// The session's channels (`--tty`, `--stdin`): the JVM's stdin and stdout are opened on
+    /// them. Its stderr stays our pipe, so a JVM that ends before it connects says why.
+    pub stdio: Option<&'a StdioPaths>,
 }
 
 /// The first release whose agent can list virtual threads (JDK 21).
@@ -121,6 +126,11 @@ pub async fn launch(plan: Plan<'_>, timeout: Duration) -> Result<Launched, Strin
     if let Some(cwd) = plan.cwd {
         command.current_dir(cwd);
     }
+    if let Some(paths) = plan.stdio {
+        let [stdin, stdout, _stderr] = crate::adapters::process::open_program_streams(paths)
+            .map_err(|e| format!("the program's channels cannot be opened: {e}"))?;
+        command.stdin(stdin).stdout(stdout);
+    }
     if let Some(env) = plan.env {
         command.env_clear();
         command.envs(env.iter().map(|(k, v)| (k, v)));
@@ -167,6 +177,7 @@ mod tests {
             args: &[],
             cwd: None,
             env: None,
+            stdio: None,
         }
     }
 

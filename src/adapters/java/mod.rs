@@ -38,7 +38,7 @@ use super::install::{self, Software};
 use super::process::BoxFuture;
 use super::return_value::ReturnValueSource;
 use super::value_reading::ValueReading;
-use super::{CallerEnv, DebugAdapter, Profile, Start, launch_with};
+use super::{CallerEnv, DebugAdapter, Profile, Start, StdioRoute, StdioSupport, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::dap::requests::EvaluateContext;
@@ -132,6 +132,14 @@ impl Java {
 pub const PROFILE: Profile = Profile {
     name: "java",
     adapter_id: "java",
+    // The JVM is started by this adapter, on the channels when they are given: stdin and
+    // stdout (a terminal with `--tty`). Its stderr stays a pipe, which tells why a JVM that
+    // ends before it connects ended.
+    stdio: Some(StdioSupport {
+        route: StdioRoute::Told,
+        by_default: false,
+        stderr: false,
+    }),
     // An uncaught exception stops where it was thrown unless the user says otherwise.
     exception_filters: &["uncaught"],
     // A test's failure is uncaught as far as the program goes: JUnit calls the test through the
@@ -187,7 +195,7 @@ impl DebugAdapter for Java {
         })
     }
 
-    fn launch_arguments(&self, spec: &LaunchSpec, _stdio: Option<&StdioPaths>) -> Value {
+    fn launch_arguments(&self, spec: &LaunchSpec, stdio: Option<&StdioPaths>) -> Value {
         launch_with(
             spec,
             json!({
@@ -195,6 +203,8 @@ impl DebugAdapter for Java {
                 "request": "launch",
                 "java": self.java,
                 "connect": spec.connect,
+                // The session's channels, given only for `--tty` and `--stdin`.
+                "stdio": stdio,
             }),
         )
     }

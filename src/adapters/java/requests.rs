@@ -18,6 +18,7 @@ use crate::dap::requests::{
     StackTrace, StackTraceArguments, StepIn, StepOut, ThreadArguments, Threads, Variables,
     VariablesArguments, or_default,
 };
+use crate::ipc::protocol::StdioPaths;
 
 /// A request as it arrives: its envelope, the arguments still to be read.
 #[derive(Debug, Clone, Deserialize)]
@@ -150,6 +151,10 @@ pub struct LaunchArguments {
     pub env: Option<serde_json::Map<String, Value>>,
     #[serde(default, deserialize_with = "or_default")]
     pub cwd: Option<PathBuf>,
+    /// The session's channels for the program (`--tty`, `--stdin`). Unlike the others, one that
+    /// cannot be read fails the launch: the program would run without its terminal.
+    #[serde(default)]
+    pub stdio: Option<StdioPaths>,
     #[serde(default, deserialize_with = "or_default")]
     pub stop_on_entry: bool,
     /// An address to attach to, which `launch` cannot serve.

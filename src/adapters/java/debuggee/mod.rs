@@ -329,6 +329,7 @@ impl Debuggee {
                 args: &arguments.args,
                 cwd: cwd.as_deref(),
                 env: env.as_deref(),
+                stdio: arguments.stdio.as_ref(),
             },
             self.settings.launch_timeout,
         )
