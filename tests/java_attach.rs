@@ -37,6 +37,11 @@ impl Jvm {
 
     /// Runs `JAVA_HOME/bin/java AGENT Beat.java`, its output read in the background.
     fn spawn(java_home: &Path, agent: &str) -> Jvm {
+        Jvm::spawn_with_stderr(java_home, agent, Stdio::null())
+    }
+
+    /// [`Jvm::spawn`] with the JVM's stderr (where its JDWP agent logs) on `stderr`.
+    fn spawn_with_stderr(java_home: &Path, agent: &str, stderr: Stdio) -> Jvm {
         let mut command = Command::new(java_home.join("bin/java"));
         if !agent.is_empty() {
             command.arg(agent);
@@ -45,7 +50,7 @@ impl Jvm {
             .arg(fixture_path(BEAT))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("spawn java");
         let stdout = child.stdout.take().expect("java's stdout");
@@ -206,32 +211,35 @@ fn attach_by_pid_to_a_jvm_without_an_agent_names_the_flag_to_restart_it_with() {
     assert!(jvm.running(), "the JVM ended");
 }
 
-/// A JVM started with `suspend=y` waits for its debugger before `main`: attaching lets it run
-/// to a breakpoint set on the way in. (Named, the adapter is not looked for by a probe, whose
-/// leaving would let the JVM go before the breakpoint is set.)
+/// A JVM started with `suspend=y` waits for its debugger before `main`: attaching without
+/// naming the adapter lets it run to a breakpoint set on the way in. The probe that finds its
+/// JDWP agent asks it first, and keeps its connection for the session: any other probe would be
+/// a failed handshake in the JVM's log, and a probe's leaving would let the JVM go before the
+/// breakpoint is set.
 #[test]
-fn attach_connect_to_a_jvm_waiting_at_its_start_lets_it_run_to_a_breakpoint() {
+fn attach_connect_without_naming_the_adapter_to_a_jvm_waiting_at_its_start_lets_it_run_to_a_breakpoint()
+ {
     let jdk = require_jdk();
     let port = free_port();
-    let jvm = Jvm::spawn(
+    let log = tempfile::NamedTempFile::new().expect("a file for the JVM's stderr");
+    let jvm = Jvm::spawn_with_stderr(
         &jdk.home.expect("the JDK's folder"),
         &agent(&format!("suspend=y,address=127.0.0.1:{port}")),
+        Stdio::from(log.reopen().expect("reopen the log")),
     );
     // The agent says where it listens before it waits.
     jvm.wait_for(|line| line.contains("Listening for transport"));
     let s = Session::new();
     let address = format!("127.0.0.1:{port}");
-    let attached = s.data(&[
-        "attach",
-        "--connect",
-        &address,
-        "--adapter",
-        "java",
-        "-b",
-        "Beat.beat",
-    ]);
+    let attached = s.data(&["attach", "--connect", &address, "-b", "Beat.beat"]);
+    assert_eq!(attached["adapter"], "java", "{attached}");
     assert_eq!(attached["breakpoints"][0]["verified"], false, "{attached}");
     // The first beat: nothing ran before the debugger came.
     assert_eq!(continue_to_beat(&s), 0);
     s.run(&["stop"]).ok();
+    let said = std::fs::read_to_string(log.path()).expect("read the JVM's stderr");
+    assert!(
+        !said.contains("handshake failed"),
+        "the JVM logged a failed handshake: {said}"
+    );
 }

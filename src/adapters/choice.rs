@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::row::{AdapterRow, Detection, NativeClaim};
+use super::row::{AdapterRow, Detection, NativeClaim, ServerProbe};
 use super::{ADAPTERS, CallerEnv, DebugAdapter, custom, kind};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -124,15 +124,26 @@ pub fn resolve_for_core(
 }
 
 /// The adapter for a process to attach to when none was named: at a `--connect` address, the
-/// adapter whose kind of server answers there (a V8 inspector is Node's); a process whose
+/// adapter whose kind of server answers there (a V8 inspector is Node's), those whose probe
+/// keeps its connection asked first (see [`ServerProbe`]); a process whose
 /// executable's name starts as a row's process names (`node`, `python`) is that row's; another
 /// executable is judged like a program to launch (Go build info means Delve).
 pub async fn detect_attach_target(spec: &AttachSpec, config: &Config) -> Option<&'static str> {
     if let Some(address) = &spec.connect {
-        for row in ADAPTERS {
-            if let Some(serves) = row.detection.server
-                && serves(address).await
-            {
+        let keeps = ADAPTERS
+            .iter()
+            .filter_map(|row| match row.detection.server {
+                Some(ServerProbe::Keeps(serves)) => Some((row, serves)),
+                _ => None,
+            });
+        let asks = ADAPTERS
+            .iter()
+            .filter_map(|row| match row.detection.server {
+                Some(ServerProbe::Asks(serves)) => Some((row, serves)),
+                _ => None,
+            });
+        for (row, serves) in keeps.chain(asks) {
+            if serves(address).await {
                 return Some(row.name());
             }
         }

@@ -84,7 +84,21 @@ pub struct Detection {
     pub process_names: &'static [&'static str],
     /// Whether the server at an address to attach to (`--connect`) is this adapter's kind (a V8
     /// inspector), asked only of the address itself.
-    pub server: Option<fn(&str) -> BoxFuture<'_, bool>>,
+    pub server: Option<ServerProbe>,
+}
+
+/// How an adapter asks whether the server at a `--connect` address is its kind (see
+/// [`super::detect_attach_target`]).
+#[derive(Clone, Copy)]
+pub enum ServerProbe {
+    /// Over a connection of its own, closed once answered (a V8 inspector's `/json/version`).
+    Asks(fn(&str) -> BoxFuture<'_, bool>),
+    /// By a handshake whose connection the adapter keeps for the session that follows. Its
+    /// server takes one debugger and logs any other greeting as a failed handshake, and a
+    /// program waiting for its debugger runs on once that debugger's connection closes (a JDWP
+    /// agent's `suspend=y`). Asked before every [`ServerProbe::Asks`], whose servers refuse the
+    /// handshake at once.
+    Keeps(fn(&str) -> BoxFuture<'_, bool>),
 }
 
 impl Detection {

@@ -5,7 +5,7 @@
 //! an adapter.
 use std::sync::Arc;
 
-use super::row::{AdapterRow, Advice, Detection, FolderProgram, NativeClaim};
+use super::row::{AdapterRow, Advice, Detection, FolderProgram, NativeClaim, ServerProbe};
 use super::{codelldb, debugpy, delve, gdb, install, java, lldb, node, pdb};
 
 /// Every built-in adapter, in the order `doctor` lists them and detection asks them.
@@ -144,7 +144,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
             runtime: Some(node::is_node_runtime),
             interpreters: &["node"],
             process_names: &["node"],
-            server: Some(node::serves_inspector),
+            server: Some(ServerProbe::Asks(node::serves_inspector)),
             ..Detection::NONE
         },
         one_shot: false,
@@ -166,7 +166,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
             extensions: &["java", "jar"],
             runtime: Some(java::is_java_runtime),
             process_names: &["java"],
-            server: Some(java::serves_jdwp),
+            server: Some(ServerProbe::Keeps(java::serves_jdwp)),
             ..Detection::NONE
         },
         one_shot: false,

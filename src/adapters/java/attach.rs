@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::net::TcpStream;
@@ -23,11 +25,14 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 const RELISTEN: Duration = Duration::from_millis(500);
 
 /// Connects to the JDWP agent at `address` (`HOST:PORT`, or a bare port on this machine) and
-/// shakes hands with it. A JDWP agent listens again once a connection closes (a probe's, or
+/// shakes hands with it, or takes the connection a probe of that address kept. A JDWP agent listens again once a connection closes (a probe's, or
 /// one that was not a debugger's), but takes a moment to, and drops what came meanwhile: a
 /// connection refused or dropped is tried again for that long.
 pub async fn connect(address: &str, timeout: Duration) -> Result<TcpStream, String> {
     let address = dialable(address);
+    if let Some(stream) = take_probed(&address) {
+        return Ok(stream);
+    }
     let relisten = tokio::time::Instant::now() + RELISTEN;
     let connecting = async {
         loop {
@@ -57,9 +62,62 @@ pub async fn connect(address: &str, timeout: Duration) -> Result<TcpStream, Stri
         })?
 }
 
-/// Whether a JDWP agent answers at `address`: it echoes the handshake.
+/// Whether a JDWP agent answers at `address`: it echoes the handshake. The connection is kept
+/// for the attach that follows (see [`PROBED`]); another kind of server (an HTTP one) refuses
+/// the handshake at once.
 pub async fn serves_jdwp(address: &str) -> bool {
-    connect(address, PROBE_TIMEOUT).await.is_ok()
+    let address = dialable(address);
+    let shaken = tokio::time::timeout(PROBE_TIMEOUT, async {
+        let mut stream = TcpStream::connect(&address).await.ok()?;
+        shake_hands(&mut stream).await.ok()?;
+        Some(stream)
+    })
+    .await;
+    match shaken {
+        Ok(Some(stream)) => {
+            keep_probed(address, stream);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// How long a probe's connection waits for its attach: the session is opened right after the
+/// probe, so one not taken by then belongs to an attach that failed, and is closed so that
+/// the JVM is not held by a debugger that is not there.
+const KEPT_FOR: Duration = Duration::from_secs(30);
+
+/// The connections probes found a JDWP agent on, by address, each with the number that tells
+/// it from a later one there, for the attach that follows to take. Dialling again would not do:
+/// the JVM takes the probe's leaving as its debugger's, and one started with `suspend=y` runs
+/// on before the session's breakpoints are set.
+static PROBED: Mutex<Vec<(String, u64, TcpStream)>> = Mutex::new(Vec::new());
+
+static PROBES: AtomicU64 = AtomicU64::new(0);
+
+fn probed() -> std::sync::MutexGuard<'static, Vec<(String, u64, TcpStream)>> {
+    PROBED.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Keeps `stream` for `address`'s attach, in place of one kept before, for [`KEPT_FOR`].
+fn keep_probed(address: String, stream: TcpStream) {
+    let number = PROBES.fetch_add(1, Ordering::Relaxed);
+    {
+        let mut kept = probed();
+        kept.retain(|(at, _, _)| *at != address);
+        kept.push((address.clone(), number, stream));
+    }
+    tokio::spawn(async move {
+        tokio::time::sleep(KEPT_FOR).await;
+        probed().retain(|(at, n, _)| !(*at == address && *n == number));
+    });
+}
+
+/// The connection a probe kept for `address`, if one waits.
+fn take_probed(address: &str) -> Option<TcpStream> {
+    let mut kept = probed();
+    let at = kept.iter().position(|(at, _, _)| at == address)?;
+    Some(kept.swap_remove(at).2)
 }
 
 /// A bare port is on this machine.
