@@ -2,9 +2,10 @@
 //! copied into each session's folder): Maven builds it and gives the class path, the test runs
 //! under JUnit's console launcher in our JVM session. `--list` prints `Class#method`; a test is
 //! picked by that, by its class or by a bare method name; `--break-on-failure` stops at a
-//! failed assertEquals, a failed assertTrue and an exception the test did not expect, in the
-//! project's own frame, on JDK 17 and on Temurin 25 (whose reflection catches the failure
-//! before JUnit does), and not at an exception the test expects.
+//! failed assertEquals, a failed assertTrue and an exception the test did not expect (thrown
+//! in the project's code or in the JDK's), in the project's own frame, on JDK 17 and on
+//! Temurin 25 (whose reflection catches the failure before JUnit does), and not at an exception
+//! the test expects; a test failed by `System.exit` alone ends with a note in Java's words.
 //!
 //! Every test fails (never skips) when no JDK or no Maven is found: scripts/install-test-deps.sh
 //! installs them and fetches the project's artifacts, so no test needs the network.
@@ -61,11 +62,14 @@ fn list_prints_each_test_as_class_hash_method() {
     assert_eq!(
         tests,
         [
+            "CartTest#addParsedTakesText",
             "CartTest#addRefusesNegativeQuantity",
             "CartTest#addRefusesNoQuantity",
             "CartTest#cartIsNotEmpty",
+            "CartTest#firstLineOfNone",
             "CartTest#totalAppliesDiscount",
             "CartTest#totalSumsLines",
+            "ExitTest#exitsOnAnEmptyCart",
         ]
     );
     let some = json(&s, &["test", "--list", "addRefuses"]);
@@ -143,6 +147,57 @@ fn an_unexpected_exception_stops_and_an_expected_one_does_not() {
         &["test", "addRefusesNegativeQuantity", "--break-on-failure"],
     );
     assert_eq!(passing["data"]["outcome"], "passed", "{passing}");
+}
+
+/// An exception thrown inside the JDK's code stops as an assertion does: called from the
+/// code under test (`Integer.parseInt`), in that code's frame; called from the test
+/// (`List.of().get(0)`), in the test's; with the exception's message. On JDK 17, where JUnit's
+/// reflective call catches it, and on Temurin 25, where the runtime's reflection does.
+#[test]
+fn an_exception_thrown_in_jdk_code_stops_in_the_projects_frame_with_its_message() {
+    let s = project();
+    let answer = json(&s, &["test", "addParsedTakesText", "--break-on-failure"]);
+    let data = failed_at(&answer, CART, "@parse");
+    assert_eq!(
+        message(&data),
+        "java.lang.NumberFormatException: For input string: \"two\""
+    );
+    assert_eq!(data["frame"]["frame"]["function"], "Cart.addParsed");
+    assert_eq!(local(&data, "quantity"), "\"two\"");
+    s.run(&["stop"]);
+
+    let answer = json(&s, &["test", "firstLineOfNone", "--break-on-failure"]);
+    let data = failed_at(&answer, CART_TEST, "@get_first");
+    assert!(
+        message(&data).contains("Index 0 out of bounds for length 0"),
+        "{data}"
+    );
+    assert_eq!(
+        data["frame"]["frame"]["function"],
+        "CartTest.firstLineOfNone"
+    );
+    s.run(&["stop"]);
+
+    let mut run = command(&s, &["test", "addParsedTakesText", "--break-on-failure"]);
+    run.env("JAVA_HOME", TEMURIN_25);
+    let answer = Run::from(run.output().expect("run debugger")).json();
+    let data = failed_at(&answer, CART, "@parse");
+    assert!(message(&data).contains("NumberFormatException"), "{data}");
+}
+
+/// A test failed by the JVM's exit status alone has nothing to stop at: the note says so in
+/// Java's words.
+#[test]
+fn a_test_failed_by_system_exit_ends_with_a_note_in_javas_words() {
+    let s = project();
+    let answer = json(&s, &["test", "exitsOnAnEmptyCart", "--break-on-failure"]);
+    assert_eq!(answer["ok"], true, "{answer}");
+    let data = &answer["data"];
+    assert_eq!(data["outcome"], "ended", "{data}");
+    assert_eq!(data["stop"]["exit_code"], 1, "{data}");
+    let note = data["note"].as_str().unwrap_or_default();
+    assert!(note.contains("`System.exit(1)`"), "{note}");
+    assert!(!note.contains("C or C++"), "{note}");
 }
 
 /// A whole class, with a breakpoint in the code under test; and a test that passes.

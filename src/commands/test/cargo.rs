@@ -18,7 +18,7 @@ use super::tool_failure::cannot_run;
 use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match, run_tool};
 use crate::common::error::{ErrorBody, ErrorCode};
 
-const RUNNER: &str = "cargo test";
+pub(super) const RUNNER: &str = "cargo test";
 
 /// A Rust failure is a panic, and every panic passes through `rust_panic` once the panic hook
 /// has printed its message (on stderr, which `--nocapture` leaves uncaptured).

@@ -19,7 +19,7 @@ use super::native::break_on_failure_env;
 use super::{Project, TestList, TestPlan, ambiguous, base_spec, no_match, run_tool, set_env};
 use crate::common::error::ErrorBody;
 
-const RUNNER: &str = "ctest";
+pub(super) const RUNNER: &str = "ctest";
 
 /// The file CMake writes into every build folder that has tests.
 const TESTFILE: &str = "CTestTestfile.cmake";

@@ -18,6 +18,10 @@ use std::process::Command as Process;
 use super::{Project, TestList, TestPlan, base_spec, run_tool};
 use crate::common::error::ErrorBody;
 
+/// The runners' names, as reports name them.
+pub(super) const VITEST: &str = "vitest";
+pub(super) const JEST: &str = "jest";
+
 /// A test runner the project uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Runner {
@@ -28,8 +32,8 @@ pub(super) enum Runner {
 impl Runner {
     fn package(self) -> &'static str {
         match self {
-            Runner::Vitest => "vitest",
-            Runner::Jest => "jest",
+            Runner::Vitest => VITEST,
+            Runner::Jest => JEST,
         }
     }
 }

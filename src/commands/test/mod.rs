@@ -142,6 +142,23 @@ impl TestPlan {
         None
     }
 
+    /// What fails a test of this runner's language by its exit status alone, which leaves
+    /// nothing to stop at (a C test's `return 1`, Java's `System.exit(1)`), for the note of a
+    /// test that ended so.
+    pub(crate) fn exit_status_failure(&self) -> &'static str {
+        match self.runner {
+            maven::RUNNER => "`System.exit(1)` in the code under test",
+            cargo::RUNNER => "`std::process::exit(1)` in the code under test",
+            go::RUNNER => "`os.Exit(1)` in the code under test",
+            python::PYTEST | python::UNITTEST => "`os._exit(1)` in the code under test",
+            ctest::RUNNER | native::RUNNER => "a C or C++ test's `return 1`",
+            node_list::RUNNER | js_runners::VITEST | js_runners::JEST => {
+                "`process.exit(1)` in the code under test"
+            }
+            _ => "an exit with a failing status in the code under test",
+        }
+    }
+
     /// Where this plan's failure message is read from: the toolchain is told by its failure
     /// functions, which are each toolchain's own.
     pub(crate) fn message_source(&self) -> MessageSource {

@@ -6,7 +6,7 @@
 use super::{Project, TestPlan, base_spec, in_project, set_env};
 use crate::common::error::ErrorBody;
 
-const RUNNER: &str = "test executable";
+pub(super) const RUNNER: &str = "test executable";
 
 /// Google Test's switch for its break-on-failure mode: a trap (SIGTRAP) at the failed assertion,
 /// after its message, rather than a failure recorded and run past; other programs ignore it.

@@ -108,8 +108,8 @@ fn named_test(selector: &str, listed: &[String]) -> Result<String, ErrorBody> {
 }
 
 /// The runners' names, as reports give them.
-const PYTEST: &str = "pytest";
-const UNITTEST: &str = "unittest";
+pub(super) const PYTEST: &str = "pytest";
+pub(super) const UNITTEST: &str = "unittest";
 
 /// The exit statuses with which `runner` says it ran no test: pytest's 4 (a usage error, as a
 /// path or node it cannot find) and 5 (nothing collected, as when `-k` deselects every test),

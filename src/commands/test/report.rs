@@ -199,9 +199,9 @@ pub(super) fn start_and_report(
         {
             Some(format!(
                 "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
-             panic, exception or failure function. A failure told by the exit status alone (a C \
-             or C++ test's `return 1`) cannot be caught; set a breakpoint where the test checks, \
-             with -b FILE:LINE"
+             panic, exception or failure function. A failure told by the exit status alone ({}) \
+             cannot be caught; set a breakpoint where the test checks, with -b FILE:LINE",
+                plan.exit_status_failure()
             ))
         }
         _ => None,

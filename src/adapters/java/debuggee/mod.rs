@@ -453,18 +453,14 @@ impl Debuggee {
         if uncaught && !caught {
             // An exception the program does not catch may still be caught by the runtime that
             // called its code (the source launcher's reflective call of `main`, a thread
-            // pool): thrown in the program's code and caught only in the runtime's, it is
-            // uncaught as far as the program goes.
-            let mut filters = vec![Modifier::ExceptionOnly {
+            // pool): leaving the program's code and caught only in the runtime's, it is
+            // uncaught as far as the program goes. It may be thrown in the runtime's code the
+            // program called (`Integer.parseInt`), so no thrower is excluded here.
+            let filters = [Modifier::ExceptionOnly {
                 type_id: 0,
                 caught: true,
                 uncaught: false,
             }];
-            filters.extend(
-                RUNTIME_CLASSES
-                    .iter()
-                    .map(|pattern| Modifier::ClassExclude((*pattern).to_string())),
-            );
             let request = jvm
                 .set_event(EventKind::Exception, SuspendPolicy::All, &filters)
                 .await?;
@@ -689,12 +685,12 @@ impl Debuggee {
                 } => {
                     let stops = self.last_exception != Some(exception)
                         && if Some(request) == self.caught_by_runtime_request {
-                            self.catching(&jvm, &location, catch.as_ref())
+                            self.catching(&jvm, thread, &location, catch.as_ref())
                                 .await
                                 .by_runtime_for_the_program()
                         } else if Some(request) == self.caught_request {
                             !self
-                                .catching(&jvm, &location, catch.as_ref())
+                                .catching(&jvm, thread, &location, catch.as_ref())
                                 .await
                                 .runtime_business()
                         } else {
@@ -756,26 +752,63 @@ impl Debuggee {
         }
     }
 
-    /// Where an exception thrown at `thrown` is caught (`catch`), told by the classes of both.
+    /// Where an exception thrown at `thrown` in `thread` is caught (`catch`), told by the
+    /// classes of both, and whether it leaves the program's code on its way there.
     async fn catching(
         &mut self,
         jvm: &Connection,
+        thread: u64,
         thrown: &super::jdwp::wire::Location,
         catch: Option<&super::jdwp::wire::Location>,
     ) -> Catching {
         let Some(catch) = catch else {
             return Catching::Uncaught;
         };
-        match (
+        let (Ok(thrower), Ok(catcher)) = (
             self.types.signature(jvm, thrown.class).await,
             self.types.signature(jvm, catch.class).await,
-        ) {
-            (Ok(thrower), Ok(catcher)) => Catching::Caught {
-                thrown_by_runtime: is_runtime_class(&type_name(&thrower)),
-                catcher: type_name(&catcher),
-            },
-            _ => Catching::Unknown,
+        ) else {
+            return Catching::Unknown;
+        };
+        let catcher = type_name(&catcher);
+        let leaves_program = if !is_runtime_class(&type_name(&thrower)) {
+            true
+        } else if is_runtime_class(&catcher) || TEST_CALLERS.contains(&catcher.as_str()) {
+            // Thrown in the runtime's code (`Integer.parseInt`): the program's if the program's
+            // code called it and does not catch it on the way to the runtime's catch.
+            match self.program_frame_before(jvm, thread, catch).await {
+                Some(leaves) => leaves,
+                None => return Catching::Unknown,
+            }
+        } else {
+            false
+        };
+        Catching::Caught {
+            leaves_program,
+            catcher,
         }
+    }
+
+    /// Whether one of `thread`'s frames above the one holding `catch` (the thrower's
+    /// included) runs the program's code; `None` when the stack cannot be read.
+    async fn program_frame_before(
+        &mut self,
+        jvm: &Connection,
+        thread: u64,
+        catch: &super::jdwp::wire::Location,
+    ) -> Option<bool> {
+        let frames = jvm.frames(thread, -1).await.ok()?;
+        for frame in frames {
+            let at = &frame.location;
+            if at.class == catch.class && at.method == catch.method {
+                return Some(false);
+            }
+            let class = self.types.signature(jvm, at.class).await.ok()?;
+            if !is_runtime_class(&type_name(&class)) {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     async fn disconnect(&mut self, arguments: &DisconnectArguments) {
@@ -857,40 +890,42 @@ fn capabilities() -> Value {
 /// Where a thrown exception is caught, as the exception filters judge it.
 enum Catching {
     Uncaught,
-    /// The class of the thrower or of the catcher could not be read.
+    /// The class of the thrower or of the catcher, or the stack between them, could not be read.
     Unknown,
     Caught {
-        thrown_by_runtime: bool,
+        /// Thrown by the program's code, or by the runtime's called from the program's code,
+        /// which it leaves uncaught on its way to `catcher`.
+        leaves_program: bool,
         catcher: String,
     },
 }
 
 impl Catching {
-    /// Thrown by the program's code and caught by the runtime's (or by a test framework's call
-    /// of the test): what the `uncaught` filter means on the JVM. An exception nobody catches is
-    /// one too.
+    /// Left the program's code uncaught, to be caught by the runtime's (or by a test
+    /// framework's call of the test): what the `uncaught` filter means on the JVM. An exception
+    /// nobody catches is one too.
     fn by_runtime_for_the_program(&self) -> bool {
         match self {
             Catching::Uncaught => true,
             Catching::Unknown => false,
             Catching::Caught {
-                thrown_by_runtime,
+                leaves_program,
                 catcher,
             } => {
-                !thrown_by_runtime
+                *leaves_program
                     && (is_runtime_class(catcher) || TEST_CALLERS.contains(&catcher.as_str()))
             }
         }
     }
 
-    /// Thrown and caught in the runtime's code (a class loader's `ClassNotFoundException`):
-    /// no business of the program's.
+    /// Thrown and caught in the runtime's code, the program's never between (a class
+    /// loader's `ClassNotFoundException`): no business of the program's.
     fn runtime_business(&self) -> bool {
         match self {
             Catching::Caught {
-                thrown_by_runtime,
+                leaves_program,
                 catcher,
-            } => *thrown_by_runtime && is_runtime_class(catcher),
+            } => !*leaves_program && is_runtime_class(catcher),
             Catching::Uncaught | Catching::Unknown => false,
         }
     }
