@@ -150,6 +150,60 @@ fn next_step_and_finish_move_by_lines_of_the_programs_own_code() {
     assert_eq!(s.value_of("total"), "630");
 }
 
+/// A program given as its main class's name with `--classpath`: it runs from the class path,
+/// breaks by a bare file name with its sources found from there, and exits with its code. With
+/// no `--adapter`, the class path alone picks the java adapter; another adapter refuses it.
+#[test]
+fn a_main_class_runs_from_the_classpath_given() {
+    let project = Project::build();
+    let s = Session::new();
+    let classes = project.classes();
+    let classes = classes.to_str().expect("utf-8 path");
+    let location = bare(CART, "@sum_line");
+    let started = s.data(&[
+        "start",
+        "--no-wait",
+        "--adapter",
+        "java",
+        "com.shop.Main",
+        "--classpath",
+        classes,
+        "--break",
+        &location,
+    ]);
+    assert_eq!(started["adapter"], "java", "{started}");
+    let stop = step_with(&s, "continue");
+    project.assert_at(&stop, CART, "Cart.total", "@sum_line");
+    s.data(&["breakpoint", "remove", "--all"]);
+    let end = step_with(&s, "continue");
+    assert_eq!(end["exit_code"], 3, "{end}");
+    s.run(&["stop"]);
+
+    let detected = s.data(&[
+        "start",
+        "com.shop.Main",
+        "--classpath",
+        classes,
+        "--wait",
+        "60",
+    ]);
+    assert_eq!(detected["adapter"], "java", "{detected}");
+    s.run(&["stop"]);
+
+    let refused = s
+        .run(&[
+            "--json",
+            "start",
+            "--adapter",
+            "debugpy",
+            "com.shop.Main",
+            "--classpath",
+            classes,
+        ])
+        .failure();
+    assert_eq!(refused["code"], "usage", "{refused}");
+}
+
 /// A single source file (`java Greeter.java`) on Temurin 25, picked through `JAVA_HOME` and
 /// told from the `.java` extension alone.
 #[test]

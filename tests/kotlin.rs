@@ -47,6 +47,29 @@ fn assert_at(stop: &Value, project: &MavenBuild, function: &str, marker: &str) {
     assert_eq!(Path::new(file), project.source("Main.kt"), "{stop}");
 }
 
+/// `start --adapter kotlin MainKt --classpath CLASSPATH`: the class `kotlinc` makes of
+/// `Main.kt`'s top level, named with its class path rather than in a `java` command line.
+#[test]
+fn a_kotlin_main_class_runs_from_the_classpath_given() {
+    let project = shop();
+    let s = Session::new();
+    let started = s.data(&[
+        "start",
+        "--no-wait",
+        "--adapter",
+        "kotlin",
+        "MainKt",
+        "--classpath",
+        &project.classpath,
+        "--break",
+        &at("@verdict"),
+    ]);
+    assert_eq!(started["adapter"], "java", "{started}");
+    let stop = step_with(&s, "continue");
+    assert_at(&stop, &project, "MainKt.main", "@verdict");
+    assert_eq!(s.value_of("total"), "8");
+}
+
 /// A line of `main` by the file's bare name: the frame names the project's `Main.kt` (found
 /// under `src/main/kotlin` from the class path), and the values read as Kotlin's.
 #[test]

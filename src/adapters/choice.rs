@@ -22,8 +22,11 @@ pub fn resolve(
     connecting: bool,
 ) -> Result<Arc<dyn DebugAdapter>, ErrorBody> {
     let module = launch.and_then(|spec| spec.options.python.module.as_deref());
+    let classpath = launch.and_then(|spec| spec.options.jvm.classpath.as_deref());
     let program = launch.map(|spec| spec.program.as_path());
-    let requested = requested.or(module.map(|_| module_runner()));
+    let requested = requested
+        .or(module.map(|_| module_runner()))
+        .or(classpath.map(|_| class_runner()));
     let wanted = match requested.or(config.defaults.adapter.as_deref()) {
         Some(name) => name,
         None => match program {
@@ -40,12 +43,21 @@ pub fn resolve(
                 kind.locate(config, caller)?
             }
         };
-        return match module {
-            Some(module) if !kind.runs_modules => Err(ErrorBody::usage(
+        return match (module, classpath) {
+            (Some(module), _) if !kind.runs_modules => Err(ErrorBody::usage(
                 format!("-m {module} runs a Python module, which the {wanted} adapter cannot"),
                 format!(
                     "leave out --adapter ({} runs modules), or name the program's file",
                     module_runner()
+                ),
+            )),
+            (_, Some(_)) if !kind.detection.main_classes => Err(ErrorBody::usage(
+                format!(
+                    "--classpath runs a main class by its name, which the {wanted} adapter cannot"
+                ),
+                format!(
+                    "leave out --adapter ({} runs main classes), or name the program's file",
+                    class_runner()
                 ),
             )),
             _ => Ok(adapter),
@@ -73,6 +85,15 @@ fn module_runner() -> &'static str {
     ADAPTERS
         .iter()
         .find(|row| row.runs_modules)
+        .map_or("", |row| row.name())
+}
+
+/// The adapter that runs a main class by its name from a class path (`start MainKt --classpath
+/// DIR`): the first row whose adapter does.
+fn class_runner() -> &'static str {
+    ADAPTERS
+        .iter()
+        .find(|row| row.detection.main_classes)
         .map_or("", |row| row.name())
 }
 

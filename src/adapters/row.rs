@@ -85,6 +85,9 @@ pub struct Detection {
     /// Whether the server at an address to attach to (`--connect`) is this adapter's kind (a V8
     /// inspector), asked only of the address itself.
     pub server: Option<ServerProbe>,
+    /// Whether it runs a main class by its name from a class path (`start MainKt --classpath
+    /// DIR`): a launch with a class path is its.
+    pub main_classes: bool,
 }
 
 /// How an adapter asks whether the server at a `--connect` address is its kind (see
@@ -111,6 +114,7 @@ impl Detection {
         native: NativeClaim::No,
         process_names: &[],
         server: None,
+        main_classes: false,
     };
 }
 

@@ -167,6 +167,7 @@ pub const ADAPTERS: &[AdapterRow] = &[
             runtime: Some(java::is_java_runtime),
             process_names: &["java"],
             server: Some(ServerProbe::Keeps(java::serves_jdwp)),
+            main_classes: true,
             ..Detection::NONE
         },
         one_shot: false,

@@ -14,8 +14,8 @@ use crate::common::location::resolve::absolute;
 use crate::common::user_files::{self, Role};
 use crate::ipc::client::{self, DaemonClient, Reply, SILENCE_BEFORE_KILL};
 use crate::ipc::protocol::{
-    AttachSpec, Command, LanguageOptions, LaunchSpec, MessageResult, PythonOptions, SessionState,
-    StartResult, StatusResult,
+    AttachSpec, Command, JvmOptions, LanguageOptions, LaunchSpec, MessageResult, PythonOptions,
+    SessionState, StartResult, StatusResult,
 };
 use crate::ipc::spawn::open_session;
 
@@ -47,6 +47,11 @@ pub struct LaunchArgs {
     /// A file the program reads as its stdin (default: none, reads see end-of-file).
     #[arg(long, value_name = "FILE")]
     pub stdin: Option<PathBuf>,
+    /// The class path of a JVM program given as its main class's name (`start MainKt
+    /// --classpath target/classes:lib.jar`): folders and jars, relative to the current
+    /// directory.
+    #[arg(long, value_name = "DIR[:JAR...]", conflicts_with = "module")]
+    pub classpath: Option<String>,
     /// The program's arguments, after '--'.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -161,6 +166,8 @@ pub fn launch_spec(
     }
     let program = match (&args.program, &args.module) {
         (_, Some(module)) => module_program(module, &run_dir)?,
+        // A main class's name, which the class path holds: not a file.
+        (Some(class), None) if args.classpath.is_some() => class.clone(),
         (Some(program), None) => program_path(&cwd, program, connect.is_some())?,
         (None, None) => {
             return Err(ErrorBody::usage(
@@ -197,6 +204,10 @@ pub fn launch_spec(
         }
         None => None,
     };
+    let classpath = match &args.classpath {
+        Some(classpath) => Some(absolute_classpath(&cwd, classpath)?),
+        None => None,
+    };
     Ok(LaunchSpec {
         program,
         args: args.args,
@@ -213,9 +224,36 @@ pub fn launch_spec(
                 just_my_code: !args.no_just_my_code,
                 module: args.module,
             },
+            jvm: JvmOptions { classpath },
             ..LanguageOptions::default()
         },
         test: None,
+    })
+}
+
+/// `--classpath` with each entry made absolute from `cwd`: the program runs in its own folder.
+fn absolute_classpath(cwd: &Path, classpath: &str) -> Result<String, ErrorBody> {
+    let entries: Vec<PathBuf> = std::env::split_paths(classpath)
+        .filter(|entry| !entry.as_os_str().is_empty())
+        .map(|entry| absolute(cwd, &entry))
+        .collect();
+    if entries.is_empty() {
+        return Err(ErrorBody::usage(
+            "--classpath is empty",
+            "give the folders and jars the main class is in, e.g. --classpath target/classes",
+        ));
+    }
+    let joined = std::env::join_paths(&entries).map_err(|e| {
+        ErrorBody::usage(
+            format!("--classpath '{classpath}' cannot be passed on: {e}"),
+            "give folders and jars without the path separator in their names",
+        )
+    })?;
+    joined.into_string().map_err(|_| {
+        ErrorBody::usage(
+            format!("--classpath '{classpath}' is not UTF-8"),
+            "give folders and jars whose names are UTF-8",
+        )
     })
 }
 

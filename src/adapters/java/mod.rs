@@ -203,6 +203,8 @@ impl DebugAdapter for Java {
                 "request": "launch",
                 "java": self.java,
                 "connect": spec.connect,
+                // A program given as its main class's name runs from this class path.
+                "classpath": spec.options.jvm.classpath,
                 // The session's channels, given only for `--tty` and `--stdin`.
                 "stdio": stdio,
             }),

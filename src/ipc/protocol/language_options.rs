@@ -13,6 +13,8 @@ pub struct LanguageOptions {
     pub node: NodeOptions,
     #[serde(default)]
     pub go: GoOptions,
+    #[serde(default)]
+    pub jvm: JvmOptions,
 }
 
 /// What Python's adapters (debugpy, pdb) read.
@@ -55,6 +57,15 @@ pub struct GoOptions {
     /// binary, in a test run), not a program to run as it is.
     #[serde(default)]
     pub test_package: bool,
+}
+
+/// What the JVM's adapter reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JvmOptions {
+    /// The class path of a program given as its main class's name (`start MainKt --classpath
+    /// DIR:JAR`), its entries absolute; the launch's `program` is then that name, not a path.
+    #[serde(default)]
+    pub classpath: Option<String>,
 }
 
 fn yes() -> bool {

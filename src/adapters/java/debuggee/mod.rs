@@ -313,14 +313,23 @@ impl Debuggee {
             .program
             .as_deref()
             .ok_or("launch needs a program")?;
-        let form = ProgramForm::of(program);
+        // With a class path, the program is its main class's name, whatever it looks like.
+        let form = match &arguments.classpath {
+            Some(_) => ProgramForm::MainClass(program.to_string_lossy().into_owned()),
+            None => ProgramForm::of(program),
+        };
         let java = arguments
             .java
             .clone()
             .unwrap_or_else(|| self.settings.java.clone());
         let env = arguments.env_pairs();
         let cwd = arguments.cwd.clone();
-        self.add_source_roots(&form, &arguments.args, cwd.as_deref());
+        self.add_source_roots(
+            &form,
+            &arguments.args,
+            arguments.classpath.as_deref(),
+            cwd.as_deref(),
+        );
         let launched = launch::launch(
             Plan {
                 form,
@@ -389,8 +398,14 @@ impl Debuggee {
     }
 
     /// Where the program's sources may be: its working directory, its own folder, and the
-    /// folders of its class path.
-    fn add_source_roots(&mut self, form: &ProgramForm, args: &[String], cwd: Option<&Path>) {
+    /// folders of its class path (`classpath`, else the one in a `java` command line's `args`).
+    fn add_source_roots(
+        &mut self,
+        form: &ProgramForm,
+        args: &[String],
+        classpath: Option<&str>,
+        cwd: Option<&Path>,
+    ) {
         let base = cwd.map(Path::to_path_buf).unwrap_or_default();
         if let Some(cwd) = cwd {
             self.sources.add_root(cwd);
@@ -403,11 +418,12 @@ impl Debuggee {
                 self.sources.add_root(up);
             }
         }
-        let classpath = args
-            .iter()
-            .zip(args.iter().skip(1))
-            .find(|(flag, _)| matches!(flag.as_str(), "-cp" | "-classpath" | "--class-path"))
-            .map(|(_, path)| path.as_str());
+        let classpath = classpath.or_else(|| {
+            args.iter()
+                .zip(args.iter().skip(1))
+                .find(|(flag, _)| matches!(flag.as_str(), "-cp" | "-classpath" | "--class-path"))
+                .map(|(_, path)| path.as_str())
+        });
         for entry in classpath.into_iter().flat_map(std::env::split_paths) {
             let entry = base.join(entry);
             self.sources.add_root(&entry);
