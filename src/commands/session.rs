@@ -83,8 +83,9 @@ pub struct AttachArgs {
     /// The process id (optional with --connect).
     #[arg(required_unless_present = "connect")]
     pub pid: Option<u32>,
-    /// Talk to an adapter already listening at HOST:PORT (e.g. `python -m debugpy --listen`), or
-    /// to a Node inspector (`node --inspect=HOST:PORT`).
+    /// Talk to an adapter already listening at HOST:PORT (e.g. `python -m debugpy --listen`), to
+    /// a Node inspector (`node --inspect=HOST:PORT`), or to a JVM's JDWP agent
+    /// (`-agentlib:jdwp=transport=dt_socket,server=y,address=HOST:PORT`).
     #[arg(long, value_name = "HOST:PORT")]
     pub connect: Option<String>,
     #[arg(long, help = attach_adapter_help())]
