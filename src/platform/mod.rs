@@ -113,6 +113,15 @@ impl Os {
             _ => stem.to_string(),
         }
     }
+
+    /// The file name of the batch file `stem` (Gradle's `gradle`, `gradlew`): `stem.bat` on
+    /// Windows.
+    pub fn batch(self, stem: &str) -> String {
+        match self {
+            Os::Windows => format!("{stem}.bat"),
+            _ => stem.to_string(),
+        }
+    }
 }
 
 /// The one child process of `parent`, or `None` when it has none or several.

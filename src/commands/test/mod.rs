@@ -3,8 +3,8 @@
 //!
 //! One file per toolchain turns a selector into a launch ([`TestPlan`]) and lists tests through
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
-//! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `maven.rs` (JUnit 5 in
-//! a Maven project), `ctest.rs` (a CMake
+//! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `junit.rs` (JUnit 5, built
+//! by `maven.rs` in a Maven project or `gradle.rs` in a Gradle one), `ctest.rs` (a CMake
 //! build's tests, C and C++) and `native.rs` (a test executable by path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
@@ -16,7 +16,9 @@ pub(crate) mod failure;
 pub(crate) mod failure_stop;
 mod go;
 mod go_packages;
+mod gradle;
 mod js_runners;
+mod junit;
 mod maven;
 pub(crate) mod message;
 mod native;
@@ -124,7 +126,9 @@ impl TestPlan {
                 "'debugger test --list' lists the tests; check the runner's arguments after '--'",
             ));
         }
-        if self.runner == maven::RUNNER && exit_code == Some(maven::NO_TESTS_STATUS) {
+        if [maven::RUNNER, gradle::RUNNER].contains(&self.runner)
+            && exit_code == Some(junit::NO_TESTS_STATUS)
+        {
             return Some(ErrorBody::usage(
                 format!("JUnit ran no test for '{}'", self.test),
                 "'debugger test --list' lists the tests",
@@ -147,7 +151,7 @@ impl TestPlan {
     /// test that ended so.
     pub(crate) fn exit_status_failure(&self) -> &'static str {
         match self.runner {
-            maven::RUNNER => "`System.exit(1)` in the code under test",
+            maven::RUNNER | gradle::RUNNER => "`System.exit(1)` in the code under test",
             cargo::RUNNER => "`std::process::exit(1)` in the code under test",
             go::RUNNER => "`os.Exit(1)` in the code under test",
             python::PYTEST | python::UNITTEST => "`os._exit(1)` in the code under test",
@@ -246,6 +250,8 @@ enum Toolchain {
     Node,
     /// A Maven project's JUnit tests.
     Maven,
+    /// A Gradle project's JUnit tests.
+    Gradle,
     Native,
     /// CTest, in this build folder.
     Ctest(PathBuf),
@@ -284,6 +290,9 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     if has("pom.xml") {
         return Ok(Toolchain::Maven);
     }
+    if has("build.gradle") || has("build.gradle.kts") {
+        return Ok(Toolchain::Gradle);
+    }
     if has("go.mod")
         || go_packages::is_package(root)
         || go::names_package(root, selector, project.runner_args)
@@ -318,15 +327,18 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     if has("CMakeLists.txt") {
         return Err(ctest::unbuilt(root));
     }
-    // A folder inside a Maven project (its test sources' package folder).
+    // A folder inside a Maven or Gradle project (its test sources' package folder).
     if maven::project_root(root).is_some() {
         return Ok(Toolchain::Maven);
+    }
+    if gradle::project_root(root).is_some() {
+        return Ok(Toolchain::Gradle);
     }
     Err(ErrorBody::new(
         ErrorCode::Usage,
         format!("no tests found in {}", root.display()),
         "run 'debugger test' in a project's folder (Cargo.toml, go.mod or a Go package's folder, \
-         package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml), or name a test executable: \
+         package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml, a Gradle build.gradle), or name a test executable: \
          'debugger test ./build/tests -- FILTER'",
     ))
 }
@@ -354,7 +366,8 @@ pub(crate) fn plan(
             }
             _ => node::plan(&project)?,
         },
-        Toolchain::Maven => maven::plan(&project)?,
+        Toolchain::Maven => junit::plan(&project, maven::build(&project)?)?,
+        Toolchain::Gradle => junit::plan(&project, gradle::build(&project)?)?,
         Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
     };
@@ -390,7 +403,8 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
                 js_runners::list(&project, js_runners::runner(&root))?
             }
             Toolchain::Node => node_list::list(&project)?,
-            Toolchain::Maven => maven::list(&project)?,
+            Toolchain::Maven => junit::list(&project, &maven::build(&project)?)?,
+            Toolchain::Gradle => junit::list(&project, &gradle::build(&project)?)?,
             Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",
@@ -487,5 +501,28 @@ mod tests {
             Some("3 deselected in 0.02s")
         );
         assert_eq!(last_words("\n"), None);
+    }
+
+    #[test]
+    fn a_gradle_build_script_makes_a_gradle_project_and_a_pom_a_maven_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = Config::default();
+        let toolchain_of = |root: &Path| {
+            toolchain(&Project {
+                root,
+                config: &config,
+                selector: None,
+                runner_args: &[],
+            })
+            .expect("a toolchain")
+        };
+        let gradle = dir.path().join("gradle");
+        let package = gradle.join("src/test/kotlin/shop");
+        std::fs::create_dir_all(&package).expect("mkdir");
+        std::fs::write(gradle.join("build.gradle.kts"), "").expect("write");
+        assert_eq!(toolchain_of(&gradle), Toolchain::Gradle);
+        assert_eq!(toolchain_of(&package), Toolchain::Gradle);
+        std::fs::write(gradle.join("pom.xml"), "<project/>").expect("write");
+        assert_eq!(toolchain_of(&gradle), Toolchain::Maven);
     }
 }
