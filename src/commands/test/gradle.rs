@@ -126,8 +126,8 @@ pub(super) fn build(project: &Project<'_>) -> Result<Built, ErrorBody> {
                 "Gradle wrote no test class path to {}: {e}",
                 written_file.display()
             ),
-            "debugger test runs the tests of a project that applies the `java` plugin \
-             (or one that applies it, as Kotlin's does)",
+            "debugger test runs the tests of a project that applies Gradle's Java plugin \
+             (Kotlin's JVM plugin applies it too)",
         )
     })?;
     let written = read_written(&text)?;
