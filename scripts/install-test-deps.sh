@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
 # Google Test, lldb-dap, a JDK and Maven (with the JUnit and Kotlin fixtures' artifacts), Node.js
-# and npm (apt), Go and Delve (see below), debugpy and pytest (pip), the TypeScript fixture's
+# and npm (apt), PHP with Xdebug and PHPUnit (apt), Go and Delve (see below), debugpy and pytest (pip), the TypeScript fixture's
 # tools, vitest and jest (npm), and the official MCP Python SDK (pip, into a virtualenv of its
 # own). Idempotent: does nothing when everything is present.
 #
@@ -41,6 +41,10 @@ command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
+# PHP with Xdebug 3 for the PHP adapter, and PHPUnit for `debugger test` on PHP.
+command -v php >/dev/null 2>&1 || need+=(php-cli)
+php -m 2>/dev/null | grep -qx 'Xdebug' || need+=(php-xdebug)
+command -v phpunit >/dev/null 2>&1 || need+=(phpunit)
 
 if ((${#need[@]} > 0)); then
   if [ "$(id -u)" -eq 0 ]; then

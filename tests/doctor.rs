@@ -178,6 +178,7 @@ fn doctor_reports_each_adapter_with_path_version_and_fix() {
         "ok       delve ",
         "ok       node ",
         "ok       java ",
+        "ok       xdebug ",
         "ok       runtime ",
     ] {
         assert!(
@@ -212,7 +213,7 @@ fn doctor_with_nothing_on_path_fails_and_names_each_fix() {
     let home = Some(empty.path());
     let out = run_with_home(&s, &data_dir, &["doctor"], Some(&bin), home);
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stdout.starts_with("0 of 8 adapters work"), "{out:?}");
+    assert!(out.stdout.starts_with("0 of 9 adapters work"), "{out:?}");
     for (name, fix) in [
         ("lldb", "fix: run 'debugger setup lldb'"),
         ("debugpy", "fix: run 'debugger setup debugpy'"),
@@ -222,6 +223,7 @@ fn doctor_with_nothing_on_path_fails_and_names_each_fix() {
         ("codelldb", "adapters.codelldb.path"),
         ("node", "fix: run 'debugger setup node'"),
         ("java", "fix: install a JDK 17 or newer"),
+        ("xdebug", "fix: run 'debugger setup xdebug', or install PHP"),
     ] {
         let at = out
             .stdout

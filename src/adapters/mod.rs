@@ -25,6 +25,7 @@ pub mod lldb;
 pub mod loaded_sources;
 pub mod node;
 pub mod pdb;
+pub mod php;
 pub mod process;
 mod profile;
 pub mod return_value;

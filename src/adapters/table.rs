@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::row::{AdapterRow, Advice, Detection, FolderProgram, NativeClaim, ServerProbe};
-use super::{codelldb, debugpy, delve, gdb, install, java, lldb, node, pdb};
+use super::{codelldb, debugpy, delve, gdb, install, java, lldb, node, pdb, php};
 
 /// Every built-in adapter, in the order `doctor` lists them and detection asks them.
 pub const ADAPTERS: &[AdapterRow] = &[
@@ -181,6 +181,27 @@ pub const ADAPTERS: &[AdapterRow] = &[
         unusable: None,
         toolchain: None,
     },
+    AdapterRow {
+        profile: &php::PROFILE,
+        aliases: &[],
+        shorthands: &["php"],
+        languages: &["PHP"],
+        detection: Detection {
+            extensions: &["php"],
+            runtime: Some(php::is_php_runtime),
+            interpreters: &["php"],
+            ..Detection::NONE
+        },
+        one_shot: false,
+        runs_modules: false,
+        make: |_, section, caller| Ok(Arc::new(php::Php::locate(section, caller)?)),
+        remote: None,
+        version: php::version,
+        install: Some(install::php::install),
+        advice: Advice::SetupOr(php::install_hint),
+        unusable: None,
+        toolchain: None,
+    },
 ];
 
 /// The built-in adapter a name, alias or shorthand means.
@@ -244,7 +265,7 @@ mod tests {
     fn the_exception_hint_names_what_adapters_offer() {
         assert_eq!(
             exception_filters_hint(),
-            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught"
+            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught, php thrown, by class"
         );
     }
 

@@ -109,6 +109,20 @@ pub fn require_jdk() -> debugger::adapters::java::jdk::JdkReport {
     report
 }
 
+/// Fails the test with instructions when `php` with Xdebug is not installed.
+pub fn require_php() {
+    let version = Command::new("php")
+        .arg("-v")
+        .stdin(Stdio::null())
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+    assert!(
+        version.as_ref().is_ok_and(|v| v.contains("Xdebug v3")),
+        "PHP with Xdebug 3 is required for this test (php -v said {version:?}); install it with \
+         'apt-get install php-cli php-xdebug' (scripts/install-test-deps.sh does)"
+    );
+}
+
 /// Fails the test with instructions when `node` is not installed (or does not run).
 pub fn require_node() {
     let found = debugger::adapters::node::find(&Default::default());

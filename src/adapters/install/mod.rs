@@ -10,6 +10,7 @@ pub mod delve;
 pub mod lldb;
 pub mod node;
 mod packages;
+pub mod php;
 
 pub use packages::{Software, install_hint};
 

@@ -35,6 +35,10 @@ pub enum Software {
     Go,
     /// A Java Development Kit (with `javac` and the `jdk.jdi` module).
     Jdk,
+    /// PHP's command-line interpreter.
+    Php,
+    /// Xdebug, PHP's debugging extension.
+    Xdebug,
 }
 
 /// The commands that install `software` on `os`, one per package manager that has it, each with
@@ -173,6 +177,14 @@ impl PackageManager {
             // Scoop's JDKs are in its `java` bucket, which must be added first.
             (Scoop, Jdk) => &[],
             (Choco, Jdk) => &["temurin17"],
+            (Apt, Php) => &["php-cli"],
+            (Dnf, Php) => &["php-cli"],
+            (Brew | Scoop | Choco, Php) => &["php"],
+            (Winget, Php) => &[],
+            (Apt, Xdebug) => &["php-xdebug"],
+            (Dnf, Xdebug) => &["php-pecl-xdebug3", "php-pecl-xdebug"],
+            // Homebrew's and Windows' PHP take Xdebug from PECL (`pecl install xdebug`).
+            (Brew | Winget | Scoop | Choco, Xdebug) => &[],
         }
     }
 
