@@ -78,6 +78,7 @@ rows! {
     NODE_TS: node_ts_session, node_ts_stops, node_ts_processes;
     JAVA: java_session, java_stops, java_processes;
     KOTLIN: kotlin_session, kotlin_stops, kotlin_processes;
+    XDEBUG: xdebug_session, xdebug_stops, xdebug_processes;
 }
 
 /// Beyond the table: what GDB, Delve and pdb show on the ledger programs, checked exactly.

@@ -265,7 +265,7 @@ mod tests {
     fn the_exception_hint_names_what_adapters_offer() {
         assert_eq!(
             exception_filters_hint(),
-            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught, php thrown, by class"
+            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught, php all/uncaught"
         );
     }
 

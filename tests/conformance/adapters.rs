@@ -172,6 +172,32 @@ pub static KOTLIN: Row = Row {
     known_bugs: &[],
 };
 
+/// PHP on our own DBGp server, which Xdebug dials in to.
+pub static XDEBUG: Row = Row {
+    name: "xdebug (PHP)",
+    adapter: "xdebug",
+    language: Language::Php,
+    session: Session::new,
+    apply: "apply",
+    raise_reason: "exception",
+    // PHP's exit code for a fatal error.
+    raise_exit: Some(255),
+    // PHP writes no core dumps of its own.
+    lacks: &[Feature::Core],
+    known_bugs: &[
+        (
+            Feature::Test,
+            "debugger test knows no PHP test runner yet (PHPUnit)",
+        ),
+        (
+            Feature::Attach,
+            "Xdebug dials out only from a script started with `start_with_request`, so a \
+             running PHP cannot be attached to; the adapter refuses `attach`, but with its own \
+             error where the session has no way yet for an adapter to say `unsupported`",
+        ),
+    ],
+};
+
 /// Fails the test, with what to install, when the row's adapter or its language's tools are
 /// missing.
 pub fn require(row: &Row) {
@@ -187,6 +213,7 @@ pub fn require(row: &Row) {
         "java" => {
             common::require_jdk();
         }
+        "xdebug" => common::require_php(),
         _ => common::require_node(),
     }
 }

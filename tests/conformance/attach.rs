@@ -81,7 +81,10 @@ pub fn attach(row: &'static Row, report: &mut Report) {
             assert_eq!(stop["reason"], "breakpoint", "{stop}");
             let function = stop["frame"]["function"].as_str().unwrap_or("");
             assert!(function.contains("tick"), "{stop}");
-            let n: i64 = s.value_of("n").parse().expect("n is a number");
+            let n: i64 = s
+                .value_of(&language.var("n"))
+                .parse()
+                .expect("n is a number");
             s.data(&["detach"]);
             assert!(
                 ticks_past(&ticks, n),

@@ -21,6 +21,7 @@ pub enum Language {
     TypeScript,
     Java,
     Kotlin,
+    Php,
 }
 
 impl Language {
@@ -35,6 +36,7 @@ impl Language {
             Language::TypeScript => "typescript/conformance.ts",
             Language::Java => "java/Conformance.java",
             Language::Kotlin => "kotlin/src/main/kotlin/Conformance.kt",
+            Language::Php => "php/conformance.php",
         };
         folder().join(file)
     }
@@ -45,13 +47,24 @@ impl Language {
             Language::C | Language::Rust => build_source(&self.source()),
             Language::Go => build_go_package(&folder().join("go")),
             // A single source file, which `java` compiles as it starts it.
-            Language::Python | Language::JavaScript | Language::Java => self.source(),
+            Language::Python | Language::JavaScript | Language::Java | Language::Php => {
+                self.source()
+            }
             Language::TypeScript => compiled_typescript(),
             // A runnable jar, as a Maven project makes one: its manifest names the main class
             // and the standard library beside it.
             Language::Kotlin => maven::build(&folder().join("kotlin"))
                 .dir
                 .join("target/conformance-1.jar"),
+        }
+    }
+
+    /// A variable of the program by its name as the language writes it in an expression
+    /// (`amount`, PHP's `$amount`).
+    pub fn var(self, name: &str) -> String {
+        match self {
+            Language::Php => format!("${name}"),
+            _ => name.to_string(),
         }
     }
 
@@ -79,6 +92,8 @@ impl Language {
             Language::Java => "java/test/ConformanceTest.java",
             // A JUnit test in the Maven project the program is built by (`kotlin/pom.xml`).
             Language::Kotlin => "kotlin/src/test/kotlin/ConformanceTest.kt",
+            // No PHPUnit test yet: the row's `test` is a known bug.
+            Language::Php => "php/conformance.php",
         };
         folder().join(file)
     }
@@ -111,6 +126,7 @@ impl Language {
             Language::JavaScript => "conformance.test.js::apply adds".into(),
             Language::Java => "ConformanceTest#applyAdds".into(),
             Language::Kotlin => "ConformanceTest#applyAdds".into(),
+            Language::Php => "conformance.php".into(),
             Language::TypeScript => {
                 let tools = typescript_build::tool("tsx");
                 let modules = tools
@@ -134,6 +150,11 @@ impl Language {
     pub fn run(self, mode: &str) -> Command {
         let program = self.program();
         let mut command = match self {
+            Language::Php => {
+                let mut c = Command::new("php");
+                c.arg(program);
+                c
+            }
             Language::Python => {
                 let mut c = Command::new("python3");
                 c.arg(program);

@@ -63,13 +63,13 @@ pub fn scenario(row: &'static Row) -> Report {
     report.check(Feature::Locals, || {
         let locals = s.data(&["locals"]);
         assert_eq!(
-            variable(&locals["variables"], "x")["value"],
+            variable(&locals["variables"], &language.var("x"))["value"],
             "3",
             "{locals}"
         );
     });
     report.check(Feature::Print, || {
-        assert_eq!(s.value_of("x * 2"), "6");
+        assert_eq!(s.value_of(&format!("{} * 2", language.var("x"))), "6");
         let missing = s.json(&["print", "nosuch"]);
         assert_eq!(missing["ok"], false, "{missing}");
     });
@@ -86,7 +86,7 @@ pub fn scenario(row: &'static Row) -> Report {
         assert_eq!(up["frame"]["line"], language.line("@square_call"), "{up}");
         let down = s.data(&["down"]);
         assert_in(row, &down, "square");
-        assert_eq!(s.value_of("x"), "3");
+        assert_eq!(s.value_of(&language.var("x")), "3");
     });
     report.check(Feature::Threads, || {
         let threads = s.data(&["threads"]);
@@ -106,7 +106,7 @@ pub fn scenario(row: &'static Row) -> Report {
     report.check(Feature::BreakFunction, || {
         assert_eq!(stop["breakpoint_ids"], json!([2]), "{stop}");
         assert_in(row, &stop, "apply");
-        assert_eq!(s.value_of("amount"), "0");
+        assert_eq!(s.value_of(&language.var("amount")), "0");
     });
     report.check(Feature::HitCount, || {
         s.data(&["breakpoint", "remove", "--all"]);
@@ -121,7 +121,7 @@ pub fn scenario(row: &'static Row) -> Report {
         stop = s.stop_after("continue");
         assert_eq!(stop["reason"], "breakpoint", "{stop}");
         assert_eq!(stop["frame"]["line"], language.line("@log_line"), "{stop}");
-        assert_eq!(s.value_of("i"), "1");
+        assert_eq!(s.value_of(&language.var("i")), "1");
     });
     report.check(Feature::Condition, || {
         s.data(&["breakpoint", "remove", "--all"]);
@@ -130,7 +130,7 @@ pub fn scenario(row: &'static Row) -> Report {
             "add",
             &language.at("@apply_body"),
             "--condition",
-            "amount == 3",
+            &format!("{} == 3", language.var("amount")),
         ]);
         assert_eq!(added["verified"], true, "{added}");
         stop = s.stop_after("continue");
@@ -140,11 +140,11 @@ pub fn scenario(row: &'static Row) -> Report {
             language.line("@apply_body"),
             "{stop}"
         );
-        assert_eq!(s.value_of("amount"), "3");
+        assert_eq!(s.value_of(&language.var("amount")), "3");
     });
     report.check(Feature::Set, || {
-        s.data(&["set", "amount", "10"]);
-        assert_eq!(s.value_of("amount"), "10");
+        s.data(&["set", &language.var("amount"), "10"]);
+        assert_eq!(s.value_of(&language.var("amount")), "10");
     });
     report.check(Feature::Next, || {
         stop = s.stop_after("next");
@@ -163,7 +163,11 @@ pub fn scenario(row: &'static Row) -> Report {
             "add",
             &language.at("@log_line"),
             "--log",
-            "i={i} total={total}",
+            &format!(
+                "i={{{}}} total={{{}}}",
+                language.var("i"),
+                language.var("total")
+            ),
         ]);
         assert_eq!(added["verified"], true, "{added}");
     });

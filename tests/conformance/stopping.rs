@@ -51,9 +51,9 @@ pub fn probe(row: &'static Row, report: &mut Report) {
             "-b",
             &language.at("@apply_body"),
             "--condition",
-            "amount == 2",
+            &format!("{} == 2", language.var("amount")),
             "-p",
-            "amount * 10",
+            &format!("{} * 10", language.var("amount")),
             program.to_str().expect("utf-8 path"),
         ]);
         let probed = run.json();

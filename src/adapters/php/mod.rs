@@ -113,7 +113,9 @@ impl Php {
 pub const PROFILE: Profile = Profile {
     name: "xdebug",
     adapter_id: "php",
-    exception_stops: Some("thrown, by class"),
+    // An exception nothing catches stops where it was thrown, as a PHP user expects.
+    exception_filters: &["uncaught"],
+    exception_stops: Some("all/uncaught"),
     // `catch CLASS` stops on exceptions of that class or a subclass (DBGp's exception
     // breakpoints by name).
     exception_classes: Some("PHP Exceptions"),

@@ -117,8 +117,8 @@ impl Breakpoints {
         Ok(json!({ "breakpoints": answers }))
     }
 
-    /// Sets the exception stops: every exception thrown (filter `all`), or those of the classes
-    /// `catch CLASS` names (a class stops on its subclasses too).
+    /// Sets the exception stops: every exception thrown (filter `all`), those nothing catches
+    /// (`uncaught`), or those of the classes `catch CLASS` names.
     pub async fn set_exceptions(
         &mut self,
         dbgp: &Connection,
@@ -127,11 +127,16 @@ impl Breakpoints {
         for old in std::mem::take(&mut self.exceptions) {
             remove(dbgp, &old).await?;
         }
+        // Xdebug stops on an exception by its class's name (`*`: every one thrown), and on a
+        // PHP error by its kind's name: an exception nothing caught is a "Fatal error".
         let mut classes: Vec<String> = arguments
             .filters
             .iter()
-            .filter(|f| *f == "all")
-            .map(|_| "*".to_string())
+            .filter_map(|f| match f.as_str() {
+                "all" => Some("*".to_string()),
+                "uncaught" => Some("Fatal error".to_string()),
+                _ => None,
+            })
             .collect();
         for option in &arguments.exception_options {
             if option.break_mode == ExceptionBreakMode::Never {

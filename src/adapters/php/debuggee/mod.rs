@@ -268,18 +268,35 @@ impl Debuggee {
             return dbgp.start("run", &[], None).await.ok();
         }
         let mut stop = Stop::default();
-        let frames = self.frames().await.unwrap_or_default();
-        let top = frames.first();
         let message = answer.child("message");
+        let mut frames = self.frames().await.unwrap_or_default();
+        if frames.is_empty()
+            && let Some(message) = message
+        {
+            // An exception nothing caught stops once PHP has left every frame: where it was
+            // thrown is the message's.
+            frames.push(Element {
+                name: "stack".into(),
+                attributes: ["filename", "lineno"]
+                    .iter()
+                    .filter_map(|key| Some((key.to_string(), message.attr(key)?.to_string())))
+                    .chain([("where".to_string(), "{main}".to_string())])
+                    .collect(),
+                ..Element::default()
+            });
+        }
+        let top = frames.first();
         let (reason, ids, text) = match (command, message.and_then(|m| m.attr("exception"))) {
-            (_, Some(class)) => (
-                "exception",
-                Vec::new(),
-                Some(format!(
-                    "{class}: {}",
-                    message.map(|m| m.text.trim()).unwrap_or_default()
-                )),
-            ),
+            (_, Some(class)) => {
+                let text = message.map(|m| m.text.trim()).unwrap_or_default();
+                // PHP's message of an uncaught exception goes on with its trace.
+                let text = text.split("\nStack trace:").next().unwrap_or(text);
+                let text = match text.strip_prefix(class) {
+                    Some(_) => text.to_string(),
+                    None => format!("{class}: {text}"),
+                };
+                ("exception", Vec::new(), Some(text))
+            }
             (Some(RunCommand::Continue), None) => {
                 let line_hits = top
                     .and_then(|f| {
@@ -617,6 +634,7 @@ fn capabilities() -> Value {
         "supportsExceptionOptions": true,
         "exceptionBreakpointFilters": [
             { "filter": "all", "label": "Every exception thrown", "default": false },
+            { "filter": "uncaught", "label": "Uncaught exceptions", "default": true },
         ],
     })
 }
