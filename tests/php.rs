@@ -186,3 +186,23 @@ fn a_php_without_xdebug_is_refused_with_the_package_and_the_ini_line() {
         "{failed}"
     );
 }
+
+/// Xdebug reads no command while the script runs: a breakpoint set then is answered at once,
+/// unverified, with the way to set it, never left waiting.
+#[test]
+fn a_breakpoint_while_the_script_runs_is_refused_with_the_way_to_set_it() {
+    require_php();
+    let s = Session::new();
+    let program = common::repo_root().join("tests/fixtures/conformance/php/conformance.php");
+    s.start(&program, &["--", "wait"]);
+    s.output_containing(&["tick: 1"], Duration::from_secs(30));
+    let refused = s.data(&["break", "conformance.php:31"]);
+    assert_eq!(refused["verified"], false, "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("only while the script is stopped")),
+        "{refused}"
+    );
+    s.data(&["stop"]);
+}

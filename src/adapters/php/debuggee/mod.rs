@@ -111,6 +111,17 @@ impl Debuggee {
         self.dbgp.clone().ok_or(RequestError::NotRunning)
     }
 
+    /// The connection, while Xdebug reads commands: before the script's first run, or at a
+    /// stop. While it runs, Xdebug would answer nothing until it stops.
+    fn stopped_dbgp(&self) -> Result<Connection, RequestError> {
+        if self.running.is_some() {
+            return Err(RequestError::Failed(
+                "Xdebug takes breakpoints only while the script is stopped: set them at a stop, or with 'start -b'".into(),
+            ));
+        }
+        self.dbgp()
+    }
+
     async fn answer(&mut self, request: Request, flow: &mut Flow) -> Answer {
         match request {
             Request::Initialize => Ok(capabilities()),
@@ -119,18 +130,18 @@ impl Debuggee {
                 Ok(Value::Null)
             }
             Request::Lines(arguments) => {
-                let dbgp = self.dbgp()?;
+                let dbgp = self.stopped_dbgp()?;
                 Ok(self.breakpoints.set_lines(&dbgp, &arguments).await?)
             }
             Request::Functions(arguments) => {
-                let dbgp = self.dbgp()?;
+                let dbgp = self.stopped_dbgp()?;
                 Ok(self
                     .breakpoints
                     .set_functions(&dbgp, &arguments.breakpoints)
                     .await?)
             }
             Request::Exceptions(arguments) => {
-                let dbgp = self.dbgp()?;
+                let dbgp = self.stopped_dbgp()?;
                 Ok(self.breakpoints.set_exceptions(&dbgp, &arguments).await?)
             }
             Request::ConfigurationDone => {
