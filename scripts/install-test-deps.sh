@@ -40,6 +40,8 @@ command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
 # kotlin plugin; no kotlinc is needed).
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
+# Ruby bundles the debug gem, whose DAP server is the rdbg adapter (tests/ruby.rs).
+command -v ruby >/dev/null 2>&1 || need+=(ruby)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 # PHP with Xdebug 3 for the PHP adapter, and PHPUnit for `debugger test` on PHP.
 command -v php >/dev/null 2>&1 || need+=(php-cli)

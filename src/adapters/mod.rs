@@ -30,6 +30,7 @@ pub mod process;
 mod profile;
 pub mod return_value;
 mod row;
+pub mod ruby;
 pub mod runtime_frames;
 pub mod rust_dwarf;
 pub mod rust_expressions;

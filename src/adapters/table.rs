@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::row::{AdapterRow, Advice, Detection, FolderProgram, NativeClaim, ServerProbe};
-use super::{codelldb, debugpy, delve, gdb, install, java, lldb, node, pdb, php};
+use super::{codelldb, debugpy, delve, gdb, install, java, lldb, node, pdb, php, ruby};
 
 /// Every built-in adapter, in the order `doctor` lists them and detection asks them.
 pub const ADAPTERS: &[AdapterRow] = &[
@@ -202,6 +202,22 @@ pub const ADAPTERS: &[AdapterRow] = &[
         unusable: None,
         toolchain: None,
     },
+    AdapterRow {
+        profile: &ruby::PROFILE,
+        aliases: &[],
+        shorthands: &["ruby", "rb"],
+        languages: &["Ruby"],
+        detection: ruby::RUBY_PROGRAMS,
+        one_shot: false,
+        runs_modules: false,
+        make: |_, section, _| Ok(Arc::new(ruby::Rdbg::locate(section)?)),
+        remote: Some(|| Arc::new(ruby::Rdbg::remote())),
+        version: ruby::version,
+        install: Some(install::ruby::install),
+        advice: Advice::SetupOr(ruby::install_hint),
+        unusable: None,
+        toolchain: None,
+    },
 ];
 
 /// The built-in adapter a name, alias or shorthand means.
@@ -265,7 +281,7 @@ mod tests {
     fn the_exception_hint_names_what_adapters_offer() {
         assert_eq!(
             exception_filters_hint(),
-            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught, php all/uncaught"
+            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught, php all/uncaught, rdbg raised exceptions (raised, or by class)"
         );
     }
 

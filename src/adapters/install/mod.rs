@@ -11,6 +11,7 @@ pub mod lldb;
 pub mod node;
 mod packages;
 pub mod php;
+pub mod ruby;
 
 pub use packages::{Software, install_hint};
 

@@ -39,6 +39,8 @@ pub enum Software {
     Php,
     /// Xdebug, PHP's debugging extension.
     Xdebug,
+    /// Ruby with its bundled debug gem (rdbg).
+    Ruby,
 }
 
 /// The commands that install `software` on `os`, one per package manager that has it, each with
@@ -185,6 +187,10 @@ impl PackageManager {
             (Dnf, Xdebug) => &["php-pecl-xdebug3", "php-pecl-xdebug"],
             // Homebrew's and Windows' PHP take Xdebug from PECL (`pecl install xdebug`).
             (Brew | Winget | Scoop | Choco, Xdebug) => &[],
+            (Apt | Brew | Scoop | Choco, Ruby) => &["ruby"],
+            // Fedora packs the bundled gems apart.
+            (Dnf, Ruby) => &["rubygem-debug"],
+            (Winget, Ruby) => &["RubyInstallerTeam.RubyWithDevKit.3.2"],
         }
     }
 
