@@ -11,7 +11,7 @@
 mod common;
 
 use common::node::step_with;
-use common::{Session, at, fixture_path, line_of, variable};
+use common::{Session, at, fixture_path, line_of, require_ruby, variable};
 use serde_json::Value;
 
 const APP: &str = "ruby/app.rb";
@@ -24,6 +24,7 @@ fn assert_at(stop: &Value, function: &str, marker: &str) {
 
 #[test]
 fn a_ruby_script_breaks_steps_inspects_and_exits_with_its_status() {
+    require_ruby();
     let s = Session::new();
     let started = s.start(
         &fixture_path(APP),
@@ -89,6 +90,7 @@ fn a_ruby_script_breaks_steps_inspects_and_exits_with_its_status() {
 
 #[test]
 fn ruby_with_its_own_command_line_breaks_by_a_bare_file_name() {
+    require_ruby();
     let s = Session::new();
     let folder = fixture_path("ruby");
     let lib = folder.display().to_string();

@@ -281,7 +281,7 @@ mod tests {
     fn the_exception_hint_names_what_adapters_offer() {
         assert_eq!(
             exception_filters_hint(),
-            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught, php all/uncaught, rdbg raised exceptions (raised, or by class)"
+            "stops on exceptions depend on the adapter: lldb-dap offers C++ throw/catch, debugpy raised/uncaught, java caught/uncaught, php all/uncaught, rdbg raised/uncaught"
         );
     }
 

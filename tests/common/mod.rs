@@ -140,6 +140,17 @@ pub fn require_node() {
     );
 }
 
+/// Fails the test with instructions when no Ruby with the debug gem is installed.
+pub fn require_ruby() {
+    let found = debugger::adapters::ruby::find(&Default::default());
+    let version = found.as_deref().and_then(debugger::adapters::ruby::version);
+    assert!(
+        version.is_some(),
+        "Ruby with its debug gem is required for this test (found: {found:?}); install it with \
+         'apt-get install ruby' (scripts/install-test-deps.sh does)"
+    );
+}
+
 /// A GDB with DAP (14 or newer): `$DEBUGGER_TEST_GDB`, else `gdb` on PATH if it is new enough, else
 /// the private one scripts/install-test-gdb.sh fetches (Debian 12's own GDB 13 has no DAP). Fails
 /// the test with instructions when there is none.

@@ -7,8 +7,11 @@
 #   could not be removed or its condition changed), and takes a `hitCondition`;
 # - `setFunctionBreakpoints` sets `Class#method` and `Class.method` breakpoints (1.4.0 answers
 #   without setting any), pending until the class or method is defined;
-# - `setExceptionBreakpoints` stops on every raised exception (`raised`) or on the classes that
-#   `exceptionOptions` name (`catch ArgumentError`);
+# - `setExceptionBreakpoints` stops on every raised exception (`raised`), on the classes that
+#   `exceptionOptions` name (`catch ArgumentError`), or on one nothing rescues (`uncaught`:
+#   rdbg's postmortem mode, which keeps each exception's frames as it is raised and stops in
+#   them as the program ends with it), where 1.4.0 offers `any` and `RuntimeError`; `initialize`
+#   says so, and that hit conditions are taken;
 # - `launch` tells the program's pid (`process`), and the end tells its exit status (`exited`,
 #   `terminated`), where 1.4.0 only closes the connection;
 # - `evaluate` fails on an expression that raises, where 1.4.0 answers with the exception as
@@ -42,6 +45,33 @@ module DEBUGGER__
 
   module UI_DAP
     alias_method :rdbg_recv_request, :recv_request
+    alias_method :rdbg_send_response, :send_response
+    alias_method :rdbg_send, :send
+
+    # Messages go out from the server's reader thread, the session's thread and the exit
+    # handler: one at a time, or their bytes interleave.
+    DAP_WRITING = Mutex.new
+
+    def send **kw
+      DAP_WRITING.synchronize{ rdbg_send(**kw) }
+    end
+
+    EXCEPTION_FILTERS = [
+      { filter: 'raised', label: 'Raised exceptions', default: false },
+      { filter: 'uncaught', label: 'Uncaught exceptions', default: true },
+    ].freeze
+
+    # What this server does, as `initialize` tells it (see the file's head).
+    def send_response req, **kw
+      if req['command'] == 'initialize'
+        kw[:exceptionBreakpointFilters] = EXCEPTION_FILTERS
+        kw[:supportsExceptionOptions] = true
+        kw[:supportsHitConditionalBreakpoints] = true
+        kw.delete(:supportsExceptionFilterOptions)
+        kw.delete(:supportsStepBack)
+      end
+      rdbg_send_response req, **kw
+    end
 
     # The requests answered here; the rest go on to rdbg's own `process`.
     def recv_request
@@ -68,10 +98,31 @@ module DEBUGGER__
       when 'configurationDone'
         @dap_configured = true
         return false
+      when 'pause'
+        @dap_pause_asked = true
+        return false
+      when 'stepOut'
+        return false if SESSION.instance_variable_get(:@postmortem)
+        @dap_finishing = true
+        @q_msg << 'fin'
+        send_response req
       else
         return false
       end
       true
+    end
+
+    def dap_top_frame
+      SESSION.instance_variable_get(:@tc)&.instance_variable_get(:@target_frames)&.first
+    end
+
+    # `finish` (`stepOut`) is rdbg's `fin`, which stops as the method returns, still in it:
+    # its value is kept, and a `next` from there stops in the caller, whose `_return` it shows.
+    def dap_finish_step
+      @dap_finishing = false
+      frame = dap_top_frame
+      @dap_returned = [frame.return_value] if frame&.has_return_value
+      @q_msg << 'n'
     end
 
     def dap_condition cond, hit_condition
@@ -92,9 +143,16 @@ module DEBUGGER__
       }
     end
 
+    # Adds `bp` to rdbg's own, under an id of ours that its stops name (`hitBreakpointIds`).
     def dap_add bp
       SESSION.send(:add_bp, bp)
+      @dap_ids ||= {}
+      @dap_ids[bp] = @dap_ids.size + 1
       bp
+    end
+
+    def dap_id bp
+      (@dap_ids || {})[bp]
     end
 
     def dap_set_line_breakpoints args
@@ -108,7 +166,7 @@ module DEBUGGER__
           bp = dap_add LineBreakpoint.new(file, spec['line'],
                                           cond: dap_condition(spec['condition'], spec['hitCondition']))
           set << bp
-          { verified: true, line: spec['line'] }
+          { id: dap_id(bp), verified: true, line: spec['line'] }
         rescue Errno::ENOENT, ArgumentError => e
           { verified: false, message: e.message }
         end
@@ -140,9 +198,10 @@ module DEBUGGER__
         end
         @dap_method_bps << dap_add(bp)
         if pending
-          { verified: false, message: "pending until #{name} is defined (#{pending})" }
+          { id: dap_id(bp), verified: false,
+            message: "not loaded yet: it binds when #{name} is defined (#{pending.lines.first.strip})" }
         else
-          { verified: true }
+          { id: dap_id(bp), verified: true }
         end
       }
     end
@@ -150,16 +209,26 @@ module DEBUGGER__
     def dap_set_catch_breakpoints args
       dap_forget(@dap_catch_bps || [])
       @dap_catch_bps = []
+      filters = args['filters'] || []
+      CONFIG.set_config(postmortem: filters.include?('uncaught'))
+      unless @dap_exit_guard
+        @dap_exit_guard = true
+        # Registered after the postmortem stop's own handler, so run before it: a program that
+        # calls `exit` ends with SystemExit, which is no uncaught exception.
+        at_exit{ CONFIG.set_config(postmortem: false) if $!.is_a?(SystemExit) }
+      end
       patterns = []
-      patterns << 'Exception' if (args['filters'] || []).include?('raised')
+      patterns << 'Exception' if filters.include?('raised')
       (args['exceptionOptions'] || []).each{|option|
         last = (option['path'] || []).last
         patterns.concat(last['names'] || []) if last && option['path'].size > 1
       }
-      patterns.uniq.map{|pattern|
+      answers = patterns.uniq.map{|pattern|
         @dap_catch_bps << dap_add(CatchBreakpoint.new(pattern))
         { verified: true }
       }
+      answers << { verified: true } if filters.include?('uncaught')
+      answers
     end
 
     alias_method :rdbg_event, :event
@@ -167,7 +236,7 @@ module DEBUGGER__
     # The server's own stops before the program runs are no stops of the program's: the pause
     # it makes as the debugger connects, and the first line's, where the program waits for the
     # debugger (either may come first). Those before `configurationDone` end with its
-    # `continue`; the first line's, if it comes after, is continued here.
+    # `continue`; either, if it comes after, is continued here.
     def event type, *args
       if %i[suspend_bp suspend_trap].include?(type) && !@dap_configured
         @dap_started = true if type == :suspend_bp && args[1].nil?
@@ -177,6 +246,38 @@ module DEBUGGER__
         @dap_started = true
         @q_msg << 'c'
         return
+      end
+      # The pause the server makes as the debugger connects may land after the configuration;
+      # only a pause the client asked for is a stop.
+      if type == :suspend_trap
+        unless @dap_pause_asked
+          @q_msg << 'c'
+          return
+        end
+        @dap_pause_asked = false
+      end
+      if type == :suspended && SESSION.instance_variable_get(:@postmortem)
+        exc = dap_top_frame&.raised_exception
+        text = exc ? "#{exc.class}: #{exc.message}" : 'uncaught exception'
+        return send_event 'stopped', reason: 'exception', description: text, text: text,
+                                     threadId: args[0], allThreadsStopped: true
+      end
+      if type == :suspended && @dap_finishing
+        return dap_finish_step
+      elsif type == :suspended && @dap_returned
+        frame = dap_top_frame
+        if frame
+          frame.has_return_value = true
+          frame.return_value = @dap_returned.first
+        end
+        @dap_returned = nil
+      end
+      if type == :suspend_bp && (id = dap_id(args[1]))
+        bp = args[1]
+        reason = bp.is_a?(CatchBreakpoint) ? 'exception' : 'breakpoint'
+        return send_event 'stopped', reason: reason, description: bp.description,
+                                     text: bp.description, threadId: args[2],
+                                     hitBreakpointIds: [id], allThreadsStopped: true
       end
       rdbg_event type, *args
     end
@@ -218,10 +319,8 @@ module DEBUGGER__
   end
 end
 
-require 'debug/open'
-
-# The exit status, which 1.4.0 never tells: the program's at_exit handlers (registered later)
-# have run when this one does.
+# The exit status, which 1.4.0 never tells. Registered before the server opens, it runs after
+# every handler registered later: the program's, and the postmortem stop of `uncaught`.
 at_exit{
   ui = DEBUGGER__::SESSION.instance_variable_get(:@ui) if defined?(DEBUGGER__::SESSION)
   if ui.respond_to?(:send_event) && ui.instance_variable_get(:@sock)
@@ -238,3 +337,8 @@ at_exit{
     end
   end
 }
+
+require 'debug/open'
+# The server's first stop is the line after the one that opened it: this one, where the program
+# waits for the debugger to connect and configure before any of its own code runs.
+DEBUGGER__::DAP_OPENED = true

@@ -211,7 +211,9 @@ pub const PROFILE: Profile = Profile {
         dependency_folders: &["gems", "vendor"],
         ..SourceLookup::NONE
     },
-    exception_stops: Some("raised exceptions (raised, or by class)"),
+    // Stop on exceptions nothing rescues, as the program ends with them.
+    exception_filters: &["uncaught"],
+    exception_stops: Some("raised/uncaught"),
     exception_classes: Some("Ruby Exceptions"),
     // A program attached to is paused by the server (SIGURG), and stops there.
     stops_on_attach: true,
