@@ -79,6 +79,7 @@ rows! {
     JAVA: java_session, java_stops, java_processes;
     KOTLIN: kotlin_session, kotlin_stops, kotlin_processes;
     XDEBUG: xdebug_session, xdebug_stops, xdebug_processes;
+    RDBG: rdbg_session, rdbg_stops, rdbg_processes;
 }
 
 /// Beyond the table: what GDB, Delve and pdb show on the ledger programs, checked exactly.

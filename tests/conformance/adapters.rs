@@ -198,6 +198,31 @@ pub static XDEBUG: Row = Row {
     ],
 };
 
+/// Ruby through the debug gem's DAP server, inside the program's own Ruby.
+pub static RDBG: Row = Row {
+    name: "rdbg (Ruby)",
+    adapter: "rdbg",
+    language: Language::Ruby,
+    session: Session::new,
+    apply: "Object#apply",
+    raise_reason: "exception",
+    raise_exit: Some(1),
+    // Ruby writes no core dumps of its own, and `attach` reaches only a program started with
+    // rdbg's server open (`--connect`), not a pid.
+    lacks: &[Feature::Core, Feature::Attach],
+    known_bugs: &[
+        (
+            Feature::Set,
+            "debug 1.4.0 has no `setVariable`: `set` is refused as unsupported (`print 'x = 10'` \
+             assigns)",
+        ),
+        (
+            Feature::Test,
+            "debugger test knows no Ruby test runner yet (minitest, RSpec)",
+        ),
+    ],
+};
+
 /// Fails the test, with what to install, when the row's adapter or its language's tools are
 /// missing.
 pub fn require(row: &Row) {
@@ -214,6 +239,7 @@ pub fn require(row: &Row) {
             common::require_jdk();
         }
         "xdebug" => common::require_php(),
+        "rdbg" => common::require_ruby(),
         _ => common::require_node(),
     }
 }

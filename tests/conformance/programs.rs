@@ -22,6 +22,7 @@ pub enum Language {
     Java,
     Kotlin,
     Php,
+    Ruby,
 }
 
 impl Language {
@@ -37,6 +38,7 @@ impl Language {
             Language::Java => "java/Conformance.java",
             Language::Kotlin => "kotlin/src/main/kotlin/Conformance.kt",
             Language::Php => "php/conformance.php",
+            Language::Ruby => "ruby/conformance.rb",
         };
         folder().join(file)
     }
@@ -47,7 +49,8 @@ impl Language {
             Language::C | Language::Rust => build_source(&self.source()),
             Language::Go => build_go_package(&folder().join("go")),
             // A single source file, which `java` compiles as it starts it.
-            Language::Python | Language::JavaScript | Language::Java | Language::Php => {
+            Language::Python | Language::JavaScript | Language::Java | Language::Php
+            | Language::Ruby => {
                 self.source()
             }
             Language::TypeScript => compiled_typescript(),
@@ -94,6 +97,8 @@ impl Language {
             Language::Kotlin => "kotlin/src/test/kotlin/ConformanceTest.kt",
             // No PHPUnit test yet: the row's `test` is a known bug.
             Language::Php => "php/conformance.php",
+            // No Ruby test runner yet: the row names `test` a known bug.
+            Language::Ruby => "ruby/conformance.rb",
         };
         folder().join(file)
     }
@@ -127,6 +132,7 @@ impl Language {
             Language::Java => "ConformanceTest#applyAdds".into(),
             Language::Kotlin => "ConformanceTest#applyAdds".into(),
             Language::Php => "conformance.php".into(),
+            Language::Ruby => "conformance.rb".into(),
             Language::TypeScript => {
                 let tools = typescript_build::tool("tsx");
                 let modules = tools
@@ -157,6 +163,12 @@ impl Language {
             }
             Language::Python => {
                 let mut c = Command::new("python3");
+                c.arg(program);
+                c
+            }
+            // rdbg attaches to a program started with its server open on a port.
+            Language::Ruby => {
+                let mut c = Command::new("ruby");
                 c.arg(program);
                 c
             }
