@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
 # Google Test, lldb-dap, a JDK and Maven (with the JUnit and Kotlin fixtures' artifacts), Node.js
-# and npm (apt), PHP with Xdebug and PHPUnit (apt), Go and Delve (see below), debugpy and pytest (pip), the TypeScript fixture's
-# tools, vitest and jest (npm), and the official MCP Python SDK (pip, into a virtualenv of its
-# own). Idempotent: does nothing when everything is present.
+# and npm (apt), PHP with Xdebug and PHPUnit (apt), Ruby (apt), Go and Delve (see below), debugpy
+# and pytest (pip), the TypeScript fixture's tools, vitest and jest (npm), and the official MCP
+# Python SDK (pip, into a virtualenv of its own). Idempotent: does nothing when everything is
+# present.
 #
 # Go and Delve: where a Go is already here, Delve must be one that can debug what it builds. Debian
 # 12's Delve (1.20) reads programs of Go 1.20 and older only, so for a newer Go the pinned Delve

@@ -213,7 +213,7 @@ fn doctor_with_nothing_on_path_fails_and_names_each_fix() {
     let home = Some(empty.path());
     let out = run_with_home(&s, &data_dir, &["doctor"], Some(&bin), home);
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stdout.starts_with("0 of 9 adapters work"), "{out:?}");
+    assert!(out.stdout.starts_with("0 of 10 adapters work"), "{out:?}");
     for (name, fix) in [
         ("lldb", "fix: run 'debugger setup lldb'"),
         ("debugpy", "fix: run 'debugger setup debugpy'"),
@@ -224,6 +224,7 @@ fn doctor_with_nothing_on_path_fails_and_names_each_fix() {
         ("node", "fix: run 'debugger setup node'"),
         ("java", "fix: install a JDK 17 or newer"),
         ("xdebug", "fix: run 'debugger setup xdebug', or install PHP"),
+        ("rdbg", "fix: run 'debugger setup rdbg'"),
     ] {
         let at = out
             .stdout

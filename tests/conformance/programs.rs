@@ -49,10 +49,11 @@ impl Language {
             Language::C | Language::Rust => build_source(&self.source()),
             Language::Go => build_go_package(&folder().join("go")),
             // A single source file, which `java` compiles as it starts it.
-            Language::Python | Language::JavaScript | Language::Java | Language::Php
-            | Language::Ruby => {
-                self.source()
-            }
+            Language::Python
+            | Language::JavaScript
+            | Language::Java
+            | Language::Php
+            | Language::Ruby => self.source(),
             Language::TypeScript => compiled_typescript(),
             // A runnable jar, as a Maven project makes one: its manifest names the main class
             // and the standard library beside it.
