@@ -1,8 +1,11 @@
 # frozen_string_literal: true
 #
 # Loaded into the program's Ruby (RUBYOPT) before the program itself: it opens the debug gem's
-# DAP server (rdbg's `debug/open`, on the UNIX socket the debugger names in
-# RUBY_DEBUG_SOCK_PATH) and completes the requests debug 1.4.0 leaves undone:
+# DAP server (as rdbg's `debug/open` does, on the UNIX socket the debugger names in
+# RUBY_DEBUG_SOCK_PATH), holds the program before its first line until the debugger has
+# connected and sent `configurationDone` (1.4.0's own first-line stop waits only for the
+# connection, and its pause as a client connects can come before its session exists), and
+# completes the requests debug 1.4.0 leaves undone:
 # - `setBreakpoints` replaces the file's breakpoints (1.4.0 only ever adds, so a breakpoint
 #   could not be removed or its condition changed), and takes a `hitCondition`;
 # - `setFunctionBreakpoints` sets `Class#method` and `Class.method` breakpoints (1.4.0 answers
@@ -96,11 +99,7 @@ module DEBUGGER__
       when 'setExceptionBreakpoints'
         send_response req, breakpoints: dap_set_catch_breakpoints(args)
       when 'configurationDone'
-        @dap_configured = true
-        return false
-      when 'pause'
-        @dap_pause_asked = true
-        return false
+        return dap_configured(req)
       when 'stepOut'
         return false if SESSION.instance_variable_get(:@postmortem)
         @dap_finishing = true
@@ -110,6 +109,27 @@ module DEBUGGER__
         return false
       end
       true
+    end
+
+    # Ends the wait before the program's first line (the file's end). A client that attached
+    # to a running program gets rdbg's own answer, which stops it. rdbg's own `continue` is
+    # not sent: no stop is there to end, and it would wait in the queue to end the program's
+    # first real one.
+    def dap_configured req
+      return false if @is_attach
+
+      send_response req
+      DAP_CONFIGURED << true
+      true
+    end
+
+    # rdbg pauses the program as a client connects, to stop it for the client; ours waits at
+    # this file's end until `configurationDone` instead. And that pause could come before
+    # rdbg has made its session (its server accepts first), killing the program with a
+    # NameError in the signal handler. So this, which runs in the server's reader thread
+    # before the first request is read, waits for the session instead.
+    def pause
+      DAP_OPENED.pop
     end
 
     def dap_top_frame
@@ -233,29 +253,7 @@ module DEBUGGER__
 
     alias_method :rdbg_event, :event
 
-    # The server's own stops before the program runs are no stops of the program's: the pause
-    # it makes as the debugger connects, and the first line's, where the program waits for the
-    # debugger (either may come first). Those before `configurationDone` end with its
-    # `continue`; either, if it comes after, is continued here.
     def event type, *args
-      if %i[suspend_bp suspend_trap].include?(type) && !@dap_configured
-        @dap_started = true if type == :suspend_bp && args[1].nil?
-        return
-      end
-      if type == :suspend_bp && args[1].nil? && !@dap_started
-        @dap_started = true
-        @q_msg << 'c'
-        return
-      end
-      # The pause the server makes as the debugger connects may land after the configuration;
-      # only a pause the client asked for is a stop.
-      if type == :suspend_trap
-        unless @dap_pause_asked
-          @q_msg << 'c'
-          return
-        end
-        @dap_pause_asked = false
-      end
       if type == :suspended && SESSION.instance_variable_get(:@postmortem)
         exc = dap_top_frame&.raised_exception
         text = exc ? "#{exc.class}: #{exc.message}" : 'uncaught exception'
@@ -329,6 +327,15 @@ at_exit{
            when SystemExit then $!.status
            else 1
            end
+    # Ruby flushes a piped stdout only after this: the debugger takes in what the program
+    # wrote as it hears of the end, so it must all be written by then.
+    [$stdout, $stderr].each{|io|
+      begin
+        io.flush
+      rescue IOError, SystemCallError
+        # Closed, or no one reads it: nothing more can be written.
+      end
+    }
     begin
       ui.send_event 'exited', exitCode: code
       ui.send_event 'terminated'
@@ -338,7 +345,15 @@ at_exit{
   end
 }
 
-require 'debug/open'
-# The server's first stop is the line after the one that opened it: this one, where the program
-# waits for the debugger to connect and configure before any of its own code runs.
-DEBUGGER__::DAP_OPENED = true
+# Closed once rdbg's session exists; until then, the server's reader reads no request.
+DEBUGGER__::DAP_OPENED = Queue.new
+# Signalled by `configurationDone`.
+DEBUGGER__::DAP_CONFIGURED = Queue.new
+
+# The program's first line waits here until the debugger has connected and configured. rdbg's
+# own first-line stop (`nonstop: false`) waits only for the connection, so the program could
+# run before its breakpoints were set, and that stop's listing could reach the socket before
+# the server spoke DAP.
+DEBUGGER__.open(nonstop: true)
+DEBUGGER__::DAP_OPENED.close
+DEBUGGER__::DAP_CONFIGURED.pop
