@@ -68,6 +68,9 @@ fn a_ruby_script_breaks_steps_inspects_and_exits_with_its_status() {
     // Stepping in lands on the method's first line, where its breakpoint is too.
     let stop = step_with(&s, "step");
     assert_at(&stop, "Greeter#greet", "@greet_first");
+    // `@name` is the instance variable, not an `@FRAME:` prefix; a frame number still is one.
+    assert_eq!(s.value_of("@name"), r#""ann""#);
+    assert_eq!(s.value_of("@1:settings[:mode]"), ":fast");
     let backtrace = s.run(&["backtrace"]);
     let text = backtrace.ok();
     assert!(text.contains("Greeter#greet (app.rb:"), "{text}");

@@ -79,6 +79,10 @@ pub struct Profile {
     /// How its values are read whole: `print`'s `evaluate` context, and the parts of a value's
     /// text it left unloaded, which `locals` reads (see `value_reading`).
     pub value_reading: ValueReading,
+    /// Whether the language's expressions may begin with `@` (Ruby's `@name`, `@@count`): then
+    /// only a frame number or a plain function name before the first `:` makes an `@FRAME:`
+    /// prefix, and any other text is the language's own (`common::frame_prefix`).
+    pub at_sign_names: bool,
     /// How `print` reads Rust expressions (`v.len()`, `m.get(&k)`, `o.unwrap()`) over this
     /// adapter's variables in a Rust frame (see [`super::rust_expressions`]); `None` for an
     /// adapter that reads no Rust program, or reads them itself.
@@ -146,6 +150,7 @@ impl Profile {
             return_value: ReturnValueSource::Unknown("this adapter does not tell it"),
             loaded_sources: LoadedSources::Untold,
             value_reading: ValueReading::DEFAULT,
+            at_sign_names: false,
             rust_reading: None,
             // The adapter's language is unknown.
             runtime_frames: |_, _| None,

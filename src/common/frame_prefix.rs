@@ -9,7 +9,9 @@
 //!
 //! Why `@`: no expression begins with it in C, C++, Rust, Go, Python or JavaScript (GDB's `a@n`
 //! and Python's `a @ b` put it between operands; a decorator is a statement), so text that
-//! begins with it is always this form, on every adapter. FRAME ends at the first `:` that is not
+//! begins with it is always this form there. Ruby's do (`@name`, `@@count`): for Ruby,
+//! [`parse_with_at_names`] takes the form only where FRAME is a frame number or a plain function
+//! name, which no Ruby expression is, and leaves the rest to Ruby. FRAME ends at the first `:` that is not
 //! half of a `::`, so a function's path keeps its separators (`@Counter::bump:self.count`) and
 //! the expression may hold colons of its own (`@main:d[1:2]`).
 
@@ -75,6 +77,21 @@ pub fn parse(text: &str) -> Result<Option<AtFrame<'_>>, String> {
         FrameRef::Function(frame)
     };
     Ok(Some(AtFrame { frame, expression }))
+}
+
+/// [`parse`] for a language whose own expressions may begin with `@` (Ruby's `@name`, `@@count`,
+/// `@items[0]`): `@FRAME:EXPR` only where FRAME is a frame number or a plain function name
+/// (`greet`, `Greeter#greet`, `Shop::Cart.add`), which no such expression is; any other text is
+/// the language's own expression.
+pub fn parse_with_at_names(text: &str) -> Option<AtFrame<'_>> {
+    let at = parse(text).ok().flatten()?;
+    let plain = match at.frame {
+        FrameRef::Index(_) => true,
+        FrameRef::Function(name) => name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '#' | '?' | '!')),
+    };
+    plain.then_some(at)
 }
 
 /// Whether a frame running `function` (its name as the stack shows it) is one `wanted` names:
@@ -218,6 +235,23 @@ mod tests {
         for wrong in ["@main", "@:i", "@main:", "@a::b", "@99999999999:i"] {
             assert!(parse(wrong).is_err(), "{wrong}");
         }
+    }
+
+    #[test]
+    fn where_names_begin_with_at_only_a_plain_frame_makes_a_prefix() {
+        for expression in ["@name", "@@count", "@items[0]", "@h[:key]", "@a ? 1 : 2"] {
+            assert_eq!(parse_with_at_names(expression), None, "{expression}");
+        }
+        assert_eq!(
+            parse_with_at_names("@1:@name"),
+            at(FrameRef::Index(1), "@name")
+        );
+        assert_eq!(
+            parse_with_at_names("@Greeter#greet:text"),
+            at(FrameRef::Function("Greeter#greet"), "text")
+        );
+        // Elsewhere, an `@` with no frame is still a mistake to point out.
+        assert!(parse("@name").is_err());
     }
 
     #[test]

@@ -219,6 +219,8 @@ pub const PROFILE: Profile = Profile {
     stops_on_attach: true,
     // `finish` stops as the method returns, its value the frame's `_return`.
     return_value: ReturnValueSource::LocalNamed("_return"),
+    // `@name` is an instance variable, `@@count` a class variable.
+    at_sign_names: true,
     ..Profile::PLAIN
 };
 

@@ -11,7 +11,7 @@ use super::{Session, clean_evaluate_error};
 use crate::adapters::expression_errors::{self, Fault};
 use crate::adapters::expression_names::root_names;
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::frame_prefix::{self, FrameRef};
+use crate::common::frame_prefix::{self, AtFrame, FrameRef};
 use crate::daemon::variables::Limits;
 use crate::dap::DapError;
 use crate::dap::types::StackFrame;
@@ -53,6 +53,19 @@ pub(super) struct FoundFrame {
 }
 
 impl Session {
+    /// `expression`'s `@FRAME:` prefix, read as the adapter's language allows: where its own
+    /// expressions may begin with `@` (Ruby's `@name`), text that is no prefix is one of them.
+    pub(super) fn frame_prefix<'a>(
+        &self,
+        expression: &'a str,
+    ) -> Result<Option<AtFrame<'a>>, String> {
+        if self.adapter().profile().at_sign_names {
+            Ok(frame_prefix::parse_with_at_names(expression))
+        } else {
+            frame_prefix::parse(expression)
+        }
+    }
+
     /// The frame an expression is evaluated in: the one `at` names, else the selected one.
     pub(super) async fn evaluation_frame(
         &self,

@@ -10,7 +10,6 @@ use super::Session;
 use super::bounded_evaluation::EvaluationFailure;
 use super::rust_evaluation::{RustFailure, RustForm, is_rust_frame};
 use crate::common::error::ErrorBody;
-use crate::common::frame_prefix;
 use crate::daemon::displays::{self, AtStop, Outcome};
 use crate::daemon::run_state::Phase;
 use crate::daemon::variables::{self, Limits};
@@ -145,7 +144,7 @@ impl Session {
         expression: &str,
         frame: &StackFrame,
     ) -> Result<DisplayTarget, String> {
-        let (frame_id, rust_frame, inner) = match frame_prefix::parse(expression)? {
+        let (frame_id, rust_frame, inner) = match self.frame_prefix(expression)? {
             None => (frame.id, is_rust_frame(frame), expression.to_string()),
             Some(at) => {
                 let place = self

@@ -17,7 +17,6 @@ use super::{Session, changes};
 use crate::adapters::value_reading::ValueReading;
 use crate::adapters::{console_answer, expression_errors};
 use crate::common::error::{ErrorBody, ErrorCode};
-use crate::common::frame_prefix;
 use crate::daemon::run_state::Phase;
 use crate::daemon::variables::{self, Limits};
 use crate::dap::DapError;
@@ -261,7 +260,7 @@ impl Session {
         asked_by: AskedBy,
         limit: Option<Duration>,
     ) -> Result<EvaluateResult, ErrorBody> {
-        let at = frame_prefix::parse(expression).map_err(|e| {
+        let at = self.frame_prefix(expression).map_err(|e| {
             ErrorBody::usage(e, "'@1:i' reads i in the caller, '@main:i' in main's frame")
         })?;
         let place = self.evaluation_frame(at.map(|a| a.frame)).await?;
