@@ -63,7 +63,7 @@ pub use launch_arguments::RequestExtras;
 pub(crate) use launch_arguments::launch_with;
 pub use loaded_sources::LoadedSources;
 use process::{BoxFuture, SpawnedAdapter};
-pub use profile::{ConsoleUse, Cores, Profile, WarmPolicy};
+pub use profile::{Attaching, ConsoleUse, Cores, Profile, WarmPolicy};
 pub use row::{AdapterRow, Advice, Detection, ToolchainCheck};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};

@@ -93,6 +93,8 @@ pub struct Profile {
     pub runtime_frames: runtime_frames::Rule,
     /// How the adapter opens and writes core dumps.
     pub cores: Cores,
+    /// Whether the adapter can attach to a program already running.
+    pub attaching: Attaching,
     /// What the adapter's own console (DAP `evaluate`, `repl` context) is used for.
     pub console: ConsoleUse,
     /// Whether an `output` event of this category is the program's own output (kept in the
@@ -155,6 +157,7 @@ impl Profile {
             // The adapter's language is unknown.
             runtime_frames: |_, _| None,
             cores: Cores::NONE,
+            attaching: Attaching::Supported,
             console: ConsoleUse::NONE,
             is_program_output: |category| matches!(category, Some("stdout") | Some("stderr")),
             clean_program_output: |text| Cow::Borrowed(text),
@@ -249,6 +252,14 @@ impl WarmPolicy {
             _ => None,
         }
     }
+}
+
+/// Whether an adapter can attach to a running program, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attaching {
+    Supported,
+    /// `attach` is refused as `unsupported`, with this reason.
+    Unsupported(&'static str),
 }
 
 /// How an adapter opens and writes core dumps.

@@ -182,20 +182,13 @@ pub static XDEBUG: Row = Row {
     raise_reason: "exception",
     // PHP's exit code for a fatal error.
     raise_exit: Some(255),
-    // PHP writes no core dumps of its own.
-    lacks: &[Feature::Core],
-    known_bugs: &[
-        (
-            Feature::Test,
-            "debugger test knows no PHP test runner yet (PHPUnit)",
-        ),
-        (
-            Feature::Attach,
-            "Xdebug dials out only from a script started with `start_with_request`, so a \
-             running PHP cannot be attached to; the adapter refuses `attach`, but with its own \
-             error where the session has no way yet for an adapter to say `unsupported`",
-        ),
-    ],
+    // PHP writes no core dumps of its own; Xdebug dials out only from a script started with
+    // `start_with_request`, so a running PHP cannot be attached to.
+    lacks: &[Feature::Core, Feature::Attach],
+    known_bugs: &[(
+        Feature::Test,
+        "debugger test knows no PHP test runner yet (PHPUnit)",
+    )],
 };
 
 /// Ruby through the debug gem's DAP server, inside the program's own Ruby.

@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::BoxFuture;
-use super::{CallerEnv, DebugAdapter, Profile, SourceLookup, Start, launch_with};
+use super::{Attaching, CallerEnv, DebugAdapter, Profile, SourceLookup, Start, launch_with};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
@@ -119,6 +119,10 @@ pub const PROFILE: Profile = Profile {
     // `catch CLASS` stops on exceptions of that class or a subclass (DBGp's exception
     // breakpoints by name).
     exception_classes: Some("PHP Exceptions"),
+    attaching: Attaching::Unsupported(
+        "Xdebug connects to a debugger only from a PHP started with \
+         xdebug.start_with_request, as 'debugger start' starts it",
+    ),
     // A script program is the PHP files of its folder tree; Composer's `vendor` holds its
     // dependencies. Xdebug takes only absolute paths, so every name is placed here.
     source_lookup: SourceLookup {

@@ -22,7 +22,7 @@ use super::{
     loaded_sources, sources,
 };
 use crate::adapters::process;
-use crate::adapters::{CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute};
+use crate::adapters::{Attaching, CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::displays::Displays;
@@ -113,6 +113,18 @@ impl Session {
             Origin::Attach(spec) => spec.connect.clone(),
             Origin::Core(_) => None,
         };
+        if let (Origin::Attach(_), Attaching::Unsupported(why)) =
+            (&origin, adapter.profile().attaching)
+        {
+            return Err(ErrorBody::new(
+                ErrorCode::Unsupported,
+                format!(
+                    "the {} adapter cannot attach to a running program: {why}",
+                    adapter.name()
+                ),
+                "start the program under the debugger instead: 'debugger start PROGRAM'",
+            ));
+        }
         // A core is checked before any adapter sees it (see `core_dump::inspect`).
         let core_facts = match &origin {
             Origin::Core(spec) => {
