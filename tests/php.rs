@@ -161,7 +161,9 @@ fn functions_methods_conditions_hit_counts_and_exceptions_by_class_stop() {
     );
 }
 
-/// A PHP without Xdebug: the start fails, naming the package and the ini line.
+/// A PHP without Xdebug: the start fails, naming the package and the ini line. The PHP is a
+/// shell script's, so the test is Unix's.
+#[cfg(unix)]
 #[test]
 fn a_php_without_xdebug_is_refused_with_the_package_and_the_ini_line() {
     require_php();
