@@ -9,6 +9,7 @@ pub mod codelldb;
 pub mod conditions;
 mod core_dump;
 pub mod custom;
+mod dap_server;
 pub mod debugpy;
 pub mod delve;
 pub mod dial_in;

@@ -1,59 +1,8 @@
-//! Why the JVM adapter refuses a request: the `message` of a failed DAP response, in words the
-//! user can act on.
+//! A JDWP failure as the reason a request is refused.
 
-use std::fmt;
+use crate::adapters::dap_server::RequestError;
 
 use super::jdwp::JdwpError;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RequestError {
-    /// No JVM: not launched yet, or the program has ended.
-    NotRunning,
-    /// The request needs a stop and the program runs.
-    NotPaused,
-    /// The frame id is no frame of the stop.
-    NoFrame,
-    /// The `variablesReference` is none of this stop's.
-    VariableGone,
-    /// A command this adapter does not serve.
-    Unsupported(String),
-    /// The arguments are not the shape the command takes.
-    Unreadable { command: String, detail: String },
-    /// What the JVM or the launch said went wrong, in its words.
-    Failed(String),
-}
-
-impl fmt::Display for RequestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RequestError::NotRunning => f.write_str("the program is not running"),
-            RequestError::NotPaused => f.write_str("the program is not paused"),
-            RequestError::NoFrame => f.write_str("no such frame (the program has moved on)"),
-            RequestError::VariableGone => {
-                f.write_str("no such variable (the program has moved on)")
-            }
-            RequestError::Unsupported(command) => {
-                write!(f, "the java adapter does not support '{command}'")
-            }
-            RequestError::Unreadable { command, detail } => {
-                write!(f, "{command}'s arguments not understood: {detail}")
-            }
-            RequestError::Failed(message) => f.write_str(message),
-        }
-    }
-}
-
-impl From<String> for RequestError {
-    fn from(message: String) -> RequestError {
-        RequestError::Failed(message)
-    }
-}
-
-impl From<&str> for RequestError {
-    fn from(message: &str) -> RequestError {
-        RequestError::Failed(message.to_string())
-    }
-}
 
 impl From<JdwpError> for RequestError {
     fn from(error: JdwpError) -> RequestError {

@@ -20,8 +20,6 @@ pub mod heap;
 pub mod jdk;
 pub mod jdwp;
 mod launch;
-mod outbox;
-mod output;
 pub mod presentation;
 mod requests;
 mod server;

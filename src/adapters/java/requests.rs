@@ -4,14 +4,15 @@
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::error::RequestError;
+pub use crate::adapters::dap_server::Envelope;
+use crate::adapters::dap_server::RequestError;
+use crate::adapters::dap_server::{read_arguments as read, typed_arguments as typed};
 use crate::dap::requests::{
     ConfigurationDone, Continue, DataBreakpointInfo, DataBreakpointInfoArguments, Disconnect,
     DisconnectArguments, Evaluate, EvaluateArguments, ExceptionInfo, Initialize, Next, NoArguments,
-    Pause, Request as DapRequest, Scopes, ScopesArguments, SetBreakpoints, SetBreakpointsArguments,
+    Pause, Request as _, Scopes, ScopesArguments, SetBreakpoints, SetBreakpointsArguments,
     SetDataBreakpoints, SetDataBreakpointsArguments, SetExceptionBreakpoints,
     SetExceptionBreakpointsArguments, SetExpression, SetExpressionArguments,
     SetFunctionBreakpoints, SetFunctionBreakpointsArguments, SetVariable, SetVariableArguments,
@@ -19,15 +20,6 @@ use crate::dap::requests::{
     VariablesArguments, or_default,
 };
 use crate::ipc::protocol::StdioPaths;
-
-/// A request as it arrives: its envelope, the arguments still to be read.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Envelope {
-    pub seq: i64,
-    pub command: String,
-    #[serde(default)]
-    pub arguments: Value,
-}
 
 /// One request the adapter serves, with its arguments.
 #[derive(Debug, Clone)]
@@ -110,25 +102,6 @@ impl Request {
             other => return Err(RequestError::Unsupported(other.to_string())),
         })
     }
-}
-
-/// `R`'s arguments; a request sent without any reads as one with none.
-fn typed<R: DapRequest>(arguments: Value) -> Result<R::Arguments, RequestError>
-where
-    R::Arguments: DeserializeOwned,
-{
-    read(R::COMMAND, arguments)
-}
-
-fn read<T: DeserializeOwned>(command: &str, arguments: Value) -> Result<T, RequestError> {
-    let arguments = match arguments {
-        Value::Null => Value::Object(serde_json::Map::new()),
-        arguments => arguments,
-    };
-    serde_json::from_value(arguments).map_err(|e| RequestError::Unreadable {
-        command: command.to_string(),
-        detail: e.to_string(),
-    })
 }
 
 /// `launch`: what `Java::launch_arguments` sends, with the user's configured fields laid over

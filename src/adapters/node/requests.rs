@@ -3,15 +3,16 @@
 
 use std::path::PathBuf;
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::error::RequestError;
+pub use crate::adapters::dap_server::Envelope;
+use crate::adapters::dap_server::RequestError;
+use crate::adapters::dap_server::{read_arguments as read, typed_arguments as typed};
 use crate::dap::requests::{
     ConfigurationDone, Continue, ContinueBody, Disconnect, DisconnectArguments, Evaluate,
     EvaluateArguments, ExceptionInfo, ExceptionInfoBody, Initialize, Next, NoArguments, Pause,
-    Request as DapRequest, Scopes, ScopesArguments, SetBreakpoints, SetBreakpointsArguments,
+    Request as _, Scopes, ScopesArguments, SetBreakpoints, SetBreakpointsArguments,
     SetExceptionBreakpoints, SetExceptionBreakpointsArguments, SetFunctionBreakpoints,
     SetFunctionBreakpointsArguments, SetValueBody, SetVariable, SetVariableArguments,
     SourceArguments, SourceBody, SourceContent, StackTrace, StackTraceArguments, StepIn, StepOut,
@@ -22,15 +23,6 @@ use crate::dap::types::{
     VariablesBody,
 };
 use crate::ipc::protocol::StdioPaths;
-
-/// A request as it arrives: its envelope, the arguments still to be read.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Envelope {
-    pub seq: i64,
-    pub command: String,
-    #[serde(default)]
-    pub arguments: Value,
-}
 
 /// What a request is answered with: the typed `Response` of its request, or no body at all
 /// for the requests whose answer says nothing but that they were done.
@@ -88,6 +80,17 @@ pub enum BreakpointRequest {
     Lines(SetBreakpointsArguments),
     Functions(SetFunctionBreakpointsArguments),
     Exceptions(SetExceptionBreakpointsArguments),
+}
+
+impl Answer {
+    /// The response's body: none for `Done`.
+    pub fn into_body(self) -> Result<Value, RequestError> {
+        match self {
+            Answer::Done => Ok(Value::Null),
+            body => serde_json::to_value(body)
+                .map_err(|e| RequestError::Failed(format!("the answer could not be written: {e}"))),
+        }
+    }
 }
 
 impl BreakpointRequest {
@@ -156,25 +159,6 @@ impl Request {
             _ => None,
         }
     }
-}
-
-/// `R`'s arguments; a request sent without any reads as one with none.
-fn typed<R: DapRequest>(arguments: Value) -> Result<R::Arguments, RequestError>
-where
-    R::Arguments: DeserializeOwned,
-{
-    read(R::COMMAND, arguments)
-}
-
-fn read<T: DeserializeOwned>(command: &str, arguments: Value) -> Result<T, RequestError> {
-    let arguments = match arguments {
-        Value::Null => Value::Object(serde_json::Map::new()),
-        arguments => arguments,
-    };
-    serde_json::from_value(arguments).map_err(|e| RequestError::Unreadable {
-        command: command.to_string(),
-        detail: e.to_string(),
-    })
 }
 
 /// `launch`: what `Node::launch_arguments` sends, with the user's configured fields laid over

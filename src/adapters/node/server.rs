@@ -1,53 +1,28 @@
-//! The node adapter as a DAP server inside the daemon: the session talks to it over an in-memory
-//! duplex stream with the same framing as any adapter's pipes, so nothing above the adapter layer
-//! knows it is not a separate process.
+//! The node adapter's loop inside the daemon (see `dap_server`): the session's requests, the
+//! inspector's events, child processes attaching, and the launched process's end, one at a
+//! time.
 
-use std::sync::Arc;
-
-use serde_json::{Value, json};
-use tokio::io::{AsyncWriteExt, DuplexStream};
 use tokio::sync::{mpsc, oneshot};
 
 use super::cdp::{CdpEvent, Events};
 use super::debuggee::{Debuggee, Flow, MAIN_THREAD, Settings};
-use super::outbox::Outbox;
-use super::output::ProcessEnd;
-use super::requests::Envelope;
-use crate::adapters::process::{AdapterProcess, InProcessControl, SpawnedAdapter};
-use crate::dap::codec::encode;
-use crate::dap::reader::MessageReader;
-
-/// Bytes in flight between the session and the adapter before a writer waits.
-const DUPLEX_BUFFER: usize = 1024 * 1024;
-
-/// Messages queued for the session before their senders wait: a program printing faster than
-/// the session reads is slowed down (as a pipe would slow it), never buffered without limit.
-const OUTBOX_CAPACITY: usize = 1024;
+use crate::adapters::dap_server::{self, Connection, ProcessEnd};
+use crate::adapters::process::SpawnedAdapter;
 
 /// Starts the adapter task and returns the session's end of the connection.
 pub fn start(settings: Settings) -> SpawnedAdapter {
-    let (session_side, adapter_side) = tokio::io::duplex(DUPLEX_BUFFER);
-    let (process, control) = AdapterProcess::in_process();
-    tokio::spawn(run(adapter_side, settings, control));
-    let (reader, writer) = tokio::io::split(session_side);
-    SpawnedAdapter {
-        process: Arc::new(process),
-        reader: Box::new(reader),
-        writer: Box::new(writer),
-        program_output: None,
-    }
+    dap_server::start("node", |connection| run(connection, settings))
 }
 
-async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl) {
-    let InProcessControl { mut kill, exit } = control;
-    let (reader, writer) = tokio::io::split(stream);
-    let (out_tx, out_rx) = mpsc::channel(OUTBOX_CAPACITY);
-    let writer_done = tokio::spawn(write_messages(writer, out_rx));
-    let (request_tx, mut requests) = mpsc::unbounded_channel();
-    tokio::spawn(read_requests(reader, request_tx));
-
+async fn run(connection: Connection, settings: Settings) {
+    let Connection {
+        mut requests,
+        outbox,
+        mut kill,
+        ending,
+    } = connection;
     let (children_tx, mut children) = mpsc::unbounded_channel();
-    let mut debuggee = Debuggee::new(Outbox::new(out_tx), settings, children_tx);
+    let mut debuggee = Debuggee::new(outbox, settings, children_tx);
     let mut events: Option<Events> = None;
     let mut process_exit: Option<oneshot::Receiver<Option<ProcessEnd>>> = None;
     let reason = loop {
@@ -86,7 +61,7 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
                     debuggee.inspector_closed().await;
                 }
             },
-            code = wait_exit(&mut process_exit) => {
+            code = dap_server::wait_exit(&mut process_exit) => {
                 process_exit = None;
                 debuggee.process_exited(code).await;
             }
@@ -98,8 +73,7 @@ async fn run(stream: DuplexStream, settings: Settings, control: InProcessControl
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), process_exit).await;
     }
     drop(debuggee);
-    let _ = writer_done.await;
-    let _ = exit.send(Some(format!("the node adapter ended: {reason}")));
+    ending.report(reason).await;
 }
 
 async fn next_event(events: &mut Option<Events>) -> Option<CdpEvent> {
@@ -107,58 +81,4 @@ async fn next_event(events: &mut Option<Events>) -> Option<CdpEvent> {
         Some(events) => events.recv().await,
         None => std::future::pending().await,
     }
-}
-
-async fn wait_exit(exit: &mut Option<oneshot::Receiver<Option<ProcessEnd>>>) -> Option<ProcessEnd> {
-    match exit {
-        Some(exit) => exit.await.ok().flatten(),
-        None => std::future::pending().await,
-    }
-}
-
-async fn read_requests(
-    reader: tokio::io::ReadHalf<DuplexStream>,
-    requests: mpsc::UnboundedSender<Envelope>,
-) {
-    let mut messages = MessageReader::new(reader);
-    loop {
-        let body = match messages.next().await {
-            Ok(Some(body)) => body,
-            Ok(None) => return,
-            Err(e) => {
-                tracing::warn!("node adapter: {e}");
-                return;
-            }
-        };
-        let Ok(message) = serde_json::from_slice::<Value>(&body) else {
-            tracing::warn!("node adapter: unreadable request ignored");
-            continue;
-        };
-        if message["type"] != "request" {
-            continue;
-        }
-        let Ok(request) = serde_json::from_value::<Envelope>(message) else {
-            tracing::warn!("node adapter: a request without its seq or command ignored");
-            continue;
-        };
-        if requests.send(request).is_err() {
-            return;
-        }
-    }
-}
-
-async fn write_messages(
-    mut writer: tokio::io::WriteHalf<DuplexStream>,
-    mut messages: mpsc::Receiver<Value>,
-) {
-    let mut seq: i64 = 0;
-    while let Some(mut message) = messages.recv().await {
-        seq += 1;
-        message["seq"] = json!(seq);
-        let bytes = encode(message.to_string().as_bytes());
-        if writer.write_all(&bytes).await.is_err() {
-            return;
-        }
-    }
-    let _ = writer.shutdown().await;
 }

@@ -13,8 +13,6 @@ mod dbgp;
 mod debuggee;
 mod error;
 mod launch;
-mod outbox;
-mod output;
 mod requests;
 mod server;
 

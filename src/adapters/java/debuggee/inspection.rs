@@ -13,7 +13,7 @@ use super::returns::Returned;
 use super::sources::SourcePaths;
 use super::types::Types;
 use super::watchpoints;
-use crate::adapters::java::error::RequestError;
+use crate::adapters::dap_server::RequestError;
 use crate::adapters::java::expression::{self, Place};
 use crate::adapters::java::heap::{Heap, HeapError, JavaValue, ObjectKind};
 use crate::adapters::java::jdwp::Connection;
@@ -71,7 +71,7 @@ impl Stop {
             .ok()
             .and_then(|at| self.frames.get(at))
             .map(|&(thread, _, frame)| (thread, frame))
-            .ok_or(RequestError::NoFrame)
+            .ok_or(RequestError::FrameGone)
     }
 
     /// The top frame of the stopped thread, as `evaluate` without a frame reads in.
@@ -84,7 +84,7 @@ impl Stop {
             return Ok(at as i64 + 1);
         }
         let frames = jvm.frames(self.thread, 1).await?;
-        let frame = frames.first().ok_or(RequestError::NoFrame)?;
+        let frame = frames.first().ok_or(RequestError::FrameGone)?;
         self.frames.push((self.thread, 0, *frame));
         Ok(self.frames.len() as i64)
     }
@@ -96,7 +96,7 @@ impl Stop {
         sources: &mut SourcePaths,
         arguments: &StackTraceArguments,
     ) -> Result<Json, RequestError> {
-        let thread = u64::try_from(arguments.thread_id).map_err(|_| RequestError::NoFrame)?;
+        let thread = u64::try_from(arguments.thread_id).map_err(|_| RequestError::FrameGone)?;
         let frames = jvm.frames(thread, -1).await?;
         let total = frames.len();
         let start = arguments.start_frame as usize;
@@ -141,7 +141,7 @@ impl Stop {
     }
 
     pub fn scopes(&mut self, frame_id: i64) -> Result<Json, RequestError> {
-        let at = usize::try_from(frame_id - 1).map_err(|_| RequestError::NoFrame)?;
+        let at = usize::try_from(frame_id - 1).map_err(|_| RequestError::FrameGone)?;
         let (thread, _) = self.frame(frame_id)?;
         let reference = self.handle(Handle::Locals(at));
         let mut scopes = vec![json!({
@@ -170,7 +170,7 @@ impl Stop {
             .map(|&(thread, depth, _)| {
                 JdwpHeap::new(jvm.clone(), thread, depth, self.types.clone())
             })
-            .ok_or(RequestError::NoFrame)
+            .ok_or(RequestError::FrameGone)
     }
 
     /// `this` and the locals of the frame at `at`, each shown by the presenter.
@@ -308,7 +308,7 @@ impl Stop {
             None => self.top_frame_id(jvm).await?,
         };
         self.frame(id)?;
-        usize::try_from(id - 1).map_err(|_| RequestError::NoFrame)
+        usize::try_from(id - 1).map_err(|_| RequestError::FrameGone)
     }
 
     /// `evaluate`: a Java expression in the frame (see `expression`), its value shown by the

@@ -26,16 +26,15 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use super::attach;
-use super::error::RequestError;
 use super::heap::JavaValue;
 use super::jdwp::commands::Modifier;
 use super::jdwp::events::{Event, EventKind, SuspendPolicy};
 use super::jdwp::signatures::type_name;
 use super::jdwp::{Connection, EventPacket, EventPackets};
 use super::launch::{self, Plan, ProgramForm};
-use super::outbox::Outbox;
-use super::output::{self, ProcessEnd};
 use super::requests::{AttachArguments, Envelope, LaunchArguments, Request, RunCommand};
+use crate::adapters::dap_server::RequestError;
+use crate::adapters::dap_server::{self, Outbox, ProcessEnd};
 use crate::dap::requests::{DisconnectArguments, SetExceptionBreakpointsArguments};
 use breakpoints::Breakpoints;
 use exception_classes::ExceptionClasses;
@@ -248,7 +247,7 @@ impl Debuggee {
                     return Err(RequestError::NotPaused);
                 }
                 let thread =
-                    u64::try_from(arguments.thread_id).map_err(|_| RequestError::NoFrame)?;
+                    u64::try_from(arguments.thread_id).map_err(|_| RequestError::FrameGone)?;
                 let depth = match command {
                     RunCommand::StepIn => super::jdwp::commands::StepDepth::Into,
                     RunCommand::StepOut => super::jdwp::commands::StepDepth::Out,
@@ -345,7 +344,7 @@ impl Debuggee {
         .await?;
         let pid = launched.child.id();
         let (jvm, events) = Connection::open(launched.stream).await?;
-        let (kill, exit) = output::watch_process(launched.child, self.out.clone());
+        let (kill, exit) = dap_server::watch_child(launched.child, self.out.clone());
         self.kill = Some(kill);
         self.stop_on_entry = arguments.stop_on_entry;
         self.jvm = Some(jvm);

@@ -2,10 +2,10 @@
 
 use serde_json::Value;
 
-use super::super::error::RequestError;
 use super::super::scripts::Scripts;
 use super::super::urls::path_of_url;
 use super::pause::Paused;
+use crate::adapters::dap_server::RequestError;
 use crate::dap::requests::{SourceArguments, SourceBody, StackTraceArguments};
 use crate::dap::types::{GeneratedLocation, Source, StackFrame, StackTraceBody};
 

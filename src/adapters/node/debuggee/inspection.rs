@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 
 use super::super::cdp::Cdp;
 use super::super::collection_sizes;
-use super::super::error::RequestError;
 use super::super::objects::{
     array_page, call_argument, exception_message, own_properties, with_preview,
 };
@@ -18,6 +17,7 @@ use super::class_names::WrittenClasses;
 use super::original_names::{in_generated_names, written_names};
 use super::pause::{Handle, Pause, This, shown_this};
 use super::script_texts::ScriptTexts;
+use crate::adapters::dap_server::RequestError;
 use crate::dap::requests::{
     EvaluateArguments, SetValueBody, SetVariableArguments, VariablesArguments,
 };

@@ -15,10 +15,8 @@ use tokio::sync::oneshot;
 use super::breakpoints::Breakpoints;
 use super::cdp::{Cdp, CdpEvent, DROPPED_CONSOLE_EVENT, Events};
 use super::children::ChildEvent;
-use super::error::RequestError;
 use super::inspector::{self, LaunchPlan};
-use super::outbox::Outbox;
-use super::output::{self, ProcessEnd};
+use super::output;
 use super::requests::{
     Answer, AttachArguments, BreakpointRequest, Envelope, LaunchArguments, Request, RunCommand,
 };
@@ -26,6 +24,9 @@ use super::scripts::Script;
 use super::source_maps;
 use super::typescript;
 use super::values;
+use crate::adapters::dap_server::Outbox;
+use crate::adapters::dap_server::ProcessEnd;
+use crate::adapters::dap_server::RequestError;
 use crate::dap::requests::{
     ContinueBody, DisconnectArguments, SetBreakpointsArguments, SetExceptionBreakpointsArguments,
     SetFunctionBreakpointsArguments,
@@ -139,7 +140,9 @@ impl Debuggee {
             Ok(request) => self.answer(request, &mut flow).await,
             Err(e) => Err(e),
         };
-        self.out.respond(envelope, answer).await;
+        self.out
+            .respond(envelope, answer.and_then(Answer::into_body))
+            .await;
         if matches!(flow, Flow::Connected { .. }) {
             self.out.event("initialized", json!({})).await;
         }
@@ -470,7 +473,7 @@ impl Debuggee {
     }
 
     /// The launched process ended with `code`.
-    pub async fn process_exited(&mut self, end: Option<super::output::ProcessEnd>) {
+    pub async fn process_exited(&mut self, end: Option<ProcessEnd>) {
         self.threads.focus(MAIN_THREAD);
         self.threads.focus.cdp = None;
         self.threads.focus.pause.resumed();

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::super::error::RequestError;
 use super::super::values;
 use super::returns::Returned;
+use crate::adapters::dap_server::RequestError;
 use crate::dap::requests::{
     ExceptionBreakMode, ExceptionDetails, ExceptionInfoBody, ScopesArguments,
 };

@@ -17,11 +17,10 @@ use tokio::sync::{mpsc, oneshot};
 use super::dbgp::connection::CANNOT_EVALUATE;
 use super::dbgp::wire::uri_path;
 use super::dbgp::{Connection, DbgpError, Element};
-use super::error::RequestError;
 use super::launch::{self, Plan};
-use super::outbox::Outbox;
-use super::output::{self, ProcessEnd};
 use super::requests::{Envelope, LaunchArguments, Request, RunCommand};
+use crate::adapters::dap_server::RequestError;
+use crate::adapters::dap_server::{self, Outbox, ProcessEnd};
 use crate::dap::requests::{
     EvaluateArguments, SetExpressionArguments, SetVariableArguments, StackTraceArguments,
     VariablesArguments,
@@ -225,7 +224,7 @@ impl Debuggee {
         .await?;
         let pid = launched.child.id();
         let (dbgp, _init, events) = Connection::open(launched.stream).await?;
-        let (kill, exit) = output::watch_process(launched.child, self.out.clone());
+        let (kill, exit) = dap_server::watch_child(launched.child, self.out.clone());
         self.kill = Some(kill);
         for (feature, value) in [
             ("max_depth", "1".to_string()),
@@ -618,7 +617,7 @@ impl Debuggee {
 
 /// The DBGp depth of a DAP frame id (ids are depths from 1).
 fn depth_of(frame_id: i64) -> Result<u32, RequestError> {
-    u32::try_from(frame_id - 1).map_err(|_| RequestError::NoFrame)
+    u32::try_from(frame_id - 1).map_err(|_| RequestError::FrameGone)
 }
 
 /// A member's full name from its name in a listing: an array's element by its key, an

@@ -1,14 +1,13 @@
-//! Where the adapter's DAP responses and events go, in order, to the task that frames them for
-//! the session (see `server`).
+//! Where an in-process adapter's DAP responses and events go, in order, to the task that numbers
+//! and frames them for the session (see `connection`).
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::error::RequestError;
-use super::requests::{Answer, Envelope};
-use crate::dap::types::Breakpoint;
+use super::requests::Envelope;
 
-/// Where the adapter's responses and events go, in order; `seq` is numbered by the writer.
 #[derive(Clone)]
 pub struct Outbox {
     tx: mpsc::Sender<Value>,
@@ -31,8 +30,9 @@ impl Outbox {
             .await;
     }
 
-    /// A breakpoint placed anew: bound as its script loaded, or moved where V8 resolved it.
-    pub async fn breakpoint_changed(&self, breakpoint: Breakpoint) {
+    /// A breakpoint placed anew: bound as its code loaded, or moved where the runtime put it.
+    pub async fn breakpoint_changed(&self, breakpoint: impl Serialize) {
+        let breakpoint = serde_json::to_value(breakpoint).unwrap_or_default();
         self.event(
             "breakpoint",
             json!({ "reason": "changed", "breakpoint": breakpoint }),
@@ -40,13 +40,8 @@ impl Outbox {
         .await;
     }
 
-    pub async fn respond(&self, request: &Envelope, answer: Result<Answer, RequestError>) {
-        let answer = answer.and_then(|answer| match answer {
-            Answer::Done => Ok(None),
-            body => serde_json::to_value(body)
-                .map(Some)
-                .map_err(|e| RequestError::Failed(format!("the answer could not be written: {e}"))),
-        });
+    /// The response to `request`: its body (none when `Null`), or why it failed.
+    pub async fn respond(&self, request: &Envelope, answer: Result<Value, RequestError>) {
         let mut response = json!({
             "type": "response",
             "request_seq": request.seq,
@@ -54,8 +49,8 @@ impl Outbox {
             "success": answer.is_ok(),
         });
         match answer {
-            Ok(None) => {}
-            Ok(Some(body)) => response["body"] = body,
+            Ok(Value::Null) => {}
+            Ok(body) => response["body"] = body,
             Err(error) => response["message"] = json!(error.to_string()),
         }
         let _ = self.tx.send(response).await;

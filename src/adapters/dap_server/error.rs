@@ -1,29 +1,29 @@
-//! Why the node adapter refuses a request: the `message` of a failed DAP response. The session
-//! shows these words to the user, so each says what the user can do about it.
+//! Why an in-process adapter refuses a request: the `message` of a failed DAP response. The
+//! session shows these words to the user, so each says what the user can do about it.
 
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestError {
-    /// No inspector connection: not launched or attached yet, or the program has ended.
+    /// No program: not launched or attached yet, or it has ended.
     NotRunning,
-    /// The request needs a pause and the program runs.
+    /// The request needs a stop and the program runs.
     NotPaused,
-    /// The request names a thread (a Node process) we do not have.
+    /// The request names a thread the program does not have.
     NoThread(i64),
-    /// The frame id is no frame of the pause.
+    /// The frame id is no frame the adapter gave.
     NoFrame,
-    /// The frame id was one of an earlier pause.
+    /// The frame id was one of an earlier stop.
     FrameGone,
-    /// The `variablesReference` is none of this pause's.
+    /// The `variablesReference` is none of this stop's.
     VariableGone,
-    /// The source reference names no source a map carries.
+    /// The source reference names no source the adapter has.
     NoSource,
     /// A command this adapter does not serve.
     Unsupported(String),
     /// The arguments are not the shape the command takes.
     Unreadable { command: String, detail: String },
-    /// What V8, Node or the launch said went wrong, in its words.
+    /// What the runtime or the launch said went wrong, in its words.
     Failed(String),
 }
 
@@ -40,7 +40,7 @@ impl fmt::Display for RequestError {
             }
             RequestError::NoSource => f.write_str("no source is available for this frame"),
             RequestError::Unsupported(command) => {
-                write!(f, "the node adapter does not support '{command}'")
+                write!(f, "this adapter does not support '{command}'")
             }
             RequestError::Unreadable { command, detail } => {
                 write!(f, "{command}'s arguments not understood: {detail}")

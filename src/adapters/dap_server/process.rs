@@ -1,5 +1,5 @@
-//! A launched JVM's output and end: its stdout and stderr become DAP `output` events, and its
-//! exit status is reported once both pipes are drained, so the last line printed comes before
+//! A program an in-process adapter launched: its stdout and stderr become DAP `output` events, and
+//! its end is reported once its pipes are drained, so the last line printed comes before
 //! `exited`.
 
 use std::time::Duration;
@@ -7,23 +7,24 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Child;
 use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 
 use super::outbox::Outbox;
 
-/// How the JVM ended: its code, or the signal that killed it (the code is then the shell's
-/// 128 + N).
-#[derive(Debug, Clone, Copy)]
+/// How the program ended: its code, or the signal that killed it (the code is then the shell's
+/// 128 + N, for a client that reads only the code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProcessEnd {
     pub code: i32,
     pub signal: Option<i32>,
 }
 
-/// How long, after the JVM exits, its pipes may take to drain (a grandchild can hold them).
+/// How long, after the program exits, its pipes may take to drain (a grandchild can hold them
+/// open).
 const DRAIN_GRACE: Duration = Duration::from_millis(300);
 
-/// Watches the JVM: forwards its output, and reports its end on the returned receiver.
-/// Sending on the returned sender kills it.
-pub fn watch_process(
+/// Watches `child`, forwarding its stdout and stderr as they come. See [`watch_process`].
+pub fn watch_child(
     mut child: Child,
     out: Outbox,
 ) -> (oneshot::Sender<()>, oneshot::Receiver<Option<ProcessEnd>>) {
@@ -42,6 +43,16 @@ pub fn watch_process(
             forward_chunks(stderr, out, "stderr").await;
         }
     });
+    watch_process(child, [stdout_done, stderr_done])
+}
+
+/// Reports `child`'s end on the returned receiver once the tasks forwarding its output are done
+/// (or [`DRAIN_GRACE`] has passed). Sending on the returned sender kills it; dropping the sender
+/// leaves it running.
+pub fn watch_process(
+    mut child: Child,
+    forwarding: [JoinHandle<()>; 2],
+) -> (oneshot::Sender<()>, oneshot::Receiver<Option<ProcessEnd>>) {
     let (kill_tx, kill_rx) = oneshot::channel::<()>();
     let (exit_tx, exit_rx) = oneshot::channel();
     tokio::spawn(async move {
@@ -53,27 +64,29 @@ pub fn watch_process(
             }
         };
         let _ = tokio::time::timeout(DRAIN_GRACE, async {
-            let _ = stdout_done.await;
-            let _ = stderr_done.await;
+            for task in forwarding {
+                let _ = task.await;
+            }
         })
         .await;
-        let end = status
-            .ok()
-            .and_then(|s| match crate::platform::exit_signal(&s) {
-                Some(signal) => Some(ProcessEnd {
-                    code: 128 + signal,
-                    signal: Some(signal),
-                }),
-                None => s.code().map(|code| ProcessEnd { code, signal: None }),
-            });
-        let _ = exit_tx.send(end);
+        let _ = exit_tx.send(status.ok().and_then(|status| end_of(&status)));
     });
     (kill_tx, exit_rx)
 }
 
+fn end_of(status: &std::process::ExitStatus) -> Option<ProcessEnd> {
+    match crate::platform::exit_signal(status) {
+        Some(signal) => Some(ProcessEnd {
+            code: 128 + signal,
+            signal: Some(signal),
+        }),
+        None => status.code().map(|code| ProcessEnd { code, signal: None }),
+    }
+}
+
 /// A pipe as it comes, in chunks (a prompt without a newline is shown at once), never splitting
 /// a UTF-8 character between two events.
-async fn forward_chunks(mut pipe: impl AsyncRead + Unpin, out: Outbox, category: &str) {
+pub async fn forward_chunks(mut pipe: impl AsyncRead + Unpin, out: Outbox, category: &str) {
     let mut buffer = vec![0u8; 64 * 1024];
     let mut pending: Vec<u8> = Vec::new();
     loop {
@@ -96,5 +109,16 @@ async fn forward_chunks(mut pipe: impl AsyncRead + Unpin, out: Outbox, category:
     if !pending.is_empty() {
         out.output(category, &String::from_utf8_lossy(&pending))
             .await;
+    }
+}
+
+/// The watched program's end, once; never, when there is none to wait for (nothing launched yet,
+/// or its end already reported), so it can stand in a `select!` beside the rest.
+pub async fn wait_exit(
+    exit: &mut Option<oneshot::Receiver<Option<ProcessEnd>>>,
+) -> Option<ProcessEnd> {
+    match exit {
+        Some(exit) => exit.await.ok().flatten(),
+        None => std::future::pending().await,
     }
 }
