@@ -15,8 +15,8 @@ use super::runtime_frames;
 use super::rust_expressions::RustReading;
 use super::rust_formatters::{self, Formatters};
 use super::{
-    BreakpointHooks, ConditionHandling, ConsoleUse, CoreOpening, CoreSaving, Cores, DebugAdapter,
-    Profile, Requests, SignalReporting, Start, StdioSupport, WarmPolicy, launch_with,
+    AttachStop, BreakpointHooks, ConditionHandling, ConsoleUse, CoreOpening, CoreSaving, Cores,
+    DebugAdapter, Profile, Requests, SignalReporting, Start, StdioSupport, WarmPolicy, launch_with,
 };
 use crate::common::config::{AdapterConfig, RustConfig};
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -190,7 +190,7 @@ pub const PROFILE: Profile = Profile {
         },
         ..ConditionHandling::DEFAULT
     },
-    stops_on_attach: true,
+    attach_stop: AttachStop::Stopped,
     return_value: ReturnValueSource::Scope {
         missing: "this GDB's DAP does not give it (GDB 14 and later do)",
     },

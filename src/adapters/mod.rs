@@ -64,7 +64,7 @@ pub use launch_arguments::RequestExtras;
 pub(crate) use launch_arguments::launch_with;
 pub use loaded_sources::LoadedSources;
 use process::{BoxFuture, SpawnedAdapter};
-pub use profile::{Attaching, ConsoleUse, Cores, Profile, WarmPolicy};
+pub use profile::{AttachStop, Attaching, ConsoleUse, Cores, LeavingCall, Profile, WarmPolicy};
 pub use row::{AdapterRow, Advice, Detection, ToolchainCheck};
 pub use search::{env_var, first_file, highest_versioned_in, highest_versioned_on_path};
 pub use signals::{LoggedEnd, SignalReporting};

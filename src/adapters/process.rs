@@ -306,8 +306,29 @@ pub async fn spawn_on_port(
     Ok(over_tcp(process, stream, None))
 }
 
-/// Connects to an adapter that is already listening (`--connect HOST:PORT`).
+/// Connects to an adapter that is already listening (`--connect HOST:PORT`, or the path of a
+/// local socket).
 pub async fn connect_remote(address: &str, timeout: Duration) -> Result<SpawnedAdapter, ErrorBody> {
+    if let Some(path) = crate::ipc::socket::socket_path(address) {
+        let stream = tokio::time::timeout(timeout, crate::ipc::socket::connect_async(path))
+            .await
+            .map_err(|_| {
+                ErrorBody::new(
+                    ErrorCode::AdapterTimeout,
+                    format!("connecting to the adapter at {address} timed out"),
+                    "check that the program's debugger still listens on that socket",
+                )
+            })?
+            .map_err(|e| {
+                ErrorBody::new(
+                    ErrorCode::AdapterNotFound,
+                    format!("cannot connect to the adapter at {address}: {e}"),
+                    "check the socket's path, and that the program's debugger listens on it",
+                )
+            })?;
+        let (reader, writer) = tokio::io::split(stream);
+        return Ok(remote(Box::new(reader), Box::new(writer)));
+    }
     let stream = tokio::time::timeout(timeout, TcpStream::connect(address))
         .await
         .map_err(|_| {
@@ -326,18 +347,23 @@ pub async fn connect_remote(address: &str, timeout: Duration) -> Result<SpawnedA
         })?;
     let _ = stream.set_nodelay(true);
     let (reader, writer) = stream.into_split();
+    Ok(remote(Box::new(reader), Box::new(writer)))
+}
+
+/// An adapter at the far end of a connection: no process of ours.
+fn remote(reader: BoxedReader, writer: BoxedWriter) -> SpawnedAdapter {
     let (exit_tx, exit_rx) = watch::channel(None);
-    Ok(SpawnedAdapter {
+    SpawnedAdapter {
         process: Arc::new(AdapterProcess {
             pid: None,
             kill_tx: Mutex::new(None),
             exit: exit_rx,
             remote_exit: Some(exit_tx),
         }),
-        reader: Box::new(reader),
-        writer: Box::new(writer),
+        reader,
+        writer,
         program_output: None,
-    })
+    }
 }
 
 pub(super) fn new_tail() -> Arc<Mutex<VecDeque<String>>> {

@@ -20,7 +20,29 @@ use super::{
 };
 #[cfg(doc)]
 use super::{DebugAdapter, SourceRoots};
+use crate::common::error::ErrorBody;
 use crate::ipc::protocol::{CoreSpec, ProcessContext};
+
+/// An expression the session evaluates before it leaves a program running (see
+/// [`Profile::before_leaving`]), in the stopped thread's first frame whose answer reads `answer`.
+#[derive(Debug, Clone, Copy)]
+pub struct LeavingCall {
+    pub expression: &'static str,
+    pub answer: &'static str,
+}
+
+/// How an adapter leaves a program it attached to (see [`Profile::attach_stop`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttachStop {
+    /// Running, as it was.
+    Running,
+    /// Stopped (GDB, reason `attach`).
+    Stopped,
+    /// Stopped, and stopped once more just after it is continued (rdbg 1.4.0: its server
+    /// interrupts the program as the client connects and again at `attach`, and the second
+    /// interrupt, unless the two fell together, stops the program as it resumes).
+    StoppedTwice,
+}
 
 /// What an adapter is and does the same in every session.
 #[derive(Clone, Copy)]
@@ -59,10 +81,19 @@ pub struct Profile {
     /// Whether the adapter reaches a `--connect` address itself (from its `attach` arguments)
     /// instead of being a DAP server listening there.
     pub connects_itself: bool,
-    /// Whether the adapter leaves a program it attached to stopped (GDB, reason `attach`) where
-    /// the others leave it running; the session then continues it, so `attach` means the same
-    /// with every adapter.
-    pub stops_on_attach: bool,
+    /// How the adapter leaves a program it attached to; the session continues one it stopped,
+    /// so `attach` means the same with every adapter.
+    pub attach_stop: AttachStop,
+    /// For an adapter whose server runs inside the program (rdbg's): where a running process's
+    /// server listens, for `attach PID`, which then connects there; why not, when it has none.
+    pub server_of_process: Option<fn(u32) -> Result<String, ErrorBody>>,
+    /// Whether an attach ends its configuration with `configurationDone`, as DAP has it. rdbg
+    /// 1.4.0 answers that request on an attach with a second `stopped` of its own making: the
+    /// session, having continued the real one, would take the running program for stopped.
+    pub done_configuring_attach: bool,
+    /// What to evaluate in a stopped program before the session leaves it running (`stop` on
+    /// an attached program, `detach`).
+    pub before_leaving: Option<LeavingCall>,
     /// Whether the adapter tells a launched program's `process` event (its pid) only after it
     /// has answered `launch` (debugpy defers it so). `start` then waits for that event, briefly,
     /// so that its report names the program's pid as it does for every other adapter.
@@ -146,7 +177,10 @@ impl Profile {
             exception_stops: None,
             exception_classes: None,
             connects_itself: false,
-            stops_on_attach: false,
+            attach_stop: AttachStop::Running,
+            server_of_process: None,
+            done_configuring_attach: true,
+            before_leaving: None,
             reports_process_after_launch: false,
             method_types: &[],
             return_value: ReturnValueSource::Unknown("this adapter does not tell it"),

@@ -84,9 +84,10 @@ pub struct AttachArgs {
     #[arg(required_unless_present = "connect")]
     pub pid: Option<u32>,
     /// Talk to an adapter already listening at HOST:PORT (e.g. `python -m debugpy --listen`), to
-    /// a Node inspector (`node --inspect=HOST:PORT`), or to a JVM's JDWP agent
-    /// (`-agentlib:jdwp=transport=dt_socket,server=y,address=HOST:PORT`).
-    #[arg(long, value_name = "HOST:PORT")]
+    /// a Node inspector (`node --inspect=HOST:PORT`), to a JVM's JDWP agent
+    /// (`-agentlib:jdwp=transport=dt_socket,server=y,address=HOST:PORT`), or on a local socket
+    /// by its path (`rdbg --open` prints it).
+    #[arg(long, value_name = "HOST:PORT|SOCKET")]
     pub connect: Option<String>,
     #[arg(long, help = attach_adapter_help())]
     pub adapter: Option<String>,
@@ -328,10 +329,19 @@ pub fn attach(session: &str, args: AttachArgs) -> Result<Outcome, ErrorBody> {
         pid: args.pid,
         adapter: args.adapter,
         breakpoints: breakpoint_specs(&args.breakpoints, &cwd)?,
-        connect: args.connect,
+        connect: args.connect.map(|address| local_socket(&cwd, address)),
     };
     let (_, result): (_, StartResult) = open_session(session, Command::Attach(spec))?;
     Ok(started(result, "Attached to"))
+}
+
+/// A `--connect` address as the daemon, in another folder, can reach it: a relative socket
+/// path is taken from the caller's folder; a HOST:PORT is as given.
+fn local_socket(cwd: &Path, address: String) -> String {
+    match crate::ipc::socket::socket_path(&address) {
+        Some(path) if path.is_relative() => cwd.join(path).to_string_lossy().into_owned(),
+        _ => address,
+    }
 }
 
 fn started(result: StartResult, verb: &str) -> Outcome {

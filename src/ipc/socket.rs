@@ -43,6 +43,12 @@ pub fn timed_out(error: &io::Error) -> bool {
     )
 }
 
+/// The local socket a `--connect` address names (`/tmp/ruby-debug-sock-0/ruby-debug-me-42`):
+/// one with a path separator, which no HOST:PORT has.
+pub fn socket_path(address: &str) -> Option<&Path> {
+    address.contains(['/', '\\']).then(|| Path::new(address))
+}
+
 /// Connects to a daemon's socket from async code (a `probe` borrowing the daemon's warm adapter).
 pub async fn connect_async(path: &Path) -> io::Result<AsyncStream> {
     use interprocess::local_socket::traits::tokio::Stream as _;

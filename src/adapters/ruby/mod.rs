@@ -5,6 +5,8 @@
 //! 1.4.0 leaves undone (see that file); we connect once it listens. The program writes to the
 //! session's channels itself.
 
+mod attach;
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -19,8 +21,11 @@ use super::process::{
     spawn_error,
 };
 use super::return_value::ReturnValueSource;
-use super::row::Detection;
-use super::{DebugAdapter, Profile, SourceLookup, Start, StdioRoute, StdioSupport, launch_with};
+use super::row::{Detection, ServerProbe};
+use super::{
+    AttachStop, DebugAdapter, LeavingCall, Profile, SourceLookup, Start, StdioRoute, StdioSupport,
+    launch_with,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::scratch;
@@ -36,11 +41,14 @@ pub struct Rdbg {
     ruby: PathBuf,
 }
 
-/// What a Ruby program looks like: a `.rb` file, or a script whose `#!` line names ruby.
+/// What a Ruby program looks like: a `.rb` file, or a script whose `#!` line names ruby; a
+/// running one, a `ruby` process or the socket its debugger opened.
 pub const RUBY_PROGRAMS: Detection = Detection {
     extensions: &["rb"],
     runtime: Some(is_ruby_runtime),
     interpreters: &["ruby"],
+    process_names: &["ruby"],
+    server: Some(ServerProbe::Asks(serves_rdbg)),
     ..Detection::NONE
 };
 
@@ -56,6 +64,11 @@ pub fn is_ruby_runtime(program: &Path) -> bool {
                 || n.strip_prefix("ruby")
                     .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
         })
+}
+
+/// Whether `address` is a socket the debug gem opened (`attach --connect PATH`).
+pub fn serves_rdbg(address: &str) -> BoxFuture<'_, bool> {
+    Box::pin(std::future::ready(attach::is_rdbg_socket(address)))
 }
 
 /// How to get Ruby, whose bundled debug gem is the adapter.
@@ -215,8 +228,17 @@ pub const PROFILE: Profile = Profile {
     exception_filters: &["uncaught"],
     exception_stops: Some("raised/uncaught"),
     exception_classes: Some("Ruby Exceptions"),
-    // A program attached to is paused by the server (SIGURG), and stops there.
-    stops_on_attach: true,
+    // A program attached to is paused by the server (SIGURG), twice.
+    attach_stop: AttachStop::StoppedTwice,
+    // `attach PID` connects to the socket the program's debugger opened.
+    server_of_process: Some(attach::server_of_process),
+    done_configuring_attach: false,
+    // debug 1.4.0 keeps its breakpoints once its client has gone, and one hit then ends the
+    // program (a NoMethodError as it tells the client that is not there): they go first.
+    before_leaving: Some(LeavingCall {
+        expression: "DEBUGGER__::SESSION.delete_bp; :debugger_breakpoints_deleted",
+        answer: "debugger_breakpoints_deleted",
+    }),
     // `finish` stops as the method returns, its value the frame's `_return`.
     return_value: ReturnValueSource::LocalNamed("_return"),
     // `@name` is an instance variable, `@@count` a class variable.

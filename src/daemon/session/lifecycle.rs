@@ -22,7 +22,9 @@ use super::{
     loaded_sources, sources,
 };
 use crate::adapters::process;
-use crate::adapters::{Attaching, CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute};
+use crate::adapters::{
+    AttachStop, Attaching, CoreOpening, DebugAdapter, RequestExtras, Start, StdioRoute,
+};
 use crate::common::config::Timeouts;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::daemon::displays::Displays;
@@ -113,6 +115,14 @@ impl Session {
             Origin::Attach(spec) => spec.connect.clone(),
             Origin::Core(_) => None,
         };
+        // A process whose debugger server runs inside it is reached where that server listens.
+        let dial = match (&origin, &connect, adapter.profile().server_of_process) {
+            (Origin::Attach(spec), None, Some(server_of)) => match spec.pid {
+                Some(pid) => Some(server_of(pid)?),
+                None => None,
+            },
+            _ => connect.clone(),
+        };
         if let (Origin::Attach(_), Attaching::Unsupported(why)) =
             (&origin, adapter.profile().attaching)
         {
@@ -148,7 +158,7 @@ impl Session {
         let asks_terminal = program_io.is_some() && route == Some(StdioRoute::StartedByDaemon);
         let tty = matches!(&origin, Origin::Launch(spec) if spec.tty);
         let warm = match warm {
-            Some(warm) if serves(&*adapter, connect.is_some(), route, asks_terminal, tty) => {
+            Some(warm) if serves(&*adapter, dial.is_some(), route, asks_terminal, tty) => {
                 Some(warm)
             }
             Some(unfit) => {
@@ -164,7 +174,7 @@ impl Session {
                 (connection, Some(handover))
             }
             None => {
-                let spawned = match (&connect, route, &program_io) {
+                let spawned = match (&dial, route, &program_io) {
                     (Some(address), _, _) if !adapter.profile().connects_itself => {
                         process::connect_remote(address, timeouts.launch()).await?
                     }
@@ -518,7 +528,11 @@ async fn configure(
             .await?;
         shared.set_exception_filters(filters, classes, &caps, &answer);
     }
-    if caps.supports_configuration_done_request {
+    let configures = match origin {
+        Origin::Attach(_) => adapter.profile().done_configuring_attach,
+        _ => true,
+    };
+    if caps.supports_configuration_done_request && configures {
         dap.request_typed::<ConfigurationDone>(&NoArguments {})
             .await?;
         crate::common::timeline::mark("configurationDone answered");
@@ -531,8 +545,20 @@ async fn configure(
     if matches!(origin, Origin::Launch(_)) && adapter.profile().reports_process_after_launch {
         await_process_event(shared, PROCESS_EVENT_WAIT.min(timeouts.launch())).await;
     }
-    if matches!(origin, Origin::Attach(_)) && adapter.profile().stops_on_attach {
-        release_attach_stop(dap, shared, timeouts.launch()).await?;
+    if matches!(origin, Origin::Attach(_)) {
+        match adapter.profile().attach_stop {
+            AttachStop::Running => {}
+            AttachStop::Stopped => {
+                release_attach_stop(dap, shared, 0, timeouts.launch()).await?;
+            }
+            AttachStop::StoppedTwice => {
+                if let Some(released) =
+                    release_attach_stop(dap, shared, 0, timeouts.launch()).await?
+                {
+                    release_attach_stop(dap, shared, released, SECOND_ATTACH_STOP_WAIT).await?;
+                }
+            }
+        }
     }
     shared
         .run
@@ -569,30 +595,34 @@ fn program_of(origin: &Origin) -> Option<std::path::PathBuf> {
     }
 }
 
-/// Continues a program its adapter stopped on attaching (GDB does), so that after `attach` the
-/// program runs, whatever the adapter. Should the stop not come, the state is left as it is.
+/// How long after its release a program attached to by an adapter that stops it twice
+/// ([`AttachStop::StoppedTwice`]) may take to stop the second time: the interrupt is taken as
+/// the program resumes, a few milliseconds after; when the two interrupts fell together there
+/// is no second stop, and this is what the attach costs.
+const SECOND_ATTACH_STOP_WAIT: Duration = Duration::from_millis(500);
+
+/// Continues the stop the adapter made as it attached (see [`AttachStop`]), the first one after
+/// generation `after` that comes within `limit`; the generation it left the program running
+/// at, or `None` when no stop came (or something else happened first).
 async fn release_attach_stop(
     dap: &DapClient,
     shared: &Shared,
+    after: u64,
     limit: Duration,
-) -> Result<(), ErrorBody> {
-    let Some(state) = shared.run.wait_settled_after(0, limit).await else {
-        return Ok(());
+) -> Result<Option<u64>, ErrorBody> {
+    let Some(state) = shared.run.wait_settled_after(after, limit).await else {
+        return Ok(None);
     };
     let Phase::Stopped(stop) = &state.phase else {
-        return Ok(());
+        return Ok(None);
     };
-    if shared
-        .run
-        .advance_if(Phase::Running, state.generation)
-        .is_none()
-    {
-        return Ok(());
-    }
+    let Some(running) = shared.run.advance_if(Phase::Running, state.generation) else {
+        return Ok(None);
+    };
     let thread_id = stop.thread_id.unwrap_or(1);
     dap.request_typed::<Continue>(&ThreadArguments { thread_id })
         .await?;
-    Ok(())
+    Ok(Some(running))
 }
 
 /// Whether a set-up command's console output says it failed: a line that starts with the
@@ -666,6 +696,9 @@ impl Session {
             self.kill_launched_debuggee();
         }
         let mut disconnected = killed_first;
+        if !terminate && !self.shared.link.process().has_exited() {
+            super::leaving::prepare(self.dap(), &self.shared, self.adapter().profile()).await;
+        }
         if !killed_first && !self.shared.link.process().has_exited() {
             let disconnect = self.dap().send_typed::<Disconnect>(&DisconnectArguments {
                 terminate_debuggee: terminate,

@@ -40,6 +40,7 @@ mod frames;
 mod inspection;
 mod inspection_state;
 pub mod kept_launch;
+mod leaving;
 mod lifecycle;
 mod liveness;
 mod loaded_sources;
