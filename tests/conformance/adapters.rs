@@ -200,9 +200,8 @@ pub static RDBG: Row = Row {
     apply: "Object#apply",
     raise_reason: "exception",
     raise_exit: Some(1),
-    // Ruby writes no core dumps of its own, and `attach` reaches only a program started with
-    // rdbg's server open (`--connect`), not a pid.
-    lacks: &[Feature::Core, Feature::Attach],
+    // Ruby writes no core dumps of its own.
+    lacks: &[Feature::Core],
     known_bugs: &[
         (
             Feature::Set,

@@ -167,10 +167,11 @@ impl Language {
                 c.arg(program);
                 c
             }
-            // rdbg attaches to a program started with its server open on a port.
+            // rdbg attaches to a program started with the debug gem's server open, on the UNIX
+            // socket it names by the program's pid.
             Language::Ruby => {
                 let mut c = Command::new("ruby");
-                c.arg(program);
+                c.args(["-r", "debug/open_nonstop"]).arg(program);
                 c
             }
             Language::JavaScript | Language::TypeScript => {
