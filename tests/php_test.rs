@@ -152,7 +152,7 @@ fn a_selector_picks_one_test_and_a_file_its_tests() {
     assert_eq!(data["message"], MESSAGE, "{data}");
 }
 
-/// `--list` lists PHPUnit's tests; no selector, or one that names no test, is a usage error
+/// `--list` lists PHPUnit's tests (a test file's too); no selector, or one that names no test, is a usage error
 /// that lists them; a filter of the user's that leaves no test is said to have run none.
 #[test]
 fn an_unknown_selector_or_none_lists_the_tests() {
@@ -168,6 +168,8 @@ fn an_unknown_selector_or_none_lists_the_tests() {
             "CartTest::testCouponsLater",
         ]
     );
+    let in_file = json(&s, &["test", "--list", "tests/CartTest.php"]);
+    assert_eq!(tests_of(&in_file), tests_of(&listed), "{in_file}");
     let usage = |args: &[&str]| {
         let run = Run::from(command(&s, args).output().expect("run debugger"));
         assert_eq!(run.code, 2, "{run:?}");

@@ -110,15 +110,20 @@ fn suite_arguments(root: &Path) -> Vec<String> {
     }
 }
 
-/// The tests PHPUnit lists (`Class::method`, a data set's ` with data set #N` after it).
-fn listed(project: &Project<'_>) -> Result<Vec<String>, ErrorBody> {
+/// The tests PHPUnit lists (`Class::method`, a data set's ` with data set #N` after it): the
+/// project's, or those of the test file `file`.
+fn listed(project: &Project<'_>, file: Option<&Path>) -> Result<Vec<String>, ErrorBody> {
+    let tests = match file {
+        Some(file) => vec![file.display().to_string()],
+        None => suite_arguments(project.root),
+    };
     let php = test_runtimes::php(project.config)?;
     let mut command = Process::new(php);
     command
         .current_dir(project.root)
         .arg(runner_script(project.root)?)
         .arg("--list-tests")
-        .args(suite_arguments(project.root))
+        .args(tests)
         .args(project.runner_args);
     let listing = run_tool(command, "phpunit --list-tests")?;
     Ok(tests_in(&listing))
@@ -252,7 +257,7 @@ fn tests_listed(tests: &[String]) -> String {
 pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
     let runner = runner_script(project.root)?;
     let Some(selector) = project.selector else {
-        let tests = listed(project)?;
+        let tests = listed(project, None)?;
         let mut error = ErrorBody::usage(
             "name the test to debug",
             "'debugger test Class::method', or a test file",
@@ -261,11 +266,10 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         return Err(error);
     };
     let mut args = Vec::new();
-    let file = in_project(project.root, Path::new(selector));
-    if selector.ends_with(".php") && file.is_file() {
+    if let Some(file) = test_file(project.root, selector) {
         args.push(file.display().to_string());
     } else {
-        let tests = listed(project)?;
+        let tests = listed(project, None)?;
         args.push("--filter".to_string());
         args.push(pick(selector, &tests)?.filter());
         args.extend(suite_arguments(project.root));
@@ -281,11 +285,23 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
     })
 }
 
-/// `--list`: the tests PHPUnit lists, those the selector names (a class, a method, or a part
-/// of `Class::method`).
+/// The test file `selector` names, if it names one.
+fn test_file(root: &Path, selector: &str) -> Option<PathBuf> {
+    let file = in_project(root, Path::new(selector));
+    (selector.ends_with(".php") && file.is_file()).then_some(file)
+}
+
+/// `--list`: the tests PHPUnit lists, those the selector names (a test file, a class, a method,
+/// or a part of `Class::method`).
 pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
-    let tests = listed(project)?;
-    let selector = project.selector.unwrap_or("");
+    let file = project
+        .selector
+        .and_then(|selector| test_file(project.root, selector));
+    let tests = listed(project, file.as_deref())?;
+    let selector = match file {
+        Some(_) => "",
+        None => project.selector.unwrap_or(""),
+    };
     let matching = tests
         .iter()
         .filter(|t| {
