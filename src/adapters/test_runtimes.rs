@@ -1,10 +1,10 @@
 //! The language runtimes `debugger test` runs a project's test runner with (listing tests,
-//! asking whether pytest is installed, a JVM for JUnit's launcher): the ones the adapters would launch the tests in, so a
+//! asking whether pytest is installed, a JVM for JUnit's launcher, PHP for PHPUnit's listing): the ones the adapters would launch the tests in, so a
 //! listing and a debugged run see the same packages.
 
 use std::path::PathBuf;
 
-use super::{DebugAdapter, debugpy, java, node};
+use super::{DebugAdapter, debugpy, java, node, php};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 
@@ -28,6 +28,16 @@ pub fn node(config: &Config) -> Result<PathBuf, ErrorBody> {
 pub fn java(config: &Config) -> Result<PathBuf, ErrorBody> {
     Ok(java::Java::locate(
         &config.adapter(java::PROFILE.name),
+        super::CallerEnv::this_process(),
+    )?
+    .executable()
+    .to_path_buf())
+}
+
+/// The PHP the PHP adapter runs scripts in.
+pub fn php(config: &Config) -> Result<PathBuf, ErrorBody> {
+    Ok(php::Php::locate(
+        &config.adapter(php::PROFILE.name),
         super::CallerEnv::this_process(),
     )?
     .executable()

@@ -185,10 +185,7 @@ pub static XDEBUG: Row = Row {
     // PHP writes no core dumps of its own; Xdebug dials out only from a script started with
     // `start_with_request`, so a running PHP cannot be attached to.
     lacks: &[Feature::Core, Feature::Attach],
-    known_bugs: &[(
-        Feature::Test,
-        "debugger test knows no PHP test runner yet (PHPUnit)",
-    )],
+    known_bugs: &[],
 };
 
 /// Ruby through the debug gem's DAP server, inside the program's own Ruby.

@@ -96,8 +96,8 @@ impl Language {
             Language::Java => "java/test/ConformanceTest.java",
             // A JUnit test in the Maven project the program is built by (`kotlin/pom.xml`).
             Language::Kotlin => "kotlin/src/test/kotlin/ConformanceTest.kt",
-            // No PHPUnit test yet: the row's `test` is a known bug.
-            Language::Php => "php/conformance.php",
+            // A PHPUnit test in the `tests/` folder beside the program.
+            Language::Php => "php/tests/ConformanceTest.php",
             // No Ruby test runner yet: the row names `test` a known bug.
             Language::Ruby => "ruby/conformance.rb",
         };
@@ -110,8 +110,8 @@ impl Language {
     pub fn test_project(self, dir: &Path) -> String {
         let mut source_folder = self.test_file().parent().expect("a folder").to_path_buf();
         match self {
-            // The Maven project is the folder above the test's.
-            Language::Java => {
+            // The Maven project, and the PHP one, is the folder above the test's.
+            Language::Java | Language::Php => {
                 source_folder.pop();
             }
             // ... and Kotlin's is above `src/test/kotlin`.
@@ -132,7 +132,7 @@ impl Language {
             Language::JavaScript => "conformance.test.js::apply adds".into(),
             Language::Java => "ConformanceTest#applyAdds".into(),
             Language::Kotlin => "ConformanceTest#applyAdds".into(),
-            Language::Php => "conformance.php".into(),
+            Language::Php => "ConformanceTest::testApplyAdds".into(),
             Language::Ruby => "conformance.rb".into(),
             Language::TypeScript => {
                 let tools = typescript_build::tool("tsx");

@@ -113,6 +113,9 @@ pub const PROFILE: Profile = Profile {
     adapter_id: "php",
     // An exception nothing catches stops where it was thrown, as a PHP user expects.
     exception_filters: &["uncaught"],
+    // PHPUnit catches a failed assertion, so it is no uncaught exception: a test stops at its
+    // failure by the class every assertion failure is (`ExpectationFailedException` is one).
+    failure_exception_filters: &["uncaught", "PHPUnit\\Framework\\AssertionFailedError"],
     exception_stops: Some("all/uncaught"),
     // `catch CLASS` stops on exceptions of that class or a subclass (DBGp's exception
     // breakpoints by name).

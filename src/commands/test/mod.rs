@@ -5,7 +5,8 @@
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
 //! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `junit.rs` (JUnit 5, built
 //! by `maven.rs` in a Maven project or `gradle.rs` in a Gradle one), `ctest.rs` (a CMake
-//! build's tests, C and C++) and `native.rs` (a test executable by path, C and C++).
+//! build's tests, C and C++), `phpunit.rs` (PHPUnit, PHP) and `native.rs` (a test executable by
+//! path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
 //! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
@@ -24,6 +25,7 @@ pub(crate) mod message;
 mod native;
 mod node;
 mod node_list;
+mod phpunit;
 mod pin;
 mod python;
 mod report;
@@ -39,14 +41,15 @@ use super::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::absolute;
-use crate::ipc::protocol::LaunchSpec;
+use crate::ipc::protocol::{LaunchSpec, StopReport};
 pub(crate) use tool_failure::{run_tool, tool_failed};
 
 // `test`'s flags.
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// The test: its name as the runner writes it (`tests::parses`, `test_cart.py::test_total`,
-    /// `test_cart.CartTest.test_x`, `TestTotal/case`, `CartTest#totalAppliesDiscount`), or a test executable's path (C, C++).
+    /// `test_cart.CartTest.test_x`, `TestTotal/case`, `CartTest#totalAppliesDiscount`,
+    /// `CartTest::testTotal`), or a test executable's path (C, C++).
     pub selector: Option<String>,
     /// The debug adapter (default: the one the project's language calls for).
     #[arg(long)]
@@ -134,7 +137,21 @@ impl TestPlan {
                 "'debugger test --list' lists the tests",
             ));
         }
-        if self.runner == go::RUNNER && exit_code == Some(0) && go::ran_no_test(&output()) {
+        // A Go test binary and PHPUnit pass (exit 0) when nothing ran: they say so in words.
+        if exit_code != Some(0) || ![go::RUNNER, phpunit::RUNNER].contains(&self.runner) {
+            return None;
+        }
+        let output = output();
+        if self.runner == phpunit::RUNNER && phpunit::ran_no_test(&output) {
+            return Some(ErrorBody::usage(
+                format!(
+                    "PHPUnit ran no test for '{}' (No tests executed!)",
+                    self.test
+                ),
+                "'debugger test --list' lists the tests; check the runner's arguments after '--'",
+            ));
+        }
+        if self.runner == go::RUNNER && go::ran_no_test(&output) {
             return Some(ErrorBody::usage(
                 format!(
                     "no test of the package matches '{}' (go test ran none)",
@@ -156,11 +173,26 @@ impl TestPlan {
             go::RUNNER => "`os.Exit(1)` in the code under test",
             python::PYTEST | python::UNITTEST => "`os._exit(1)` in the code under test",
             ctest::RUNNER | native::RUNNER => "a C or C++ test's `return 1`",
+            // PHPUnit catches every exception a test throws; only its assertions' are stopped at.
+            phpunit::RUNNER => {
+                "an exception the test did not expect (PHPUnit's error), or `exit(1)` in the code \
+                 under test"
+            }
             node_list::RUNNER | js_runners::VITEST | js_runners::JEST => {
                 "`process.exit(1)` in the code under test"
             }
             _ => "an exit with a failing status in the code under test",
         }
+    }
+
+    /// Whether `stop` is a stop at an exception the runner throws for no failure (PHPUnit's
+    /// skipped test is an assertion failure's kind): the test runs on from it.
+    pub(crate) fn passes_over(&self, stop: &StopReport) -> bool {
+        self.runner == phpunit::RUNNER
+            && stop
+                .exception
+                .as_ref()
+                .is_some_and(|e| phpunit::is_no_failure(&e.type_name))
     }
 
     /// Where this plan's failure message is read from: the toolchain is told by its failure
@@ -255,11 +287,14 @@ enum Toolchain {
     Native,
     /// CTest, in this build folder.
     Ctest(PathBuf),
+    /// PHPUnit's tests.
+    Php,
 }
 
-/// The toolchain: a selector that is an executable file is a test executable; a `.py` or `.js`
-/// selector is its language's; else the project's marker files decide, in this order (a CMake
-/// build folder with tests, or a CMake project with one, before JavaScript and Python); a Go
+/// The toolchain: a selector that is an executable file is a test executable; a `.py`, `.js`
+/// or `.php` selector is its language's; else the project's marker files decide, in this order
+/// (a CMake build folder with tests, or a CMake project with one, and a PHPUnit configuration,
+/// before JavaScript, which a PHP project may have for its front end, and Python); a Go
 /// package's folder inside its module counts as Go, as a package the runner arguments name
 /// does; and without markers, test files as the runners name them.
 fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
@@ -273,6 +308,7 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
                 Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "tsx" | "jsx") => {
                     return Ok(Toolchain::Node);
                 }
+                Some("php") => return Ok(Toolchain::Php),
                 _ if file
                     .metadata()
                     .is_ok_and(|m| crate::platform::is_executable(&m)) =>
@@ -301,6 +337,9 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     }
     if let Some(build) = ctest::build_dir(root)? {
         return Ok(Toolchain::Ctest(build));
+    }
+    if phpunit::is_project(root) {
+        return Ok(Toolchain::Php);
     }
     if has("package.json") {
         return Ok(Toolchain::Node);
@@ -338,7 +377,8 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
         ErrorCode::Usage,
         format!("no tests found in {}", root.display()),
         "run 'debugger test' in a project's folder (Cargo.toml, go.mod or a Go package's folder, \
-         package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml, a Gradle build.gradle), or name a test executable: \
+         package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml, a Gradle build.gradle, \
+         a phpunit.xml), or name a test executable: \
          'debugger test ./build/tests -- FILTER'",
     ))
 }
@@ -370,6 +410,7 @@ pub(crate) fn plan(
         Toolchain::Gradle => junit::plan(&project, gradle::build(&project)?)?,
         Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
+        Toolchain::Php => phpunit::plan(&project)?,
     };
     plan.spec.adapter.clone_from(&args.adapter);
     plan.spec.breakpoints = breakpoint_specs(&args.breakpoints, &current_dir()?)?;
@@ -405,6 +446,7 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
             Toolchain::Node => node_list::list(&project)?,
             Toolchain::Maven => junit::list(&project, &maven::build(&project)?)?,
             Toolchain::Gradle => junit::list(&project, &gradle::build(&project)?)?,
+            Toolchain::Php => phpunit::list(&project)?,
             Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",

@@ -61,6 +61,12 @@ impl ProgramSources {
                 spec.program.parent().map(Path::to_path_buf)
             }
         });
+        // A test's program is its runner (PHPUnit's script, in /usr/bin or vendor/bin): the
+        // files the test is made of are the project's, the folder it runs in.
+        let tree_root = match &launch {
+            Some(spec) if spec.test.is_some() => Some(spec.cwd.clone()),
+            _ => program_dir.clone(),
+        };
         let mut near_roots: Vec<PathBuf> = program_dir.iter().cloned().collect();
         if let Some(spec) = &launch
             && !near_roots.contains(&spec.cwd)
@@ -71,7 +77,7 @@ impl ProgramSources {
             near_roots,
             launch,
             lookup: adapter.profile().source_lookup,
-            tree_root: program_dir,
+            tree_root,
             adapter_roots: tokio::sync::OnceCell::new(),
             listed: tokio::sync::Mutex::new(None),
             root_trees: tokio::sync::OnceCell::new(),

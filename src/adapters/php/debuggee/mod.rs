@@ -62,6 +62,14 @@ pub enum Flow {
 struct Stop {
     frames: Option<Vec<Element>>,
     references: References,
+    /// The exception stopped at, for `exceptionInfo`.
+    exception: Option<Thrown>,
+}
+
+/// An exception as Xdebug tells it at its stop.
+struct Thrown {
+    class: String,
+    message: String,
 }
 
 pub struct Debuggee {
@@ -187,7 +195,19 @@ impl Debuggee {
             Request::Evaluate(arguments) => self.evaluate(&arguments).await,
             Request::SetVariable(arguments) => self.set_variable(&arguments).await,
             Request::SetExpression(arguments) => self.set_expression(&arguments).await,
-            Request::ExceptionInfo => Err(RequestError::Unsupported("exceptionInfo".into())),
+            Request::ExceptionInfo => {
+                let stop = self.stop.as_ref().ok_or(RequestError::NotPaused)?;
+                let thrown = stop
+                    .exception
+                    .as_ref()
+                    .ok_or_else(|| RequestError::Failed("no exception at this stop".into()))?;
+                Ok(json!({
+                    "exceptionId": thrown.class,
+                    "description": thrown.message,
+                    "breakMode": "always",
+                    "details": { "typeName": thrown.class, "message": thrown.message },
+                }))
+            }
             Request::Disconnect => {
                 self.kill();
                 *flow = Flow::Finish;
@@ -301,10 +321,14 @@ impl Debuggee {
                 let text = message.map(|m| m.text.trim()).unwrap_or_default();
                 // PHP's message of an uncaught exception goes on with its trace.
                 let text = text.split("\nStack trace:").next().unwrap_or(text);
-                let text = match text.strip_prefix(class) {
-                    Some(_) => text.to_string(),
-                    None => format!("{class}: {text}"),
+                let (text, message) = match text.strip_prefix(class) {
+                    Some(rest) => (text.to_string(), rest.trim_start_matches(':').trim()),
+                    None => (format!("{class}: {text}"), text),
                 };
+                stop.exception = Some(Thrown {
+                    class: class.to_string(),
+                    message: message.to_string(),
+                });
                 ("exception", Vec::new(), Some(text))
             }
             (Some(RunCommand::Continue), None) => {
@@ -642,6 +666,7 @@ fn capabilities() -> Value {
         "supportsSetExpression": true,
         "supportsTerminateRequest": false,
         "supportsExceptionOptions": true,
+        "supportsExceptionInfoRequest": true,
         "exceptionBreakpointFilters": [
             { "filter": "all", "label": "Every exception thrown", "default": false },
             { "filter": "uncaught", "label": "Uncaught exceptions", "default": true },
