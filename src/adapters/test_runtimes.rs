@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{DebugAdapter, debugpy, java, node};
+use super::{DebugAdapter, debugpy, java, node, ruby};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 
@@ -32,4 +32,11 @@ pub fn java(config: &Config) -> Result<PathBuf, ErrorBody> {
     )?
     .executable()
     .to_path_buf())
+}
+
+/// The Ruby the Ruby adapter runs programs in (its debugger runs inside the program's Ruby).
+pub fn ruby(config: &Config) -> Result<PathBuf, ErrorBody> {
+    Ok(ruby::Rdbg::locate(&config.adapter(ruby::PROFILE.name))?
+        .executable()
+        .to_path_buf())
 }

@@ -213,6 +213,10 @@ pub const PROFILE: Profile = Profile {
     },
     // Stop on exceptions nothing rescues, as the program ends with them.
     exception_filters: &["uncaught"],
+    // A test runner rescues its failures: the test's runner names their classes
+    // (`TestLaunch::failure_exceptions`); this catches what ends the run (a test file that
+    // does not load).
+    failure_exception_filters: &["uncaught"],
     exception_stops: Some("raised/uncaught"),
     exception_classes: Some("Ruby Exceptions"),
     // A program attached to is paused by the server (SIGURG), and stops there.

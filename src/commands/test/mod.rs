@@ -5,7 +5,8 @@
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
 //! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `junit.rs` (JUnit 5, built
 //! by `maven.rs` in a Maven project or `gradle.rs` in a Gradle one), `ctest.rs` (a CMake
-//! build's tests, C and C++) and `native.rs` (a test executable by path, C and C++).
+//! build's tests, C and C++), `native.rs` (a test executable by path, C and C++), and
+//! `minitest.rs` and `rspec.rs` (Ruby).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
 //! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
@@ -21,12 +22,14 @@ mod js_runners;
 mod junit;
 mod maven;
 pub(crate) mod message;
+mod minitest;
 mod native;
 mod node;
 mod node_list;
 mod pin;
 mod python;
 mod report;
+mod rspec;
 mod tool_failure;
 
 use std::path::{Path, PathBuf};
@@ -39,14 +42,15 @@ use super::{Outcome, data};
 use crate::common::config::Config;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::common::location::resolve::absolute;
-use crate::ipc::protocol::LaunchSpec;
+use crate::ipc::protocol::{LaunchSpec, StopReport};
 pub(crate) use tool_failure::{run_tool, tool_failed};
 
 // `test`'s flags.
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// The test: its name as the runner writes it (`tests::parses`, `test_cart.py::test_total`,
-    /// `test_cart.CartTest.test_x`, `TestTotal/case`, `CartTest#totalAppliesDiscount`), or a test executable's path (C, C++).
+    /// `test_cart.CartTest.test_x`, `TestTotal/case`, `CartTest#totalAppliesDiscount`,
+    /// `CartTest#test_total`, `spec/cart_spec.rb:12`), or a test executable's path (C, C++).
     pub selector: Option<String>,
     /// The debug adapter (default: the one the project's language calls for).
     #[arg(long)]
@@ -159,8 +163,19 @@ impl TestPlan {
             node_list::RUNNER | js_runners::VITEST | js_runners::JEST => {
                 "`process.exit(1)` in the code under test"
             }
+            minitest::RUNNER | rspec::RUNNER => "`exit!(1)` in the code under test",
             _ => "an exit with a failing status in the code under test",
         }
+    }
+
+    /// Whether a stop on an exception is none of the test's failures, though it is caught with
+    /// them: minitest's `skip` raises `Minitest::Skip`, an assertion's subclass. The run goes on.
+    pub(crate) fn passes_over(&self, stop: &StopReport) -> bool {
+        self.runner == minitest::RUNNER
+            && stop
+                .exception
+                .as_ref()
+                .is_some_and(|e| e.type_name == minitest::SKIP)
     }
 
     /// Where this plan's failure message is read from: the toolchain is told by its failure
@@ -255,6 +270,30 @@ enum Toolchain {
     Native,
     /// CTest, in this build folder.
     Ctest(PathBuf),
+    /// Ruby's tests: minitest's under `test/` or RSpec's under `spec/`.
+    Ruby(RubyRunner),
+}
+
+/// Which of Ruby's test runners a project's tests (or the selector) are for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RubyRunner {
+    Minitest,
+    Rspec,
+}
+
+/// Ruby's runner: RSpec for a spec file or place, minitest for a test file or `Class#test`;
+/// else the one whose tests the project has, minitest when it has both (its names are
+/// `Class#test`, which a description seldom is). `None`: no Ruby tests.
+fn ruby_runner(root: &Path, selector: Option<&str>) -> Option<RubyRunner> {
+    let specs = !rspec::spec_files(root).is_empty();
+    let tests = !minitest::test_files(root).is_empty();
+    match selector {
+        Some(s) if rspec::names_spec(s) && specs => Some(RubyRunner::Rspec),
+        Some(s) if (s.ends_with(".rb") || s.contains('#')) && tests => Some(RubyRunner::Minitest),
+        _ if tests => Some(RubyRunner::Minitest),
+        _ if specs => Some(RubyRunner::Rspec),
+        _ => None,
+    }
 }
 
 /// The toolchain: a selector that is an executable file is a test executable; a `.py` or `.js`
@@ -316,6 +355,9 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     if python_markers.iter().any(|m| has(m)) {
         return Ok(Toolchain::Python);
     }
+    if let Some(runner) = ruby_runner(root, selector) {
+        return Ok(Toolchain::Ruby(runner));
+    }
     // No marker: the test files of one runner or the other (node's search goes down the tree,
     // so it comes after the markers, which a Python project's tree need not be searched for).
     if node::test_files(root).next().is_some() {
@@ -338,7 +380,8 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
         ErrorCode::Usage,
         format!("no tests found in {}", root.display()),
         "run 'debugger test' in a project's folder (Cargo.toml, go.mod or a Go package's folder, \
-         package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml, a Gradle build.gradle), or name a test executable: \
+         package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml, a Gradle build.gradle, \
+         Ruby tests under test/ or spec/), or name a test executable: \
          'debugger test ./build/tests -- FILTER'",
     ))
 }
@@ -370,6 +413,8 @@ pub(crate) fn plan(
         Toolchain::Gradle => junit::plan(&project, gradle::build(&project)?)?,
         Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
+        Toolchain::Ruby(RubyRunner::Minitest) => minitest::plan(&project)?,
+        Toolchain::Ruby(RubyRunner::Rspec) => rspec::plan(&project)?,
     };
     plan.spec.adapter.clone_from(&args.adapter);
     plan.spec.breakpoints = breakpoint_specs(&args.breakpoints, &current_dir()?)?;
@@ -405,6 +450,8 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
             Toolchain::Node => node_list::list(&project)?,
             Toolchain::Maven => junit::list(&project, &maven::build(&project)?)?,
             Toolchain::Gradle => junit::list(&project, &gradle::build(&project)?)?,
+            Toolchain::Ruby(RubyRunner::Minitest) => minitest::list(&project)?,
+            Toolchain::Ruby(RubyRunner::Rspec) => rspec::list(&project)?,
             Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",
@@ -472,6 +519,31 @@ pub(crate) fn ambiguous(selector: &str, matches: &[String]) -> ErrorBody {
 /// `path` made absolute against the project root.
 pub(crate) fn in_project(root: &Path, path: &Path) -> PathBuf {
     absolute(root, path)
+}
+
+/// The files under `dir`, at any depth, whose names `wanted` picks, in name order.
+pub(crate) fn files_under(dir: &Path, wanted: impl Fn(&str) -> bool + Copy) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .flat_map(|path| {
+            if path.is_dir() {
+                files_under(&path, wanted)
+            } else if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(wanted)
+            {
+                vec![path]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
 }
 
 /// Sets `name` to `value` in `env`, in place when it is there.
