@@ -4,10 +4,10 @@
 //! `spec/file_spec.rb:LINE description`; an unknown selector's error lists the tests; a test is
 //! picked by its name, a file, an example's place or its description's words;
 //! `--break-on-failure` stops at the failed assertion in the test's own frame with the
-//! failure's message, not at a `skip`; a passing test passes. `catch` takes a Ruby class's
-//! `A::B` name.
+//! failure's message, not at a `skip`; a passing test passes; a project with a Gemfile runs
+//! them through `bundle exec`. `catch` takes a Ruby class's `A::B` name.
 //!
-//! Every test fails (never skips) when Ruby or RSpec is missing: scripts/install-test-deps.sh
+//! Every test fails (never skips) when Ruby, RSpec or Bundler is missing: scripts/install-test-deps.sh
 //! installs them with apt.
 
 #![cfg(unix)]
@@ -35,11 +35,26 @@ fn require_rspec() {
     );
 }
 
+/// Fails the test with instructions when Bundler is not installed.
+fn require_bundler() {
+    let works = Command::new("bundle")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        works,
+        "Bundler (bundle) is required: scripts/install-test-deps.sh installs it (apt's bundler)"
+    );
+}
+
 /// A session whose folder holds a copy of the fixture project `name` (under fixtures/ruby).
 fn project(name: &str) -> Session {
     require_ruby();
-    if name == "rspec" {
+    if name != "minitest" {
         require_rspec();
+    }
+    if name == "bundled" {
+        require_bundler();
     }
     let s = Session::new();
     copy_dir(&fixture_path(&format!("ruby/{name}")), &s.cwd);
@@ -217,4 +232,26 @@ fn catch_takes_a_ruby_class_by_its_full_name() {
         stop["exception"]["message"], "10% off.\nExpected: 360\n  Actual: 320",
         "{stop}"
     );
+}
+
+/// A project with a Gemfile runs its specs through `bundle exec` (its spec passes only so), the
+/// debugger in the run (the Gemfile lists the debug gem, as Bundler's projects do): a failure
+/// still stops at its line, with the Gemfile named.
+#[test]
+fn a_gemfile_runs_the_tests_through_bundle_exec() {
+    let s = project("bundled");
+    let listed = json(&s, &["test", "--list"]);
+    assert_eq!(tests(&listed).len(), 1, "{listed}");
+    let answer = json(&s, &["test", "runs the specs", "--break-on-failure"]);
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["data"]["outcome"], "passed", "{answer}");
+    s.run(&["stop"]);
+    std::fs::rename(s.cwd.join("Gemfile"), s.cwd.join("Gemfile.off")).expect("rename");
+    let plain = json(&s, &["test", "runs the specs", "--break-on-failure"]);
+    let data = failed_at(
+        &plain,
+        "ruby/bundled/spec/bundler_spec.rb",
+        "@bundled_expect",
+    );
+    assert!(message(&data).contains("to end with \"Gemfile\""), "{data}");
 }

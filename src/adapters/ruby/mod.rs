@@ -169,7 +169,8 @@ impl Rdbg {
                         ErrorCode::AdapterDied,
                         format!("the program's Ruby ended before its debugger listened: {detail}"),
                         "run the program with ruby to see why it ends, and check 'debugger doctor' \
-                         (the debug gem must be installed for that Ruby)",
+                         (the debug gem must be installed for that Ruby; under `bundle exec`, \
+                         listed in the Gemfile)",
                     ));
                 }
                 Err(e) if tokio::time::Instant::now() >= deadline => {

@@ -11,7 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use super::{Project, TestList, TestPlan, ambiguous, base_spec, files_under, run_tool};
+use super::{
+    Project, TestList, TestPlan, ambiguous, base_spec, bundler, files_under, run_tool, strings,
+};
 use crate::adapters::test_runtimes;
 use crate::common::error::ErrorBody;
 
@@ -67,9 +69,10 @@ impl Listed {
 /// Every test of the project's test files, through minitest.
 fn listed(project: &Project<'_>) -> Result<Vec<Listed>, ErrorBody> {
     let interpreter = test_runtimes::ruby(project.config)?;
-    let mut command = Process::new(interpreter);
+    let mut command = Process::new(&interpreter);
     command
         .current_dir(project.root)
+        .args(bundler::leading_args(project.root, &interpreter))
         .args(LOAD_PATH)
         .args(["-e", LISTING])
         .args(test_files(project.root));
@@ -140,7 +143,9 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
     let Some(first) = found.first() else {
         return Err(unmatched(Some(selector), &tests));
     };
-    let mut args: Vec<String> = LOAD_PATH.iter().map(|a| a.to_string()).collect();
+    let interpreter = test_runtimes::ruby(project.config)?;
+    let mut args = strings(bundler::leading_args(project.root, &interpreter))?;
+    args.extend(LOAD_PATH.iter().map(|a| a.to_string()));
     args.push(first.file.display().to_string());
     let test = if selector.ends_with(".rb") {
         selector.to_string()
@@ -153,7 +158,6 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         first.name.clone()
     };
     args.extend(project.runner_args.iter().cloned());
-    let interpreter = test_runtimes::ruby(project.config)?;
     let mut spec = base_spec(project, interpreter, args)?;
     if let Some(launch) = &mut spec.test {
         launch.failure_exceptions = vec![ASSERTION.to_string()];

@@ -6,11 +6,12 @@
 //! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `junit.rs` (JUnit 5, built
 //! by `maven.rs` in a Maven project or `gradle.rs` in a Gradle one), `ctest.rs` (a CMake
 //! build's tests, C and C++), `native.rs` (a test executable by path, C and C++), and
-//! `minitest.rs` and `rspec.rs` (Ruby).
+//! `minitest.rs` and `rspec.rs` (Ruby, through `bundler.rs` where the project has a Gemfile).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
 //! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
 
+mod bundler;
 mod cargo;
 mod ctest;
 pub(crate) mod failure;
@@ -542,6 +543,20 @@ pub(crate) fn files_under(dir: &Path, wanted: impl Fn(&str) -> bool + Copy) -> V
             } else {
                 Vec::new()
             }
+        })
+        .collect()
+}
+
+/// Command-line arguments as a launch takes them (text): a path that is not is an error.
+pub(crate) fn strings(args: Vec<std::ffi::OsString>) -> Result<Vec<String>, ErrorBody> {
+    args.into_iter()
+        .map(|arg| {
+            arg.into_string().map_err(|arg| {
+                ErrorBody::usage(
+                    format!("{} is not valid text", arg.to_string_lossy()),
+                    "run the test from a path that is valid UTF-8",
+                )
+            })
         })
         .collect()
 }

@@ -11,7 +11,7 @@ use std::process::Command as Process;
 
 use serde::Deserialize;
 
-use super::{Project, TestList, TestPlan, base_spec, files_under, run_tool};
+use super::{Project, TestList, TestPlan, base_spec, bundler, files_under, run_tool, strings};
 use crate::adapters::test_runtimes;
 use crate::common::error::ErrorBody;
 
@@ -72,9 +72,10 @@ impl Example {
 /// The project's examples, through RSpec's dry run.
 fn examples(project: &Project<'_>) -> Result<Vec<Example>, ErrorBody> {
     let interpreter = test_runtimes::ruby(project.config)?;
-    let mut command = Process::new(interpreter);
+    let mut command = Process::new(&interpreter);
     command
         .current_dir(project.root)
+        .args(bundler::leading_args(project.root, &interpreter))
         .args(["-S", "rspec", "--dry-run", "--format", "json"]);
     let output = run_tool(command, "rspec --dry-run")?;
     parse_dry_run(&output)
@@ -144,7 +145,9 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
     if found.is_empty() {
         return Err(unmatched(Some(selector), &examples));
     }
-    let mut args: Vec<String> = vec!["-S".into(), "rspec".into()];
+    let interpreter = test_runtimes::ruby(project.config)?;
+    let mut args = strings(bundler::leading_args(project.root, &interpreter))?;
+    args.extend(["-S".to_string(), "rspec".to_string()]);
     let test = if names_spec(selector) {
         let (file, line) = place(selector);
         let test = match line {
@@ -159,7 +162,6 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         selector.to_string()
     };
     args.extend(project.runner_args.iter().cloned());
-    let interpreter = test_runtimes::ruby(project.config)?;
     let mut spec = base_spec(project, interpreter, args)?;
     if let Some(launch) = &mut spec.test {
         launch.failure_exceptions = vec![EXPECTATION_NOT_MET.to_string()];
