@@ -86,6 +86,7 @@ fn minitest_lists_its_tests_and_an_unknown_name_lists_them_too() {
             "CartTest#test_refunds",
             "CartTest#test_total_applies_discount",
             "CartTest#test_total_sums_prices",
+            "TillTest#test_total_of_no_price",
         ]
     );
     let unknown = json(&s, &["test", "CartTest#test_nothing"]);
@@ -122,6 +123,24 @@ fn a_failed_minitest_assertion_stops_in_the_test_with_its_message() {
         "CartTest#test_total_applies_discount"
     );
     assert_eq!(local(&data, "discounted"), "320");
+}
+
+/// An error the test did not expect is rescued by minitest, which is no assertion to stop at:
+/// the test ends, failed, and the note says why in minitest's terms (not as an exit status).
+#[test]
+fn an_unexpected_minitest_error_ends_with_a_note_in_minitests_terms() {
+    let s = project("minitest");
+    let answer = json(
+        &s,
+        &["test", "test_total_of_no_price", "--break-on-failure"],
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    let data = &answer["data"];
+    assert_eq!(data["outcome"], "ended", "{data}");
+    assert_eq!(data["stop"]["exit_code"], 1, "{data}");
+    let note = data["note"].as_str().unwrap_or_default();
+    assert!(note.contains("is rescued by minitest"), "{note}");
+    assert!(!note.contains("exit status alone"), "{note}");
 }
 
 /// Picked by its bare name, the passing test runs alone (its file's other test fails) and

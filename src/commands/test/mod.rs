@@ -151,6 +151,25 @@ impl TestPlan {
         None
     }
 
+    /// Why `--break-on-failure` did not stop a test that ended with the failing status `code`.
+    pub(crate) fn unstopped_failure_note(&self, code: i64) -> String {
+        if [minitest::RUNNER, rspec::RUNNER].contains(&self.runner) {
+            return format!(
+                "the test failed (exit code {code}) with no failed assertion to stop at: an error \
+                 the test did not expect (a NoMethodError) is rescued by {} and reported, not \
+                 stopped at; its report names the line ('debugger output'): set a breakpoint \
+                 there, with -b FILE:LINE",
+                self.runner
+            );
+        }
+        format!(
+            "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
+             panic, exception or failure function. A failure told by the exit status alone ({}) \
+             cannot be caught; set a breakpoint where the test checks, with -b FILE:LINE",
+            self.exit_status_failure()
+        )
+    }
+
     /// What fails a test of this runner's language by its exit status alone, which leaves
     /// nothing to stop at (a C test's `return 1`, Java's `System.exit(1)`), for the note of a
     /// test that ended so.
@@ -164,7 +183,6 @@ impl TestPlan {
             node_list::RUNNER | js_runners::VITEST | js_runners::JEST => {
                 "`process.exit(1)` in the code under test"
             }
-            minitest::RUNNER | rspec::RUNNER => "`exit!(1)` in the code under test",
             _ => "an exit with a failing status in the code under test",
         }
     }
