@@ -317,7 +317,8 @@ fn ruby_runner(root: &Path, selector: Option<&str>) -> Option<RubyRunner> {
 
 /// The toolchain: a selector that is an executable file is a test executable; a `.py` or `.js`
 /// selector is its language's; else the project's marker files decide, in this order (a CMake
-/// build folder with tests, or a CMake project with one, before JavaScript and Python); a Go
+/// build folder with tests, or a CMake project with one, before JavaScript and Python, and a
+/// Ruby project's Gemfile with tests before JavaScript); a Go
 /// package's folder inside its module counts as Go, as a package the runner arguments name
 /// does; and without markers, test files as the runners name them.
 fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
@@ -359,6 +360,12 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     }
     if let Some(build) = ctest::build_dir(root)? {
         return Ok(Toolchain::Ctest(build));
+    }
+    // A Ruby project with a Gemfile may have a package.json for its assets (Rails does).
+    if has("Gemfile")
+        && let Some(runner) = ruby_runner(root, selector)
+    {
+        return Ok(Toolchain::Ruby(runner));
     }
     if has("package.json") {
         return Ok(Toolchain::Node);
@@ -629,5 +636,34 @@ mod tests {
         assert_eq!(toolchain_of(&package), Toolchain::Gradle);
         std::fs::write(gradle.join("pom.xml"), "<project/>").expect("write");
         assert_eq!(toolchain_of(&gradle), Toolchain::Maven);
+    }
+
+    #[test]
+    fn a_ruby_projects_tests_come_before_its_package_json() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = Config::default();
+        let root = dir.path();
+        let toolchain_of = |selector: Option<&str>| {
+            toolchain(&Project {
+                root,
+                config: &config,
+                selector,
+                runner_args: &[],
+            })
+            .expect("a toolchain")
+        };
+        std::fs::create_dir_all(root.join("spec/models")).expect("mkdir");
+        std::fs::write(root.join("spec/models/cart_spec.rb"), "").expect("write");
+        std::fs::write(root.join("package.json"), "{}").expect("write");
+        assert_eq!(toolchain_of(None), Toolchain::Node);
+        std::fs::write(root.join("Gemfile"), "").expect("write");
+        assert_eq!(toolchain_of(None), Toolchain::Ruby(RubyRunner::Rspec));
+        std::fs::create_dir(root.join("test")).expect("mkdir");
+        std::fs::write(root.join("test/cart_test.rb"), "").expect("write");
+        assert_eq!(toolchain_of(None), Toolchain::Ruby(RubyRunner::Minitest));
+        assert_eq!(
+            toolchain_of(Some("spec/models/cart_spec.rb:3")),
+            Toolchain::Ruby(RubyRunner::Rspec)
+        );
     }
 }
