@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that cargo does not fetch: a C/C++ compiler, CMake (CTest),
 # Google Test, lldb-dap, a JDK and Maven (with the JUnit and Kotlin fixtures' artifacts), Node.js
-# and npm (apt), PHP with Xdebug and PHPUnit (apt), Ruby (apt), Go and Delve (see below), debugpy
+# and npm (apt), PHP with Xdebug and PHPUnit (apt), Ruby, RSpec and Bundler (apt), Go and Delve (see below), debugpy
 # and pytest (pip), the TypeScript fixture's tools, vitest and jest (npm), and the official MCP
 # Python SDK (pip, into a virtualenv of its own). Idempotent: does nothing when everything is
 # present.
@@ -43,6 +43,10 @@ command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 # Ruby bundles the debug gem, whose DAP server is the rdbg adapter (tests/ruby.rs).
 command -v ruby >/dev/null 2>&1 || need+=(ruby)
+# RSpec, for `debugger test` on the RSpec fixture (minitest comes with Ruby).
+command -v rspec >/dev/null 2>&1 || need+=(ruby-rspec)
+# Bundler, for `debugger test` on the fixture with a Gemfile (run through `bundle exec`).
+command -v bundle >/dev/null 2>&1 || need+=(bundler)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 # PHP with Xdebug 3 for the PHP adapter, and PHPUnit for `debugger test` on PHP.
 command -v php >/dev/null 2>&1 || need+=(php-cli)

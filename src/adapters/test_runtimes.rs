@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{DebugAdapter, debugpy, java, node, php};
+use super::{DebugAdapter, debugpy, java, node, php, ruby};
 use crate::common::config::Config;
 use crate::common::error::ErrorBody;
 
@@ -42,4 +42,11 @@ pub fn php(config: &Config) -> Result<PathBuf, ErrorBody> {
     )?
     .executable()
     .to_path_buf())
+}
+
+/// The Ruby the Ruby adapter runs programs in (its debugger runs inside the program's Ruby).
+pub fn ruby(config: &Config) -> Result<PathBuf, ErrorBody> {
+    Ok(ruby::Rdbg::locate(&config.adapter(ruby::PROFILE.name))?
+        .executable()
+        .to_path_buf())
 }

@@ -79,7 +79,7 @@ pub const TOOLS: &[Tool] = &[
         &["test"],
         Waits::Always,
         false,
-        "Debug one test of the project in the working directory through its own runner (cargo, pytest or unittest, go test, JavaScript test files, JUnit 5 in a Maven or Gradle project, PHPUnit, CTest, a C or C++ test executable): the session stops at the test's first stop. With break_on_failure it stops at the failure itself (a panic, a failed assertion, t.Error) with the test's frame selected, the failing line and its locals. `list` lists the tests a selector matches as the runner finds them, with `warnings` for what it could not list (a file pytest could not collect). Waits at most `timeout` (default 25 s).",
+        "Debug one test of the project in the working directory through its own runner (cargo, pytest or unittest, go test, JavaScript test files, JUnit 5 in a Maven or Gradle project, PHPUnit, CTest, a C or C++ test executable, Ruby's minitest and RSpec): the session stops at the test's first stop. With break_on_failure it stops at the failure itself (a panic, a failed assertion, t.Error) with the test's frame selected, the failing line and its locals. `list` lists the tests a selector matches as the runner finds them, with `warnings` for what it could not list (a file pytest could not collect). Waits at most `timeout` (default 25 s).",
     ),
     tool(
         "core",

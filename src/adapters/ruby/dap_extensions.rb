@@ -18,7 +18,9 @@
 # - `launch` tells the program's pid (`process`), and the end tells its exit status (`exited`,
 #   `terminated`), where 1.4.0 only closes the connection;
 # - `evaluate` fails on an expression that raises, where 1.4.0 answers with the exception as
-#   the value.
+#   the value;
+# - `exceptionInfo` tells the class and message of the exception a stop is at, which 1.4.0 does
+#   not offer (its stop's description is the exception's `inspect`).
 
 # `bundle exec` runs Bundler's own Ruby first, which then runs the program's: only the program
 # opens the debugger.
@@ -70,6 +72,7 @@ module DEBUGGER__
         kw[:exceptionBreakpointFilters] = EXCEPTION_FILTERS
         kw[:supportsExceptionOptions] = true
         kw[:supportsHitConditionalBreakpoints] = true
+        kw[:supportsExceptionInfoRequest] = true
         kw.delete(:supportsExceptionFilterOptions)
         kw.delete(:supportsStepBack)
       end
@@ -100,6 +103,8 @@ module DEBUGGER__
         send_response req, breakpoints: dap_set_catch_breakpoints(args)
       when 'configurationDone'
         return dap_configured(req)
+      when 'exceptionInfo'
+        dap_exception_info req
       when 'stepOut'
         return false if SESSION.instance_variable_get(:@postmortem)
         @dap_finishing = true
@@ -130,6 +135,17 @@ module DEBUGGER__
     # before the first request is read, waits for the session instead.
     def pause
       DAP_OPENED.pop
+    end
+
+    # The exception the program is stopped at: its class and message.
+    def dap_exception_info req
+      exc = @dap_exception
+      unless exc
+        return send_response req, success: false, message: 'not stopped at an exception'
+      end
+      name = exc.class.name || exc.class.to_s
+      send_response req, exceptionId: name, description: exc.message, breakMode: 'always',
+                         details: { typeName: name, message: exc.message }
     end
 
     def dap_top_frame
@@ -254,8 +270,10 @@ module DEBUGGER__
     alias_method :rdbg_event, :event
 
     def event type, *args
+      @dap_exception = nil if type == :suspended || type == :suspend_bp
       if type == :suspended && SESSION.instance_variable_get(:@postmortem)
         exc = dap_top_frame&.raised_exception
+        @dap_exception = exc
         text = exc ? "#{exc.class}: #{exc.message}" : 'uncaught exception'
         return send_event 'stopped', reason: 'exception', description: text, text: text,
                                      threadId: args[0], allThreadsStopped: true
@@ -273,6 +291,7 @@ module DEBUGGER__
       if type == :suspend_bp && (id = dap_id(args[1]))
         bp = args[1]
         reason = bp.is_a?(CatchBreakpoint) ? 'exception' : 'breakpoint'
+        @dap_exception = bp.last_exc if bp.is_a?(CatchBreakpoint)
         return send_event 'stopped', reason: reason, description: bp.description,
                                      text: bp.description, threadId: args[2],
                                      hitBreakpointIds: [id], allThreadsStopped: true

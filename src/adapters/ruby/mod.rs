@@ -182,7 +182,8 @@ impl Rdbg {
                         ErrorCode::AdapterDied,
                         format!("the program's Ruby ended before its debugger listened: {detail}"),
                         "run the program with ruby to see why it ends, and check 'debugger doctor' \
-                         (the debug gem must be installed for that Ruby)",
+                         (the debug gem must be installed for that Ruby; under `bundle exec`, \
+                         listed in the Gemfile)",
                     ));
                 }
                 Err(e) if tokio::time::Instant::now() >= deadline => {
@@ -226,6 +227,10 @@ pub const PROFILE: Profile = Profile {
     },
     // Stop on exceptions nothing rescues, as the program ends with them.
     exception_filters: &["uncaught"],
+    // A test runner rescues its failures: the test's runner names their classes
+    // (`TestLaunch::failure_exceptions`); this catches what ends the run (a test file that
+    // does not load).
+    failure_exception_filters: &["uncaught"],
     exception_stops: Some("raised/uncaught"),
     exception_classes: Some("Ruby Exceptions"),
     // A program attached to is paused by the server (SIGURG), twice.

@@ -116,7 +116,7 @@ async fn probe(
         if is_end(&stop) {
             break super::ended_with(&stop);
         }
-        if plan.passes_over(&stop) {
+        if is_failure(&stop) && plan.passes_over(&stop) {
             next = session.continue_to_stop(timeout).await;
             continue;
         }

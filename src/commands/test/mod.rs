@@ -5,12 +5,14 @@
 //! its runner: `cargo.rs` (Rust), `python.rs` (pytest, else unittest), `go.rs` (Delve's test
 //! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `junit.rs` (JUnit 5, built
 //! by `maven.rs` in a Maven project or `gradle.rs` in a Gradle one), `ctest.rs` (a CMake
-//! build's tests, C and C++), `phpunit.rs` (PHPUnit, PHP) and `native.rs` (a test executable by
+//! build's tests, C and C++), `phpunit.rs` (PHPUnit, PHP), `minitest.rs` and `rspec.rs` (Ruby,
+//! through `bundler.rs` where the project has a Gemfile) and `native.rs` (a test executable by
 //! path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
 //! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
 
+mod bundler;
 mod cargo;
 mod ctest;
 pub(crate) mod failure;
@@ -22,6 +24,7 @@ mod js_runners;
 mod junit;
 mod maven;
 pub(crate) mod message;
+mod minitest;
 mod native;
 mod node;
 mod node_list;
@@ -29,6 +32,7 @@ mod phpunit;
 mod pin;
 mod python;
 mod report;
+mod rspec;
 mod tool_failure;
 
 use std::path::{Path, PathBuf};
@@ -49,7 +53,8 @@ pub(crate) use tool_failure::{run_tool, tool_failed};
 pub struct TestArgs {
     /// The test: its name as the runner writes it (`tests::parses`, `test_cart.py::test_total`,
     /// `test_cart.CartTest.test_x`, `TestTotal/case`, `CartTest#totalAppliesDiscount`,
-    /// `CartTest::testTotal`), or a test executable's path (C, C++).
+    /// `CartTest::testTotal`, `CartTest#test_total`, `spec/cart_spec.rb:12`), or a test executable's
+    /// path (C, C++).
     pub selector: Option<String>,
     /// The debug adapter (default: the one the project's language calls for).
     #[arg(long)]
@@ -163,6 +168,25 @@ impl TestPlan {
         None
     }
 
+    /// Why `--break-on-failure` did not stop a test that ended with the failing status `code`.
+    pub(crate) fn unstopped_failure_note(&self, code: i64) -> String {
+        if [minitest::RUNNER, rspec::RUNNER].contains(&self.runner) {
+            return format!(
+                "the test failed (exit code {code}) with no failed assertion to stop at: an error \
+                 the test did not expect (a NoMethodError) is rescued by {} and reported, not \
+                 stopped at; its report names the line ('debugger output'): set a breakpoint \
+                 there, with -b FILE:LINE",
+                self.runner
+            );
+        }
+        format!(
+            "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
+             panic, exception or failure function. A failure told by the exit status alone ({}) \
+             cannot be caught; set a breakpoint where the test checks, with -b FILE:LINE",
+            self.exit_status_failure()
+        )
+    }
+
     /// What fails a test of this runner's language by its exit status alone, which leaves
     /// nothing to stop at (a C test's `return 1`, Java's `System.exit(1)`), for the note of a
     /// test that ended so.
@@ -185,14 +209,18 @@ impl TestPlan {
         }
     }
 
-    /// Whether `stop` is a stop at an exception the runner throws for no failure (PHPUnit's
-    /// skipped test is an assertion failure's kind): the test runs on from it.
+    /// Whether a stop on an exception is none of the test's failures, though it is caught with
+    /// them: PHPUnit's skipped test and minitest's `skip` raise a failure's subclass. The run goes
+    /// on.
     pub(crate) fn passes_over(&self, stop: &StopReport) -> bool {
-        self.runner == phpunit::RUNNER
-            && stop
-                .exception
-                .as_ref()
-                .is_some_and(|e| phpunit::is_no_failure(&e.type_name))
+        let Some(exception) = stop.exception.as_ref() else {
+            return false;
+        };
+        match self.runner {
+            phpunit::RUNNER => phpunit::is_no_failure(&exception.type_name),
+            minitest::RUNNER => exception.type_name == minitest::SKIP,
+            _ => false,
+        }
     }
 
     /// Where this plan's failure message is read from: the toolchain is told by its failure
@@ -289,12 +317,37 @@ enum Toolchain {
     Ctest(PathBuf),
     /// PHPUnit's tests.
     Php,
+    /// Ruby's tests: minitest's under `test/` or RSpec's under `spec/`.
+    Ruby(RubyRunner),
+}
+
+/// Which of Ruby's test runners a project's tests (or the selector) are for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RubyRunner {
+    Minitest,
+    Rspec,
+}
+
+/// Ruby's runner: RSpec for a spec file or place, minitest for a test file or `Class#test`;
+/// else the one whose tests the project has, minitest when it has both (its names are
+/// `Class#test`, which a description seldom is). `None`: no Ruby tests.
+fn ruby_runner(root: &Path, selector: Option<&str>) -> Option<RubyRunner> {
+    let specs = !rspec::spec_files(root).is_empty();
+    let tests = !minitest::test_files(root).is_empty();
+    match selector {
+        Some(s) if rspec::names_spec(s) && specs => Some(RubyRunner::Rspec),
+        Some(s) if (s.ends_with(".rb") || s.contains('#')) && tests => Some(RubyRunner::Minitest),
+        _ if tests => Some(RubyRunner::Minitest),
+        _ if specs => Some(RubyRunner::Rspec),
+        _ => None,
+    }
 }
 
 /// The toolchain: a selector that is an executable file is a test executable; a `.py`, `.js`
 /// or `.php` selector is its language's; else the project's marker files decide, in this order
-/// (a CMake build folder with tests, or a CMake project with one, and a PHPUnit configuration,
-/// before JavaScript, which a PHP project may have for its front end, and Python); a Go
+/// (a CMake build folder with tests, or a CMake project with one, a PHPUnit configuration, and a
+/// Ruby project's Gemfile with tests, before JavaScript, which a PHP or Ruby project may have for
+/// its front end, and Python); a Go
 /// package's folder inside its module counts as Go, as a package the runner arguments name
 /// does; and without markers, test files as the runners name them.
 fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
@@ -341,6 +394,12 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     if phpunit::is_project(root) {
         return Ok(Toolchain::Php);
     }
+    // A Ruby project with a Gemfile may have a package.json for its assets (Rails does).
+    if has("Gemfile")
+        && let Some(runner) = ruby_runner(root, selector)
+    {
+        return Ok(Toolchain::Ruby(runner));
+    }
     if has("package.json") {
         return Ok(Toolchain::Node);
     }
@@ -354,6 +413,9 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
     ];
     if python_markers.iter().any(|m| has(m)) {
         return Ok(Toolchain::Python);
+    }
+    if let Some(runner) = ruby_runner(root, selector) {
+        return Ok(Toolchain::Ruby(runner));
     }
     // No marker: the test files of one runner or the other (node's search goes down the tree,
     // so it comes after the markers, which a Python project's tree need not be searched for).
@@ -378,7 +440,7 @@ fn toolchain(project: &Project<'_>) -> Result<Toolchain, ErrorBody> {
         format!("no tests found in {}", root.display()),
         "run 'debugger test' in a project's folder (Cargo.toml, go.mod or a Go package's folder, \
          package.json, a Python test_*.py, a CMake build folder, a Maven pom.xml, a Gradle build.gradle, \
-         a phpunit.xml), or name a test executable: \
+         a phpunit.xml, Ruby tests under test/ or spec/), or name a test executable: \
          'debugger test ./build/tests -- FILTER'",
     ))
 }
@@ -411,6 +473,8 @@ pub(crate) fn plan(
         Toolchain::Native => native::plan(&project, break_on_failure)?,
         Toolchain::Ctest(build) => ctest::plan(&project, &build, break_on_failure)?,
         Toolchain::Php => phpunit::plan(&project)?,
+        Toolchain::Ruby(RubyRunner::Minitest) => minitest::plan(&project)?,
+        Toolchain::Ruby(RubyRunner::Rspec) => rspec::plan(&project)?,
     };
     plan.spec.adapter.clone_from(&args.adapter);
     plan.spec.breakpoints = breakpoint_specs(&args.breakpoints, &current_dir()?)?;
@@ -447,6 +511,8 @@ pub fn run(session: &str, args: TestArgs) -> Result<Outcome, ErrorBody> {
             Toolchain::Maven => junit::list(&project, &maven::build(&project)?)?,
             Toolchain::Gradle => junit::list(&project, &gradle::build(&project)?)?,
             Toolchain::Php => phpunit::list(&project)?,
+            Toolchain::Ruby(RubyRunner::Minitest) => minitest::list(&project)?,
+            Toolchain::Ruby(RubyRunner::Rspec) => rspec::list(&project)?,
             Toolchain::Native => {
                 return Err(ErrorBody::usage(
                     "this runner has no listing of its tests",
@@ -516,6 +582,45 @@ pub(crate) fn in_project(root: &Path, path: &Path) -> PathBuf {
     absolute(root, path)
 }
 
+/// The files under `dir`, at any depth, whose names `wanted` picks, in name order.
+pub(crate) fn files_under(dir: &Path, wanted: impl Fn(&str) -> bool + Copy) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .flat_map(|path| {
+            if path.is_dir() {
+                files_under(&path, wanted)
+            } else if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(wanted)
+            {
+                vec![path]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
+}
+
+/// Command-line arguments as a launch takes them (text): a path that is not is an error.
+pub(crate) fn strings(args: Vec<std::ffi::OsString>) -> Result<Vec<String>, ErrorBody> {
+    args.into_iter()
+        .map(|arg| {
+            arg.into_string().map_err(|arg| {
+                ErrorBody::usage(
+                    format!("{} is not valid text", arg.to_string_lossy()),
+                    "run the test from a path that is valid UTF-8",
+                )
+            })
+        })
+        .collect()
+}
+
 /// Sets `name` to `value` in `env`, in place when it is there.
 pub(crate) fn set_env(env: &mut Vec<(String, String)>, name: &str, value: String) {
     match env.iter_mut().find(|(k, _)| k == name) {
@@ -566,5 +671,34 @@ mod tests {
         assert_eq!(toolchain_of(&package), Toolchain::Gradle);
         std::fs::write(gradle.join("pom.xml"), "<project/>").expect("write");
         assert_eq!(toolchain_of(&gradle), Toolchain::Maven);
+    }
+
+    #[test]
+    fn a_ruby_projects_tests_come_before_its_package_json() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = Config::default();
+        let root = dir.path();
+        let toolchain_of = |selector: Option<&str>| {
+            toolchain(&Project {
+                root,
+                config: &config,
+                selector,
+                runner_args: &[],
+            })
+            .expect("a toolchain")
+        };
+        std::fs::create_dir_all(root.join("spec/models")).expect("mkdir");
+        std::fs::write(root.join("spec/models/cart_spec.rb"), "").expect("write");
+        std::fs::write(root.join("package.json"), "{}").expect("write");
+        assert_eq!(toolchain_of(None), Toolchain::Node);
+        std::fs::write(root.join("Gemfile"), "").expect("write");
+        assert_eq!(toolchain_of(None), Toolchain::Ruby(RubyRunner::Rspec));
+        std::fs::create_dir(root.join("test")).expect("mkdir");
+        std::fs::write(root.join("test/cart_test.rb"), "").expect("write");
+        assert_eq!(toolchain_of(None), Toolchain::Ruby(RubyRunner::Minitest));
+        assert_eq!(
+            toolchain_of(Some("spec/models/cart_spec.rb:3")),
+            Toolchain::Ruby(RubyRunner::Rspec)
+        );
     }
 }

@@ -111,6 +111,10 @@ pub(super) fn start_and_report(
         if !is_failure(&stop) {
             break (TestOutcome::Stopped, None);
         }
+        if plan.passes_over(&stop) {
+            stop = run_on(&mut client, left())?;
+            continue;
+        }
         let trace: BacktraceResult = client.request_as(Command::Backtrace {
             limit: FRAMES_SEARCHED,
             thread: None,
@@ -201,12 +205,7 @@ pub(super) fn start_and_report(
                 && breaks_on_failure
                 && ran_no_test.is_none() =>
         {
-            Some(format!(
-                "the test failed (exit code {code}) with nothing to stop at on the way: no signal, \
-             panic, exception or failure function. A failure told by the exit status alone ({}) \
-             cannot be caught; set a breakpoint where the test checks, with -b FILE:LINE",
-                plan.exit_status_failure()
-            ))
+            Some(plan.unstopped_failure_note(code))
         }
         _ => None,
     };

@@ -66,17 +66,20 @@ pub(super) fn exception_arguments(
 }
 
 /// Whether `name` can be a class's name as Java and its kin write it (`IllegalStateException`,
-/// `java.lang.IllegalStateException`, `Till$Closed`).
+/// `java.lang.IllegalStateException`, `Till$Closed`), or as Ruby does (`Minitest::Assertion`).
 fn is_class_name(name: &str) -> bool {
     !name.is_empty()
-        && name.split('.').all(|part| {
-            part.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-                && part
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        })
+        && name
+            .split("::")
+            .flat_map(|part| part.split('.'))
+            .all(|part| {
+                part.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                    && part
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            })
 }
 
 /// The filters the user chose with `catch`: carried across `restart` with the breakpoints, so
@@ -249,6 +252,7 @@ mod tests {
         let (arguments, _, classes) = exception_arguments(None, &["uncaught"], wanted);
         assert!(classes.is_empty() && arguments.exception_options.is_empty());
         assert!(is_class_name("Till$Closed") && is_class_name("java.lang.Error"));
+        assert!(is_class_name("Minitest::Assertion") && !is_class_name("Minitest::"));
         assert!(!is_class_name("a b") && !is_class_name("java..Error") && !is_class_name("9x"));
     }
 }

@@ -510,6 +510,7 @@ async fn configure(
                 .failure_exception_filters
                 .iter()
                 .map(|f| f.to_string())
+                .chain(failure_exceptions(origin))
                 .collect(),
             _ => adapter
                 .profile()
@@ -584,6 +585,18 @@ async fn await_process_event(shared: &Shared, limit: Duration) {
 }
 
 /// The program file a session debugs, where it is on this machine (not behind `--connect`).
+/// The exception classes a launched test's runner raises on every failure (see `TestLaunch`).
+fn failure_exceptions(origin: &Origin) -> Vec<String> {
+    match origin {
+        Origin::Launch(spec) => spec
+            .test
+            .as_ref()
+            .map(|test| test.failure_exceptions.clone())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
 fn program_of(origin: &Origin) -> Option<std::path::PathBuf> {
     match origin {
         Origin::Launch(spec) if spec.connect.is_none() => Some(spec.program.clone()),

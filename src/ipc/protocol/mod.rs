@@ -307,6 +307,11 @@ pub struct TestLaunch {
     /// the failure's (reason `failure`).
     #[serde(default)]
     pub failure_functions: Vec<String>,
+    /// Exception classes every failure of the test's runner raises (Ruby's
+    /// `Minitest::Assertion`), caught by class with `break_on_failure`, beside the adapter's
+    /// failure filters: the runner rescues them, so no filter for uncaught exceptions sees them.
+    #[serde(default)]
+    pub failure_exceptions: Vec<String>,
 }
 
 impl LaunchSpec {
