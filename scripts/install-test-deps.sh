@@ -43,11 +43,16 @@ command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || need+=(nodejs)
 # Ruby bundles the debug gem, whose DAP server is the rdbg adapter (tests/ruby.rs).
 command -v ruby >/dev/null 2>&1 || need+=(ruby)
+# Rack, the gem tests/ruby_library.rs breaks in.
+ls /usr/share/rubygems-integration/all/specifications/rack-*.gemspec >/dev/null 2>&1 ||
+    need+=(ruby-rack)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 # PHP with Xdebug 3 for the PHP adapter, and PHPUnit for `debugger test` on PHP.
 command -v php >/dev/null 2>&1 || need+=(php-cli)
 php -m 2>/dev/null | grep -qx 'Xdebug' || need+=(php-xdebug)
 command -v phpunit >/dev/null 2>&1 || need+=(phpunit)
+# Symfony's YAML component, the library tests/php_library.rs breaks in.
+[[ -f /usr/share/php/Symfony/Component/Yaml/autoload.php ]] || need+=(php-symfony-yaml)
 
 if ((${#need[@]} > 0)); then
   if [ "$(id -u)" -eq 0 ]; then
