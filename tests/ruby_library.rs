@@ -12,7 +12,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::node::step_with;
@@ -60,7 +60,7 @@ fn ruby_says(script: &str) -> String {
 /// The debug gem's own console on the fixture: a breakpoint at `file:line`, continued to, then
 /// `commands`, then `q!`, with no terminal. Answers each `p` command's value and the place of
 /// each stop, in order, as `rdbg` printed them.
-fn rdbg_says(file: &PathBuf, line: u32, commands: &[&str]) -> Vec<String> {
+fn rdbg_says(file: &Path, line: u32, commands: &[&str]) -> Vec<String> {
     let rdbg = ruby_says("print Gem.bin_path('debug', 'rdbg')");
     let mut args = vec![
         rdbg,
