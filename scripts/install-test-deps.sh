@@ -47,11 +47,16 @@ command -v ruby >/dev/null 2>&1 || need+=(ruby)
 command -v rspec >/dev/null 2>&1 || need+=(ruby-rspec)
 # Bundler, for `debugger test` on the fixture with a Gemfile (run through `bundle exec`).
 command -v bundle >/dev/null 2>&1 || need+=(bundler)
+# Rack, the gem tests/ruby_library.rs breaks in.
+ls /usr/share/rubygems-integration/all/specifications/rack-*.gemspec >/dev/null 2>&1 ||
+    need+=(ruby-rack)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 # PHP with Xdebug 3 for the PHP adapter, and PHPUnit for `debugger test` on PHP.
 command -v php >/dev/null 2>&1 || need+=(php-cli)
 php -m 2>/dev/null | grep -qx 'Xdebug' || need+=(php-xdebug)
 command -v phpunit >/dev/null 2>&1 || need+=(phpunit)
+# Symfony's YAML component, the library tests/php_library.rs breaks in.
+[[ -f /usr/share/php/Symfony/Component/Yaml/autoload.php ]] || need+=(php-symfony-yaml)
 
 if ((${#need[@]} > 0)); then
   if [ "$(id -u)" -eq 0 ]; then

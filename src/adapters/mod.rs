@@ -38,6 +38,7 @@ pub mod rust_expressions;
 pub mod rust_formatters;
 pub mod search;
 mod signals;
+mod source_roots;
 mod table;
 pub mod test_runtimes;
 pub mod value_reading;

@@ -16,8 +16,11 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::Context;
+use super::dbgp_client;
 use crate::BenchResult;
-use crate::common::{build, build_go, fixture_path, require_gdb, with_go_env};
+use crate::common::{
+    build, build_go, fixture_path, line_of, require_gdb, require_php, require_ruby, with_go_env,
+};
 use crate::session::{CliSession, expect_contains, path_str};
 use crate::stats::Stats;
 use crate::timeline::MarkFile;
@@ -29,14 +32,39 @@ struct Question {
     /// `--adapter NAME` when the program alone would not pick it.
     adapter: Option<&'static str>,
     program: PathBuf,
-    function: &'static str,
+    /// Where it breaks: a function, or FILE:LINE.
+    function: String,
     /// What `--print` asks, and the value it must show.
     print: &'static str,
     value: &'static str,
     /// Extra session config (GDB's path).
     config: String,
     /// The native debugger's batch run of the same question, and the ratio to meet.
-    batch: Option<(Command, &'static str, f64)>,
+    batch: Option<(Native, &'static str, f64)>,
+}
+
+/// How the runtime's own debugger answers the question without a terminal.
+enum Native {
+    /// A batch command line (`lldb -b`, `rdbg -e`), its stdout the answer.
+    Batch(Command),
+    /// A client of the runtime's debug protocol run in the bench (PHP's DBGp), its answer.
+    Client(Box<dyn FnMut() -> BenchResult<String>>),
+}
+
+impl Native {
+    fn answer(&mut self, dir: &Path) -> BenchResult<String> {
+        match self {
+            Native::Batch(batch) => {
+                let out = batch
+                    .current_dir(dir)
+                    .stdin(Stdio::null())
+                    .output()
+                    .map_err(|e| format!("run {batch:?}: {e}"))?;
+                Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+            }
+            Native::Client(client) => client(),
+        }
+    }
 }
 
 pub fn lldb(ctx: &mut Context) -> BenchResult<()> {
@@ -51,11 +79,11 @@ pub fn lldb(ctx: &mut Context) -> BenchResult<()> {
         name: "lldb-dap",
         adapter: None,
         program,
-        function: "apply",
+        function: "apply".to_string(),
         print: "amount",
         value: "0",
         config: String::new(),
-        batch: Some((batch, "lldb -b", 1.1)),
+        batch: Some((Native::Batch(batch), "lldb -b", 1.1)),
     };
     ask(ctx, question)
 }
@@ -68,11 +96,11 @@ pub fn gdb(ctx: &mut Context) -> BenchResult<()> {
         name: "GDB",
         adapter: Some("gdb"),
         program,
-        function: "apply",
+        function: "apply".to_string(),
         print: "amount",
         value: "0",
         config: format!("[adapters.gdb]\npath = {:?}\n", gdb.display().to_string()),
-        batch: Some((batch, "gdb -batch", 1.1)),
+        batch: Some((Native::Batch(batch), "gdb -batch", 1.1)),
     };
     ask(ctx, question)
 }
@@ -112,19 +140,19 @@ fn python_question(
     name: &'static str,
     adapter: &'static str,
     fixture: &str,
-    (function, print, value): (&'static str, &'static str, &'static str),
+    (function, print, value): (&str, &'static str, &'static str),
 ) -> Question {
     let program = fixture_path(fixture);
     Question {
         name,
         adapter: Some(adapter),
         batch: Some((
-            python_batch(&program, function, print),
+            Native::Batch(python_batch(&program, function, print)),
             "python -m pdb",
             1.2,
         )),
         program,
-        function,
+        function: function.to_string(),
         print,
         value,
         config: String::new(),
@@ -167,11 +195,11 @@ pub fn delve(ctx: &mut Context) -> BenchResult<()> {
         name: "Delve",
         adapter: None,
         program,
-        function: "main.add",
+        function: "main.add".to_string(),
         print: "a",
         value: "0",
         config: String::new(),
-        batch: Some((batch, "dlv exec --init", 1.2)),
+        batch: Some((Native::Batch(batch), "dlv exec --init", 1.2)),
     };
     ask(ctx, question)
 }
@@ -181,11 +209,68 @@ pub fn node(ctx: &mut Context) -> BenchResult<()> {
         name: "node",
         adapter: None,
         program: fixture_path("javascript/app.js"),
-        function: "accumulate",
+        function: "accumulate".to_string(),
         print: "n",
         value: "0",
         config: String::new(),
         batch: None,
+    };
+    ask(ctx, question)
+}
+
+/// Ruby under rdbg: a breakpoint by file:line in fixtures/ruby/app.rb's loop, set against the
+/// debug gem's own console run without a terminal (`rdbg -e 'b FILE:LINE' -e c -e 'p item'
+/// -e q!`), which stops at the script's first line, runs its `-e` commands there, and ends.
+pub fn ruby(ctx: &mut Context) -> BenchResult<()> {
+    require_ruby();
+    let fixture = "ruby/app.rb";
+    let program = fixture_path(fixture);
+    let line = line_of(fixture, "@total_add");
+    let rdbg = Command::new("ruby")
+        .args(["-e", "print Gem.bin_path('debug', 'rdbg')"])
+        .output()
+        .map_err(|e| format!("run ruby: {e}"))?;
+    let mut batch = Command::new("ruby");
+    batch
+        .arg(String::from_utf8_lossy(&rdbg.stdout).as_ref())
+        .args(["--no-color", "-e"])
+        .arg(format!("b {}:{line}", path_str(&program)?))
+        .args(["-e", "c", "-e", "p item", "-e", "q!", "--"])
+        .arg(&program);
+    // Ours is given the bare name, as a user types it; rdbg 1.4 needs the full path.
+    let location = format!("app.rb:{line}");
+    let question = Question {
+        name: "rdbg",
+        adapter: None,
+        program,
+        function: location,
+        print: "item",
+        value: "1",
+        config: String::new(),
+        batch: Some((Native::Batch(batch), "rdbg -e", 1.2)),
+    };
+    ask(ctx, question)
+}
+
+/// PHP under Xdebug: a breakpoint by file:line in fixtures/php/account.php, set against a
+/// minimal DBGp client doing the same (`dbgp_client.rs`).
+pub fn php(ctx: &mut Context) -> BenchResult<()> {
+    require_php();
+    let fixture = "php/account.php";
+    let program = fixture_path(fixture);
+    let line = line_of(fixture, "@apply_body");
+    let php = which::which("php").map_err(|e| format!("php: {e}"))?;
+    let script = program.clone();
+    let client = move || dbgp_client::first_stop(&php, &script, line, "$amount");
+    let question = Question {
+        name: "Xdebug",
+        adapter: None,
+        program,
+        function: format!("account.php:{line}"),
+        print: "$amount",
+        value: "5",
+        config: String::new(),
+        batch: Some((Native::Client(Box::new(client)), "DBGp client", 1.2)),
     };
     ask(ctx, question)
 }
@@ -216,9 +301,9 @@ struct Samples {
 fn ask(ctx: &mut Context, mut question: Question) -> BenchResult<()> {
     let program = path_str(&question.program)?.to_string();
     let marks = MarkFile::new(ctx.work.path(), question.name);
-    let mut probe_args = vec!["probe", &program, "--break", question.function];
+    let mut probe_args = vec!["probe", &program, "--break", &question.function];
     probe_args.extend(["--print", question.print]);
-    let mut start_args = vec!["start", &program, "--break", question.function];
+    let mut start_args = vec!["start", &program, "--break", &question.function];
     if let Some(adapter) = question.adapter {
         probe_args.extend(["--adapter", adapter]);
         start_args.extend(["--adapter", adapter]);
@@ -240,18 +325,14 @@ fn ask(ctx: &mut Context, mut question: Question) -> BenchResult<()> {
             ctx.probe_timelines.add(question.name, &run.marks);
         }
         // the native batch run
-        if let Some((batch, _, _)) = &mut question.batch {
+        if let Some((native, label, _)) = &mut question.batch {
             let began = Instant::now();
-            let out = batch
-                .current_dir(ctx.work.path())
-                .stdin(Stdio::null())
-                .output()
-                .map_err(|e| format!("run {batch:?}: {e}"))?;
+            let answer = native.answer(ctx.work.path())?;
             if measured {
                 samples.batch.push(began.elapsed());
             }
-            if !String::from_utf8_lossy(&out.stdout).contains(question.value) {
-                return Err(format!("{batch:?} did not print {}", question.value).into());
+            if !answer.contains(question.value) {
+                return Err(format!("{label} did not print {}: {answer}", question.value).into());
             }
         }
         // start, which answers with the first stop
@@ -260,7 +341,7 @@ fn ask(ctx: &mut Context, mut question: Question) -> BenchResult<()> {
         let start = marks.run(session.command(&start_args), "start: ")?;
         ok(&start.output, "start")?;
         // `start` answers with the first stop, as gdb's `run` does.
-        expect_contains(&start.output, question.function, "start to the breakpoint")?;
+        expect_contains(&start.output, &question.function, "start to the breakpoint")?;
         drop(session);
         if measured {
             samples.launch.push(start.elapsed);
@@ -269,7 +350,7 @@ fn ask(ctx: &mut Context, mut question: Question) -> BenchResult<()> {
         if question.name == "lldb-dap" {
             let inproc = ctx
                 .inproc
-                .launch_to_breakpoint(&question.program, question.function)?;
+                .launch_to_breakpoint(&question.program, &question.function)?;
             if measured {
                 samples.inproc.push(inproc);
             }

@@ -7,6 +7,7 @@
 //! and every figure keeps its meaning whatever was selected.
 
 mod breakpoints;
+mod dbgp_client;
 mod displays;
 mod finishing;
 mod first_stop;
@@ -155,6 +156,16 @@ const SCENARIOS: &[Scenario] = &[
         name: "first-stop-node",
         needs: &[],
         run: first_stop::node,
+    },
+    Scenario {
+        name: "ruby-first-stop",
+        needs: &[],
+        run: first_stop::ruby,
+    },
+    Scenario {
+        name: "php-first-stop",
+        needs: &[],
+        run: first_stop::php,
     },
     Scenario {
         name: "java-first-stop",

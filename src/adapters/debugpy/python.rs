@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::adapters::{CallerEnv, SourceRoots};
+use crate::adapters::{CallerEnv, SourceRoots, source_roots};
 use crate::common::config::AdapterConfig;
 use crate::common::paths;
 use crate::ipc::protocol::{LaunchSpec, ProcessContext};
@@ -70,43 +70,7 @@ pub fn python_path_of(python: &Path, spec: &LaunchSpec) -> SourceRoots {
         p = sysconfig.get_paths()\n\
         print(p['stdlib']); print(p['platstdlib']); print('')\n\
         for e in sys.path[1:]: print(e)";
-    let output = std::process::Command::new(python)
-        .args(["-c", SCRIPT])
-        .env_clear()
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(&spec.cwd)
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output();
-    match output {
-        Ok(output) if output.status.success() => {
-            python_roots(&String::from_utf8_lossy(&output.stdout))
-        }
-        _ => SourceRoots::default(),
-    }
-}
-
-/// The roots `python_path_of`'s script printed: the standard library's folders, an empty line,
-/// then `sys.path`.
-fn python_roots(printed: &str) -> SourceRoots {
-    let mut parts = printed.splitn(2, "\n\n");
-    let listed = |text: Option<&str>| -> Vec<PathBuf> {
-        let mut paths: Vec<PathBuf> = Vec::new();
-        for line in text.unwrap_or("").lines().filter(|line| !line.is_empty()) {
-            let path = PathBuf::from(line);
-            if !paths.contains(&path) {
-                paths.push(path);
-            }
-        }
-        paths
-    };
-    let runtime = listed(parts.next());
-    let libraries = listed(parts.next());
-    SourceRoots {
-        program: Vec::new(),
-        libraries,
-        runtime,
-    }
+    source_roots::printed_by(python, &["-c", SCRIPT], spec)
 }
 
 /// The private virtual environment `debugger setup debugpy` creates.
@@ -199,27 +163,4 @@ pub fn version_manager_files(context: &ProcessContext) -> Vec<PathBuf> {
         files.push(root.join("version"));
     }
     files
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_standard_library_comes_before_the_blank_line_and_sys_path_after_it() {
-        let roots = python_roots(
-            "/usr/lib/python3.11\n/usr/lib/python3.11\n\n/usr/lib/python311.zip\n\
-             /usr/lib/python3.11\n/deps\n",
-        );
-        assert_eq!(roots.runtime, vec![PathBuf::from("/usr/lib/python3.11")]);
-        assert_eq!(
-            roots.libraries,
-            vec![
-                PathBuf::from("/usr/lib/python311.zip"),
-                PathBuf::from("/usr/lib/python3.11"),
-                PathBuf::from("/deps")
-            ]
-        );
-        assert!(roots.program.is_empty());
-    }
 }

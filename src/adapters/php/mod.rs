@@ -24,7 +24,10 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::BoxFuture;
-use super::{Attaching, CallerEnv, DebugAdapter, Profile, SourceLookup, Start, launch_with};
+use super::{
+    Attaching, CallerEnv, DebugAdapter, Profile, SourceLookup, SourceRoots, Start, launch_with,
+    source_roots,
+};
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
 use crate::ipc::protocol::{AttachSpec, LaunchSpec, StdioPaths};
@@ -131,7 +134,9 @@ pub const PROFILE: Profile = Profile {
         listing_command: None,
         listing_grows: false,
         adapter_matches_names: false,
-        roots_are_trees: false,
+        // A library the program includes from PHP's `include_path` (Debian's /usr/share/php)
+        // is found there (`source_roots`).
+        roots_are_trees: true,
         dependency_folders: &["vendor"],
     },
     ..Profile::PLAIN
@@ -170,6 +175,18 @@ impl DebugAdapter for Php {
                 "connect": spec.connect,
             }),
         )
+    }
+
+    /// PHP's `include_path` as the program's PHP says with its environment and folder (Debian's
+    /// `.:/usr/share/php`), each folder made absolute; PHP has no library of its own in PHP.
+    fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {
+        const SCRIPT: &str = "echo \"\\n\\n\"; foreach (explode(PATH_SEPARATOR, get_include_path()) as $p) \
+            { $r = realpath($p); if ($r !== false) echo $r, \"\\n\"; }";
+        let php = match is_php_runtime(&spec.program) {
+            true => &spec.program,
+            false => &self.php,
+        };
+        source_roots::printed_by(php, &["-r", SCRIPT], spec)
     }
 
     fn attach_arguments(&self, _spec: &AttachSpec) -> Value {

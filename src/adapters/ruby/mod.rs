@@ -23,8 +23,8 @@ use super::process::{
 use super::return_value::ReturnValueSource;
 use super::row::{Detection, ServerProbe};
 use super::{
-    AttachStop, DebugAdapter, LeavingCall, Profile, SourceLookup, Start, StdioRoute, StdioSupport,
-    launch_with,
+    AttachStop, DebugAdapter, LeavingCall, Profile, SourceLookup, SourceRoots, Start, StdioRoute,
+    StdioSupport, launch_with, source_roots,
 };
 use crate::common::config::AdapterConfig;
 use crate::common::error::{ErrorBody, ErrorCode};
@@ -222,6 +222,9 @@ pub const PROFILE: Profile = Profile {
     }),
     source_lookup: SourceLookup {
         tree_extensions: &["rb"],
+        // A gem the program requires later (`query_parser.rb:104` of Rack) is found in the
+        // load path and the installed gems' folders (`source_roots`).
+        roots_are_trees: true,
         dependency_folders: &["gems", "vendor"],
         ..SourceLookup::NONE
     },
@@ -286,6 +289,20 @@ impl DebugAdapter for Rdbg {
 
     fn attach_arguments(&self, _spec: &AttachSpec) -> Value {
         json!({ "request": "attach" })
+    }
+
+    /// Where the program's Ruby loads code from, as that Ruby says with the program's
+    /// environment: its own library, then the load path and every installed gem's `require`
+    /// folders (a gem is in the load path only once required). A program run as Ruby's own
+    /// command line is asked of that Ruby.
+    fn source_roots(&self, spec: &LaunchSpec) -> SourceRoots {
+        const SCRIPT: &str = "puts RbConfig::CONFIG['rubylibdir'], RbConfig::CONFIG['archdir'], ''; \
+            puts $LOAD_PATH; Gem::Specification.each { |s| puts s.full_require_paths }";
+        let ruby = match is_ruby_runtime(&spec.program) {
+            true => &spec.program,
+            false => &self.ruby,
+        };
+        source_roots::printed_by(ruby, &["-e", SCRIPT], spec)
     }
 }
 

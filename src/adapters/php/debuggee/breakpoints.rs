@@ -55,6 +55,19 @@ impl Breakpoints {
         }
         let mut placed = Vec::new();
         let mut answers = Vec::new();
+        if !file.is_absolute() {
+            // Xdebug takes any file URI but stops only where a script's full path equals it:
+            // a name the session could not place would be set, and never hit.
+            for _ in &arguments.breakpoints {
+                let id = self.new_id();
+                answers.push(json!({
+                    "id": id,
+                    "verified": false,
+                    "message": "Xdebug needs the file's full path",
+                }));
+            }
+            return Ok(json!({ "breakpoints": answers }));
+        }
         for breakpoint in &arguments.breakpoints {
             let mut args = vec![("f", file_uri(&file)), ("n", breakpoint.line.to_string())];
             let kind = match &breakpoint.options.condition {
