@@ -420,8 +420,8 @@ mod tests {
     fn the_attach_hint_names_what_detection_recognises() {
         assert_eq!(
             attach_detection_hint(),
-            "Python, Go, JavaScript and Java programs are recognised, a node or java server at \
-             --connect too, else lldb"
+            "Python, Go, JavaScript, Java and Ruby programs are recognised, a node, java or rdbg \
+             server at --connect too, else lldb"
         );
     }
 
