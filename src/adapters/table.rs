@@ -46,7 +46,12 @@ pub const ADAPTERS: &[AdapterRow] = &[
         },
         one_shot: false,
         runs_modules: true,
-        make: |_, section, caller| Ok(Arc::new(debugpy::Debugpy::for_session(section, caller)?)),
+        make: |config, section, caller| {
+            let gdb = config.adapter(gdb::PROFILE.name).path;
+            Ok(Arc::new(
+                debugpy::Debugpy::for_session(section, caller)?.injecting_with(gdb),
+            ))
+        },
         remote: Some(|| Arc::new(debugpy::Debugpy::remote())),
         version: debugpy::debugpy_version,
         install: Some(install::debugpy::install),

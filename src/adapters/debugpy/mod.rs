@@ -43,7 +43,7 @@ mod python;
 mod start;
 
 use super::conditions::SettingRequest;
-use super::process::{BoxFuture, SpawnedAdapter, spawn_stdio};
+use super::process::{BoxFuture, EnvChange, SpawnedAdapter, spawn_stdio};
 use super::return_value::ReturnValueSource;
 use super::runtime_frames;
 use super::value_reading::ValueReading;
@@ -75,6 +75,11 @@ pub struct Debugpy {
     /// The Pythons that were there to try, when `python` was taken without being asked to
     /// import debugpy ([`Debugpy::for_session`]): what a failed start names.
     unchecked: Option<Vec<PathBuf>>,
+    /// The GDB the config names (`adapters.gdb.path`), first on the adapter's PATH: debugpy
+    /// attaches to a pid by having the `gdb` it finds there inject its server, and an old GDB
+    /// cannot on every kernel (Debian 12's 13.1 fails on Linux 6.18: "Couldn't write extended
+    /// state status"), so the attach would hang until its time ran out.
+    injector: Option<PathBuf>,
 }
 
 /// What the session's launch or attach told debugpy.
@@ -110,7 +115,21 @@ impl Debugpy {
             extra_args,
             run: Mutex::default(),
             unchecked: None,
+            injector: None,
         }
+    }
+
+    /// Attaches to a pid through the GDB at `gdb` when one is given (see [`Debugpy::injector`]).
+    pub fn injecting_with(mut self, gdb: Option<PathBuf>) -> Debugpy {
+        self.injector = gdb;
+        self
+    }
+
+    /// The adapter's PATH with the injecting GDB's folder first, when there is one.
+    fn path_with_injector(&self) -> Option<std::ffi::OsString> {
+        let folder = self.injector.as_deref()?.parent()?.to_path_buf();
+        let rest = std::env::var_os("PATH").unwrap_or_default();
+        std::env::join_paths(std::iter::once(folder).chain(std::env::split_paths(&rest))).ok()
     }
 
     fn run(&self) -> std::sync::MutexGuard<'_, RunFacts> {
@@ -331,7 +350,11 @@ impl DebugAdapter for Debugpy {
         args.extend(self.extra_args.iter().map(OsString::from));
         Box::pin(async move {
             start.one_way()?;
-            spawn_stdio("debugpy", &self.python, &args, &[])
+            let env: Vec<EnvChange> = match self.path_with_injector() {
+                Some(path) => vec![("PATH", Some(path))],
+                None => Vec::new(),
+            };
+            spawn_stdio("debugpy", &self.python, &args, &env)
         })
     }
 
