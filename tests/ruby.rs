@@ -118,3 +118,28 @@ fn ruby_with_its_own_command_line_breaks_by_a_bare_file_name() {
     assert_eq!(s.value_of("item"), "2", "{stop}");
     s.run(&["stop"]).ok();
 }
+
+/// `probe --print @name` is Ruby's instance variable, as `print` reads it, not a malformed
+/// `@FRAME:EXPR`; a frame number still makes one.
+#[test]
+fn probe_prints_an_instance_variable_by_its_at_sign_name() {
+    require_ruby();
+    let s = Session::new();
+    let program = fixture_path(APP);
+    let run = s.run(&[
+        "--json",
+        "probe",
+        program.to_str().expect("a UTF-8 path"),
+        "--break",
+        &at(APP, "@greet_first"),
+        "--print",
+        "@name",
+        "--print",
+        "@1:settings[:mode]",
+    ]);
+    let report = run.json();
+    assert_eq!(report["ok"], true, "{report}");
+    let prints = &report["data"]["hits"][0]["prints"];
+    assert_eq!(prints[0]["value"], r#""ann""#, "{report}");
+    assert_eq!(prints[1]["value"], ":fast", "{report}");
+}

@@ -129,6 +129,33 @@ pub fn for_one_shot(spec: &LaunchSpec, config: &Config) -> Option<&'static str> 
     claims.then_some(row.name())
 }
 
+/// Whether the language of the adapter `spec` will run on writes names that begin with `@`
+/// (Ruby's `@name`: the profile's `at_sign_names`), so that an expression beginning with `@` may
+/// be its own and not an `@FRAME:EXPR`. Told as cheaply as [`for_one_shot`] tells its claim: the
+/// named adapter (or the config's default), else a row of such a language that claims the
+/// program by its extension, its `#!` line or its being that language's runtime.
+pub fn writes_at_sign_names(spec: &LaunchSpec, config: &Config) -> bool {
+    if let Some(name) = spec
+        .adapter
+        .as_deref()
+        .or(config.defaults.adapter.as_deref())
+    {
+        return kind(name).is_some_and(|row| row.profile.at_sign_names);
+    }
+    let mut head = None;
+    ADAPTERS
+        .iter()
+        .filter(|row| row.profile.at_sign_names)
+        .any(|row| {
+            claims_by_extension(&row.detection, &spec.program)
+                || row.detection.runtime.is_some_and(|is| is(&spec.program))
+                || claims_by_interpreter(
+                    &row.detection,
+                    head.get_or_insert_with(|| user_files::read_head(&spec.program, 256)),
+                )
+        })
+}
+
 /// The adapter for a core dump of `program`: `--adapter`, else the config's default, else the one
 /// `start` would pick for the program (a Go binary is Delve's; another native one lldb's, or
 /// GDB's where lldb-dap is missing).

@@ -58,6 +58,7 @@ use crate::ipc::protocol::{AttachSpec, LaunchSpec, ProcessContext, StdioPaths};
 pub use caller_env::CallerEnv;
 pub use choice::{
     attach_detection_hint, detect, detect_attach_target, for_one_shot, resolve, resolve_for_core,
+    writes_at_sign_names,
 };
 pub use conditions::ConditionHandling;
 pub use core_dump::{CORE_OPENING_HINT, CORE_SAVING_HINT, CoreOpening, CoreSaving};

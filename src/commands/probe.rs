@@ -120,13 +120,12 @@ struct Plan {
 /// Runs the probe; `session` names the daemon whose warm adapter it may borrow (see
 /// `[daemon] warm_adapter_secs`).
 pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
-    for print in &args.prints {
-        frame_prefix::parse(print).map_err(|e| ErrorBody::usage(e, PRINT_FORM_HINT))?;
-    }
     if args.test.is_some() {
+        check_prints(&args.prints)?;
         return test::run(args);
     }
     if args.on_crash {
+        check_prints(&args.prints)?;
         return on_crash::run(args);
     }
     if args.core_dir.is_some() {
@@ -145,6 +144,11 @@ pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         args.hit_count,
     )?;
     let config = Config::load()?;
+    // A language whose own names begin with `@` (Ruby's `@name`) reads any text that is not a
+    // plain `@FRAME:EXPR` as its own expression, as `print` does.
+    if !crate::adapters::writes_at_sign_names(&spec, &config) {
+        check_prints(&args.prints)?;
+    }
     if let Some(adapter) = crate::adapters::for_one_shot(&spec, &config) {
         spec.adapter = Some(adapter.to_string());
     }
@@ -160,6 +164,14 @@ pub fn run(session: &str, args: ProbeArgs) -> Result<Outcome, ErrorBody> {
         Some(err) => outcome.failed(err),
         None => outcome,
     })
+}
+
+/// Refuses, before anything runs, a `--print` that begins with `@` but is no `@FRAME:EXPR`.
+fn check_prints(prints: &[String]) -> Result<(), ErrorBody> {
+    for print in prints {
+        frame_prefix::parse(print).map_err(|e| ErrorBody::usage(e, PRINT_FORM_HINT))?;
+    }
+    Ok(())
 }
 
 /// Launches the program, records until the plan says stop, ends the program, and reports.
