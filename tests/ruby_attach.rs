@@ -129,6 +129,14 @@ fn attach_by_pid_finds_the_ruby_programs_socket() {
     let s = Session::new();
     let attached = s.data(&["attach", &debuggee.pid()]);
     assert_eq!(attached["adapter"], "rdbg", "{attached}");
+    // Paused in `sleep`, a frame of C code, which debug 1.4.0 cannot evaluate in: that is an
+    // error, not a value reading "Error: …".
+    let paused = step_with(&s, "pause");
+    assert_eq!(paused["frame"]["function"], "[C] Kernel#sleep", "{paused}");
+    let refused = s.json(&["print", "1 + 1"]);
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert_eq!(s.value_of("@1:[1, 2].sum"), "3");
+    s.run(&["continue"]).ok();
     debug_attached(&s, &mut debuggee);
 }
 

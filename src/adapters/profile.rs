@@ -94,6 +94,10 @@ pub struct Profile {
     /// What to evaluate in a stopped program before the session leaves it running (`stop` on
     /// an attached program, `detach`).
     pub before_leaving: Option<LeavingCall>,
+    /// How the results of evaluations the adapter could not make begin, for an adapter that
+    /// answers such a failure as the value (`result`) of a successful `evaluate`: they are told
+    /// as failures.
+    pub failing_results: &'static [&'static str],
     /// Whether the adapter tells a launched program's `process` event (its pid) only after it
     /// has answered `launch` (debugpy defers it so). `start` then waits for that event, briefly,
     /// so that its report names the program's pid as it does for every other adapter.
@@ -181,6 +185,7 @@ impl Profile {
             server_of_process: None,
             done_configuring_attach: true,
             before_leaving: None,
+            failing_results: &[],
             reports_process_after_launch: false,
             method_types: &[],
             return_value: ReturnValueSource::Unknown("this adapter does not tell it"),

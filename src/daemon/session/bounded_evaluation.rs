@@ -255,6 +255,21 @@ impl Session {
         stop: Option<&StopInfo>,
         shown: &str,
     ) -> Result<EvaluateBody, EvaluationFailure> {
+        let failing_results = self.adapter().profile().failing_results;
+        let reply = match reply {
+            // An adapter that answers a failure as the value (see `Profile::failing_results`).
+            Ok(body)
+                if failing_results
+                    .iter()
+                    .any(|start| body.result.starts_with(start)) =>
+            {
+                Err(DapError::Adapter {
+                    command: "evaluate".to_string(),
+                    message: body.result,
+                })
+            }
+            reply => reply,
+        };
         let error = match reply {
             Ok(body) => {
                 self.back_at(stop, facts);
