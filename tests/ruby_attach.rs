@@ -185,3 +185,34 @@ fn a_ruby_program_without_its_debugger_open_is_refused_with_how_to_open_it() {
         "{refused}"
     );
 }
+
+/// Leaving a program that runs takes its breakpoints too: one whose condition comes to hold only
+/// after the session has gone would otherwise stop a program no debugger listens to, which debug
+/// 1.4.0 ends.
+#[test]
+fn leaving_a_running_ruby_program_takes_its_breakpoints_with_it() {
+    require_ruby();
+    let mut debuggee = Debuggee::open(None);
+    let s = Session::new();
+    let flag = s.dir.path().join("go");
+    s.data(&["attach", &debuggee.pid()]);
+    let location = format!(
+        "{} if File.exist?('{}')",
+        at(PROGRAM, "@tally_body"),
+        flag.display()
+    );
+    s.data(&["break", &location]);
+    let status = s.data(&["status"]);
+    assert_eq!(status["state"], "running", "{status}");
+    s.run(&["stop"]).ok();
+    std::fs::write(&flag, "").expect("write the flag file");
+    let mut ended = None;
+    eventually(Duration::from_millis(1000), || {
+        ended = debuggee.ended();
+        ended.is_some()
+    });
+    assert_eq!(
+        ended, None,
+        "the program should run on past the breakpoint's line"
+    );
+}

@@ -53,6 +53,30 @@ pub(super) async fn encoded_at_a_stop(
         Err(e) if e.is_not_stopped() && shared.run.get().phase == Phase::Running => e,
         answer => return answer,
     };
+    match pause_unseen(dap, shared).await? {
+        Some(Ended::Paused { thread_id }) => {
+            let answer = dap.send_encoded(request).response().await;
+            // The user left the program running: it goes on even if the request failed.
+            let resumed = dap
+                .request_typed::<Continue>(&ThreadArguments { thread_id })
+                .await;
+            let answer = answer?;
+            resumed?;
+            Ok(answer)
+        }
+        Some(Ended::StoppedOtherwise) => dap.send_encoded(request).response().await,
+        // No stop in time, or the program ended: the refusal stands.
+        None => Err(refusal),
+    }
+}
+
+/// Pauses the running program in a pause nobody is shown (see the module's comment), and says
+/// how that ended; `None` when no stop came in time, or the program ended. A program paused so
+/// is the caller's to let go.
+pub(super) async fn pause_unseen(
+    dap: &DapClient,
+    shared: &Shared,
+) -> Result<Option<Ended>, DapError> {
     let (told, ended) = oneshot::channel();
     shared.run.brief_stop_sent(told);
     let thread_id = shared.view().selection.thread.unwrap_or(1);
@@ -64,21 +88,10 @@ pub(super) async fn encoded_at_a_stop(
         return Err(e);
     }
     match tokio::time::timeout(PAUSE_LIMIT, ended).await {
-        Ok(Ok(Ended::Paused { thread_id })) => {
-            let answer = dap.send_encoded(request).response().await;
-            // The user left the program running: it goes on even if the request failed.
-            let resumed = dap
-                .request_typed::<Continue>(&ThreadArguments { thread_id })
-                .await;
-            let answer = answer?;
-            resumed?;
-            Ok(answer)
-        }
-        Ok(Ok(Ended::StoppedOtherwise)) => dap.send_encoded(request).response().await,
-        // No stop in time, or the program ended: the refusal stands.
+        Ok(Ok(ended)) => Ok(Some(ended)),
         _ => {
             shared.run.forget_brief_stop();
-            Err(refusal)
+            Ok(None)
         }
     }
 }
