@@ -234,6 +234,13 @@ pub async fn spawn_tcp(
     Ok(over_tcp(process, stream, Some(output_rx)))
 }
 
+/// [`open_program_streams`] for an adapter that is the program's own process (pdb, rdbg): a
+/// channel that cannot be opened is the daemon's failure, told as such.
+pub fn adapter_program_streams(paths: &StdioPaths) -> Result<[Stdio; 3], ErrorBody> {
+    open_program_streams(paths)
+        .map_err(|e| ErrorBody::internal(format!("the program's channels cannot be opened: {e}")))
+}
+
 /// The program's three streams opened on the channels at `paths`, for a process the daemon (or
 /// an adapter it starts) runs: stdin for reading, stdout and stderr for writing (the same
 /// terminal for both with `--tty`). The daemon holds the reading ends, so no open blocks.

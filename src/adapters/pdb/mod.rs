@@ -26,7 +26,7 @@ use super::debugpy::{
     PYTHON_SOURCES, active_venv_python, is_pytest_temporary, python_path_of, system_python,
 };
 use super::dial_in::{dial_in, random_token};
-use super::process::{BoxFuture, SpawnedAdapter, command_for, open_program_streams};
+use super::process::{BoxFuture, SpawnedAdapter, adapter_program_streams, command_for};
 use super::return_value::ReturnValueSource;
 use super::runtime_frames;
 use super::value_reading::ValueReading;
@@ -236,9 +236,7 @@ impl DebugAdapter for Pdb {
         Box::pin(async move {
             match start {
                 Start::OnChannels { stdio, spec } => {
-                    let streams = open_program_streams(stdio).map_err(|e| {
-                        ErrorBody::internal(format!("the program's channels cannot be opened: {e}"))
-                    })?;
+                    let streams = adapter_program_streams(stdio)?;
                     self.start_python(&ProcessContext::of(spec), streams, false)
                         .await
                 }

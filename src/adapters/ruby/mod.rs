@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::install::{self, Software};
 use super::process::{
-    BoxFuture, SpawnedAdapter, command_for, monitor_child, new_tail, open_program_streams,
+    BoxFuture, SpawnedAdapter, adapter_program_streams, command_for, monitor_child, new_tail,
     spawn_error,
 };
 use super::return_value::ReturnValueSource;
@@ -272,9 +272,7 @@ impl DebugAdapter for Rdbg {
         Box::pin(async move {
             match start {
                 Start::OnChannels { stdio, spec } => {
-                    let streams = open_program_streams(stdio).map_err(|e| {
-                        ErrorBody::internal(format!("the program's channels cannot be opened: {e}"))
-                    })?;
+                    let streams = adapter_program_streams(stdio)?;
                     self.start_program(spec, streams).await
                 }
                 Start::Plain | Start::Prepared(_) => Err(ErrorBody::new(

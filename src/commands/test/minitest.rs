@@ -11,9 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use super::{
-    Project, TestList, TestPlan, ambiguous, base_spec, bundler, files_under, run_tool, strings,
-};
+use super::{Project, TestList, TestPlan, ambiguous, files_under, ruby_command, run_tool, strings};
 use crate::adapters::test_runtimes;
 use crate::common::error::ErrorBody;
 
@@ -72,7 +70,7 @@ fn listed(project: &Project<'_>) -> Result<Vec<Listed>, ErrorBody> {
     let mut command = Process::new(&interpreter);
     command
         .current_dir(project.root)
-        .args(bundler::leading_args(project.root, &interpreter))
+        .args(ruby_command::leading_args(project.root, &interpreter))
         .args(LOAD_PATH)
         .args(["-e", LISTING])
         .args(test_files(project.root));
@@ -144,7 +142,7 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         return Err(unmatched(Some(selector), &tests));
     };
     let interpreter = test_runtimes::ruby(project.config)?;
-    let mut args = strings(bundler::leading_args(project.root, &interpreter))?;
+    let mut args = strings(ruby_command::leading_args(project.root, &interpreter))?;
     args.extend(LOAD_PATH.iter().map(|a| a.to_string()));
     args.push(first.file.display().to_string());
     let test = if selector.ends_with(".rb") {
@@ -157,18 +155,7 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         args.push(format!("--name={}", first.name));
         first.name.clone()
     };
-    args.extend(project.runner_args.iter().cloned());
-    let mut spec = base_spec(project, interpreter, args)?;
-    if let Some(launch) = &mut spec.test {
-        launch.failure_exceptions = vec![ASSERTION.to_string()];
-    }
-    Ok(TestPlan {
-        runner: RUNNER,
-        test,
-        spec,
-        failure_functions: &[],
-        root: project.root.to_path_buf(),
-    })
+    ruby_command::plan(project, interpreter, args, RUNNER, test, ASSERTION)
 }
 
 pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {

@@ -6,13 +6,12 @@
 //! mode), `js_runners.rs` (vitest, jest), `node.rs` (`node:test` files), `junit.rs` (JUnit 5, built
 //! by `maven.rs` in a Maven project or `gradle.rs` in a Gradle one), `ctest.rs` (a CMake
 //! build's tests, C and C++), `phpunit.rs` (PHPUnit, PHP), `minitest.rs` and `rspec.rs` (Ruby,
-//! through `bundler.rs` where the project has a Gemfile) and `native.rs` (a test executable by
-//! path, C and C++).
+//! both ending in `ruby_command.rs`: `bundle exec` where the project has a Gemfile, and the
+//! plan) and `native.rs` (a test executable by path, C and C++).
 //! `failure.rs` tells a failure's stop from another and picks the test's frame in it;
 //! `report.rs` runs the test through the daemon and reports its first stop. `probe --test`
 //! (`commands/probe/test.rs`) uses the same plan and the same judgement in process.
 
-mod bundler;
 mod cargo;
 mod ctest;
 pub(crate) mod failure;
@@ -33,6 +32,7 @@ mod pin;
 mod python;
 mod report;
 mod rspec;
+mod ruby_command;
 mod tool_failure;
 
 use std::path::{Path, PathBuf};

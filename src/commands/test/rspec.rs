@@ -11,7 +11,7 @@ use std::process::Command as Process;
 
 use serde::Deserialize;
 
-use super::{Project, TestList, TestPlan, base_spec, bundler, files_under, run_tool, strings};
+use super::{Project, TestList, TestPlan, files_under, ruby_command, run_tool, strings};
 use crate::adapters::test_runtimes;
 use crate::common::error::ErrorBody;
 
@@ -75,7 +75,7 @@ fn examples(project: &Project<'_>) -> Result<Vec<Example>, ErrorBody> {
     let mut command = Process::new(&interpreter);
     command
         .current_dir(project.root)
-        .args(bundler::leading_args(project.root, &interpreter))
+        .args(ruby_command::leading_args(project.root, &interpreter))
         .args(["-S", "rspec", "--dry-run", "--format", "json"]);
     let output = run_tool(command, "rspec --dry-run")?;
     parse_dry_run(&output)
@@ -146,7 +146,7 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         return Err(unmatched(Some(selector), &examples));
     }
     let interpreter = test_runtimes::ruby(project.config)?;
-    let mut args = strings(bundler::leading_args(project.root, &interpreter))?;
+    let mut args = strings(ruby_command::leading_args(project.root, &interpreter))?;
     args.extend(["-S".to_string(), "rspec".to_string()]);
     let test = if names_spec(selector) {
         let (file, line) = place(selector);
@@ -161,18 +161,14 @@ pub(super) fn plan(project: &Project<'_>) -> Result<TestPlan, ErrorBody> {
         args.push(selector.to_string());
         selector.to_string()
     };
-    args.extend(project.runner_args.iter().cloned());
-    let mut spec = base_spec(project, interpreter, args)?;
-    if let Some(launch) = &mut spec.test {
-        launch.failure_exceptions = vec![EXPECTATION_NOT_MET.to_string()];
-    }
-    Ok(TestPlan {
-        runner: RUNNER,
+    ruby_command::plan(
+        project,
+        interpreter,
+        args,
+        RUNNER,
         test,
-        spec,
-        failure_functions: &[],
-        root: project.root.to_path_buf(),
-    })
+        EXPECTATION_NOT_MET,
+    )
 }
 
 pub(super) fn list(project: &Project<'_>) -> Result<TestList, ErrorBody> {
